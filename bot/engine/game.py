@@ -1,0 +1,423 @@
+"""The public game object: a position, its history, forgiving move input and OTN records."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .board import (
+    ATTACKERS,
+    DEFENDERS,
+    ESCAPED,
+    GROUP_CAPTURED,
+    KING_CAPTURED,
+    ONGOING,
+    TUICHI,
+    Board,
+)
+from .errors import AmbiguousMoveError, GameOverError, IllegalMoveError, MoveParseError, TaflError
+from .otn import format_position, parse_position
+from .tables import EMPTY, KING, MOVE_SHIFT, TARGET_MASK
+from .types import (
+    Move,
+    MoveResult,
+    Outcome,
+    Piece,
+    Side,
+    Square,
+    Termination,
+    parse_square,
+    square_name,
+)
+from .variants import Variant, get_variant
+
+_SIDE_INDEX = {Side.ATTACKERS: ATTACKERS, Side.DEFENDERS: DEFENDERS}
+_INDEX_SIDE = (Side.ATTACKERS, Side.DEFENDERS)
+_STATUS_TERMINATION = {
+    ESCAPED: Termination.KING_ESCAPED,
+    KING_CAPTURED: Termination.KING_CAPTURED,
+    GROUP_CAPTURED: Termination.GROUP_CAPTURED,
+    TUICHI: Termination.TUICHI,
+}
+
+_SQ = r"([a-s])\s*(\d{1,2})"
+_MOVE_RE = re.compile(
+    rf"{_SQ}\s*(?:-|–|—|to|x|:|\s)?\s*{_SQ}"  # origin, separator, target
+    r"(?:\s*x\s*[a-s]\d{1,2}(?:\s*/\s*[a-s]\d{1,2})*)?"  # an OTN capture record, ignored
+    r"\s*(?:-{1,2}|\+{1,2})?"  # an OTN info suffix, ignored
+)
+_BARE_RE = re.compile(_SQ)
+
+
+class Game:
+    """A tafl game: the current position, the moves that led to it and how it ended.
+
+    >>> game = Game("tablut")
+    >>> result = game.play("d1-d3")
+    >>> result.notation
+    'd1-d3'
+    """
+
+    def __init__(
+        self,
+        variant: str | Variant = "tablut",
+        position: str | None = None,
+        turn: Side | None = None,
+    ) -> None:
+        self.variant: Variant = get_variant(variant) if isinstance(variant, str) else variant
+        self.size: int = self.variant.size
+        cells = None if position is None else parse_position(position, self.size)
+        self.start_position: str = format_position(
+            cells if cells is not None else parse_position(self.variant.start, self.size),
+            self.size,
+        )
+        start_turn = turn if turn is not None else self.variant.first
+        self.start_turn: Side = start_turn
+        self._board = Board(self.variant, cells, _SIDE_INDEX[start_turn])
+        self._history: list[MoveResult] = []
+        self._seen: Counter[int] = Counter({self._board.hash: 1})
+        self._outcomes: list[Outcome | None] = []
+        self.outcome: Outcome | None = None
+        self.outcome = self._judge_no_move()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def turn(self) -> Side:
+        """The side to move."""
+        return _INDEX_SIDE[self._board.turn]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome is not None
+
+    @property
+    def cells(self) -> tuple[Piece, ...]:
+        """What stands on every square, indexed by square."""
+        return tuple(Piece(code) for code in self._board.cells)
+
+    def piece_at(self, square: Square) -> Piece:
+        """What stands on ``square``."""
+        return Piece(self._board.cells[square])
+
+    @property
+    def king_square(self) -> Square | None:
+        """Where the king stands (``None`` if the position has no king)."""
+        return self._board.king if self._board.king >= 0 else None
+
+    @property
+    def history(self) -> tuple[MoveResult, ...]:
+        """Every move played so far, oldest first."""
+        return tuple(self._history)
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been played."""
+        return len(self._history)
+
+    @property
+    def board(self) -> Board:
+        """The fast board behind this game (for the AI: copy it before searching)."""
+        return self._board
+
+    def position_otn(self) -> str:
+        """The current position as an OTN position record."""
+        return format_position(self._board.cells, self.size)
+
+    def repetitions(self) -> int:
+        """How many times the current position (with the same side to move) has occurred."""
+        return self._seen[self._board.hash]
+
+    def copy(self) -> Game:
+        """An independent game with the same start and moves."""
+        clone = Game(self.variant, self.start_position, self.start_turn)
+        for result in self._history:
+            clone._apply(result.move)
+        return clone
+
+    # ------------------------------------------------------------------ moves
+
+    def legal_moves(self, origin: Square | None = None) -> list[Move]:
+        """Legal moves of the side to move, sorted (only those of ``origin`` if given)."""
+        if self.outcome is not None:
+            return []
+        moves = [Move(m >> MOVE_SHIFT, m & TARGET_MASK) for m in self._board.moves()]
+        if origin is not None:
+            moves = [move for move in moves if move.origin == origin]
+        moves.sort()
+        return moves
+
+    def king_routes(self) -> tuple[Square, ...]:
+        """The king's open routes: escape squares he could reach with one move."""
+        return tuple(sorted(self._board.king_routes()))
+
+    def king_threatened(self) -> bool:
+        """Whether the attackers could capture the king with their next move."""
+        return self._board.king_threatened()
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move as people type it and check it is legal in this position.
+
+        Accepts ``e1-e4``, ``e1e4``, ``e1 e4``, ``E1-E4``, ``e1 to e4``, full OTN records
+        (``e1-e4xd4/f4-``) and a bare destination (``e4``) when exactly one legal move ends
+        there. Errors quote ``text`` and say exactly why it cannot be played.
+        """
+        cleaned = text.strip().lower()
+        if self.outcome is not None:
+            raise GameOverError(f"{text!r}: the game is over ({self._over_text()})")
+        match = _MOVE_RE.fullmatch(cleaned)
+        if match:
+            origin = self._square(match.group(1) + match.group(2), text)
+            target = self._square(match.group(3) + match.group(4), text)
+            move = Move(origin, target)
+            self._check(move, text)
+            return move
+        bare = _BARE_RE.fullmatch(cleaned)
+        if bare:
+            target = self._square(bare.group(1) + bare.group(2), text)
+            candidates = [move for move in self.legal_moves() if move.target == target]
+            if len(candidates) == 1:
+                return candidates[0]
+            name = square_name(target, self.size)
+            if not candidates:
+                raise IllegalMoveError(
+                    f"{text!r}: none of the {self.turn.value}' pieces can move to {name}"
+                )
+            options = ", ".join(move.text(self.size) for move in candidates)
+            raise AmbiguousMoveError(
+                f"{text!r}: {len(candidates)} pieces can move to {name} ({options}); "
+                "say which, e.g. " + candidates[0].text(self.size)
+            )
+        raise MoveParseError(
+            f"{text!r} is not a move: write it like 'e1-e4' (from a square to a square)"
+        )
+
+    def play(self, move: str | Move) -> MoveResult:
+        """Play a move given as text or as a :class:`Move`; returns what it did."""
+        if isinstance(move, str):
+            parsed = self.parse_move(move)
+        else:
+            if self.outcome is not None:
+                raise GameOverError(
+                    f"{move.text(self.size)!r}: the game is over ({self._over_text()})"
+                )
+            self._check(move, move.text(self.size))
+            parsed = move
+        return self._apply(parsed)
+
+    def undo(self) -> MoveResult:
+        """Take back the last move (for takebacks); returns the move taken back."""
+        if not self._history:
+            raise TaflError("there is no move to take back")
+        self._seen[self._board.hash] -= 1
+        self._board.unmake()
+        self.outcome = self._outcomes.pop()
+        return self._history.pop()
+
+    # ------------------------------------------------------------------ internals
+
+    def _apply(self, move: Move) -> MoveResult:
+        board = self._board
+        mover = self.turn
+        status = board.make(move.origin << MOVE_SHIFT | move.target)
+        captures = tuple(sorted(board.last_captures))
+        self._seen[board.hash] += 1
+        previous = self.outcome
+        outcome: Outcome | None = None
+        if status != ONGOING:
+            winner = Side.ATTACKERS if status in (KING_CAPTURED, GROUP_CAPTURED) else Side.DEFENDERS
+            outcome = Outcome(winner, _STATUS_TERMINATION[status])
+        else:
+            outcome = self._judge_no_move()
+            if outcome is None and self._seen[board.hash] >= 3:
+                outcome = Outcome(None, Termination.REPETITION)
+        king_captured = status in (KING_CAPTURED, GROUP_CAPTURED)
+        # Once the king is out or taken, "open routes" would only confuse an announcement.
+        routes: tuple[Square, ...] = ()
+        if status in (ONGOING, TUICHI):
+            routes = tuple(sorted(board.king_routes()))
+        threatened = outcome is None and board.king_threatened()
+        notation = move.text(self.size)
+        if captures:
+            notation += "x" + "/".join(square_name(sq, self.size) for sq in captures)
+        if status == ESCAPED:
+            notation += "--"
+        elif king_captured:
+            notation += "++"
+        elif threatened:
+            notation += "+"
+        elif routes:
+            notation += "-"
+        result = MoveResult(
+            move=move,
+            side=mover,
+            captures=captures,
+            king_captured=king_captured,
+            routes=routes,
+            king_threatened=threatened,
+            outcome=outcome,
+            notation=notation,
+        )
+        self._outcomes.append(previous)
+        self._history.append(result)
+        self.outcome = outcome
+        return result
+
+    def _judge_no_move(self) -> Outcome | None:
+        """The side to move loses when it has no legal move (a stalemate counts as surrounded)."""
+        board = self._board
+        if board.status == ONGOING and not board.moves():
+            return Outcome(self.turn.other, Termination.NO_LEGAL_MOVE)
+        return None
+
+    def _over_text(self) -> str:
+        outcome = self.outcome
+        assert outcome is not None
+        if outcome.winner is None:
+            return f"drawn by {outcome.termination.value}"
+        return f"the {outcome.winner.value} won: {outcome.termination.value}"
+
+    def _square(self, name: str, text: str) -> Square:
+        try:
+            return parse_square(name, self.size)
+        except MoveParseError as error:
+            raise MoveParseError(f"{text!r}: {error}") from None
+
+    def _check(self, move: Move, text: str) -> None:
+        """Raise an :class:`IllegalMoveError` naming the exact reason ``move`` is illegal."""
+        if self.outcome is not None:
+            raise GameOverError(f"{text!r}: the game is over ({self._over_text()})")
+        area = self.size**2
+        if not (0 <= move.origin < area and 0 <= move.target < area):
+            raise IllegalMoveError(f"{text!r}: that square is off the board")
+        board = self._board
+        cells = board.cells
+        name = square_name
+        n = self.size
+        origin_name = name(move.origin, n)
+        target_name = name(move.target, n)
+        piece = cells[move.origin]
+        if piece == EMPTY:
+            raise IllegalMoveError(f"{text!r}: there is no piece on {origin_name}")
+        if Piece(piece).side is not self.turn:
+            raise IllegalMoveError(
+                f"{text!r}: the piece on {origin_name} belongs to the {self.turn.other.value}; "
+                f"it is the {self.turn.value}' turn"
+            )
+        if move.origin == move.target:
+            raise IllegalMoveError(f"{text!r}: the piece must move to another square")
+        (r1, f1), (r2, f2) = divmod(move.origin, n), divmod(move.target, n)
+        if r1 != r2 and f1 != f2:
+            raise IllegalMoveError(
+                f"{text!r}: pieces move along a rank or a file, like a rook; "
+                f"{origin_name} and {target_name} share neither"
+            )
+        step = (1 if f2 > f1 else -1) if r1 == r2 else (n if r2 > r1 else -n)
+        variant = self.variant
+        throne = variant.throne
+        corners = variant.corners
+        origin_camp = next((g for g in variant.camp_groups if move.origin in g), None)
+        is_king = piece == KING
+        sq = move.origin
+        while sq != move.target:
+            sq += step
+            here = name(sq, n)
+            if cells[sq] != EMPTY:
+                raise IllegalMoveError(f"{text!r}: {here} blocks the path")
+            arriving = sq == move.target
+            if sq == throne:
+                if is_king and not variant.king_may_enter_throne:
+                    raise IllegalMoveError(
+                        f"{text!r}: the king may not return to the throne ({here}) in "
+                        f"{variant.title}"
+                    )
+                if not is_king:
+                    if arriving:
+                        raise IllegalMoveError(
+                            f"{text!r}: only the king may stop on the throne ({here})"
+                        )
+                    if not variant.throne_passable:
+                        raise IllegalMoveError(
+                            f"{text!r}: only the king may pass through the throne ({here})"
+                        )
+            if sq in corners and not is_king:
+                raise IllegalMoveError(f"{text!r}: only the king may enter a corner ({here})")
+            camp = next((g for g in variant.camp_groups if sq in g), None)
+            if camp is not None and camp is not origin_camp:
+                if is_king or piece != int(Piece.ATTACKER):
+                    raise IllegalMoveError(
+                        f"{text!r}: {here} is an attackers' camp; defenders never enter camps"
+                    )
+                if origin_camp is None:
+                    raise IllegalMoveError(
+                        f"{text!r}: {here} is a camp; an attacker that has left its camp "
+                        "may not enter one again"
+                    )
+                raise IllegalMoveError(
+                    f"{text!r}: {here} belongs to another camp; no piece may cross from one "
+                    "camp to another"
+                )
+        encoded = move.origin << MOVE_SHIFT | move.target
+        if encoded not in board.moves():  # a rule the checks above do not name
+            raise IllegalMoveError(f"{text!r} is not a legal move here")
+
+    # ------------------------------------------------------------------ records
+
+    def to_record(self, tags: dict[str, str] | None = None) -> str:
+        """The game as an OTN game record: tags, rules, start position, numbered moves."""
+        all_tags = {"variant": self.variant.name}
+        if self.outcome is not None:
+            all_tags["result"] = {None: "0", Side.ATTACKERS: "1", Side.DEFENDERS: "-1"}[
+                self.outcome.winner
+            ]
+            all_tags["termination"] = self.outcome.termination.value
+        all_tags.update(tags or {})
+        if self.start_turn is not self.variant.first:
+            all_tags["turn"] = self.start_turn.value
+        lines = [f"[{key}:{value.replace(']', ')')}]" for key, value in all_tags.items()]
+        lines.append(self.variant.otn_rules())
+        if self.start_position != format_position(
+            parse_position(self.variant.start, self.size), self.size
+        ):
+            lines.append(self.start_position)
+        notations = [result.notation for result in self._history]
+        for index in range(0, len(notations), 2):
+            lines.append(f"{index // 2 + 1}. " + " ".join(notations[index : index + 2]))
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_record(cls, text: str) -> Game:
+        """Rebuild a game from an OTN game record written by :meth:`to_record`.
+
+        The variant comes from the ``[variant:...]`` tag; every move is replayed and checked.
+        """
+        tags: dict[str, str] = {}
+        position: str | None = None
+        moves: list[str] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            tag = re.fullmatch(r"\[([^:\]]+):(.*)\]", line)
+            if tag:
+                tags[tag.group(1).strip().lower()] = tag.group(2).strip()
+            elif line.startswith("dim:"):
+                continue
+            elif line.startswith("/"):
+                position = line
+            else:
+                turn = re.fullmatch(r"\d+\.\s*(.*)", line)
+                if not turn:
+                    raise TaflError(f"record line {number} ({line!r}) is not a tag, rules or turn")
+                moves.extend(turn.group(1).split())
+        if "variant" not in tags:
+            raise TaflError("the record has no [variant:...] tag, so its rules are unknown")
+        turn_tag = tags.get("turn")
+        game = cls(tags["variant"], position, Side.parse(turn_tag) if turn_tag else None)
+        for index, move in enumerate(moves, start=1):
+            try:
+                game.play(move)
+            except TaflError as error:
+                raise TaflError(f"record move {index}: {error}") from None
+        return game

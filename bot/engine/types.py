@@ -1,0 +1,151 @@
+"""Small value types shared by the whole engine: squares, sides, pieces, moves and outcomes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+from .errors import MoveParseError
+
+Square = int
+"""A square index: ``rank_index * size + file_index``; ``a1`` (bottom left) is 0."""
+
+FILES = "abcdefghijklmnopqrs"
+MAX_SIZE = len(FILES)
+
+
+class Side(Enum):
+    """The two sides of a tafl game."""
+
+    ATTACKERS = "attackers"
+    DEFENDERS = "defenders"
+
+    @property
+    def other(self) -> Side:
+        """The opposing side."""
+        return Side.DEFENDERS if self is Side.ATTACKERS else Side.ATTACKERS
+
+    @classmethod
+    def parse(cls, text: str) -> Side:
+        """Read ``attackers``/``defenders`` (also ``a``/``d``, any case)."""
+        word = text.strip().lower()
+        for side in cls:
+            if word in (side.value, side.value[0], side.value.rstrip("s")):
+                return side
+        raise ValueError(f"{text!r} is not a side: expected 'attackers' or 'defenders'")
+
+
+class Piece(IntEnum):
+    """What stands on a square."""
+
+    EMPTY = 0
+    ATTACKER = 1
+    DEFENDER = 2
+    KING = 3
+
+    @property
+    def side(self) -> Side | None:
+        """The side this piece belongs to (``None`` for an empty square)."""
+        if self is Piece.ATTACKER:
+            return Side.ATTACKERS
+        if self is Piece.EMPTY:
+            return None
+        return Side.DEFENDERS
+
+
+class Escape(Enum):
+    """Where the king escapes to."""
+
+    EDGE = "edge"
+    CORNER = "corner"
+
+
+class Termination(Enum):
+    """Why a game ended, as far as the rules are concerned."""
+
+    KING_ESCAPED = "king escaped"
+    KING_CAPTURED = "king captured"
+    GROUP_CAPTURED = "king's group surrounded"
+    TUICHI = "tuichi"
+    NO_LEGAL_MOVE = "no legal move"
+    REPETITION = "threefold repetition"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winner (``None`` for a draw) and why."""
+
+    winner: Side | None
+    termination: Termination
+
+    @property
+    def result_text(self) -> str:
+        """``attackers``, ``defenders`` or ``draw``."""
+        return self.winner.value if self.winner else "draw"
+
+
+def square_name(square: Square, size: int) -> str:
+    """Name a square in algebraic form, e.g. ``e4``."""
+    rank, file = divmod(square, size)
+    return f"{FILES[file]}{rank + 1}"
+
+
+_SQUARE_RE = re.compile(r"([a-s])(\d{1,2})")
+
+
+def parse_square(text: str, size: int) -> Square:
+    """Read a square name such as ``e4`` (any case) on a board of ``size``."""
+    match = _SQUARE_RE.fullmatch(text.strip().lower())
+    if not match:
+        raise MoveParseError(f"{text!r} is not a square: expected a letter and a number like 'e4'")
+    file = FILES.index(match.group(1))
+    rank = int(match.group(2)) - 1
+    if file >= size or not 0 <= rank < size:
+        last = f"{FILES[size - 1]}{size}"
+        raise MoveParseError(f"{text!r} is off the board: squares run from a1 to {last}")
+    return rank * size + file
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A move of one piece from ``origin`` to ``target`` along a rank or file."""
+
+    origin: Square
+    target: Square
+
+    def text(self, size: int) -> str:
+        """The simple OTN form, e.g. ``e1-e4``."""
+        return f"{square_name(self.origin, size)}-{square_name(self.target, size)}"
+
+    @classmethod
+    def parse(cls, text: str, size: int) -> Move:
+        """Read the strict ``e1-e4`` form (see ``Game.parse_move`` for forgiving input)."""
+        origin, sep, target = text.strip().partition("-")
+        if not sep:
+            raise MoveParseError(f"{text!r} is not a move: expected a form like 'e1-e4'")
+        return cls(parse_square(origin, size), parse_square(target, size))
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """Everything a move did, as the bot and the renderer need it."""
+
+    move: Move
+    side: Side
+    captures: tuple[Square, ...]
+    king_captured: bool
+    routes: tuple[Square, ...]
+    king_threatened: bool
+    outcome: Outcome | None
+    notation: str
+
+    @property
+    def raichi(self) -> bool:
+        """The defenders' move left the king exactly one open route."""
+        return self.side is Side.DEFENDERS and len(self.routes) == 1
+
+    @property
+    def tuichi(self) -> bool:
+        """The defenders' move left the king two or more open routes."""
+        return self.side is Side.DEFENDERS and len(self.routes) >= 2

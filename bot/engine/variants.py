@@ -1,0 +1,282 @@
+"""The registry of variants: each ruleset is one frozen description, looked up by name.
+
+Move generation, captures and end-of-game checks read these descriptions; nothing else in the
+engine knows a variant by its name. ``../shared/RULES.md`` is the authority on every field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .errors import UnknownVariantError
+from .types import Escape, Side, Square, parse_square, square_name
+
+
+class KingCapture(Enum):
+    """How the attackers capture the king (before any group capture)."""
+
+    CENTRE_STRONG = "centre-strong"
+    """Four attackers on the throne, three plus the throne beside it, two anywhere else."""
+
+    SURROUNDED = "surrounded"
+    """Every neighbour is an attacker, the board edge, the throne or a corner."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One ruleset, complete enough for the engine to play it.
+
+    Squares are indices (``rank * size + file``); ``a1`` is 0.
+    """
+
+    name: str
+    title: str
+    size: int
+    start: str
+    first: Side
+    escape: Escape
+    king_armed: bool
+    king_capture: KingCapture
+    summary: str
+    source: str
+    group_capture: bool = False
+    tuichi_wins: bool = False
+    throne_passable: bool = False
+    """Ordinary pieces may pass over the empty throne (never stop on it)."""
+    king_may_enter_throne: bool = True
+    """The king may stop on or pass through the throne once he has left it."""
+    empty_throne_hostile_to: frozenset[Side] = frozenset()
+    occupied_throne_hostile_to_defenders: bool = False
+    linnaean_capture: bool = False
+    """Linnaeus law 10: a defender beside the throned king, whose other three neighbours are
+    attackers, is captured against the throne."""
+    camp_groups: tuple[frozenset[Square], ...] = ()
+    camps_hostile_to_attackers: frozenset[Square] = frozenset()
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def throne(self) -> Square:
+        """The centre square."""
+        middle = self.size // 2
+        return middle * self.size + middle
+
+    @property
+    def corners(self) -> frozenset[Square]:
+        """Corner squares (only in corner-escape variants)."""
+        if self.escape is not Escape.CORNER:
+            return frozenset()
+        last = self.size - 1
+        return frozenset({0, last, last * self.size, last * self.size + last})
+
+    @property
+    def camps(self) -> frozenset[Square]:
+        """Every camp square (``tablut-ashton`` only)."""
+        return frozenset().union(*self.camp_groups)
+
+    @property
+    def escape_squares(self) -> frozenset[Square]:
+        """Squares where the king wins by arriving."""
+        if self.escape is Escape.CORNER:
+            return self.corners
+        n = self.size
+        edge = {sq for sq in range(n * n) if sq // n in (0, n - 1) or sq % n in (0, n - 1)}
+        return frozenset(edge - self.camps)
+
+    def otn_rules(self) -> str:
+        """This ruleset as an OpenTafl rules record (``dim:`` first, ``start:`` last)."""
+        yn = {True: "y", False: "n"}
+
+        def squares(group: frozenset[Square]) -> str:
+            return ",".join(square_name(sq, self.size) for sq in sorted(group))
+
+        hostile_empty = "".join(
+            letters
+            for side, letters in ((Side.ATTACKERS, "t"), (Side.DEFENDERS, "TK"))
+            if side in self.empty_throne_hostile_to
+        )
+        strength = "c" if self.king_capture is KingCapture.CENTRE_STRONG else "s"
+        throne_passers = ("tT" if self.throne_passable else "") + (
+            "K" if self.king_may_enter_throne else ""
+        )
+        parts = [
+            f"dim:{self.size}",
+            f"name:{self.title.replace(' ', '_')}",
+            f"esc:{'c' if self.escape is Escape.CORNER else 'e'}",
+            f"atkf:{yn[self.first is Side.ATTACKERS]}",
+            "tfr:d",
+            f"ka:{yn[self.king_armed]}",
+            f"ks:{strength}",
+            f"surf:{yn[self.group_capture]}",
+            f"linc:{yn[self.linnaean_capture]}",
+            f"cor:{squares(self.corners)}",
+            f"cenhe:{hostile_empty}",
+            f"cenh:{'TK' if self.occupied_throne_hostile_to_defenders else ''}",
+            f"cenp:{throne_passers}",
+            f"cens:{'K' if self.king_may_enter_throne else ''}",
+            f"afor:{squares(self.camps)}",
+            f"start:{self.start}",
+        ]
+        return " ".join(parts)
+
+
+def _squares(names: str, size: int) -> frozenset[Square]:
+    return frozenset(parse_square(name, size) for name in names.split())
+
+
+_NINE = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+_BOTH = frozenset({Side.ATTACKERS, Side.DEFENDERS})
+
+_ASHTON_CAMPS = tuple(
+    _squares(group, 9) for group in ("a4 a5 a6 b5", "d1 e1 f1 e2", "i4 i5 i6 h5", "d9 e9 f9 e8")
+)
+
+_REGISTRY: tuple[Variant, ...] = (
+    Variant(
+        name="tablut",
+        title="Tablut",
+        size=9,
+        start=_NINE,
+        first=Side.ATTACKERS,
+        escape=Escape.EDGE,
+        king_armed=True,
+        king_capture=KingCapture.CENTRE_STRONG,
+        empty_throne_hostile_to=_BOTH,
+        linnaean_capture=True,
+        summary=(
+            "Linnaeus's Tablut of 1732 as reconstructed by Ashton, Cartier, Salmi and Walker. "
+            "16 attackers (Muscovites) move first against 8 defenders (Swedes) and their king. "
+            "Every piece moves like a chess rook. Trap an enemy between two of yours to capture "
+            "it; the empty throne (e5) is hostile to everyone. The defenders win when the king "
+            "reaches any edge square. The attackers win by surrounding the king on four sides "
+            "on the throne, on three sides beside it, or by trapping him between two attackers "
+            "elsewhere. Only the king may stop on or cross the throne."
+        ),
+        source="seed 000 (Aisling-1198, after Ashton 2010, Cartier, Salmi, Walker)",
+        aliases=("linnaeus",),
+    ),
+    Variant(
+        name="tablut-ashton",
+        title="Tablut (Ashton camps)",
+        size=9,
+        start=_NINE,
+        first=Side.DEFENDERS,
+        escape=Escape.EDGE,
+        king_armed=True,
+        king_capture=KingCapture.CENTRE_STRONG,
+        king_may_enter_throne=False,
+        empty_throne_hostile_to=_BOTH,
+        occupied_throne_hostile_to_defenders=True,
+        camp_groups=_ASHTON_CAMPS,
+        camps_hostile_to_attackers=_squares("a4 a6 b5 d1 f1 e2 i4 i6 h5 d9 f9 e8", 9),
+        summary=(
+            "Linnaeus's laws as translated by Ashton (2007), played with the 16 attackers' "
+            "camps (citadels) of the Tablut Challenge. The defenders move first. Nobody may "
+            "enter the throne, not even the king returning. Attackers may move inside their "
+            "own camp or leave it but never re-enter; defenders never enter camps. Camps and "
+            "the throne count as a capturing piece. The king escapes at any edge square."
+        ),
+        source="seed 003 (Linnaeus as translated by Ashton 2007)",
+        aliases=("ashton",),
+    ),
+    Variant(
+        name="tablut-corner",
+        title="Tablut (corner escape)",
+        size=9,
+        start=_NINE,
+        first=Side.DEFENDERS,
+        escape=Escape.CORNER,
+        king_armed=True,
+        king_capture=KingCapture.SURROUNDED,
+        throne_passable=True,
+        summary=(
+            "Tablut as Ludoteka plays it. The defenders move first and the king escapes to a "
+            "corner. Corners are hostile to every piece; other pieces may cross the empty "
+            "throne but only the king may stop on it. The king must be surrounded on all four "
+            "sides by attackers, the board edge, the throne or a corner."
+        ),
+        source="seed 001 (Ludoteka)",
+        aliases=("ludoteka",),
+    ),
+    Variant(
+        name="tablut-unarmed",
+        title="Tablut (unarmed king)",
+        size=9,
+        start=_NINE,
+        first=Side.ATTACKERS,
+        escape=Escape.CORNER,
+        king_armed=False,
+        king_capture=KingCapture.SURROUNDED,
+        group_capture=True,
+        throne_passable=True,
+        summary=(
+            "Tablut after Board Game Arena. Attackers move first; the king escapes to a corner "
+            "but never helps capture. Surround the king on four sides (edge, throne and "
+            "corners help), or surround the king together with every defender connected to "
+            "him so that the group has no free square."
+        ),
+        source="seed 002 (regledujeu, after Board Game Arena)",
+        aliases=("bga",),
+    ),
+    Variant(
+        name="brandubh",
+        title="Brandubh",
+        size=7,
+        start="/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        first=Side.ATTACKERS,
+        escape=Escape.CORNER,
+        king_armed=True,
+        king_capture=KingCapture.SURROUNDED,
+        group_capture=True,
+        throne_passable=True,
+        empty_throne_hostile_to=_BOTH,
+        summary=(
+            "The Irish 7x7 game. 8 attackers move first against 4 defenders and the king, who "
+            "escapes to a corner. Corners and the empty throne are hostile to every piece. "
+            "The king must be surrounded on four sides (edge, throne and corners count), or "
+            "his whole group must be shut in."
+        ),
+        source="seed 004 (Jeux de Tafl, first version)",
+        aliases=("brandub",),
+    ),
+    Variant(
+        name="fidchell",
+        title="Fidchell",
+        size=7,
+        start="/2ttt2/3t3/t1TTT1t/ttTKTtt/t1TTT1t/3t3/2ttt2/",
+        first=Side.ATTACKERS,
+        escape=Escape.EDGE,
+        king_armed=True,
+        king_capture=KingCapture.CENTRE_STRONG,
+        king_may_enter_throne=False,
+        tuichi_wins=True,
+        empty_throne_hostile_to=_BOTH,
+        summary=(
+            "A 7x7 edge-escape game (Ard Ri layout). 16 attackers move first against 8 "
+            "defenders and the king, who wins at any edge square, and also wins at once with "
+            "Tuichi: a move that opens two escape routes. Once the king leaves the throne, "
+            "nobody may enter or cross it, and the empty throne is hostile to all."
+        ),
+        source="seed 004 (Jeux de Tafl, other version)",
+    ),
+)
+
+VARIANTS: dict[str, Variant] = {variant.name: variant for variant in _REGISTRY}
+"""Every playable variant by name, in display order (``tablut``, the default, first)."""
+
+DEFAULT_VARIANT = "tablut"
+
+_ALIASES: dict[str, str] = {
+    alias: variant.name for variant in _REGISTRY for alias in variant.aliases
+}
+
+
+def get_variant(name: str) -> Variant:
+    """Look a variant up by name or alias (case-insensitive)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = _ALIASES.get(key, key)
+    try:
+        return VARIANTS[key]
+    except KeyError:
+        known = ", ".join(VARIANTS)
+        raise UnknownVariantError(f"{name!r} is not a variant this engine plays: {known}") from None
