@@ -151,3 +151,43 @@ def test_bad_positions_are_refused_with_the_reason() -> None:
             assert reason in str(error), (text, str(error))
         else:
             raise AssertionError(f"{text} was accepted")
+
+
+def brute_force_king_threatened(game: Game) -> bool:
+    """Try every attackers' move from the position, as if it were their turn."""
+    board = game.board
+    if board.king < 0 or board.status:
+        return False
+    saved = board.turn
+    board.turn = 0
+    try:
+        for move in board.moves():
+            status = board.make(move)
+            board.unmake()
+            if status in (2, 3):  # KING_CAPTURED, GROUP_CAPTURED
+                return True
+        return False
+    finally:
+        board.turn = saved
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=variants, seed=st.integers(0, 2**32 - 1), plies=st.integers(20, 200))
+def test_king_threat_detection_agrees_with_brute_force(
+    variant: str, seed: int, plies: int
+) -> None:
+    game = Game(variant)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_over:
+            break
+        assert game.king_threatened() == brute_force_king_threatened(game)
+        # Prefer attackers' moves next to the king, to reach threatening positions often.
+        moves = game.legal_moves()
+        king = game.king_square
+        close = [
+            m for m in moves
+            if king is not None and abs(m.target % game.size - king % game.size)
+            + abs(m.target // game.size - king // game.size) <= 2
+        ]
+        game.play(rng.choice(close) if close and rng.random() < 0.7 else rng.choice(moves))

@@ -406,19 +406,57 @@ class Board:
         """Whether the attackers, to move now or next, could capture the king with one move."""
         if self.king < 0 or self.status:
             return False
-        flipped = self.turn != ATTACKERS
-        if flipped:
-            self.turn = ATTACKERS
-        try:
-            for move in self.moves():
-                status = self.make(move)
-                self.unmake()
-                if status in (KING_CAPTURED, GROUP_CAPTURED):
-                    return True
+        cells = self.cells
+        neighbours = self.tables.neighbours
+        # The capturing attacker must land next to the king (or, with group capture, next to
+        # his group), so only moves to those empty squares need trying.
+        if self.tables.group_capture:
+            near = {
+                nb for sq, piece in enumerate(cells) if piece >= DEFENDER for nb in neighbours[sq]
+            }
+        else:
+            near = set(neighbours[self.king])
+        targets = {sq for sq in near if cells[sq] == EMPTY}
+        if not targets:
             return False
-        finally:
-            if flipped:
-                self.turn = DEFENDERS
+        # Find each attacker that can slide onto a target: the first piece along each ray from
+        # the target, confirmed against the line tables (which know the special squares).
+        tables = self.tables
+        n = tables.size
+        line_moves = tables.line_moves
+        rows = self.side_rows[ATTACKERS]
+        cols = self.side_cols[ATTACKERS]
+        for target in targets:
+            tried = False
+            target_rank = target // n
+            for ray in tables.rays[target]:
+                for sq in ray:
+                    piece = cells[sq]
+                    if piece == EMPTY:
+                        continue
+                    if piece == ATTACKER:
+                        if sq // n == target_rank:
+                            index = target_rank
+                            key = self.occ_rows[index] << n | rows[index]
+                        else:
+                            file = sq % n
+                            index = n + file
+                            key = self.occ_cols[file] << n | cols[file]
+                        found = line_moves[index].get(key)
+                        if found is None:
+                            found = tables.fill_line(index, key)
+                        move = sq << MOVE_SHIFT | target
+                        # Whether a move captures the king depends on its origin only when the
+                        # origin itself borders the king's group; other origins are alike.
+                        if move in found and (sq in near or not tried):
+                            status = self.make(move)
+                            self.unmake()
+                            if status in (KING_CAPTURED, GROUP_CAPTURED):
+                                return True
+                            if sq not in near:
+                                tried = True
+                    break
+        return False
 
     def perft(self, depth: int) -> int:
         """Count the move sequences of length ``depth`` (terminal positions have no children)."""

@@ -77,6 +77,7 @@ class Game:
         self._history: list[MoveResult] = []
         self._seen: Counter[int] = Counter({self._board.hash: 1})
         self._outcomes: list[Outcome | None] = []
+        self._legal: frozenset[int] | None = None  # legal moves of this position, once asked
         self.outcome: Outcome | None = None
         self.outcome = self._judge_no_move()
 
@@ -142,7 +143,7 @@ class Game:
         """Legal moves of the side to move, sorted (only those of ``origin`` if given)."""
         if self.outcome is not None:
             return []
-        moves = [Move(m >> MOVE_SHIFT, m & TARGET_MASK) for m in self._board.moves()]
+        moves = [Move(m >> MOVE_SHIFT, m & TARGET_MASK) for m in self._legal_set()]
         if origin is not None:
             moves = [move for move in moves if move.origin == origin]
         moves.sort()
@@ -212,6 +213,7 @@ class Game:
             raise TaflError("there is no move to take back")
         self._seen[self._board.hash] -= 1
         self._board.unmake()
+        self._legal = None
         self.outcome = self._outcomes.pop()
         return self._history.pop()
 
@@ -221,6 +223,7 @@ class Game:
         board = self._board
         mover = self.turn
         status = board.make(move.origin << MOVE_SHIFT | move.target)
+        self._legal = None
         captures = tuple(sorted(board.last_captures))
         self._seen[board.hash] += 1
         previous = self.outcome
@@ -264,10 +267,15 @@ class Game:
         self.outcome = outcome
         return result
 
+    def _legal_set(self) -> frozenset[int]:
+        """The position's legal moves (encoded), computed once per position."""
+        if self._legal is None:
+            self._legal = frozenset(self._board.moves())
+        return self._legal
+
     def _judge_no_move(self) -> Outcome | None:
         """The side to move loses when it has no legal move (a stalemate counts as surrounded)."""
-        board = self._board
-        if board.status == ONGOING and not board.moves():
+        if self._board.status == ONGOING and not self._legal_set():
             return Outcome(self.turn.other, Termination.NO_LEGAL_MOVE)
         return None
 
@@ -288,6 +296,8 @@ class Game:
         """Raise an :class:`IllegalMoveError` naming the exact reason ``move`` is illegal."""
         if self.outcome is not None:
             raise GameOverError(f"{text!r}: the game is over ({self._over_text()})")
+        if move.origin << MOVE_SHIFT | move.target in self._legal_set():
+            return  # legal: the reasons below are only worked out for illegal moves
         area = self.size**2
         if not (0 <= move.origin < area and 0 <= move.target < area):
             raise IllegalMoveError(f"{text!r}: that square is off the board")
@@ -358,9 +368,7 @@ class Game:
                     f"{text!r}: {here} belongs to another camp; no piece may cross from one "
                     "camp to another"
                 )
-        encoded = move.origin << MOVE_SHIFT | move.target
-        if encoded not in board.moves():  # a rule the checks above do not name
-            raise IllegalMoveError(f"{text!r} is not a legal move here")
+        raise IllegalMoveError(f"{text!r} is not a legal move here")
 
     # ------------------------------------------------------------------ records
 
