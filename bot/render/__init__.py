@@ -1,0 +1,49 @@
+"""Board images: PNGs of any position and GIF replays, drawn with Pillow in milliseconds.
+
+Rendering is a pure function of a `BoardView` (position plus markers) and display options; it
+never touches Discord or the database. Build views with `board_view_from_game` (engine `Game`)
+or by hand (see `parse_otn_position`).
+
+    view = board_view_from_game(game, caption=True, attackers="Ragnar", defenders="Linnaeus")
+    png = render_png(view, theme="classic", flip=False)
+    gif = render_gif(replay_views(game))
+"""
+
+from bot.render.adapter import board_view_from_game, replay_views
+from bot.render.board import encode_png, render_board, render_png
+from bot.render.fonts import FontMissingError
+from bot.render.gif import render_gif
+from bot.render.layout import DEFAULT_WIDTH, Layout
+from bot.render.theme import DEFAULT_THEME, THEMES, Theme, get_theme
+from bot.render.view import (
+    ATTACKER,
+    DEFENDER,
+    EMPTY,
+    KING,
+    BoardView,
+    Caption,
+    parse_otn_position,
+)
+
+__all__ = [
+    "ATTACKER",
+    "DEFAULT_THEME",
+    "DEFAULT_WIDTH",
+    "DEFENDER",
+    "EMPTY",
+    "KING",
+    "THEMES",
+    "BoardView",
+    "Caption",
+    "FontMissingError",
+    "Layout",
+    "Theme",
+    "board_view_from_game",
+    "encode_png",
+    "get_theme",
+    "parse_otn_position",
+    "render_board",
+    "render_gif",
+    "render_png",
+    "replay_views",
+]

@@ -1,0 +1,108 @@
+"""Build BoardViews from the rules engine's `Game` (the only module here that knows the engine)."""
+
+from __future__ import annotations
+
+from bot.engine import Game, MoveResult, Side
+from bot.render.view import ATTACKER, DEFENDER, KING, BoardView, Caption, SideName, Square
+
+_SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS: "defenders"}
+
+
+def _status(game: Game, last: MoveResult | None) -> str | None:
+    """The caption's highlighted note: the result, or the king's side's announcement."""
+    outcome = game.outcome
+    if outcome is not None:
+        verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
+        return f"{verdict}: {outcome.termination.value}"
+    if last is not None and last.tuichi:
+        return "Tuichi!"
+    if last is not None and last.raichi:
+        return "Raichi!"
+    return None
+
+
+def _captured_king_square(game: Game) -> Square | None:
+    """Where the king was taken: still on the board, or (should an engine lift him off) where he
+    stood before the last move."""
+    if game.king_square is not None:
+        return game.king_square
+    before = game.copy()
+    before.undo()
+    return before.king_square
+
+
+def board_view_from_game(
+    game: Game,
+    *,
+    caption: bool = False,
+    attackers: str | None = None,
+    defenders: str | None = None,
+) -> BoardView:
+    """The current position of `game` with its last move, captures and king markers.
+
+    The king's open routes are drawn when the defenders' last move opened them (the moment the
+    king's side announces Raichi or Tuichi), not after an attackers' move. With `caption` the
+    strip names the players (`attackers`, `defenders`, defaulting to the side names), shows
+    whose turn it is, the move number and notation, and the announcement or the result.
+    """
+    variant = game.variant
+    last = game.history[-1] if game.history else None
+    last_move: tuple[Square, Square] | None = None
+    captured: list[tuple[Square, int]] = []
+    routes: tuple[Square, ...] = ()
+    threatened = False
+    if last is not None:
+        last_move = (last.move.origin, last.move.target)
+        victim = DEFENDER if last.side is Side.ATTACKERS else ATTACKER
+        captured = [(square, victim) for square in last.captures]
+        if last.king_captured:
+            king = _captured_king_square(game)
+            if king is not None:
+                captured.append((king, KING))
+        if last.side is Side.DEFENDERS:
+            routes = last.routes
+        threatened = last.king_threatened
+    strip = None
+    if caption:
+        strip = Caption(
+            attackers=attackers or "Attackers",
+            defenders=defenders or "Defenders",
+            to_move=None if game.is_over else _SIDE_NAMES[game.turn],
+            # Numbered as in the game record: both sides' moves share a number, and the
+            # second move of a pair is written "12. … e7-e5".
+            move_number=(game.ply + 1) // 2 or None,
+            move_text=None if last is None else
+            last.notation if game.ply % 2 else f"… {last.notation}",
+            status=_status(game, last),
+        )
+    return BoardView(
+        size=game.size,
+        cells=tuple(int(piece) for piece in game.cells),
+        throne=variant.throne,
+        corners=frozenset(variant.corners),
+        camps=frozenset(variant.camps),
+        last_move=last_move,
+        captured=tuple(captured),
+        routes=tuple(routes),
+        king_threatened=threatened,
+        caption=strip,
+    )
+
+
+def replay_views(
+    game: Game,
+    *,
+    caption: bool = False,
+    attackers: str | None = None,
+    defenders: str | None = None,
+) -> list[BoardView]:
+    """One view per position of the game, from the start to the current one (for a GIF)."""
+    replay = game.copy()
+    views = [board_view_from_game(replay, caption=caption, attackers=attackers,
+                                  defenders=defenders)]
+    while replay.ply:
+        replay.undo()
+        views.append(board_view_from_game(replay, caption=caption, attackers=attackers,
+                                          defenders=defenders))
+    views.reverse()
+    return views

@@ -1,0 +1,390 @@
+"""Board images: structure, not golden bytes (sizes, colours at known squares, flips, frames)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from helpers import position
+from PIL import Image, ImageSequence
+
+from bot.engine import Game, get_variant, parse_square
+from bot.render import (
+    ATTACKER,
+    DEFENDER,
+    EMPTY,
+    KING,
+    THEMES,
+    BoardView,
+    Caption,
+    Layout,
+    board_view_from_game,
+    get_theme,
+    parse_otn_position,
+    render_board,
+    render_gif,
+    render_png,
+    replay_views,
+)
+from bot.render.__main__ import main as cli
+from bot.render.fonts import ASSETS_DIR, FONT_PATH
+from bot.render.sprites import KING_RADIUS
+from bot.render.theme import RGB, Theme
+
+TABLUT_START = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+CLASSIC = get_theme("classic")
+
+
+def sq(name: str, size: int = 9) -> int:
+    return parse_square(name, size)
+
+
+def tablut(pieces: str = "", **markers: object) -> BoardView:
+    """A 9x9 view with the tablut-ashton special squares, from "K:e5 t:e4" style text."""
+    variant = get_variant("tablut-ashton")
+    otn = position(9, pieces) if pieces else TABLUT_START
+    size, cells = parse_otn_position(otn)
+    view = BoardView(size, cells, throne=variant.throne, camps=variant.camps,
+                     corners=frozenset({sq("a1"), sq("i1"), sq("a9"), sq("i9")}))
+    return replace(view, **markers)  # type: ignore[arg-type]
+
+
+def rgb(image: Image.Image, xy: tuple[int, int]) -> RGB:
+    pixel = image.convert("RGB").getpixel(xy)
+    assert isinstance(pixel, tuple)
+    return pixel[0], pixel[1], pixel[2]
+
+
+def near(a: RGB, b: RGB, tolerance: int = 6) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def colours_in(image: Image.Image, box: tuple[int, int, int, int]) -> set[RGB]:
+    crop = image.convert("RGB").crop(box)
+    return {(c[0], c[1], c[2]) for _, c in crop.getcolors(crop.width * crop.height) or []
+            if isinstance(c, tuple)}
+
+
+def square_box(layout: Layout, square: int, flip: bool = False) -> tuple[int, int, int, int]:
+    x, y = layout.top_left(square, flip)
+    return x, y, x + layout.square, y + layout.square
+
+
+def has_colour(image: Image.Image, box: tuple[int, int, int, int], colour: RGB) -> bool:
+    return any(near(found, colour, 3) for found in colours_in(image, box))
+
+
+# --- geometry -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [7, 9, 11, 13, 19])
+def test_every_board_size_renders_about_720_px_square(size: int) -> None:
+    view = BoardView(size, (EMPTY,) * (size * size), throne=size * size // 2)
+    image = render_board(view)
+    layout = Layout.fit(size)
+    assert image.size == (layout.width, layout.height)
+    assert image.width == image.height
+    assert 719 <= image.width <= 720
+    assert image.mode == "P"
+
+
+def test_nine_by_nine_geometry_is_72_px_squares_in_a_36_px_margin() -> None:
+    layout = Layout.fit(9, 720)
+    assert (layout.square, layout.margin, layout.width) == (72, 36, 720)
+    assert layout.centre(sq("a1"), flip=False) == (72, 648)
+    assert layout.centre(sq("a1"), flip=True) == (648, 72)
+
+
+def test_caption_adds_a_strip_above_the_board() -> None:
+    plain = render_board(tablut())
+    captioned = render_board(tablut(caption=Caption("Ragnar", "Linnaeus", "attackers", 1)))
+    assert captioned.width == plain.width
+    assert captioned.height == plain.height + Layout.fit(9, caption=True).caption
+    assert rgb(captioned, (plain.width // 2, 2)) == CLASSIC.caption_bg
+
+
+def test_width_option_scales_the_image() -> None:
+    small = render_board(tablut(), width=360)
+    assert small.width == small.height and 359 <= small.width <= 360
+    with pytest.raises(ValueError, match="at least"):
+        render_board(BoardView(19, (EMPTY,) * 361), width=100)
+
+
+# --- what the squares show ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("theme", list(THEMES.values()), ids=list(THEMES))
+def test_piece_kinds_have_their_colours_at_square_centres(theme: Theme) -> None:
+    view = tablut("t:c3 T:d3 K:f3")
+    image = render_board(view, theme=theme)
+    layout = Layout.fit(9)
+    assert near(rgb(image, layout.centre(sq("c3"), False)), theme.attacker)
+    assert near(rgb(image, layout.centre(sq("d3"), False)), theme.defender)
+    x, y = layout.centre(sq("f3"), False)
+    assert near(rgb(image, (x, y)), theme.crown)  # the crown sits on the king's centre
+    assert near(rgb(image, (x, y - round(0.76 * KING_RADIUS * layout.square))), theme.king)
+    assert near(rgb(image, layout.centre(sq("b2"), False)), theme.square_alt)
+    assert near(rgb(image, layout.centre(sq("b3"), False)), theme.square)
+
+
+def test_theme_colours_survive_palette_mapping_exactly() -> None:
+    for theme in THEMES.values():
+        for value in vars(theme).values():
+            if isinstance(value, tuple):
+                assert all(c % 4 == 0 or c == 255 for c in value[:3]), (theme.name, value)
+
+
+def test_sides_differ_by_lightness_not_only_hue() -> None:
+    for theme in THEMES.values():
+        def lightness(colour: RGB) -> float:
+            return 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+
+        assert lightness(theme.defender) - lightness(theme.attacker) > 150, theme.name
+        assert lightness(theme.king) - lightness(theme.attacker) > 150, theme.name
+
+
+def test_special_squares_are_drawn_distinctly() -> None:
+    view = tablut("t:h2")
+    image = render_board(view)
+    layout = Layout.fit(9)
+    throne, corner, camp = (square_box(layout, sq(name)) for name in ("e5", "a1", "e1"))
+    # Each carries its own fill and mark colours...
+    assert {CLASSIC.throne, CLASSIC.throne_mark} <= colours_in(image, throne)
+    assert {CLASSIC.corner, CLASSIC.corner_mark} <= colours_in(image, corner)
+    assert {CLASSIC.camp, CLASSIC.camp_mark} <= colours_in(image, camp)
+    # ...and its own shape: the throne's diamond fills the centre, the camp's notches fill the
+    # corners of the square and leave the centre plain, the corner's hatching alternates.
+    assert rgb(image, layout.centre(sq("e5"), False)) == CLASSIC.throne_mark
+    assert rgb(image, layout.centre(sq("e1"), False)) == CLASSIC.camp
+    x, y = layout.top_left(sq("e1"), False)
+    assert rgb(image, (x + 8, y + 8)) == CLASSIC.camp_mark
+    x, y = layout.top_left(sq("a1"), False)
+    diagonal = [rgb(image, (x + layout.square // 2 + i, y + layout.square // 2)) for i in range(12)]
+    assert CLASSIC.corner in diagonal and CLASSIC.corner_mark in diagonal
+    assert rgb(image, layout.centre(sq("e3"), False)) in (CLASSIC.square, CLASSIC.square_alt)
+
+
+def test_flip_turns_the_board_half_round() -> None:
+    view = tablut("t:a1 T:i9")
+    layout = Layout.fit(9)
+    upright, flipped = render_board(view), render_board(view, flip=True)
+    assert near(rgb(upright, (72, 648)), CLASSIC.attacker)  # a1 bottom-left
+    assert near(rgb(upright, (648, 72)), CLASSIC.defender)
+    assert near(rgb(flipped, (648, 72)), CLASSIC.attacker)  # a1 top-right
+    assert near(rgb(flipped, (72, 648)), CLASSIC.defender)
+    assert rgb(flipped, layout.centre(sq("a1"), True)) == rgb(upright, (72, 648))
+
+
+def test_flip_reverses_the_coordinate_labels() -> None:
+    view = tablut("t:a1")
+    upright, flipped = render_board(view), render_board(view, flip=True)
+    label_box = (36, 0, 108, 36)  # above the leftmost file: "a" upright, "i" flipped
+    assert has_colour(upright, label_box, CLASSIC.margin_text)
+    assert upright.crop(label_box).tobytes() != flipped.crop(label_box).tobytes()
+    mirrored_box = (612, 0, 684, 36)  # above the rightmost file shows "a" when flipped
+    assert upright.crop(label_box).tobytes() == flipped.crop(mirrored_box).tobytes()
+
+
+def test_last_move_tints_origin_and_target_and_draws_the_path() -> None:
+    plain = tablut("t:d6 K:e5")
+    moved = replace(plain, last_move=(sq("d2"), sq("d6")))
+    image, before = render_board(moved), render_board(plain)
+    layout = Layout.fit(9)
+    origin = layout.top_left(sq("d2"), False)
+    corner = (origin[0] + 6, origin[1] + 6)  # away from the path dot
+    tinted = rgb(image, corner)
+    assert tinted != rgb(before, corner)
+    assert tinted[2] < rgb(before, corner)[2]  # a yellow wash: less blue
+    target = layout.top_left(sq("d6"), False)
+    assert rgb(image, (target[0] + 6, target[1] + 6)) == tinted or near(
+        rgb(image, (target[0] + 6, target[1] + 6)), tinted, 12)
+    # The path runs through the squares between (d4) and not through the rest of the board.
+    x, y = layout.centre(sq("d4"), False)
+    assert rgb(image, (x, y)) != rgb(before, (x, y))
+    assert rgb(image, (x + layout.square // 3, y)) == rgb(before, (x + layout.square // 3, y))
+    assert rgb(image, layout.centre(sq("h4"), False)) == rgb(before, layout.centre(sq("h4"), False))
+
+
+def test_captures_are_marked_where_the_pieces_stood() -> None:
+    view = tablut("t:d4,f4 K:e5", last_move=(sq("f2"), sq("f4")),
+                  captured=((sq("e4"), DEFENDER),))
+    image = render_board(view)
+    layout = Layout.fit(9)
+    assert rgb(image, layout.centre(sq("e4"), False)) == CLASSIC.capture
+    assert not has_colour(image, square_box(layout, sq("d4")), CLASSIC.capture)
+
+
+def test_open_routes_run_from_the_king_to_a_bullseye_on_each_escape_square() -> None:
+    view = tablut("K:c7", routes=(sq("a7"), sq("c9")))
+    image = render_board(view)
+    layout = Layout.fit(9)
+    for target in ("a7", "c9"):
+        assert rgb(image, layout.centre(sq(target), False)) == CLASSIC.route
+    assert has_colour(image, square_box(layout, sq("b7")), CLASSIC.route)  # the dotted line
+    assert has_colour(image, square_box(layout, sq("c8")), CLASSIC.route)
+    assert not has_colour(image, square_box(layout, sq("d7")), CLASSIC.route)
+    assert not has_colour(image, square_box(layout, sq("c6")), CLASSIC.route)
+
+
+def test_a_threatened_king_is_ringed() -> None:
+    calm = render_board(tablut("K:c7 t:b7"))
+    threatened = render_board(tablut("K:c7 t:b7", king_threatened=True))
+    box = square_box(Layout.fit(9), sq("c7"))
+    assert has_colour(threatened, box, CLASSIC.threat)
+    assert not has_colour(calm, box, CLASSIC.threat)
+
+
+def test_caption_underlines_the_side_to_move() -> None:
+    def underline_x(to_move: str) -> float:
+        caption = Caption("Ragnar", "Linnaeus", to_move, 3, "e1-e4")  # type: ignore[arg-type]
+        image = render_board(tablut(caption=caption)).convert("RGB")
+        strip = Layout.fit(9, caption=True).caption
+        xs = [x for x in range(image.width) for y in range(strip - 10, strip)
+              if rgb(image, (x, y)) == CLASSIC.caption_accent]
+        assert xs, "no underline"
+        return sum(xs) / len(xs)
+
+    assert underline_x("attackers") < underline_x("defenders") < 720 / 2
+
+
+def test_long_player_names_are_shortened_to_fit() -> None:
+    caption = Caption("A" * 200, "D" * 200, "attackers", 120, "e1-e4xd4/f4", "Tuichi!")
+    image = render_board(tablut(caption=caption))
+    assert image.width == 720
+
+
+# --- encoding -----------------------------------------------------------------------------------
+
+
+def test_png_is_a_small_palette_image() -> None:
+    data = render_png(tablut(last_move=(sq("d1"), sq("d3"))))
+    image = Image.open(io.BytesIO(data))
+    assert data.startswith(b"\x89PNG") and image.mode == "P"
+    assert len(data) < 40_000
+
+
+def test_rendering_is_a_pure_function_of_its_input() -> None:
+    view = tablut(last_move=(sq("d1"), sq("d3")), routes=(sq("a7"),))
+    assert render_png(view) == render_png(view)
+    assert render_png(view, theme="contrast") != render_png(view)
+
+
+def test_themes_are_registered_and_unknown_names_fail_clearly() -> None:
+    assert {"classic", "contrast"} <= set(THEMES)
+    assert get_theme("Contrast") is THEMES["contrast"]
+    with pytest.raises(ValueError, match="classic"):
+        get_theme("neon")
+
+
+def test_gif_has_one_frame_per_position_and_holds_the_last() -> None:
+    game = Game("tablut")
+    for move in ("d1-d3", "e3-f3", "a4-c4", "f3-f2"):
+        game.play(move)
+    views = replay_views(game)
+    gif = Image.open(io.BytesIO(render_gif(views, first_ms=1000, frame_ms=500, last_ms=3000)))
+    durations = [frame.info["duration"] for frame in ImageSequence.Iterator(gif)]
+    assert durations == [1000, 500, 500, 500, 3000]  # one frame per position, the last held
+    assert gif.info["loop"] == 0
+    # Frames store only what changed; played through, the last frame shows the final position.
+    assert near(rgb(gif, Layout.fit(9).centre(sq("f2"), False)), CLASSIC.defender)
+    assert near(rgb(gif, Layout.fit(9).centre(sq("e3"), False)), CLASSIC.square_alt)
+
+
+def test_gif_refuses_mixed_board_sizes() -> None:
+    with pytest.raises(ValueError, match="same board size"):
+        render_gif([tablut(), BoardView(7, (EMPTY,) * 49)])
+
+
+# --- views --------------------------------------------------------------------------------------
+
+
+def test_otn_positions_parse_rank_one_first() -> None:
+    size, cells = parse_otn_position(TABLUT_START)
+    assert size == 9 and cells[sq("e1")] == ATTACKER and cells[sq("e5")] == KING
+    assert cells.count(ATTACKER) == 16 and cells.count(DEFENDER) == 8
+    with pytest.raises(ValueError, match="rank 2"):
+        parse_otn_position("/3ttt3/4t3/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/")
+    with pytest.raises(ValueError, match="'x'"):
+        parse_otn_position("/3x3/7/7/7/7/7/7/")
+
+
+def test_board_view_rejects_what_cannot_be_drawn() -> None:
+    with pytest.raises(ValueError, match="cells"):
+        BoardView(9, (EMPTY,) * 80)
+    with pytest.raises(ValueError, match="rank or file"):
+        BoardView(9, (EMPTY,) * 81, last_move=(sq("a1"), sq("b2")))
+    with pytest.raises(ValueError, match="off the"):
+        BoardView(9, (EMPTY,) * 81, routes=(81,))
+
+
+def test_view_from_game_carries_move_captures_and_caption() -> None:
+    game = Game("tablut", position(9, "K:e5 T:e4 t:d4,a4"), turn=None)
+    result = game.play("a4-c4")
+    view = board_view_from_game(game, caption=True, attackers="Ragnar", defenders="Linnaeus")
+    assert view.last_move == (sq("a4"), sq("c4"))
+    assert view.throne == sq("e5") and view.cells[sq("c4")] == ATTACKER
+    assert view.caption is not None
+    assert view.caption.attackers == "Ragnar" and view.caption.to_move == "defenders"
+    assert view.caption.move_number == 1 and view.caption.move_text == result.notation
+
+
+def test_view_from_game_marks_captured_pieces() -> None:
+    game = Game("tablut", position(9, "K:e5 T:c4 t:b4,d1"), turn=None)
+    result = game.play("d1-d4")
+    assert result.captures == (sq("c4"),)
+    view = board_view_from_game(game)
+    assert view.captured == ((sq("c4"), DEFENDER),)
+    image = render_board(view)
+    assert rgb(image, Layout.fit(9).centre(sq("c4"), False)) == CLASSIC.capture
+
+
+def test_replay_views_cover_every_position() -> None:
+    game = Game("brandubh")
+    for move in ("d7-b7", "d5-c5"):
+        game.play(move)
+    views = replay_views(game, caption=True)
+    assert len(views) == 3
+    assert views[0].last_move is None and views[0].cells == board_view_from_game(
+        Game("brandubh")).cells
+    assert views[2].caption is not None and views[2].caption.move_text == "… d5-c5"
+
+
+# --- command line and assets ---------------------------------------------------------------------
+
+
+def test_cli_renders_a_position(tmp_path: Path) -> None:
+    out = tmp_path / "board.png"
+    assert cli(["tablut", TABLUT_START, "--last", "d1-d3", "--flip", "--theme", "contrast",
+                "-o", str(out)]) == 2  # d3 is empty in the start position: a clear error
+    assert cli(["brandubh", "--flip", "--theme", "contrast", "-o", str(out)]) == 0
+    image = Image.open(out)
+    assert image.size == (720, 720) and image.mode == "P"
+
+
+def test_cli_renders_a_record_as_gif(tmp_path: Path) -> None:
+    game = Game("brandubh")
+    for move in ("d7-b7", "d5-c5", "b7-b6"):
+        game.play(move)
+    record = tmp_path / "game.otn"
+    record.write_text(game.to_record(), encoding="utf-8")
+    out = tmp_path / "replay.gif"
+    assert cli(["--record", str(record), "--caption", "-o", str(out)]) == 0
+    assert len(list(ImageSequence.Iterator(Image.open(out)))) == 4
+
+
+def test_font_ships_with_its_licence() -> None:
+    assert FONT_PATH.is_file()
+    assert "Bitstream" in (ASSETS_DIR / "fonts" / "LICENSE-DejaVu.txt").read_text("utf-8")
+
+
+def test_a_captured_king_is_crossed_out_and_the_result_captioned() -> None:
+    game = Game("tablut", position(9, "K:c3 t:b3,d1 T:h8"), turn=None)
+    assert game.play("d1-d3").king_captured
+    view = board_view_from_game(game, caption=True)
+    assert (sq("c3"), KING) in view.captured
+    assert view.caption is not None and view.caption.to_move is None
+    assert view.caption.status == "Attackers win: king captured"
+    image = render_board(view)
+    assert rgb(image, Layout.fit(9, caption=True).centre(sq("c3"), False)) == CLASSIC.capture
