@@ -1,0 +1,163 @@
+"""Storage benchmark: the cost of recording one move, and the start-up load of many active games.
+
+Run: ``.venv/bin/python benchmarks/storage.py [--games 1000] [--moves 60]``
+
+Targets (issue 4): a move costs 2 ms or less and does not grow with the length of the game; loading
+1,000 active games of 60 moves each takes 2 s or less. The load is reported in two parts: the
+storage's own work (queries, grouping, takeback resolution) and the engine's replay, which is the
+engine's cost rather than the storage's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.engine import Game
+from bot.storage import Participant, Storage
+
+MOVE_TARGET_MS = 2.0
+LOAD_TARGET_S = 2.0
+LONG_GAME = 2_000
+
+
+def legal_games(count: int, length: int, seed: int = 1) -> list[list[str]]:
+    """``count`` different random tablut games still going after ``length`` legal moves."""
+    rng = random.Random(seed)
+    games: list[list[str]] = []
+    while len(games) < count:
+        game = Game("tablut")
+        moves: list[str] = []
+        while len(moves) < length and not game.is_over:
+            move = rng.choice(game.legal_moves())
+            moves.append(move.text(game.size))
+            game.play(move)
+        if len(moves) == length and not game.is_over:
+            games.append(moves)
+    return games
+
+
+async def record_moves(storage: Storage, channel_id: int, count: int) -> list[float]:
+    """Append ``count`` moves to a new game, returning each append's wall time in seconds.
+
+    Storage does not parse moves, so a fixed text costs the same as a real one; the game is
+    aborted afterwards so it is not part of the start-up load.
+    """
+    game = await storage.games.create(
+        guild_id=1,
+        channel_id=channel_id,
+        variant="tablut",
+        attackers=Participant.user(1),
+        defenders=Participant.user(2),
+        move_seconds=3600,
+    )
+    timings: list[float] = []
+    for ply in range(count):
+        started = time.perf_counter()
+        await storage.games.append_move(game.id, ply, "e1-e4")
+        timings.append(time.perf_counter() - started)
+    await storage.games.abort(game.id)
+    return timings
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms"
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+async def main(games: int, moves: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="tafl-bench-") as name:
+        await run(Path(name), games, moves)
+
+
+async def run(folder: Path, games: int, moves: int) -> None:
+    """Populate a database in ``folder`` and print the measurements."""
+    path = folder / "bench.sqlite3"
+    print(f"database: {path}  (SQLite, WAL, synchronous=NORMAL)")
+
+    print(f"\n1. populating {games} active games of {moves} legal moves through the public API")
+    sequences = legal_games(20, moves)
+    storage = await Storage.open(path)
+    started = time.perf_counter()
+    populate: list[float] = []
+    for index in range(games):
+        game = await storage.games.create(
+            guild_id=1 + index % 7,
+            channel_id=10_000 + index,
+            variant="tablut",
+            attackers=Participant.user(100 + index),
+            defenders=Participant.user(5_000 + index),
+            move_seconds=86_400,
+        )
+        for ply, move in enumerate(sequences[index % len(sequences)]):
+            move_started = time.perf_counter()
+            await storage.games.append_move(game.id, ply, move)
+            populate.append(time.perf_counter() - move_started)
+    print(f"   {games * moves} moves in {time.perf_counter() - started:.1f} s;"
+          f" per move: median {ms(statistics.median(populate))},"
+          f" mean {ms(statistics.fmean(populate))}")
+
+    print(f"\n2. recording one move (one game of {LONG_GAME} moves, in the populated database)")
+    timings = await record_moves(storage, 1, LONG_GAME)
+    median = statistics.median(timings)
+    early, late = statistics.median(timings[:100]), statistics.median(timings[-100:])
+    p95 = statistics.quantiles(timings, n=20)[-1]
+    print(f"   median {ms(median)}   p95 {ms(p95)}   "
+          f"[target <= {MOVE_TARGET_MS} ms: {verdict(median * 1000 <= MOVE_TARGET_MS)}]")
+    print(f"   moves 1-100: median {ms(early)};  moves {LONG_GAME - 99}-{LONG_GAME}: median"
+          f" {ms(late)}  [no growth: {verdict(late <= early * 1.5)}]")
+    await storage.close()
+
+    full = await Storage.open(folder / "full.sqlite3", synchronous="FULL")
+    full_median = statistics.median(await record_moves(full, 1, 200))
+    await full.close()
+    print(f"   for comparison, synchronous=FULL (fsync per commit): median {ms(full_median)}")
+
+    print(f"\n3. start-up: open, then load and replay {games} active games")
+    started = time.perf_counter()
+    storage = await Storage.open(path)
+    opened = time.perf_counter() - started
+    report = await storage.load_active_games()
+    # The same load with the engine left out: every game gets one shared, empty engine game.
+    blank = Game("tablut")
+    no_engine = await storage.load_active_games(replay=lambda record, moves: blank)
+    await storage.close()
+    assert len(report.games) == games and report.unreplayable == ()
+    storage_part = report.total_seconds - report.replay_seconds
+    print(f"   open (integrity check, schema check): {opened:.3f} s")
+    print(f"   storage part (2 queries, records, grouping, takebacks): {storage_part:.3f} s"
+          f"  [target <= {LOAD_TARGET_S} s: {verdict(storage_part <= LOAD_TARGET_S)}]")
+    print(f"   same load with a no-op replay, end to end: {no_engine.total_seconds:.3f} s")
+    print(f"   engine replay (Game.play x {games * moves}): {report.replay_seconds:.3f} s"
+          f"  ({report.replay_seconds / (games * moves) * 1e6:.0f} us per move)")
+    print(f"   total: {report.total_seconds:.3f} s"
+          f"  [target <= {LOAD_TARGET_S} s: {verdict(report.total_seconds <= LOAD_TARGET_S)}]")
+    print(f"\ndatabase size: {_size(folder) / 1e6:.1f} MB (deleted on exit)")
+
+
+def _size(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.iterdir())
+
+
+def _arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=1000, help="active games to load")
+    parser.add_argument("--moves", type=int, default=60, help="moves per game")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    arguments = _arguments(sys.argv[1:])
+    asyncio.run(main(arguments.games, arguments.moves))

@@ -1,0 +1,102 @@
+"""SQLite storage: the single source of truth for games, challenges, players and ratings.
+
+Open one :class:`Storage` at start-up (``await Storage.open(path)``), call
+:meth:`Storage.load_active_games`, and share it. All SQL of the project lives in this package.
+"""
+
+from .challenges import DEFAULT_EXPIRY_SECONDS, ChallengeStore
+from .database import Database
+from .errors import (
+    ChallengeClosed,
+    ChannelBusy,
+    DatabaseCorruptError,
+    DatabaseUnusable,
+    GameNotActive,
+    MigrationMismatchError,
+    NotADatabaseError,
+    NotAllowed,
+    NotFound,
+    NothingToTakeBack,
+    PositionChanged,
+    SchemaTooNewError,
+    StorageError,
+)
+from .games import GameStore
+from .glicko2 import Rating
+from .leaderboards import MIN_GAMES_GLOBAL, MIN_GAMES_SERVER, LeaderboardStore
+from .migrations import LATEST_VERSION
+from .models import (
+    AppendedMove,
+    Challenge,
+    ChallengeStatus,
+    EndReason,
+    FinishedGame,
+    GameRecord,
+    GameResult,
+    GameStatus,
+    LeaderboardEntry,
+    MoveRecord,
+    Participant,
+    PlayerRating,
+    PlayerStats,
+    RatingChange,
+    ServerSettings,
+    SideChoice,
+    SideName,
+    SideRecord,
+    Streak,
+)
+from .ratings import RatingStore
+from .settings import SettingsStore
+from .storage import LoadedGame, Replayer, StartupReport, Storage, UnreplayableGame
+
+__all__ = [
+    "DEFAULT_EXPIRY_SECONDS",
+    "LATEST_VERSION",
+    "MIN_GAMES_GLOBAL",
+    "MIN_GAMES_SERVER",
+    "AppendedMove",
+    "Challenge",
+    "ChallengeClosed",
+    "ChallengeStatus",
+    "ChallengeStore",
+    "ChannelBusy",
+    "Database",
+    "DatabaseCorruptError",
+    "DatabaseUnusable",
+    "EndReason",
+    "FinishedGame",
+    "GameNotActive",
+    "GameRecord",
+    "GameResult",
+    "GameStatus",
+    "GameStore",
+    "LeaderboardEntry",
+    "LeaderboardStore",
+    "LoadedGame",
+    "MigrationMismatchError",
+    "MoveRecord",
+    "NotADatabaseError",
+    "NotAllowed",
+    "NotFound",
+    "NothingToTakeBack",
+    "Participant",
+    "PlayerRating",
+    "PlayerStats",
+    "PositionChanged",
+    "Rating",
+    "RatingChange",
+    "RatingStore",
+    "Replayer",
+    "SchemaTooNewError",
+    "ServerSettings",
+    "SettingsStore",
+    "SideChoice",
+    "SideName",
+    "SideRecord",
+    "StartupReport",
+    "Storage",
+    "StorageError",
+    "Streak",
+    "UnreplayableGame",
+]

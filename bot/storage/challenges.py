@@ -1,0 +1,264 @@
+"""Challenges: pending invitations that become games, or are declined, cancelled or expire.
+
+Only a pending challenge can change, and every change checks that in the same statement, so a
+challenge accepted twice (two clicks, two people on an open challenge) makes exactly one game.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from typing import Any
+
+import aiosqlite
+
+from .database import Database
+from .errors import ChallengeClosed, NotAllowed, NotFound
+from .games import insert_game
+from .models import (
+    Challenge,
+    ChallengeStatus,
+    GameRecord,
+    Participant,
+    SideChoice,
+    SideName,
+    to_datetime,
+)
+from .players import participant_columns, participant_from_row, player_id
+
+DEFAULT_EXPIRY_SECONDS = 15 * 60
+"""How long a challenge stays open unless the caller says otherwise."""
+
+_SELECT = f"""
+SELECT c.*, {participant_columns("a", "a_")}, {participant_columns("b", "b_")}
+FROM challenges AS c
+JOIN players AS a ON a.id = c.challenger_id
+LEFT JOIN players AS b ON b.id = c.challenged_id
+"""
+
+
+def _challenge_from_row(row: sqlite3.Row) -> Challenge:
+    created_at = to_datetime(row["created_at"])
+    expires_at = to_datetime(row["expires_at"])
+    assert created_at is not None and expires_at is not None  # NOT NULL columns
+    challenged = None if row["challenged_id"] is None else participant_from_row(row, "b_")
+    return Challenge(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger=participant_from_row(row, "a_"),
+        challenged=challenged,
+        variant=row["variant"],
+        challenger_side=row["challenger_side"],
+        move_seconds=row["move_seconds"],
+        rated=bool(row["rated"]),
+        status=ChallengeStatus(row["status"]),
+        message_id=row["message_id"],
+        game_id=row["game_id"],
+        created_at=created_at,
+        expires_at=expires_at,
+        resolved_at=to_datetime(row["resolved_at"]),
+    )
+
+
+async def _fetch(connection: aiosqlite.Connection, challenge_id: int) -> Challenge:
+    rows = list(await connection.execute_fetchall(_SELECT + "WHERE c.id = ?", (challenge_id,)))
+    if not rows:
+        raise NotFound(f"there is no challenge {challenge_id}")
+    return _challenge_from_row(rows[0])
+
+
+class ChallengeStore:
+    """Creates challenges and settles them."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger: Participant,
+        challenged: Participant | None,
+        variant: str,
+        challenger_side: SideChoice = "random",
+        move_seconds: int | None = None,
+        rated: bool = True,
+        expires_in: int = DEFAULT_EXPIRY_SECONDS,
+    ) -> Challenge:
+        """Invite ``challenged`` (or, with ``None``, anyone in the channel) to a game."""
+        if challenger.is_ai or (challenged is not None and challenged.is_ai):
+            raise ValueError("challenges are between people; create a game against the AI directly")
+        if challenged == challenger:
+            raise NotAllowed("you cannot challenge yourself")
+        if challenger_side not in ("attackers", "defenders", "random"):
+            raise ValueError(
+                f"challenger_side must be attackers, defenders or random, not {challenger_side!r}"
+            )
+        if move_seconds is not None and move_seconds <= 0:
+            raise ValueError(f"move_seconds must be positive, not {move_seconds}")
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            challenger_id = await player_id(connection, challenger, now)
+            challenged_id = (
+                None if challenged is None else await player_id(connection, challenged, now)
+            )
+            rows = await connection.execute_fetchall(
+                """
+                INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id,
+                                        variant, challenger_side, move_seconds, rated,
+                                        created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                RETURNING id
+                """,
+                (
+                    guild_id, channel_id, challenger_id, challenged_id, variant, challenger_side,
+                    move_seconds, int(rated), now, now + expires_in,
+                ),
+            )
+            return await _fetch(connection, int(next(iter(rows))[0]))
+
+    async def get(self, challenge_id: int) -> Challenge:
+        """A challenge by id; :class:`NotFound` if there is none."""
+        async with self._db.read() as connection:
+            return await _fetch(connection, challenge_id)
+
+    async def pending(self, channel_id: int | None = None) -> list[Challenge]:
+        """Pending challenges (of one channel, or all: e.g. to re-attach buttons at start-up)."""
+        where = "WHERE c.status = 'pending'"
+        parameters: tuple[Any, ...] = ()
+        if channel_id is not None:
+            where += " AND c.channel_id = ?"
+            parameters = (channel_id,)
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(_SELECT + where + " ORDER BY c.id", parameters)
+        return [_challenge_from_row(row) for row in rows]
+
+    async def count_recent(self, user_id: int, within_seconds: int) -> int:
+        """How many challenges ``user_id`` made in the last ``within_seconds`` (for a cooldown)."""
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(
+                """
+                SELECT count(*) FROM challenges AS c JOIN players AS p ON p.id = c.challenger_id
+                WHERE p.discord_user_id = ? AND c.created_at > ?
+                """,
+                (user_id, self._db.now() - within_seconds),
+            )
+        return int(next(iter(rows))[0])
+
+    async def accept(
+        self,
+        challenge_id: int,
+        accepter: Participant,
+        *,
+        challenger_side: SideName | None = None,
+        start_position: str | None = None,
+        first_turn: SideName | None = None,
+    ) -> tuple[Challenge, GameRecord]:
+        """Accept a pending challenge, creating its game in the same transaction.
+
+        ``challenger_side`` settles a ``"random"`` side choice (drawn here when not given).
+        Raises :class:`ChallengeClosed` (already settled or expired), :class:`NotAllowed` (not
+        the person challenged, or one's own challenge) or :class:`ChannelBusy` (the channel has a
+        game now; the challenge stays pending).
+        """
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            challenge = await _fetch(connection, challenge_id)
+            self._check_open(challenge, now)
+            if accepter.is_ai:
+                raise ValueError("the AI does not accept challenges")
+            if accepter == challenge.challenger:
+                raise NotAllowed("you cannot accept your own challenge")
+            if challenge.challenged is not None and accepter != challenge.challenged:
+                raise NotAllowed("this challenge is for someone else")
+            side: SideName
+            if challenge.challenger_side != "random":
+                side = challenge.challenger_side
+            elif challenger_side is not None:
+                side = challenger_side
+            else:
+                side = random.choice(("attackers", "defenders"))
+            challenger = challenge.challenger
+            attackers, defenders = (
+                (challenger, accepter) if side == "attackers" else (accepter, challenger)
+            )
+            game = await insert_game(
+                connection,
+                now,
+                guild_id=challenge.guild_id,
+                channel_id=challenge.channel_id,
+                variant=challenge.variant,
+                attackers=attackers,
+                defenders=defenders,
+                start_position=start_position,
+                first_turn=first_turn,
+                move_seconds=challenge.move_seconds,
+                rated=challenge.rated,
+            )
+            await connection.execute(
+                """
+                UPDATE challenges SET status = 'accepted', game_id = ?, resolved_at = ?,
+                                      challenged_id = ?
+                WHERE id = ?
+                """,
+                (game.id, now, await player_id(connection, accepter, now), challenge_id),
+            )
+            return await _fetch(connection, challenge_id), game
+
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
+        """The person challenged says no (an open challenge cannot be declined, only ignored)."""
+        return await self._settle(challenge_id, user_id, ChallengeStatus.DECLINED)
+
+    async def cancel(self, challenge_id: int, user_id: int) -> Challenge:
+        """The challenger withdraws the challenge."""
+        return await self._settle(challenge_id, user_id, ChallengeStatus.CANCELLED)
+
+    async def expire_due(self) -> list[Challenge]:
+        """Mark every pending challenge whose time is up as expired and return them (so their
+        messages can be edited); includes those that expired while the bot was offline."""
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            rows = await connection.execute_fetchall(
+                """
+                UPDATE challenges SET status = 'expired', resolved_at = ?
+                WHERE status = 'pending' AND expires_at <= ?
+                RETURNING id
+                """,
+                (now, now),
+            )
+            return [await _fetch(connection, row[0]) for row in rows]
+
+    async def set_message(self, challenge_id: int, message_id: int | None) -> None:
+        """Remember the message that shows the challenge (to disable its buttons later)."""
+        async with self._db.transaction() as connection:
+            cursor = await connection.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+            if cursor.rowcount == 0:
+                raise NotFound(f"there is no challenge {challenge_id}")
+
+    @staticmethod
+    def _check_open(challenge: Challenge, now: int) -> None:
+        if challenge.status is not ChallengeStatus.PENDING:
+            raise ChallengeClosed(challenge.id, challenge.status.value)
+        if challenge.expires_at.timestamp() <= now:
+            raise ChallengeClosed(challenge.id, ChallengeStatus.EXPIRED.value)
+
+    async def _settle(self, challenge_id: int, user_id: int, status: ChallengeStatus) -> Challenge:
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            challenge = await _fetch(connection, challenge_id)
+            self._check_open(challenge, now)
+            if status is ChallengeStatus.CANCELLED:
+                if challenge.challenger.user_id != user_id:
+                    raise NotAllowed("only the challenger can cancel a challenge")
+            elif challenge.challenged is None or challenge.challenged.user_id != user_id:
+                raise NotAllowed("only the person challenged can decline a challenge")
+            await connection.execute(
+                "UPDATE challenges SET status = ?, resolved_at = ?"
+                " WHERE id = ? AND status = 'pending'",
+                (status.value, now, challenge_id),
+            )
+            return await _fetch(connection, challenge_id)

@@ -1,0 +1,478 @@
+"""Games and their move logs: creating, moving, taking back, finishing, deadlines.
+
+Concurrency: every change names the ply the caller believes the game is at (``expected_ply``).
+The game row's ``ply`` is updated with a conditional ``UPDATE ... WHERE ply = expected`` in the
+same transaction that appends the log row, so of two submissions for the same turn exactly one
+matches and the other gets :class:`PositionChanged`. The log's primary key ``(game_id, seq)``
+backs this up.
+
+A method returns only after its transaction has committed: the bot may announce a move once
+:meth:`GameStore.append_move` has returned, and never before.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from .database import Database
+from .errors import ChannelBusy, GameNotActive, NotFound, NothingToTakeBack, PositionChanged
+from .models import (
+    DRAW_REASONS,
+    AppendedMove,
+    EndReason,
+    FinishedGame,
+    GameRecord,
+    GameResult,
+    GameStatus,
+    MoveRecord,
+    Participant,
+    RatingChange,
+    SideName,
+    to_datetime,
+)
+from .movelog import moves_in_effect
+from .players import participant_columns, participant_from_row, player_id
+from .ratings import rate_finished_game
+from .replay import variant_start
+from .settings import fetch_settings
+
+GAME_SELECT = f"""
+SELECT g.*, {participant_columns("a", "a_")}, {participant_columns("d", "d_")}
+FROM games AS g
+JOIN players AS a ON a.id = g.attackers_id
+JOIN players AS d ON d.id = g.defenders_id
+"""
+
+
+def game_from_row(row: sqlite3.Row) -> GameRecord:
+    """Build a :class:`GameRecord` from a row selected with :data:`GAME_SELECT`."""
+    created_at = to_datetime(row["created_at"])
+    updated_at = to_datetime(row["updated_at"])
+    assert created_at is not None and updated_at is not None  # NOT NULL columns
+    return GameRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        variant=row["variant"],
+        start_position=row["start_position"],
+        first_turn=row["first_turn"],
+        attackers=participant_from_row(row, "a_"),
+        defenders=participant_from_row(row, "d_"),
+        rated=bool(row["rated"]),
+        status=GameStatus(row["status"]),
+        result=None if row["result"] is None else GameResult(row["result"]),
+        reason=None if row["reason"] is None else EndReason(row["reason"]),
+        ply=row["ply"],
+        move_seconds=row["move_seconds"],
+        move_deadline=to_datetime(row["move_deadline"]),
+        reminder_sent=bool(row["reminder_sent"]),
+        board_message_id=row["board_message_id"],
+        problem=row["problem"],
+        created_at=created_at,
+        updated_at=updated_at,
+        ended_at=to_datetime(row["ended_at"]),
+    )
+
+
+async def fetch_game(connection: aiosqlite.Connection, game_id: int) -> GameRecord:
+    """One game by id; :class:`NotFound` if there is none."""
+    rows = list(await connection.execute_fetchall(GAME_SELECT + "WHERE g.id = ?", (game_id,)))
+    if not rows:
+        raise NotFound(f"there is no game {game_id}")
+    return game_from_row(rows[0])
+
+
+def may_be_rated(attackers: Participant, defenders: Participant, rated_ai_games: bool) -> bool:
+    """Whether a game between these two can count for ratings at all."""
+    if attackers == defenders or (attackers.is_ai and defenders.is_ai):
+        return False
+    if attackers.is_ai or defenders.is_ai:
+        return rated_ai_games
+    return True
+
+
+async def insert_game(
+    connection: aiosqlite.Connection,
+    now: int,
+    *,
+    guild_id: int | None,
+    channel_id: int,
+    variant: str,
+    attackers: Participant,
+    defenders: Participant,
+    start_position: str | None,
+    first_turn: SideName | None,
+    move_seconds: int | None,
+    rated: bool,
+) -> GameRecord:
+    """Create a game in the caller's transaction; :class:`ChannelBusy` if the channel has one."""
+    if start_position is None or first_turn is None:
+        default_start, default_first = variant_start(variant)
+        start_position = start_position if start_position is not None else default_start
+        first_turn = first_turn if first_turn is not None else default_first
+    if move_seconds is not None and move_seconds <= 0:
+        raise ValueError(f"move_seconds must be positive, not {move_seconds}")
+    settings = await fetch_settings(connection, guild_id)
+    rated = rated and may_be_rated(attackers, defenders, settings.rated_ai_games)
+    attackers_id = await player_id(connection, attackers, now)
+    defenders_id = await player_id(connection, defenders, now)
+    try:
+        rows = await connection.execute_fetchall(
+            """
+            INSERT INTO games (guild_id, channel_id, variant, start_position, first_turn,
+                               attackers_id, defenders_id, rated, move_seconds, move_deadline,
+                               created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING id
+            """,
+            (
+                guild_id, channel_id, variant, start_position, first_turn,
+                attackers_id, defenders_id, int(rated), move_seconds,
+                None if move_seconds is None else now + move_seconds, now, now,
+            ),
+        )
+    except sqlite3.IntegrityError as error:
+        if "games.channel_id" not in str(error):
+            raise
+        busy = list(
+            await connection.execute_fetchall(
+                "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+            )
+        )
+        raise ChannelBusy(channel_id, busy[0][0] if busy else None) from error
+    return await fetch_game(connection, int(next(iter(rows))[0]))
+
+
+async def _explain_mismatch(
+    connection: aiosqlite.Connection, game_id: int, expected_ply: int
+) -> Exception:
+    """Why a conditional update matched no row: no game, game over, or someone moved first."""
+    rows = list(
+        await connection.execute_fetchall("SELECT status, ply FROM games WHERE id = ?", (game_id,))
+    )
+    if not rows:
+        return NotFound(f"there is no game {game_id}")
+    status, ply = rows[0]
+    if status != GameStatus.ACTIVE:
+        return GameNotActive(game_id, status)
+    if ply != expected_ply:
+        return PositionChanged(game_id, expected_ply, ply)
+    return NothingToTakeBack(f"game {game_id} has only {ply} moves to take back")
+
+
+class GameStore:
+    """Games, their move logs and deadlines."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        variant: str,
+        attackers: Participant,
+        defenders: Participant,
+        start_position: str | None = None,
+        first_turn: SideName | None = None,
+        move_seconds: int | None = None,
+        rated: bool = True,
+    ) -> GameRecord:
+        """Start a game in a channel or thread; :class:`ChannelBusy` if one is active there.
+
+        ``start_position``/``first_turn`` default to the variant's (asked of the engine).
+        ``rated`` asks for a rated game; it is rated only between two different people, or against
+        the AI when the server has turned that on. ``move_seconds`` sets a per-move time limit.
+        """
+        async with self._db.transaction() as connection:
+            return await insert_game(
+                connection,
+                self._db.now(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                variant=variant,
+                attackers=attackers,
+                defenders=defenders,
+                start_position=start_position,
+                first_turn=first_turn,
+                move_seconds=move_seconds,
+                rated=rated,
+            )
+
+    async def get(self, game_id: int) -> GameRecord:
+        """A game by id; :class:`NotFound` if there is none."""
+        async with self._db.read() as connection:
+            return await fetch_game(connection, game_id)
+
+    async def active_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The active game of a channel or thread, if any."""
+        async with self._db.read() as connection:
+            rows = list(
+                await connection.execute_fetchall(
+                    GAME_SELECT + "WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
+                )
+            )
+        return game_from_row(rows[0]) if rows else None
+
+    async def last_finished_in_channel(self, channel_id: int) -> int | None:
+        """The id of the channel's most recently ended game with a result (for rematch/replay)."""
+        async with self._db.read() as connection:
+            rows = list(
+                await connection.execute_fetchall(
+                    "SELECT id FROM games WHERE channel_id = ? AND status = 'finished'"
+                    " ORDER BY ended_at DESC, id DESC LIMIT 1",
+                    (channel_id,),
+                )
+            )
+        return int(rows[0][0]) if rows else None
+
+    async def active(self) -> list[GameRecord]:
+        """Every active game, oldest first."""
+        return await self._select("WHERE g.status = 'active' ORDER BY g.id")
+
+    async def unreplayable(self) -> list[GameRecord]:
+        """Games set aside because their moves no longer replay."""
+        return await self._select("WHERE g.status = 'unreplayable' ORDER BY g.id")
+
+    async def log(self, game_id: int) -> list[MoveRecord]:
+        """The whole move log of a game, takebacks included, in the order written."""
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(
+                "SELECT seq, kind, ply, move, played_at FROM moves WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        records: list[MoveRecord] = []
+        for row in rows:
+            played_at = to_datetime(row["played_at"])
+            assert played_at is not None  # NOT NULL column
+            records.append(MoveRecord(row["seq"], row["kind"], row["ply"], row["move"], played_at))
+        return records
+
+    async def moves(self, game_id: int) -> list[str]:
+        """The moves in effect (takebacks applied), first move first."""
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(
+                "SELECT kind, ply, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        return moves_in_effect((row[0], row[1], row[2]) for row in rows)
+
+    async def append_move(self, game_id: int, expected_ply: int, move: str) -> AppendedMove:
+        """Commit ``move`` as ply ``expected_ply + 1``; announce it only after this returns.
+
+        Store the engine's canonical text (``Move.text(size)``, e.g. ``"e1-e4"``): it is what replay
+        feeds back to ``Game.play``. :class:`PositionChanged` if the game is no longer at
+        ``expected_ply`` (another submission won), :class:`GameNotActive` if it has ended. If the
+        awaiting task is cancelled the move may or may not be committed: re-read the game.
+        """
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            rows = list(
+                await connection.execute_fetchall(
+                    """
+                    UPDATE games SET
+                        ply = ply + 1, log_length = log_length + 1, updated_at = :now,
+                        move_deadline = :now + move_seconds, reminder_sent = 0
+                    WHERE id = :id AND status = 'active' AND ply = :expected
+                    RETURNING log_length, ply, move_deadline
+                    """,
+                    {"now": now, "id": game_id, "expected": expected_ply},
+                )
+            )
+            if not rows:
+                raise await _explain_mismatch(connection, game_id, expected_ply)
+            seq, ply, deadline = rows[0]
+            await connection.execute(
+                "INSERT INTO moves (game_id, seq, kind, ply, move, played_at)"
+                " VALUES (?, ?, 'move', ?, ?, ?)",
+                (game_id, seq, ply, move, now),
+            )
+        return AppendedMove(game_id, ply, to_datetime(deadline))
+
+    async def take_back(self, game_id: int, expected_ply: int, plies: int = 1) -> AppendedMove:
+        """Take back the last ``plies`` moves (2 undoes a move and its reply).
+
+        Appends a takeback entry to the log; the moves taken back stay in the log as history and
+        replay skips them. The move deadline restarts for the side now to move.
+        """
+        if plies < 1:
+            raise ValueError(f"plies must be at least 1, not {plies}")
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            rows = list(
+                await connection.execute_fetchall(
+                    """
+                    UPDATE games SET
+                        ply = ply - :plies, log_length = log_length + 1, updated_at = :now,
+                        move_deadline = :now + move_seconds, reminder_sent = 0
+                    WHERE id = :id AND status = 'active' AND ply = :expected AND ply >= :plies
+                    RETURNING log_length, ply, move_deadline
+                    """,
+                    {"plies": plies, "now": now, "id": game_id, "expected": expected_ply},
+                )
+            )
+            if not rows:
+                raise await _explain_mismatch(connection, game_id, expected_ply)
+            seq, ply, deadline = rows[0]
+            await connection.execute(
+                "INSERT INTO moves (game_id, seq, kind, ply, move, played_at)"
+                " VALUES (?, ?, 'takeback', ?, NULL, ?)",
+                (game_id, seq, ply, now),
+            )
+        return AppendedMove(game_id, ply, to_datetime(deadline))
+
+    async def finish(
+        self,
+        game_id: int,
+        result: GameResult | str,
+        reason: EndReason | str,
+        *,
+        expected_ply: int | None = None,
+    ) -> FinishedGame:
+        """End a game with a result; a rated game's ratings change in the same transaction.
+
+        ``result`` is ``"attackers"``, ``"defenders"`` or ``"draw"`` (``Outcome.result_text``);
+        ``reason`` an :class:`EndReason` value (``Termination.value`` for engine endings). With
+        ``expected_ply`` it fails with :class:`PositionChanged` if a move landed meanwhile (use it
+        for resignations and timeouts so they cannot overtake a move).
+        """
+        result = GameResult(result)
+        reason = EndReason(reason)
+        if (result is GameResult.DRAW) != (reason in DRAW_REASONS):
+            raise ValueError(f"a game cannot end as {result.value!r} by {reason.value!r}")
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            record = await self._end(connection, game_id, expected_ply, now, {
+                "status": GameStatus.FINISHED.value, "result": result.value, "reason": reason.value,
+            })
+            changes: tuple[RatingChange, ...] = ()
+            if record.rated:
+                rows = await connection.execute_fetchall(
+                    "SELECT attackers_id, defenders_id FROM games WHERE id = ?", (game_id,)
+                )
+                ids = next(iter(rows))
+                changes = await rate_finished_game(
+                    connection, now, game_id, record.variant,
+                    (ids[0], record.attackers), (ids[1], record.defenders), result,
+                )
+        return FinishedGame(record, changes)
+
+    async def abort(self, game_id: int, *, expected_ply: int | None = None) -> GameRecord:
+        """End a game without a result (never rated, left out of statistics)."""
+        async with self._db.transaction() as connection:
+            return await self._end(
+                connection, game_id, expected_ply, self._db.now(),
+                {"status": GameStatus.ABORTED.value, "result": None, "reason": None},
+            )
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the latest board message, so its buttons can be disabled later."""
+        async with self._db.transaction() as connection:
+            cursor = await connection.execute(
+                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+            if cursor.rowcount == 0:
+                raise NotFound(f"there is no game {game_id}")
+
+    async def past_deadline(self, now: datetime | None = None) -> list[GameRecord]:
+        """Active games whose side to move has run out of time (also those that ran out while the
+        bot was offline), most overdue first."""
+        moment = self._db.now() if now is None else int(now.timestamp())
+        return await self._select(
+            "WHERE g.status = 'active' AND g.move_deadline <= ? ORDER BY g.move_deadline", (moment,)
+        )
+
+    async def due_for_reminder(self, within_seconds: int) -> list[GameRecord]:
+        """Active games whose deadline is at most ``within_seconds`` away and not yet reminded."""
+        return await self._select(
+            """
+            WHERE g.status = 'active' AND g.reminder_sent = 0 AND g.move_deadline <= ?
+            ORDER BY g.move_deadline
+            """,
+            (self._db.now() + within_seconds,),
+        )
+
+    async def mark_reminder_sent(self, game_id: int, expected_ply: int) -> bool:
+        """Record that the player to move at ``expected_ply`` was reminded.
+
+        False if the game moved on meanwhile (the reminder is then moot; the flag resets per move).
+        """
+        async with self._db.transaction() as connection:
+            cursor = await connection.execute(
+                "UPDATE games SET reminder_sent = 1"
+                " WHERE id = ? AND ply = ? AND status = 'active'",
+                (game_id, expected_ply),
+            )
+            return cursor.rowcount == 1
+
+    async def mark_unreplayable(self, game_id: int, problem: str) -> None:
+        """Set an active game aside because it no longer replays; it is kept, never deleted.
+
+        The channel becomes free for a new game; :meth:`restore` undoes this once it replays again.
+        """
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                """
+                UPDATE games SET status = 'unreplayable', problem = ?, updated_at = ?,
+                                 move_deadline = NULL
+                WHERE id = ? AND status = 'active'
+                """,
+                (problem, self._db.now(), game_id),
+            )
+
+    async def restore(self, game_id: int) -> GameRecord:
+        """Make an unreplayable game active again (an operator's tool, e.g. after an engine fix).
+
+        :class:`ChannelBusy` if its channel has a new game meanwhile.
+        """
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            record = await fetch_game(connection, game_id)
+            if record.status is not GameStatus.UNREPLAYABLE:
+                raise GameNotActive(game_id, record.status.value)
+            try:
+                await connection.execute(
+                    """
+                    UPDATE games SET status = 'active', problem = NULL, updated_at = ?,
+                                     move_deadline = ? + move_seconds, reminder_sent = 0
+                    WHERE id = ?
+                    """,
+                    (now, now, game_id),
+                )
+            except sqlite3.IntegrityError as error:
+                raise ChannelBusy(record.channel_id, None) from error
+            return await fetch_game(connection, game_id)
+
+    async def _select(self, where: str, parameters: tuple[Any, ...] = ()) -> list[GameRecord]:
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(GAME_SELECT + where, parameters)
+        return [game_from_row(row) for row in rows]
+
+    async def _end(
+        self,
+        connection: aiosqlite.Connection,
+        game_id: int,
+        expected_ply: int | None,
+        now: int,
+        ending: dict[str, str | None],
+    ) -> GameRecord:
+        """Move an active game to a final status (inside the caller's transaction)."""
+        cursor = await connection.execute(
+            """
+            UPDATE games SET status = :status, result = :result, reason = :reason,
+                             ended_at = :now, updated_at = :now, move_deadline = NULL
+            WHERE id = :id AND status = 'active' AND (:expected IS NULL OR ply = :expected)
+            """,
+            {**ending, "now": now, "id": game_id, "expected": expected_ply},
+        )
+        if cursor.rowcount == 0:
+            # With no expected ply, only "not found" or "not active" can explain it.
+            raise await _explain_mismatch(
+                connection, game_id, -1 if expected_ply is None else expected_ply
+            )
+        return await fetch_game(connection, game_id)
+

@@ -1,0 +1,141 @@
+"""Leaderboards and per-player statistics (read-only reports over ratings and finished games).
+
+A player has one rating per variant wherever they play; a server's leaderboard ranks the players who
+have played enough rated games *in that server*, by that rating. Only people are listed, not the AI.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Literal
+
+from .database import Database
+from .glicko2 import Rating
+from .models import (
+    GameResult,
+    LeaderboardEntry,
+    PlayerStats,
+    SideRecord,
+    Streak,
+)
+
+MIN_GAMES_GLOBAL = 10
+"""Rated games in a variant before a player appears on the global leaderboard."""
+MIN_GAMES_SERVER = 3
+"""Rated games in a variant and server before a player appears on that server's leaderboard."""
+
+PersonalResult = Literal["win", "loss", "draw"]
+
+# Ties: the surer rating first, then the earlier player, so the order is always the same.
+_ORDER = "ORDER BY r.rating DESC, r.rd ASC, p.id ASC LIMIT ? OFFSET ?"
+
+
+class LeaderboardStore:
+    """Leaderboards and statistics."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def leaderboard(
+        self,
+        variant: str,
+        *,
+        guild_id: int | None = None,
+        min_games: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[LeaderboardEntry]:
+        """The best-rated people in ``variant``: globally, or in one server with ``guild_id``.
+
+        ``min_games`` defaults to :data:`MIN_GAMES_GLOBAL` or :data:`MIN_GAMES_SERVER`.
+        """
+        parameters: tuple[Any, ...]
+        if guild_id is None:
+            gate = MIN_GAMES_GLOBAL if min_games is None else min_games
+            sql = f"""
+                SELECT p.discord_user_id, p.display_name, r.rating, r.rd, r.volatility,
+                       r.games AS counted
+                FROM ratings AS r JOIN players AS p ON p.id = r.player_id
+                WHERE r.variant = ? AND p.discord_user_id IS NOT NULL AND r.games >= ?
+                {_ORDER}
+            """
+            parameters = (variant, gate, limit, offset)
+        else:
+            gate = MIN_GAMES_SERVER if min_games is None else min_games
+            sql = f"""
+                WITH counted AS (
+                    SELECT c.player_id, count(*) AS counted
+                    FROM rating_changes AS c JOIN games AS g ON g.id = c.game_id
+                    WHERE g.guild_id = ? AND g.variant = ? AND g.status = 'finished'
+                    GROUP BY c.player_id
+                    HAVING count(*) >= ?
+                )
+                SELECT p.discord_user_id, p.display_name, r.rating, r.rd, r.volatility, n.counted
+                FROM counted AS n
+                JOIN players AS p ON p.id = n.player_id
+                JOIN ratings AS r ON r.player_id = n.player_id AND r.variant = ?
+                WHERE p.discord_user_id IS NOT NULL
+                {_ORDER}
+            """
+            parameters = (guild_id, variant, gate, variant, limit, offset)
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(sql, parameters)
+        return [
+            LeaderboardEntry(
+                rank=offset + index,
+                user_id=row["discord_user_id"],
+                display_name=row["display_name"],
+                rating=Rating(row["rating"], row["rd"], row["volatility"]),
+                games=row["counted"],
+            )
+            for index, row in enumerate(rows, start=1)
+        ]
+
+    async def player_stats(
+        self, user_id: int, *, variant: str | None = None, guild_id: int | None = None
+    ) -> PlayerStats:
+        """Wins, losses and draws by side, and the current streak, over finished games (rated or
+        not, against people or the AI); games against oneself are left out."""
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(
+                """
+                SELECT CASE WHEN g.attackers_id = p.id THEN 'attackers' ELSE 'defenders' END,
+                       g.result
+                FROM players AS p
+                JOIN games AS g ON g.attackers_id = p.id OR g.defenders_id = p.id
+                WHERE p.discord_user_id = :user AND g.status = 'finished'
+                  AND g.attackers_id <> g.defenders_id
+                  AND (:variant IS NULL OR g.variant = :variant)
+                  AND (:guild IS NULL OR g.guild_id = :guild)
+                ORDER BY g.ended_at DESC, g.id DESC
+                """,
+                {"user": user_id, "variant": variant, "guild": guild_id},
+            )
+        tallies: dict[str, Counter[PersonalResult]] = {
+            "attackers": Counter(),
+            "defenders": Counter(),
+        }
+        streak_kind: PersonalResult | None = None
+        streak_length = 0
+        streak_open = True
+        for side, result in rows:
+            outcome: PersonalResult = (
+                "draw" if result == GameResult.DRAW else "win" if result == side else "loss"
+            )
+            tallies[side][outcome] += 1
+            # Rows come newest first: the streak is the run at the head of the list.
+            if streak_open and streak_kind in (None, outcome):
+                streak_kind = outcome
+                streak_length += 1
+            else:
+                streak_open = False
+        return PlayerStats(
+            user_id=user_id,
+            as_attackers=_side_record(tallies["attackers"]),
+            as_defenders=_side_record(tallies["defenders"]),
+            streak=Streak(streak_kind, streak_length),
+        )
+
+
+def _side_record(tally: Counter[PersonalResult]) -> SideRecord:
+    return SideRecord(wins=tally["win"], losses=tally["loss"], draws=tally["draw"])

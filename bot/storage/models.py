@@ -1,0 +1,326 @@
+"""The values the storage layer hands out: plain frozen dataclasses and string enums.
+
+Times are timezone-aware UTC ``datetime`` objects here and whole epoch seconds in the database.
+Sides are the strings ``"attackers"`` and ``"defenders"`` (the values of ``bot.engine.Side``), so
+the Discord layer can pass ``side.value`` and read ``Side(record.turn)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Literal
+
+from .glicko2 import Rating
+
+SideName = Literal["attackers", "defenders"]
+SIDES: tuple[SideName, SideName] = ("attackers", "defenders")
+
+
+def other_side(side: SideName) -> SideName:
+    """The opposing side's name."""
+    return "defenders" if side == "attackers" else "attackers"
+
+
+def to_datetime(seconds: int | None) -> datetime | None:
+    """Epoch seconds from the database as an aware UTC datetime (``None`` stays ``None``)."""
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    """Ended without a result (e.g. called off before a move); never rated, not in statistics."""
+    UNREPLAYABLE = "unreplayable"
+    """Its stored moves no longer replay through the engine; kept for inspection, off the board."""
+
+
+class GameResult(StrEnum):
+    """Who won; the values equal ``bot.engine.Outcome.result_text``."""
+
+    ATTACKERS = "attackers"
+    DEFENDERS = "defenders"
+    DRAW = "draw"
+
+
+class EndReason(StrEnum):
+    """Why a game ended. The first six values equal ``bot.engine.Termination`` values."""
+
+    KING_ESCAPED = "king escaped"
+    KING_CAPTURED = "king captured"
+    GROUP_CAPTURED = "king's group captured"
+    TUICHI = "tuichi"
+    NO_LEGAL_MOVE = "no legal move"
+    REPETITION = "threefold repetition"
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+    AGREED_DRAW = "agreed draw"
+
+
+DRAW_REASONS = frozenset({EndReason.REPETITION, EndReason.AGREED_DRAW})
+"""The reasons that end a game as a draw; every other reason has a winner."""
+
+
+class ChallengeStatus(StrEnum):
+    """Where a challenge is in its life; only ``PENDING`` can change."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+SideChoice = Literal["attackers", "defenders", "random"]
+
+
+@dataclass(frozen=True)
+class Participant:
+    """One player of a game: a Discord user, or the bot's AI at a level.
+
+    ``display_name`` is remembered for leaderboards of people the bot can no longer see; it does not
+    take part in equality.
+    """
+
+    user_id: int | None = None
+    ai_level: int | None = None
+    display_name: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if (self.user_id is None) == (self.ai_level is None):
+            raise ValueError("a participant is either a user or the AI at a level")
+
+    @classmethod
+    def user(cls, user_id: int, display_name: str | None = None) -> Participant:
+        """A Discord user."""
+        return cls(user_id=user_id, display_name=display_name)
+
+    @classmethod
+    def ai(cls, level: int) -> Participant:
+        """The bot's AI playing at ``level``."""
+        return cls(ai_level=level)
+
+    @property
+    def is_ai(self) -> bool:
+        """True for the bot's AI."""
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as stored, without its moves."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    variant: str
+    start_position: str
+    first_turn: SideName
+    attackers: Participant
+    defenders: Participant
+    rated: bool
+    status: GameStatus
+    result: GameResult | None
+    reason: EndReason | None
+    ply: int
+    """Moves in effect (after takebacks): the next move is ply ``ply + 1``."""
+    move_seconds: int | None
+    """Time allowed per move, ``None`` for no limit."""
+    move_deadline: datetime | None
+    reminder_sent: bool
+    board_message_id: int | None
+    problem: str | None
+    """Why the game could not be replayed (status ``UNREPLAYABLE`` only)."""
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+
+    @property
+    def turn(self) -> SideName:
+        """The side to move."""
+        return self.first_turn if self.ply % 2 == 0 else other_side(self.first_turn)
+
+    @property
+    def player_to_move(self) -> Participant:
+        """The participant whose turn it is."""
+        return self.player(self.turn)
+
+    def player(self, side: SideName) -> Participant:
+        """The participant playing ``side``."""
+        return self.attackers if side == "attackers" else self.defenders
+
+    def side_of(self, user_id: int) -> SideName | None:
+        """The side a Discord user plays here (``None`` if not a player; attackers if both)."""
+        if self.attackers.user_id == user_id:
+            return "attackers"
+        if self.defenders.user_id == user_id:
+            return "defenders"
+        return None
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One row of a game's append-only move log.
+
+    ``kind == "move"``: ``move`` is the move text and ``ply`` its number (1 is the first move).
+    ``kind == "takeback"``: ``move`` is ``None`` and ``ply`` is the ply the game returned to.
+    """
+
+    seq: int
+    kind: Literal["move", "takeback"]
+    ply: int
+    move: str | None
+    played_at: datetime
+
+
+@dataclass(frozen=True)
+class AppendedMove:
+    """What the bot needs after a move was committed."""
+
+    game_id: int
+    ply: int
+    move_deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """An invitation to a game, open until accepted, declined, cancelled or expired."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    challenger: Participant
+    challenged: Participant | None
+    """``None`` for an open challenge that anyone in the channel may accept."""
+    variant: str
+    challenger_side: SideChoice
+    move_seconds: int | None
+    rated: bool
+    """Whether the challenger asked for a rated game (it is rated only if allowed as well)."""
+    status: ChallengeStatus
+    message_id: int | None
+    game_id: int | None
+    created_at: datetime
+    expires_at: datetime
+    resolved_at: datetime | None
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A participant's Glicko-2 rating in one variant, with the count of rated games behind it."""
+
+    participant: Participant
+    variant: str
+    rating: Rating
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def provisional(self) -> bool:
+        """True while the rating deviation is high (shown with a "?")."""
+        return self.rating.provisional
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """How one game moved one participant's rating."""
+
+    participant: Participant
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> float:
+        """Points gained (negative when lost)."""
+        return self.after.rating - self.before.rating
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """The outcome of :meth:`GameStore.finish`: the final record and any rating changes."""
+
+    record: GameRecord
+    rating_changes: tuple[RatingChange, ...]
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    """One line of a leaderboard."""
+
+    rank: int
+    user_id: int
+    display_name: str | None
+    rating: Rating
+    games: int
+    """Rated games counted for the board's gate (in this server for a server board)."""
+
+    @property
+    def provisional(self) -> bool:
+        """True while the rating deviation is high."""
+        return self.rating.provisional
+
+
+@dataclass(frozen=True)
+class SideRecord:
+    """Wins, losses and draws with one side."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True)
+class Streak:
+    """The run of equal results up to the latest game (``kind`` is ``None`` before any game)."""
+
+    kind: Literal["win", "loss", "draw"] | None
+    length: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A user's finished games, by side, optionally limited to one server and/or variant."""
+
+    user_id: int
+    as_attackers: SideRecord
+    as_defenders: SideRecord
+    streak: Streak
+
+    @property
+    def wins(self) -> int:
+        """Wins with either side."""
+        return self.as_attackers.wins + self.as_defenders.wins
+
+    @property
+    def losses(self) -> int:
+        """Losses with either side."""
+        return self.as_attackers.losses + self.as_defenders.losses
+
+    @property
+    def draws(self) -> int:
+        """Draws with either side."""
+        return self.as_attackers.draws + self.as_defenders.draws
+
+    @property
+    def games(self) -> int:
+        """Finished games counted."""
+        return self.as_attackers.games + self.as_defenders.games
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Per-server options (a server that never changed anything gets the defaults)."""
+
+    guild_id: int
+    rated_ai_games: bool = False

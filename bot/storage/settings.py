@@ -1,0 +1,47 @@
+"""Per-server settings. A server that never changed anything has no row and gets the defaults."""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from .database import Database
+from .models import ServerSettings
+
+
+async def fetch_settings(connection: aiosqlite.Connection, guild_id: int | None) -> ServerSettings:
+    """The settings of ``guild_id`` inside the caller's transaction (defaults for DMs, ``None``)."""
+    if guild_id is None:
+        return ServerSettings(guild_id=0)
+    rows = list(
+        await connection.execute_fetchall(
+            "SELECT rated_ai_games FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+    )
+    if not rows:
+        return ServerSettings(guild_id=guild_id)
+    return ServerSettings(guild_id=guild_id, rated_ai_games=bool(rows[0]["rated_ai_games"]))
+
+
+class SettingsStore:
+    """Reads and changes per-server settings."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, guild_id: int) -> ServerSettings:
+        """The settings of a server."""
+        async with self._db.read() as connection:
+            return await fetch_settings(connection, guild_id)
+
+    async def set_rated_ai_games(self, guild_id: int, enabled: bool) -> ServerSettings:
+        """Turn rating of games against the AI on or off for games *created* from now on."""
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                """
+                INSERT INTO guild_settings (guild_id, rated_ai_games, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (guild_id) DO UPDATE
+                    SET rated_ai_games = excluded.rated_ai_games, updated_at = excluded.updated_at
+                """,
+                (guild_id, int(enabled), self._db.now()),
+            )
+            return await fetch_settings(connection, guild_id)

@@ -1,0 +1,187 @@
+"""The storage facade the bot holds: one database, its stores, and the start-up load."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from types import TracebackType
+
+from bot.engine import Game
+
+from .challenges import ChallengeStore
+from .database import Clock, Database, Synchronous
+from .games import GAME_SELECT, GameStore, game_from_row
+from .leaderboards import LeaderboardStore
+from .models import GameRecord, GameStatus
+from .movelog import moves_in_effect
+from .ratings import RatingStore
+from .replay import replay_game
+from .settings import SettingsStore
+
+log = logging.getLogger(__name__)
+
+Replayer = Callable[[GameRecord, Sequence[str]], Game]
+"""Rebuilds the engine's game from a record and its moves in effect (see :mod:`.replay`)."""
+
+
+# Both start-up queries go through the partial index of active games, so their cost follows the
+# number of active games and their moves, not the size of the whole history.
+_ACTIVE_IDS = "SELECT id FROM games WHERE status = 'active'"
+ACTIVE_GAMES_SQL = GAME_SELECT + f"WHERE g.id IN ({_ACTIVE_IDS}) ORDER BY g.id"
+ACTIVE_LOGS_SQL = f"""
+SELECT m.game_id, m.kind, m.ply, m.move FROM moves AS m
+WHERE m.game_id IN ({_ACTIVE_IDS})
+ORDER BY m.game_id, m.seq
+"""
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """An active game rebuilt at start-up, at the exact position of its last committed move."""
+
+    record: GameRecord
+    moves: tuple[str, ...]
+    game: Game
+
+
+@dataclass(frozen=True)
+class UnreplayableGame:
+    """An active game whose moves no longer replay; it was kept and marked ``unreplayable``."""
+
+    record: GameRecord
+    problem: str
+
+
+@dataclass(frozen=True)
+class StartupReport:
+    """What :meth:`Storage.load_active_games` found."""
+
+    games: tuple[LoadedGame, ...]
+    unreplayable: tuple[UnreplayableGame, ...]
+    replay_seconds: float
+    """Time spent inside the engine's replay, reported apart from the storage's own work."""
+    total_seconds: float
+
+    @property
+    def over_on_board(self) -> tuple[LoadedGame, ...]:
+        """Games whose last committed move ended them before the result was recorded (the bot
+        stopped in between): finish these with the engine's outcome."""
+        return tuple(loaded for loaded in self.games if loaded.game.is_over)
+
+
+def _replay_all(
+    records: list[GameRecord],
+    logs: dict[int, list[tuple[str, int, str | None]]],
+    replay: Replayer,
+) -> tuple[list[LoadedGame], list[UnreplayableGame], float]:
+    """Replay every game; also returns the seconds spent inside ``replay`` (the engine's share)."""
+    loaded: list[LoadedGame] = []
+    broken: list[UnreplayableGame] = []
+    engine_seconds = 0.0
+    for record in records:
+        try:
+            moves = moves_in_effect(logs.get(record.id, ()))
+            started = time.perf_counter()
+            try:
+                game = replay(record, moves)
+            finally:
+                engine_seconds += time.perf_counter() - started
+        # Deliberately broad: whatever stops one game replaying must stop neither the bot nor the
+        # other games; the game is kept and marked instead.
+        except Exception as error:
+            problem = f"{type(error).__name__}: {error}"
+            log.error(
+                "game %d in channel %d no longer replays: %s", record.id, record.channel_id, problem
+            )
+            marked = replace(record, status=GameStatus.UNREPLAYABLE, problem=problem)
+            broken.append(UnreplayableGame(marked, problem))
+            continue
+        loaded.append(LoadedGame(record, tuple(moves), game))
+    return loaded, broken, engine_seconds
+
+
+class Storage:
+    """The bot's storage: ``games``, ``challenges``, ``ratings``, ``leaderboards``, ``settings``.
+
+    Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.games = GameStore(db)
+        self.challenges = ChallengeStore(db)
+        self.ratings = RatingStore(db)
+        self.leaderboards = LeaderboardStore(db)
+        self.settings = SettingsStore(db)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: Synchronous = "NORMAL",
+        check_integrity: bool = True,
+        clock: Clock = time.time,
+    ) -> Storage:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        Raises a :class:`~bot.storage.errors.DatabaseUnusable` subclass, with a message naming the
+        file, when the bot must not start; the file is then left untouched.
+        """
+        return cls(
+            await Database.open(
+                path, synchronous=synchronous, check_integrity=check_integrity, clock=clock
+            )
+        )
+
+    async def load_active_games(self, replay: Replayer | None = None) -> StartupReport:
+        """Load every active game and replay it through the engine.
+
+        All games and all their moves come from two queries; the replay runs in a worker thread so
+        the event loop stays responsive. A game that does not replay (an engine error, an
+        inconsistent log, anything) is logged, marked ``unreplayable`` and listed in the report;
+        it is never deleted and never stops the others from loading.
+        """
+        started = time.perf_counter()
+        async with self.db.snapshot() as connection:
+            records = [
+                game_from_row(row)
+                for row in await connection.execute_fetchall(ACTIVE_GAMES_SQL)
+            ]
+            log_rows = await connection.execute_fetchall(ACTIVE_LOGS_SQL)
+        logs = {
+            game_id: [(row[1], row[2], row[3]) for row in rows]
+            for game_id, rows in itertools.groupby(log_rows, key=lambda row: row[0])
+        }
+        loaded, broken, replay_seconds = await asyncio.to_thread(
+            _replay_all, records, logs, replay or replay_game
+        )
+        for unreplayable in broken:
+            await self.games.mark_unreplayable(unreplayable.record.id, unreplayable.problem)
+        return StartupReport(
+            tuple(loaded), tuple(broken), replay_seconds, time.perf_counter() - started
+        )
+
+    async def backup(self, target: str | os.PathLike[str]) -> None:
+        """Write a consistent copy of the database to ``target`` while the bot runs."""
+        await self.db.backup(target)
+
+    async def close(self) -> None:
+        """Close the database."""
+        await self.db.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()

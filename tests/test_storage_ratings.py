@@ -1,0 +1,182 @@
+"""Ratings on finishing, AI games and server settings, leaderboards and their gates, statistics."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from storage_helpers import ALICE, BOB, CAROL, open_storage
+
+from bot.storage import GameRecord, Participant, Rating, Storage, Streak
+from bot.storage.glicko2 import rate_game
+
+DAVE = Participant.user(104, "Dave")
+EVE = Participant.user(105, "Eve")
+_channels = itertools.count(10_000)
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await open_storage(tmp_path / "tafl.sqlite3")
+    yield storage
+    await storage.close()
+
+
+async def play(
+    storage: Storage,
+    attackers: Participant,
+    defenders: Participant,
+    result: str,
+    *,
+    guild_id: int | None = 1,
+    variant: str = "tablut",
+    rated: bool = True,
+) -> GameRecord:
+    """A game that ends at once with ``result`` (by resignation, or an agreed draw)."""
+    game = await storage.games.create(
+        guild_id=guild_id,
+        channel_id=next(_channels),
+        variant=variant,
+        attackers=attackers,
+        defenders=defenders,
+        rated=rated,
+    )
+    reason = "agreed draw" if result == "draw" else "resignation"
+    return (await storage.games.finish(game.id, result, reason)).record
+
+
+async def test_a_rated_game_updates_both_ratings_in_its_variant(storage: Storage) -> None:
+    game = await play(storage, ALICE, BOB, "attackers")
+    expected_alice, expected_bob = rate_game(Rating(), Rating(), 1.0)
+    alice = await storage.ratings.get(ALICE, "tablut")
+    bob = await storage.ratings.get(BOB, "tablut")
+    assert alice.rating == expected_alice and bob.rating == expected_bob
+    assert (alice.games, alice.wins, bob.losses) == (1, 1, 1)
+    assert alice.provisional
+    changes = await storage.ratings.changes_for_game(game.id)
+    assert [c.participant for c in changes] == [ALICE, BOB]
+    assert changes[0].delta == pytest.approx(expected_alice.rating - 1500)
+    assert (await storage.ratings.get(ALICE, "brandubh")).games == 0
+
+
+async def test_a_casual_game_and_a_game_against_oneself_are_unrated(storage: Storage) -> None:
+    casual = await play(storage, ALICE, BOB, "attackers", rated=False)
+    practice = await play(storage, ALICE, ALICE, "defenders")
+    assert not casual.rated and not practice.rated
+    assert (await storage.ratings.get(ALICE, "tablut")).games == 0
+
+
+async def test_games_against_the_ai_are_rated_only_where_the_server_says_so(
+    storage: Storage,
+) -> None:
+    ai = Participant.ai(2)
+    assert not (await play(storage, ALICE, ai, "attackers", guild_id=1)).rated
+    settings = await storage.settings.set_rated_ai_games(1, True)
+    assert settings.rated_ai_games and (await storage.settings.get(1)).rated_ai_games
+    assert not (await storage.settings.get(2)).rated_ai_games
+    assert (await play(storage, ALICE, ai, "attackers", guild_id=1)).rated
+    assert not (await play(storage, ALICE, ai, "attackers", guild_id=2)).rated
+    assert not (await play(storage, ALICE, ai, "attackers", guild_id=None)).rated
+    assert (await storage.ratings.get(ai, "tablut")).games == 1
+    assert (await storage.ratings.get(ALICE, "tablut")).games == 1
+    await storage.settings.set_rated_ai_games(1, False)
+    assert not (await play(storage, ALICE, ai, "attackers", guild_id=1)).rated
+
+
+async def test_global_leaderboard_orders_by_rating_and_applies_the_gate(storage: Storage) -> None:
+    # Alice beats everyone, Dave loses to everyone, Bob and Carol draw: 9 games each.
+    for _ in range(3):
+        await play(storage, ALICE, BOB, "attackers")
+        await play(storage, CAROL, ALICE, "defenders")
+        await play(storage, ALICE, DAVE, "attackers")
+        await play(storage, BOB, DAVE, "attackers")
+        await play(storage, DAVE, CAROL, "defenders")
+        await play(storage, BOB, CAROL, "draw")
+    # Eve beats Alice twice: the best rating of all, but too few games for the board.
+    for _ in range(2):
+        await play(storage, EVE, ALICE, "attackers")
+    board = await storage.leaderboards.leaderboard("tablut", min_games=9)
+    assert [entry.user_id for entry in board] == [101, 102, 103, 104]
+    assert [entry.rank for entry in board] == [1, 2, 3, 4]
+    assert board[0].display_name == "Alice" and board[0].games == 11
+    ratings = [entry.rating.rating for entry in board]
+    assert ratings == sorted(ratings, reverse=True)
+    assert (await storage.ratings.get(EVE, "tablut")).rating.rating > ratings[0]
+    everyone = await storage.leaderboards.leaderboard("tablut", min_games=1)
+    assert [entry.user_id for entry in everyone] == [105, 101, 102, 103, 104]
+    page = await storage.leaderboards.leaderboard("tablut", min_games=9, limit=2, offset=2)
+    assert [(entry.rank, entry.user_id) for entry in page] == [(3, 103), (4, 104)]
+    default_gate = await storage.leaderboards.leaderboard("tablut")  # 10 rated games
+    assert [entry.user_id for entry in default_gate] == [101]
+    assert await storage.leaderboards.leaderboard("brandubh", min_games=0) == []
+
+
+async def test_equal_ratings_rank_the_surer_one_first(storage: Storage) -> None:
+    # Alice and Bob draw twice (RD falls); Carol and Dave draw once: all stay at 1500.
+    for _ in range(2):
+        await play(storage, ALICE, BOB, "draw")
+    await play(storage, CAROL, DAVE, "draw")
+    board = await storage.leaderboards.leaderboard("tablut", min_games=1)
+    assert [entry.user_id for entry in board] == [101, 102, 103, 104]
+    assert board[0].rating.rd < board[2].rating.rd
+
+
+async def test_server_leaderboard_counts_only_that_servers_games(storage: Storage) -> None:
+    for _ in range(3):
+        await play(storage, ALICE, BOB, "attackers", guild_id=1)
+    await play(storage, CAROL, ALICE, "attackers", guild_id=2)
+    await play(storage, CAROL, DAVE, "attackers", guild_id=2)
+    first = await storage.leaderboards.leaderboard("tablut", guild_id=1)
+    assert [(e.user_id, e.games) for e in first] == [(101, 3), (102, 3)]
+    # Alice's rating there is her global one, which includes her loss in server 2.
+    assert first[0].rating == (await storage.ratings.get(ALICE, "tablut")).rating
+    second = await storage.leaderboards.leaderboard("tablut", guild_id=2, min_games=1)
+    assert [e.user_id for e in second] == [103, 101, 104]
+    assert await storage.leaderboards.leaderboard("tablut", guild_id=2) == []
+
+
+async def test_the_ai_never_appears_on_a_leaderboard(storage: Storage) -> None:
+    await storage.settings.set_rated_ai_games(1, True)
+    await play(storage, Participant.ai(5), ALICE, "attackers")
+    board = await storage.leaderboards.leaderboard("tablut", min_games=1)
+    assert [entry.user_id for entry in board] == [101]
+
+
+async def test_player_statistics_by_side_with_streak_and_filters(storage: Storage) -> None:
+    await play(storage, ALICE, BOB, "attackers")                      # Alice wins as attackers
+    await play(storage, BOB, ALICE, "attackers")                      # loses as defenders
+    await play(storage, BOB, ALICE, "draw", variant="brandubh")       # draws as defenders
+    await play(storage, ALICE, Participant.ai(1), "defenders")        # loses as attackers (AI)
+    await play(storage, ALICE, BOB, "attackers", guild_id=2)          # wins as attackers
+    await play(storage, BOB, ALICE, "defenders", guild_id=2)          # wins as defenders
+    await play(storage, ALICE, ALICE, "attackers")                    # against herself: ignored
+    aborted = await storage.games.create(
+        guild_id=1, channel_id=1, variant="tablut", attackers=ALICE, defenders=BOB
+    )
+    await storage.games.abort(aborted.id)                             # no result: ignored
+
+    stats = await storage.leaderboards.player_stats(101)
+    assert (stats.wins, stats.losses, stats.draws, stats.games) == (3, 2, 1, 6)
+    assert (stats.as_attackers.wins, stats.as_attackers.losses) == (2, 1)
+    assert (stats.as_defenders.wins, stats.as_defenders.losses, stats.as_defenders.draws) == (
+        1, 1, 1,
+    )
+    assert stats.streak == Streak("win", 2)
+    in_first_server = await storage.leaderboards.player_stats(101, guild_id=1)
+    assert in_first_server.games == 4 and in_first_server.streak == Streak("loss", 1)
+    brandubh = await storage.leaderboards.player_stats(101, variant="brandubh")
+    assert brandubh.draws == 1 and brandubh.streak == Streak("draw", 1)
+    nobody = await storage.leaderboards.player_stats(999)
+    assert nobody.games == 0 and nobody.streak == Streak(None, 0)
+
+
+async def test_provisional_mark_clears_after_enough_games(storage: Storage) -> None:
+    # Against newcomers each one-game rating period teaches little: about 22 games are needed.
+    opponents = [Participant.user(200 + n) for n in range(25)]
+    marks = []
+    for opponent in opponents:
+        await play(storage, ALICE, opponent, "draw")
+        marks.append((await storage.ratings.get(ALICE, "tablut")).provisional)
+    assert marks[0] and not marks[-1]
