@@ -1,0 +1,56 @@
+"""Command line: ``python -m bot.ai otep`` (an OpenTafl engine) and ``python -m bot.ai move``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bot.engine.errors import TaflError
+
+from .levels import LEVELS, get_level
+from .player import choose_move_text
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m bot.ai", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    otep = commands.add_parser("otep", help="speak the OpenTafl Engine Protocol on stdin/stdout")
+    otep.add_argument("--level", choices=LEVELS, default="master")
+    otep.add_argument("--time", type=float, help="seconds per move (default: the level's)")
+    move = commands.add_parser("move", help="print the AI's move after some moves")
+    move.add_argument("variant")
+    move.add_argument("moves", nargs="*", help="moves so far, e.g. d1-d3 e3-c3")
+    move.add_argument("--level", choices=LEVELS, default="hard")
+    move.add_argument("--seed", type=int)
+    move.add_argument("--time", type=float)
+    move.add_argument("--depth", type=int)
+    args = parser.parse_args(argv)
+    level = get_level(args.level)
+    if args.time is not None:
+        level = level.with_time(args.time)
+    if args.command == "otep":
+        from .otep import run
+
+        run(sys.stdin, sys.stdout, level)
+        return 0
+    try:
+        print(
+            choose_move_text(
+                args.variant,
+                None,
+                None,
+                args.moves,
+                level,
+                seed=args.seed,
+                max_depth=args.depth,
+            )
+        )
+    except (TaflError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

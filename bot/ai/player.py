@@ -1,0 +1,116 @@
+"""Choosing a move at a level: the one call the worker, the arena and the OTEP engine share."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+
+from bot.engine.board import Board
+from bot.engine.game import Game
+from bot.engine.tables import MOVE_SHIFT, TARGET_MASK
+from bot.engine.types import Move, Side
+from bot.engine.variants import Variant
+
+from .evaluation import DEFAULT_WEIGHTS, Weights
+from .levels import Level, get_level
+from .search import Searcher, SearchResult
+
+_SEARCHERS: dict[tuple[str, int, int, bool, Weights], Searcher] = {}
+
+
+def searcher_for(
+    variant: Variant, level: Level, seed: int, weights: Weights = DEFAULT_WEIGHTS
+) -> Searcher:
+    """A searcher for this variant and level, reused within a process (it keeps its table)."""
+    key = (variant.name, level.noise, seed if level.noise else 0, level.quiescence, weights)
+    searcher = _SEARCHERS.get(key)
+    if searcher is None:
+        if len(_SEARCHERS) > 8:
+            _SEARCHERS.clear()
+        searcher = Searcher(
+            variant, weights, noise=level.noise, seed=seed, quiescence=level.quiescence
+        )
+        _SEARCHERS[key] = searcher
+    return searcher
+
+
+def think(
+    board: Board,
+    level: Level | str,
+    *,
+    seed: int | None = None,
+    history: Iterable[int] = (),
+    time_limit: float | None = None,
+    max_depth: int | None = None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    stop: Callable[[], bool] | None = None,
+    fresh: bool = False,
+) -> SearchResult:
+    """Search ``board`` at ``level``; ``time_limit``/``max_depth`` override the level's.
+
+    With ``fresh`` the search starts from an empty transposition table, so that a seeded,
+    depth-limited search gives the same move every time (tests rely on it).
+    """
+    chosen = get_level(level) if isinstance(level, str) else level
+    if seed is None:
+        seed = random.randrange(1 << 30)
+    if fresh:
+        searcher = Searcher(
+            board.variant, weights, noise=chosen.noise, seed=seed, quiescence=chosen.quiescence
+        )
+    else:
+        searcher = searcher_for(board.variant, chosen, seed, weights)
+    return searcher.search(
+        board,
+        max_depth=max_depth if max_depth is not None else chosen.max_depth,
+        time_limit=time_limit if time_limit is not None else chosen.time_limit,
+        history=history,
+        stop=stop,
+    )
+
+
+def replay(
+    variant: str, start_position: str | None, start_turn: Side | None, moves: list[str]
+) -> tuple[Game, list[int]]:
+    """Replay ``moves`` with the rules engine; returns the game and the positions' hashes."""
+    game = Game(variant, start_position, start_turn)
+    hashes = [game.board.hash]
+    for text in moves:
+        game.play(text)
+        hashes.append(game.board.hash)
+    return game, hashes
+
+
+def move_text(move: int, size: int) -> str:
+    """An engine move int as simple OTN (``e1-e4``)."""
+    return Move(move >> MOVE_SHIFT, move & TARGET_MASK).text(size)
+
+
+def choose_move_text(
+    variant: str,
+    start_position: str | None,
+    start_turn: Side | None,
+    moves: list[str],
+    level: Level | str,
+    *,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    max_depth: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> str:
+    """Replay a game and return the AI's move for the side to move, as ``e1-e4``."""
+    game, hashes = replay(variant, start_position, start_turn, moves)
+    if game.is_over:
+        raise ValueError(f"the game is already over: {game.outcome}")
+    board = Board(game.variant, list(game.board.cells), game.board.turn)
+    result = think(
+        board,
+        level,
+        seed=seed,
+        history=hashes[:-1],
+        time_limit=time_limit,
+        max_depth=max_depth,
+        stop=stop,
+    )
+    assert result.move is not None  # the game is not over, so there is a legal move
+    return move_text(result.move, game.size)

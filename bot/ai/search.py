@@ -1,0 +1,521 @@
+"""Iterative-deepening principal variation search for tafl.
+
+Negamax alpha-beta with a transposition table keyed by the board's incremental Zobrist hash,
+move ordering (hash move, captures, killers, history), late-move reductions, and a tafl
+quiescence search that follows the forcing lines: the king's escape threats (Raichi and Tuichi),
+the attackers' blocks, and captures of the king. Repetitions count as draws.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from bot.engine.board import ATTACKERS, DEFENDERS, Board
+from bot.engine.tables import ATTACKER, DEFENDER, KING, MOVE_SHIFT, TARGET_MASK
+from bot.engine.variants import Variant
+
+from .evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
+from .tactics import KingTactics
+
+MATE = 100_000
+"""The score of a won position (minus the plies it takes)."""
+MATE_BOUND = MATE - 1_000
+"""Scores beyond this are forced wins or losses."""
+INFINITY = MATE + 1
+MAX_PLY = 128
+MAX_QUIESCENCE = 6
+"""How many plies of escape threats and blocks the quiescence search follows."""
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_HASH_BONUS = 1 << 30
+_CAPTURE_BONUS = 1 << 26
+_KILLER_BONUS = 1 << 24
+_KING_BONUS = 1 << 22
+
+
+class SearchTimeout(Exception):
+    """Raised inside the search when the time budget or a stop request ends it."""
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the best move (an engine int), its score and statistics."""
+
+    move: int | None
+    score: int
+    depth: int
+    nodes: int
+    elapsed: float
+    pv: list[int] = field(default_factory=list)
+    root_scores: dict[int, int] = field(default_factory=dict)
+    """Scores of root moves from the last complete iteration (bounds except for the best)."""
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced result (positive: the mover wins), or ``None``."""
+        if self.score > MATE_BOUND:
+            return MATE - self.score
+        if self.score < -MATE_BOUND:
+            return -(MATE + self.score)
+        return None
+
+
+class Searcher:
+    """A reusable search for one variant (keeps its transposition table between searches)."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        weights: Weights = DEFAULT_WEIGHTS,
+        *,
+        noise: int = 0,
+        seed: int = 0,
+        quiescence: bool = True,
+        tt_limit: int = 500_000,
+    ) -> None:
+        self.variant = variant
+        self.evaluator = Evaluator(variant, weights)
+        self.tactics = KingTactics(variant)
+        self.noise = noise
+        # Noise comes from the position's hash and the seed: reproducible, and the same
+        # position is always misjudged the same way within one search (as a person would).
+        self.noise_key = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & (2**64 - 1)
+        self.quiescence = quiescence
+        self.tt_limit = tt_limit
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        area = variant.size * variant.size
+        self.history_table = [[0] * (area << MOVE_SHIFT) for _ in range(2)]
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 16)]
+        self.nodes = 0
+        self.deadline = 0.0
+        self.stop: Callable[[], bool] | None = None
+        self.path: set[int] = set()
+        self.seen: frozenset[int] = frozenset()
+        self.board: Board = Board(variant)
+
+    # ------------------------------------------------------------------ entry point
+
+    def search(
+        self,
+        board: Board,
+        *,
+        max_depth: int = 64,
+        time_limit: float | None = None,
+        history: Iterable[int] = (),
+        stop: Callable[[], bool] | None = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Search ``board`` (left as it was found) and return the best move found.
+
+        ``history`` holds the hashes of the game's earlier positions: reaching one of them
+        again counts as a draw. The search stops after ``max_depth`` plies or when
+        ``time_limit`` seconds have passed (it then returns the best move of the deepest
+        complete iteration), or when ``stop()`` returns true.
+        """
+        started = time.perf_counter()
+        self.board = board
+        self.nodes = 0
+        self.stop = stop
+        self.deadline = started + time_limit if time_limit is not None else float("inf")
+        self.seen = frozenset(history)
+        self.path = set()
+        for table in self.history_table:
+            for index, value in enumerate(table):
+                if value:
+                    table[index] = value >> 2
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 16)]
+        if len(self.tt) > self.tt_limit:
+            self.tt.clear()
+
+        moves = board.moves()
+        if not moves:
+            return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
+        root_length = len(board.stack)
+        result = SearchResult(moves[0], 0, 0, 0, 0.0)
+        root_scores: dict[int, int] = {}
+        for depth in range(1, max(1, max_depth) + 1):
+            try:
+                score, move, scores = self._root(depth, moves, root_scores)
+            except SearchTimeout:
+                while len(board.stack) > root_length:
+                    board.unmake()
+                break
+            root_scores = scores
+            result = SearchResult(
+                move,
+                score,
+                depth,
+                self.nodes,
+                time.perf_counter() - started,
+                self._principal_variation(move, depth),
+                dict(scores),
+            )
+            if on_iteration is not None:
+                on_iteration(result)
+            if abs(score) > MATE_BOUND and MATE - abs(score) <= depth:
+                break  # a forced result within the horizon: deeper search changes nothing
+            if len(moves) == 1:
+                break
+            elapsed = time.perf_counter() - started
+            # The next iteration costs several times this one: do not start what cannot end.
+            if time_limit is not None and elapsed > time_limit * 0.45:
+                break
+        result.nodes = self.nodes
+        result.elapsed = time.perf_counter() - started
+        return result
+
+    def _check(self) -> None:
+        if time.perf_counter() > self.deadline or (self.stop is not None and self.stop()):
+            raise SearchTimeout
+
+    # ------------------------------------------------------------------ root
+
+    def _root(
+        self, depth: int, moves: list[int], previous: dict[int, int]
+    ) -> tuple[int, int, dict[int, int]]:
+        board = self.board
+        tactics = self.tactics
+        if board.turn == DEFENDERS:
+            wins = [board.king << MOVE_SHIFT | ray[3][-1] for ray in tactics.open_rays(board)]
+        else:
+            wins = tactics.capturing_moves(board)
+        if wins:
+            return MATE - 1, wins[0], {wins[0]: MATE - 1}
+        extension = 0
+        if board.turn == ATTACKERS:
+            rays = tactics.open_rays(board)
+            if rays:
+                blocks = tactics.blocking_moves(board, rays) if len(rays) == 1 else []
+                # No block (or two routes): every move loses; keep them all to pick one.
+                if blocks:
+                    moves = blocks
+                    extension = 1
+        entry = self.tt.get(board.hash)
+        hash_move = entry[3] if entry else 0
+        if previous:
+            ordered = sorted(moves, key=lambda m: previous.get(m, -INFINITY), reverse=True)
+        else:
+            ordered = self._order(moves, hash_move, 0)
+        alpha = -INFINITY
+        beta = INFINITY
+        best_move = ordered[0]
+        scores: dict[int, int] = {}
+        self.path.add(board.hash)
+        try:
+            for index, move in enumerate(ordered):
+                status = board.make(move)
+                if status:
+                    score = MATE - 1
+                elif index == 0:
+                    score = -self._search(depth - 1 + extension, -beta, -alpha, 1)
+                else:
+                    score = -self._search(depth - 1 + extension, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self._search(depth - 1 + extension, -beta, -alpha, 1)
+                board.unmake()
+                scores[move] = score
+                if score > alpha:
+                    alpha = score
+                    best_move = move
+        finally:
+            self.path.discard(board.hash)
+        self._store(board.hash, depth, _EXACT, alpha, best_move, 0)
+        return alpha, best_move, scores
+
+    # ------------------------------------------------------------------ main search
+
+    def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self._check()
+        board = self.board
+        key = board.hash
+        if key in self.path or key in self.seen:
+            return 0
+        tactics = self.tactics
+        turn = board.turn
+        forced = None
+        if turn == DEFENDERS:
+            if tactics.has_route(board):
+                return MATE - ply - 1
+        else:
+            if tactics.capturing_moves(board):
+                return MATE - ply - 1
+            rays = tactics.open_rays(board)
+            if rays:
+                if len(rays) >= 2:
+                    return -(MATE - ply - 2)
+                forced = rays
+        if depth <= 0 and forced is None:
+            return self._quiesce(alpha, beta, ply, 0)
+        if ply >= MAX_PLY:
+            return self._evaluate()
+
+        entry = self.tt.get(key)
+        hash_move = 0
+        if entry is not None:
+            entry_depth, flag, score, hash_move = entry
+            if entry_depth >= depth:
+                if score > MATE_BOUND:
+                    score -= ply
+                elif score < -MATE_BOUND:
+                    score += ply
+                if flag == _EXACT:
+                    return score
+                if flag == _LOWER:
+                    if score >= beta:
+                        return score
+                elif score <= alpha:
+                    return score
+
+        if forced is not None:
+            moves = tactics.blocking_moves(board, forced)
+            if not moves:
+                return -(MATE - ply - 2)
+            child_depth = depth  # a forced block does not use up the depth
+        else:
+            moves = board.moves()
+            if not moves:
+                return -(MATE - ply)
+            child_depth = depth - 1
+        ordered = self._order(moves, hash_move, ply)
+
+        original_alpha = alpha
+        best = -INFINITY
+        best_move = 0
+        path = self.path
+        path.add(key)
+        make = board.make
+        unmake = board.unmake
+        search = self._search
+        killers = self.killers[ply]
+        reducible = depth >= 3 and forced is None
+        try:
+            for index, move in enumerate(ordered):
+                status = make(move)
+                if status:
+                    score = MATE - ply - 1
+                elif index == 0:
+                    score = -search(child_depth, -beta, -alpha, ply + 1)
+                else:
+                    reduction = 0
+                    # Late quiet moves are searched shallower first; captures never are.
+                    if reducible and index >= 4 and move not in killers and not board.stack[-1][2]:
+                        reduction = 2 if index >= 14 and depth >= 5 else 1
+                    score = -search(child_depth - reduction, -alpha - 1, -alpha, ply + 1)
+                    if score > alpha and (reduction or score < beta):
+                        score = -search(child_depth, -beta, -alpha, ply + 1)
+                unmake()
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            if not board.would_capture(move):
+                                if killers[0] != move:
+                                    killers[1] = killers[0]
+                                    killers[0] = move
+                                self.history_table[turn][move] += depth * depth
+                            break
+        finally:
+            path.discard(key)
+
+        if best <= original_alpha:
+            flag = _UPPER
+        elif best >= beta:
+            flag = _LOWER
+        else:
+            flag = _EXACT
+        self._store(key, depth, flag, best, best_move, ply)
+        return best
+
+    def _store(self, key: int, depth: int, flag: int, score: int, move: int, ply: int) -> None:
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        entry = self.tt.get(key)
+        if entry is None or entry[0] <= depth:
+            self.tt[key] = (depth, flag, score, move)
+
+    # ------------------------------------------------------------------ quiescence
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self._check()
+        board = self.board
+        tactics = self.tactics
+        if board.turn == DEFENDERS:
+            if tactics.has_route(board):
+                return MATE - ply - 1
+            stand = self._evaluate()
+            if not self.quiescence or qdepth >= MAX_QUIESCENCE:
+                return stand
+            if qdepth == 0 and tactics.capturing_moves(board):
+                # The king can be taken next move: standing pat would be a fantasy.
+                return self._evasions(alpha, beta, ply, qdepth)
+            if stand >= beta:
+                return stand
+            best = stand
+            if stand > alpha:
+                alpha = stand
+            king = board.king
+            if king < 0:
+                return best
+            evaluator = self.evaluator
+            threats = evaluator.threats(board, evaluator.king_targets(board))
+            threats.sort(key=lambda item: item[1], reverse=True)
+            origin = king << MOVE_SHIFT
+            for square, routes in threats:
+                if routes < 2 and qdepth >= 2:
+                    # Chains of single threats and blocks explode; beyond the first pair
+                    # only forks (which one block cannot answer) are worth following.
+                    break
+                status = board.make(origin | square)
+                if status:
+                    score = MATE - ply - 1
+                else:
+                    score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
+                board.unmake()
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+            return best
+        if tactics.capturing_moves(board):
+            return MATE - ply - 1
+        rays = tactics.open_rays(board)
+        if not rays:
+            return self._evaluate()
+        if len(rays) >= 2:
+            return -(MATE - ply - 2)
+        blocks = tactics.blocking_moves(board, rays)
+        if not blocks:
+            return -(MATE - ply - 2)
+        if qdepth >= MAX_QUIESCENCE:
+            return self._evaluate()
+        best = -INFINITY
+        for move in blocks:
+            board.make(move)
+            score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
+            board.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _evasions(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """Every defenders' move, each answered by the attackers' quiescence."""
+        board = self.board
+        moves = board.moves()
+        if not moves:
+            return -(MATE - ply)
+        best = -INFINITY
+        for move in self._order(moves, 0, ply):
+            status = board.make(move)
+            won = MATE - ply - 1
+            score = won if status else -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
+            board.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _evaluate(self) -> int:
+        board = self.board
+        score = self.evaluator.evaluate(board)
+        if self.noise:
+            mixed = (board.hash ^ self.noise_key) * 0xFF51AFD7ED558CCD & (2**64 - 1)
+            score += (mixed >> 33) % (2 * self.noise + 1) - self.noise
+        return score
+
+    # ------------------------------------------------------------------ ordering
+
+    def _order(self, moves: list[int], hash_move: int, ply: int) -> list[int]:
+        board = self.board
+        tables = board.tables
+        cells = board.cells
+        pairs = tables.capture_pairs
+        turn = board.turn
+        history = self.history_table[turn]
+        killer0, killer1 = self.killers[ply]
+        king = board.king
+        if turn == ATTACKERS:
+            enemy = DEFENDER
+            friend = ATTACKER
+            other_friend = ATTACKER
+            hostile = tables.hostile_to_defenders
+            near_king = tables.neighbours[king] if king >= 0 else ()
+        else:
+            enemy = ATTACKER
+            friend = DEFENDER
+            other_friend = KING if tables.king_armed else DEFENDER
+            hostile = tables.hostile_to_attackers
+            near_king = ()
+        king_origin = king
+        scored = []
+        for move in moves:
+            target = move & TARGET_MASK
+            value = history[move]
+            if move == hash_move:
+                value += _HASH_BONUS
+            elif move in (killer0, killer1):
+                value += _KILLER_BONUS
+            for victim, anvil in pairs[target]:
+                if cells[victim] == enemy:
+                    beyond = cells[anvil]
+                    if beyond in (friend, other_friend) or hostile[anvil]:
+                        value += _CAPTURE_BONUS
+                        break
+            if target in near_king or move >> MOVE_SHIFT == king_origin:
+                value += _KING_BONUS
+            scored.append((value, move))
+        scored.sort(reverse=True)
+        return [move for _, move in scored]
+
+    # ------------------------------------------------------------------ reporting
+
+    def _principal_variation(self, first: int, depth: int) -> list[int]:
+        board = self.board
+        pv = [first]
+        board.make(first)
+        made = 1
+        seen = {board.hash}
+        while len(pv) < depth and not board.status:
+            entry = self.tt.get(board.hash)
+            if entry is None or not entry[3] or entry[3] not in board.moves():
+                break
+            board.make(entry[3])
+            made += 1
+            if board.hash in seen:
+                break
+            seen.add(board.hash)
+            pv.append(entry[3])
+        for _ in range(made):
+            board.unmake()
+        return pv
+
+
+def search_position(
+    board: Board,
+    *,
+    max_depth: int = 64,
+    time_limit: float | None = None,
+    history: Iterable[int] = (),
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> SearchResult:
+    """One-off search with a fresh :class:`Searcher` (convenience for tools and tests)."""
+    searcher = Searcher(board.variant, weights)
+    return searcher.search(board, max_depth=max_depth, time_limit=time_limit, history=history)

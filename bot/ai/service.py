@@ -1,0 +1,269 @@
+"""The AI as an asyncio service: searches run in worker processes, never in the event loop.
+
+Each worker is a ``spawn``-context process with its own pipe. The event loop only sends a small
+request and is woken by the pipe's file descriptor when the answer arrives, so many games can
+think at once without adding lag. Cancelling a game kills its worker (the quickest way to stop a
+pure-Python search) and a fresh one takes its place; a worker that crashes is replaced too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from bot.engine.types import Side
+
+from .levels import LEVELS, get_level
+from .worker import worker_main
+
+log = logging.getLogger(__name__)
+
+__all__ = ["LEVELS", "AIError", "AIService"]
+
+
+class AIError(RuntimeError):
+    """The AI could not produce a move (bad request, repeated crashes or a hung worker)."""
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    connection: Connection
+    game_key: str | None = None
+    future: asyncio.Future[tuple[str, str]] | None = None
+
+
+@dataclass(eq=False)
+class _Request:
+    game_key: str | None
+    payload: dict[str, Any]
+    cancelled: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class AIService:
+    """A pool of search worker processes serving ``choose_move`` requests.
+
+    >>> service = AIService(workers=2)          # doctest: +SKIP
+    >>> await service.start()                   # doctest: +SKIP
+    >>> await service.choose_move(variant="tablut", start_position=start,
+    ...     start_turn=Side.ATTACKERS, moves=[], level="hard", game_key="g1")  # doctest: +SKIP
+    'e2-c2'
+    """
+
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        time_limits: dict[str, float] | None = None,
+        grace: float = 10.0,
+        context: str = "spawn",
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        for name in time_limits or {}:
+            get_level(name)
+        self.size = workers
+        self.time_limits = dict(time_limits or {})
+        """Seconds per move by level name, overriding the levels' defaults."""
+        self.grace = grace
+        """Extra seconds past a move's budget before a silent worker is presumed hung."""
+        self._context: Any = multiprocessing.get_context(context)
+        self._workers: list[_Worker] = []
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._requests: dict[str, _Request] = {}
+        self._closed = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Start the worker processes (process creation runs in a thread)."""
+        self._idle = asyncio.Queue()
+        self._closed = False
+        for _ in range(self.size):
+            worker = await asyncio.to_thread(self._spawn)
+            self._workers.append(worker)
+            self._idle.put_nowait(worker)
+
+    async def close(self) -> None:
+        """Stop every worker; pending requests fail with ``asyncio.CancelledError``."""
+        self._closed = True
+        for request in list(self._requests.values()):
+            if not request.cancelled.done():
+                request.cancelled.set_result(None)
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            if worker.future is not None and not worker.future.done():
+                worker.future.cancel()
+            self._unwatch(worker)
+            with contextlib.suppress(OSError, BrokenPipeError):
+                worker.connection.send(None)
+        await asyncio.to_thread(self._reap, workers)
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(
+            target=worker_main, args=(child,), name="tafl-ai-worker", daemon=True
+        )
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    @staticmethod
+    def _reap(workers: list[_Worker], timeout: float = 2.0) -> None:
+        for worker in workers:
+            worker.process.join(timeout)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(timeout)
+            worker.connection.close()
+
+    async def _replace(self, worker: _Worker) -> None:
+        """Kill ``worker`` and put a fresh process in its place."""
+        self._unwatch(worker)
+        with contextlib.suppress(ValueError):
+            self._workers.remove(worker)
+        with contextlib.suppress(OSError):
+            worker.process.kill()
+        await asyncio.to_thread(self._reap, [worker])
+        if self._closed or self._idle is None:
+            return
+        fresh = await asyncio.to_thread(self._spawn)
+        if self._closed:
+            await asyncio.to_thread(self._reap, [fresh])
+            return
+        self._workers.append(fresh)
+        self._idle.put_nowait(fresh)
+
+    # ------------------------------------------------------------------ requests
+
+    async def choose_move(
+        self,
+        *,
+        variant: str,
+        start_position: str,
+        start_turn: Side,
+        moves: list[str],
+        level: str,
+        seed: int | None = None,
+        game_key: str | None = None,
+    ) -> str:
+        """The AI's move (``e1-e4``) for the side to move after ``moves``.
+
+        The moves are replayed with :class:`bot.engine.Game` in the worker, so repetition
+        history is known. Raises ``asyncio.CancelledError`` if :meth:`cancel` is called for
+        ``game_key`` meanwhile, and :class:`AIError` when the request is invalid or the AI
+        fails twice.
+        """
+        chosen = get_level(level)
+        if self._idle is None or self._closed:
+            raise AIError("the AI service is not running: call start() first")
+        time_limit = self.time_limits.get(chosen.name, chosen.time_limit)
+        payload: dict[str, Any] = {
+            "variant": variant,
+            "start_position": start_position,
+            "start_turn": start_turn.value,
+            "moves": list(moves),
+            "level": chosen.name,
+            "seed": seed,
+            "time_limit": time_limit,
+        }
+        request = _Request(game_key, payload)
+        if game_key is not None:
+            previous = self._requests.get(game_key)
+            if previous is not None and not previous.cancelled.done():
+                previous.cancelled.set_result(None)  # a newer request supersedes it
+            self._requests[game_key] = request
+        try:
+            for attempt in range(2):
+                status, text = await self._run(request, time_limit + self.grace)
+                if status == "ok":
+                    return text
+                if status == "crashed" and attempt == 0:
+                    log.warning("AI worker crashed; retrying on a fresh worker")
+                    continue
+                raise AIError(text)
+            raise AIError("the AI worker crashed twice")
+        finally:
+            if game_key is not None and self._requests.get(game_key) is request:
+                del self._requests[game_key]
+
+    def cancel(self, game_key: str) -> None:
+        """Stop thinking for ``game_key`` (its game ended): its ``choose_move`` is cancelled."""
+        request = self._requests.get(game_key)
+        if request is not None and not request.cancelled.done():
+            request.cancelled.set_result(None)
+
+    async def _run(self, request: _Request, patience: float) -> tuple[str, str]:
+        assert self._idle is not None
+        getter = asyncio.ensure_future(self._idle.get())
+        waits: set[asyncio.Future[Any]] = {getter, request.cancelled}
+        done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if request.cancelled in done:
+            if getter.done() and not getter.cancelled():
+                self._idle.put_nowait(getter.result())
+            getter.cancel()
+            raise asyncio.CancelledError
+        worker = getter.result()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[tuple[str, str]] = loop.create_future()
+        worker.future = future
+        worker.game_key = request.game_key
+        try:
+            worker.connection.send(request.payload)
+        except (OSError, BrokenPipeError):
+            await self._replace(worker)
+            return "crashed", "the AI worker had died"
+        self._watch(worker)
+        try:
+            pending: set[asyncio.Future[Any]] = {future, request.cancelled}
+            done, _ = await asyncio.wait(
+                pending, timeout=patience, return_when=asyncio.FIRST_COMPLETED
+            )
+        except asyncio.CancelledError:
+            # The caller gave up: the answer is not wanted, free the worker at once.
+            await asyncio.shield(self._replace(worker))
+            raise
+        if future in done:
+            status, text = future.result()
+            worker.future = None
+            worker.game_key = None
+            if status == "crashed":
+                await self._replace(worker)
+            else:
+                self._idle.put_nowait(worker)
+            return status, text
+        if request.cancelled in done:
+            await self._replace(worker)
+            raise asyncio.CancelledError
+        await self._replace(worker)
+        raise AIError(f"the AI did not answer within {patience:.0f} s")
+
+    # ------------------------------------------------------------------ pipe watching
+
+    def _watch(self, worker: _Worker) -> None:
+        loop = asyncio.get_running_loop()
+        loop.add_reader(worker.connection.fileno(), self._readable, worker)
+
+    def _unwatch(self, worker: _Worker) -> None:
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(worker.connection.fileno())
+
+    def _readable(self, worker: _Worker) -> None:
+        self._unwatch(worker)
+        future = worker.future
+        reply: tuple[str, str]
+        try:
+            status, text = worker.connection.recv()
+            reply = (str(status), str(text))
+        except (EOFError, OSError):
+            reply = ("crashed", "the AI worker process died")
+        if future is not None and not future.done():
+            future.set_result(reply)

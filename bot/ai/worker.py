@@ -1,0 +1,54 @@
+"""The search worker: a separate process that answers move requests over a pipe.
+
+Requests are dicts (see :class:`bot.ai.service.AIService`); answers are ``("ok", move_text)`` or
+``("error", message)``. A worker keeps its searchers (and their transposition tables) between
+requests; it exits on ``None`` or when the pipe closes.
+"""
+
+from __future__ import annotations
+
+from multiprocessing.connection import Connection
+from typing import Any
+
+from bot.engine.errors import TaflError
+from bot.engine.types import Side
+
+from .player import choose_move_text
+
+
+def answer(request: dict[str, Any]) -> tuple[str, str]:
+    """Compute the answer to one request (also usable in-process, e.g. in tests)."""
+    start_turn = request.get("start_turn")
+    try:
+        text = choose_move_text(
+            request["variant"],
+            request.get("start_position"),
+            Side(start_turn) if start_turn is not None else None,
+            list(request["moves"]),
+            request["level"],
+            seed=request.get("seed"),
+            time_limit=request.get("time_limit"),
+            max_depth=request.get("max_depth"),
+        )
+    except (TaflError, ValueError) as error:
+        return "error", str(error)
+    return "ok", text
+
+
+def worker_main(connection: Connection) -> None:
+    """Serve requests from ``connection`` until told to stop."""
+    while True:
+        try:
+            request = connection.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        try:
+            reply = answer(request)
+        except Exception as error:  # report, never die silently: the service logs it
+            reply = ("error", f"internal error: {type(error).__name__}: {error}")
+        try:
+            connection.send(reply)
+        except (BrokenPipeError, OSError):
+            return
