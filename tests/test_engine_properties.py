@@ -191,3 +191,26 @@ def test_king_threat_detection_agrees_with_brute_force(
             + abs(m.target // game.size - king // game.size) <= 2
         ]
         game.play(rng.choice(close) if close and rng.random() < 0.7 else rng.choice(moves))
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=variants, seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 120))
+def test_single_move_legality_agrees_with_move_generation(
+    variant: str, seed: int, plies: int
+) -> None:
+    game = Game(variant)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    board = game.board
+    legal = set(board.moves())
+    assert board.has_moves() == bool(legal)
+    n = game.size
+    for origin in range(n * n):
+        rank, file = divmod(origin, n)
+        for target in range(n * n):
+            if target != origin and (target // n == rank or target % n == file):
+                move = origin << 9 | target
+                assert board.is_legal(move) == (move in legal)

@@ -406,57 +406,147 @@ class Board:
         """Whether the attackers, to move now or next, could capture the king with one move."""
         if self.king < 0 or self.status:
             return False
-        cells = self.cells
-        neighbours = self.tables.neighbours
-        # The capturing attacker must land next to the king (or, with group capture, next to
-        # his group), so only moves to those empty squares need trying.
-        if self.tables.group_capture:
-            near = {
-                nb for sq, piece in enumerate(cells) if piece >= DEFENDER for nb in neighbours[sq]
-            }
-        else:
-            near = set(neighbours[self.king])
-        targets = {sq for sq in near if cells[sq] == EMPTY}
-        if not targets:
-            return False
-        # Find each attacker that can slide onto a target: the first piece along each ray from
-        # the target, confirmed against the line tables (which know the special squares).
         tables = self.tables
+        cells = self.cells
+        neighbours = tables.neighbours
+        if not tables.group_capture:
+            # The capturing attacker must land next to the king, and whether it captures there
+            # depends only on that square: test the squares first, then who can reach them.
+            for target in neighbours[self.king]:
+                if (
+                    cells[target] == EMPTY
+                    and self._arrival_captures_king(target)
+                    and self._attackers_reaching(target)
+                ):
+                    return True
+            return False
+        # Group capture: try the moves onto squares next to the king's side; whether one captures
+        # depends on its origin only when the origin itself borders a defender.
+        near = {nb for sq, piece in enumerate(cells) if piece >= DEFENDER for nb in neighbours[sq]}
+        for target in near:
+            if cells[target] != EMPTY:
+                continue
+            tried = False
+            for move in self._attackers_reaching(target):
+                origin = move >> MOVE_SHIFT
+                if origin in near or not tried:
+                    status = self.make(move)
+                    self.unmake()
+                    if status in (KING_CAPTURED, GROUP_CAPTURED):
+                        return True
+                    tried = tried or origin not in near
+        return False
+
+    def _arrival_captures_king(self, target: int) -> bool:
+        """Whether an attacker arriving on ``target``, next to the king, would capture him.
+
+        Exact without playing the move: the captures it makes only remove defenders, which never
+        close the ring, and the attacker cannot come from another square next to the king.
+        """
+        tables = self.tables
+        cells = self.cells
+        king = self.king
+        neighbours = tables.neighbours[king]
+        if tables.centre_strong:
+            throne = tables.throne
+            if king == throne or king in tables.throne_neighbours:
+                return all(
+                    cells[sq] == ATTACKER for sq in neighbours if sq != target and sq != throne
+                )
+            for victim, anvil in tables.capture_pairs[target]:
+                if victim == king:
+                    return cells[anvil] == ATTACKER or bool(tables.hostile_to_defenders[anvil])
+            return False
+        closes = tables.closes_ring
+        return all(
+            cells[sq] == ATTACKER or (closes[sq] and cells[sq] == EMPTY)
+            for sq in neighbours
+            if sq != target
+        )
+
+    def _attackers_reaching(self, target: int) -> list[int]:
+        """The attackers' legal moves onto the empty square ``target``."""
+        tables = self.tables
+        cells = self.cells
         n = tables.size
         line_moves = tables.line_moves
         rows = self.side_rows[ATTACKERS]
         cols = self.side_cols[ATTACKERS]
-        for target in targets:
-            tried = False
-            target_rank = target // n
-            for ray in tables.rays[target]:
-                for sq in ray:
-                    piece = cells[sq]
-                    if piece == EMPTY:
-                        continue
-                    if piece == ATTACKER:
-                        if sq // n == target_rank:
-                            index = target_rank
-                            key = self.occ_rows[index] << n | rows[index]
-                        else:
-                            file = sq % n
-                            index = n + file
-                            key = self.occ_cols[file] << n | cols[file]
-                        found = line_moves[index].get(key)
-                        if found is None:
-                            found = tables.fill_line(index, key)
-                        move = sq << MOVE_SHIFT | target
-                        # Whether a move captures the king depends on its origin only when the
-                        # origin itself borders the king's group; other origins are alike.
-                        if move in found and (sq in near or not tried):
-                            status = self.make(move)
-                            self.unmake()
-                            if status in (KING_CAPTURED, GROUP_CAPTURED):
-                                return True
-                            if sq not in near:
-                                tried = True
-                    break
-        return False
+        target_rank = target // n
+        result = []
+        for ray in tables.rays[target]:
+            for sq in ray:
+                piece = cells[sq]
+                if piece == EMPTY:
+                    continue
+                if piece == ATTACKER:
+                    # The line tables know which special squares the attacker may cross.
+                    if sq // n == target_rank:
+                        index = target_rank
+                        key = self.occ_rows[index] << n | rows[index]
+                    else:
+                        file = sq % n
+                        index = n + file
+                        key = self.occ_cols[file] << n | cols[file]
+                    found = line_moves[index].get(key)
+                    if found is None:
+                        found = tables.fill_line(index, key)
+                    move = sq << MOVE_SHIFT | target
+                    if move in found:
+                        result.append(move)
+                break
+        return result
+
+    def is_legal(self, move: int) -> bool:
+        """Whether ``move`` (squares on the board) is legal for the side to move."""
+        if self.status:
+            return False
+        origin = move >> MOVE_SHIFT
+        target = move & TARGET_MASK
+        piece = self.cells[origin]
+        side = self.turn
+        if piece == KING:
+            return side == DEFENDERS and move in self.king_moves()
+        if piece == EMPTY or _SIDE_OF_PIECE[piece] != side:
+            return False
+        tables = self.tables
+        n = tables.size
+        if origin // n == target // n:
+            index = origin // n
+            key = self.occ_rows[index] << n | self.side_rows[side][index]
+        elif origin % n == target % n:
+            file = origin % n
+            index = n + file
+            key = self.occ_cols[file] << n | self.side_cols[side][file]
+        else:
+            return False
+        found = tables.line_moves[index].get(key)
+        if found is None:
+            found = tables.fill_line(index, key)
+        return move in found
+
+    def has_moves(self) -> bool:
+        """Whether the side to move has any legal move (cheaper than generating them all)."""
+        if self.status:
+            return False
+        tables = self.tables
+        n = tables.size
+        side = self.turn
+        line_moves = tables.line_moves
+        for offset, occupied, own in (
+            (0, self.occ_rows, self.side_rows[side]),
+            (n, self.occ_cols, self.side_cols[side]),
+        ):
+            for i in range(n):
+                mine = own[i]
+                if mine:
+                    key = occupied[i] << n | mine
+                    found = line_moves[offset + i].get(key)
+                    if found is None:
+                        found = tables.fill_line(offset + i, key)
+                    if found:
+                        return True
+        return side == DEFENDERS and self.king >= 0 and bool(self.king_moves())
 
     def perft(self, depth: int) -> int:
         """Count the move sequences of length ``depth`` (terminal positions have no children)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 
 from .board import (
     ATTACKERS,
@@ -49,6 +50,19 @@ _MOVE_RE = re.compile(
 _BARE_RE = re.compile(_SQ)
 
 
+@cache
+def _canonical_moves(size: int) -> dict[str, Move]:
+    """Every rook-like move on a board of ``size`` by its ``e1-e4`` text."""
+    moves = {}
+    for origin in range(size * size):
+        rank, file = divmod(origin, size)
+        for target in range(size * size):
+            if target != origin and (target // size == rank or target % size == file):
+                move = Move(origin, target)
+                moves[move.text(size)] = move
+    return moves
+
+
 class Game:
     """A tafl game: the current position, the moves that led to it and how it ended.
 
@@ -77,7 +91,6 @@ class Game:
         self._history: list[MoveResult] = []
         self._seen: Counter[int] = Counter({self._board.hash: 1})
         self._outcomes: list[Outcome | None] = []
-        self._legal: frozenset[int] | None = None  # legal moves of this position, once asked
         self.outcome: Outcome | None = None
         self.outcome = self._judge_no_move()
 
@@ -143,7 +156,7 @@ class Game:
         """Legal moves of the side to move, sorted (only those of ``origin`` if given)."""
         if self.outcome is not None:
             return []
-        moves = [Move(m >> MOVE_SHIFT, m & TARGET_MASK) for m in self._legal_set()]
+        moves = [Move(m >> MOVE_SHIFT, m & TARGET_MASK) for m in self._board.moves()]
         if origin is not None:
             moves = [move for move in moves if move.origin == origin]
         moves.sort()
@@ -167,6 +180,10 @@ class Game:
         cleaned = text.strip().lower()
         if self.outcome is not None:
             raise GameOverError(f"{text!r}: the game is over ({self._over_text()})")
+        canonical = _canonical_moves(self.size).get(cleaned)
+        if canonical is not None:  # the stored "e1-e4" form: no pattern matching needed
+            self._check(canonical, text)
+            return canonical
         match = _MOVE_RE.fullmatch(cleaned)
         if match:
             origin = self._square(match.group(1) + match.group(2), text)
@@ -213,7 +230,6 @@ class Game:
             raise TaflError("there is no move to take back")
         self._seen[self._board.hash] -= 1
         self._board.unmake()
-        self._legal = None
         self.outcome = self._outcomes.pop()
         return self._history.pop()
 
@@ -223,7 +239,6 @@ class Game:
         board = self._board
         mover = self.turn
         status = board.make(move.origin << MOVE_SHIFT | move.target)
-        self._legal = None
         captures = tuple(sorted(board.last_captures))
         self._seen[board.hash] += 1
         previous = self.outcome
@@ -267,15 +282,9 @@ class Game:
         self.outcome = outcome
         return result
 
-    def _legal_set(self) -> frozenset[int]:
-        """The position's legal moves (encoded), computed once per position."""
-        if self._legal is None:
-            self._legal = frozenset(self._board.moves())
-        return self._legal
-
     def _judge_no_move(self) -> Outcome | None:
         """The side to move loses when it has no legal move (a stalemate counts as surrounded)."""
-        if self._board.status == ONGOING and not self._legal_set():
+        if self._board.status == ONGOING and not self._board.has_moves():
             return Outcome(self.turn.other, Termination.NO_LEGAL_MOVE)
         return None
 
@@ -296,11 +305,11 @@ class Game:
         """Raise an :class:`IllegalMoveError` naming the exact reason ``move`` is illegal."""
         if self.outcome is not None:
             raise GameOverError(f"{text!r}: the game is over ({self._over_text()})")
-        if move.origin << MOVE_SHIFT | move.target in self._legal_set():
-            return  # legal: the reasons below are only worked out for illegal moves
         area = self.size**2
         if not (0 <= move.origin < area and 0 <= move.target < area):
             raise IllegalMoveError(f"{text!r}: that square is off the board")
+        if self._board.is_legal(move.origin << MOVE_SHIFT | move.target):
+            return  # the reasons below are only worked out for illegal moves
         board = self._board
         cells = board.cells
         name = square_name
