@@ -8,7 +8,7 @@ import time
 
 from .board import Board
 from .errors import TaflError
-from .perft import perft
+from .perft import PUBLISHED, perft
 from .referee import run
 from .variants import VARIANTS, get_variant
 
@@ -46,6 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     if result.captures is not None:
         line += f" captures {result.captures}"
     print(line)
+    published = PUBLISHED.get((variant.name, args.depth))
+    if published is not None:
+        expected = published if result.captures is not None else (published[0], None)
+        agrees = (result.leaves, result.captures) == expected
+        verdict = "matches" if agrees else f"DIFFERS from {expected[0]} captures {expected[1]} in"
+        print(f"{verdict} RULES.md", file=sys.stderr)
     if args.time:
         print(f"{elapsed:.3f}s {result.leaves / max(elapsed, 1e-9):,.0f} leaves/s", file=sys.stderr)
     return 0

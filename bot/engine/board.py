@@ -209,6 +209,50 @@ class Board:
             rows[rt] ^= bit_t_file
             cols[ft] ^= bit_t_rank
 
+        captured = self.captures_by(piece, target)
+        if captured:
+            enemy = DEFENDER if piece == ATTACKER else ATTACKER
+            enemy_side = _SIDE_OF_PIECE[enemy]
+            enemy_rows = self.side_rows[enemy_side]
+            enemy_cols = self.side_cols[enemy_side]
+            enemy_zobrist = tables.zobrist[enemy]
+            for sq in captured:
+                cells[sq] = EMPTY
+                r = sq // n
+                f = sq % n
+                occ_rows[r] ^= 1 << f
+                occ_cols[f] ^= 1 << r
+                enemy_rows[r] ^= 1 << f
+                enemy_cols[f] ^= 1 << r
+                h ^= enemy_zobrist[sq]
+        self.hash = h
+
+        status = ONGOING
+        if piece == ATTACKER:
+            if self.king >= 0:
+                status = self._king_capture_status(target)
+        elif piece == KING and tables.is_escape[target]:
+            status = ESCAPED
+        if (
+            status == ONGOING
+            and piece != ATTACKER
+            and tables.tuichi_wins
+            and len(self.king_routes()) >= 2
+        ):
+            status = TUICHI
+        self.stack.append((move, piece, tuple(captured), self.status, previous_hash))
+        self.status = status
+        self.turn ^= 1
+        return status
+
+    def captures_by(self, piece: int, target: int) -> list[int]:
+        """Squares of the enemy pieces that ``piece`` arriving on ``target`` captures.
+
+        Judged on the board before the capture is made; where the piece came from never matters
+        (it cannot have come from a square of the capture's line).
+        """
+        tables = self.tables
+        cells = self.cells
         captured: list[int] = []
         if piece == ATTACKER:
             hostile = tables.hostile_to_defenders
@@ -246,40 +290,7 @@ class Board:
                     )
                 ):
                     captured.append(victim)
-        if captured:
-            enemy = DEFENDER if piece == ATTACKER else ATTACKER
-            enemy_side = _SIDE_OF_PIECE[enemy]
-            enemy_rows = self.side_rows[enemy_side]
-            enemy_cols = self.side_cols[enemy_side]
-            enemy_zobrist = tables.zobrist[enemy]
-            for sq in captured:
-                cells[sq] = EMPTY
-                r = sq // n
-                f = sq % n
-                occ_rows[r] ^= 1 << f
-                occ_cols[f] ^= 1 << r
-                enemy_rows[r] ^= 1 << f
-                enemy_cols[f] ^= 1 << r
-                h ^= enemy_zobrist[sq]
-        self.hash = h
-
-        status = ONGOING
-        if piece == ATTACKER:
-            if self.king >= 0:
-                status = self._king_capture_status(target)
-        elif piece == KING and tables.is_escape[target]:
-            status = ESCAPED
-        if (
-            status == ONGOING
-            and piece != ATTACKER
-            and tables.tuichi_wins
-            and len(self.king_routes()) >= 2
-        ):
-            status = TUICHI
-        self.stack.append((move, piece, tuple(captured), self.status, previous_hash))
-        self.status = status
-        self.turn ^= 1
-        return status
+        return captured
 
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make`."""
@@ -578,17 +589,25 @@ class Board:
             return 1, 0
         if self.status:
             return 0, 0
+        moves = self.moves()
+        if depth == 1:
+            cells = self.cells
+            captures = 0
+            known: dict[tuple[int, int], bool] = {}  # (piece, target) -> captures?
+            for move in moves:
+                target = move & TARGET_MASK
+                key = (cells[move >> MOVE_SHIFT], target)
+                hit = known.get(key)
+                if hit is None:
+                    hit = known[key] = bool(self.captures_by(key[0], target))
+                captures += hit
+            return len(moves), captures
         leaves = 0
         captures = 0
-        for move in self.moves():
+        for move in moves:
             self.make(move)
-            if depth == 1:
-                leaves += 1
-                if self.stack[-1][2]:
-                    captures += 1
-            else:
-                sub_leaves, sub_captures = self.perft_captures(depth - 1)
-                leaves += sub_leaves
-                captures += sub_captures
+            sub_leaves, sub_captures = self.perft_captures(depth - 1)
+            leaves += sub_leaves
+            captures += sub_captures
             self.unmake()
         return leaves, captures

@@ -8,6 +8,36 @@ from .board import Board
 from .tables import MOVE_SHIFT, TARGET_MASK
 from .types import Move
 
+PUBLISHED: dict[tuple[str, int], tuple[int, int]] = {
+    ("tablut", 1): (80, 0),
+    ("tablut", 2): (4_400, 24),
+    ("tablut", 3): (353_200, 4_640),
+    ("tablut", 4): (19_913_864, 205_856),
+    ("tablut-ashton", 1): (56, 0),
+    ("tablut-ashton", 2): (4_408, 72),
+    ("tablut-ashton", 3): (248_456, 4_368),
+    ("tablut-ashton", 4): (19_159_224, 599_344),
+    ("tablut-corner", 1): (56, 0),
+    ("tablut-corner", 2): (3_968, 40),
+    ("tablut-corner", 3): (225_224, 2_552),
+    ("tablut-corner", 4): (16_170_968, 329_296),
+    ("tablut-unarmed", 1): (72, 0),
+    ("tablut-unarmed", 2): (3_944, 40),
+    ("tablut-unarmed", 3): (285_728, 4_336),
+    ("tablut-unarmed", 4): (15_951_824, 291_928),
+    ("brandubh", 1): (40, 0),
+    ("brandubh", 2): (960, 16),
+    ("brandubh", 3): (39_512, 568),
+    ("brandubh", 4): (1_007_392, 47_104),
+    ("brandubh", 5): (41_843_336, 916_008),
+    ("fidchell", 1): (48, 0),
+    ("fidchell", 2): (408, 0),
+    ("fidchell", 3): (18_528, 704),
+    ("fidchell", 4): (244_192, 12_864),
+    ("fidchell", 5): (10_907_960, 442_200),
+}
+"""Ground truth from RULES.md: (variant, depth) -> (leaves, leaf moves that capture)."""
+
 
 @dataclass(frozen=True)
 class PerftResult:
