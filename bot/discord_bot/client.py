@@ -1,0 +1,111 @@
+"""The bot object: shared services, one cog per feature, persistent buttons, command sync."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ai import AIService
+from bot.storage import Storage
+
+from .config import Settings
+from .errors import report
+from .hub import GameHub
+from .loopmonitor import watch_loop_lag
+from .views import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+COGS = (
+    "bot.discord_bot.cogs.challenges",
+    "bot.discord_bot.cogs.play",
+    "bot.discord_bot.cogs.info",
+    "bot.discord_bot.cogs.timers",
+)
+
+
+class TaflBot(commands.Bot):
+    """A plain (unsharded) bot: every feature is a cog under the one ``/tafl`` command group."""
+
+    def __init__(self, settings: Settings, storage: Storage, *, ai_workers: int = 2) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channel and thread lookups; no message content needed
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        )
+        self.settings = settings
+        self.storage = storage
+        self.hub = GameHub(storage)
+        self.ai = AIService(workers=ai_workers)
+        self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
+        self.tree.on_error = self.on_app_command_error
+        self.background: set[asyncio.Task[None]] = set()
+        # Button and menu handlers by name, registered by the cogs (see views._dispatch).
+        self.handlers: dict[str, Callable[..., Awaitable[None]]] = {}
+        self._closed = False
+
+    async def setup_hook(self) -> None:
+        """Load games, the AI workers and the cogs, then sync the commands."""
+        await self.ai.start()
+        if self.settings.loop_monitor:
+            self.spawn(watch_loop_lag(), "loop-monitor")
+        self.settled_at_start = await self.hub.load()
+        for name in COGS:
+            await self.load_extension(name)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # Each cog declares plain commands; gather them under the single /tafl group.
+        for cog in self.cogs.values():
+            for command in cog.__cog_app_commands__:
+                self.tree.remove_command(command.name)
+                self.tafl.add_command(command)
+        self.tree.add_command(self.tafl)
+        guild_id = self.settings.test_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.tree.clear_commands(guild=None)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to the test server %d", guild_id)
+        else:
+            await self.tree.sync()
+            log.info("commands synced globally")
+
+    def spawn(self, coroutine: object, name: str) -> None:
+        """Run a coroutine in the background, keeping a reference and logging its failure."""
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)  # type: ignore[arg-type]
+        task.set_name(name)
+        self.background.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            self.background.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                error = finished.exception()
+                log.error("%s failed", name, exc_info=error)
+
+        task.add_done_callback(done)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Slash-command errors become short private replies (see :func:`errors.report`)."""
+        name = interaction.command.qualified_name if interaction.command else "a command"
+        await report(interaction, error, f"/{name}")
+
+    async def shutdown(self) -> None:
+        """Stop background work and release the AI workers and the database."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in list(self.background):
+            task.cancel()
+        await asyncio.gather(*self.background, return_exceptions=True)
+        await self.ai.close()
+        await self.storage.close()

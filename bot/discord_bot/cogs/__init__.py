@@ -1,0 +1,1 @@
+"""One cog per feature; every command lands under ``/tafl``."""

@@ -1,0 +1,242 @@
+"""Starting games: /tafl challenge (with Accept/Decline/Cancel), /tafl play against the AI, and
+rematches."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ai import LEVELS
+from bot.engine import VARIANTS, Side, get_variant
+from bot.storage import ChannelBusy, Participant
+
+from ..errors import UserError
+from ..hub import pick_sides
+from ..present import mention
+from ..table import post_board
+from ..views import challenge_view
+from .play import participant_of
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+log = logging.getLogger(__name__)
+
+VARIANT_CHOICES = [app_commands.Choice(name=v.title, value=v.name) for v in VARIANTS.values()]
+SIDE_CHOICES = [
+    app_commands.Choice(name="Random", value="random"),
+    app_commands.Choice(name="Attackers (Muscovites, dark)", value="attackers"),
+    app_commands.Choice(name="Defenders (Swedes and the king, light)", value="defenders"),
+]
+LEVEL_CHOICES = [app_commands.Choice(name=level.title(), value=level) for level in LEVELS]
+CHALLENGE_EXPIRY_SECONDS = 15 * 60
+MIN_MOVE_SECONDS = 10
+MAX_MOVE_SECONDS = 14 * 24 * 3600
+_DURATION = re.compile(r"\s*(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?\s*")
+_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> int:
+    """Seconds from ``30s``, ``5m``, ``2h``, ``3d`` or a bare number of minutes."""
+    match = _DURATION.fullmatch(text.lower())
+    if not match:
+        raise UserError(f"{text!r} is not a time: write it like `30s`, `10m`, `24h` or `3d`.")
+    amount = int(match.group(1))
+    unit = (match.group(2) or "m")[0]
+    seconds = amount * _UNIT[unit]
+    if not MIN_MOVE_SECONDS <= seconds <= MAX_MOVE_SECONDS:
+        raise UserError(f"Time per move must be between {MIN_MOVE_SECONDS} seconds and 14 days.")
+    return seconds
+
+
+def busy_message() -> str:
+    return (
+        "This channel already has a game. Start a thread (right-click the channel → Create "
+        "Thread) and challenge there: each thread can hold its own game."
+    )
+
+
+class Challenges(commands.Cog):
+    """Challenges between members, games against the AI, rematches."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        bot.handlers.update(
+            challenge_button=self.on_challenge_button, rematch_button=self.on_rematch_button
+        )
+
+    @app_commands.command(name="challenge", description="Challenge a member to a game of tafl")
+    @app_commands.describe(
+        opponent="Who you want to play",
+        variant="Which rules (Tablut by default)",
+        side="Which side you take",
+        time="Time per move, like 10m, 24h or 3d (none by default)",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, side=SIDE_CHOICES)
+    @app_commands.checks.cooldown(1, 20.0, key=lambda i: i.user.id)
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        variant: str = "tablut",
+        side: str = "random",
+        time: str | None = None,
+    ) -> None:
+        """Post a challenge that only the opponent can accept."""
+        if opponent.id == interaction.user.id:
+            raise UserError("You cannot challenge yourself. Try `/tafl play` against the AI.")
+        if opponent.bot:
+            raise UserError("Bots cannot accept challenges. Use `/tafl play` to play the AI.")
+        channel_id = interaction.channel_id or 0
+        if self.bot.hub.get(channel_id) is not None:
+            raise UserError(busy_message())
+        move_seconds = parse_duration(time) if time else None
+        challenge = await self.bot.storage.challenges.create(
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            challenger=participant_of(interaction.user),
+            challenged=participant_of(opponent),
+            variant=get_variant(variant).name,
+            challenger_side=side,  # type: ignore[arg-type]
+            move_seconds=move_seconds,
+            expires_in=CHALLENGE_EXPIRY_SECONDS,
+        )
+        title = get_variant(variant).title
+        clock = f", {time} per move" if time else ""
+        side_text = "a random side" if side == "random" else f"the {side}"
+        expires = int(challenge.expires_at.timestamp())
+        callback = await interaction.response.send_message(
+            f"{opponent.mention}, {interaction.user.mention} challenges you to **{title}**"
+            f"{clock}, taking {side_text}. The challenge expires <t:{expires}:R>.",
+            view=challenge_view(challenge.id),
+            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+        )
+        message = getattr(callback, "resource", None)
+        if isinstance(message, discord.Message):
+            await self.bot.storage.challenges.set_message(challenge.id, message.id)
+
+    async def on_challenge_button(
+        self, interaction: discord.Interaction, challenge_id: int, action: str
+    ) -> None:
+        """Accept (only the person challenged), decline, or cancel (only the challenger)."""
+        store = self.bot.storage.challenges
+        me = participant_of(interaction.user)
+        if action == "decline":
+            challenge = await store.decline(challenge_id, interaction.user.id)
+            await interaction.response.edit_message(
+                content=f"{interaction.user.mention} declined the challenge.", view=None
+            )
+            return
+        if action == "cancel":
+            challenge = await store.cancel(challenge_id, interaction.user.id)
+            await interaction.response.edit_message(content="Challenge cancelled.", view=None)
+            return
+        challenge = await store.get(challenge_id)
+        if self.bot.hub.get(challenge.channel_id) is not None:
+            raise UserError(busy_message())
+        choice = challenge.challenger_side
+        if choice == "random":
+            attackers, _ = pick_sides(challenge.challenger, me, "random")
+            choice = "attackers" if attackers == challenge.challenger else "defenders"
+        try:
+            _, record = await store.accept(challenge_id, me, challenger_side=choice)
+        except ChannelBusy:
+            raise UserError(busy_message()) from None
+        live = self.bot.hub.adopt(record)
+        await interaction.response.edit_message(
+            content=f"{interaction.user.mention} accepted! Game #{record.id} begins.", view=None
+        )
+        await post_board(self.bot, live, [f"**{live.game.variant.title}** begins."])
+
+    @app_commands.command(name="play", description="Play against the bot's AI")
+    @app_commands.describe(variant="Which rules", side="Which side you take", level="How strong")
+    @app_commands.choices(variant=VARIANT_CHOICES, side=SIDE_CHOICES, level=LEVEL_CHOICES)
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        variant: str = "tablut",
+        side: str = "random",
+        level: str = "medium",
+    ) -> None:
+        """Start a game against the AI in this channel."""
+        channel_id = interaction.channel_id or 0
+        if self.bot.hub.get(channel_id) is not None:
+            raise UserError(busy_message())
+        ai = Participant.ai(LEVELS.index(level) + 1)
+        attackers, defenders = pick_sides(participant_of(interaction.user), ai, side)
+        try:
+            record = await self.bot.storage.games.create(
+                guild_id=interaction.guild_id,
+                channel_id=channel_id,
+                variant=get_variant(variant).name,
+                attackers=attackers,
+                defenders=defenders,
+                rated=True,
+            )
+        except ChannelBusy:
+            raise UserError(busy_message()) from None
+        live = self.bot.hub.adopt(record)
+        await post_board(
+            self.bot,
+            live,
+            [f"**{live.game.variant.title}** against the AI ({level})."],
+            interaction=interaction,
+        )
+        if live.to_move.is_ai:
+            self.bot.get_cog("Play").schedule_ai(live)  # type: ignore[union-attr]
+
+    @app_commands.command(name="rematch", description="Play the last game of this channel again")
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        """Rematch the channel's most recent finished game."""
+        game_id = await self.bot.storage.games.last_finished_in_channel(interaction.channel_id or 0)
+        if game_id is None:
+            raise UserError("No finished game in this channel to rematch.")
+        await self.on_rematch_button(interaction, game_id)
+
+    async def on_rematch_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A new game with sides swapped; in tablut the winner takes the defenders (law 12)."""
+        old = await self.bot.storage.games.get(game_id)
+        me = interaction.user.id
+        if me not in (old.attackers.user_id, old.defenders.user_id):
+            raise UserError("Only the players of that game can ask for a rematch.")
+        if self.bot.hub.get(old.channel_id) is not None:
+            raise UserError(busy_message())
+        attackers, defenders = old.defenders, old.attackers
+        if old.variant == "tablut" and old.result is not None and old.result.value != "draw":
+            winner = old.attackers if old.result.value == "attackers" else old.defenders
+            loser = old.defenders if winner == old.attackers else old.attackers
+            attackers, defenders = loser, winner
+        try:
+            record = await self.bot.storage.games.create(
+                guild_id=old.guild_id,
+                channel_id=old.channel_id,
+                variant=old.variant,
+                attackers=attackers,
+                defenders=defenders,
+                move_seconds=old.move_seconds,
+                rated=old.rated,
+            )
+        except ChannelBusy:
+            raise UserError(busy_message()) from None
+        live = self.bot.hub.adopt(record)
+        note = (
+            f"Rematch of game #{old.id}: {mention(attackers)} attacks, "
+            f"{mention(defenders)} defends."
+        )
+        await post_board(self.bot, live, [note], interaction=interaction)
+        if live.to_move.is_ai:
+            self.bot.get_cog("Play").schedule_ai(live)  # type: ignore[union-attr]
+
+
+async def setup(bot: TaflBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Challenges(bot))
+
+
+__all__ = ["Challenges", "Side", "parse_duration"]

@@ -1,0 +1,192 @@
+"""Information: rules, variants, game records (OTN), replays (GIF), leaderboards and stats."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import VARIANTS, Game, get_variant
+from bot.render import board_view_from_game, render_png
+from bot.storage import GameRecord
+from bot.storage.replay import replay_game
+
+from ..errors import UserError
+from ..present import plain_name, render_replay
+from .challenges import VARIANT_CHOICES
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+SCOPE_CHOICES = [
+    app_commands.Choice(name="This server", value="server"),
+    app_commands.Choice(name="Everywhere", value="global"),
+]
+
+
+class Info(commands.Cog):
+    """Commands that explain and look back; none of them changes a game."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description="How a variant is played, with its start")
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def rules(self, interaction: discord.Interaction, variant: str = "tablut") -> None:
+        """The variant explained, with a picture of its start position."""
+        rules = get_variant(variant)
+        view = board_view_from_game(Game(rules))
+        import asyncio
+
+        image = await asyncio.to_thread(render_png, view)
+        embed = discord.Embed(
+            title=f"{rules.title} ({rules.size}x{rules.size})", description=rules.summary
+        )
+        embed.add_field(name="Moves first", value=rules.first.value.title())
+        embed.add_field(
+            name="King escapes to", value="a corner" if rules.corners else "any edge square"
+        )
+        embed.add_field(
+            name="Calls",
+            value="**Raichi!** when the king has one open route, **Tuichi!** with two or more"
+            + (" (and Tuichi wins)." if rules.tuichi_wins else "."),
+            inline=False,
+        )
+        embed.set_footer(text=f"Source: {rules.source}")
+        embed.set_image(url="attachment://start.png")
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(image), "start.png"), ephemeral=True
+        )
+
+    @app_commands.command(name="variants", description="The rules this bot plays")
+    async def variants(self, interaction: discord.Interaction) -> None:
+        """One line per variant."""
+        lines = []
+        for rules in VARIANTS.values():
+            escape = "corner" if rules.corners else "edge"
+            lines.append(
+                f"**{rules.title}** (`{rules.name}`): {rules.size}x{rules.size}, "
+                f"{rules.first.value} move first, the king escapes to the {escape}."
+            )
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _game(
+        self, interaction: discord.Interaction, game_id: int | None
+    ) -> tuple[GameRecord, Game]:
+        """The requested game (by id) or the channel's current or most recent one."""
+        storage = self.bot.storage
+        if game_id is None:
+            live = self.bot.hub.get(interaction.channel_id or 0)
+            if live is not None:
+                return live.record, live.game
+            game_id = await storage.games.last_finished_in_channel(interaction.channel_id or 0)
+            if game_id is None:
+                raise UserError("No game has been played in this channel yet.")
+        record = await storage.games.get(game_id)
+        return record, replay_game(record, await storage.games.moves(game_id))
+
+    @app_commands.command(name="export", description="The game record as an OTN file")
+    @app_commands.describe(game="Game number (this channel's game by default)")
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Attach the OpenTafl Notation record of a game."""
+        record, played = await self._game(interaction, game)
+        tags = {
+            "attackers": plain_name(record.attackers),
+            "defenders": plain_name(record.defenders),
+            "date": record.created_at.strftime("%Y.%m.%d"),
+            "site": "Discord",
+        }
+        if record.reason is not None:
+            tags["termination"] = record.reason.value
+        text = played.to_record(tags)
+        await interaction.response.send_message(
+            f"Game #{record.id}: {played.ply} moves.",
+            file=discord.File(io.BytesIO(text.encode()), f"tafl-game-{record.id}.otn"),
+        )
+
+    @app_commands.command(name="history", description="The moves of a game so far")
+    @app_commands.describe(game="Game number (this channel's game by default)")
+    async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """The numbered move list as text."""
+        record, played = await self._game(interaction, game)
+        notations = [result.notation for result in played.history]
+        turns = [
+            f"{i // 2 + 1}. " + " ".join(notations[i : i + 2]) for i in range(0, len(notations), 2)
+        ]
+        body = "\n".join(turns) or "No moves yet."
+        if len(body) > 1900:
+            body = "…\n" + body[-1900:]
+        await interaction.response.send_message(
+            f"Game #{record.id} ({played.variant.title}):\n```\n{body}\n```", ephemeral=True
+        )
+
+    @app_commands.command(name="replay", description="An animated replay of a game")
+    @app_commands.describe(game="Game number (this channel's game by default)")
+    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Render the whole game as a GIF (deferred: a long game takes a moment)."""
+        await interaction.response.defer(thinking=True)
+        record, played = await self._game(interaction, game)
+        data = await render_replay(
+            played, plain_name(record.attackers), plain_name(record.defenders)
+        )
+        await interaction.followup.send(
+            f"Game #{record.id}, {played.ply} moves.",
+            file=discord.File(io.BytesIO(data), f"tafl-game-{record.id}.gif"),
+        )
+
+    @app_commands.command(name="leaderboard", description="The best-rated players")
+    @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPE_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction, variant: str = "tablut", scope: str = "server"
+    ) -> None:
+        """Top players of a variant in this server or everywhere."""
+        guild_id = interaction.guild_id if scope == "server" else None
+        entries = await self.bot.storage.leaderboards.leaderboard(
+            get_variant(variant).name, guild_id=guild_id
+        )
+        title = f"{get_variant(variant).title} leaderboard " + (
+            "(this server)" if guild_id else "(global)"
+        )
+        if not entries:
+            text = "Nobody has played enough rated games yet."
+        else:
+            text = "\n".join(
+                f"**{entry.rank}.** {entry.display_name or entry.user_id} — "
+                f"{entry.rating.rating:.0f} ({entry.games} games)"
+                for entry in entries
+            )
+        await interaction.response.send_message(embed=discord.Embed(title=title, description=text))
+
+    @app_commands.command(name="stats", description="A player's record")
+    @app_commands.describe(player="Whose record (yours by default)")
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        variant: str | None = None,
+    ) -> None:
+        """Wins, losses and draws by side, the current streak and the rating."""
+        user = player or interaction.user
+        stats = await self.bot.storage.leaderboards.player_stats(user.id, variant=variant)
+        attack, defence = stats.as_attackers, stats.as_defenders
+        lines = [
+            f"As attackers: {attack.wins} W · {attack.losses} L · {attack.draws} D",
+            f"As defenders: {defence.wins} W · {defence.losses} L · {defence.draws} D",
+        ]
+        if stats.streak.kind:
+            lines.append(f"Current streak: {stats.streak.length} {stats.streak.kind}(s)")
+        await interaction.response.send_message(
+            embed=discord.Embed(
+                title=f"{user.display_name}'s record", description="\n".join(lines)
+            ),
+            ephemeral=True,
+        )
+
+
+async def setup(bot: TaflBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Info(bot))

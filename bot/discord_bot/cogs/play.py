@@ -1,0 +1,287 @@
+"""Playing: /tafl move (with autocomplete), the click-to-move menus, board, resign, draw,
+takeback, and the AI's replies."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import Side, square_name
+from bot.storage import Participant, StorageError
+
+from ..errors import UserError
+from ..hub import Ended, LiveGame, Played
+from ..present import describe_end, describe_move, level_name, mention, render_board
+from ..table import post_board
+from ..views import offer_view, piece_view, target_view
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+log = logging.getLogger(__name__)
+
+
+def participant_of(user: discord.abc.User) -> Participant:
+    """The storage participant for a Discord user."""
+    return Participant.user(user.id, getattr(user, "display_name", None) or user.name)
+
+
+class Play(commands.Cog):
+    """Moves, boards and the endings players choose."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        bot.handlers.update(
+            game_button=self.on_game_button,
+            offer_button=self.on_offer_button,
+            piece_chosen=self.on_piece_chosen,
+            target_chosen=self.on_target_chosen,
+        )
+
+    async def cog_load(self) -> None:
+        """Let the AI move in games where it was to move when the bot stopped."""
+        for live in self.bot.hub.active():
+            if live.to_move.is_ai:
+                self.schedule_ai(live)
+
+    # ------------------------------------------------------------------ /tafl move
+
+    @app_commands.command(name="move", description="Play a move, e.g. e1-e4 (or just e4)")
+    @app_commands.describe(
+        move="From a square to a square, like e1-e4; typing a square lists its moves"
+    )
+    async def move(self, interaction: discord.Interaction, move: str) -> None:
+        """Check the move with the engine, commit it, then post the new board."""
+        channel_id = interaction.channel_id or 0
+        played = await self.bot.hub.play(channel_id, participant_of(interaction.user), move)
+        await self.announce(played, interaction=interaction)
+
+    @move.autocomplete("move")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Legal moves of the player to move, filtered by what they typed."""
+        live = self.bot.hub.get(interaction.channel_id or 0)
+        if live is None or live.game.is_over:
+            return []
+        game = live.game
+        typed = current.strip().lower().replace(" ", "").replace("to", "-")
+        texts = [m.text(game.size) for m in game.legal_moves()]
+        if typed:
+            prefix = [
+                t for t in texts if t.startswith(typed) or t.replace("-", "").startswith(typed)
+            ]
+            ending = [t for t in texts if t not in prefix and t.split("-")[1].startswith(typed)]
+            texts = prefix + ending
+        return [app_commands.Choice(name=text, value=text) for text in texts[:25]]
+
+    # ------------------------------------------------------------------ board, resign, offers
+
+    @app_commands.command(name="board", description="Post the current board again at the bottom")
+    @app_commands.describe(flip="Show the board turned around (from the other side)")
+    async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
+        """Bump the board: a fresh message with the position and whose turn it is."""
+        live = self.bot.hub.require(interaction.channel_id or 0)
+        await post_board(self.bot, live, [], interaction=interaction, flip=flip)
+
+    @app_commands.command(name="resign", description="Resign the game in this channel")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        """The player gives up; the other side wins."""
+        ended = await self.bot.hub.resign(interaction.channel_id or 0, interaction.user.id)
+        await self.announce_end(ended, [f"{interaction.user.mention} resigned."], interaction)
+
+    @app_commands.command(name="draw", description="Offer your opponent a draw")
+    async def draw(self, interaction: discord.Interaction) -> None:
+        """Post a draw offer with Accept/Decline buttons for the opponent."""
+        live = self.bot.hub.offer_draw(interaction.channel_id or 0, interaction.user.id)
+        opponent = self._opponent(live, interaction.user.id)
+        await interaction.response.send_message(
+            f"{mention(opponent)}, {interaction.user.mention} offers a draw.",
+            view=offer_view("draw", live.id, live.game.ply),
+        )
+
+    @app_commands.command(name="takeback", description="Ask to take back your last move")
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        """Post a takeback request; the opponent must agree."""
+        live = self.bot.hub.offer_takeback(interaction.channel_id or 0, interaction.user.id)
+        opponent = self._opponent(live, interaction.user.id)
+        await interaction.response.send_message(
+            f"{mention(opponent)}, {interaction.user.mention} asks to take back their last move.",
+            view=offer_view("takeback", live.id, live.game.ply),
+        )
+
+    @staticmethod
+    def _opponent(live: LiveGame, user_id: int) -> Participant:
+        side = live.side_of(user_id)
+        assert side is not None
+        return live.participant(side.other)
+
+    # ------------------------------------------------------------------ buttons and menus
+
+    async def on_game_button(
+        self, interaction: discord.Interaction, game_id: int, action: str
+    ) -> None:
+        """Move / Flip board / Offer draw / Resign under a board."""
+        live = self.bot.hub.by_id(game_id)
+        if live is None:
+            raise UserError("This game is over.")
+        if action == "board":
+            image = await render_board(live, flip=True)
+            await interaction.response.send_message(file=image.file(), ephemeral=True)
+            return
+        if action == "resign":
+            ended = await self.bot.hub.resign(live.record.channel_id, interaction.user.id)
+            await self.announce_end(ended, [f"{interaction.user.mention} resigned."], interaction)
+            return
+        if action == "draw":
+            self.bot.hub.offer_draw(live.record.channel_id, interaction.user.id)
+            opponent = self._opponent(live, interaction.user.id)
+            await interaction.response.send_message(
+                f"{mention(opponent)}, {interaction.user.mention} offers a draw.",
+                view=offer_view("draw", live.id, live.game.ply),
+            )
+            return
+        self._check_mover(live, interaction.user.id)
+        view = piece_view(live.id, live.game)
+        if view is None:
+            raise UserError("You have no legal move.")
+        await interaction.response.send_message(
+            "Which piece? (Or type `/tafl move`.)", view=view, ephemeral=True
+        )
+
+    def _check_mover(self, live: LiveGame, user_id: int) -> None:
+        if live.side_of(user_id) is None:
+            raise UserError("You are not playing in this game.")
+        if live.to_move.user_id != user_id:
+            raise UserError(f"It is not your turn: the {live.game.turn.value} are to move.")
+
+    async def on_piece_chosen(
+        self, interaction: discord.Interaction, game_id: int, ply: int, values: list[str]
+    ) -> None:
+        """Step two of click-to-move: show where the chosen piece can go."""
+        live = self.bot.hub.by_id(game_id)
+        if live is None or live.game.ply != ply or not values:
+            raise UserError("The position has changed; press Move again.")
+        self._check_mover(live, interaction.user.id)
+        origin = int(values[0])
+        view = target_view(live.id, live.game, origin)
+        if view is None:
+            raise UserError("That piece cannot move now.")
+        await interaction.response.edit_message(
+            content=f"Move {square_name(origin, live.game.size)} to…", view=view
+        )
+
+    async def on_target_chosen(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        ply: int,
+        origin: int,
+        values: list[str],
+    ) -> None:
+        """Last step of click-to-move: play it."""
+        live = self.bot.hub.by_id(game_id)
+        if live is None or not values:
+            raise UserError("This game is over.")
+        text = (
+            f"{square_name(origin, live.game.size)}-{square_name(int(values[0]), live.game.size)}"
+        )
+        played = await self.bot.hub.play(
+            live.record.channel_id, participant_of(interaction.user), text, expected_ply=ply
+        )
+        await interaction.response.edit_message(content=f"You played `{text}`.", view=None)
+        await self.announce(played)
+
+    async def on_offer_button(
+        self, interaction: discord.Interaction, kind: str, game_id: int, ply: int, accept: bool
+    ) -> None:
+        """The opponent answers a draw offer or a takeback request."""
+        hub = self.bot.hub
+        if kind == "draw":
+            ended = await hub.answer_draw(game_id, interaction.user.id, ply, accept)
+            if ended is None:
+                await interaction.response.edit_message(
+                    content=f"{interaction.user.mention} declined the draw.", view=None
+                )
+                return
+            await interaction.response.edit_message(content="Draw agreed.", view=None)
+            await self.announce_end(ended, ["The players agreed a draw."])
+            return
+        live = await hub.answer_takeback(game_id, interaction.user.id, ply, accept)
+        if live is None:
+            await interaction.response.edit_message(
+                content=f"{interaction.user.mention} refused the takeback.", view=None
+            )
+            return
+        await interaction.response.edit_message(content="Takeback agreed.", view=None)
+        await post_board(self.bot, live, ["The last move was taken back."])
+
+    # ------------------------------------------------------------------ announcing
+
+    async def announce(
+        self, played: Played, *, interaction: discord.Interaction | None = None
+    ) -> None:
+        """Post the board after a committed move, end the game or hand the turn to the AI."""
+        live = played.live
+        lines = describe_move(live, played.result)
+        if played.finished is not None:
+            lines += describe_end(live, played.finished)
+        await post_board(self.bot, live, lines, interaction=interaction, finished=played.finished)
+        if played.finished is None and live.to_move.is_ai:
+            self.schedule_ai(live)
+        if played.finished is not None:
+            self.bot.ai.cancel(str(live.id))
+
+    async def announce_end(
+        self, ended: Ended, lines: list[str], interaction: discord.Interaction | None = None
+    ) -> None:
+        """Post the final board for a game ended by the players or the clock."""
+        self.bot.ai.cancel(str(ended.live.id))
+        lines = lines + describe_end(ended.live, ended.finished)
+        await post_board(
+            self.bot, ended.live, lines, interaction=interaction, finished=ended.finished
+        )
+
+    # ------------------------------------------------------------------ the AI
+
+    def schedule_ai(self, live: LiveGame) -> None:
+        """Let the AI think in its worker process; the event loop stays free."""
+        self.bot.spawn(self.ai_turn(live), f"ai-game-{live.id}")
+
+    async def ai_turn(self, live: LiveGame) -> None:
+        """Ask the AI for a move and play it like any player's."""
+        player = live.to_move
+        assert player.ai_level is not None
+        game = live.game
+        ply = game.ply
+        try:
+            text = await self.bot.ai.choose_move(
+                variant=live.record.variant,
+                start_position=live.record.start_position,
+                start_turn=Side(live.record.first_turn),
+                moves=[result.move.text(game.size) for result in game.history],
+                level=level_name(player.ai_level),
+                game_key=str(live.id),
+            )
+        except asyncio.CancelledError:
+            if self.bot.hub.by_id(live.id) is live:
+                raise  # the bot is shutting down, not the game ending
+            return
+        if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
+            return  # the game ended or moved on while the AI thought
+        try:
+            played = await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
+        except (UserError, StorageError) as error:
+            log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
+            return
+        await self.announce(played)
+
+
+async def setup(bot: TaflBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Play(bot))

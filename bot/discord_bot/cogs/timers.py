@@ -1,0 +1,117 @@
+"""Clocks: move reminders, forfeits on time and challenge expiry, all measured from the database
+so they survive restarts (deadlines that passed while the bot was offline are settled at once)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.storage import StorageError
+
+from ..present import mention
+from ..table import resolve_channel
+from ..views import challenge_view
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = float(os.environ.get("TAFL_TIMER_TICK", "5"))
+"""How often the clocks are checked; deadlines are settled to within this."""
+REMINDER_HORIZON = 3600
+
+
+def reminder_due(move_seconds: int, remaining: float) -> bool:
+    """Remind when a quarter of the move time (at most an hour) is left."""
+    return remaining <= max(5, min(move_seconds // 4, REMINDER_HORIZON))
+
+
+class Timers(commands.Cog):
+    """The background clock."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        self.task: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self.task = asyncio.create_task(self.run(), name="tafl-timers")
+
+    async def cog_unload(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def run(self) -> None:
+        """Tick until the bot stops; one failed tick is logged and the next one tries again."""
+        await self.bot.wait_until_ready()
+        await self.announce_settled_at_start()
+        while not self.bot.is_closed():
+            try:
+                await self.tick()
+            except (StorageError, discord.HTTPException) as error:
+                log.error("timer tick failed: %s", error)
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def announce_settled_at_start(self) -> None:
+        """Games whose last move ended them while the bot was down get their final board."""
+        play = self.bot.get_cog("Play")
+        for played in getattr(self.bot, "settled_at_start", []):
+            await play.announce(played)  # type: ignore[union-attr]
+
+    async def tick(self) -> None:
+        """Forfeit games out of time, remind players near their deadline, expire challenges."""
+        storage = self.bot.storage
+        play = self.bot.get_cog("Play")
+        for record in await storage.games.past_deadline():
+            live = self.bot.hub.by_id(record.id)
+            if live is None:
+                continue
+            loser = live.to_move
+            ended = await self.bot.hub.forfeit_on_time(live, record.ply)
+            if ended is not None:
+                await play.announce_end(  # type: ignore[union-attr]
+                    ended, [f"{mention(loser)} ran out of time."]
+                )
+        now = datetime.now(UTC)
+        for record in await storage.games.due_for_reminder(REMINDER_HORIZON):
+            if record.move_deadline is None or record.move_seconds is None:
+                continue
+            remaining = (record.move_deadline - now).total_seconds()
+            if not reminder_due(record.move_seconds, remaining):
+                continue
+            live = self.bot.hub.by_id(record.id)
+            if live is None or live.to_move.is_ai:
+                continue
+            if not await storage.games.mark_reminder_sent(record.id, record.ply):
+                continue
+            channel = await resolve_channel(self.bot, record.channel_id)
+            if channel is not None:
+                deadline = int(record.move_deadline.timestamp())
+                await channel.send(
+                    f"⏰ {mention(live.to_move)}, your move in game #{record.id}: time runs out "
+                    f"<t:{deadline}:R>."
+                )
+        for challenge in await storage.challenges.expire_due():
+            if challenge.message_id is None:
+                continue
+            channel = await resolve_channel(self.bot, challenge.channel_id)
+            if channel is None or not hasattr(channel, "get_partial_message"):
+                continue
+            try:
+                await channel.get_partial_message(challenge.message_id).edit(
+                    content="This challenge expired.",
+                    view=challenge_view(challenge.id, disabled=True),
+                )
+            except discord.HTTPException as error:
+                log.info("could not mark challenge %d expired: %s", challenge.id, error)
+
+
+async def setup(bot: TaflBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Timers(bot))

@@ -1,0 +1,73 @@
+"""Settings read from the environment (and a ``.env`` file), checked once at start-up."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DATABASE = "data/tafl.sqlite3"
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message says which and what to do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from its environment (see ``.env.example``)."""
+
+    token: str
+    database: Path
+    test_guild_id: int | None
+    api_base: str | None
+    gateway_url: str | None
+    log_level: str
+    loop_monitor: bool = False
+    """``TAFL_LOOP_MONITOR=1``: log the event loop's worst lag every few seconds."""
+
+    def __repr__(self) -> str:  # the token must never reach a log line
+        return (
+            f"Settings(token=<hidden>, database={str(self.database)!r}, "
+            f"test_guild_id={self.test_guild_id!r}, api_base={self.api_base!r}, "
+            f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
+            f"loop_monitor={self.loop_monitor!r})"
+        )
+
+
+def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
+    """Read the settings; ``.env`` in the working directory fills in what the environment lacks."""
+    if environ is None:
+        if dotenv:
+            load_dotenv(override=False)
+        environ = os.environ
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set: create a bot in the Discord developer portal and put its "
+            "token in the environment or in .env (see .env.example)"
+        )
+    guild_text = environ.get("DISCORD_TEST_GUILD_ID", "").strip()
+    test_guild_id: int | None = None
+    if guild_text:
+        if not guild_text.isdigit():
+            raise ConfigError(
+                f"DISCORD_TEST_GUILD_ID must be a server id (digits), not {guild_text!r}"
+            )
+        test_guild_id = int(guild_text)
+    level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LEVELS)}, not {level!r}")
+    return Settings(
+        token=token,
+        database=Path(environ.get("TAFL_DATABASE", "").strip() or DEFAULT_DATABASE),
+        test_guild_id=test_guild_id,
+        api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
+        gateway_url=environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
+        log_level=level,
+        loop_monitor=environ.get("TAFL_LOOP_MONITOR", "").strip().lower() in ("1", "true", "yes"),
+    )

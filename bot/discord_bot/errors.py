@@ -1,0 +1,54 @@
+"""Errors people caused and can fix, and the one place that turns any error into a reply."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+
+import discord
+from discord import app_commands
+
+from bot.storage import StorageError
+
+log = logging.getLogger(__name__)
+
+GENERIC = "Something went wrong on our side; the game is safe. Please try again."
+
+
+class UserError(Exception):
+    """A message for the user who acted: what went wrong and what to do instead."""
+
+
+def friendly_message(error: BaseException) -> str | None:
+    """The reply for an expected error, or ``None`` for a bug (which must be logged)."""
+    original = getattr(error, "original", error)
+    if isinstance(original, UserError | StorageError):
+        return str(original)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: you can do that again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Tafl games are played in server channels and threads, not in direct messages."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You cannot use this here."
+    return None
+
+
+async def report(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """Reply privately: the reason for expected errors, a generic line (and a log) for bugs."""
+    message = friendly_message(error)
+    if message is None:
+        original = getattr(error, "original", error)
+        log.error("%s failed:\n%s", where, "".join(traceback.format_exception(original)))
+        message = GENERIC
+    await reply_private(interaction, message)
+
+
+async def reply_private(interaction: discord.Interaction, message: str) -> None:
+    """Answer only the person who acted, whether or not the interaction was answered yet."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver a reply: %s", message)

@@ -1,0 +1,330 @@
+"""Live games: the engine's view of every active game, kept in step with the database.
+
+The database is the source of truth. A move is checked by the engine, committed to the database
+(with the ply it expects, so two racing submissions cannot both land), and only then applied to
+the in-memory game and announced. Nothing here talks to Discord, so it is tested directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass, field
+
+from bot.engine import Game, GameOverError, MoveResult, Side, TaflError
+from bot.storage import (
+    FinishedGame,
+    GameRecord,
+    Participant,
+    PositionChanged,
+    Storage,
+)
+
+from .errors import UserError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Offer:
+    """A pending draw or takeback offer: who made it, at which ply."""
+
+    user_id: int
+    ply: int
+
+
+@dataclass
+class LiveGame:
+    """One active game: its stored record and the engine game at its current position."""
+
+    record: GameRecord
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    draw_offer: Offer | None = None
+    takeback_offer: Offer | None = None
+
+    @property
+    def id(self) -> int:
+        """The game's id in the database."""
+        return self.record.id
+
+    def participant(self, side: Side) -> Participant:
+        """Who plays ``side``."""
+        return self.record.attackers if side is Side.ATTACKERS else self.record.defenders
+
+    def side_of(self, user_id: int) -> Side | None:
+        """The side a user plays (the side to move if they play both), or ``None``."""
+        sides = [side for side in Side if self.participant(side).user_id == user_id]
+        if not sides:
+            return None
+        return self.game.turn if self.game.turn in sides else sides[0]
+
+    @property
+    def to_move(self) -> Participant:
+        """Who must move now."""
+        return self.participant(self.game.turn)
+
+    @property
+    def against_ai(self) -> bool:
+        """Whether one side is the bot's AI."""
+        return self.record.attackers.is_ai or self.record.defenders.is_ai
+
+
+@dataclass(frozen=True)
+class Played:
+    """A committed move and, when it ended the game, the stored result."""
+
+    live: LiveGame
+    result: MoveResult
+    finished: FinishedGame | None
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A game ended by the people (resignation, agreement, time) rather than on the board."""
+
+    live: LiveGame
+    finished: FinishedGame
+
+
+class GameHub:
+    """Every active game by channel, with the operations the commands and buttons need."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._by_channel: dict[int, LiveGame] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def load(self) -> list[Played]:
+        """Rebuild every active game from the database; finish games whose last move ended them
+        while the bot was down. Returns those finished games so they can be announced."""
+        report = await self.storage.load_active_games()
+        settled: list[Played] = []
+        for loaded in report.games:
+            live = LiveGame(loaded.record, loaded.game)
+            if loaded.game.is_over and loaded.game.history:
+                finished = await self._finish_on_board(live)
+                settled.append(Played(live, loaded.game.history[-1], finished))
+                continue
+            self._by_channel[loaded.record.channel_id] = live
+        for broken in report.unreplayable:
+            log.error(
+                "game %d (channel %d) was set aside: %s",
+                broken.record.id,
+                broken.record.channel_id,
+                broken.problem,
+            )
+        log.info("loaded %d active games", len(self._by_channel))
+        return settled
+
+    def get(self, channel_id: int) -> LiveGame | None:
+        """The active game of a channel (or thread), if any."""
+        return self._by_channel.get(channel_id)
+
+    def by_id(self, game_id: int) -> LiveGame | None:
+        """An active game by its database id."""
+        return next((live for live in self._by_channel.values() if live.id == game_id), None)
+
+    def active(self) -> list[LiveGame]:
+        """Every active game."""
+        return list(self._by_channel.values())
+
+    def require(self, channel_id: int) -> LiveGame:
+        """The channel's active game, or a user-facing error."""
+        live = self.get(channel_id)
+        if live is None:
+            raise UserError(
+                "There is no game in this channel. Start one with `/tafl challenge` or "
+                "`/tafl play`."
+            )
+        return live
+
+    def adopt(self, record: GameRecord) -> LiveGame:
+        """Start tracking a game the database has just created."""
+        game = Game(record.variant, record.start_position, Side(record.first_turn))
+        live = LiveGame(record, game)
+        self._by_channel[record.channel_id] = live
+        return live
+
+    # ------------------------------------------------------------------ moves
+
+    async def play(
+        self,
+        channel_id: int,
+        player: Participant,
+        text: str,
+        *,
+        expected_ply: int | None = None,
+    ) -> Played:
+        """Check, commit and apply one move by ``player``; raises :class:`UserError` to explain."""
+        live = self.require(channel_id)
+        async with live.lock:
+            game = live.game
+            if expected_ply is not None and expected_ply != game.ply:
+                raise UserError("The position changed before your move arrived; look again.")
+            if player.is_ai:
+                if live.to_move != player:
+                    raise UserError("It is not the AI's turn.")
+            else:
+                self._check_turn(live, player)
+            try:
+                move = game.parse_move(text)
+            except GameOverError:
+                raise UserError("This game is already over.") from None
+            except TaflError as error:
+                raise UserError(f"Illegal move: {error}") from None
+            try:
+                await self.storage.games.append_move(live.id, game.ply, move.text(game.size))
+            except PositionChanged:
+                raise UserError(
+                    "The position changed before your move arrived (someone else moved first)."
+                ) from None
+            result = game.play(move)
+            live.draw_offer = None
+            live.takeback_offer = None
+            finished = None
+            if result.outcome is not None:
+                finished = await self._finish_on_board(live)
+            else:
+                live.record = await self.storage.games.get(live.id)
+            return Played(live, result, finished)
+
+    def _check_turn(self, live: LiveGame, player: Participant) -> None:
+        side = live.side_of(player.user_id or 0)
+        if side is None:
+            raise UserError("You are not playing in this game.")
+        if live.game.is_over:
+            raise UserError("This game is already over.")
+        if live.to_move.user_id != player.user_id:
+            raise UserError(f"It is not your turn: the {live.game.turn.value} are to move.")
+
+    async def _finish_on_board(self, live: LiveGame) -> FinishedGame:
+        outcome = live.game.outcome
+        assert outcome is not None
+        finished = await self.storage.games.finish(
+            live.id, outcome.result_text, outcome.termination.value
+        )
+        self._drop(live)
+        live.record = finished.record
+        return finished
+
+    # ------------------------------------------------------------------ endings by people
+
+    async def resign(self, channel_id: int, user_id: int) -> Ended:
+        """The user gives up; the other side wins."""
+        live = self.require(channel_id)
+        async with live.lock:
+            side = live.side_of(user_id)
+            if side is None:
+                raise UserError("You are not playing in this game.")
+            winner = side.other
+            return await self._end(live, winner.value, "resignation")
+
+    async def forfeit_on_time(self, live: LiveGame, expected_ply: int) -> Ended | None:
+        """The side to move ran out of time; ``None`` if a move landed meanwhile."""
+        async with live.lock:
+            if live.game.ply != expected_ply or self.get(live.record.channel_id) is not live:
+                return None
+            try:
+                return await self._end(live, live.game.turn.other.value, "timeout", expected_ply)
+            except PositionChanged:
+                return None
+
+    def offer_draw(self, channel_id: int, user_id: int) -> LiveGame:
+        """Record a draw offer; the opponent answers with a button."""
+        live = self.require(channel_id)
+        if live.side_of(user_id) is None:
+            raise UserError("You are not playing in this game.")
+        if live.against_ai:
+            raise UserError("The AI does not take draw offers; play on or resign.")
+        live.draw_offer = Offer(user_id, live.game.ply)
+        return live
+
+    async def answer_draw(self, game_id: int, user_id: int, ply: int, accept: bool) -> Ended | None:
+        """The opponent accepts (the game ends drawn) or declines a draw offer."""
+        live = self._require_id(game_id)
+        async with live.lock:
+            offer = live.draw_offer
+            if offer is None or offer.ply != ply or live.game.ply != ply:
+                raise UserError("That draw offer is no longer open.")
+            self._check_answerer(live, offer, user_id)
+            live.draw_offer = None
+            if not accept:
+                return None
+            return await self._end(live, "draw", "agreed draw", ply)
+
+    def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
+        """Ask to take back one's last move; the opponent answers with a button."""
+        live = self.require(channel_id)
+        side = live.side_of(user_id)
+        if side is None:
+            raise UserError("You are not playing in this game.")
+        if not live.game.history:
+            raise UserError("No move has been played yet.")
+        if live.against_ai:
+            raise UserError("Takebacks against the AI are not offered; play on or resign.")
+        live.takeback_offer = Offer(user_id, live.game.ply)
+        return live
+
+    async def answer_takeback(
+        self, game_id: int, user_id: int, ply: int, accept: bool
+    ) -> LiveGame | None:
+        """The opponent agrees (the last move is taken back) or refuses."""
+        live = self._require_id(game_id)
+        async with live.lock:
+            offer = live.takeback_offer
+            if offer is None or offer.ply != ply or live.game.ply != ply:
+                raise UserError("That takeback request is no longer open.")
+            self._check_answerer(live, offer, user_id)
+            live.takeback_offer = None
+            if not accept:
+                return None
+            # Take back the asker's own last move: one ply if they moved last, else two.
+            asker_side = live.side_of(offer.user_id)
+            plies = 1 if live.game.history[-1].side is asker_side else 2
+            plies = min(plies, live.game.ply)
+            try:
+                await self.storage.games.take_back(live.id, ply, plies)
+            except PositionChanged:
+                raise UserError("The position changed; ask again.") from None
+            for _ in range(plies):
+                live.game.undo()
+            live.record = await self.storage.games.get(live.id)
+            return live
+
+    def _check_answerer(self, live: LiveGame, offer: Offer, user_id: int) -> None:
+        if live.side_of(user_id) is None:
+            raise UserError("Only the players of this game can answer.")
+        if user_id == offer.user_id:
+            raise UserError("You made this offer; your opponent answers it.")
+
+    async def _end(
+        self, live: LiveGame, result: str, reason: str, expected_ply: int | None = None
+    ) -> Ended:
+        finished = await self.storage.games.finish(
+            live.id, result, reason, expected_ply=expected_ply
+        )
+        self._drop(live)
+        live.record = finished.record
+        return Ended(live, finished)
+
+    def _require_id(self, game_id: int) -> LiveGame:
+        live = self.by_id(game_id)
+        if live is None:
+            raise UserError("That game is over.")
+        return live
+
+    def _drop(self, live: LiveGame) -> None:
+        if self._by_channel.get(live.record.channel_id) is live:
+            del self._by_channel[live.record.channel_id]
+
+
+def pick_sides(
+    first: Participant, second: Participant, choice: str
+) -> tuple[Participant, Participant]:
+    """(attackers, defenders) when ``first`` chose ``choice`` (attackers, defenders or random)."""
+    if choice == "random":
+        choice = random.choice(("attackers", "defenders"))
+    return (first, second) if choice == "attackers" else (second, first)

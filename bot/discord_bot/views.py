@@ -1,0 +1,287 @@
+"""Persistent buttons and menus. Each custom id carries what its handler needs (game, ply, ...),
+so clicks keep working after a restart; handlers live in the cogs, never in the views."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import discord
+
+from bot.engine import Game, square_name
+
+from .errors import report
+
+Button = discord.ui.Button[discord.ui.View]
+Select = discord.ui.Select[discord.ui.View]
+
+GAME_ACTIONS = {
+    "move": ("Move", discord.ButtonStyle.primary, "♟️"),
+    "board": ("Flip board", discord.ButtonStyle.secondary, "🔄"),
+    "draw": ("Offer draw", discord.ButtonStyle.secondary, None),
+    "resign": ("Resign", discord.ButtonStyle.danger, None),
+}
+
+
+async def _dispatch(interaction: discord.Interaction, handler: str, *args: Any) -> None:
+    """Hand a click to the cog handler named ``handler`` (the cogs own every rule); errors
+    become private replies exactly as for slash commands."""
+    client: Any = interaction.client
+    try:
+        await client.handlers[handler](interaction, *args)
+    except Exception as error:
+        await report(interaction, error, f"the {handler} button")
+
+
+class GameButton(
+    discord.ui.DynamicItem[Button], template=r"tafl:g:(?P<game>\d+):(?P<action>[a-z]+)"
+):
+    """Move / flip / offer draw / resign under a board message."""
+
+    def __init__(self, game_id: int, action: str, *, disabled: bool = False) -> None:
+        label, style, emoji = GAME_ACTIONS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                custom_id=f"tafl:g:{game_id}:{action}",
+                disabled=disabled,
+            )
+        )
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GameButton:
+        action = match["action"]
+        if action not in GAME_ACTIONS:
+            raise ValueError(action)
+        return cls(int(match["game"]), action)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, "game_button", self.game_id, self.action)
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:ch:(?P<id>\d+):(?P<action>accept|decline|cancel)",
+):
+    """Accept / decline (the person challenged) or cancel (the challenger)."""
+
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "accept": ("Accept", discord.ButtonStyle.success),
+        "decline": ("Decline", discord.ButtonStyle.secondary),
+        "cancel": ("Cancel", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, challenge_id: int, action: str, *, disabled: bool = False) -> None:
+        label, style = self.STYLES[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=f"tafl:ch:{challenge_id}:{action}",
+                disabled=disabled,
+            )
+        )
+        self.challenge_id = challenge_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChallengeButton:
+        return cls(int(match["id"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, "challenge_button", self.challenge_id, self.action)
+
+
+class OfferButton(
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:of:(?P<kind>draw|takeback):(?P<game>\d+):(?P<ply>\d+):(?P<answer>yes|no)",
+):
+    """The opponent's answer to a draw offer or a takeback request."""
+
+    def __init__(self, kind: str, game_id: int, ply: int, answer: str, *, disabled: bool = False):
+        yes = answer == "yes"
+        super().__init__(
+            discord.ui.Button(
+                label=("Accept" if yes else "Decline"),
+                style=discord.ButtonStyle.success if yes else discord.ButtonStyle.secondary,
+                custom_id=f"tafl:of:{kind}:{game_id}:{ply}:{answer}",
+                disabled=disabled,
+            )
+        )
+        self.kind = kind
+        self.game_id = game_id
+        self.ply = ply
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OfferButton:
+        return cls(match["kind"], int(match["game"]), int(match["ply"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(
+            interaction, "offer_button", self.kind, self.game_id, self.ply, self.answer == "yes"
+        )
+
+
+class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
+    """Offered under a finished game: a new game with the sides swapped."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.primary,
+                emoji="🔁",
+                custom_id=f"tafl:rm:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, "rematch_button", self.game_id)
+
+
+class PieceSelect(discord.ui.DynamicItem[Select], template=r"tafl:pc:(?P<game>\d+):(?P<ply>\d+)"):
+    """Step one of the click-to-move flow: choose one of your pieces that can move."""
+
+    def __init__(self, game_id: int, ply: int, options: list[discord.SelectOption] | None = None):
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose a piece to move",
+                custom_id=f"tafl:pc:{game_id}:{ply}",
+                options=options or [discord.SelectOption(label="-")],
+            )
+        )
+        self.game_id = game_id
+        self.ply = ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PieceSelect:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        await _dispatch(interaction, "piece_chosen", self.game_id, self.ply, values)
+
+
+class TargetSelect(
+    discord.ui.DynamicItem[Select], template=r"tafl:to:(?P<game>\d+):(?P<ply>\d+):(?P<origin>\d+)"
+):
+    """Step two: choose where the chosen piece goes."""
+
+    def __init__(
+        self, game_id: int, ply: int, origin: int, options: list[discord.SelectOption] | None = None
+    ):
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose the destination",
+                custom_id=f"tafl:to:{game_id}:{ply}:{origin}",
+                options=options or [discord.SelectOption(label="-")],
+            )
+        )
+        self.game_id = game_id
+        self.ply = ply
+        self.origin = origin
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TargetSelect:
+        return cls(int(match["game"]), int(match["ply"]), int(match["origin"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        await _dispatch(interaction, "target_chosen", self.game_id, self.ply, self.origin, values)
+
+
+DYNAMIC_ITEMS = (GameButton, ChallengeButton, OfferButton, RematchButton, PieceSelect, TargetSelect)
+
+
+def game_view(game_id: int, *, disabled: bool = False) -> discord.ui.View:
+    """The buttons under a board message of an ongoing game."""
+    view = discord.ui.View(timeout=None)
+    for action in GAME_ACTIONS:
+        view.add_item(GameButton(game_id, action, disabled=disabled))
+    return view
+
+
+def finished_view(game_id: int) -> discord.ui.View:
+    """Under the final board: only Rematch."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id))
+    return view
+
+
+def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
+    """Accept / Decline / Cancel under a challenge."""
+    view = discord.ui.View(timeout=None)
+    for action in ("accept", "decline", "cancel"):
+        view.add_item(ChallengeButton(challenge_id, action, disabled=disabled))
+    return view
+
+
+def offer_view(kind: str, game_id: int, ply: int) -> discord.ui.View:
+    """Accept / Decline under a draw offer or takeback request."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(OfferButton(kind, game_id, ply, "yes"))
+    view.add_item(OfferButton(kind, game_id, ply, "no"))
+    return view
+
+
+MAX_OPTIONS = 25
+"""Discord's limit of options in one select menu."""
+
+
+def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
+    """A menu of the side to move's pieces that can move (``None`` if there are none)."""
+    size = game.size
+    origins = sorted({move.origin for move in game.legal_moves()})
+    if not origins:
+        return None
+    options = []
+    for origin in origins[:MAX_OPTIONS]:
+        count = len(game.legal_moves(origin))
+        kind = game.piece_at(origin).name.lower()
+        options.append(
+            discord.SelectOption(
+                label=f"{square_name(origin, size)} ({kind})",
+                value=str(origin),
+                description=f"{count} move{'s' if count != 1 else ''}",
+            )
+        )
+    view = discord.ui.View(timeout=None)
+    view.add_item(PieceSelect(game_id, game.ply, options))
+    return view
+
+
+def target_view(game_id: int, game: Game, origin: int) -> discord.ui.View | None:
+    """A menu of the squares the piece on ``origin`` can reach."""
+    size = game.size
+    moves = game.legal_moves(origin)
+    if not moves:
+        return None
+    options = [
+        discord.SelectOption(label=move.text(size), value=str(move.target))
+        for move in moves[:MAX_OPTIONS]
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(TargetSelect(game_id, game.ply, origin, options))
+    return view

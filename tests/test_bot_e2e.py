@@ -1,0 +1,487 @@
+"""End-to-end: the real bot process (``python -m bot``) against the local Discord stand-in.
+
+One bot process serves the whole module (start-up costs seconds); each scenario plays in its own
+channel, and the restart scenario replaces the process with a fresh one on the same database.
+The bot's log is printed for any failing test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    Permission,
+)
+from PIL import Image
+
+from bot.engine import Game, Side
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 30.0
+"""Generous waits: the machine may be loaded, and a wait returns as soon as its event happens."""
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+# -- a forced line, found with the engine -------------------------------------------------------
+
+
+def raichi_tuichi_escape(variant: str = "brandubh", max_plies: int = 10) -> list[str]:
+    """A short line (attackers first) in which the defenders call Raichi, then Tuichi, then the
+    king escapes. Found by a depth-first search: the attackers' moves are any, the defenders'
+    are quiet until the Raichi, then must widen to two routes, then win."""
+    game = Game(variant)
+
+    def search(line: list[str], stage: int) -> list[str] | None:
+        if len(line) >= max_plies:
+            return None
+        moves = game.legal_moves()
+        if game.turn is Side.DEFENDERS:
+            moves.sort(key=lambda move: move.origin != game.king_square)
+        for move in moves:
+            result = game.play(move)
+            line.append(move.text(game.size))
+            found: list[str] | None = None
+            if game.turn is Side.DEFENDERS:  # the attackers just moved
+                if result.outcome is None:
+                    found = search(line, stage)
+            elif result.outcome is not None:
+                if stage == 2 and result.outcome.winner is Side.DEFENDERS:
+                    found = list(line)
+            elif stage == 0 and result.raichi:
+                found = search(line, 1)
+            elif stage == 1 and result.tuichi:
+                found = search(line, 2)
+            elif stage == 0 and not result.routes and len(line) < 5:
+                found = search(line, 0)
+            line.pop()
+            game.undo()
+            if found:
+                return found
+        return None
+
+    line = search([], 0)
+    assert line is not None, f"no Raichi-Tuichi-escape line within {max_plies} plies"
+    return line
+
+
+# -- the bot process ------------------------------------------------------------------------------
+
+
+@dataclass
+class BotProcess:
+    """The real bot, started with ``python -m bot``; its stderr goes to ``log_path``."""
+
+    env: dict[str, str]
+    log_path: Path
+    process: asyncio.subprocess.Process | None = None
+    starts: int = 0
+    _log: Any = field(default=None, repr=False)
+
+    async def start(self, fake: FakeDiscord, guild: FakeGuild) -> None:
+        self._log = self.log_path.open("ab")
+        self.starts += 1
+        self._log.write(f"\n===== bot start #{self.starts} =====\n".encode())
+        self._log.flush()
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=ROOT,
+            env=self.env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=self._log,
+        )
+        waiting = asyncio.ensure_future(fake.wait_until_connected(timeout=WAIT))
+        exited = asyncio.ensure_future(self.process.wait())
+        done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
+        if exited in done:
+            waiting.cancel()
+            raise AssertionError(f"the bot exited with {exited.result()}:\n{self.log_text()}")
+        exited.cancel()
+        await waiting
+        await fake.wait_for_commands(guild, timeout=WAIT)
+        await fake.sync(timeout=WAIT)
+
+    async def kill(self, fake: FakeDiscord) -> None:
+        """SIGKILL: no clean shutdown at all, as when a host dies."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+        await fake.wait_until(lambda: True if not fake.connected else None, timeout=WAIT)
+
+    async def stop(self) -> int | None:
+        """SIGINT (Ctrl+C) and wait for a clean exit; SIGKILL if it hangs."""
+        if self.process is None or self.process.returncode is not None:
+            return self.process.returncode if self.process else None
+        self.process.send_signal(signal.SIGINT)
+        try:
+            return await asyncio.wait_for(self.process.wait(), 15)
+        except TimeoutError:
+            self.process.kill()
+            return await self.process.wait()
+        finally:
+            if self._log is not None:
+                self._log.close()
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: FakeGuild
+    bot: BotProcess
+    users: dict[str, FakeUser]
+
+    def user(self, name: str) -> FakeUser:
+        return self.users[name]
+
+    def channel(self, name: str) -> FakeChannel:
+        """A new text channel: one game per channel."""
+        return self.fake.create_channel(self.guild, name)
+
+    def existing(self, name: str) -> FakeChannel:
+        return self.guild.channel(name)
+
+    async def command(
+        self, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
+    ) -> FakeInteraction:
+        """Send ``/tafl subcommand`` and wait for the bot's first response."""
+        interaction = await self.fake.send_slash_command(
+            user, channel, "tafl", subcommand=subcommand, options=options
+        )
+        await interaction.wait_callback(timeout=WAIT)
+        return interaction
+
+    async def error_reply(
+        self, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
+    ) -> str:
+        """The private reply to a command that must fail."""
+        interaction = await self.command(user, channel, subcommand, **options)
+        response = await interaction.wait_response(
+            lambda r: r.ephemeral and bool(r.content), timeout=WAIT
+        )
+        return response.content or ""
+
+    async def board_after(self, channel: FakeChannel, after: int, text: str) -> FakeMessage:
+        """The bot's next public message in ``channel`` containing ``text``."""
+        return await self.fake.wait_for_message(
+            channel,
+            lambda m: text in m.text and not m.ephemeral,
+            after=after,
+            timeout=WAIT,
+        )
+
+    async def challenge(
+        self,
+        challenger: FakeUser,
+        opponent: FakeUser,
+        channel: FakeChannel,
+        **options: object,
+    ) -> FakeMessage:
+        """Challenge, accept with the button, and return the first board message."""
+        mark = self.fake.checkpoint()
+        asked = await self.command(challenger, channel, "challenge", opponent=opponent, **options)
+        assert asked.callback is not None and not asked.callback.ephemeral, asked.responses
+        offer = asked.original_message
+        assert offer is not None
+        accept = next(cid for cid in offer.custom_ids if cid.endswith(":accept"))
+        click = await self.fake.click_button(opponent, offer, accept)
+        await click.wait_callback(timeout=WAIT)
+        return await self.fake.wait_for_message(
+            channel, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
+        )
+
+
+def attachment_is_png(message: FakeMessage) -> tuple[int, int]:
+    assert message.attachments, f"no image on {message!r}"
+    data = message.attachments[0].data
+    assert data.startswith(PNG_SIGNATURE)
+    with Image.open(io.BytesIO(data)) as image:
+        image.load()
+        return image.size
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    tmp = tmp_path_factory.mktemp("bot_e2e")
+    async with FakeDiscord() as fake:
+        guild = fake.create_guild("Tafl Club")
+        names = ["alice", "bo", "carol", "dave", "erin", "frank", "gus"]
+        users = {name: fake.create_user(name, guild=guild) for name in names}
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
+            **fake.env(guild),
+            "TAFL_DATABASE": str(tmp / "tafl.sqlite3"),
+            "TAFL_TIMER_TICK": "0.5",
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+        }
+        bot = BotProcess(env, tmp / "bot.log")
+        await bot.start(fake, guild)
+        try:
+            yield World(fake, guild, bot, users)
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        print(f"---- bot log (exit status {code}) ----\n{log}")
+        fake.assert_healthy()
+        assert code == 0, "the bot did not stop cleanly on SIGINT"
+        assert "Traceback" not in log and " ERROR " not in log, "the bot logged errors"
+
+
+@pytest.fixture
+def bot_log(world: World) -> Iterator[None]:
+    """Print what the bot logged during the test (pytest shows it only when the test fails)."""
+    start = world.bot.log_path.stat().st_size if world.bot.log_path.exists() else 0
+    yield
+    with contextlib.suppress(OSError), world.bot.log_path.open("rb") as handle:
+        handle.seek(start)
+        print("---- bot log ----\n" + handle.read().decode(errors="replace"))
+    print("\n".join(world.fake.problems()))
+
+
+# -- scenarios -------------------------------------------------------------------------------------
+
+
+async def test_challenge_played_to_an_escape_with_raichi_and_tuichi(
+    world: World, bot_log: None
+) -> None:
+    alice, bo = world.user("alice"), world.user("bo")
+    channel = world.channel("duel")
+    line = raichi_tuichi_escape()
+    board = await world.challenge(alice, bo, channel, variant="brandubh", side="attackers")
+    width, height = attachment_is_png(board)
+    assert width > 100 and height > 100
+    assert "game #" in board.text and bo.mention in board.text  # bo is pinged? no: alice moves
+    texts = []
+    for ply, move in enumerate(line):
+        player = alice if ply % 2 == 0 else bo
+        interaction = await world.command(player, channel, "move", move=move)
+        assert interaction.callback is not None and not interaction.callback.ephemeral, (
+            move,
+            interaction.responses,
+        )
+        message = interaction.original_message
+        assert message is not None
+        assert f"played `{move}" in message.text
+        attachment_is_png(message)
+        texts.append(message.text)
+    assert any("**Raichi!**" in text for text in texts)
+    assert any("**Tuichi!**" in text for text in texts)
+    raichi = next(i for i, text in enumerate(texts) if "**Raichi!**" in text)
+    tuichi = next(i for i, text in enumerate(texts) if "**Tuichi!**" in text)
+    assert raichi < tuichi
+    assert "wins" in texts[-1] and bo.mention in texts[-1]
+    final = await world.fake.wait_for_message(channel, lambda m: "wins" in m.text, timeout=WAIT)
+    assert any(cid.startswith("tafl:rm:") for cid in final.custom_ids)  # only Rematch
+    assert not any(cid.startswith("tafl:g:") for cid in final.custom_ids)
+
+
+async def test_move_autocomplete_lists_legal_moves_filtered_by_what_is_typed(
+    world: World, bot_log: None
+) -> None:
+    carol, dave = world.user("carol"), world.user("dave")
+    channel = world.channel("autocomplete")
+    await world.challenge(carol, dave, channel, variant="brandubh", side="attackers")
+    legal = {m.text(7) for m in Game("brandubh").legal_moves()}
+
+    ask = await world.fake.send_autocomplete(
+        carol, channel, "tafl", subcommand="move", focused="move", options={"move": ""}
+    )
+    await ask.wait_callback(timeout=WAIT)
+    everything = [choice["value"] for choice in ask.choices]
+    assert 0 < len(everything) <= 25 and set(everything) <= legal
+
+    ask = await world.fake.send_autocomplete(
+        carol, channel, "tafl", subcommand="move", focused="move", options={"move": "d1"}
+    )
+    await ask.wait_callback(timeout=WAIT)
+    from_d1 = [choice["value"] for choice in ask.choices]
+    assert from_d1 and set(from_d1) == {t for t in legal if t.startswith("d1-")}
+
+    # Not your turn and illegal moves: private replies that quote the move and say why.
+    reply = await world.error_reply(dave, channel, "move", move="d3-e3")
+    assert "not your turn" in reply.lower() and "attackers" in reply
+    reply = await world.error_reply(carol, channel, "move", move="d1-d4")
+    assert "Illegal move" in reply and "d1-d4" in reply
+    reply = await world.error_reply(carol, channel, "move", move="zz9")
+    assert "zz9" in reply
+    outsider = world.user("gus")
+    reply = await world.error_reply(outsider, channel, "move", move="d1-c1")
+    assert "not playing" in reply
+    await world.command(carol, channel, "resign")
+
+
+async def test_ai_game_the_ai_moves_first_when_the_player_defends(
+    world: World, bot_log: None
+) -> None:
+    erin = world.user("erin")
+    channel = world.channel("versus-ai")
+    mark = world.fake.checkpoint()
+    started = await world.command(
+        erin, channel, "play", variant="brandubh", level="easy", side="defenders"
+    )
+    assert started.callback is not None and not started.callback.ephemeral, started.responses
+    assert started.original_message is not None
+    attachment_is_png(started.original_message)
+    moved = await world.board_after(channel, mark, "Tafl AI (easy)")
+    moved = await world.fake.wait_for_message(
+        channel, lambda m: "played `" in m.text and "AI" in m.text, after=mark, timeout=WAIT
+    )
+    assert erin.mention in moved.text  # erin is pinged: her move
+    attachment_is_png(moved)
+    await world.command(erin, channel, "resign")
+
+
+async def test_restart_the_game_continues_and_old_buttons_still_work(
+    world: World, bot_log: None
+) -> None:
+    carol, dave = world.user("carol"), world.user("dave")
+    channel = world.channel("restart")
+    board = await world.challenge(dave, carol, channel, variant="brandubh", side="attackers")
+    first = await world.command(dave, channel, "move", move="d1-c1")
+    old_board = first.original_message
+    assert old_board is not None and "`d1-c1`" in old_board.text
+
+    await world.bot.kill(world.fake)
+    await world.bot.start(world.fake, world.guild)
+
+    move_button = next(cid for cid in old_board.custom_ids if cid.endswith(":move"))
+    click = await world.fake.click_button(carol, old_board, move_button)
+    await click.wait_callback(timeout=WAIT)
+    menu = click.original_message
+    assert menu is not None and menu.ephemeral, click.responses
+    pieces = menu.custom_ids[0]
+    piece = (menu.component(pieces) or {})["options"][0]["value"]
+    choice = await world.fake.choose_select(carol, menu, pieces, [piece])
+    await choice.wait_callback(timeout=WAIT)
+    mark = world.fake.checkpoint()
+    targets = menu.custom_ids[0]
+    assert targets.startswith("tafl:to:"), menu.custom_ids
+    options = [o["value"] for o in (menu.component(targets) or {}).get("options", [])]
+    assert options
+    await world.fake.choose_select(carol, menu, targets, [options[0]])
+    played = await world.board_after(channel, mark, "played `")
+    attachment_is_png(played)
+    assert board.id != played.id
+
+    # And a typed move by the other player after the restart.
+    legal = Game("brandubh")
+    legal.play("d1-c1")
+    legal.play(played.text.split("played `")[1].split("`")[0])
+    move = legal.legal_moves()[0].text(7)
+    interaction = await world.command(dave, channel, "move", move=move)
+    assert interaction.original_message is not None
+    assert f"played `{move}" in interaction.original_message.text
+    await world.command(dave, channel, "resign")
+
+
+async def test_a_player_who_lets_the_clock_run_out_forfeits(world: World, bot_log: None) -> None:
+    frank, gus = world.user("frank"), world.user("gus")
+    channel = world.channel("clock")
+    board = await world.challenge(
+        frank, gus, channel, variant="brandubh", side="attackers", time="10s"
+    )
+    assert "Time runs out" in board.text
+    lost = await world.fake.wait_for_message(
+        channel, lambda m: "ran out of time" in m.text, timeout=WAIT
+    )
+    assert "wins" in lost.text and gus.mention in lost.text
+
+
+async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
+    world: World, bot_log: None
+) -> None:
+    # The escape game in #duel was rated; two rematches (sides swapped each time, resigned at
+    # once) bring alice and bo to the server's gate of three rated games.
+    alice, bo = world.user("alice"), world.user("bo")
+    channel = world.existing("duel")
+    for _ in range(2):
+        again = await world.command(alice, channel, "rematch")
+        assert again.original_message is not None, again.responses
+        assert "Rematch of game" in again.original_message.text
+        attachment_is_png(again.original_message)
+        resigned = await world.command(alice, channel, "resign")
+        assert resigned.original_message is not None, resigned.responses
+        assert "wins" in resigned.original_message.text and "→" in resigned.original_message.text
+
+    board = await world.command(alice, channel, "leaderboard", variant="brandubh", scope="server")
+    assert board.original_message is not None
+    text = board.original_message.text
+    assert "Brandubh leaderboard (this server)" in text
+    assert (
+        f"**1.** {bo.username}" in text
+        and f"**2.** {alice.username}" in text
+        and "(3 games)" in text
+    ), text
+
+    everywhere = await world.command(
+        alice, channel, "leaderboard", variant="brandubh", scope="global"
+    )
+    assert everywhere.original_message is not None
+    assert "Nobody has played enough" in everywhere.original_message.text  # 10 games needed
+
+    stats = await world.command(alice, channel, "stats", variant="brandubh")
+    assert stats.callback is not None and stats.callback.ephemeral
+    assert stats.original_message is not None
+    stats_text = stats.original_message.text
+    assert "As attackers: 0 W · 2 L · 0 D" in stats_text, stats_text
+    assert "As defenders: 0 W · 1 L · 0 D" in stats_text, stats_text
+
+
+async def test_without_attach_permission_the_board_is_text_and_a_draw_can_be_agreed(
+    world: World, bot_log: None
+) -> None:
+    bo, erin = world.user("bo"), world.user("erin")
+    channel = world.channel("no-images")
+    world.fake.set_permissions(channel, world.fake.bot_user, deny=Permission.ATTACH_FILES)
+    mark = world.fake.checkpoint()
+    asked = await world.command(bo, channel, "challenge", opponent=erin, variant="tablut")
+    assert asked.original_message is not None
+    accept = next(cid for cid in asked.original_message.custom_ids if cid.endswith(":accept"))
+    await (await world.fake.click_button(erin, asked.original_message, accept)).wait_callback()
+    board = await world.board_after(channel, mark, "board as text")
+    assert not board.attachments and "```" in board.content
+
+    flip = next(cid for cid in board.custom_ids if cid.endswith(":board"))
+    flipped = await world.fake.click_button(erin, board, flip)
+    response = await flipped.wait_callback(timeout=WAIT)
+    assert response.ephemeral, flipped.responses
+
+    offer = await world.command(bo, channel, "draw")
+    assert offer.original_message is not None and erin.mention in offer.original_message.text
+    no = next(cid for cid in offer.original_message.custom_ids if cid.endswith(":no"))
+    own = await world.fake.click_button(bo, offer.original_message, no)
+    answer = await own.wait_response(lambda r: r.ephemeral and bool(r.content), timeout=WAIT)
+    assert "your opponent answers" in (answer.content or "")
+    yes = next(cid for cid in offer.original_message.custom_ids if cid.endswith(":yes"))
+    mark = world.fake.checkpoint()
+    await (await world.fake.click_button(erin, offer.original_message, yes)).wait_callback()
+    final = await world.board_after(channel, mark, "**Draw**")
+    assert "agreed" in final.text
+    # The last board of the game has its buttons disabled.
+    await world.fake.wait_until(
+        lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT
+    )
