@@ -7,38 +7,16 @@ The bot's log is printed for any failing test.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import io
-import os
-import signal
-import sys
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakediscord import (
-    FakeChannel,
-    FakeDiscord,
-    FakeGuild,
-    FakeInteraction,
-    FakeMessage,
-    FakeUser,
-    Permission,
-)
-from PIL import Image
+from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
+from fakediscord import Permission
 
 from bot.engine import Game, Side
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
-
-ROOT = Path(__file__).resolve().parent.parent
-WAIT = 30.0
-"""Generous waits: the machine may be loaded, and a wait returns as soon as its event happens."""
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 # -- a forced line, found with the engine -------------------------------------------------------
@@ -83,183 +61,18 @@ def raichi_tuichi_escape(variant: str = "brandubh", max_plies: int = 10) -> list
     return line
 
 
-# -- the bot process ------------------------------------------------------------------------------
-
-
-@dataclass
-class BotProcess:
-    """The real bot, started with ``python -m bot``; its stderr goes to ``log_path``."""
-
-    env: dict[str, str]
-    log_path: Path
-    process: asyncio.subprocess.Process | None = None
-    starts: int = 0
-    _log: Any = field(default=None, repr=False)
-
-    async def start(self, fake: FakeDiscord, guild: FakeGuild) -> None:
-        self._log = self.log_path.open("ab")
-        self.starts += 1
-        self._log.write(f"\n===== bot start #{self.starts} =====\n".encode())
-        self._log.flush()
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            cwd=ROOT,
-            env=self.env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=self._log,
-        )
-        waiting = asyncio.ensure_future(fake.wait_until_connected(timeout=WAIT))
-        exited = asyncio.ensure_future(self.process.wait())
-        done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
-        if exited in done:
-            waiting.cancel()
-            raise AssertionError(f"the bot exited with {exited.result()}:\n{self.log_text()}")
-        exited.cancel()
-        await waiting
-        await fake.wait_for_commands(guild, timeout=WAIT)
-        await fake.sync(timeout=WAIT)
-
-    async def kill(self, fake: FakeDiscord) -> None:
-        """SIGKILL: no clean shutdown at all, as when a host dies."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-        await fake.wait_until(lambda: True if not fake.connected else None, timeout=WAIT)
-
-    async def stop(self) -> int | None:
-        """SIGINT (Ctrl+C) and wait for a clean exit; SIGKILL if it hangs."""
-        if self.process is None or self.process.returncode is not None:
-            return self.process.returncode if self.process else None
-        self.process.send_signal(signal.SIGINT)
-        try:
-            return await asyncio.wait_for(self.process.wait(), 15)
-        except TimeoutError:
-            self.process.kill()
-            return await self.process.wait()
-        finally:
-            if self._log is not None:
-                self._log.close()
-
-    def log_text(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-
-@dataclass
-class World:
-    fake: FakeDiscord
-    guild: FakeGuild
-    bot: BotProcess
-    users: dict[str, FakeUser]
-
-    def user(self, name: str) -> FakeUser:
-        return self.users[name]
-
-    def channel(self, name: str) -> FakeChannel:
-        """A new text channel: one game per channel."""
-        return self.fake.create_channel(self.guild, name)
-
-    def existing(self, name: str) -> FakeChannel:
-        return self.guild.channel(name)
-
-    async def command(
-        self, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
-    ) -> FakeInteraction:
-        """Send ``/tafl subcommand`` and wait for the bot's first response."""
-        interaction = await self.fake.send_slash_command(
-            user, channel, "tafl", subcommand=subcommand, options=options
-        )
-        await interaction.wait_callback(timeout=WAIT)
-        return interaction
-
-    async def error_reply(
-        self, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
-    ) -> str:
-        """The private reply to a command that must fail."""
-        interaction = await self.command(user, channel, subcommand, **options)
-        response = await interaction.wait_response(
-            lambda r: r.ephemeral and bool(r.content), timeout=WAIT
-        )
-        return response.content or ""
-
-    async def board_after(self, channel: FakeChannel, after: int, text: str) -> FakeMessage:
-        """The bot's next public message in ``channel`` containing ``text``."""
-        return await self.fake.wait_for_message(
-            channel,
-            lambda m: text in m.text and not m.ephemeral,
-            after=after,
-            timeout=WAIT,
-        )
-
-    async def challenge(
-        self,
-        challenger: FakeUser,
-        opponent: FakeUser,
-        channel: FakeChannel,
-        **options: object,
-    ) -> FakeMessage:
-        """Challenge, accept with the button, and return the first board message."""
-        mark = self.fake.checkpoint()
-        asked = await self.command(challenger, channel, "challenge", opponent=opponent, **options)
-        assert asked.callback is not None and not asked.callback.ephemeral, asked.responses
-        offer = asked.original_message
-        assert offer is not None
-        accept = next(cid for cid in offer.custom_ids if cid.endswith(":accept"))
-        click = await self.fake.click_button(opponent, offer, accept)
-        await click.wait_callback(timeout=WAIT)
-        return await self.fake.wait_for_message(
-            channel, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
-        )
-
-
-def attachment_is_png(message: FakeMessage) -> tuple[int, int]:
-    assert message.attachments, f"no image on {message!r}"
-    data = message.attachments[0].data
-    assert data.startswith(PNG_SIGNATURE)
-    with Image.open(io.BytesIO(data)) as image:
-        image.load()
-        return image.size
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
-    tmp = tmp_path_factory.mktemp("bot_e2e")
-    async with FakeDiscord() as fake:
-        guild = fake.create_guild("Tafl Club")
-        names = ["alice", "bo", "carol", "dave", "erin", "frank", "gus"]
-        users = {name: fake.create_user(name, guild=guild) for name in names}
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
-            **fake.env(guild),
-            "TAFL_DATABASE": str(tmp / "tafl.sqlite3"),
-            "TAFL_TIMER_TICK": "0.5",
-            "LOG_LEVEL": "INFO",
-            "PYTHONUNBUFFERED": "1",
-        }
-        bot = BotProcess(env, tmp / "bot.log")
-        await bot.start(fake, guild)
-        try:
-            yield World(fake, guild, bot, users)
-        finally:
-            code = await bot.stop()
-        log = bot.log_text()
-        print(f"---- bot log (exit status {code}) ----\n{log}")
-        fake.assert_healthy()
-        assert code == 0, "the bot did not stop cleanly on SIGINT"
-        assert "Traceback" not in log and " ERROR " not in log, "the bot logged errors"
+    names = ["alice", "bo", "carol", "dave", "erin", "frank", "gus"]
+    async with open_world(tmp_path_factory.mktemp("bot_e2e"), names) as world:
+        yield world
 
 
 @pytest.fixture
 def bot_log(world: World) -> Iterator[None]:
     """Print what the bot logged during the test (pytest shows it only when the test fails)."""
-    start = world.bot.log_path.stat().st_size if world.bot.log_path.exists() else 0
-    yield
-    with contextlib.suppress(OSError), world.bot.log_path.open("rb") as handle:
-        handle.seek(start)
-        print("---- bot log ----\n" + handle.read().decode(errors="replace"))
-    print("\n".join(world.fake.problems()))
+    with printed_log(world):
+        yield
 
 
 # -- scenarios -------------------------------------------------------------------------------------

@@ -117,3 +117,12 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
     assert ended.finished.record.reason is not None
     assert ended.finished.record.reason.value == "resignation"
     await storage.close()
+
+
+async def test_a_takeback_before_ones_first_move_is_refused(tmp_path: Path) -> None:
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    await start(hub)
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    with pytest.raises(UserError, match="not moved yet"):
+        hub.offer_takeback(CHANNEL, BO.user_id or 0)
+    await storage.close()

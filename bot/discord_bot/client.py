@@ -21,12 +21,25 @@ from .views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
+INTERACTION_GRACE_SECONDS = 10.0
+"""On shutdown, how long interactions already being handled may take to finish before they are
+cancelled quietly (their replies need the HTTP session, which closes last)."""
+
 COGS = (
     "bot.discord_bot.cogs.challenges",
     "bot.discord_bot.cogs.play",
     "bot.discord_bot.cogs.info",
     "bot.discord_bot.cogs.timers",
 )
+
+
+class TaflTree(app_commands.CommandTree["TaflBot"]):
+    """The command tree, noting each slash command (and autocomplete) being handled so that a
+    shutdown can let it finish before the HTTP session closes."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        self.client.track_interaction()
+        return True
 
 
 class TaflBot(commands.Bot):
@@ -39,6 +52,7 @@ class TaflBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=TaflTree,
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
         )
         self.settings = settings
@@ -50,6 +64,8 @@ class TaflBot(commands.Bot):
         self.background: set[asyncio.Task[None]] = set()
         # Button and menu handlers by name, registered by the cogs (see views._dispatch).
         self.handlers: dict[str, Callable[..., Awaitable[None]]] = {}
+        # Tasks handling an interaction right now (see track_interaction).
+        self.in_flight: set[asyncio.Task[object]] = set()
         self._closed = False
 
     async def setup_hook(self) -> None:
@@ -92,6 +108,38 @@ class TaflBot(commands.Bot):
 
         task.add_done_callback(done)
 
+    def track_interaction(self) -> None:
+        """Note that the current task is handling an interaction (a command or a click)."""
+        task = asyncio.current_task()
+        if task is not None and task not in self.in_flight:
+            self.in_flight.add(task)
+            task.add_done_callback(self.in_flight.discard)
+
+    async def close(self) -> None:
+        """Let interactions being handled finish (their replies need the HTTP session), stop
+        background work, then close the connection and the session."""
+        await self._finish_in_flight()
+        await self._cancel_background()
+        await super().close()
+
+    async def _finish_in_flight(self) -> None:
+        current = asyncio.current_task()
+        pending = {task for task in self.in_flight if task is not current and not task.done()}
+        if not pending:
+            return
+        log.info("letting %d interaction(s) finish before stopping", len(pending))
+        _, late = await asyncio.wait(pending, timeout=INTERACTION_GRACE_SECONDS)
+        for task in late:
+            task.cancel()
+        if late:
+            log.warning("cancelled %d interaction(s) still running at shutdown", len(late))
+            await asyncio.gather(*late, return_exceptions=True)
+
+    async def _cancel_background(self) -> None:
+        for task in list(self.background):
+            task.cancel()
+        await asyncio.gather(*self.background, return_exceptions=True)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -104,8 +152,6 @@ class TaflBot(commands.Bot):
         if self._closed:
             return
         self._closed = True
-        for task in list(self.background):
-            task.cancel()
-        await asyncio.gather(*self.background, return_exceptions=True)
+        await self._cancel_background()
         await self.ai.close()
         await self.storage.close()

@@ -263,6 +263,9 @@ class GameHub:
             raise UserError("You are not playing in this game.")
         if not live.game.history:
             raise UserError("No move has been played yet.")
+        if not any(result.side is side for result in live.game.history):
+            # Without this the answer would take back the opponent's move instead.
+            raise UserError("You have not moved yet, so there is no move of yours to take back.")
         if live.against_ai:
             raise UserError("Takebacks against the AI are not offered; play on or resign.")
         live.takeback_offer = Offer(user_id, live.game.ply)

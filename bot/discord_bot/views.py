@@ -27,6 +27,7 @@ async def _dispatch(interaction: discord.Interaction, handler: str, *args: Any) 
     """Hand a click to the cog handler named ``handler`` (the cogs own every rule); errors
     become private replies exactly as for slash commands."""
     client: Any = interaction.client
+    client.track_interaction()  # a shutdown lets this click finish first
     try:
         await client.handlers[handler](interaction, *args)
     except Exception as error:

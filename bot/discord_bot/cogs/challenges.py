@@ -4,6 +4,7 @@ rematches."""
 from __future__ import annotations
 
 import logging
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from discord.ext import commands
 
 from bot.ai import LEVELS
 from bot.engine import VARIANTS, Side, get_variant
-from bot.storage import ChannelBusy, Participant
+from bot.storage import ChallengeClosed, ChannelBusy, NotAllowed, Participant
 
 from ..errors import UserError
 from ..hub import pick_sides
@@ -34,7 +35,8 @@ SIDE_CHOICES = [
     app_commands.Choice(name="Defenders (Swedes and the king, light)", value="defenders"),
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=level.title(), value=level) for level in LEVELS]
-CHALLENGE_EXPIRY_SECONDS = 15 * 60
+MIN_CHALLENGE_EXPIRY_SECONDS = 5
+CHALLENGE_COOLDOWN_SECONDS = 20
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 14 * 24 * 3600
 _DURATION = re.compile(r"\s*(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?\s*")
@@ -54,6 +56,20 @@ def parse_duration(text: str) -> int:
     return seconds
 
 
+def challenge_expiry(environ: dict[str, str] | None = None) -> int:
+    """Seconds a challenge stays open: ``TAFL_CHALLENGE_EXPIRY`` (default 15 minutes, at least
+    5 seconds so a challenge can be answered at all)."""
+    text = (os.environ if environ is None else environ).get("TAFL_CHALLENGE_EXPIRY", "").strip()
+    if not text:
+        return 15 * 60
+    try:
+        seconds = int(float(text))
+    except ValueError:
+        log.warning("TAFL_CHALLENGE_EXPIRY=%r is not a number of seconds; using 15 minutes", text)
+        return 15 * 60
+    return max(MIN_CHALLENGE_EXPIRY_SECONDS, seconds)
+
+
 def busy_message() -> str:
     return (
         "This channel already has a game. Start a thread (right-click the channel → Create "
@@ -61,11 +77,28 @@ def busy_message() -> str:
     )
 
 
+CLOSED = {
+    "accepted": "This challenge was already accepted.",
+    "declined": "This challenge was declined.",
+    "cancelled": "This challenge was cancelled.",
+    "expired": "This challenge expired. Ask for a new one with `/tafl challenge`.",
+}
+
+
+def answer_refused(error: ChallengeClosed | NotAllowed) -> UserError:
+    """A private reply for an answer to a challenge that cannot be given."""
+    if isinstance(error, ChallengeClosed):
+        return UserError(CLOSED.get(error.status, "This challenge is no longer open."))
+    text = str(error)
+    return UserError(f"{text[:1].upper()}{text[1:]}.")
+
+
 class Challenges(commands.Cog):
     """Challenges between members, games against the AI, rematches."""
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
+        self.expiry_seconds = challenge_expiry()
         bot.handlers.update(
             challenge_button=self.on_challenge_button, rematch_button=self.on_rematch_button
         )
@@ -78,7 +111,6 @@ class Challenges(commands.Cog):
         time="Time per move, like 10m, 24h or 3d (none by default)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, side=SIDE_CHOICES)
-    @app_commands.checks.cooldown(1, 20.0, key=lambda i: i.user.id)
     @app_commands.guild_only()
     async def challenge(
         self,
@@ -97,7 +129,15 @@ class Challenges(commands.Cog):
         if self.bot.hub.get(channel_id) is not None:
             raise UserError(busy_message())
         move_seconds = parse_duration(time) if time else None
-        challenge = await self.bot.storage.challenges.create(
+        # The cooldown against challenge spam counts challenges actually posted, so a mistake
+        # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
+        store = self.bot.storage.challenges
+        if await store.count_recent(interaction.user.id, CHALLENGE_COOLDOWN_SECONDS):
+            raise UserError(
+                f"Slow down: you can challenge again {CHALLENGE_COOLDOWN_SECONDS} seconds after "
+                "your last challenge."
+            )
+        challenge = await store.create(
             guild_id=interaction.guild_id,
             channel_id=channel_id,
             challenger=participant_of(interaction.user),
@@ -105,7 +145,7 @@ class Challenges(commands.Cog):
             variant=get_variant(variant).name,
             challenger_side=side,  # type: ignore[arg-type]
             move_seconds=move_seconds,
-            expires_in=CHALLENGE_EXPIRY_SECONDS,
+            expires_in=self.expiry_seconds,
         )
         title = get_variant(variant).title
         clock = f", {time} per move" if time else ""
@@ -125,6 +165,14 @@ class Challenges(commands.Cog):
         self, interaction: discord.Interaction, challenge_id: int, action: str
     ) -> None:
         """Accept (only the person challenged), decline, or cancel (only the challenger)."""
+        try:
+            await self._answer_challenge(interaction, challenge_id, action)
+        except (ChallengeClosed, NotAllowed) as error:
+            raise answer_refused(error) from None
+
+    async def _answer_challenge(
+        self, interaction: discord.Interaction, challenge_id: int, action: str
+    ) -> None:
         store = self.bot.storage.challenges
         me = participant_of(interaction.user)
         if action == "decline":

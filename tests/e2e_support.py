@@ -1,0 +1,268 @@
+"""Shared pieces of the end-to-end tests: the real bot process (``python -m bot``), the fake
+Discord world it talks to, and small helpers that act as users and wait for the bot's answers.
+
+Each test module starts one bot process (start-up costs seconds) with :func:`open_world` and
+plays each scenario in its own channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+)
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 30.0
+"""Generous waits: the machine may be loaded, and a wait returns as soon as its event happens."""
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass
+class BotProcess:
+    """The real bot, started with ``python -m bot``; its stderr goes to ``log_path``."""
+
+    env: dict[str, str]
+    log_path: Path
+    process: asyncio.subprocess.Process | None = None
+    starts: int = 0
+    interrupted: bool = False
+    _log: Any = field(default=None, repr=False)
+
+    async def start(self, fake: FakeDiscord, guild: FakeGuild) -> None:
+        self._log = self.log_path.open("ab")
+        self.starts += 1
+        self.interrupted = False
+        self._log.write(f"\n===== bot start #{self.starts} =====\n".encode())
+        self._log.flush()
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=ROOT,
+            env=self.env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=self._log,
+        )
+        waiting = asyncio.ensure_future(fake.wait_until_connected(timeout=WAIT))
+        exited = asyncio.ensure_future(self.process.wait())
+        done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
+        if exited in done:
+            waiting.cancel()
+            raise AssertionError(f"the bot exited with {exited.result()}:\n{self.log_text()}")
+        exited.cancel()
+        await waiting
+        await fake.wait_for_commands(guild, timeout=WAIT)
+        await fake.sync(timeout=WAIT)
+
+    async def kill(self, fake: FakeDiscord) -> None:
+        """SIGKILL: no clean shutdown at all, as when a host dies."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+        await fake.wait_until(lambda: True if not fake.connected else None, timeout=WAIT)
+
+    def interrupt(self) -> None:
+        """Send SIGINT (Ctrl+C) without waiting; :meth:`stop` then waits for the exit.
+
+        Only once: a second Ctrl+C makes Python abandon the clean shutdown."""
+        assert self.process is not None and self.process.returncode is None
+        self.process.send_signal(signal.SIGINT)
+        self.interrupted = True
+
+    async def stop(self) -> int | None:
+        """SIGINT (Ctrl+C) unless already sent, and wait for a clean exit; SIGKILL if it hangs."""
+        if self.process is None:
+            return None
+        try:
+            if self.process.returncode is None and not self.interrupted:
+                with contextlib.suppress(ProcessLookupError):
+                    self.interrupt()
+            try:
+                return await asyncio.wait_for(self.process.wait(), 15)
+            except TimeoutError:
+                self.process.kill()
+                return await self.process.wait()
+        finally:
+            if self._log is not None and not self._log.closed:
+                self._log.close()
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@dataclass
+class World:
+    """The fake Discord, its one guild and users, and the bot process serving them."""
+
+    fake: FakeDiscord
+    guild: FakeGuild
+    bot: BotProcess
+    users: dict[str, FakeUser]
+
+    def user(self, name: str) -> FakeUser:
+        return self.users[name]
+
+    def channel(self, name: str) -> FakeChannel:
+        """A new text channel: one game per channel."""
+        return self.fake.create_channel(self.guild, name)
+
+    def existing(self, name: str) -> FakeChannel:
+        return self.guild.channel(name)
+
+    async def command(
+        self, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
+    ) -> FakeInteraction:
+        """Send ``/tafl subcommand`` and wait for the bot's first response."""
+        interaction = await self.fake.send_slash_command(
+            user, channel, "tafl", subcommand=subcommand, options=options
+        )
+        await interaction.wait_callback(timeout=WAIT)
+        return interaction
+
+    async def error_reply(
+        self, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
+    ) -> str:
+        """The private reply to a command that must fail."""
+        interaction = await self.command(user, channel, subcommand, **options)
+        return await private_text(interaction)
+
+    async def click(self, user: FakeUser, message: FakeMessage, suffix: str) -> FakeInteraction:
+        """``user`` clicks the button whose custom id ends with ``suffix``; waits for the
+        bot's first response."""
+        custom_id = button_id(message, suffix)
+        interaction = await self.fake.click_button(user, message, custom_id)
+        await interaction.wait_callback(timeout=WAIT)
+        return interaction
+
+    async def click_error(self, user: FakeUser, message: FakeMessage, suffix: str) -> str:
+        """The private reply to a click that must fail."""
+        return await private_text(await self.click(user, message, suffix))
+
+    async def board_after(self, channel: FakeChannel, after: int, text: str) -> FakeMessage:
+        """The bot's next public message in ``channel`` containing ``text``."""
+        return await self.fake.wait_for_message(
+            channel,
+            lambda m: text in m.text and not m.ephemeral,
+            after=after,
+            timeout=WAIT,
+        )
+
+    async def offer_challenge(
+        self,
+        challenger: FakeUser,
+        opponent: FakeUser,
+        channel: FakeChannel,
+        **options: object,
+    ) -> FakeMessage:
+        """``/tafl challenge`` and return the public challenge message (not yet answered)."""
+        asked = await self.command(challenger, channel, "challenge", opponent=opponent, **options)
+        assert asked.callback is not None and not asked.callback.ephemeral, asked.responses
+        offer = asked.original_message
+        assert offer is not None
+        return offer
+
+    async def challenge(
+        self,
+        challenger: FakeUser,
+        opponent: FakeUser,
+        channel: FakeChannel,
+        **options: object,
+    ) -> FakeMessage:
+        """Challenge, accept with the button, and return the first board message."""
+        mark = self.fake.checkpoint()
+        offer = await self.offer_challenge(challenger, opponent, channel, **options)
+        await self.click(opponent, offer, ":accept")
+        return await self.fake.wait_for_message(
+            channel, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
+        )
+
+
+def button_id(message: FakeMessage, suffix: str) -> str:
+    """The custom id of the button on ``message`` ending with ``suffix``."""
+    found = [cid for cid in message.custom_ids if cid.endswith(suffix)]
+    assert found, f"no button ending {suffix!r} on {message!r}: {message.custom_ids}"
+    return found[0]
+
+
+async def private_text(interaction: FakeInteraction) -> str:
+    """The text of the first private (ephemeral) reply to ``interaction``."""
+    response = await interaction.wait_response(
+        lambda r: r.ephemeral and bool(r.content), timeout=WAIT
+    )
+    return response.content or ""
+
+
+def attachment_is_png(message: FakeMessage) -> tuple[int, int]:
+    """The size of the PNG attached to ``message`` (fails if there is none)."""
+    assert message.attachments, f"no image on {message!r}"
+    data = message.attachments[0].data
+    assert data.startswith(PNG_SIGNATURE)
+    with Image.open(io.BytesIO(data)) as image:
+        image.load()
+        return image.size
+
+
+@contextlib.asynccontextmanager
+async def open_world(
+    tmp: Path, names: list[str], extra_env: Mapping[str, str] | None = None
+) -> AsyncIterator[World]:
+    """A fake Discord with one guild and ``names`` as members, and the bot serving it.
+
+    On exit the bot is stopped with SIGINT and must exit 0 without logging an error, and the
+    fake must have seen no unhandled route.
+    """
+    async with FakeDiscord() as fake:
+        guild = fake.create_guild("Tafl Club")
+        users = {name: fake.create_user(name, guild=guild) for name in names}
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
+            **fake.env(guild),
+            "TAFL_DATABASE": str(tmp / "tafl.sqlite3"),
+            "TAFL_TIMER_TICK": "0.5",
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+            **(extra_env or {}),
+        }
+        bot = BotProcess(env, tmp / "bot.log")
+        await bot.start(fake, guild)
+        try:
+            yield World(fake, guild, bot, users)
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        print(f"---- bot log (exit status {code}) ----\n{log}")
+        fake.assert_healthy()
+        assert code == 0, "the bot did not stop cleanly on SIGINT"
+        assert "Traceback" not in log and " ERROR " not in log, "the bot logged errors"
+
+
+@contextlib.contextmanager
+def printed_log(world: World) -> Iterator[None]:
+    """Print what the bot logged meanwhile (pytest shows it only when the test fails)."""
+    path = world.bot.log_path
+    start = path.stat().st_size if path.exists() else 0
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError), path.open("rb") as handle:
+            handle.seek(start)
+            print("---- bot log ----\n" + handle.read().decode(errors="replace"))
+        print("\n".join(world.fake.problems()))

@@ -1,0 +1,388 @@
+"""End-to-end, continued: takebacks, records and replays, the life of a challenge, clocks,
+mistakes people make, draws by button, rematches and a shutdown with clicks in flight.
+
+One bot process (``python -m bot``, against the local Discord stand-in) serves the module, with
+challenges expiring after 5 s and the clock ticking every 0.5 s; each scenario plays in its own
+channel with its own players (a member may post one challenge every 20 s).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import pytest_asyncio
+from e2e_support import (
+    WAIT,
+    World,
+    attachment_is_png,
+    button_id,
+    open_world,
+    printed_log,
+    private_text,
+)
+from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser
+from PIL import Image
+
+from bot.engine import Game
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
+
+CHALLENGE_EXPIRY = 5
+NAMES = [
+    "amy", "ben", "cat", "dan", "eve", "fay", "guy", "hal", "ivy", "jon", "kim", "lea", "max",
+    "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma",
+]  # fmt: skip
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    extra = {"TAFL_CHALLENGE_EXPIRY": str(CHALLENGE_EXPIRY)}
+    async with open_world(tmp_path_factory.mktemp("bot_e2e_more"), NAMES, extra) as world:
+        yield world
+
+
+@pytest.fixture
+def bot_log(world: World) -> Iterator[None]:
+    """Print what the bot logged during the test (pytest shows it only when the test fails)."""
+    with printed_log(world):
+        yield
+
+
+def quiet_moves(game: Game, count: int) -> list[str]:
+    """``count`` legal moves from ``game`` that capture nothing and do not end it (played)."""
+    texts = []
+    for _ in range(count):
+        for move in game.legal_moves():
+            result = game.play(move)
+            if not result.captures and result.outcome is None:
+                texts.append(move.text(game.size))
+                break
+            game.undo()
+        else:
+            raise AssertionError("no quiet move")
+    return texts
+
+
+async def play(world: World, user: FakeUser, channel: object, move: str) -> FakeMessage:
+    """A typed move that must succeed; returns the new board message."""
+    interaction = await world.command(user, channel, "move", move=move)  # type: ignore[arg-type]
+    message = interaction.original_message
+    assert message is not None and f"played `{move}" in message.text, interaction.responses
+    return message
+
+
+def public_messages(world: World, channel: FakeChannel) -> list[FakeMessage]:
+    """What the bot posted in ``channel`` for everyone to see."""
+    return [m for m in world.fake.bot_messages(channel) if not m.ephemeral]
+
+
+async def click_stale(world: World, user: FakeUser, message: FakeMessage, suffix: str) -> str:
+    """A click from a client that has not yet seen the message's latest edit (its buttons were
+    still enabled there); returns the bot's private answer."""
+    custom_id = button_id(message, suffix)
+    data = {"custom_id": custom_id, "component_type": 2}
+    interaction: FakeInteraction = await world.fake._component_interaction(
+        user, message, data, True
+    )
+    await interaction.wait_callback(timeout=WAIT)
+    return await private_text(interaction)
+
+
+# -- takebacks, records, rules ---------------------------------------------------------------------
+
+
+async def test_takeback_by_consent_restores_the_previous_position(
+    world: World, bot_log: None
+) -> None:
+    amy, ben = world.user("amy"), world.user("ben")
+    channel = world.channel("takeback")
+    await world.challenge(amy, ben, channel, variant="brandubh", side="attackers")
+    line = quiet_moves(Game("brandubh"), 4)
+    await play(world, amy, channel, line[0])
+
+    # ben has not moved yet: nothing of his to take back (the opponent's move is not his).
+    reply = await world.error_reply(ben, channel, "takeback")
+    assert "not moved yet" in reply, reply
+
+    await play(world, ben, channel, line[1])
+    await play(world, amy, channel, line[2])
+
+    # A refusal: the game goes on unchanged.
+    asked = await world.command(amy, channel, "takeback")
+    offer = asked.original_message
+    assert offer is not None and ben.mention in offer.text and not offer.ephemeral
+    own = await world.click_error(amy, offer, ":yes")  # the asker cannot answer
+    assert "your opponent answers" in own, own
+    await world.click(ben, offer, ":no")
+    await world.fake.wait_until(
+        lambda: True if "refused" in offer.text and not offer.buttons else None, timeout=WAIT
+    )
+
+    # Asked again and accepted: amy's last move goes, and it is her turn again.
+    asked = await world.command(amy, channel, "takeback")
+    offer = asked.original_message
+    assert offer is not None
+    mark = world.fake.checkpoint()
+    await world.click(ben, offer, ":yes")
+    board = await world.board_after(channel, mark, "taken back")
+    attachment_is_png(board)
+    assert "move 2" in board.text and amy.mention in board.content, board.text
+    assert "Takeback agreed" in offer.text and not offer.buttons
+
+    # The stored game agrees: two moves, attackers to move, and amy may play another move.
+    history = await world.command(amy, channel, "history")
+    assert history.original_message is not None and history.original_message.ephemeral
+    text = history.original_message.text
+    assert line[0] in text and line[1] in text and line[2] not in text, text
+    expected = Game("brandubh")
+    for move in line[:2]:
+        expected.play(move)
+    other = next(m.text(7) for m in expected.legal_moves() if m.text(7) != line[2])
+    await play(world, amy, channel, other)
+
+
+async def test_export_replay_and_rules_attach_files_that_read_back(
+    world: World, bot_log: None
+) -> None:
+    amy = world.user("amy")
+    channel = world.existing("takeback")  # the game above: three moves after the takeback
+    exported = await world.command(amy, channel, "export")
+    message = exported.original_message
+    assert message is not None and message.attachments, exported.responses
+    record = message.attachments[0]
+    assert record.filename.endswith(".otn")
+    game = Game.from_record(record.data.decode())
+    assert game.ply == 3 and "3 moves" in message.text
+
+    replay = await world.command(amy, channel, "replay")
+    gif = await replay.wait_followup(timeout=WAIT)
+    assert gif.attachments and gif.attachments[0].filename.endswith(".gif"), replay.responses
+    with Image.open(io.BytesIO(gif.attachments[0].data)) as image:
+        assert image.format == "GIF"
+        assert image.n_frames == game.ply + 1  # the start, then one frame per move
+
+    # The same game by number, after it ended, gives the same position.
+    await world.command(amy, channel, "resign")
+    game_id = int(message.text.split("#")[1].split(":")[0])
+    lobby = world.channel("records")
+    again = await world.command(amy, lobby, "export", game=game_id)
+    assert again.original_message is not None
+    finished = Game.from_record(again.original_message.attachments[0].data.decode())
+    assert finished.cells == game.cells and finished.turn is game.turn
+
+    rules = await world.command(amy, lobby, "rules", variant="fidchell")
+    shown = rules.original_message
+    assert shown is not None and shown.ephemeral
+    assert shown.embeds and "Fidchell (7x7)" in shown.embeds[0]["title"], shown.embeds
+    assert shown.embeds[0]["image"]["url"].endswith("start.png")
+    assert "Tuichi wins" in shown.text
+    attachment_is_png(shown)
+
+    listed = await world.command(amy, lobby, "variants")
+    assert listed.original_message is not None and listed.original_message.ephemeral
+    names = ["tablut", "tablut-ashton", "tablut-corner", "tablut-unarmed", "brandubh", "fidchell"]
+    assert all(f"(`{name}`)" in listed.original_message.text for name in names)
+
+
+# -- challenges -----------------------------------------------------------------------------------
+
+
+async def test_challenges_declined_cancelled_and_expired(world: World, bot_log: None) -> None:
+    cat, dan, eve, fay, guy = (world.user(n) for n in ("cat", "dan", "eve", "fay", "guy"))
+    hal, ivy = world.user("hal"), world.user("ivy")
+    # Posted first: it expires while the other challenges are answered.
+    lapsing = world.channel("lapsing")
+    expiring = await world.offer_challenge(hal, ivy, lapsing, variant="brandubh")
+
+    declined = world.channel("declined")
+    offer = await world.offer_challenge(cat, dan, declined, variant="brandubh")
+    await world.click(dan, offer, ":decline")
+    assert "declined" in offer.text and not offer.buttons, offer.text
+
+    cancelled = world.channel("cancelled")
+    offer = await world.offer_challenge(eve, fay, cancelled, variant="brandubh")
+    reply = await world.click_error(fay, offer, ":cancel")
+    assert reply.startswith("Only the challenger can cancel"), reply
+    reply = await world.click_error(guy, offer, ":decline")
+    assert reply.startswith("Only the person challenged can decline"), reply
+    reply = await world.click_error(guy, offer, ":accept")
+    assert "someone else" in reply, reply
+    reply = await world.click_error(eve, offer, ":accept")
+    assert "your own challenge" in reply, reply
+    await world.click(eve, offer, ":cancel")
+    assert "cancelled" in offer.text and not offer.buttons
+    assert public_messages(world, cancelled) == [offer]  # no game began
+
+    await world.fake.wait_until(
+        lambda: True if "expired" in expiring.text else None, timeout=CHALLENGE_EXPIRY + WAIT
+    )
+    assert expiring.buttons and all(b.get("disabled") for b in expiring.buttons)
+    reply = await click_stale(world, ivy, expiring, ":accept")
+    assert "This challenge expired" in reply, reply
+    assert public_messages(world, lapsing) == [expiring]
+
+
+# -- clocks ---------------------------------------------------------------------------------------
+
+
+async def test_a_reminder_pings_the_player_before_the_clock_runs_out(
+    world: World, bot_log: None
+) -> None:
+    jon, kim = world.user("jon"), world.user("kim")
+    channel = world.channel("reminder")
+    board = await world.challenge(
+        jon, kim, channel, variant="brandubh", side="attackers", time="10s"
+    )
+    reminder = await world.fake.wait_for_message(
+        channel, lambda m: "⏰" in m.text, after=board, timeout=WAIT
+    )
+    assert jon.mention in reminder.text and "your move" in reminder.text
+    assert jon.id in reminder.pinged_user_ids and kim.id not in reminder.pinged_user_ids
+    lost = await world.fake.wait_for_message(
+        channel, lambda m: "ran out of time" in m.text, after=board, timeout=WAIT
+    )
+    assert reminder.sequence < lost.sequence
+    assert kim.mention in lost.text and "wins" in lost.text
+    reminders = [m for m in world.fake.bot_messages(channel) if "⏰" in m.text]
+    assert reminders == [reminder]  # one reminder per move
+
+
+# -- mistakes, busy channels and threads ----------------------------------------------------------
+
+
+async def test_mistaken_challenges_and_busy_channels_get_private_errors_and_threads_work(
+    world: World, bot_log: None
+) -> None:
+    lea, max_, ned, oli = (world.user(n) for n in ("lea", "max", "ned", "oli"))
+    channel = world.channel("busy")
+    reply = await world.error_reply(lea, channel, "challenge", opponent=lea)
+    assert "cannot challenge yourself" in reply, reply
+    reply = await world.error_reply(lea, channel, "challenge", opponent=world.fake.bot_user)
+    assert "Bots cannot accept" in reply, reply
+    reply = await world.error_reply(lea, channel, "challenge", opponent=max_, time="1s")
+    assert "between 10 seconds" in reply, reply
+    # Mistakes do not count against the challenge cooldown: the corrected challenge goes out.
+    await world.challenge(lea, max_, channel, variant="brandubh", side="attackers")
+
+    reply = await world.error_reply(ned, channel, "challenge", opponent=oli)
+    assert "already has a game" in reply and "thread" in reply, reply
+    reply = await world.error_reply(ned, channel, "play", variant="brandubh")
+    assert "already has a game" in reply and "thread" in reply, reply
+    elsewhere = world.channel("elsewhere")
+    reply = await world.error_reply(lea, elsewhere, "challenge", opponent=oli)
+    assert "Slow down" in reply, reply  # a real challenge was posted seconds ago
+
+    thread = world.fake.create_thread(channel, "side game", owner=ned)
+    board = await world.challenge(ned, oli, thread, variant="brandubh", side="attackers")
+    assert board.channel_id == thread.id
+    line = quiet_moves(Game("brandubh"), 2)
+    moved = await play(world, ned, thread, line[0])
+    assert moved.channel_id == thread.id
+    await play(world, lea, channel, line[0])  # the channel's own game is a different one
+    await play(world, oli, thread, line[1])
+    reply = await world.error_reply(lea, thread, "move", move=line[1])
+    assert "not playing" in reply, reply
+    mark = world.fake.checkpoint()
+    await world.command(ned, thread, "resign")
+    await world.board_after(thread, mark, "wins")
+    assert not [m for m in world.fake.bot_messages(channel) if m.sequence > mark]
+    await world.command(lea, channel, "resign")
+
+
+# -- draws ----------------------------------------------------------------------------------------
+
+
+async def test_draw_offer_by_button_declined_then_draw_by_command_accepted(
+    world: World, bot_log: None
+) -> None:
+    pam, quin = world.user("pam"), world.user("quin")
+    channel = world.channel("draws")
+    board = await world.challenge(pam, quin, channel, variant="brandubh", side="attackers")
+    offered = await world.click(pam, board, ":draw")
+    offer = offered.original_message
+    assert offer is not None and not offer.ephemeral and quin.mention in offer.text
+    await world.click(quin, offer, ":no")
+    assert "declined the draw" in offer.text and not offer.buttons
+    line = quiet_moves(Game("brandubh"), 1)
+    board = await play(world, pam, channel, line[0])  # the game goes on
+
+    asked = await world.command(quin, channel, "draw")
+    offer = asked.original_message
+    assert offer is not None and pam.mention in offer.text
+    mark = world.fake.checkpoint()
+    await world.click(pam, offer, ":yes")
+    final = await world.board_after(channel, mark, "**Draw**")
+    assert [cid.split(":")[1] for cid in final.custom_ids] == ["rm"]  # Rematch only
+    await world.fake.wait_until(
+        lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT
+    )
+    reply = await world.error_reply(pam, channel, "move", move="d1-c1")
+    assert "no game" in reply, reply
+
+
+# -- rematches ------------------------------------------------------------------------------------
+
+
+async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
+    world: World, bot_log: None
+) -> None:
+    ray, sam = world.user("ray"), world.user("sam")
+    channel = world.channel("rematch")
+    await world.challenge(ray, sam, channel, variant="brandubh", side="attackers")
+    await world.command(ray, channel, "resign")
+    again = await world.command(sam, channel, "rematch")
+    assert again.original_message is not None, again.responses
+    assert f"{sam.mention} attacks, {ray.mention} defends" in again.original_message.text
+    await world.command(ray, channel, "resign")
+
+    tia, uma = world.user("tia"), world.user("uma")
+    tablut = world.channel("tablut-rematch")
+    await world.challenge(tia, uma, tablut, variant="tablut", side="attackers")
+    await world.command(tia, tablut, "resign")  # uma wins with the defenders
+    again = await world.command(tia, tablut, "rematch")
+    assert again.original_message is not None, again.responses
+    text = again.original_message.text
+    assert f"{tia.mention} attacks, {uma.mention} defends" in text, text  # the winner defends
+    assert "Tablut" in text
+    await world.command(uma, tablut, "resign")  # now tia wins, with the attackers
+    final = await world.fake.wait_for_message(
+        tablut,
+        lambda m: "wins" in m.text and bool(m.custom_ids),
+        after=again.original_message,
+        timeout=WAIT,
+    )
+    mark = world.fake.checkpoint()
+    await world.click(uma, final, "")  # the Rematch button under the final board
+    board = await world.board_after(tablut, mark, "Rematch of game")
+    assert f"{uma.mention} attacks, {tia.mention} defends" in board.text, board.text
+
+
+# -- shutdown -------------------------------------------------------------------------------------
+
+
+async def test_interactions_in_flight_at_shutdown_still_get_their_answers(
+    world: World, bot_log: None
+) -> None:
+    """Last in the module: it stops the bot. Ctrl+C while replays are being rendered and a
+    board is flipped: each still gets its answer, and the bot exits cleanly without errors
+    (the module fixture checks the exit status and the log)."""
+    lea, max_ = world.user("lea"), world.user("max")
+    channel = world.channel("shutdown")
+    board = await world.challenge(max_, lea, channel, variant="brandubh", side="attackers")
+    for ply, move in enumerate(quiet_moves(Game("brandubh"), 6)):
+        board = await play(world, (max_, lea)[ply % 2], channel, move)
+    asks = [
+        await world.fake.send_slash_command(lea, channel, "tafl", subcommand="replay", options={})
+        for _ in range(3)
+    ]
+    flip = await world.fake.click_button(lea, board, button_id(board, ":board"))
+    await world.fake.sync(timeout=WAIT)  # the bot has received all of them
+    world.bot.interrupt()
+    for ask in asks:
+        gif = await ask.wait_followup(timeout=WAIT)
+        assert gif.attachments and gif.attachments[0].filename.endswith(".gif")
+    flipped = await flip.wait_callback(timeout=WAIT)
+    assert flipped.ephemeral
+    assert await world.bot.stop() == 0
