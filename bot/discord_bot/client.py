@@ -11,6 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import AIService
+from bot.engine import VARIANTS, Game
+from bot.render import board_view_from_game, render_png
 from bot.storage import Storage
 
 from .config import Settings
@@ -31,6 +33,15 @@ COGS = (
     "bot.discord_bot.cogs.info",
     "bot.discord_bot.cogs.timers",
 )
+
+
+def warm_renderer() -> None:
+    """Render one captioned start position of every board size the variants use."""
+    seen: set[int] = set()
+    for variant in VARIANTS.values():
+        if variant.size not in seen:
+            seen.add(variant.size)
+            render_png(board_view_from_game(Game(variant), caption=True))
 
 
 class TaflTree(app_commands.CommandTree["TaflBot"]):
@@ -74,6 +85,9 @@ class TaflBot(commands.Bot):
         if self.settings.loop_monitor:
             self.spawn(watch_loop_lag(), "loop-monitor")
         self.settled_at_start = await self.hub.load()
+        # The first board of each size builds the renderer's palette and backgrounds (a few
+        # hundred ms): do it now, off the loop, rather than inside someone's first move.
+        await asyncio.to_thread(warm_renderer)
         for name in COGS:
             await self.load_extension(name)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
