@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import LEVELS
-from bot.engine import VARIANTS, Side, get_variant
+from bot.engine import VARIANTS, get_variant
 from bot.storage import ChallengeClosed, ChannelBusy, NotAllowed, Participant
 
 from ..errors import UserError
@@ -287,4 +287,4 @@ async def setup(bot: TaflBot) -> None:
     await bot.add_cog(Challenges(bot))
 
 
-__all__ = ["Challenges", "Side", "parse_duration"]
+__all__ = ["Challenges", "parse_duration"]
