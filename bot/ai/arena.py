@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from bot.engine.board import Board
 from bot.engine.game import Game
 from bot.engine.types import Side
+from bot.engine.variants import get_variant
 
-from .evaluation import DEFAULT_WEIGHTS, WEIGHT_NAMES, Weights
+from .evaluation import WEIGHT_NAMES, Weights, weights_for
 from .levels import LEVELS, Level, get_level
 from .player import move_text, think
 
@@ -29,7 +30,7 @@ class Player:
     """A level, optionally with other evaluation weights, at a time scale."""
 
     level: Level
-    weights: Weights = DEFAULT_WEIGHTS
+    weights: Weights | None = None
     label: str = ""
 
 
@@ -174,16 +175,16 @@ def run_match(
     return score
 
 
-def _weights(text: str | None) -> Weights:
+def _weights(text: str | None, variant: str) -> Weights | None:
     if not text:
-        return DEFAULT_WEIGHTS
+        return None
     changes: dict[str, int] = {}
     for item in text.split(","):
         name, _, value = item.partition("=")
         if name not in WEIGHT_NAMES:
             raise SystemExit(f"unknown weight {name!r}: known {', '.join(WEIGHT_NAMES)}")
         changes[name] = int(value)
-    return DEFAULT_WEIGHTS.scaled(**changes)
+    return weights_for(get_variant(variant)).scaled(**changes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -203,12 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     level_a = get_level(args.a)
     level_b = get_level(args.b)
-    a = Player(
-        level_a.with_time(level_a.time_limit * args.time_scale), _weights(args.a_weights), args.a
-    )
-    b = Player(
-        level_b.with_time(level_b.time_limit * args.time_scale), _weights(args.b_weights), args.b
-    )
+    scale = args.time_scale
+    weights_a = _weights(args.a_weights, args.variant)
+    weights_b = _weights(args.b_weights, args.variant)
+    a = Player(level_a.with_time(level_a.time_limit * scale), weights_a, args.a)
+    b = Player(level_b.with_time(level_b.time_limit * scale), weights_b, args.b)
     print(
         f"{args.variant}: A={args.a} ({a.level.time_limit:g}s) vs B={args.b} "
         f"({b.level.time_limit:g}s), {args.games} games",

@@ -2,7 +2,12 @@
 
 Scores are in centi-pawns of an attacker (100) from the defenders' point of view inside this
 module; :meth:`Evaluator.evaluate` returns them from the side to move's point of view, as the
-negamax search wants. The weights were tuned by self-play (see ``bot/ai/arena.py``).
+negamax search wants.
+
+The weights differ per variant family (:func:`weights_for`): edge-escape games (``tablut``,
+``tablut-ashton``, ``fidchell``) and corner-escape games (``brandubh``, ``tablut-corner``,
+``tablut-unarmed``) reward different structures. Both sets were tuned by self-play with
+``bot/ai/tune.py`` (see the comments on :data:`EDGE_WEIGHTS` and :data:`CORNER_WEIGHTS`).
 """
 
 from __future__ import annotations
@@ -29,27 +34,101 @@ class Weights:
     """Such a square with two or more routes (a Tuichi next move)."""
     king_distance: int = 18
     """Per king move to an escape square on an empty board (closer is better for the king)."""
+    king_moves: int = 0
+    """Per king move to an escape square on the actual board (pieces block; capped at 4)."""
     king_closed: tuple[int, ...] = (0, 12, 45, 120, 240)
     """By how many of the king's four sides are closed (attackers, edge, hostile squares)."""
     attacker_near_king: int = 9
     corner_guard: int = 22
+    """An attacker on one of the other squares within two of a corner (corner-escape games)."""
+    guard_diagonal: int = 22
+    """An attacker diagonally next to a corner (b2): it shuts both of the corner's lines."""
+    guard_edge: int = 22
+    """An attacker on the edge two squares from a corner (c1, a3)."""
+    guard_adjacent: int = 0
+    """An attacker beside a corner (b1, a2): it blocks, but the corner helps capture it."""
+    line_guard: int = 0
+    """A corner's edge line whose first piece from the corner is an attacker (corner games)."""
     mobility: int = 3
     """Per legal move of difference between the sides (scaled per side below)."""
     tempo: int = 10
+    draw: int = 0
+    """What a draw (a repetition) is worth to the attackers: above 0 where the rules favour
+    the defenders, so the attackers settle for a fortress rather than gamble it away."""
 
     def scaled(self, **changes: int) -> Weights:
         """A copy with some weights changed (for tuning matches)."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
+TUNABLE = (
+    "attacker",
+    "defender",
+    "king_mobility",
+    "threat_square",
+    "fork_square",
+    "king_distance",
+    "king_moves",
+    "attacker_near_king",
+    "corner_guard",
+    "guard_diagonal",
+    "guard_edge",
+    "guard_adjacent",
+    "line_guard",
+    "mobility",
+)
+"""The integer weights ``bot/ai/tune.py`` adjusts (``attacker`` stays the unit)."""
+
 DEFAULT_WEIGHTS = Weights()
 WEIGHT_NAMES = tuple(f.name for f in fields(Weights))
+
+EDGE_WEIGHTS = DEFAULT_WEIGHTS
+"""Edge-escape games (tablut, tablut-ashton, fidchell): the hand-set defaults, which already
+win every game of medium against easy on tablut; not re-tuned yet (a depth-2 tablut game takes
+~4 s, so SPSA needs about an hour): ``python -m bot.ai.tune spsa --variant tablut --depth 2``.
+"""
+
+CORNER_WEIGHTS = Weights(
+    attacker=100,
+    defender=190,
+    king_mobility=4,
+    threat_square=76,
+    fork_square=236,
+    king_distance=22,
+    king_moves=27,
+    attacker_near_king=10,
+    corner_guard=53,
+    guard_diagonal=45,
+    guard_edge=12,
+    guard_adjacent=-4,
+    line_guard=18,
+    mobility=12,
+)
+"""Corner-escape games (brandubh, tablut-corner, tablut-unarmed), tuned on brandubh by
+``python -m bot.ai.tune spsa --variant brandubh --depth 3 --budget 840
+--start line_guard=30,guard_adjacent=10`` (493 iterations, 986 games, from the defaults plus
+king_moves=30, guard_diagonal=40, guard_edge=25, line_guard=30, guard_adjacent=10).
+Check at depth 4, 40 games: ``python -m bot.ai.tune match --variant brandubh --depth 4
+--games 40 --seed 7 --b <start>`` gave +20 =2 -18 (52.5%, 95% CI 37-68%; tie-breaks +1):
+no worse, but the defenders won nearly every game whatever the weights, so self-play carries
+little signal here (see ``tune.py``'s tie-break). SPSA also drove ``defender`` down to 5;
+that drift was rejected by level matches (``python -m bot.ai.arena --variant brandubh --a medium
+--b easy --games 20``: 65.0% with defender=5, 80.0% with 150, 82.5% with the old hand-set
+weights), so ``defender`` keeps its default 190; the other tuned terms stay.
+"""
+
+
+def weights_for(variant: Variant) -> Weights:
+    """The tuned weights of the variant's family (corner escape or edge escape)."""
+    return CORNER_WEIGHTS if variant.corners else EDGE_WEIGHTS
 
 
 class Evaluator:
     """Evaluates positions of one variant with one set of weights."""
 
-    def __init__(self, variant: Variant, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, variant: Variant, weights: Weights | None = None) -> None:
+        if weights is None:
+            weights = weights_for(variant)
         self.variant = variant
         self.weights = weights
         geometry = geometry_for(variant)
@@ -59,7 +138,36 @@ class Evaluator:
         self.corner_zone = geometry.corner_zone
         self.distance = geometry.distance_to_escape
         self.centre_strong = variant.king_capture is KingCapture.CENTRE_STRONG
-        self.corner_squares = tuple(sq for sq, flag in enumerate(geometry.corner_zone) if flag)
+        # Attackers near a corner: what each square is worth to the blockade.
+        n = variant.size
+        guard: dict[int, int] = {}
+        for corner in variant.corners:
+            cr, cf = divmod(corner, n)
+            for sq in range(n * n):
+                r, f = divmod(sq, n)
+                dr, df = abs(r - cr), abs(f - cf)
+                if max(dr, df) > 2 or sq == corner:
+                    continue
+                if dr == 1 and df == 1:
+                    value = weights.guard_diagonal
+                elif dr + df == 1:
+                    value = weights.guard_adjacent
+                elif min(dr, df) == 0:
+                    value = weights.guard_edge
+                else:
+                    value = weights.corner_guard
+                if value:
+                    guard[sq] = guard.get(sq, 0) + value
+        self.guard_squares = tuple(guard.items())
+        # The two edge lines out of every corner, squares listed from the corner outwards.
+        segments = []
+        for corner in variant.corners:
+            cr, cf = divmod(corner, n)
+            dr = 1 if cr == 0 else -1
+            df = 1 if cf == 0 else -1
+            segments.append(tuple((cr + dr * i) * n + cf for i in range(1, n - 1)))
+            segments.append(tuple(cr * n + cf + df * i for i in range(1, n - 1)))
+        self.corner_lines = tuple(segments) if weights.line_guard else ()
         # Scores are relative to the start position, so 0 (a repetition draw) means "as
         # balanced as the start": neither side then seeks or shuns draws for a mere offset.
         self.offset = 0
@@ -104,6 +212,40 @@ class Evaluator:
         cols[kf] ^= 1 << kr
         return found
 
+    def third_move_route(self, board: Board, targets: list[int]) -> bool:
+        """Whether the king has an open route after two more moves of his (none between)."""
+        king = board.king
+        n = board.tables.size
+        rows = board.occ_rows
+        cols = board.occ_cols
+        cells = board.cells
+        barred = self.king_barred
+        all_rays = board.tables.rays
+        escape_rays = self.escape_rays
+        kr, kf = divmod(king, n)
+        rows[kr] ^= 1 << kf
+        cols[kf] ^= 1 << kr
+        seen = set(targets)
+        seen.add(king)
+        found = False
+        try:
+            for start in targets:
+                for ray in all_rays[start]:
+                    for sq in ray:
+                        if (cells[sq] and sq != king) or barred[sq]:
+                            break
+                        if sq in seen:
+                            continue
+                        seen.add(sq)
+                        for is_file, line, mask, _ in escape_rays[sq]:
+                            if not ((cols if is_file else rows)[line] & mask):
+                                found = True
+                                return True
+        finally:
+            rows[kr] ^= 1 << kf
+            cols[kf] ^= 1 << kr
+        return found
+
     def evaluate(self, board: Board) -> int:
         """The position's value for the side to move."""
         w = self.weights
@@ -116,9 +258,18 @@ class Evaluator:
         if king >= 0:
             targets = self.king_targets(board)
             score += w.king_mobility * len(targets)
-            for _, routes in self.threats(board, targets):
+            threats = self.threats(board, targets)
+            for _, routes in threats:
                 score += w.fork_square if routes >= 2 else w.threat_square
             score -= w.king_distance * self.distance[king]
+            if w.king_moves:
+                if threats:
+                    moves = 2
+                elif self.third_move_route(board, targets):
+                    moves = 3
+                else:
+                    moves = 4
+                score -= w.king_moves * moves
             closed = 4 - len(tables.neighbours[king])
             closes = tables.closes_ring
             for sq in tables.neighbours[king]:
@@ -138,12 +289,16 @@ class Evaluator:
                 if row:
                     near += (row >> max(0, kf - 2) & 0b11111).bit_count()
             score -= w.attacker_near_king * near
-        if w.corner_guard and self.corner_squares:
-            guards = 0
-            for sq in self.corner_squares:
-                if cells[sq] == ATTACKER:
-                    guards += 1
-            score -= w.corner_guard * guards
+        for sq, value in self.guard_squares:
+            if cells[sq] == ATTACKER:
+                score -= value
+        for segment in self.corner_lines:
+            for sq in segment:
+                piece = cells[sq]
+                if piece:
+                    if piece == ATTACKER:
+                        score -= w.line_guard
+                    break
         if w.mobility:
             turn = board.turn
             own = board.count_moves()

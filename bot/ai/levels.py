@@ -2,7 +2,26 @@
 
 Weak levels are not random movers: they search shallowly with evaluation noise keyed by the
 position and a seed, so their mistakes look like a person's (a misread position, a missed quiet
-threat) and a seed makes every game reproducible.
+threat) and a seed makes every game reproducible. ``easy`` and ``medium`` are limited by depth,
+not time (their clock is only a safety net), so they play the same on a loaded machine; ``hard``
+and ``master`` use their whole time budget.
+
+Measured with ``python -m bot.ai.arena --variant V --a A --b B --games 20 --max-plies 160``
+(paired openings; score of A, 95% CI; ``--time-scale`` shrinks only the timed levels):
+
+=========  ==============  ============================  ===========================
+variant    pairing         games, +W =D -L               score [95% CI]
+=========  ==============  ============================  ===========================
+tablut     medium-easy     20, +18 =2 -0                 95.0% [88.4, 100]
+tablut     hard-medium     20, +18 =1 -1 (scale 0.5)     92.5% [82.0, 100]
+tablut     master-hard     20, +10 =4 -6 (scale 0.25)    60.0% [40.9, 79.1]
+brandubh   medium-easy     40, +19 =12 -9 (seeds 1, 2)   62.5% [50.1, 74.9]
+brandubh   hard-medium     40, +20 =15 -5 (scale 0.5)    68.8% [58.0, 79.5]
+brandubh   master-hard     20, +10 =0 -10 (scale 0.25)   50.0% [28.1, 71.9]
+=========  ==============  ============================  ===========================
+
+In ``brandubh`` (king taken only when surrounded on four sides) the defenders won every game
+between the two timed levels: a stronger level gains only where the weaker one defends badly.
 """
 
 from __future__ import annotations
@@ -43,10 +62,10 @@ LEVEL_SETTINGS: dict[str, Level] = {
         ),
         Level(
             "medium",
-            "Club player: reads three moves ahead and sees every direct king threat.",
-            time_limit=0.6,
-            max_depth=3,
-            noise=30,
+            "Club player: reads two moves ahead, sees every direct king threat, misjudges some.",
+            time_limit=5.0,
+            max_depth=2,
+            noise=60,
         ),
         Level(
             "hard",

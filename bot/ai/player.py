@@ -11,15 +11,15 @@ from bot.engine.tables import MOVE_SHIFT, TARGET_MASK
 from bot.engine.types import Move, Side
 from bot.engine.variants import Variant
 
-from .evaluation import DEFAULT_WEIGHTS, Weights
+from .evaluation import Weights
 from .levels import Level, get_level
 from .search import Searcher, SearchResult
 
-_SEARCHERS: dict[tuple[str, int, int, bool, Weights], Searcher] = {}
+_SEARCHERS: dict[tuple[str, int, int, bool, Weights | None], Searcher] = {}
 
 
 def searcher_for(
-    variant: Variant, level: Level, seed: int, weights: Weights = DEFAULT_WEIGHTS
+    variant: Variant, level: Level, seed: int, weights: Weights | None = None
 ) -> Searcher:
     """A searcher for this variant and level, reused within a process (it keeps its table)."""
     key = (variant.name, level.noise, seed if level.noise else 0, level.quiescence, weights)
@@ -42,7 +42,7 @@ def think(
     history: Iterable[int] = (),
     time_limit: float | None = None,
     max_depth: int | None = None,
-    weights: Weights = DEFAULT_WEIGHTS,
+    weights: Weights | None = None,
     stop: Callable[[], bool] | None = None,
     fresh: bool = False,
 ) -> SearchResult:

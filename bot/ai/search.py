@@ -16,7 +16,7 @@ from bot.engine.board import ATTACKERS, DEFENDERS, Board
 from bot.engine.tables import ATTACKER, DEFENDER, KING, MOVE_SHIFT, TARGET_MASK
 from bot.engine.variants import Variant
 
-from .evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
+from .evaluation import Evaluator, Weights
 from .tactics import KingTactics
 
 MATE = 100_000
@@ -68,7 +68,7 @@ class Searcher:
     def __init__(
         self,
         variant: Variant,
-        weights: Weights = DEFAULT_WEIGHTS,
+        weights: Weights | None = None,
         *,
         noise: int = 0,
         seed: int = 0,
@@ -77,6 +77,7 @@ class Searcher:
     ) -> None:
         self.variant = variant
         self.evaluator = Evaluator(variant, weights)
+        self.draw_value = self.evaluator.weights.draw
         self.tactics = KingTactics(variant)
         self.noise = noise
         # Noise comes from the position's hash and the seed: reproducible, and the same
@@ -232,10 +233,10 @@ class Searcher:
             self._check()
         board = self.board
         key = board.hash
-        if key in self.path or key in self.seen:
-            return 0
         tactics = self.tactics
         turn = board.turn
+        if key in self.path or key in self.seen:
+            return self.draw_value if turn == ATTACKERS else -self.draw_value
         forced = None
         if turn == DEFENDERS:
             if tactics.has_route(board):
@@ -514,7 +515,7 @@ def search_position(
     max_depth: int = 64,
     time_limit: float | None = None,
     history: Iterable[int] = (),
-    weights: Weights = DEFAULT_WEIGHTS,
+    weights: Weights | None = None,
 ) -> SearchResult:
     """One-off search with a fresh :class:`Searcher` (convenience for tools and tests)."""
     searcher = Searcher(board.variant, weights)

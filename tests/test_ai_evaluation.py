@@ -1,0 +1,61 @@
+"""Evaluation terms per variant family, and the self-play tuner's plumbing."""
+
+from __future__ import annotations
+
+from bot.ai.evaluation import CORNER_WEIGHTS, EDGE_WEIGHTS, Evaluator, weights_for
+from bot.ai.tune import play_pair
+from bot.engine import Board, get_variant, parse_square
+from bot.engine.board import ATTACKERS, DEFENDERS
+
+
+def _board(variant: str, attackers: str, defenders: str, king: str, turn: int) -> Board:
+    v = get_variant(variant)
+    n = v.size
+    cells = [0] * (n * n)
+    for name in attackers.split():
+        cells[parse_square(name, n)] = 1
+    for name in defenders.split():
+        cells[parse_square(name, n)] = 2
+    cells[parse_square(king, n)] = 3
+    return Board(v, cells, turn)
+
+
+def test_weights_follow_the_variant_family() -> None:
+    assert weights_for(get_variant("brandubh")) is CORNER_WEIGHTS
+    assert weights_for(get_variant("tablut-corner")) is CORNER_WEIGHTS
+    assert weights_for(get_variant("tablut")) is EDGE_WEIGHTS
+    assert weights_for(get_variant("fidchell")) is EDGE_WEIGHTS
+
+
+def test_the_start_position_is_balanced_by_construction() -> None:
+    for name in ("tablut", "brandubh", "tablut-corner"):
+        variant = get_variant(name)
+        evaluator = Evaluator(variant)
+        assert evaluator.evaluate(Board(variant, turn=DEFENDERS)) == evaluator.weights.tempo
+
+
+def test_king_route_in_three_moves_is_seen() -> None:
+    # The king (d4) is held to the d-file: no square he reaches has an open route, but from
+    # d6 he can go on to a6, which has one (a7): an escape in three moves.
+    board = _board("brandubh", "c3 c4 c5 e3 e4 e5 d1 d7", "", "d4", ATTACKERS)
+    evaluator = Evaluator(board.variant)
+    targets = evaluator.king_targets(board)
+    assert not evaluator.threats(board, targets)
+    assert evaluator.third_move_route(board, targets)
+    walled = _board("brandubh", "c2 c3 c4 c5 c6 e2 e3 e4 e5 e6 d1 d7", "", "d4", ATTACKERS)
+    assert not evaluator.third_move_route(walled, evaluator.king_targets(walled))
+
+
+def test_attackers_guarding_corner_lines_are_rewarded() -> None:
+    variant = get_variant("brandubh")
+    evaluator = Evaluator(variant)
+    guarded = _board("brandubh", "b1 a2", "", "d4", DEFENDERS)
+    open_ = _board("brandubh", "c3 e5", "", "d4", DEFENDERS)
+    assert evaluator.evaluate(guarded) < evaluator.evaluate(open_)
+
+
+def test_a_tuning_pair_plays_both_sides() -> None:
+    w = CORNER_WEIGHTS
+    points, record, tie_break = play_pair("brandubh", w, w, ["d2-c2", "c4-c3"], 1, 40)
+    assert record.games == 2
+    assert 0.0 <= points <= 2.0 and tie_break in (-1, 0, 1)
