@@ -57,6 +57,10 @@ class TaflBot(commands.Bot):
     """A plain (unsharded) bot: every feature is a cog under the one ``/tafl`` command group."""
 
     def __init__(self, settings: Settings, storage: Storage, *, ai_workers: int = 2) -> None:
+        # The bot never joins voice: discord.py's start-up warnings about missing voice
+        # libraries would only alarm operators.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread lookups; no message content needed
         super().__init__(

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 DEFAULT_DATABASE = "data/tafl.sqlite3"
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -43,7 +43,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
     """Read the settings; ``.env`` in the working directory fills in what the environment lacks."""
     if environ is None:
         if dotenv:
-            load_dotenv(override=False)
+            load_dotenv(find_dotenv(usecwd=True), override=False)
         environ = os.environ
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
