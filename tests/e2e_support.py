@@ -165,6 +165,12 @@ class World:
             timeout=WAIT,
         )
 
+    async def first_board(self, channel: FakeChannel, after: int) -> FakeMessage:
+        """The first board of a game that has just begun in ``channel``."""
+        return await self.fake.wait_for_message(
+            channel, lambda m: "begins" in m.text and bool(m.attachments), after=after, timeout=WAIT
+        )
+
     async def offer_challenge(
         self,
         challenger: FakeUser,
@@ -190,9 +196,7 @@ class World:
         mark = self.fake.checkpoint()
         offer = await self.offer_challenge(challenger, opponent, channel, **options)
         await self.click(opponent, offer, ":accept")
-        return await self.fake.wait_for_message(
-            channel, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
-        )
+        return await self.first_board(channel, mark)
 
 
 def button_id(message: FakeMessage, suffix: str) -> str:

@@ -232,10 +232,12 @@ async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
     alice, bo = world.user("alice"), world.user("bo")
     channel = world.existing("duel")
     for _ in range(2):
+        mark = world.fake.checkpoint()
         again = await world.command(alice, channel, "rematch")
         assert again.original_message is not None, again.responses
-        assert "Rematch of game" in again.original_message.text
-        attachment_is_png(again.original_message)
+        assert "asks for a rematch of game" in again.original_message.text
+        await world.click(bo, again.original_message, ":accept")  # a rematch needs consent
+        attachment_is_png(await world.first_board(channel, mark))
         resigned = await world.command(alice, channel, "resign")
         assert resigned.original_message is not None, resigned.responses
         assert "wins" in resigned.original_message.text and "→" in resigned.original_message.text

@@ -332,20 +332,28 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
     channel = world.channel("rematch")
     await world.challenge(ray, sam, channel, variant="brandubh", side="attackers")
     await world.command(ray, channel, "resign")
+    mark = world.fake.checkpoint()
     again = await world.command(sam, channel, "rematch")
     assert again.original_message is not None, again.responses
     assert f"{sam.mention} attacks, {ray.mention} defends" in again.original_message.text
+    reply = await world.click_error(sam, again.original_message, ":accept")
+    assert "your own challenge" in reply, reply  # only the other player can accept a rematch
+    await world.click(ray, again.original_message, ":accept")
+    await world.first_board(channel, mark)
     await world.command(ray, channel, "resign")
 
     tia, uma = world.user("tia"), world.user("uma")
     tablut = world.channel("tablut-rematch")
     await world.challenge(tia, uma, tablut, variant="tablut", side="attackers")
     await world.command(tia, tablut, "resign")  # uma wins with the defenders
+    mark = world.fake.checkpoint()
     again = await world.command(tia, tablut, "rematch")
     assert again.original_message is not None, again.responses
     text = again.original_message.text
     assert f"{tia.mention} attacks, {uma.mention} defends" in text, text  # the winner defends
     assert "Tablut" in text
+    await world.click(uma, again.original_message, ":accept")
+    await world.first_board(tablut, mark)
     await world.command(uma, tablut, "resign")  # now tia wins, with the attackers
     final = await world.fake.wait_for_message(
         tablut,
@@ -354,9 +362,13 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
         timeout=WAIT,
     )
     mark = world.fake.checkpoint()
-    await world.click(uma, final, "")  # the Rematch button under the final board
-    board = await world.board_after(tablut, mark, "Rematch of game")
-    assert f"{uma.mention} attacks, {tia.mention} defends" in board.text, board.text
+    clicked = await world.click(uma, final, "")  # the Rematch button under the final board
+    offer = clicked.original_message
+    assert offer is not None, clicked.responses
+    assert f"{uma.mention} attacks, {tia.mention} defends" in offer.text, offer.text
+    await world.click(tia, offer, ":accept")
+    board = await world.first_board(tablut, mark)
+    assert "Tablut" in board.text, board.text
 
 
 # -- shutdown -------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import traceback
 import discord
 from discord import app_commands
 
-from bot.storage import StorageError
+from bot.storage import ChannelBusy, GameNotActive, NotFound, PositionChanged, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +22,10 @@ class UserError(Exception):
 def friendly_message(error: BaseException) -> str | None:
     """The reply for an expected error, or ``None`` for a bug (which must be logged)."""
     original = getattr(error, "original", error)
-    if isinstance(original, UserError | StorageError):
+    if isinstance(original, UserError):
         return str(original)
+    if isinstance(original, StorageError):
+        return _storage_message(original)
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: you can do that again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -31,6 +33,19 @@ def friendly_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You cannot use this here."
     return None
+
+
+def _storage_message(error: StorageError) -> str:
+    """Storage's errors in the players' words (their own text names internal ids)."""
+    if isinstance(error, PositionChanged):
+        return "The position changed before your action arrived (someone moved first); look again."
+    if isinstance(error, GameNotActive):
+        return "That game is over."
+    if isinstance(error, NotFound):
+        return "There is no such game or challenge."
+    if isinstance(error, ChannelBusy):
+        return "This channel already has a game; start a thread to play another."
+    return str(error)
 
 
 async def report(interaction: discord.Interaction, error: BaseException, where: str) -> None:

@@ -216,6 +216,8 @@ class GameHub:
         """The user gives up; the other side wins."""
         live = self.require(channel_id)
         async with live.lock:
+            if self.get(channel_id) is not live:  # the game ended while we waited
+                raise UserError("This game is already over.")
             side = live.side_of(user_id)
             if side is None:
                 raise UserError("You are not playing in this game.")

@@ -53,6 +53,8 @@ class Variant:
     attackers, is captured against the throne."""
     camp_groups: tuple[frozenset[Square], ...] = ()
     camps_hostile_to_attackers: frozenset[Square] = frozenset()
+    rematch_winner_defends: bool = False
+    """Linnaeus law 12: in the next game the winner takes the defenders (else sides swap)."""
     aliases: tuple[str, ...] = field(default=())
 
     @property
@@ -143,6 +145,7 @@ _REGISTRY: tuple[Variant, ...] = (
         king_capture=KingCapture.CENTRE_STRONG,
         empty_throne_hostile_to=_BOTH,
         linnaean_capture=True,
+        rematch_winner_defends=True,
         summary=(
             "Linnaeus's Tablut of 1732 as reconstructed by Ashton, Cartier, Salmi and Walker. "
             "16 attackers (Muscovites) move first against 8 defenders (Swedes) and their king. "

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.ai import LEVELS
 from bot.engine import VARIANTS, get_variant
-from bot.storage import ChallengeClosed, ChannelBusy, NotAllowed, Participant
+from bot.storage import ChallengeClosed, ChannelBusy, GameRecord, NotAllowed, Participant
 
 from ..errors import UserError
 from ..hub import pick_sides
@@ -248,7 +248,8 @@ class Challenges(commands.Cog):
         await self.on_rematch_button(interaction, game_id)
 
     async def on_rematch_button(self, interaction: discord.Interaction, game_id: int) -> None:
-        """A new game with sides swapped; in tablut the winner takes the defenders (law 12)."""
+        """Offer the opponent a new game with the sides swapped (or, where the variant says so,
+        the winner defending). Against the AI it starts at once; a person must accept."""
         old = await self.bot.storage.games.get(game_id)
         me = interaction.user.id
         if me not in (old.attackers.user_id, old.defenders.user_id):
@@ -256,10 +257,18 @@ class Challenges(commands.Cog):
         if self.bot.hub.get(old.channel_id) is not None:
             raise UserError(busy_message())
         attackers, defenders = old.defenders, old.attackers
-        if old.variant == "tablut" and old.result is not None and old.result.value != "draw":
+        if (
+            get_variant(old.variant).rematch_winner_defends
+            and old.result is not None
+            and old.result.value != "draw"
+        ):
             winner = old.attackers if old.result.value == "attackers" else old.defenders
             loser = old.defenders if winner == old.attackers else old.attackers
             attackers, defenders = loser, winner
+        sides = f"{mention(attackers)} attacks, {mention(defenders)} defends"
+        if not (attackers.is_ai or defenders.is_ai):
+            await self._offer_rematch(interaction, old, attackers, defenders, sides)
+            return
         try:
             record = await self.bot.storage.games.create(
                 guild_id=old.guild_id,
@@ -273,13 +282,49 @@ class Challenges(commands.Cog):
         except ChannelBusy:
             raise UserError(busy_message()) from None
         live = self.bot.hub.adopt(record)
-        note = (
-            f"Rematch of game #{old.id}: {mention(attackers)} attacks, "
-            f"{mention(defenders)} defends."
-        )
+        note = f"Rematch of game #{old.id}: {sides}."
         await post_board(self.bot, live, [note], interaction=interaction)
         if live.to_move.is_ai:
             self.bot.get_cog("Play").schedule_ai(live)  # type: ignore[union-attr]
+
+    async def _offer_rematch(
+        self,
+        interaction: discord.Interaction,
+        old: GameRecord,
+        attackers: Participant,
+        defenders: Participant,
+        sides: str,
+    ) -> None:
+        """Post the rematch as a challenge to the other player, with the sides fixed."""
+        me = participant_of(interaction.user)
+        opponent = defenders if attackers.user_id == me.user_id else attackers
+        store = self.bot.storage.challenges
+        # Not under the challenge cooldown (the players have just played each other), but one
+        # open offer at a time, so the button cannot be used to spam the opponent.
+        if any(c.challenger == me for c in await store.pending(old.channel_id)):
+            raise UserError("You have already offered a game here; wait for the answer.")
+        challenge = await store.create(
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            challenger=me,
+            challenged=opponent,
+            variant=old.variant,
+            challenger_side="attackers" if attackers.user_id == me.user_id else "defenders",
+            move_seconds=old.move_seconds,
+            rated=old.rated,
+            expires_in=self.expiry_seconds,
+        )
+        expires = int(challenge.expires_at.timestamp())
+        callback = await interaction.response.send_message(
+            f"{mention(opponent)}, {interaction.user.mention} asks for a rematch of game "
+            f"#{old.id} ({get_variant(old.variant).title}): {sides}. "
+            f"The offer expires <t:{expires}:R>.",
+            view=challenge_view(challenge.id),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id or 0)]),
+        )
+        message = getattr(callback, "resource", None)
+        if isinstance(message, discord.Message):
+            await store.set_message(challenge.id, message.id)
 
 
 async def setup(bot: TaflBot) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,7 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import board_view_from_game, render_png
-from bot.storage import GameRecord
+from bot.storage import GameRecord, NotFound, Participant
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
@@ -39,8 +40,6 @@ class Info(commands.Cog):
         """The variant explained, with a picture of its start position."""
         rules = get_variant(variant)
         view = board_view_from_game(Game(rules))
-        import asyncio
-
         image = await asyncio.to_thread(render_png, view)
         embed = discord.Embed(
             title=f"{rules.title} ({rules.size}x{rules.size})", description=rules.summary
@@ -85,7 +84,13 @@ class Info(commands.Cog):
             game_id = await storage.games.last_finished_in_channel(interaction.channel_id or 0)
             if game_id is None:
                 raise UserError("No game has been played in this channel yet.")
-        record = await storage.games.get(game_id)
+        try:
+            record = await storage.games.get(game_id)
+        except NotFound:
+            record = None
+        # Games are looked up only within the server they were played in: ids are guessable.
+        if record is None or record.guild_id != interaction.guild_id:
+            raise UserError(f"There is no game #{game_id} in this server.")
         return record, replay_game(record, await storage.games.moves(game_id))
 
     @app_commands.command(name="export", description="The game record as an OTN file")
@@ -101,6 +106,8 @@ class Info(commands.Cog):
         }
         if record.reason is not None:
             tags["termination"] = record.reason.value
+        if record.result is not None:  # also for games ended off the board (resignation, time)
+            tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
         text = played.to_record(tags)
         await interaction.response.send_message(
             f"Game #{record.id}: {played.ply} moves.",
@@ -169,9 +176,12 @@ class Info(commands.Cog):
         player: discord.User | None = None,
         variant: str | None = None,
     ) -> None:
-        """Wins, losses and draws by side, the current streak and the rating."""
+        """Wins, losses and draws by side, the current streak and, per variant, the rating."""
         user = player or interaction.user
         stats = await self.bot.storage.leaderboards.player_stats(user.id, variant=variant)
+        rated = None
+        if variant is not None:
+            rated = await self.bot.storage.ratings.get(Participant.user(user.id), variant)
         attack, defence = stats.as_attackers, stats.as_defenders
         lines = [
             f"As attackers: {attack.wins} W · {attack.losses} L · {attack.draws} D",
@@ -179,6 +189,12 @@ class Info(commands.Cog):
         ]
         if stats.streak.kind:
             lines.append(f"Current streak: {stats.streak.length} {stats.streak.kind}(s)")
+        if rated is not None:
+            mark = " (provisional)" if rated.provisional else ""
+            lines.append(
+                f"{get_variant(rated.variant).title} rating: {rated.rating.rating:.0f}{mark} "
+                f"after {rated.games} rated games"
+            )
         await interaction.response.send_message(
             embed=discord.Embed(
                 title=f"{user.display_name}'s record", description="\n".join(lines)

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import AIError
 from bot.engine import Side, square_name
 from bot.storage import Participant, StorageError
 
@@ -24,6 +25,14 @@ if TYPE_CHECKING:
     from ..client import TaflBot
 
 log = logging.getLogger(__name__)
+
+
+AI_RETRY_SECONDS = 2.0
+
+
+def ai_attempts(level: str) -> tuple[str, ...]:
+    """The levels tried in turn when the AI fails to answer: twice as asked, then easy."""
+    return (level, level, "easy")
 
 
 def participant_of(user: discord.abc.User) -> Participant:
@@ -259,18 +268,30 @@ class Play(commands.Cog):
         assert player.ai_level is not None
         game = live.game
         ply = game.ply
-        try:
-            text = await self.bot.ai.choose_move(
-                variant=live.record.variant,
-                start_position=live.record.start_position,
-                start_turn=Side(live.record.first_turn),
-                moves=[result.move.text(game.size) for result in game.history],
-                level=level_name(player.ai_level),
-                game_key=str(live.id),
-            )
-        except asyncio.CancelledError:
-            if self.bot.hub.by_id(live.id) is live:
-                raise  # the bot is shutting down, not the game ending
+        text = None
+        # A failed search (a worker that died twice, no answer in time) is retried, last at the
+        # easiest level, so a game against the AI never waits for a restart.
+        for attempt, level in enumerate(ai_attempts(level_name(player.ai_level))):
+            try:
+                text = await self.bot.ai.choose_move(
+                    variant=live.record.variant,
+                    start_position=live.record.start_position,
+                    start_turn=Side(live.record.first_turn),
+                    moves=[result.move.text(game.size) for result in game.history],
+                    level=level,
+                    game_key=str(live.id),
+                )
+                break
+            except asyncio.CancelledError:
+                if self.bot.hub.by_id(live.id) is live:
+                    raise  # the bot is shutting down, not the game ending
+                return
+            except AIError as error:
+                log.warning("AI failed in game %d, attempt %d: %s", live.id, attempt + 1, error)
+                await asyncio.sleep(AI_RETRY_SECONDS * (attempt + 1))
+        if text is None:
+            log.error("the AI gave up in game %d; it will try again after a restart", live.id)
+            await post_board(self.bot, live, ["The AI could not find a move. Sorry!"])
             return
         if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
             return  # the game ended or moved on while the AI thought

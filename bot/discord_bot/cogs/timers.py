@@ -33,6 +33,11 @@ def reminder_due(move_seconds: int, remaining: float) -> bool:
     return remaining <= max(5, min(move_seconds // 4, REMINDER_HORIZON))
 
 
+def _report_death(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the clock stopped", exc_info=task.exception())
+
+
 class Timers(commands.Cog):
     """The background clock."""
 
@@ -42,6 +47,7 @@ class Timers(commands.Cog):
 
     async def cog_load(self) -> None:
         self.task = asyncio.create_task(self.run(), name="tafl-timers")
+        self.task.add_done_callback(_report_death)
 
     async def cog_unload(self) -> None:
         if self.task is not None:
@@ -52,10 +58,7 @@ class Timers(commands.Cog):
         await self.bot.wait_until_ready()
         await self.announce_settled_at_start()
         while not self.bot.is_closed():
-            try:
-                await self.tick()
-            except (StorageError, discord.HTTPException) as error:
-                log.error("timer tick failed: %s", error)
+            await self.tick()
             await asyncio.sleep(TICK_SECONDS)
 
     async def announce_settled_at_start(self) -> None:
@@ -65,7 +68,20 @@ class Timers(commands.Cog):
             await play.announce(played)  # type: ignore[union-attr]
 
     async def tick(self) -> None:
-        """Forfeit games out of time, remind players near their deadline, expire challenges."""
+        """Forfeit games out of time, remind players near their deadline, expire challenges.
+
+        Each stage runs even if another failed: one surprise must never stop every clock.
+        """
+        for stage in (self.settle_deadlines, self.send_reminders, self.expire_challenges):
+            try:
+                await stage()
+            except (StorageError, discord.HTTPException) as error:
+                log.error("%s failed: %s", stage.__name__, error)
+            except Exception:
+                log.exception("%s failed unexpectedly", stage.__name__)
+
+    async def settle_deadlines(self) -> None:
+        """Games whose player to move ran out of time are lost on time."""
         storage = self.bot.storage
         play = self.bot.get_cog("Play")
         for record in await storage.games.past_deadline():
@@ -78,6 +94,10 @@ class Timers(commands.Cog):
                 await play.announce_end(  # type: ignore[union-attr]
                     ended, [f"{mention(loser)} ran out of time."]
                 )
+
+    async def send_reminders(self) -> None:
+        """Ping players when a quarter of their move time (at most an hour) is left."""
+        storage = self.bot.storage
         now = datetime.now(UTC)
         for record in await storage.games.due_for_reminder(REMINDER_HORIZON):
             if record.move_deadline is None or record.move_seconds is None:
@@ -97,6 +117,10 @@ class Timers(commands.Cog):
                     f"⏰ {mention(live.to_move)}, your move in game #{record.id}: time runs out "
                     f"<t:{deadline}:R>."
                 )
+
+    async def expire_challenges(self) -> None:
+        """Pending challenges past their expiry are closed and their buttons disabled."""
+        storage = self.bot.storage
         for challenge in await storage.challenges.expire_due():
             if challenge.message_id is None:
                 continue
