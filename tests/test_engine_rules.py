@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from helpers import game, names
 
@@ -12,6 +14,7 @@ from bot.engine import (
     IllegalMoveError,
     MoveParseError,
     Piece,
+    PositionError,
     Side,
     Termination,
     parse_square,
@@ -96,8 +99,8 @@ def test_tablut_linnaean_capture_against_the_throned_king() -> None:
 
 
 def test_tablut_only_the_king_may_pass_or_stop_on_the_throne() -> None:
-    assert "pass through the throne (e5)" in illegal_reason("tablut", "K:a9 t:e3", "e3-e7")
-    assert "stop on the throne (e5)" in illegal_reason("tablut", "K:a9 t:e3", "e3-e5")
+    assert "pass through the throne (e5)" in illegal_reason("tablut", "K:b8 t:e3", "e3-e7")
+    assert "stop on the throne (e5)" in illegal_reason("tablut", "K:b8 t:e3", "e3-e5")
     assert game("tablut", "K:e4 t:a9", "defenders").play("e4-e5").outcome is None
     assert game("tablut", "K:e3 t:a9", "defenders").play("e3-e7").outcome is None
 
@@ -159,7 +162,7 @@ def test_ashton_nobody_enters_the_throne_not_even_the_king() -> None:
     assert "may not return to the throne" in illegal_reason(
         "tablut-ashton", "K:e4 t:a9", "e4-e5", "defenders"
     )
-    assert "pass through the throne" in illegal_reason("tablut-ashton", "K:a9 t:e3", "e3-e7")
+    assert "pass through the throne" in illegal_reason("tablut-ashton", "K:b8 t:e3", "e3-e7")
 
 
 def test_ashton_camps() -> None:
@@ -206,8 +209,8 @@ def test_corner_escape_only_at_corners() -> None:
 
 
 def test_corner_variants_let_pieces_cross_the_empty_throne_without_stopping() -> None:
-    assert game("tablut-corner", "K:a9 t:e3").play("e3-e7").outcome is None
-    assert "stop on the throne" in illegal_reason("tablut-corner", "K:a9 t:e3", "e3-e5")
+    assert game("tablut-corner", "K:b8 t:e3").play("e3-e7").outcome is None
+    assert "stop on the throne" in illegal_reason("tablut-corner", "K:b8 t:e3", "e3-e5")
 
 
 def test_tablut_corner_throne_is_not_hostile_to_ordinary_pieces() -> None:
@@ -221,7 +224,7 @@ def test_tablut_corner_throne_is_not_hostile_to_ordinary_pieces() -> None:
         ("K:c3 t:b3,d3,c4,c7", "c7-c5", False),
         ("K:c3 t:b3,d3,c4,h2", "h2-c2", True),  # four attackers in the open
         ("K:c3 t:b3,d3,h2", "h2-c2", False),  # three are not enough in the open
-        ("K:a3 t:a4,g2,i9", "g2-a2", False),  # the edge closes one side: needs b3 too
+        ("K:a3 t:a4,g2,h9", "g2-a2", False),  # the edge closes one side: needs b3 too
         ("K:a3 t:a4,b3,g2", "g2-a2", True),  # three on the edge
         ("K:a2 t:a3,b7", "b7-b2", True),  # two beside a corner on the edge
         ("K:e4 t:d4,f4,e1", "e1-e3", True),  # three beside the throne
@@ -252,7 +255,7 @@ def test_group_capture_surrounds_the_king_and_his_defenders() -> None:
 
 
 def test_group_capture_needs_the_mover_next_to_the_group() -> None:
-    g = game("tablut-unarmed", "K:c3 T:d3,a9 t:b3,c2,c4,e3,d2,d4,h8")
+    g = game("tablut-unarmed", "K:c3 T:d3,g8 t:b3,c2,c4,e3,d2,d4,h8")
     assert g.play("h8-h7").outcome is None
 
 
@@ -295,7 +298,7 @@ def test_fidchell_throne_is_closed_once_the_king_leaves() -> None:
     assert "may not return to the throne" in illegal_reason(
         "fidchell", "K:d3 t:g7", "d3-d4", "defenders"
     )
-    assert "pass through the throne" in illegal_reason("fidchell", "K:a7 t:d2", "d2-d6")
+    assert "pass through the throne" in illegal_reason("fidchell", "K:b6 t:d2", "d2-d6")
 
 
 def test_fidchell_throned_king_is_just_an_armed_piece() -> None:
@@ -349,3 +352,18 @@ def test_undo_restores_the_position_and_the_outcome() -> None:
     taken = g.undo()
     assert taken.move.text(9) == "d7-d3"
     assert g.outcome is None and g.position_otn() == before and g.turn is Side.ATTACKERS
+
+
+@pytest.mark.parametrize(
+    ("variant", "pieces", "reason"),
+    [
+        ("tablut", "K:a9", "the king on a9 has already escaped"),
+        ("brandubh", "K:a1", "the king on a1 has already escaped"),
+        ("tablut", "K:c3 T:e5", "only the king may stand on the throne (e5)"),
+        ("tablut-corner", "K:c3 t:i9", "only the king may stand on a corner (i9)"),
+        ("tablut-ashton", "K:c3 T:e1", "defenders never stand in a camp (e1)"),
+    ],
+)
+def test_impossible_setups_are_refused(variant: str, pieces: str, reason: str) -> None:
+    with pytest.raises(PositionError, match=re.escape(reason)):
+        game(variant, pieces)

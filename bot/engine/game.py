@@ -16,7 +16,14 @@ from .board import (
     TUICHI,
     Board,
 )
-from .errors import AmbiguousMoveError, GameOverError, IllegalMoveError, MoveParseError, TaflError
+from .errors import (
+    AmbiguousMoveError,
+    GameOverError,
+    IllegalMoveError,
+    MoveParseError,
+    PositionError,
+    TaflError,
+)
 from .otn import format_position, parse_position
 from .tables import EMPTY, KING, MOVE_SHIFT, TARGET_MASK
 from .types import (
@@ -50,6 +57,23 @@ _MOVE_RE = re.compile(
 _BARE_RE = re.compile(_SQ)
 
 
+def _check_setup(variant: Variant, cells: list[int], text: str) -> None:
+    """Refuse positions the rules could never reach: pieces where they may not stand, or a
+    king who has already escaped."""
+    n = variant.size
+    for sq, piece in enumerate(cells):
+        if piece == EMPTY:
+            continue
+        name = square_name(sq, n)
+        if piece != KING and (sq == variant.throne or sq in variant.corners):
+            where = "the throne" if sq == variant.throne else "a corner"
+            raise PositionError(f"{text!r}: only the king may stand on {where} ({name})")
+        if piece != int(Piece.ATTACKER) and sq in variant.camps:
+            raise PositionError(f"{text!r}: defenders never stand in a camp ({name})")
+        if piece == KING and sq in variant.escape_squares:
+            raise PositionError(f"{text!r}: the king on {name} has already escaped")
+
+
 @cache
 def _canonical_moves(size: int) -> dict[str, Move]:
     """Every rook-like move on a board of ``size`` by its ``e1-e4`` text."""
@@ -81,6 +105,8 @@ class Game:
         self.variant: Variant = get_variant(variant) if isinstance(variant, str) else variant
         self.size: int = self.variant.size
         cells = None if position is None else parse_position(position, self.size)
+        if cells is not None:
+            _check_setup(self.variant, cells, position or "")
         self.start_position: str = format_position(
             cells if cells is not None else parse_position(self.variant.start, self.size),
             self.size,
