@@ -55,3 +55,15 @@ def test_missing_token_exits_with_a_message_not_a_traceback(
     assert main() == 2
     err = capsys.readouterr().err
     assert "DISCORD_TOKEN is not set" in err and "Traceback" not in err
+
+
+def test_clock_settings_are_checked() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    settings = load_settings({**base, "TAFL_TIMER_TICK": "0.5", "TAFL_CHALLENGE_EXPIRY": "60"})
+    assert (settings.timer_tick, settings.challenge_expiry) == (0.5, 60)
+    with pytest.raises(ConfigError, match="TAFL_TIMER_TICK must be a number of seconds"):
+        load_settings({**base, "TAFL_TIMER_TICK": "5s"})
+    with pytest.raises(ConfigError, match=r"TAFL_TIMER_TICK must be at least 0\.1 seconds"):
+        load_settings({**base, "TAFL_TIMER_TICK": "0"})
+    with pytest.raises(ConfigError, match="TAFL_CHALLENGE_EXPIRY must be at least 5 seconds"):
+        load_settings({**base, "TAFL_CHALLENGE_EXPIRY": "1"})

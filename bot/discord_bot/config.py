@@ -29,13 +29,18 @@ class Settings:
     log_level: str
     loop_monitor: bool = False
     """``TAFL_LOOP_MONITOR=1``: log the event loop's worst lag every few seconds."""
+    timer_tick: float = 5.0
+    """``TAFL_TIMER_TICK``: seconds between checks of move clocks and challenge expiry."""
+    challenge_expiry: int = 15 * 60
+    """``TAFL_CHALLENGE_EXPIRY``: seconds a challenge stays open."""
 
     def __repr__(self) -> str:  # the token must never reach a log line
         return (
             f"Settings(token=<hidden>, database={str(self.database)!r}, "
             f"test_guild_id={self.test_guild_id!r}, api_base={self.api_base!r}, "
             f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
-            f"loop_monitor={self.loop_monitor!r})"
+            f"loop_monitor={self.loop_monitor!r}, timer_tick={self.timer_tick!r}, "
+            f"challenge_expiry={self.challenge_expiry!r})"
         )
 
 
@@ -70,4 +75,20 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         gateway_url=environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
         log_level=level,
         loop_monitor=environ.get("TAFL_LOOP_MONITOR", "").strip().lower() in ("1", "true", "yes"),
+        timer_tick=_number(environ, "TAFL_TIMER_TICK", 5.0, minimum=0.1),
+        challenge_expiry=int(_number(environ, "TAFL_CHALLENGE_EXPIRY", 15 * 60, minimum=5)),
     )
+
+
+def _number(environ: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
+    """A number of seconds from ``name``, at least ``minimum``; a clear error otherwise."""
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {text!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum:g} seconds, not {text}")
+    return value

@@ -4,7 +4,6 @@ rematches."""
 from __future__ import annotations
 
 import logging
-import os
 import re
 from typing import TYPE_CHECKING
 
@@ -35,7 +34,6 @@ SIDE_CHOICES = [
     app_commands.Choice(name="Defenders (Swedes and the king, light)", value="defenders"),
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=level.title(), value=level) for level in LEVELS]
-MIN_CHALLENGE_EXPIRY_SECONDS = 5
 CHALLENGE_COOLDOWN_SECONDS = 20
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 14 * 24 * 3600
@@ -54,20 +52,6 @@ def parse_duration(text: str) -> int:
     if not MIN_MOVE_SECONDS <= seconds <= MAX_MOVE_SECONDS:
         raise UserError(f"Time per move must be between {MIN_MOVE_SECONDS} seconds and 14 days.")
     return seconds
-
-
-def challenge_expiry(environ: dict[str, str] | None = None) -> int:
-    """Seconds a challenge stays open: ``TAFL_CHALLENGE_EXPIRY`` (default 15 minutes, at least
-    5 seconds so a challenge can be answered at all)."""
-    text = (os.environ if environ is None else environ).get("TAFL_CHALLENGE_EXPIRY", "").strip()
-    if not text:
-        return 15 * 60
-    try:
-        seconds = int(float(text))
-    except ValueError:
-        log.warning("TAFL_CHALLENGE_EXPIRY=%r is not a number of seconds; using 15 minutes", text)
-        return 15 * 60
-    return max(MIN_CHALLENGE_EXPIRY_SECONDS, seconds)
 
 
 def busy_message() -> str:
@@ -98,7 +82,7 @@ class Challenges(commands.Cog):
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
-        self.expiry_seconds = challenge_expiry()
+        self.expiry_seconds = bot.settings.challenge_expiry
         bot.handlers.update(
             challenge_button=self.on_challenge_button, rematch_button=self.on_rematch_button
         )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -23,8 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TICK_SECONDS = float(os.environ.get("TAFL_TIMER_TICK", "5"))
-"""How often the clocks are checked; deadlines are settled to within this."""
 REMINDER_HORIZON = 3600
 
 
@@ -59,7 +56,8 @@ class Timers(commands.Cog):
         await self.announce_settled_at_start()
         while not self.bot.is_closed():
             await self.tick()
-            await asyncio.sleep(TICK_SECONDS)
+            # Deadlines are settled to within one tick.
+            await asyncio.sleep(self.bot.settings.timer_tick)
 
     async def announce_settled_at_start(self) -> None:
         """Games whose last move ended them while the bot was down get their final board."""
