@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "amy", "ben", "cat", "dan", "eve", "fay", "guy", "hal", "ivy", "jon", "kim", "lea", "max",
-    "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma",
+    "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma", "rob", "sue",
 ]  # fmt: skip
 
 
@@ -320,6 +320,21 @@ async def test_draw_offer_by_button_declined_then_draw_by_command_accepted(
     )
     reply = await world.error_reply(pam, channel, "move", move="d1-c1")
     assert "no game" in reply, reply
+
+
+async def test_the_resign_button_asks_for_confirmation(world: World, bot_log: None) -> None:
+    rob, sue = world.user("rob"), world.user("sue")
+    channel = world.channel("resign-button")
+    board = await world.challenge(rob, sue, channel, variant="brandubh", side="attackers")
+    reply = await world.click_error(world.user("amy"), board, ":resign")
+    assert "not playing" in reply, reply
+    asked = await world.click(sue, board, ":resign")
+    confirm = asked.original_message
+    assert confirm is not None and confirm.ephemeral and "Resign game" in confirm.text
+    mark = world.fake.checkpoint()
+    await world.click(sue, confirm, "")  # "Yes, resign"
+    final = await world.board_after(channel, mark, "resigned")
+    assert f"{rob.mention} wins" in final.text, final.text
 
 
 # -- rematches ------------------------------------------------------------------------------------

@@ -134,6 +134,29 @@ class OfferButton(
         )
 
 
+class ConfirmResignButton(discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P<game>\d+)"):
+    """The second click of a resignation made with buttons (one stray click must not lose)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, resign",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"tafl:rs:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ConfirmResignButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, "resign_confirmed", self.game_id)
+
+
 class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
     """Offered under a finished game: a new game with the sides swapped."""
 
@@ -213,7 +236,15 @@ class TargetSelect(
         await _dispatch(interaction, "target_chosen", self.game_id, self.ply, self.origin, values)
 
 
-DYNAMIC_ITEMS = (GameButton, ChallengeButton, OfferButton, RematchButton, PieceSelect, TargetSelect)
+DYNAMIC_ITEMS = (
+    GameButton,
+    ChallengeButton,
+    OfferButton,
+    ConfirmResignButton,
+    RematchButton,
+    PieceSelect,
+    TargetSelect,
+)
 
 
 def game_view(game_id: int, *, disabled: bool = False) -> discord.ui.View:
@@ -221,6 +252,13 @@ def game_view(game_id: int, *, disabled: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in GAME_ACTIONS:
         view.add_item(GameButton(game_id, action, disabled=disabled))
+    return view
+
+
+def confirm_resign_view(game_id: int) -> discord.ui.View:
+    """The button that confirms a resignation."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmResignButton(game_id))
     return view
 
 

@@ -19,7 +19,7 @@ from ..errors import UserError
 from ..hub import Ended, LiveGame, Played
 from ..present import describe_end, describe_move, level_name, mention, render_board
 from ..table import post_board
-from ..views import offer_view, piece_view, target_view
+from ..views import confirm_resign_view, offer_view, piece_view, target_view
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -49,6 +49,7 @@ class Play(commands.Cog):
             game_button=self.on_game_button,
             offer_button=self.on_offer_button,
             piece_chosen=self.on_piece_chosen,
+            resign_confirmed=self.on_resign_confirmed,
             target_chosen=self.on_target_chosen,
         )
 
@@ -144,8 +145,13 @@ class Play(commands.Cog):
             await interaction.response.send_message(file=image.file(), ephemeral=True)
             return
         if action == "resign":
-            ended = await self.bot.hub.resign(live.record.channel_id, interaction.user.id)
-            await self.announce_end(ended, [f"{interaction.user.mention} resigned."], interaction)
+            if live.side_of(interaction.user.id) is None:
+                raise UserError("You are not playing in this game.")
+            await interaction.response.send_message(
+                f"Resign game #{live.id}? Your opponent wins.",
+                view=confirm_resign_view(live.id),
+                ephemeral=True,
+            )
             return
         if action == "draw":
             self.bot.hub.offer_draw(live.record.channel_id, interaction.user.id)
@@ -168,6 +174,15 @@ class Play(commands.Cog):
             raise UserError("You are not playing in this game.")
         if live.to_move.user_id != user_id:
             raise UserError(f"It is not your turn: the {live.game.turn.value} are to move.")
+
+    async def on_resign_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The second click of the Resign button."""
+        live = self.bot.hub.by_id(game_id)
+        if live is None:
+            raise UserError("This game is already over.")
+        ended = await self.bot.hub.resign(live.record.channel_id, interaction.user.id)
+        await interaction.response.edit_message(content="You resigned.", view=None)
+        await self.announce_end(ended, [f"{interaction.user.mention} resigned."])
 
     async def on_piece_chosen(
         self, interaction: discord.Interaction, game_id: int, ply: int, values: list[str]
