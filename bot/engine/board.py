@@ -415,38 +415,64 @@ class Board:
 
     def king_threatened(self) -> bool:
         """Whether the attackers, to move now or next, could capture the king with one move."""
+        return bool(self.king_capturing_moves())
+
+    def king_capturing_moves(self) -> list[int]:
+        """The attackers' moves that would capture the king now, whoever is to move.
+
+        Only squares next to the king (or the last free square next to his group) are looked
+        at, so the search can ask this at every node.
+        """
         if self.king < 0 or self.status:
-            return False
+            return []
         tables = self.tables
         cells = self.cells
-        neighbours = tables.neighbours
         if not tables.group_capture:
-            # The capturing attacker must land next to the king, and whether it captures there
-            # depends only on that square: test the squares first, then who can reach them.
-            for target in neighbours[self.king]:
-                if (
-                    cells[target] == EMPTY
-                    and self._arrival_captures_king(target)
-                    and self._attackers_reaching(target)
-                ):
-                    return True
-            return False
-        # Group capture: try the moves onto squares next to the king's side; whether one captures
-        # depends on its origin only when the origin itself borders a defender.
-        near = {nb for sq, piece in enumerate(cells) if piece >= DEFENDER for nb in neighbours[sq]}
-        for target in near:
-            if cells[target] != EMPTY:
-                continue
-            tried = False
-            for move in self._attackers_reaching(target):
-                origin = move >> MOVE_SHIFT
-                if origin in near or not tried:
-                    status = self.make(move)
-                    self.unmake()
-                    if status in (KING_CAPTURED, GROUP_CAPTURED):
-                        return True
-                    tried = tried or origin not in near
-        return False
+            # Whether an arrival captures depends only on the square: test the squares first,
+            # then who can reach them.
+            result = []
+            for target in tables.neighbours[self.king]:
+                if cells[target] == EMPTY and self._arrival_captures_king(target):
+                    result += self._attackers_reaching(target)
+            return result
+        liberty = self._group_last_liberty()
+        if liberty < 0:
+            return []
+        # Confirm by playing: an attacker leaving a square next to the group, or capturing one
+        # of its defenders, opens the ring again.
+        result = []
+        for move in self._attackers_reaching(liberty):
+            status = self.make(move)
+            self.unmake()
+            if status in (KING_CAPTURED, GROUP_CAPTURED):
+                result.append(move)
+        return result
+
+    def _group_last_liberty(self) -> int:
+        """The only free square next to the king's group, or -1 if it has none or several.
+
+        Free means empty and not a square that closes the ring (the empty throne, a corner).
+        """
+        tables = self.tables
+        cells = self.cells
+        closes = tables.closes_ring
+        neighbours = tables.neighbours
+        group = {self.king}
+        frontier = [self.king]
+        free = -1
+        while frontier:
+            sq = frontier.pop()
+            for nb in neighbours[sq]:
+                piece = cells[nb]
+                if piece == DEFENDER:
+                    if nb not in group:
+                        group.add(nb)
+                        frontier.append(nb)
+                elif piece == EMPTY and not closes[nb] and nb != free:
+                    if free >= 0:
+                        return -1
+                    free = nb
+        return free
 
     def _arrival_captures_king(self, target: int) -> bool:
         """Whether an attacker arriving on ``target``, next to the king, would capture him.
