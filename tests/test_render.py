@@ -363,6 +363,14 @@ def test_cli_renders_a_position(tmp_path: Path) -> None:
     assert image.size == (720, 720) and image.mode == "P"
 
 
+def test_cli_refuses_captures_on_occupied_squares(tmp_path: Path) -> None:
+    out = tmp_path / "board.png"
+    moved = "/1t5/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"  # d1-b1 played
+    args = ["brandubh", moved, "--last", "d1-b1", "-o", str(out)]
+    assert cli([*args, "--captured", "d4"]) == 2  # the king stands on d4
+    assert cli([*args, "--captured", "c1"]) == 0
+
+
 def test_cli_renders_a_record_as_gif(tmp_path: Path) -> None:
     game = Game("brandubh")
     for move in ("d7-b7", "d5-c5", "b7-b6"):

@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from bot.engine import VARIANTS, Game, Move, Side, TaflError, parse_square
+from bot.engine import VARIANTS, Game, Move, Side, TaflError, parse_square, square_name
 from bot.render.adapter import board_view_from_game, replay_views
 from bot.render.board import render_png
 from bot.render.gif import render_gif
@@ -71,6 +71,12 @@ def _position_view(args: argparse.Namespace) -> BoardView:
             (parse_square(name, size), victim)
             for name in args.captured.replace(",", " ").split()
         )
+        for square, _ in captured:
+            if game.cells[square] != EMPTY:
+                raise ValueError(
+                    f"--captured: {square_name(square, size)} is occupied; a captured piece's "
+                    "square is empty after the move"
+                )
         view = replace(view, last_move=(move.origin, move.target), captured=captured)
     elif args.captured:
         raise ValueError("--captured needs --last (the move that captured)")
