@@ -58,6 +58,17 @@ def reference_moves(game: Game) -> list[Move]:
     return sorted(moves)
 
 
+def random_game(variant: str, seed: int, plies: int) -> Game:
+    """A game of up to ``plies`` random legal moves (fewer if it ends)."""
+    game = Game(variant)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
 def random_playout(game: Game, rng: random.Random, plies: int) -> None:
     for _ in range(plies):
         moves = game.legal_moves()
@@ -102,12 +113,7 @@ def test_undo_restores_every_earlier_position_exactly(variant: str, seed: int, p
 @settings(max_examples=25, deadline=None)
 @given(variant=variants, seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80))
 def test_game_records_round_trip(variant: str, seed: int, plies: int) -> None:
-    game = Game(variant)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if game.is_over:
-            break
-        game.play(rng.choice(game.legal_moves()))
+    game = random_game(variant, seed, plies)
     record = game.to_record({"attackers": "Ann", "defenders": "Bo"})
     again = Game.from_record(record)
     assert again.position_otn() == game.position_otn()
@@ -198,12 +204,7 @@ def test_king_threat_detection_agrees_with_brute_force(
 def test_single_move_legality_agrees_with_move_generation(
     variant: str, seed: int, plies: int
 ) -> None:
-    game = Game(variant)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if game.is_over:
-            break
-        game.play(rng.choice(game.legal_moves()))
+    game = random_game(variant, seed, plies)
     board = game.board
     legal = set(board.moves())
     assert board.has_moves() == bool(legal)
