@@ -15,14 +15,18 @@ from .evaluation import Weights
 from .levels import Level, get_level
 from .search import Searcher, SearchResult
 
-_SEARCHERS: dict[tuple[str, int, int, bool, Weights | None], Searcher] = {}
+_SEARCHERS: dict[tuple[str, str, int, bool, Weights | None], Searcher] = {}
 
 
 def searcher_for(
     variant: Variant, level: Level, seed: int, weights: Weights | None = None
 ) -> Searcher:
-    """A searcher for this variant and level, reused within a process (it keeps its table)."""
-    key = (variant.name, level.noise, seed if level.noise else 0, level.quiescence, weights)
+    """A searcher for this variant and level, reused within a process (it keeps its table).
+
+    Each level has its own searcher: two levels playing each other in one process (the arena)
+    must not share a transposition table, or the weaker one reads the stronger one's analysis.
+    """
+    key = (variant.name, level.name, seed if level.noise else 0, level.quiescence, weights)
     searcher = _SEARCHERS.get(key)
     if searcher is None:
         if len(_SEARCHERS) > 8:

@@ -95,6 +95,8 @@ class Searcher:
         self.path: set[int] = set()
         self.seen: frozenset[int] = frozenset()
         self.board: Board = Board(variant)
+        self.partial: tuple[int, int] | None = None
+        """Best root move and score of the running iteration, once its first move is searched."""
 
     # ------------------------------------------------------------------ entry point
 
@@ -137,11 +139,25 @@ class Searcher:
         result = SearchResult(moves[0], 0, 0, 0, 0.0)
         root_scores: dict[int, int] = {}
         for depth in range(1, max(1, max_depth) + 1):
+            self.partial = None
             try:
                 score, move, scores = self._root(depth, moves, root_scores)
             except SearchTimeout:
                 while len(board.stack) > root_length:
                     board.unmake()
+                # The unfinished iteration searched the previous best move first: a move
+                # that beat it at the new depth is better than the last complete answer.
+                if self.partial is not None and depth > 1 and self.partial[0] != result.move:
+                    move, score = self.partial
+                    result = SearchResult(
+                        move,
+                        score,
+                        result.depth,
+                        self.nodes,
+                        time.perf_counter() - started,
+                        [move],
+                        dict(root_scores),
+                    )
                 break
             root_scores = scores
             result = SearchResult(
@@ -220,6 +236,7 @@ class Searcher:
                 if score > alpha:
                     alpha = score
                     best_move = move
+                    self.partial = (move, score)
         finally:
             self.path.discard(board.hash)
         self._store(board.hash, depth, _EXACT, alpha, best_move, 0)
