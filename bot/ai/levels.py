@@ -21,7 +21,9 @@ tablut     master-hard     20, +16 =0 -4 (scale 0.25) *  80.0% [62.5, 97.5]
 tablut     master-hard     20, +16 =0 -4 (scale 0.5) **  80.0% [62.5, 97.5]
 brandubh   medium-easy     40, +19 =12 -9 (seeds 1, 2)   62.5% [50.1, 74.9]
 brandubh   hard-medium     40, +20 =15 -5 (scale 0.5)    68.8% [58.0, 79.5]
+brandubh   hard-medium     40, +22 =7 -11 (scale 0.5) ** 63.7% [50.3, 77.2]
 brandubh   master-hard     20, +10 =0 -10 (scale 0.25)   50.0% [28.1, 71.9]
+brandubh   master-hard     20, +10 =1 -9 (scale 0.5) **  52.5% [31.2, 73.8]
 =========  ==============  ============================  ===========================
 
 At scale 0.5 on a two-core test machine ``master`` (2 s) often could not finish the iteration
