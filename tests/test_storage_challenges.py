@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-from storage_helpers import ALICE, BOB, CAROL, FakeClock, new_game, open_storage
+from storage_helpers import ALICE, BOB, CAROL, FakeClock, new_game
 
 from bot.storage import (
     Challenge,
@@ -19,18 +17,6 @@ from bot.storage import (
     SideChoice,
     Storage,
 )
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    storage = await open_storage(tmp_path / "tafl.sqlite3", clock)
-    yield storage
-    await storage.close()
 
 
 async def challenge(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -23,18 +22,6 @@ from bot.storage import (
     PositionChanged,
     Storage,
 )
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    storage = await open_storage(tmp_path / "tafl.sqlite3", clock)
-    yield storage
-    await storage.close()
 
 
 async def test_a_new_game_uses_the_variants_start_and_first_side(storage: Storage) -> None:
