@@ -7,8 +7,10 @@ import sys
 
 import pytest
 
+from bot.ai.otep import Clock
 from bot.ai.otn_rules import RulesError, match_rules
 from bot.engine import VARIANTS, Game
+from bot.engine.types import Side
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
@@ -86,3 +88,19 @@ def test_otep_engine_plays_a_short_game_as_a_subprocess() -> None:
     finally:
         if engine.poll() is None:
             engine.kill()
+
+
+def test_the_clock_sets_the_budget_so_both_engines_get_equal_time() -> None:
+    assert Clock().budget(Side.ATTACKERS, 4.0) == 4.0  # no clock: the level's time
+    assert Clock().budget(Side.ATTACKERS, 4.0, cap=1.0) == 1.0
+    # Five minutes of main time each, then three 10-second periods.
+    clock = Clock.parse(["300000", "240000", "10", "3", "3"])
+    assert clock.budget(Side.ATTACKERS, 4.0) == pytest.approx(300 / 25 + 8.35)
+    assert clock.budget(Side.DEFENDERS, 4.0) == pytest.approx(240 / 25 + 8.35)
+    assert clock.budget(Side.DEFENDERS, 4.0, cap=5.0) == 5.0
+    # Main time used up: nearly a whole period, with a margin for the answer to travel.
+    overtime = Clock.parse(["0*", "1000", "10", "2", "3"])
+    assert overtime.budget(Side.ATTACKERS, 4.0) == pytest.approx(8.35)
+    # Little main time and no periods: never more than half of what is left.
+    short = Clock.parse(["2000", "2000", "0", "0", "0"])
+    assert short.budget(Side.ATTACKERS, 4.0) == pytest.approx(2 / 25)

@@ -17,7 +17,12 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     otep = commands.add_parser("otep", help="speak the OpenTafl Engine Protocol on stdin/stdout")
     otep.add_argument("--level", choices=LEVELS, default="master")
-    otep.add_argument("--time", type=float, help="seconds per move (default: the level's)")
+    otep.add_argument(
+        "--time",
+        type=float,
+        help="seconds per move when the host sends no clock, and the most a move may take "
+        "when it does (default: the level's time without a clock, the clock's share with one)",
+    )
     move = commands.add_parser("move", help="print the AI's move after some moves")
     move.add_argument("variant")
     move.add_argument("moves", nargs="*", help="moves so far, e.g. d1-d3 e3-c3")
@@ -27,13 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     move.add_argument("--depth", type=int)
     args = parser.parse_args(argv)
     level = get_level(args.level)
-    if args.time is not None:
-        level = level.with_time(args.time)
     if args.command == "otep":
         from .otep import run
 
-        run(sys.stdin, sys.stdout, level)
+        run(sys.stdin, sys.stdout, level, args.time)
         return 0
+    if args.time is not None:
+        level = level.with_time(args.time)
     try:
         print(
             choose_move_text(

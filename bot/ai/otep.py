@@ -38,31 +38,43 @@ class Clock:
     period: float = 0.0
     periods: tuple[int, int] = (0, 0)
 
-    def budget(self, side: Side, preferred: float) -> float:
-        """Seconds to spend on this move for ``side``, never more than ``preferred``."""
+    def budget(self, side: Side, default: float, cap: float | None = None) -> float:
+        """Seconds to spend on this move for ``side``.
+
+        Without a clock the answer is ``default``. With one, the host's time control decides,
+        so that at equal time the engine uses what its opponent may: a share of the main time
+        (a game lasts a few dozen moves each) plus most of one overtime period, never more than
+        ``cap`` when one is given.
+        """
         index = 0 if side is Side.ATTACKERS else 1
         left = self.main[index]
         if left is None:
-            return preferred
+            return default if cap is None else min(default, cap)
+        period = max(0.0, self.period * 0.85 - 0.15) if self.periods[index] > 0 else 0.0
         if self.overtime[index] or left <= 0:
-            return max(0.05, min(preferred, self.period * 0.4 if self.period else 0.5))
-        spare = self.period * 0.5 if self.periods[index] > 0 else 0.0
-        return max(0.05, min(preferred, left / 30 + spare))
+            seconds = period if period else 0.5
+        else:
+            seconds = min(left / 25 + period, left * 0.5 + period)
+        if cap is not None:
+            seconds = min(seconds, cap)
+        return max(0.05, seconds)
 
+    @classmethod
+    def parse(cls, words: list[str]) -> Clock:
+        """The clock of a ``clock <att-ms>[*] <def-ms>[*] <overtime-s> <att-n> <def-n>`` line."""
 
-def _parse_clock(words: list[str]) -> Clock:
-    def millis(word: str) -> tuple[float | None, bool]:
-        value = float(word.rstrip("*"))
-        return (None if value < 0 else value / 1000.0), word.endswith("*")
+        def millis(word: str) -> tuple[float | None, bool]:
+            value = float(word.rstrip("*"))
+            return (None if value < 0 else value / 1000.0), word.endswith("*")
 
-    att, att_over = millis(words[0])
-    dfn, dfn_over = millis(words[1])
-    period = float(words[2]) if len(words) > 2 else 0.0
-    periods = (
-        int(words[3]) if len(words) > 3 else 0,
-        int(words[4]) if len(words) > 4 else 0,
-    )
-    return Clock((att, dfn), (att_over, dfn_over), period, periods)
+        att, att_over = millis(words[0])
+        dfn, dfn_over = millis(words[1])
+        period = float(words[2]) if len(words) > 2 else 0.0
+        periods = (
+            int(words[3]) if len(words) > 3 else 0,
+            int(words[4]) if len(words) > 4 else 0,
+        )
+        return cls((att, dfn), (att_over, dfn_over), period, periods)
 
 
 class OtepEngine:
@@ -74,9 +86,12 @@ class OtepEngine:
         level: Level,
         *,
         lines: queue.Queue[str | None] | None = None,
+        time_cap: float | None = None,
     ) -> None:
         self.out = out
         self.level = level
+        self.time_cap = time_cap
+        """Most seconds a move may take whatever the clock allows (``--time``)."""
         self.lines = lines
         self.variant: Variant | None = None
         self.game: Game | None = None
@@ -110,7 +125,7 @@ class OtepEngine:
             elif command == "side" and args:
                 self._position(None, Side.parse(args[0]))
             elif command == "clock" and len(args) >= 2:
-                self.clock = _parse_clock(args)
+                self.clock = Clock.parse(args)
             elif command == "play" and args:
                 self._play(Side.parse(args[0]))
             elif command == "opponent-move" and args:
@@ -214,7 +229,7 @@ class OtepEngine:
                 return
             words = line.split()
             if words and words[0].lower() == "clock" and len(words) >= 3:
-                self.clock = _parse_clock(words[1:])
+                self.clock = Clock.parse(words[1:])
                 return
             # Anything else is handled after the move, in order.
             self._requeue_front(line)
@@ -243,7 +258,7 @@ class OtepEngine:
             board,
             self.level,
             history=self.hashes[:-1],
-            time_limit=self.clock.budget(side, self.level.time_limit),
+            time_limit=self.clock.budget(side, self.level.time_limit, self.time_cap),
             stop=self.abort.is_set,
         )
         if result.move is None:
@@ -282,12 +297,21 @@ def _score_text(score: int) -> str:
 
 
 def run(
-    stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, level: Level | str = "master"
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    level: Level | str = "master",
+    time_cap: float | None = None,
 ) -> None:
-    """Serve one OTEP session on these streams until ``goodbye`` or end of input."""
+    """Serve one OTEP session on these streams until ``goodbye`` or end of input.
+
+    Without a ``clock`` from the host each move takes the level's time; with one, the clock
+    sets the budget (at most ``time_cap`` seconds when given).
+    """
     chosen = get_level(level) if isinstance(level, str) else level
+    if time_cap is not None:
+        chosen = chosen.with_time(time_cap)
     lines: queue.Queue[str | None] = queue.Queue()
-    engine = OtepEngine(stdout, chosen, lines=lines)
+    engine = OtepEngine(stdout, chosen, lines=lines, time_cap=time_cap)
 
     def read() -> None:
         for raw in stdin:
