@@ -5,8 +5,13 @@ from __future__ import annotations
 import time
 
 from bot.ai import MATE, Searcher, think
+from bot.ai.arena import Player, run_match
+from bot.ai.levels import get_level
 from bot.ai.player import choose_move_text
+from bot.ai.search import MATE_BOUND
 from bot.engine import Board, Game, get_variant
+from bot.engine.board import DEFENDERS
+from bot.engine.types import Side, parse_square
 
 
 def test_seeded_levels_are_reproducible() -> None:
@@ -57,3 +62,57 @@ def test_repetition_counts_as_a_draw() -> None:
     searcher = Searcher(variant)
     searcher.search(board, max_depth=1, history=[child])
     assert searcher.tt.get(child) is None or searcher.tt[child][2] == 0
+
+
+def _brandubh_fork() -> Board:
+    """Defenders to move: one king move from c3 opens two routes at once (a Tuichi)."""
+    variant = get_variant("brandubh")
+    cells = [0] * 49
+    for name in ("b5", "e3", "f6"):
+        cells[parse_square(name, 7)] = 1
+    cells[parse_square("f5", 7)] = 2
+    cells[parse_square("c3", 7)] = 3
+    return Board(variant, cells, DEFENDERS)
+
+
+def test_a_level_that_does_not_read_threats_sees_a_fork_only_within_its_depth() -> None:
+    board = _brandubh_fork()
+    variant = board.variant
+    reader = Searcher(variant).search(board, max_depth=1)
+    assert reader.score > MATE_BOUND  # the fork, its block and the escape, read for free
+    blind = Searcher(variant, reads_threats=False, quiescence=False)
+    assert blind.search(board, max_depth=1).score < MATE_BOUND
+    # Three plies (fork, block, escape) are enough to see it the hard way.
+    assert Searcher(variant, reads_threats=False).search(board, max_depth=3).score > MATE_BOUND
+
+
+def test_the_easy_level_still_escapes_and_blocks_an_open_route() -> None:
+    easy = get_level("easy")
+    assert not easy.reads_threats
+    for seed in range(4):
+        escape = choose_move_text(
+            "brandubh", "/7/4t2/K6/7/7/7/7/", Side.DEFENDERS, [], easy, seed=seed
+        )
+        assert escape in ("a3-a1", "a3-a7")
+        # The king (a4) has one open route, to a1: the attackers must close it.
+        block = choose_move_text(
+            "brandubh", "/7/4t2/7/K6/7/t2t3/2t4/", Side.ATTACKERS, [], easy, seed=seed
+        )
+        assert block == "e2-a2"
+
+
+def test_arena_results_do_not_depend_on_how_many_games_run_at_once() -> None:
+    easy = Player(get_level("easy"), label="easy")
+    medium = Player(get_level("medium"), label="medium")
+    alone = run_match("brandubh", medium, easy, 4, max_plies=24, log=False)
+    together = run_match("brandubh", medium, easy, 4, max_plies=24, jobs=2, log=False)
+    assert alone.games == together.games == 4
+    assert (alone.wins, alone.draws, alone.losses) == (
+        together.wins,
+        together.draws,
+        together.losses,
+    )
+    assert {side: sorted(points) for side, points in alone.by_side.items()} == {
+        side: sorted(points) for side, points in together.by_side.items()
+    }
+    assert len(alone.by_side[True]) == len(alone.by_side[False]) == 2

@@ -13,7 +13,8 @@ import math
 import random
 import sys
 import time
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
 
 from bot.engine.board import Board
 from bot.engine.game import Game
@@ -41,6 +42,18 @@ class MatchScore:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    by_side: dict[bool, list[float]] = field(default_factory=lambda: {True: [], False: []})
+    """A's points per game, keyed by whether A had the attackers (filled by :meth:`add`)."""
+
+    def add(self, points: float, a_attacked: bool) -> None:
+        """Count one game: ``points`` is 1, 0.5 or 0 for A."""
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        self.by_side[a_attacked].append(points)
 
     @property
     def games(self) -> int:
@@ -67,10 +80,16 @@ class MatchScore:
         """``+W =D -L score 72.5% [58.1%, 86.9%] elo +168``."""
         low, high = self.interval()
         elo = _elo(self.score)
-        return (
+        text = (
             f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.1%} "
             f"[95% CI {low:.1%}, {high:.1%}]  elo {elo}"
         )
+        sides = []
+        for attacked, name in ((True, "attacking"), (False, "defending")):
+            points = self.by_side[attacked]
+            if points:
+                sides.append(f"{name} {sum(points) / len(points):.0%} of {len(points)}")
+        return f"{text}  (A {', '.join(sides)})" if sides else text
 
 
 def _elo(score: float) -> str:
@@ -127,6 +146,66 @@ def random_opening(variant: str, plies: int, rng: random.Random) -> list[str]:
             return moves
 
 
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of a match: who attacks, from which opening, with which seed."""
+
+    index: int
+    variant: str
+    attackers: Player
+    defenders: Player
+    a_attacks: bool
+    opening: tuple[str, ...]
+    seed: int
+    max_plies: int
+
+
+def _play_spec(spec: GameSpec) -> tuple[GameSpec, Side | None, float]:
+    started = time.perf_counter()
+    winner = play_game(
+        spec.variant,
+        spec.attackers,
+        spec.defenders,
+        opening=list(spec.opening),
+        seed=spec.seed,
+        max_plies=spec.max_plies,
+    )
+    return spec, winner, time.perf_counter() - started
+
+
+def match_games(
+    variant: str,
+    a: Player,
+    b: Player,
+    games: int,
+    *,
+    seed: int = 1,
+    opening_plies: int = 2,
+    max_plies: int = 200,
+) -> list[GameSpec]:
+    """The games of a match: pairs share a random opening, A attacks in the first of each."""
+    rng = random.Random(seed)
+    specs = []
+    opening: list[str] = []
+    for index in range(games):
+        if index % 2 == 0:
+            opening = random_opening(variant, opening_plies, rng)
+        a_attacks = index % 2 == 0
+        specs.append(
+            GameSpec(
+                index,
+                variant,
+                a if a_attacks else b,
+                b if a_attacks else a,
+                a_attacks,
+                tuple(opening),
+                seed * 1000 + index,
+                max_plies,
+            )
+        )
+    return specs
+
+
 def run_match(
     variant: str,
     a: Player,
@@ -136,43 +215,50 @@ def run_match(
     seed: int = 1,
     opening_plies: int = 2,
     max_plies: int = 200,
+    jobs: int = 1,
     log: bool = True,
 ) -> MatchScore:
-    """Play ``games`` games, A and B alternating sides; returns A's score."""
-    rng = random.Random(seed)
+    """Play ``games`` games, A and B alternating sides; returns A's score.
+
+    With ``jobs`` above 1 the games run in that many processes at once. Each game gets its
+    seed from its number, so the results do not depend on ``jobs``; timed levels do, if the
+    processes compete for cores (use no more jobs than idle cores).
+    """
+    specs = match_games(
+        variant, a, b, games, seed=seed, opening_plies=opening_plies, max_plies=max_plies
+    )
     score = MatchScore()
-    opening: list[str] = []
-    for index in range(games):
-        if index % 2 == 0:
-            opening = random_opening(variant, opening_plies, rng)
-        a_attacks = index % 2 == 0
-        started = time.perf_counter()
-        winner = play_game(
-            variant,
-            a if a_attacks else b,
-            b if a_attacks else a,
-            opening=opening,
-            seed=seed * 1000 + index,
-            max_plies=max_plies,
-        )
-        a_side = Side.ATTACKERS if a_attacks else Side.DEFENDERS
-        if winner is None:
-            score.draws += 1
-            result = "draw"
-        elif winner is a_side:
-            score.wins += 1
-            result = "A wins"
-        else:
-            score.losses += 1
-            result = "B wins"
-        if log:
-            print(
-                f"game {index + 1}: A={a.label} as {a_side.value}, opening "
-                f"{' '.join(opening)}: {result} ({time.perf_counter() - started:.0f}s)  "
-                f"running {score.summary()}",
-                flush=True,
-            )
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_play_spec, spec) for spec in specs]
+            for future in as_completed(futures):
+                _record(score, *future.result(), a.label, log)
+    else:
+        for spec in specs:
+            _record(score, *_play_spec(spec), a.label, log)
     return score
+
+
+def _record(
+    score: MatchScore, spec: GameSpec, winner: Side | None, seconds: float, label: str, log: bool
+) -> None:
+    a_side = Side.ATTACKERS if spec.a_attacks else Side.DEFENDERS
+    if winner is None:
+        result = "draw"
+        points = 0.5
+    elif winner is a_side:
+        result = "A wins"
+        points = 1.0
+    else:
+        result = "B wins"
+        points = 0.0
+    score.add(points, spec.a_attacks)
+    if log:
+        print(
+            f"game {spec.index + 1}: A={label} as {a_side.value}, opening "
+            f"{' '.join(spec.opening)}: {result} ({seconds:.0f}s)  running {score.summary()}",
+            flush=True,
+        )
 
 
 def _weights(text: str | None, variant: str) -> Weights | None:
@@ -201,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--a-weights", help="evaluation weights of A, e.g. defender=200")
     parser.add_argument("--b-weights", help="evaluation weights of B")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games at once, one process each (at most idle cores)")  # fmt: skip
     args = parser.parse_args(argv)
     level_a = get_level(args.a)
     level_b = get_level(args.b)
@@ -222,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         opening_plies=args.opening_plies,
         max_plies=args.max_plies,
+        jobs=args.jobs,
     )
     print(f"RESULT {args.variant} {args.a} vs {args.b}: {score.summary()}", flush=True)
     return 0

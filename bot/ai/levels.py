@@ -53,6 +53,9 @@ class Level:
     """Evaluation noise amplitude in hundredths of an attacker (0: none)."""
     quiescence: bool = True
     """Whether quiet escape threats (king moves that open routes) are followed at the horizon."""
+    reads_threats: bool = True
+    """Whether route threats are read beyond the depth (forks, free blocks, king captures);
+    without it only routes already open on the board are seen."""
 
     def with_time(self, seconds: float) -> Level:
         """The same level with another time budget."""
@@ -69,6 +72,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             max_depth=1,
             noise=200,
             quiescence=False,
+            reads_threats=False,
         ),
         Level(
             "medium",

@@ -15,7 +15,19 @@ from .evaluation import Weights
 from .levels import Level, get_level
 from .search import Searcher, SearchResult
 
-_SEARCHERS: dict[tuple[str, str, int, bool, Weights | None], Searcher] = {}
+_SEARCHERS: dict[tuple[str, Level, int, Weights | None], Searcher] = {}
+_KEPT_SEARCHERS = 8
+
+
+def _new_searcher(variant: Variant, level: Level, seed: int, weights: Weights | None) -> Searcher:
+    return Searcher(
+        variant,
+        weights,
+        noise=level.noise,
+        seed=seed,
+        quiescence=level.quiescence,
+        reads_threats=level.reads_threats,
+    )
 
 
 def searcher_for(
@@ -26,15 +38,15 @@ def searcher_for(
     Each level has its own searcher: two levels playing each other in one process (the arena)
     must not share a transposition table, or the weaker one reads the stronger one's analysis.
     """
-    key = (variant.name, level.name, seed if level.noise else 0, level.quiescence, weights)
-    searcher = _SEARCHERS.get(key)
+    key = (variant.name, level, seed if level.noise else 0, weights)
+    searcher = _SEARCHERS.pop(key, None)
     if searcher is None:
-        if len(_SEARCHERS) > 8:
-            _SEARCHERS.clear()
-        searcher = Searcher(
-            variant, weights, noise=level.noise, seed=seed, quiescence=level.quiescence
-        )
-        _SEARCHERS[key] = searcher
+        searcher = _new_searcher(variant, level, seed, weights)
+        if len(_SEARCHERS) >= _KEPT_SEARCHERS:
+            # Drop the least recently used one: noisy levels make a searcher per seed, and
+            # they must not push out the noiseless levels' tables.
+            del _SEARCHERS[next(iter(_SEARCHERS))]
+    _SEARCHERS[key] = searcher  # (re)inserted last: the dict's order is the use order
     return searcher
 
 
@@ -59,9 +71,7 @@ def think(
     if seed is None:
         seed = random.randrange(1 << 30)
     if fresh:
-        searcher = Searcher(
-            board.variant, weights, noise=chosen.noise, seed=seed, quiescence=chosen.quiescence
-        )
+        searcher = _new_searcher(board.variant, chosen, seed, weights)
     else:
         searcher = searcher_for(board.variant, chosen, seed, weights)
     return searcher.search(

@@ -73,6 +73,7 @@ class Searcher:
         noise: int = 0,
         seed: int = 0,
         quiescence: bool = True,
+        reads_threats: bool = True,
         tt_limit: int = 500_000,
     ) -> None:
         self.variant = variant
@@ -84,6 +85,9 @@ class Searcher:
         # position is always misjudged the same way within one search (as a person would).
         self.noise_key = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & (2**64 - 1)
         self.quiescence = quiescence
+        # Without it the king's routes are read only as far as the depth goes: a fork at the
+        # horizon is judged by the evaluation, and blocking a route costs a ply like any move.
+        self.reads_threats = reads_threats
         self.tt_limit = tt_limit
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         area = variant.size * variant.size
@@ -114,8 +118,9 @@ class Searcher:
 
         ``history`` holds the hashes of the game's earlier positions: reaching one of them
         again counts as a draw. The search stops after ``max_depth`` plies or when
-        ``time_limit`` seconds have passed (it then returns the best move of the deepest
-        complete iteration), or when ``stop()`` returns true.
+        ``time_limit`` seconds have passed, or when ``stop()`` returns true; it then returns
+        the best move of the deepest complete iteration, or a move of the unfinished one that
+        proved better.
         """
         started = time.perf_counter()
         self.board = board
@@ -175,10 +180,8 @@ class Searcher:
                 break  # a forced result within the horizon: deeper search changes nothing
             if len(moves) == 1:
                 break
-            elapsed = time.perf_counter() - started
-            # The next iteration costs several times this one: do not start what cannot end.
-            if time_limit is not None and elapsed > time_limit * 0.45:
-                break
+            # The next iteration may not finish in time; it is started anyway, because the
+            # previous best move is searched first and any move that beats it is kept.
         result.nodes = self.nodes
         result.elapsed = time.perf_counter() - started
         return result
@@ -258,6 +261,9 @@ class Searcher:
         if turn == DEFENDERS:
             if tactics.has_route(board):
                 return MATE - ply - 1
+        elif not self.reads_threats:
+            if depth <= 0:
+                return self._evaluate()
         else:
             if tactics.capturing_moves(board):
                 return MATE - ply - 1
@@ -267,6 +273,8 @@ class Searcher:
                     return -(MATE - ply - 2)
                 forced = rays
         if depth <= 0 and forced is None:
+            if not self.reads_threats:
+                return self._evaluate()
             return self._quiesce(alpha, beta, ply, 0)
         if ply >= MAX_PLY:
             return self._evaluate()
