@@ -1,6 +1,7 @@
 """AI speed: nodes per second and depth reached in a fixed time on fixed positions.
 
 .venv/bin/python benchmarks/ai.py [--time 2.0]
+.venv/bin/python benchmarks/ai.py --depth 4   # time and nodes to reach a fixed depth instead
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def main() -> None:
     """Search every position for the same time and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--time", type=float, default=2.0, help="seconds per position")
+    parser.add_argument("--depth", type=int, help="search every position to this depth instead")
     args = parser.parse_args()
     total_nodes = 0
     total_time = 0.0
@@ -33,7 +35,10 @@ def main() -> None:
         for text in moves:
             game.play(text)
         board = Board(game.variant, list(game.board.cells), game.board.turn)
-        result = Searcher(game.variant).search(board, time_limit=args.time)
+        if args.depth:
+            result = Searcher(game.variant).search(board, max_depth=args.depth)
+        else:
+            result = Searcher(game.variant).search(board, time_limit=args.time)
         rate = result.nodes / max(result.elapsed, 1e-9)
         total_nodes += result.nodes
         total_time += result.elapsed
@@ -41,7 +46,8 @@ def main() -> None:
             f"{variant:<15}{len(moves):>4}{result.depth:>6}{result.nodes:>10}"
             f"{result.elapsed:>9.2f}{rate:>10,.0f}"
         )
-    print(f"overall {total_nodes / total_time:,.0f} nodes/s")
+    rate = total_nodes / total_time
+    print(f"overall {rate:,.0f} nodes/s, {total_nodes} nodes in {total_time:.2f} s")
 
 
 if __name__ == "__main__":
