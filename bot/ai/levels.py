@@ -45,6 +45,7 @@ class Level:
 
     name: str
     description: str
+    """A short lower-case phrase for menus, e.g. "strong; searches 1.5 seconds a move"."""
     time_limit: float
     """Seconds per move the search may use."""
     max_depth: int
@@ -67,7 +68,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
     for level in (
         Level(
             "easy",
-            "Beginner: looks one move ahead and often misjudges quiet positions.",
+            "beginner; looks one move ahead, misses forks, misjudges quiet positions",
             time_limit=0.3,
             max_depth=1,
             noise=200,
@@ -76,21 +77,21 @@ LEVEL_SETTINGS: dict[str, Level] = {
         ),
         Level(
             "medium",
-            "Club player: reads two moves ahead, sees every direct king threat, misjudges some.",
+            "club player; reads two moves ahead and every direct king threat",
             time_limit=5.0,
             max_depth=2,
             noise=60,
         ),
         Level(
             "hard",
-            "Strong: full search for about 1.5 seconds a move.",
+            "strong; searches 1.5 seconds a move",
             time_limit=1.5,
             max_depth=64,
             noise=0,
         ),
         Level(
             "master",
-            "Strongest: full search for about 4 seconds a move.",
+            "strongest; searches 4 seconds a move",
             time_limit=4.0,
             max_depth=64,
             noise=0,

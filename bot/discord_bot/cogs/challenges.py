@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import LEVELS
+from bot.ai import LEVELS, describe_levels
 from bot.engine import VARIANTS, get_variant
 from bot.storage import ChallengeClosed, ChannelBusy, GameRecord, NotAllowed, Participant
 
@@ -33,7 +33,10 @@ SIDE_CHOICES = [
     app_commands.Choice(name="Attackers (Muscovites, dark)", value="attackers"),
     app_commands.Choice(name="Defenders (Swedes and the king, light)", value="defenders"),
 ]
-LEVEL_CHOICES = [app_commands.Choice(name=level.title(), value=level) for level in LEVELS]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=f"{level.title()} ({description})"[:100], value=level)
+    for level, description in describe_levels().items()
+]
 CHALLENGE_COOLDOWN_SECONDS = 20
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 14 * 24 * 3600
