@@ -237,7 +237,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "The Irish 7x7 game. 8 attackers move first against 4 defenders and the king, who "
             "escapes to a corner. Corners and the empty throne are hostile to every piece. "
             "The king must be surrounded on four sides (edge, throne and corners count), or "
-            "his whole group must be shut in."
+            "his whole group must be shut in. The defenders win most games between equals."
         ),
         source="seed 004 (Jeux de Tafl, first version)",
         aliases=("brandub",),
