@@ -35,6 +35,14 @@ def test_the_search_honours_its_time_budget() -> None:
     assert board.hash == Board(get_variant("tablut")).hash
 
 
+def test_a_timed_level_uses_its_whole_budget() -> None:
+    # A lower bound only: a loaded machine makes the search slower, never shorter.
+    board = Board(get_variant("tablut"))
+    result = think(board, "hard", time_limit=0.4, fresh=True)
+    assert result.elapsed >= 0.39
+    assert result.move in board.moves()
+
+
 def test_depth_limit_is_respected() -> None:
     board = Board(get_variant("brandubh"))
     result = think(board, "hard", max_depth=2, time_limit=60, fresh=True)
