@@ -82,26 +82,21 @@ TUNABLE = (
 DEFAULT_WEIGHTS = Weights()
 WEIGHT_NAMES = tuple(f.name for f in fields(Weights))
 
-EDGE_WEIGHTS = Weights(
-    attacker=100,
-    defender=91,
-    king_mobility=0,
-    threat_square=2,
-    fork_square=42,
-    king_distance=6,
-    king_moves=14,
-    attacker_near_king=24,
-    mobility=6,
-)
-"""Edge-escape games (tablut, tablut-ashton, fidchell), tuned on tablut from the hand-set
-defaults by ``python -m bot.ai.tune spsa --variant tablut --depth 2 --budget 3000 --seed 11``
-(1,106 iterations, 2,212 games; the corner-only terms drifted and are left at their defaults,
-which edge games never read). The search reads routes and forks itself, so the evaluation's
-threat terms fell away and the king's distance to freedom and the attackers around him took
-over. Checked against the defaults: ``python -m bot.ai.tune match --variant tablut --depth 3
---games 20 --seed 7 --a <tuned>`` (and ``--seed 8``) gave +33 =3 -4 (86.3%) over 40 games, and
-hard against hard (``python -m bot.ai.arena --variant tablut --a hard --b hard --a-weights
-<tuned> --time-scale 0.5 --games 20 --seed 5 --jobs 2``) +11 =1 -8 (57.5%).
+EDGE_WEIGHTS = DEFAULT_WEIGHTS
+"""Edge-escape games (tablut, tablut-ashton, fidchell): the hand-set defaults, kept after a
+self-play tuning run that won at low depth but lost the strong levels' edge.
+
+``python -m bot.ai.tune spsa --variant tablut --depth 2 --budget 3000 --seed 11`` (1,106
+iterations, 2,212 games) gave defender=91, king_mobility=0, threat_square=2, fork_square=42,
+king_distance=6, king_moves=14, attacker_near_king=24, mobility=6 (the search reads routes and
+forks itself, so the threat terms fell away). Against these defaults it won +33 =3 -4 over 40
+games at depth 3 (``python -m bot.ai.tune match --variant tablut --depth 3 --games 20 --seed 7
+--a <tuned>``, and ``--seed 8``) and +11 =1 -8 with ``hard`` against ``hard`` at time x0.5.
+But with it ``master`` defended worse: ``master`` against ``hard`` (then 0.75 s) scored +6 =3
+-7 after 16 games where these defaults had scored 80%, and against the depth-3 ``hard`` +7 =0
+-5 after 12 (defending 67%), against +11 =0 -4 after 15 (defending 100%) with these defaults.
+The level ladder is what players meet, so the defaults stay; tuning at depth 3 or more (about
+four times slower) is the next step.
 """
 
 CORNER_WEIGHTS = Weights(
