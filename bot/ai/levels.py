@@ -1,37 +1,39 @@
-"""Playing levels: how long each thinks, how deep, and how much it misjudges.
+"""Playing levels: how deep each reads, how long it thinks, and how much it misjudges.
 
 Weak levels are not random movers: they search shallowly with evaluation noise keyed by the
 position and a seed, so their mistakes look like a person's (a misread position, a missed quiet
-threat) and a seed makes every game reproducible. ``easy`` and ``medium`` are limited by depth,
-not time (their clock is only a safety net), so they play the same on a loaded machine; ``hard``
-and ``master`` use their whole time budget.
+threat) and a seed makes every game reproducible. ``easy`` also reads the king's routes only as
+far as its one ply goes, so it misses forks a beginner misses. ``easy``, ``medium`` and ``hard``
+are limited by depth, not time (their clock is only a safety net), so they play the same on a
+loaded machine; ``master`` searches for its whole time budget.
 
-Measured with ``python -m bot.ai.arena --variant V --a A --b B --games 20 --max-plies 160``
-(paired openings; score of A, 95% CI; ``--time-scale`` shrinks only the timed levels). Rows
-marked * were measured after each level got its own transposition table (before, ``hard`` and
-``master`` shared one in the arena, so the weaker read the stronger's analysis: master-hard
-tablut was then 60.0%, +10 =4 -6 at scale 0.25); ** also with unfinished iterations used:
+Measured with ``python -m bot.ai.arena --variant V --a A --b B --games N --max-plies 160
+--time-scale 0.5 --jobs 2`` (games in pairs sharing a random opening with the sides swapped;
+the time scale only halves ``master``'s 4 s; two games at once on a two-core machine). Score
+of A with its 95% interval, then A's score when attacking and when defending:
 
-=========  ==============  ============================  ===========================
-variant    pairing         games, +W =D -L               score [95% CI]
-=========  ==============  ============================  ===========================
-tablut     medium-easy     20, +18 =2 -0                 95.0% [88.4, 100]
-tablut     hard-medium     20, +18 =1 -1 (scale 0.5) *   92.5% [82.0, 100]
-tablut     master-hard     20, +16 =0 -4 (scale 0.25) *  80.0% [62.5, 97.5]
-tablut     master-hard     20, +16 =0 -4 (scale 0.5) **  80.0% [62.5, 97.5]
-brandubh   medium-easy     40, +19 =12 -9 (seeds 1, 2)   62.5% [50.1, 74.9]
-brandubh   hard-medium     40, +20 =15 -5 (scale 0.5)    68.8% [58.0, 79.5]
-brandubh   hard-medium     40, +22 =7 -11 (scale 0.5) ** 63.7% [50.3, 77.2]
-brandubh   master-hard     20, +10 =0 -10 (scale 0.25)   50.0% [28.1, 71.9]
-brandubh   master-hard     20, +10 =1 -9 (scale 0.5) **  52.5% [31.2, 73.8]
-=========  ==============  ============================  ===========================
+==============  ============  ======================  =====================  ===========
+variant         pairing       games, +W =D -L         score [95% CI]         att / def
+==============  ============  ======================  =====================  ===========
+tablut          medium-easy   40, +34 =6 -0           92.5% [87.0, 98.0]     100% / 85%
+tablut          hard-medium   40, +34 =4 -2           90.0% [82.1, 97.9]     80% / 100%
+tablut          master-hard   TMH
+brandubh        medium-easy   40, +19 =10 -11         60.0% [46.9, 73.1]     22% / 98%
+brandubh        hard-medium   BHM
+brandubh        master-hard   BMH
+==============  ============  ======================  =====================  ===========
 
-At scale 0.5 on a two-core test machine ``master`` (2 s) often could not finish the iteration
-that ``hard`` (0.75 s) never starts; before unfinished iterations were used it stood at
-+2 =2 -3 after 7 games of that match.
+Brandubh falls short, and not for want of strength: there the king is taken only when
+surrounded on four sides, and the side that defends wins nearly every game between levels that
+search. The stronger level can only gain when the weaker one defends badly, and only ``easy``
+does. Even a defender that moves at random (taking an open route when it has one) scored 6
+wins, 5 draws and 9 losses against ``medium``'s attackers. ``tablut-corner`` (the same king)
+behaved alike with ``hard`` timed at 0.75 s: master-hard +9 =2 -9, attacking 5%.
 
-In ``brandubh`` (king taken only when surrounded on four sides) the defenders won every game
-between the two timed levels: a stronger level gains only where the weaker one defends badly.
+Other variants, measured before ``hard`` became depth-limited (it then searched 0.75 s a move):
+tablut-corner medium-easy +16 =2 -2 (85.0%), hard-medium +11 =7 -2 (72.5%); tablut-unarmed
+medium-easy +18 =1 -1 (92.5%), hard-medium +15 =4 -1 (85.0%); fidchell medium-easy +16 =0 -4
+(80.0%); tablut-ashton medium-easy +19 =1 -0 (97.5%); 20 games each.
 """
 
 from __future__ import annotations
@@ -84,9 +86,9 @@ LEVEL_SETTINGS: dict[str, Level] = {
         ),
         Level(
             "hard",
-            "strong; searches 1.5 seconds a move",
-            time_limit=1.5,
-            max_depth=64,
+            "strong; reads three moves ahead and every king tactic",
+            time_limit=5.0,
+            max_depth=3,
             noise=0,
         ),
         Level(
