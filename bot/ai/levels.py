@@ -17,23 +17,27 @@ variant         pairing       games, +W =D -L         score [95% CI]         att
 ==============  ============  ======================  =====================  ===========
 tablut          medium-easy   40, +34 =6 -0           92.5% [87.0, 98.0]     100% / 85%
 tablut          hard-medium   40, +34 =4 -2           90.0% [82.1, 97.9]     80% / 100%
-tablut          master-hard   TMH
+tablut          master-hard   40, +30 =0 -10 (*)      75.0% [61.6, 88.4]     60% / 90%
 brandubh        medium-easy   40, +19 =10 -11         60.0% [46.9, 73.1]     22% / 98%
-brandubh        hard-medium   BHM
-brandubh        master-hard   BMH
+brandubh        hard-medium   40, +18 =10 -12         57.5% [44.3, 70.7]     20% / 95%
+brandubh        master-hard   20, +10 =0 -10          50.0% [28.1, 71.9]     0% / 100%
 ==============  ============  ======================  =====================  ===========
 
-Brandubh falls short, and not for want of strength: there the king is taken only when
-surrounded on four sides, and the side that defends wins nearly every game between levels that
-search. The stronger level can only gain when the weaker one defends badly, and only ``easy``
-does. Even a defender that moves at random (taking an open route when it has one) scored 6
-wins, 5 draws and 9 losses against ``medium``'s attackers. ``tablut-corner`` (the same king)
-behaved alike with ``hard`` timed at 0.75 s: master-hard +9 =2 -9, attacking 5%.
+(*) Seeds 1 and 2, 20 games each: +16 =0 -4 and +14 =0 -6. Seeds 1 and 3 elsewhere.
 
-Other variants, measured before ``hard`` became depth-limited (it then searched 0.75 s a move):
-tablut-corner medium-easy +16 =2 -2 (85.0%), hard-medium +11 =7 -2 (72.5%); tablut-unarmed
-medium-easy +18 =1 -1 (92.5%), hard-medium +15 =4 -1 (85.0%); fidchell medium-easy +16 =0 -4
-(80.0%); tablut-ashton medium-easy +19 =1 -0 (97.5%); 20 games each.
+Brandubh falls short, and not for want of strength: there the king is taken only when surrounded
+on four sides, and the side that defends wins nearly every game between levels that search. A
+stronger level gains only where the weaker one defends badly, and even ``easy`` seldom does
+(``medium``'s attackers scored 22% against it). Even a defender that moves at random (taking an
+open route when it has one) scored 6 wins, 5 draws and 9 losses against ``medium``'s attackers.
+``tablut-corner`` (the same king) behaved alike with ``hard`` timed at 0.75 s: master-hard +9 =2
+-9, attacking 5%.
+
+Other variants, 20 games each: medium-easy scored 85.0% on tablut-corner (+16 =2 -2), 92.5% on
+tablut-unarmed (+18 =1 -1), 80.0% on fidchell (+16 =0 -4, where the attackers won every game
+they had medium) and 97.5% on tablut-ashton (+19 =1 -0). Before ``hard`` became depth-limited
+(it then searched 0.75 s a move at this scale), hard-medium scored 72.5% on tablut-corner and
+85.0% on tablut-unarmed.
 """
 
 from __future__ import annotations
