@@ -33,11 +33,12 @@ open route when it has one) scored 6 wins, 5 draws and 9 losses against ``medium
 ``tablut-corner`` (the same king) behaved alike with ``hard`` timed at 0.75 s: master-hard +9 =2
 -9, attacking 5%.
 
-Other variants, 20 games each: medium-easy scored 85.0% on tablut-corner (+16 =2 -2), 92.5% on
-tablut-unarmed (+18 =1 -1), 80.0% on fidchell (+16 =0 -4, where the attackers won every game
-they had medium) and 97.5% on tablut-ashton (+19 =1 -0). Before ``hard`` became depth-limited
-(it then searched 0.75 s a move at this scale), hard-medium scored 72.5% on tablut-corner and
-85.0% on tablut-unarmed.
+Other variants, 20 games each (seed 3 for hard-medium). medium-easy: tablut-corner 85.0% (+16 =2
+-2), tablut-unarmed 92.5% (+18 =1 -1), fidchell 80.0% (+16 =0 -4), tablut-ashton 97.5% (+19 =1
+-0). hard-medium: tablut-corner 57.5% (+11 =1 -8, attacking 20%), tablut-unarmed 85.0% (+15 =4
+-1), fidchell 52.5% (+10 =1 -9: attacking 100%, defending 5%, the mirror of brandubh), tablut-
+ashton 75.0% (+15 =0 -5). With ``hard`` timed at 0.75 s, tablut-corner hard-medium had been
+72.5%.
 """
 
 from __future__ import annotations
