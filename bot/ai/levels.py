@@ -30,15 +30,16 @@ on four sides, and the side that defends wins nearly every game between levels t
 stronger level gains only where the weaker one defends badly, and even ``easy`` seldom does
 (``medium``'s attackers scored 22% against it). Even a defender that moves at random (taking an
 open route when it has one) scored 6 wins, 5 draws and 9 losses against ``medium``'s attackers.
-``tablut-corner`` (the same king) behaved alike with ``hard`` timed at 0.75 s: master-hard +9 =2
--9, attacking 5%.
+``tablut-corner`` (the same king) behaved alike with ``hard`` timed at 0.75 s: master-hard
++9 =2 -9, master attacking 5%.
 
-Other variants, 20 games each (seed 3 for hard-medium). medium-easy: tablut-corner 85.0% (+16 =2
--2), tablut-unarmed 92.5% (+18 =1 -1), fidchell 80.0% (+16 =0 -4), tablut-ashton 97.5% (+19 =1
--0). hard-medium: tablut-corner 57.5% (+11 =1 -8, attacking 20%), tablut-unarmed 85.0% (+15 =4
--1), fidchell 52.5% (+10 =1 -9: attacking 100%, defending 5%, the mirror of brandubh), tablut-
-ashton 75.0% (+15 =0 -5). With ``hard`` timed at 0.75 s, tablut-corner hard-medium had been
-72.5%.
+Other variants, 20 games each (seed 3 for hard-medium):
+
+- medium-easy: tablut-corner 85.0% (+16 =2 -2), tablut-unarmed 92.5% (+18 =1 -1),
+  fidchell 80.0% (+16 =0 -4), tablut-ashton 97.5% (+19 =1 -0).
+- hard-medium: tablut-corner 57.5% (+11 =1 -8, attacking 20%; 72.5% when ``hard`` searched
+  0.75 s), tablut-unarmed 85.0% (+15 =4 -1), fidchell 52.5% (+10 =1 -9: attacking 100%,
+  defending 5%, the mirror of brandubh), tablut-ashton 75.0% (+15 =0 -5).
 """
 
 from __future__ import annotations
