@@ -173,39 +173,6 @@ def _play_spec(spec: GameSpec) -> tuple[GameSpec, Side | None, float]:
     return spec, winner, time.perf_counter() - started
 
 
-def match_games(
-    variant: str,
-    a: Player,
-    b: Player,
-    games: int,
-    *,
-    seed: int = 1,
-    opening_plies: int = 2,
-    max_plies: int = 200,
-) -> list[GameSpec]:
-    """The games of a match: pairs share a random opening, A attacks in the first of each."""
-    rng = random.Random(seed)
-    specs = []
-    opening: list[str] = []
-    for index in range(games):
-        if index % 2 == 0:
-            opening = random_opening(variant, opening_plies, rng)
-        a_attacks = index % 2 == 0
-        specs.append(
-            GameSpec(
-                index,
-                variant,
-                a if a_attacks else b,
-                b if a_attacks else a,
-                a_attacks,
-                tuple(opening),
-                seed * 1000 + index,
-                max_plies,
-            )
-        )
-    return specs
-
-
 def run_match(
     variant: str,
     a: Player,
@@ -224,9 +191,26 @@ def run_match(
     seed from its number, so the results do not depend on ``jobs``; timed levels do, if the
     processes compete for cores (use no more jobs than idle cores).
     """
-    specs = match_games(
-        variant, a, b, games, seed=seed, opening_plies=opening_plies, max_plies=max_plies
-    )
+    rng = random.Random(seed)
+    specs = []
+    opening: list[str] = []
+    for index in range(games):
+        if index % 2 == 0:  # each pair shares an opening; A attacks in the first game
+            opening = random_opening(variant, opening_plies, rng)
+        a_attacks = index % 2 == 0
+        attackers, defenders = (a, b) if a_attacks else (b, a)
+        specs.append(
+            GameSpec(
+                index,
+                variant,
+                attackers,
+                defenders,
+                a_attacks,
+                tuple(opening),
+                seed * 1000 + index,
+                max_plies,
+            )
+        )
     score = MatchScore()
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:

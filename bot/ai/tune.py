@@ -79,12 +79,8 @@ def play_pair(
         attackers, defenders = (a, b) if a_side is Side.ATTACKERS else (b, a)
         winner, plies = play_fixed_depth(variant, attackers, defenders, opening, depth, max_plies)
         lengths[a_side] = (winner, plies)
-        if winner is None:
-            record.draws += 1
-        elif winner is a_side:
-            record.wins += 1
-        else:
-            record.losses += 1
+        points = 0.5 if winner is None else float(winner is a_side)
+        record.add(points, a_side is Side.ATTACKERS)
     (a_winner, a_plies), (b_winner, b_plies) = lengths[Side.ATTACKERS], lengths[Side.DEFENDERS]
     tie_break = 0
     if a_winner is b_winner is Side.DEFENDERS:
