@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from storage_helpers import ALICE, BOB, START, FakeClock, new_game, open_storage
 
+from bot.engine import Termination
 from bot.storage import (
     ChannelBusy,
-    EndReason,
     GameNotActive,
     GameResult,
     GameStatus,
@@ -178,10 +178,10 @@ async def test_a_takeback_appends_to_the_log_and_replay_skips_the_moves(storage:
 async def test_finishing_records_the_result_and_frees_the_channel(storage: Storage) -> None:
     game = await new_game(storage, move_seconds=60)
     await storage.games.append_move(game.id, 0, "d1-d3")
-    finished = await storage.games.finish(game.id, GameResult.DEFENDERS, EndReason.KING_ESCAPED)
+    finished = await storage.games.finish(game.id, GameResult.DEFENDERS, Termination.KING_ESCAPED)
     record = finished.record
     assert (record.status, record.result, record.reason) == (
-        GameStatus.FINISHED, GameResult.DEFENDERS, EndReason.KING_ESCAPED,
+        GameStatus.FINISHED, GameResult.DEFENDERS, Termination.KING_ESCAPED,
     )
     assert record.ended_at is not None and record.move_deadline is None
     assert len(finished.rating_changes) == 2
@@ -211,6 +211,18 @@ async def test_impossible_endings_are_refused(storage: Storage, result: str, rea
     with pytest.raises(ValueError):
         await storage.games.finish(game.id, result, reason)
     assert (await storage.games.get(game.id)).status is GameStatus.ACTIVE
+
+
+@pytest.mark.parametrize("termination", list(Termination))
+async def test_every_ending_the_engine_knows_is_stored_and_read_back(
+    storage: Storage, termination: Termination
+) -> None:
+    """Storage keeps no list of endings of its own, so no ending can be missing from it."""
+    game = await new_game(storage)
+    result = "draw" if termination.is_draw else "attackers"
+    finished = await storage.games.finish(game.id, result, termination)
+    assert (finished.record.reason, finished.record.result) == (termination, GameResult(result))
+    assert (await storage.games.get(game.id)).reason is termination
 
 
 async def test_an_aborted_game_has_no_result_and_no_rating(storage: Storage) -> None:

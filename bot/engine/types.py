@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import Enum, IntEnum, StrEnum
 
 from .errors import MoveParseError
 
@@ -61,8 +61,14 @@ class Escape(Enum):
     CORNER = "corner"
 
 
-class Termination(Enum):
-    """Why a game ended, as far as the rules are concerned."""
+class Termination(StrEnum):
+    """Every way a game can end: the one vocabulary of endings that every layer uses.
+
+    The rules decide the endings on the board; the players (resignation, agreed draw) and the
+    clock (timeout) decide the others. The values are stable names: the database stores them and
+    game records write them in their ``termination`` tag, so a value that has shipped never
+    changes.
+    """
 
     KING_ESCAPED = "king escaped"
     KING_CAPTURED = "king captured"
@@ -70,6 +76,23 @@ class Termination(Enum):
     TUICHI = "tuichi"
     NO_LEGAL_MOVE = "no legal move"
     REPETITION = "threefold repetition"
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+    AGREED_DRAW = "agreed draw"
+
+    @property
+    def on_board(self) -> bool:
+        """Whether the rules end the game on the board (not the players or the clock)."""
+        return self not in _OFF_BOARD
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether this ending is a draw (every other ending has a winner)."""
+        return self in _DRAWS
+
+
+_OFF_BOARD = frozenset({Termination.RESIGNATION, Termination.TIMEOUT, Termination.AGREED_DRAW})
+_DRAWS = frozenset({Termination.REPETITION, Termination.AGREED_DRAW})
 
 
 @dataclass(frozen=True)
@@ -78,6 +101,12 @@ class Outcome:
 
     winner: Side | None
     termination: Termination
+
+    def __post_init__(self) -> None:
+        if (self.winner is None) != self.termination.is_draw:
+            raise ValueError(
+                f"a game cannot end with {self.result_text!r} by {self.termination.value!r}"
+            )
 
     @property
     def result_text(self) -> str:

@@ -18,12 +18,12 @@ from typing import Any
 
 import aiosqlite
 
+from bot.engine import Termination
+
 from .database import Database
 from .errors import ChannelBusy, GameNotActive, NotFound, NothingToTakeBack, PositionChanged
 from .models import (
-    DRAW_REASONS,
     AppendedMove,
-    EndReason,
     FinishedGame,
     GameRecord,
     GameResult,
@@ -65,7 +65,7 @@ def game_from_row(row: sqlite3.Row) -> GameRecord:
         rated=bool(row["rated"]),
         status=GameStatus(row["status"]),
         result=None if row["result"] is None else GameResult(row["result"]),
-        reason=None if row["reason"] is None else EndReason(row["reason"]),
+        reason=None if row["reason"] is None else Termination(row["reason"]),
         ply=row["ply"],
         move_seconds=row["move_seconds"],
         move_deadline=to_datetime(row["move_deadline"]),
@@ -329,20 +329,21 @@ class GameStore:
         self,
         game_id: int,
         result: GameResult | str,
-        reason: EndReason | str,
+        reason: Termination | str,
         *,
         expected_ply: int | None = None,
     ) -> FinishedGame:
         """End a game with a result; a rated game's ratings change in the same transaction.
 
         ``result`` is ``"attackers"``, ``"defenders"`` or ``"draw"`` (``Outcome.result_text``);
-        ``reason`` an :class:`EndReason` value (``Termination.value`` for engine endings). With
+        ``reason`` a :class:`~bot.engine.Termination` (or its value), the one vocabulary of
+        endings, shared with the engine. With
         ``expected_ply`` it fails with :class:`PositionChanged` if a move landed meanwhile (use it
         for resignations and timeouts so they cannot overtake a move).
         """
         result = GameResult(result)
-        reason = EndReason(reason)
-        if (result is GameResult.DRAW) != (reason in DRAW_REASONS):
+        reason = Termination(reason)
+        if (result is GameResult.DRAW) != reason.is_draw:
             raise ValueError(f"a game cannot end as {result.value!r} by {reason.value!r}")
         now = self._db.now()
         async with self._db.transaction() as connection:

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Literal
 
+from bot.engine import Termination
+
 from .glicko2 import Rating
 
 SideName = Literal["attackers", "defenders"]
@@ -45,24 +47,6 @@ class GameResult(StrEnum):
     ATTACKERS = "attackers"
     DEFENDERS = "defenders"
     DRAW = "draw"
-
-
-class EndReason(StrEnum):
-    """Why a game ended. The first six values equal ``bot.engine.Termination`` values."""
-
-    KING_ESCAPED = "king escaped"
-    KING_CAPTURED = "king captured"
-    GROUP_CAPTURED = "king's group captured"
-    TUICHI = "tuichi"
-    NO_LEGAL_MOVE = "no legal move"
-    REPETITION = "threefold repetition"
-    RESIGNATION = "resignation"
-    TIMEOUT = "timeout"
-    AGREED_DRAW = "agreed draw"
-
-
-DRAW_REASONS = frozenset({EndReason.REPETITION, EndReason.AGREED_DRAW})
-"""The reasons that end a game as a draw; every other reason has a winner."""
 
 
 class ChallengeStatus(StrEnum):
@@ -125,7 +109,8 @@ class GameRecord:
     rated: bool
     status: GameStatus
     result: GameResult | None
-    reason: EndReason | None
+    reason: Termination | None
+    """Why it ended: the engine's vocabulary of endings, stored by value."""
     ply: int
     """Moves in effect (after takebacks): the next move is ply ``ply + 1``."""
     move_seconds: int | None
