@@ -7,12 +7,14 @@ The bot's log is printed for any failing test.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
-from fakediscord import Permission
+from fakediscord import FakeMessage, Permission
+from helpers import BRANDUBH_GROUP_CAPTURE
 
 from bot.engine import Game, Side
 
@@ -63,7 +65,7 @@ def raichi_tuichi_escape(variant: str = "brandubh", max_plies: int = 10) -> list
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
-    names = ["alice", "bo", "carol", "dave", "erin", "frank", "gus"]
+    names = ["alice", "bo", "carol", "dave", "erin", "frank", "gus", "hana", "ivo", "jo", "kim"]
     async with open_world(tmp_path_factory.mktemp("bot_e2e"), names) as world:
         yield world
 
@@ -300,3 +302,63 @@ async def test_without_attach_permission_the_board_is_text_and_a_draw_can_be_agr
     await world.fake.wait_until(
         lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT
     )
+
+
+async def test_a_group_capture_win_is_announced_and_the_bot_restarts_with_the_channel_free(
+    world: World, bot_log: None
+) -> None:
+    hana, ivo = world.user("hana"), world.user("ivo")
+    channel = world.channel("group-capture")
+    await world.challenge(hana, ivo, channel, variant="brandubh", side="attackers")
+    for ply, move in enumerate(BRANDUBH_GROUP_CAPTURE):
+        player = hana if ply % 2 == 0 else ivo
+        interaction = await world.command(player, channel, "move", move=move)
+        assert interaction.callback is not None and not interaction.callback.ephemeral, (
+            move,
+            interaction.responses,
+        )
+    final = interaction.original_message
+    assert final is not None
+    assert "wins" in final.text and hana.mention in final.text, final.text
+    assert "attackers" in final.text and "king's group surrounded" in final.text
+
+    await world.bot.kill(world.fake)
+    await world.bot.start(world.fake, world.guild)  # start-up replays every stored game
+
+    await world.challenge(ivo, hana, channel, variant="brandubh")  # the channel is free
+    history = await world.error_reply(hana, channel, "history", game=final_game_id(final))
+    assert "g3-f3" in history
+
+
+def final_game_id(message: FakeMessage) -> int:
+    """The game number a board message names ("game #12")."""
+    found = re.search(r"game #(\d+)", message.text)
+    assert found, message
+    return int(found.group(1))
+
+
+async def test_absurdly_long_input_is_refused_and_long_input_is_quoted_within_limits(
+    world: World, bot_log: None
+) -> None:
+    jo, kim = world.user("jo"), world.user("kim")
+    channel = world.channel("long-input")
+    # Discord's client refuses what the option's max_length forbids, before the bot sees it.
+    with pytest.raises(ValueError, match="length"):
+        await world.fake.send_slash_command(
+            jo, channel, "tafl", subcommand="move", options={"move": "e1-e4 " * 333}
+        )
+    with pytest.raises(ValueError, match="length"):
+        await world.fake.send_slash_command(
+            jo, channel, "tafl", subcommand="challenge",
+            options={"opponent": kim, "time": "9" * 200},
+        )
+    await world.challenge(jo, kim, channel, variant="brandubh", side="attackers")
+    longest = "x" * 40
+    reply = await world.error_reply(jo, channel, "move", move=longest)
+    assert longest in reply and "not a move" in reply and len(reply) <= 2000
+    await world.command(jo, channel, "resign")
+    unclear = "nine fortnights, ok?"
+    reply = await world.error_reply(
+        jo, world.channel("long-time"), "challenge", opponent=kim, time=unclear
+    )
+    assert unclear in reply and "is not a time" in reply

@@ -24,8 +24,12 @@ async def new_hub(path: Path) -> tuple[Storage, GameHub]:
 
 
 async def start(hub: GameHub, variant: str = "brandubh") -> None:
+    await start_in(hub, CHANNEL, variant)
+
+
+async def start_in(hub: GameHub, channel: int, variant: str = "brandubh") -> None:
     record = await hub.storage.games.create(
-        guild_id=1, channel_id=CHANNEL, variant=variant, attackers=ANN, defenders=BO
+        guild_id=1, channel_id=channel, variant=variant, attackers=ANN, defenders=BO
     )
     hub.adopt(record)
 
@@ -125,4 +129,85 @@ async def test_a_takeback_before_ones_first_move_is_refused(tmp_path: Path) -> N
     await hub.play(CHANNEL, ANN, "d1-c1")
     with pytest.raises(UserError, match="not moved yet"):
         hub.offer_takeback(CHANNEL, BO.user_id or 0)
+    await storage.close()
+
+
+def refuse_to_finish(game_id: int, *statuses: str) -> str:
+    """A trigger making the database refuse to end one game: a real failure, not a mock."""
+    wanted = ", ".join(f"'{status}'" for status in statuses)
+    return f"""
+        CREATE TRIGGER refuse_{game_id} BEFORE UPDATE OF status ON games
+        WHEN OLD.id = {game_id} AND NEW.status IN ({wanted})
+        BEGIN SELECT RAISE(ABORT, 'the disk is full'); END
+    """
+
+
+async def won_but_not_recorded(storage: Storage, channel: int) -> int:
+    """A brandubh game whose winning move is committed but whose result is not stored."""
+    record = await storage.games.create(
+        guild_id=1, channel_id=channel, variant="brandubh", attackers=ANN, defenders=BO,
+        start_position="/7/K6/7/7/7/5t1/7/", first_turn="defenders",
+    )
+    await storage.games.append_move(record.id, 0, "a2-a1")
+    return record.id
+
+
+async def test_a_game_whose_result_cannot_be_stored_is_set_aside_at_start_up(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    broken = await won_but_not_recorded(storage, CHANNEL)
+    settled_elsewhere = await won_but_not_recorded(storage, CHANNEL + 1)
+    await start_in(hub, CHANNEL + 2)
+    async with storage.db.transaction() as connection:
+        await connection.execute(refuse_to_finish(broken, "finished"))
+    await storage.close()
+
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    assert [live.record.channel_id for live in hub.active()] == [CHANNEL + 2]
+    assert f"game {broken} (channel {CHANNEL})" in caplog.text and "the disk is full" in caplog.text
+    record = await storage.games.get(broken)
+    assert record.status.value == "unreplayable" and "the disk is full" in (record.problem or "")
+    assert await storage.games.moves(broken) == ["a2-a1"]
+    assert (await storage.games.get(settled_elsewhere)).status.value == "finished"
+    await storage.close()
+
+
+async def test_a_winning_move_whose_result_cannot_be_stored_frees_the_channel(
+    tmp_path: Path,
+) -> None:
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    record = await storage.games.create(
+        guild_id=1, channel_id=CHANNEL, variant="brandubh", attackers=ANN, defenders=BO,
+        start_position="/7/K6/7/7/7/5t1/7/", first_turn="defenders",
+    )
+    hub.adopt(record)
+    async with storage.db.transaction() as connection:
+        await connection.execute(refuse_to_finish(record.id, "finished"))
+    with pytest.raises(Exception, match="the disk is full"):
+        await hub.play(CHANNEL, BO, "a2-a1")
+    assert hub.get(CHANNEL) is None
+    assert await storage.games.moves(record.id) == ["a2-a1"]  # the move is never lost
+    assert (await storage.games.get(record.id)).status.value == "unreplayable"
+    await storage.close()
+
+
+async def test_a_result_that_cannot_be_stored_yet_is_stored_on_a_later_try(
+    tmp_path: Path,
+) -> None:
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    game_id = await won_but_not_recorded(storage, CHANNEL)
+    async with storage.db.transaction() as connection:
+        await connection.execute(refuse_to_finish(game_id, "finished", "unreplayable"))
+    await storage.close()
+
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    live = hub.require(CHANNEL)  # neither finished nor set aside: kept to try again
+    assert live.game.is_over and await hub.settle() == []
+    async with storage.db.transaction() as connection:
+        await connection.execute(f"DROP TRIGGER refuse_{game_id}")
+    [played] = await hub.settle()
+    assert played.finished is not None and played.finished.record.result is not None
+    assert played.finished.record.result.value == "defenders"
+    assert hub.get(CHANNEL) is None and await hub.settle() == []
     await storage.close()

@@ -172,3 +172,30 @@ async def test_the_start_up_load_never_scans_the_whole_history(tmp_path: Path, s
         plan = [row[3] for row in await connection.execute_fetchall("EXPLAIN QUERY PLAN " + sql)]
     await storage.close()
     assert not [step for step in plan if step.startswith("SCAN") and "INDEX" not in step], plan
+
+
+async def test_a_row_with_a_value_this_version_does_not_know_is_set_aside(tmp_path: Path) -> None:
+    storage = await open_storage(tmp_path / "tafl.sqlite3")
+    good = await new_game(storage, 1)
+    odd = await new_game(storage, 2)
+    moves = random_moves("tablut", 3, seed=1)
+    await store(storage, odd.id, moves)
+    async with storage.db.transaction() as connection:
+        await connection.execute(
+            "UPDATE games SET reason = 'the king fell asleep' WHERE id = ?", (odd.id,)
+        )
+    report = await storage.load_active_games()
+
+    assert [loaded.record.id for loaded in report.games] == [good.id]
+    [broken] = report.unreplayable
+    assert (broken.id, broken.channel_id, broken.record) == (odd.id, 2, None)
+    assert "the king fell asleep" in broken.problem
+    async with storage.db.read() as connection:
+        rows = list(
+            await connection.execute_fetchall(
+                "SELECT status, problem FROM games WHERE id = ?", (odd.id,)
+            )
+        )
+    assert tuple(rows[0]) == ("unreplayable", broken.problem)
+    assert await storage.games.moves(odd.id) == moves
+    await storage.close()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -15,11 +16,15 @@ from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
 from bot.storage import Storage
 
+from .cogs.challenges import Challenges
+from .cogs.info import Info
+from .cogs.play import Play
+from .cogs.timers import Timers
 from .config import Settings
 from .errors import report
-from .hub import GameHub
+from .hub import GameHub, Played
 from .loopmonitor import watch_loop_lag
-from .views import DYNAMIC_ITEMS
+from .views import DYNAMIC_ITEMS, ClickRouter
 
 log = logging.getLogger(__name__)
 
@@ -27,12 +32,6 @@ INTERACTION_GRACE_SECONDS = 10.0
 """On shutdown, how long interactions already being handled may take to finish before they are
 cancelled quietly (their replies need the HTTP session, which closes last)."""
 
-COGS = (
-    "bot.discord_bot.cogs.challenges",
-    "bot.discord_bot.cogs.play",
-    "bot.discord_bot.cogs.info",
-    "bot.discord_bot.cogs.timers",
-)
 
 
 def warm_renderer() -> None:
@@ -44,13 +43,24 @@ def warm_renderer() -> None:
             render_png(board_view_from_game(Game(variant), caption=True))
 
 
-class TaflTree(app_commands.CommandTree["TaflBot"]):
-    """The command tree, noting each slash command (and autocomplete) being handled so that a
-    shutdown can let it finish before the HTTP session closes."""
+CogT = TypeVar("CogT", bound=commands.Cog)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+
+class TaflTree(app_commands.CommandTree["TaflBot"]):
+    """The command tree: notes each slash command (and autocomplete) being handled so that a
+    shutdown can let it finish, and turns every command's error into a private reply."""
+
+    async def interaction_check(self, interaction: discord.Interaction[TaflBot], /) -> bool:
         self.client.track_interaction()
         return True
+
+    async def on_error(
+        self, interaction: discord.Interaction[TaflBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        """Expected errors become short private replies; bugs are logged with their traceback
+        and get a generic one (see :func:`errors.report`)."""
+        name = interaction.command.qualified_name if interaction.command else "a command"
+        await report(interaction, error, f"/{name}")
 
 
 class TaflBot(commands.Bot):
@@ -75,10 +85,11 @@ class TaflBot(commands.Bot):
         self.hub = GameHub(storage)
         self.ai = AIService(workers=ai_workers)
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
-        self.tree.on_error = self.on_app_command_error
         self.background: set[asyncio.Task[None]] = set()
-        # Button and menu handlers by name, registered by the cogs (see views._dispatch).
-        self.handlers: dict[str, Callable[..., Awaitable[None]]] = {}
+        # Which cog answers each button and menu, registered by the cogs.
+        self.clicks = ClickRouter(on_click=self.track_interaction)
+        # Games the board ended while the bot was down; the clock announces them once ready.
+        self.settled_at_start: list[Played] = []
         # Tasks handling an interaction right now (see track_interaction).
         self.in_flight: set[asyncio.Task[object]] = set()
         self._closed = False
@@ -92,8 +103,9 @@ class TaflBot(commands.Bot):
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
-        for name in COGS:
-            await self.load_extension(name)
+        # Added directly rather than as extensions, so that `cog(Play)` finds the one Play class.
+        for feature in (Challenges(self), Play(self), Info(self), Timers(self)):
+            await self.add_cog(feature)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         # Each cog declares plain commands; gather them under the single /tafl group.
         for cog in self.cogs.values():
@@ -112,10 +124,16 @@ class TaflBot(commands.Bot):
             await self.tree.sync()
             log.info("commands synced globally")
 
-    def spawn(self, coroutine: object, name: str) -> None:
+    def cog(self, kind: type[CogT]) -> CogT:
+        """The loaded cog of class ``kind`` (typed, unlike ``get_cog``)."""
+        found = self.get_cog(kind.__cog_name__)
+        if not isinstance(found, kind):
+            raise LookupError(f"the {kind.__cog_name__} cog is not loaded")
+        return found
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """Run a coroutine in the background, keeping a reference and logging its failure."""
-        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)  # type: ignore[arg-type]
-        task.set_name(name)
+        task = asyncio.create_task(coroutine, name=name)
         self.background.add(task)
 
         def done(finished: asyncio.Task[None]) -> None:
@@ -125,6 +143,7 @@ class TaflBot(commands.Bot):
                 log.error("%s failed", name, exc_info=error)
 
         task.add_done_callback(done)
+        return task
 
     def track_interaction(self) -> None:
         """Note that the current task is handling an interaction (a command or a click)."""
@@ -157,13 +176,6 @@ class TaflBot(commands.Bot):
         for task in list(self.background):
             task.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """Slash-command errors become short private replies (see :func:`errors.report`)."""
-        name = interaction.command.qualified_name if interaction.command else "a command"
-        await report(interaction, error, f"/{name}")
 
     async def shutdown(self) -> None:
         """Stop background work and release the AI workers and the database."""

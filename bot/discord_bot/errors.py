@@ -10,6 +10,8 @@ from discord import app_commands
 
 from bot.storage import ChannelBusy, GameNotActive, NotFound, PositionChanged, StorageError
 
+from .limits import CONTENT, clip
+
 log = logging.getLogger(__name__)
 
 GENERIC = "Something went wrong on our side; the game is safe. Please try again."
@@ -60,6 +62,7 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
 
 async def reply_private(interaction: discord.Interaction, message: str) -> None:
     """Answer only the person who acted, whether or not the interaction was answered yet."""
+    message = clip(message, CONTENT)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

@@ -12,7 +12,7 @@ import logging
 import random
 from dataclasses import dataclass, field
 
-from bot.engine import Game, GameOverError, MoveResult, Side, TaflError
+from bot.engine import Game, GameOverError, MoveResult, Side, TaflError, Termination
 from bot.storage import (
     FinishedGame,
     GameRecord,
@@ -98,25 +98,36 @@ class GameHub:
     # ------------------------------------------------------------------ lifecycle
 
     async def load(self) -> list[Played]:
-        """Rebuild every active game from the database; finish games whose last move ended them
-        while the bot was down. Returns those finished games so they can be announced."""
+        """Rebuild every active game from the database, then finish the games whose last move
+        ended them while the bot was down. Returns those finished games so they can be announced.
+
+        Storage sets aside (and logs) any game it cannot load; the others always load.
+        """
         report = await self.storage.load_active_games()
-        settled: list[Played] = []
         for loaded in report.games:
-            live = LiveGame(loaded.record, loaded.game)
-            if loaded.game.is_over and loaded.game.history:
-                finished = await self._finish_on_board(live)
-                settled.append(Played(live, loaded.game.history[-1], finished))
+            self._by_channel[loaded.record.channel_id] = LiveGame(loaded.record, loaded.game)
+        settled = await self.settle()
+        log.info(
+            "loaded %d active games; %d set aside, %d finished on the board while the bot was down",
+            len(self._by_channel), len(report.unreplayable), len(settled),
+        )
+        return settled
+
+    async def settle(self) -> list[Played]:
+        """Record the result of every game the board has ended but whose result is not stored yet
+        (the bot stopped in between, or storing it failed). Returns those finished now."""
+        settled: list[Played] = []
+        for live in self.active():
+            if not live.game.is_over or not live.game.history:
                 continue
-            self._by_channel[loaded.record.channel_id] = live
-        for broken in report.unreplayable:
-            log.error(
-                "game %d (channel %d) was set aside: %s",
-                broken.record.id,
-                broken.record.channel_id,
-                broken.problem,
-            )
-        log.info("loaded %d active games", len(self._by_channel))
+            async with live.lock:
+                if self.get(live.record.channel_id) is not live:
+                    continue
+                try:
+                    finished = await self._record_ending(live)
+                except Exception:  # logged by _record_ending; the others still settle
+                    continue
+            settled.append(Played(live, live.game.history[-1], finished))
         return settled
 
     def get(self, channel_id: int) -> LiveGame | None:
@@ -186,7 +197,7 @@ class GameHub:
             live.takeback_offer = None
             finished = None
             if result.outcome is not None:
-                finished = await self._finish_on_board(live)
+                finished = await self._record_ending(live)
             else:
                 live.record = await self.storage.games.get(live.id)
             return Played(live, result, finished)
@@ -200,12 +211,30 @@ class GameHub:
         if live.to_move.user_id != player.user_id:
             raise UserError(f"It is not your turn: the {live.game.turn.value} are to move.")
 
-    async def _finish_on_board(self, live: LiveGame) -> FinishedGame:
+    async def _record_ending(self, live: LiveGame) -> FinishedGame:
+        """Store the result of a game the board has ended (the caller holds its lock).
+
+        If that fails, the failure is logged with its traceback and re-raised, and the game is set
+        aside (kept with its moves, its channel free) so that one broken game cannot hold a
+        channel; if even that fails (the database is away), it stays here and :meth:`settle`
+        tries again.
+        """
         outcome = live.game.outcome
         assert outcome is not None
-        finished = await self.storage.games.finish(
-            live.id, outcome.result_text, outcome.termination.value
-        )
+        try:
+            finished = await self.storage.games.finish(
+                live.id, outcome.result_text, outcome.termination
+            )
+        except Exception as error:
+            problem = f"its result could not be recorded: {type(error).__name__}: {error}"
+            log.exception("game %d (channel %d): %s", live.id, live.record.channel_id, problem)
+            try:
+                await self.storage.games.mark_unreplayable(live.id, problem)
+            except Exception:
+                log.exception("game %d could not be set aside; will try again", live.id)
+            else:
+                self._drop(live)
+            raise
         self._drop(live)
         live.record = finished.record
         return finished
@@ -222,7 +251,7 @@ class GameHub:
             if side is None:
                 raise UserError("You are not playing in this game.")
             winner = side.other
-            return await self._end(live, winner.value, "resignation")
+            return await self._end(live, winner.value, Termination.RESIGNATION)
 
     async def forfeit_on_time(self, live: LiveGame, expected_ply: int) -> Ended | None:
         """The side to move ran out of time; ``None`` if a move landed meanwhile."""
@@ -230,7 +259,9 @@ class GameHub:
             if live.game.ply != expected_ply or self.get(live.record.channel_id) is not live:
                 return None
             try:
-                return await self._end(live, live.game.turn.other.value, "timeout", expected_ply)
+                return await self._end(
+                    live, live.game.turn.other.value, Termination.TIMEOUT, expected_ply
+                )
             except PositionChanged:
                 return None
 
@@ -255,7 +286,7 @@ class GameHub:
             live.draw_offer = None
             if not accept:
                 return None
-            return await self._end(live, "draw", "agreed draw", ply)
+            return await self._end(live, "draw", Termination.AGREED_DRAW, ply)
 
     def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
         """Ask to take back one's last move; the opponent answers with a button."""
@@ -306,7 +337,7 @@ class GameHub:
             raise UserError("You made this offer; your opponent answers it.")
 
     async def _end(
-        self, live: LiveGame, result: str, reason: str, expected_ply: int | None = None
+        self, live: LiveGame, result: str, reason: Termination, expected_ply: int | None = None
     ) -> Ended:
         finished = await self.storage.games.finish(
             live.id, result, reason, expected_ply=expected_ply

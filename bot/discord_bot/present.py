@@ -14,6 +14,7 @@ from bot.render import board_view_from_game, render_gif, render_png, replay_view
 from bot.storage import FinishedGame, Participant
 
 from .hub import LiveGame
+from .limits import fit_embed
 
 SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
 COLOUR = {Side.ATTACKERS: discord.Colour.dark_grey(), Side.DEFENDERS: discord.Colour.light_grey()}
@@ -155,12 +156,10 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
     title = f"{game.variant.title} · game #{live.id}"
     if game.ply:
         title += f" · move {game.ply}"
-    embed = discord.Embed(
-        title=title, description="\n".join(lines)[:4000], colour=COLOUR[game.turn]
-    )
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR[game.turn])
     embed.add_field(name="Attackers ⚫", value=mention(live.record.attackers))
     embed.add_field(name="Defenders ⚪", value=mention(live.record.defenders))
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
     embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")
-    return embed
+    return fit_embed(embed)

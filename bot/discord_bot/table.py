@@ -11,7 +11,8 @@ import discord
 from bot.storage import FinishedGame
 
 from .hub import LiveGame
-from .present import board_embed, render_board, text_board, whose_turn
+from .limits import CONTENT, clip
+from .present import BoardImage, board_embed, render_board, text_board, whose_turn
 from .views import finished_view, game_view
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def can_attach(interaction: discord.Interaction | None, channel: object = None) 
     me = getattr(guild, "me", None)
     if me is None or not hasattr(channel, "permissions_for"):
         return True
-    permissions = channel.permissions_for(me)
+    permissions: discord.Permissions = channel.permissions_for(me)
     return permissions.attach_files and permissions.embed_links
 
 
@@ -52,7 +53,9 @@ TEXT_NOTE = "*(I may not attach images here, so here is the board as text.)*"
 
 def text_message(live: LiveGame, content_lines: list[str], flip: bool = False) -> str:
     """The whole board message as text, for channels where images may not be attached."""
-    return "\n".join([*content_lines, text_board(live.game, flip), TEXT_NOTE])[:2000]
+    lines = "\n".join(content_lines)
+    board = f"{text_board(live.game, flip)}\n{TEXT_NOTE}"
+    return clip(lines, CONTENT - len(board) - 1) + "\n" + board
 
 
 async def post_board(
@@ -79,23 +82,24 @@ async def post_board(
     attach = can_attach(interaction, channel)
     image = await render_board(live, flip=flip) if attach else None
     view = finished_view(live.id) if over else game_view(live.id)
-    kwargs: dict[str, object] = {"view": view}
     text = text_message(live, content_lines, flip)
+    embed: discord.Embed | None = None
     if image is not None:
-        kwargs["embed"] = board_embed(
-            live, image, content_lines[:-1] if not over else content_lines
-        )
-        kwargs["file"] = image.file()
+        embed = board_embed(live, image, content_lines[:-1] if not over else content_lines)
         # The ping goes in the content: mentions inside embeds do not notify anyone.
-        kwargs["content"] = content_lines[-1] if not over else None
+        content = clip(content_lines[-1], CONTENT) if not over else None
     else:
-        kwargs["content"] = text
+        content = text
+    message: discord.Message | None
     if interaction is not None:
-        message = await _reply(interaction, kwargs, ephemeral)
+        message = await _reply(interaction, content, embed, image, view, ephemeral)
     else:
         assert channel is not None
         try:
-            message = await channel.send(**kwargs)  # type: ignore[call-overload]
+            if image is not None and embed is not None:
+                message = await channel.send(content, embed=embed, file=image.file(), view=view)
+            else:
+                message = await channel.send(content, view=view)
         except discord.Forbidden:
             # The permissions changed under us: fall back to the text board.
             message = await channel.send(text, view=view)
@@ -104,19 +108,27 @@ async def post_board(
         await bot.storage.games.set_board_message(live.id, message.id)
         if over and previous:
             await _disable_old_buttons(bot, live, previous)
-    return message  # type: ignore[no-any-return]
+    return message
 
 
 async def _reply(
-    interaction: discord.Interaction, kwargs: dict[str, object], ephemeral: bool
+    interaction: discord.Interaction,
+    content: str | None,
+    embed: discord.Embed | None,
+    image: BoardImage | None,
+    view: discord.ui.View,
+    ephemeral: bool,
 ) -> discord.Message | None:
-    if ephemeral:
-        kwargs["ephemeral"] = True
+    embeds = [] if embed is None else [embed]
+    files = [] if image is None else [image.file()]
     if interaction.response.is_done():
-        sent = await interaction.followup.send(wait=True, **kwargs)  # type: ignore[call-overload]
-        return sent  # type: ignore[no-any-return]
-    callback = await interaction.response.send_message(**kwargs)  # type: ignore[arg-type]
-    resource = getattr(callback, "resource", None)
+        return await interaction.followup.send(
+            content or "", embeds=embeds, files=files, view=view, ephemeral=ephemeral, wait=True
+        )
+    callback = await interaction.response.send_message(
+        content, embeds=embeds, files=files, view=view, ephemeral=ephemeral
+    )
+    resource = callback.resource
     return resource if isinstance(resource, discord.Message) else None
 
 

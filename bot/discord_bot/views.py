@@ -4,16 +4,20 @@ so clicks keep working after a restart; handlers live in the cogs, never in the 
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, TypeVar
 
 import discord
 
 from bot.engine import Game, square_name
 
 from .errors import report
+from .limits import SELECT_DESCRIPTION, SELECT_LABEL, clip
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
+Item = discord.ui.DynamicItem[Any]
+ItemT = TypeVar("ItemT", bound=Item)
 
 GAME_ACTIONS = {
     "move": ("Move", discord.ButtonStyle.primary, "♟️"),
@@ -22,20 +26,46 @@ GAME_ACTIONS = {
     "resign": ("Resign", discord.ButtonStyle.danger, None),
 }
 
+Handler = Callable[[discord.Interaction, ItemT], Awaitable[None]]
 
-async def _dispatch(interaction: discord.Interaction, handler: str, *args: Any) -> None:
-    """Hand a click to the cog handler named ``handler`` (the cogs own every rule); errors
-    become private replies exactly as for slash commands."""
-    client: Any = interaction.client
-    client.track_interaction()  # a shutdown lets this click finish first
-    try:
-        await client.handlers[handler](interaction, *args)
-    except Exception as error:
-        await report(interaction, error, f"the {handler} button")
+
+class ClickRouter:
+    """Which cog method answers each kind of button and menu (the cogs own every rule; the
+    items below only carry what a click needs in their custom ids)."""
+
+    def __init__(self, on_click: Callable[[], None] = lambda: None) -> None:
+        # Keyed by the item's class; register() ties each class to a handler taking exactly it.
+        self._handlers: dict[type[Item], Callable[[discord.Interaction, Any], Awaitable[None]]] = {}
+        self._on_click = on_click
+
+    def register(self, kind: type[ItemT], handler: Handler[ItemT]) -> None:
+        """Let ``handler`` answer clicks on items of class ``kind``."""
+        self._handlers[kind] = handler
+
+    async def dispatch(self, interaction: discord.Interaction, item: Item) -> None:
+        """Run the handler of ``item``'s class; any error becomes a private reply (and a logged
+        traceback for bugs), exactly as for slash commands."""
+        self._on_click()  # a shutdown lets this click finish first
+        name = type(item).__name__
+        try:
+            handler = self._handlers.get(type(item))
+            if handler is None:
+                raise RuntimeError(f"no handler is registered for {name}")
+            await handler(interaction, item)
+        except Exception as error:
+            await report(interaction, error, f"a click on {name}")
+
+
+async def _dispatch(interaction: discord.Interaction, item: Item) -> None:
+    router = getattr(interaction.client, "clicks", None)
+    if not isinstance(router, ClickRouter):
+        raise TypeError("the client has no ClickRouter in its 'clicks' attribute")
+    await router.dispatch(interaction, item)
 
 
 class GameButton(
-    discord.ui.DynamicItem[Button], template=r"tafl:g:(?P<game>\d+):(?P<action>[a-z]+)"
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:g:(?P<game>\d+):(?P<action>move|board|draw|resign)",
 ):
     """Move / flip / offer draw / resign under a board message."""
 
@@ -57,13 +87,10 @@ class GameButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GameButton:
-        action = match["action"]
-        if action not in GAME_ACTIONS:
-            raise ValueError(action)
-        return cls(int(match["game"]), action)
+        return cls(int(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "game_button", self.game_id, self.action)
+        await _dispatch(interaction, self)
 
 
 class ChallengeButton(
@@ -98,7 +125,7 @@ class ChallengeButton(
         return cls(int(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "challenge_button", self.challenge_id, self.action)
+        await _dispatch(interaction, self)
 
 
 class OfferButton(
@@ -107,7 +134,9 @@ class OfferButton(
 ):
     """The opponent's answer to a draw offer or a takeback request."""
 
-    def __init__(self, kind: str, game_id: int, ply: int, answer: str, *, disabled: bool = False):
+    def __init__(
+        self, kind: str, game_id: int, ply: int, answer: str, *, disabled: bool = False
+    ) -> None:
         yes = answer == "yes"
         super().__init__(
             discord.ui.Button(
@@ -122,6 +151,11 @@ class OfferButton(
         self.ply = ply
         self.answer = answer
 
+    @property
+    def accept(self) -> bool:
+        """Whether this is the Accept button."""
+        return self.answer == "yes"
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
@@ -129,9 +163,7 @@ class OfferButton(
         return cls(match["kind"], int(match["game"]), int(match["ply"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(
-            interaction, "offer_button", self.kind, self.game_id, self.ply, self.answer == "yes"
-        )
+        await _dispatch(interaction, self)
 
 
 class ConfirmResignButton(discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P<game>\d+)"):
@@ -154,7 +186,7 @@ class ConfirmResignButton(discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "resign_confirmed", self.game_id)
+        await _dispatch(interaction, self)
 
 
 class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
@@ -178,13 +210,15 @@ class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, "rematch_button", self.game_id)
+        await _dispatch(interaction, self)
 
 
 class PieceSelect(discord.ui.DynamicItem[Select], template=r"tafl:pc:(?P<game>\d+):(?P<ply>\d+)"):
     """Step one of the click-to-move flow: choose one of your pieces that can move."""
 
-    def __init__(self, game_id: int, ply: int, options: list[discord.SelectOption] | None = None):
+    def __init__(
+        self, game_id: int, ply: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 placeholder="Choose a piece to move",
@@ -195,6 +229,12 @@ class PieceSelect(discord.ui.DynamicItem[Select], template=r"tafl:pc:(?P<game>\d
         self.game_id = game_id
         self.ply = ply
 
+    @property
+    def choice(self) -> int | None:
+        """The square chosen (``None`` if the click carried no choice)."""
+        values = self.item.values
+        return int(values[0]) if values and values[0].isdigit() else None
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
@@ -202,8 +242,7 @@ class PieceSelect(discord.ui.DynamicItem[Select], template=r"tafl:pc:(?P<game>\d
         return cls(int(match["game"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        await _dispatch(interaction, "piece_chosen", self.game_id, self.ply, values)
+        await _dispatch(interaction, self)
 
 
 class TargetSelect(
@@ -213,7 +252,7 @@ class TargetSelect(
 
     def __init__(
         self, game_id: int, ply: int, origin: int, options: list[discord.SelectOption] | None = None
-    ):
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 placeholder="Choose the destination",
@@ -225,6 +264,12 @@ class TargetSelect(
         self.ply = ply
         self.origin = origin
 
+    @property
+    def choice(self) -> int | None:
+        """The square chosen (``None`` if the click carried no choice)."""
+        values = self.item.values
+        return int(values[0]) if values and values[0].isdigit() else None
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
@@ -232,8 +277,7 @@ class TargetSelect(
         return cls(int(match["game"]), int(match["ply"]), int(match["origin"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        await _dispatch(interaction, "target_chosen", self.game_id, self.ply, self.origin, values)
+        await _dispatch(interaction, self)
 
 
 DYNAMIC_ITEMS = (
@@ -301,9 +345,9 @@ def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
         kind = game.piece_at(origin).name.lower()
         options.append(
             discord.SelectOption(
-                label=f"{square_name(origin, size)} ({kind})",
+                label=clip(f"{square_name(origin, size)} ({kind})", SELECT_LABEL),
                 value=str(origin),
-                description=f"{count} move{'s' if count != 1 else ''}",
+                description=clip(f"{count} move{'s' if count != 1 else ''}", SELECT_DESCRIPTION),
             )
         )
     view = discord.ui.View(timeout=None)
@@ -318,7 +362,7 @@ def target_view(game_id: int, game: Game, origin: int) -> discord.ui.View | None
     if not moves:
         return None
     options = [
-        discord.SelectOption(label=move.text(size), value=str(move.target))
+        discord.SelectOption(label=clip(move.text(size), SELECT_LABEL), value=str(move.target))
         for move in moves[:MAX_OPTIONS]
     ]
     view = discord.ui.View(timeout=None)

@@ -6,8 +6,9 @@ import asyncio
 import itertools
 import logging
 import os
+import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from types import TracebackType
 
@@ -51,10 +52,13 @@ class LoadedGame:
 
 @dataclass(frozen=True)
 class UnreplayableGame:
-    """An active game whose moves no longer replay; it was kept and marked ``unreplayable``."""
+    """An active game set aside at start-up; it was kept and marked ``unreplayable``."""
 
-    record: GameRecord
+    id: int
+    channel_id: int
     problem: str
+    record: GameRecord | None
+    """The game as read, or ``None`` when its row itself could not be read."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,23 @@ class StartupReport:
         """Games whose last committed move ended them before the result was recorded (the bot
         stopped in between): finish these with the engine's outcome."""
         return tuple(loaded for loaded in self.games if loaded.game.is_over)
+
+
+def _problem(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def _read_records(rows: Iterable[sqlite3.Row]) -> tuple[list[GameRecord], list[UnreplayableGame]]:
+    """The active games' records; a row that cannot be read (a value this version does not know)
+    is set aside instead of stopping the others."""
+    records: list[GameRecord] = []
+    broken: list[UnreplayableGame] = []
+    for row in rows:
+        try:
+            records.append(game_from_row(row))
+        except Exception as error:  # any surprise in one row must not stop the start-up
+            broken.append(UnreplayableGame(row["id"], row["channel_id"], _problem(error), None))
+    return records, broken
 
 
 def _replay_all(
@@ -94,12 +115,9 @@ def _replay_all(
         # Deliberately broad: whatever stops one game replaying must stop neither the bot nor the
         # other games; the game is kept and marked instead.
         except Exception as error:
-            problem = f"{type(error).__name__}: {error}"
-            log.error(
-                "game %d in channel %d no longer replays: %s", record.id, record.channel_id, problem
-            )
+            problem = _problem(error)
             marked = replace(record, status=GameStatus.UNREPLAYABLE, problem=problem)
-            broken.append(UnreplayableGame(marked, problem))
+            broken.append(UnreplayableGame(record.id, record.channel_id, problem, marked))
             continue
         loaded.append(LoadedGame(record, tuple(moves), game))
     return loaded, broken, engine_seconds
@@ -143,26 +161,31 @@ class Storage:
         """Load every active game and replay it through the engine.
 
         All games and all their moves come from two queries; the replay runs in a worker thread so
-        the event loop stays responsive. A game that does not replay (an engine error, an
-        inconsistent log, anything) is logged, marked ``unreplayable`` and listed in the report;
-        it is never deleted and never stops the others from loading.
+        the event loop stays responsive. A game that cannot be loaded (a row with a value this
+        version does not know, an engine error, an inconsistent log, anything) is logged with its
+        id and the reason, marked ``unreplayable`` and listed in the report; it is never deleted
+        and never stops the others from loading.
         """
         started = time.perf_counter()
         async with self.db.snapshot() as connection:
-            records = [
-                game_from_row(row)
-                for row in await connection.execute_fetchall(ACTIVE_GAMES_SQL)
-            ]
+            records, unreadable = _read_records(
+                await connection.execute_fetchall(ACTIVE_GAMES_SQL)
+            )
             log_rows = await connection.execute_fetchall(ACTIVE_LOGS_SQL)
         logs = {
             game_id: [(row[1], row[2], row[3]) for row in rows]
             for game_id, rows in itertools.groupby(log_rows, key=lambda row: row[0])
         }
-        loaded, broken, replay_seconds = await asyncio.to_thread(
+        loaded, unreplayable, replay_seconds = await asyncio.to_thread(
             _replay_all, records, logs, replay or replay_game
         )
-        for unreplayable in broken:
-            await self.games.mark_unreplayable(unreplayable.record.id, unreplayable.problem)
+        broken = unreadable + unreplayable
+        for game in broken:
+            log.error(
+                "game %d in channel %d was set aside (its moves are kept): %s",
+                game.id, game.channel_id, game.problem,
+            )
+            await self.games.mark_unreplayable(game.id, game.problem)
         return StartupReport(
             tuple(loaded), tuple(broken), replay_seconds, time.perf_counter() - started
         )

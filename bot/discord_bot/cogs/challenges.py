@@ -17,10 +17,11 @@ from bot.storage import ChallengeClosed, ChannelBusy, GameRecord, NotAllowed, Pa
 
 from ..errors import UserError
 from ..hub import pick_sides
+from ..limits import CONTENT, clip
 from ..present import mention
 from ..table import post_board
-from ..views import challenge_view
-from .play import participant_of
+from ..views import ChallengeButton, RematchButton, challenge_view
+from .play import Play, participant_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -38,6 +39,8 @@ LEVEL_CHOICES = [
     for level, description in describe_levels().items()
 ]
 CHALLENGE_COOLDOWN_SECONDS = 20
+TIME_MAX_LENGTH = 20
+"""Room for "14 days" written out with spaces; Discord refuses anything longer."""
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 14 * 24 * 3600
 _DURATION = re.compile(r"\s*(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?\s*")
@@ -86,9 +89,8 @@ class Challenges(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
         self.expiry_seconds = bot.settings.challenge_expiry
-        bot.handlers.update(
-            challenge_button=self.on_challenge_button, rematch_button=self.on_rematch_button
-        )
+        bot.clicks.register(ChallengeButton, self.on_challenge_button)
+        bot.clicks.register(RematchButton, self.on_rematch_button)
 
     @app_commands.command(name="challenge", description="Challenge a member to a game of tafl")
     @app_commands.describe(
@@ -105,7 +107,7 @@ class Challenges(commands.Cog):
         opponent: discord.Member,
         variant: str = "tablut",
         side: str = "random",
-        time: str | None = None,
+        time: app_commands.Range[str, 1, TIME_MAX_LENGTH] | None = None,
     ) -> None:
         """Post a challenge that only the opponent can accept."""
         if opponent.id == interaction.user.id:
@@ -139,8 +141,11 @@ class Challenges(commands.Cog):
         side_text = "a random side" if side == "random" else f"the {side}"
         expires = int(challenge.expires_at.timestamp())
         callback = await interaction.response.send_message(
-            f"{opponent.mention}, {interaction.user.mention} challenges you to **{title}**"
-            f"{clock}, taking {side_text}. The challenge expires <t:{expires}:R>.",
+            clip(
+                f"{opponent.mention}, {interaction.user.mention} challenges you to **{title}**"
+                f"{clock}, taking {side_text}. The challenge expires <t:{expires}:R>.",
+                CONTENT,
+            ),
             view=challenge_view(challenge.id),
             allowed_mentions=discord.AllowedMentions(users=[opponent]),
         )
@@ -149,11 +154,11 @@ class Challenges(commands.Cog):
             await self.bot.storage.challenges.set_message(challenge.id, message.id)
 
     async def on_challenge_button(
-        self, interaction: discord.Interaction, challenge_id: int, action: str
+        self, interaction: discord.Interaction, button: ChallengeButton
     ) -> None:
         """Accept (only the person challenged), decline, or cancel (only the challenger)."""
         try:
-            await self._answer_challenge(interaction, challenge_id, action)
+            await self._answer_challenge(interaction, button.challenge_id, button.action)
         except (ChallengeClosed, NotAllowed) as error:
             raise answer_refused(error) from None
 
@@ -184,10 +189,14 @@ class Challenges(commands.Cog):
         except ChannelBusy:
             raise UserError(busy_message()) from None
         live = self.bot.hub.adopt(record)
-        await interaction.response.edit_message(
-            content=f"{interaction.user.mention} accepted! Game #{record.id} begins.", view=None
-        )
-        await post_board(self.bot, live, [f"**{live.game.variant.title}** begins."])
+        # The game exists now: post its board even if the challenge cannot be edited.
+        try:
+            await interaction.response.edit_message(
+                content=f"{interaction.user.mention} accepted! Game #{record.id} begins.",
+                view=None,
+            )
+        finally:
+            await post_board(self.bot, live, [f"**{live.game.variant.title}** begins."])
 
     @app_commands.command(name="play", description="Play against the bot's AI")
     @app_commands.describe(variant="Which rules", side="Which side you take", level="How strong")
@@ -224,7 +233,7 @@ class Challenges(commands.Cog):
             interaction=interaction,
         )
         if live.to_move.is_ai:
-            self.bot.get_cog("Play").schedule_ai(live)  # type: ignore[union-attr]
+            self.bot.cog(Play).schedule_ai(live)
 
     @app_commands.command(name="rematch", description="Play the last game of this channel again")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -232,9 +241,15 @@ class Challenges(commands.Cog):
         game_id = await self.bot.storage.games.last_finished_in_channel(interaction.channel_id or 0)
         if game_id is None:
             raise UserError("No finished game in this channel to rematch.")
-        await self.on_rematch_button(interaction, game_id)
+        await self._rematch(interaction, game_id)
 
-    async def on_rematch_button(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def on_rematch_button(
+        self, interaction: discord.Interaction, button: RematchButton
+    ) -> None:
+        """The Rematch button under a finished game."""
+        await self._rematch(interaction, button.game_id)
+
+    async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Offer the opponent a new game with the sides swapped (or, where the variant says so,
         the winner defending). Against the AI it starts at once; a person must accept."""
         old = await self.bot.storage.games.get(game_id)
@@ -272,7 +287,7 @@ class Challenges(commands.Cog):
         note = f"Rematch of game #{old.id}: {sides}."
         await post_board(self.bot, live, [note], interaction=interaction)
         if live.to_move.is_ai:
-            self.bot.get_cog("Play").schedule_ai(live)  # type: ignore[union-attr]
+            self.bot.cog(Play).schedule_ai(live)
 
     async def _offer_rematch(
         self,
@@ -312,11 +327,6 @@ class Challenges(commands.Cog):
         message = getattr(callback, "resource", None)
         if isinstance(message, discord.Message):
             await store.set_message(challenge.id, message.id)
-
-
-async def setup(bot: TaflBot) -> None:
-    """Extension entry point."""
-    await bot.add_cog(Challenges(bot))
 
 
 __all__ = ["Challenges", "parse_duration"]

@@ -201,8 +201,3 @@ class Info(commands.Cog):
             ),
             ephemeral=True,
         )
-
-
-async def setup(bot: TaflBot) -> None:
-    """Extension entry point."""
-    await bot.add_cog(Info(bot))

@@ -17,9 +17,20 @@ from bot.storage import Participant, StorageError
 
 from ..errors import UserError
 from ..hub import Ended, LiveGame, Played
+from ..limits import CONTENT, clip
 from ..present import describe_end, describe_move, level_name, mention, render_board
-from ..table import post_board
-from ..views import confirm_resign_view, offer_view, piece_view, target_view
+from ..table import post_board, resolve_channel
+from ..views import (
+    ConfirmResignButton,
+    GameButton,
+    OfferButton,
+    PieceSelect,
+    TargetSelect,
+    confirm_resign_view,
+    offer_view,
+    piece_view,
+    target_view,
+)
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -28,6 +39,12 @@ log = logging.getLogger(__name__)
 
 
 AI_RETRY_SECONDS = 2.0
+MOVE_MAX_LENGTH = 40
+"""Longer than any way of writing a move (``e11-e10xe9/d10/f10--``), far shorter than abuse."""
+AI_FAILED = (
+    "The AI could not move because of a problem on our side; the game is safe. "
+    "Use `/tafl board` to let it try again."
+)
 
 
 def ai_attempts(level: str) -> tuple[str, ...]:
@@ -45,13 +62,14 @@ class Play(commands.Cog):
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
-        bot.handlers.update(
-            game_button=self.on_game_button,
-            offer_button=self.on_offer_button,
-            piece_chosen=self.on_piece_chosen,
-            resign_confirmed=self.on_resign_confirmed,
-            target_chosen=self.on_target_chosen,
-        )
+        # The AI's turn being thought about, by game id (at most one per game).
+        self.thinking: dict[int, asyncio.Task[None]] = {}
+        clicks = bot.clicks
+        clicks.register(GameButton, self.on_game_button)
+        clicks.register(OfferButton, self.on_offer_button)
+        clicks.register(PieceSelect, self.on_piece_chosen)
+        clicks.register(ConfirmResignButton, self.on_resign_confirmed)
+        clicks.register(TargetSelect, self.on_target_chosen)
 
     async def cog_load(self) -> None:
         """Let the AI move in games where it was to move when the bot stopped."""
@@ -65,7 +83,11 @@ class Play(commands.Cog):
     @app_commands.describe(
         move="From a square to a square, like e1-e4; typing a square lists its moves"
     )
-    async def move(self, interaction: discord.Interaction, move: str) -> None:
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        move: app_commands.Range[str, 1, MOVE_MAX_LENGTH],
+    ) -> None:
         """Check the move with the engine, commit it, then post the new board."""
         channel_id = interaction.channel_id or 0
         played = await self.bot.hub.play(channel_id, participant_of(interaction.user), move)
@@ -95,9 +117,12 @@ class Play(commands.Cog):
     @app_commands.command(name="board", description="Post the current board again at the bottom")
     @app_commands.describe(flip="Show the board turned around (from the other side)")
     async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
-        """Bump the board: a fresh message with the position and whose turn it is."""
+        """Bump the board: a fresh message with the position and whose turn it is. If the AI is
+        to move but not thinking (its last attempt failed), it tries again."""
         live = self.bot.hub.require(interaction.channel_id or 0)
         await post_board(self.bot, live, [], interaction=interaction, flip=flip)
+        if live.to_move.is_ai and not live.game.is_over:
+            self.schedule_ai(live)
 
     @app_commands.command(name="resign", description="Resign the game in this channel")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -133,11 +158,10 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------------ buttons and menus
 
-    async def on_game_button(
-        self, interaction: discord.Interaction, game_id: int, action: str
-    ) -> None:
+    async def on_game_button(self, interaction: discord.Interaction, button: GameButton) -> None:
         """Move / Flip board / Offer draw / Resign under a board."""
-        live = self.bot.hub.by_id(game_id)
+        action = button.action
+        live = self.bot.hub.by_id(button.game_id)
         if live is None:
             raise UserError("This game is over.")
         if action == "board":
@@ -175,24 +199,27 @@ class Play(commands.Cog):
         if live.to_move.user_id != user_id:
             raise UserError(f"It is not your turn: the {live.game.turn.value} are to move.")
 
-    async def on_resign_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def on_resign_confirmed(
+        self, interaction: discord.Interaction, button: ConfirmResignButton
+    ) -> None:
         """The second click of the Resign button."""
-        live = self.bot.hub.by_id(game_id)
+        live = self.bot.hub.by_id(button.game_id)
         if live is None:
             raise UserError("This game is already over.")
         ended = await self.bot.hub.resign(live.record.channel_id, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
-        await self.announce_end(ended, [f"{interaction.user.mention} resigned."])
+        # The game has ended: announce it even if the private reply cannot be edited.
+        try:
+            await interaction.response.edit_message(content="You resigned.", view=None)
+        finally:
+            await self.announce_end(ended, [f"{interaction.user.mention} resigned."])
 
-    async def on_piece_chosen(
-        self, interaction: discord.Interaction, game_id: int, ply: int, values: list[str]
-    ) -> None:
+    async def on_piece_chosen(self, interaction: discord.Interaction, menu: PieceSelect) -> None:
         """Step two of click-to-move: show where the chosen piece can go."""
-        live = self.bot.hub.by_id(game_id)
-        if live is None or live.game.ply != ply or not values:
+        live = self.bot.hub.by_id(menu.game_id)
+        origin = menu.choice
+        if live is None or live.game.ply != menu.ply or origin is None:
             raise UserError("The position has changed; press Move again.")
         self._check_mover(live, interaction.user.id)
-        origin = int(values[0])
         view = target_view(live.id, live.game, origin)
         if view is None:
             raise UserError("That piece cannot move now.")
@@ -200,50 +227,54 @@ class Play(commands.Cog):
             content=f"Move {square_name(origin, live.game.size)} to…", view=view
         )
 
-    async def on_target_chosen(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        ply: int,
-        origin: int,
-        values: list[str],
-    ) -> None:
+    async def on_target_chosen(self, interaction: discord.Interaction, menu: TargetSelect) -> None:
         """Last step of click-to-move: play it."""
-        live = self.bot.hub.by_id(game_id)
-        if live is None or not values:
+        live = self.bot.hub.by_id(menu.game_id)
+        target = menu.choice
+        if live is None:
             raise UserError("This game is over.")
-        text = (
-            f"{square_name(origin, live.game.size)}-{square_name(int(values[0]), live.game.size)}"
-        )
+        if target is None:
+            raise UserError("The position has changed; press Move again.")
+        size = live.game.size
+        text = f"{square_name(menu.origin, size)}-{square_name(target, size)}"
         played = await self.bot.hub.play(
-            live.record.channel_id, participant_of(interaction.user), text, expected_ply=ply
+            live.record.channel_id, participant_of(interaction.user), text, expected_ply=menu.ply
         )
-        await interaction.response.edit_message(content=f"You played `{text}`.", view=None)
-        await self.announce(played)
+        # The move is committed: announce it even if the private menu cannot be edited.
+        try:
+            await interaction.response.edit_message(content=f"You played `{text}`.", view=None)
+        finally:
+            await self.announce(played)
 
-    async def on_offer_button(
-        self, interaction: discord.Interaction, kind: str, game_id: int, ply: int, accept: bool
-    ) -> None:
+    async def on_offer_button(self, interaction: discord.Interaction, button: OfferButton) -> None:
         """The opponent answers a draw offer or a takeback request."""
         hub = self.bot.hub
-        if kind == "draw":
-            ended = await hub.answer_draw(game_id, interaction.user.id, ply, accept)
+        user_id, game_id, ply, accept = (
+            interaction.user.id, button.game_id, button.ply, button.accept
+        )
+        if button.kind == "draw":
+            ended = await hub.answer_draw(game_id, user_id, ply, accept)
             if ended is None:
                 await interaction.response.edit_message(
                     content=f"{interaction.user.mention} declined the draw.", view=None
                 )
                 return
-            await interaction.response.edit_message(content="Draw agreed.", view=None)
-            await self.announce_end(ended, ["The players agreed a draw."])
+            # The game has ended: announce it even if the offer cannot be edited.
+            try:
+                await interaction.response.edit_message(content="Draw agreed.", view=None)
+            finally:
+                await self.announce_end(ended, ["The players agreed a draw."])
             return
-        live = await hub.answer_takeback(game_id, interaction.user.id, ply, accept)
+        live = await hub.answer_takeback(game_id, user_id, ply, accept)
         if live is None:
             await interaction.response.edit_message(
                 content=f"{interaction.user.mention} refused the takeback.", view=None
             )
             return
-        await interaction.response.edit_message(content="Takeback agreed.", view=None)
-        await post_board(self.bot, live, ["The last move was taken back."])
+        try:
+            await interaction.response.edit_message(content="Takeback agreed.", view=None)
+        finally:
+            await post_board(self.bot, live, ["The last move was taken back."])
 
     # ------------------------------------------------------------------ announcing
 
@@ -255,11 +286,16 @@ class Play(commands.Cog):
         lines = describe_move(live, played.result)
         if played.finished is not None:
             lines += describe_end(live, played.finished)
-        await post_board(self.bot, live, lines, interaction=interaction, finished=played.finished)
-        if played.finished is None and live.to_move.is_ai:
-            self.schedule_ai(live)
-        if played.finished is not None:
-            self.bot.ai.cancel(str(live.id))
+        try:
+            await post_board(
+                self.bot, live, lines, interaction=interaction, finished=played.finished
+            )
+        finally:
+            # Even when the board could not be posted, the game goes on (or stops thinking).
+            if played.finished is not None:
+                self.bot.ai.cancel(str(live.id))
+            elif live.to_move.is_ai:
+                self.schedule_ai(live)
 
     async def announce_end(
         self, ended: Ended, lines: list[str], interaction: discord.Interaction | None = None
@@ -274,11 +310,31 @@ class Play(commands.Cog):
     # ------------------------------------------------------------------ the AI
 
     def schedule_ai(self, live: LiveGame) -> None:
-        """Let the AI think in its worker process; the event loop stays free."""
-        self.bot.spawn(self.ai_turn(live), f"ai-game-{live.id}")
+        """Let the AI think in its worker process (the event loop stays free); does nothing if
+        it is already thinking about this game."""
+        running = self.thinking.get(live.id)
+        if running is not None and not running.done():
+            return
+        task = self.bot.spawn(self.ai_turn(live), f"ai-game-{live.id}")
+        self.thinking[live.id] = task
+        task.add_done_callback(lambda _: self._forget(live.id, task))
+
+    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
+        if self.thinking.get(game_id) is task:
+            del self.thinking[game_id]
 
     async def ai_turn(self, live: LiveGame) -> None:
-        """Ask the AI for a move and play it like any player's."""
+        """Ask the AI for a move and play it like any player's. Whatever goes wrong, the players
+        are told in a sentence and the log gets the traceback; the game stays as it was."""
+        try:
+            await self._ai_turn(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the AI's turn in game %d failed", live.id)
+            await self._tell(live, AI_FAILED)
+
+    async def _ai_turn(self, live: LiveGame) -> None:
         player = live.to_move
         assert player.ai_level is not None
         game = live.game
@@ -304,20 +360,26 @@ class Play(commands.Cog):
             except AIError as error:
                 log.warning("AI failed in game %d, attempt %d: %s", live.id, attempt + 1, error)
                 await asyncio.sleep(AI_RETRY_SECONDS * (attempt + 1))
-        if text is None:
-            log.error("the AI gave up in game %d; it will try again after a restart", live.id)
-            await post_board(self.bot, live, ["The AI could not find a move. Sorry!"])
-            return
         if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
             return  # the game ended or moved on while the AI thought
+        if text is None:
+            log.error("the AI gave up in game %d", live.id)
+            await self._tell(live, AI_FAILED)
+            return
         try:
             played = await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
         except (UserError, StorageError) as error:
             log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
+            await self._tell(live, AI_FAILED)
             return
         await self.announce(played)
 
-
-async def setup(bot: TaflBot) -> None:
-    """Extension entry point."""
-    await bot.add_cog(Play(bot))
+    async def _tell(self, live: LiveGame, sentence: str) -> None:
+        """A plain message to a game's channel; a failure to deliver it is only logged."""
+        channel = await resolve_channel(self.bot, live.record.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(clip(sentence, CONTENT))
+        except discord.HTTPException as error:
+            log.warning("could not tell game %d's channel: %s", live.id, error)

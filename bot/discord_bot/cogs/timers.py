@@ -13,9 +13,11 @@ from discord.ext import commands
 
 from bot.storage import StorageError
 
+from ..hub import Played
 from ..present import mention
 from ..table import resolve_channel
 from ..views import challenge_view
+from .play import Play
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -61,16 +63,31 @@ class Timers(commands.Cog):
 
     async def announce_settled_at_start(self) -> None:
         """Games whose last move ended them while the bot was down get their final board."""
-        play = self.bot.get_cog("Play")
-        for played in getattr(self.bot, "settled_at_start", []):
-            await play.announce(played)  # type: ignore[union-attr]
+        await self.announce_settled(self.bot.settled_at_start)
+        self.bot.settled_at_start = []
+
+    async def announce_settled(self, settled: list[Played]) -> None:
+        """Post the final board of each game; one that cannot be posted does not stop the rest."""
+        play = self.bot.cog(Play)
+        for played in settled:
+            try:
+                await play.announce(played)
+            except Exception:
+                log.exception("could not announce the end of game %d", played.live.id)
+
+    async def settle_games(self) -> None:
+        """Record the results that could not be stored when their winning move was played."""
+        await self.announce_settled(await self.bot.hub.settle())
 
     async def tick(self) -> None:
         """Forfeit games out of time, remind players near their deadline, expire challenges.
 
         Each stage runs even if another failed: one surprise must never stop every clock.
         """
-        for stage in (self.settle_deadlines, self.send_reminders, self.expire_challenges):
+        stages = (
+            self.settle_games, self.settle_deadlines, self.send_reminders, self.expire_challenges
+        )
+        for stage in stages:
             try:
                 await stage()
             except (StorageError, discord.HTTPException) as error:
@@ -81,7 +98,7 @@ class Timers(commands.Cog):
     async def settle_deadlines(self) -> None:
         """Games whose player to move ran out of time are lost on time."""
         storage = self.bot.storage
-        play = self.bot.get_cog("Play")
+        play = self.bot.cog(Play)
         for record in await storage.games.past_deadline():
             live = self.bot.hub.by_id(record.id)
             if live is None:
@@ -89,9 +106,7 @@ class Timers(commands.Cog):
             loser = live.to_move
             ended = await self.bot.hub.forfeit_on_time(live, record.ply)
             if ended is not None:
-                await play.announce_end(  # type: ignore[union-attr]
-                    ended, [f"{mention(loser)} ran out of time."]
-                )
+                await play.announce_end(ended, [f"{mention(loser)} ran out of time."])
 
     async def send_reminders(self) -> None:
         """Ping players when a quarter of their move time (at most an hour) is left."""
@@ -132,8 +147,3 @@ class Timers(commands.Cog):
                 )
             except discord.HTTPException as error:
                 log.info("could not mark challenge %d expired: %s", challenge.id, error)
-
-
-async def setup(bot: TaflBot) -> None:
-    """Extension entry point."""
-    await bot.add_cog(Timers(bot))
