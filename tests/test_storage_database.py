@@ -63,7 +63,7 @@ async def test_a_new_database_is_created_with_its_folder_and_latest_schema(tmp_p
         "journal_mode": "wal",
         "foreign_keys": 1,
         "busy_timeout": 5000,
-        "synchronous": 1,  # NORMAL
+        "synchronous": 2,  # FULL: an announced move survives a power cut
         "user_version": LATEST_VERSION,
     }
 

@@ -142,7 +142,7 @@ class Storage:
         cls,
         path: str | os.PathLike[str],
         *,
-        synchronous: Synchronous = "NORMAL",
+        synchronous: Synchronous = "FULL",
         check_integrity: bool = True,
         clock: Clock = time.time,
     ) -> Storage:
