@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import io
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -32,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30.0
 """Generous waits: the machine may be loaded, and a wait returns as soon as its event happens."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+LOG_ENTRY = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+"""The timestamp that starts each entry of the bot's log."""
 
 
 @dataclass
@@ -226,12 +229,17 @@ def attachment_is_png(message: FakeMessage) -> tuple[int, int]:
 
 @contextlib.asynccontextmanager
 async def open_world(
-    tmp: Path, names: list[str], extra_env: Mapping[str, str] | None = None
+    tmp: Path,
+    names: list[str],
+    extra_env: Mapping[str, str] | None = None,
+    *,
+    expected_errors: tuple[str, ...] = (),
 ) -> AsyncIterator[World]:
     """A fake Discord with one guild and ``names`` as members, and the bot serving it.
 
-    On exit the bot is stopped with SIGINT and must exit 0 without logging an error, and the
-    fake must have seen no unhandled route.
+    On exit the bot is stopped with SIGINT and must exit 0 without logging an error (other than
+    the ones whose logged text contains one of ``expected_errors``, each of which must then have
+    been logged), and the fake must have seen no unhandled route.
     """
     async with FakeDiscord() as fake:
         guild = fake.create_guild("Tafl Club")
@@ -255,7 +263,26 @@ async def open_world(
         print(f"---- bot log (exit status {code}) ----\n{log}")
         fake.assert_healthy()
         assert code == 0, "the bot did not stop cleanly on SIGINT"
-        assert "Traceback" not in log and " ERROR " not in log, "the bot logged errors"
+        for expected in expected_errors:
+            assert expected in log, f"the bot did not log the expected error {expected!r}"
+        unexpected = [
+            entry
+            for entry in split_log(log)
+            if ("Traceback" in entry or " ERROR " in entry)
+            and not any(expected in entry for expected in expected_errors)
+        ]
+        assert not unexpected, "the bot logged errors:\n" + "\n".join(unexpected)
+
+
+def split_log(log: str) -> list[str]:
+    """The bot's log as entries: a line with a timestamp and the lines that follow it."""
+    entries: list[str] = []
+    for line in log.splitlines():
+        if LOG_ENTRY.match(line) or not entries:
+            entries.append(line)
+        else:
+            entries[-1] += "\n" + line
+    return entries
 
 
 @contextlib.contextmanager

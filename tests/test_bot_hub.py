@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_bot.errors import UserError
-from bot.discord_bot.hub import GameHub
+from bot.discord_bot.hub import GameHub, ResultNotRecorded
 from bot.storage import Participant, Storage
 
 ANN = Participant.user(1, "Ann")
@@ -184,7 +184,7 @@ async def test_a_winning_move_whose_result_cannot_be_stored_frees_the_channel(
     hub.adopt(record)
     async with storage.db.transaction() as connection:
         await connection.execute(refuse_to_finish(record.id, "finished"))
-    with pytest.raises(Exception, match="the disk is full"):
+    with pytest.raises(ResultNotRecorded, match=f"set aside with all its moves .game #{record.id}"):
         await hub.play(CHANNEL, BO, "a2-a1")
     assert hub.get(CHANNEL) is None
     assert await storage.games.moves(record.id) == ["a2-a1"]  # the move is never lost

@@ -71,6 +71,25 @@ class LiveGame:
         return self.record.attackers.is_ai or self.record.defenders.is_ai
 
 
+class ResultNotRecorded(UserError):
+    """The board ended a game but its result could not be stored (already logged)."""
+
+    def __init__(self, live: LiveGame, *, set_aside: bool) -> None:
+        last = live.game.history[-1].notation if live.game.history else "the last move"
+        then = (
+            f"the game has been set aside with all its moves (game #{live.id}) and this "
+            "channel is free for a new game."
+            if set_aside
+            else "it will be saved as soon as the database answers again."
+        )
+        super().__init__(
+            f"The move `{last}` was recorded and ends the game, but the result could not be "
+            f"saved because of a problem on our side: {then}"
+        )
+        self.set_aside = set_aside
+        self.channel_id = live.record.channel_id
+
+
 @dataclass(frozen=True)
 class Played:
     """A committed move and, when it ended the game, the stored result."""
@@ -125,7 +144,7 @@ class GameHub:
                     continue
                 try:
                     finished = await self._record_ending(live)
-                except Exception:  # logged by _record_ending; the others still settle
+                except ResultNotRecorded:  # logged there; the others still settle
                     continue
             settled.append(Played(live, live.game.history[-1], finished))
         return settled
@@ -214,10 +233,10 @@ class GameHub:
     async def _record_ending(self, live: LiveGame) -> FinishedGame:
         """Store the result of a game the board has ended (the caller holds its lock).
 
-        If that fails, the failure is logged with its traceback and re-raised, and the game is set
-        aside (kept with its moves, its channel free) so that one broken game cannot hold a
-        channel; if even that fails (the database is away), it stays here and :meth:`settle`
-        tries again.
+        If that fails, the failure is logged with its traceback and the game is set aside (kept
+        with its moves, its channel free) so that one broken game cannot hold a channel; if even
+        that fails (the database is away), it stays here and :meth:`settle` tries again. Either
+        way :class:`ResultNotRecorded` says so in the players' words.
         """
         outcome = live.game.outcome
         assert outcome is not None
@@ -232,9 +251,9 @@ class GameHub:
                 await self.storage.games.mark_unreplayable(live.id, problem)
             except Exception:
                 log.exception("game %d could not be set aside; will try again", live.id)
-            else:
-                self._drop(live)
-            raise
+                raise ResultNotRecorded(live, set_aside=False) from error
+            self._drop(live)
+            raise ResultNotRecorded(live, set_aside=True) from error
         self._drop(live)
         live.record = finished.record
         return finished

@@ -16,7 +16,7 @@ from bot.engine import Side, square_name
 from bot.storage import Participant, StorageError
 
 from ..errors import UserError
-from ..hub import Ended, LiveGame, Played
+from ..hub import Ended, LiveGame, Played, ResultNotRecorded
 from ..limits import CONTENT, clip
 from ..present import describe_end, describe_move, level_name, mention, render_board
 from ..table import post_board, resolve_channel
@@ -90,7 +90,11 @@ class Play(commands.Cog):
     ) -> None:
         """Check the move with the engine, commit it, then post the new board."""
         channel_id = interaction.channel_id or 0
-        played = await self.bot.hub.play(channel_id, participant_of(interaction.user), move)
+        try:
+            played = await self.bot.hub.play(channel_id, participant_of(interaction.user), move)
+        except ResultNotRecorded as error:
+            await interaction.response.send_message(str(error))  # public: both players must know
+            return
         await self.announce(played, interaction=interaction)
 
     @move.autocomplete("move")
@@ -237,9 +241,15 @@ class Play(commands.Cog):
             raise UserError("The position has changed; press Move again.")
         size = live.game.size
         text = f"{square_name(menu.origin, size)}-{square_name(target, size)}"
-        played = await self.bot.hub.play(
-            live.record.channel_id, participant_of(interaction.user), text, expected_ply=menu.ply
-        )
+        try:
+            played = await self.bot.hub.play(
+                live.record.channel_id, participant_of(interaction.user), text,
+                expected_ply=menu.ply,
+            )
+        except ResultNotRecorded as error:
+            await interaction.response.edit_message(content=f"You played `{text}`.", view=None)
+            await self._tell(error.channel_id, str(error))
+            return
         # The move is committed: announce it even if the private menu cannot be edited.
         try:
             await interaction.response.edit_message(content=f"You played `{text}`.", view=None)
@@ -332,7 +342,7 @@ class Play(commands.Cog):
             raise
         except Exception:
             log.exception("the AI's turn in game %d failed", live.id)
-            await self._tell(live, AI_FAILED)
+            await self._tell(live.record.channel_id, AI_FAILED)
 
     async def _ai_turn(self, live: LiveGame) -> None:
         player = live.to_move
@@ -364,22 +374,25 @@ class Play(commands.Cog):
             return  # the game ended or moved on while the AI thought
         if text is None:
             log.error("the AI gave up in game %d", live.id)
-            await self._tell(live, AI_FAILED)
+            await self._tell(live.record.channel_id, AI_FAILED)
             return
         try:
             played = await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
+        except ResultNotRecorded as error:
+            await self._tell(live.record.channel_id, str(error))
+            return
         except (UserError, StorageError) as error:
             log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
-            await self._tell(live, AI_FAILED)
+            await self._tell(live.record.channel_id, AI_FAILED)
             return
         await self.announce(played)
 
-    async def _tell(self, live: LiveGame, sentence: str) -> None:
+    async def _tell(self, channel_id: int, sentence: str) -> None:
         """A plain message to a game's channel; a failure to deliver it is only logged."""
-        channel = await resolve_channel(self.bot, live.record.channel_id)
+        channel = await resolve_channel(self.bot, channel_id)
         if channel is None:
             return
         try:
             await channel.send(clip(sentence, CONTENT))
         except discord.HTTPException as error:
-            log.warning("could not tell game %d's channel: %s", live.id, error)
+            log.warning("could not post to channel %d: %s", channel_id, error)

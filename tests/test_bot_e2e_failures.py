@@ -1,0 +1,122 @@
+"""End-to-end: what players see when something fails on the bot's side, and how play resumes.
+
+The failures are real: the test adds a trigger to the bot's own SQLite file that makes the
+database refuse one write, as a full disk would. The bot process must tell the players in a
+sentence, log the traceback, keep every other game going, and carry on once the fault is gone.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from e2e_support import WAIT, World, open_world, printed_log
+from fakediscord import FakeMessage
+from helpers import BRANDUBH_GROUP_CAPTURE
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
+
+DISK_FULL = "the disk is full, says a test trigger"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    async with open_world(
+        tmp_path_factory.mktemp("bot_e2e_failures"),
+        ["lin", "mo", "nia", "oz"],
+        expected_errors=(DISK_FULL,),
+    ) as world:
+        yield world
+
+
+@pytest.fixture
+def bot_log(world: World) -> Iterator[None]:
+    """Print what the bot logged during the test (pytest shows it only when the test fails)."""
+    with printed_log(world):
+        yield
+
+
+def database(world: World) -> Path:
+    return Path(world.bot.env["TAFL_DATABASE"])
+
+
+def game_id(message: FakeMessage) -> int:
+    found = re.search(r"game #(\d+)", message.text)
+    assert found, message
+    return int(found.group(1))
+
+
+def execute(world: World, sql: str) -> None:
+    """Change the bot's database from outside, as an operator's shell would."""
+    with sqlite3.connect(database(world), timeout=10) as connection:
+        connection.execute(sql)
+
+
+async def test_an_ai_move_the_database_refuses_is_explained_and_board_lets_it_retry(
+    world: World, bot_log: None
+) -> None:
+    lin = world.user("lin")
+    channel = world.channel("ai-fails")
+    started = await world.command(
+        lin, channel, "play", variant="brandubh", level="easy", side="attackers"
+    )
+    assert started.original_message is not None
+    game = game_id(started.original_message)
+    execute(
+        world,
+        f"""CREATE TRIGGER refuse_ai BEFORE INSERT ON moves
+            WHEN NEW.game_id = {game} AND NEW.ply = 2
+            BEGIN SELECT RAISE(ABORT, '{DISK_FULL}'); END""",
+    )
+    mark = world.fake.checkpoint()
+    await world.command(lin, channel, "move", move="d1-c1")
+    told = await world.fake.wait_for_message(
+        channel, lambda m: "The AI could not move" in m.text, after=mark, timeout=WAIT
+    )
+    assert "the game is safe" in told.text and "/tafl board" in told.text
+
+    execute(world, "DROP TRIGGER refuse_ai")
+    mark = world.fake.checkpoint()
+    await world.command(lin, channel, "board")
+    moved = await world.fake.wait_for_message(
+        channel, lambda m: "played `" in m.text and "AI" in m.text, after=mark, timeout=WAIT
+    )
+    assert lin.mention in moved.text  # lin's move again
+    await world.command(lin, channel, "resign")
+
+
+async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
+    world: World, bot_log: None
+) -> None:
+    mo, nia = world.user("mo"), world.user("nia")
+    channel = world.channel("result-fails")
+    board = await world.challenge(mo, nia, channel, variant="brandubh", side="attackers")
+    game = game_id(board)
+    execute(
+        world,
+        f"""CREATE TRIGGER refuse_result BEFORE UPDATE OF status ON games
+            WHEN OLD.id = {game} AND NEW.status = 'finished'
+            BEGIN SELECT RAISE(ABORT, '{DISK_FULL}'); END""",
+    )
+    *opening, winning = BRANDUBH_GROUP_CAPTURE
+    for ply, move in enumerate(opening):
+        await world.command(mo if ply % 2 == 0 else nia, channel, "move", move=move)
+    answer = await world.command(mo, channel, "move", move=winning)
+    assert answer.callback is not None and not answer.callback.ephemeral  # both must know
+    reply = answer.original_message.text if answer.original_message else ""
+    assert f"`{winning}++` was recorded and ends the game" in reply
+    assert f"set aside with all its moves (game #{game})" in reply
+    execute(world, "DROP TRIGGER refuse_result")
+    # The game was set aside with its moves; the channel takes a new game at once.
+    with sqlite3.connect(database(world)) as connection:
+        status, count = connection.execute(
+            "SELECT status, (SELECT count(*) FROM moves WHERE game_id = ?) FROM games "
+            "WHERE id = ?",
+            (game, game),
+        ).fetchone()
+    assert (status, count) == ("unreplayable", len(BRANDUBH_GROUP_CAPTURE))
+    await world.challenge(nia, mo, channel, variant="tablut")
