@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
-from fakediscord import FakeMessage, Permission
+from fakediscord import FakeChannel, FakeMessage, Permission
 from helpers import BRANDUBH_GROUP_CAPTURE
 
 from bot.engine import Game, Side
@@ -159,15 +159,63 @@ async def test_ai_game_the_ai_moves_first_when_the_player_defends(
         erin, channel, "play", variant="brandubh", level="easy", side="defenders"
     )
     assert started.callback is not None and not started.callback.ephemeral, started.responses
-    assert started.original_message is not None
-    attachment_is_png(started.original_message)
-    moved = await world.board_after(channel, mark, "Tafl AI (easy)")
+    # One board: the game's start and the AI's first move together, pinging erin.
     moved = await world.fake.wait_for_message(
         channel, lambda m: "played `" in m.text and "AI" in m.text, after=mark, timeout=WAIT
     )
-    assert erin.mention in moved.text  # erin is pinged: her move
+    assert "against the AI" in moved.text and erin.mention in moved.text
     attachment_is_png(moved)
+    assert [m.id for m in world.fake.bot_messages(channel) if m.sequence > mark] == [moved.id]
+
+    # Each of erin's moves is answered by one board naming both moves; the board before it
+    # loses its buttons, and no board is left saying the AI is thinking.
+    for _ in range(3):
+        before = world.fake.checkpoint()
+        previous = world.fake.bot_messages(channel)[-1]
+        text = quiet_move(replay_channel(world, channel))
+        reply = await world.command(erin, channel, "move", move=text)
+        assert reply.callback is not None and not reply.callback.ephemeral
+        board = await world.fake.wait_for_message(
+            channel, lambda m: m.text.count("played `") == 2, after=before, timeout=WAIT
+        )
+        assert f"played `{text}" in board.text and erin.mention in board.text
+        new = [m for m in world.fake.bot_messages(channel) if m.sequence > before]
+        assert [m.id for m in new] == [board.id], [m.text for m in new]
+        await stripped(world, previous)  # superseded: no buttons
+        assert "thinking" not in board.text
     await world.command(erin, channel, "resign")
+    final = world.fake.bot_messages(channel)[-1]
+    assert "wins" in final.text
+    assert all(cid.startswith("tafl:rm:") for cid in final.custom_ids)
+    for message in world.fake.bot_messages(channel):
+        if message.id != final.id:
+            await stripped(world, message)  # no live control anywhere else
+
+
+async def stripped(world: World, message: FakeMessage) -> None:
+    """Wait until the bot has taken every button and menu off ``message``."""
+    await world.fake.wait_until(
+        lambda: True if not message.custom_ids else None, timeout=WAIT
+    )
+
+
+def quiet_move(game: Game) -> str:
+    """A legal move that neither captures nor ends the game."""
+    for move in game.legal_moves():
+        result = game.play(move)
+        game.undo()
+        if result.outcome is None and not result.captures:
+            return move.text(game.size)
+    raise AssertionError("no quiet move")
+
+
+def replay_channel(world: World, channel: FakeChannel) -> Game:
+    """The position on the channel's latest board, rebuilt from the moves its boards name."""
+    game = Game("brandubh")
+    for message in world.fake.bot_messages(channel):
+        for played in re.findall(r"played `([a-g]\d-[a-g]\d)", message.text):
+            game.play(played)
+    return game
 
 
 async def test_restart_the_game_continues_and_old_buttons_still_work(

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import random
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bot.engine import Game, GameOverError, MoveResult, Side, TaflError, Termination
 from bot.storage import (
@@ -28,10 +29,13 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Offer:
-    """A pending draw or takeback offer: who made it, at which ply."""
+    """A pending draw offer or takeback request: who made it, at which ply, and the message
+    that carries its buttons (so it can be marked withdrawn when it stops being valid)."""
 
+    kind: Literal["draw", "takeback"]
     user_id: int
     ply: int
+    message_id: int | None = None
 
 
 @dataclass
@@ -65,6 +69,12 @@ class LiveGame:
         """Who must move now."""
         return self.participant(self.game.turn)
 
+    def clear_offers(self) -> tuple[Offer, ...]:
+        """Drop the pending offers (the position changed or the game ended); returns them."""
+        pending = tuple(offer for offer in (self.draw_offer, self.takeback_offer) if offer)
+        self.draw_offer = self.takeback_offer = None
+        return pending
+
     @property
     def against_ai(self) -> bool:
         """Whether one side is the bot's AI."""
@@ -97,6 +107,8 @@ class Played:
     live: LiveGame
     result: MoveResult
     finished: FinishedGame | None
+    withdrawn: tuple[Offer, ...] = ()
+    """Offers the move made pointless."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,8 @@ class Ended:
 
     live: LiveGame
     finished: FinishedGame
+    withdrawn: tuple[Offer, ...] = ()
+    """Offers the end made pointless."""
 
 
 class GameHub:
@@ -212,14 +226,13 @@ class GameHub:
                     "The position changed before your move arrived (someone else moved first)."
                 ) from None
             result = game.play(move)
-            live.draw_offer = None
-            live.takeback_offer = None
+            withdrawn = live.clear_offers()
             finished = None
             if result.outcome is not None:
                 finished = await self._record_ending(live)
             else:
                 live.record = await self.storage.games.get(live.id)
-            return Played(live, result, finished)
+            return Played(live, result, finished, withdrawn)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         side = live.side_of(player.user_id or 0)
@@ -291,7 +304,7 @@ class GameHub:
             raise UserError("You are not playing in this game.")
         if live.against_ai:
             raise UserError("The AI does not take draw offers; play on or resign.")
-        live.draw_offer = Offer(user_id, live.game.ply)
+        live.draw_offer = Offer("draw", user_id, live.game.ply)
         return live
 
     async def answer_draw(self, game_id: int, user_id: int, ply: int, accept: bool) -> Ended | None:
@@ -320,7 +333,7 @@ class GameHub:
             raise UserError("You have not moved yet, so there is no move of yours to take back.")
         if live.against_ai:
             raise UserError("Takebacks against the AI are not offered; play on or resign.")
-        live.takeback_offer = Offer(user_id, live.game.ply)
+        live.takeback_offer = Offer("takeback", user_id, live.game.ply)
         return live
 
     async def answer_takeback(
@@ -346,6 +359,7 @@ class GameHub:
                 raise UserError("The position changed; ask again.") from None
             for _ in range(plies):
                 live.game.undo()
+            live.draw_offer = None  # made at a position that is gone
             live.record = await self.storage.games.get(live.id)
             return live
 
@@ -363,7 +377,7 @@ class GameHub:
         )
         self._drop(live)
         live.record = finished.record
-        return Ended(live, finished)
+        return Ended(live, finished, live.clear_offers())
 
     def _require_id(self, game_id: int) -> LiveGame:
         live = self.by_id(game_id)

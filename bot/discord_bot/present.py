@@ -93,7 +93,7 @@ def whose_turn(live: LiveGame) -> str:
     side = live.game.turn
     player = live.participant(side)
     if player.is_ai:
-        return f"{SIDE_ICON[side]} {plain_name(player)} is thinking…"
+        return f"{SIDE_ICON[side]} {plain_name(player)} is to move."
     line = f"{SIDE_ICON[side]} {mention(player)}, your move with the {side.value}."
     deadline = live.record.move_deadline
     if deadline is not None:

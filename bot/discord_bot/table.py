@@ -4,6 +4,7 @@ image rendered off the event loop and a text board where images may not be attac
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Messageable = discord.abc.Messageable
+EDITABLE = (discord.TextChannel, discord.Thread, discord.VoiceChannel, discord.PartialMessageable)
+"""Where the bot's boards live and their messages can be edited by id."""
 
 
 async def resolve_channel(bot: TaflBot, channel_id: int) -> Messageable | None:
@@ -66,10 +69,16 @@ async def post_board(
     interaction: discord.Interaction | None = None,
     finished: FinishedGame | None = None,
     flip: bool = False,
-    ephemeral: bool = False,
+    ping: bool = True,
 ) -> discord.Message | None:
     """Send the board with ``lines`` as a new message: the interaction's reply if given, else a
-    message in the game's channel. Returns the message when Discord reported it."""
+    message in the game's channel. Returns the message when Discord reported it.
+
+    The new board is the game's only live one: the previous board of the game loses its buttons
+    (one edit), and a game's first board takes the Rematch button off the channel's last final
+    board. ``ping`` mentions the player to move with a notification; without it (a board asked
+    for by anyone) the mention is only a name.
+    """
     over = finished is not None
     content_lines = list(lines)
     if not over:
@@ -90,25 +99,37 @@ async def post_board(
         content = clip(content_lines[-1], CONTENT) if not over else None
     else:
         content = text
+    mentions = PING if ping and not over else NO_PING
     message: discord.Message | None
     if interaction is not None:
-        message = await _reply(interaction, content, embed, image, view, ephemeral)
+        message = await _reply(interaction, content, embed, image, view, mentions)
     else:
         assert channel is not None
         try:
             if image is not None and embed is not None:
-                message = await channel.send(content, embed=embed, file=image.file(), view=view)
+                message = await channel.send(
+                    content, embed=embed, file=image.file(), view=view, allowed_mentions=mentions
+                )
             else:
-                message = await channel.send(content, view=view)
+                message = await channel.send(content, view=view, allowed_mentions=mentions)
         except discord.Forbidden:
             # The permissions changed under us: fall back to the text board.
-            message = await channel.send(text, view=view)
-    if message is not None and not ephemeral:
+            message = await channel.send(text, view=view, allowed_mentions=mentions)
+    if message is not None:
         previous = live.record.board_message_id
         await bot.storage.games.set_board_message(live.id, message.id)
-        if over and previous:
-            await _disable_old_buttons(bot, live, previous)
+        live.record = replace(live.record, board_message_id=message.id)
+        if previous is not None and previous != message.id:
+            await strip_controls(bot, live.record.channel_id, previous)
+        elif previous is None:
+            await _retire_last_final_board(bot, live)
     return message
+
+
+PING = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
+"""Mentions that notify: only the player who must act."""
+NO_PING = discord.AllowedMentions.none()
+"""Mentions shown as names, notifying nobody."""
 
 
 async def _reply(
@@ -117,26 +138,50 @@ async def _reply(
     embed: discord.Embed | None,
     image: BoardImage | None,
     view: discord.ui.View,
-    ephemeral: bool,
+    mentions: discord.AllowedMentions,
 ) -> discord.Message | None:
     embeds = [] if embed is None else [embed]
     files = [] if image is None else [image.file()]
     if interaction.response.is_done():
         return await interaction.followup.send(
-            content or "", embeds=embeds, files=files, view=view, ephemeral=ephemeral, wait=True
+            content or "", embeds=embeds, files=files, view=view, allowed_mentions=mentions,
+            wait=True,
         )
     callback = await interaction.response.send_message(
-        content, embeds=embeds, files=files, view=view, ephemeral=ephemeral
+        content, embeds=embeds, files=files, view=view, allowed_mentions=mentions
     )
     resource = callback.resource
     return resource if isinstance(resource, discord.Message) else None
 
 
-async def _disable_old_buttons(bot: TaflBot, live: LiveGame, message_id: int) -> None:
-    channel = await resolve_channel(bot, live.record.channel_id)
-    if channel is None or not hasattr(channel, "get_partial_message"):
+async def strip_controls(
+    bot: TaflBot, channel_id: int, message_id: int, content: str | None = None
+) -> None:
+    """Take every button and menu off a message (one edit), optionally replacing its text.
+
+    A message that is gone or cannot be edited is only logged: it is not worth failing a move.
+    """
+    channel = await resolve_channel(bot, channel_id)
+    if not isinstance(channel, EDITABLE):
         return
+    message = channel.get_partial_message(message_id)
     try:
-        await channel.get_partial_message(message_id).edit(view=game_view(live.id, disabled=True))
+        if content is None:
+            await message.edit(view=None)
+        else:
+            await message.edit(content=clip(content, CONTENT), view=None)
     except discord.HTTPException as error:
-        log.info("could not disable the buttons of message %d: %s", message_id, error)
+        log.info("could not take the controls off message %d: %s", message_id, error)
+
+
+async def _retire_last_final_board(bot: TaflBot, live: LiveGame) -> None:
+    """A new game in a channel makes the Rematch button of the one before it pointless."""
+    games = bot.storage.games
+    last = await games.last_finished_in_channel(live.record.channel_id)
+    if last is None or last == live.id:
+        return
+    record = await games.get(last)
+    if record.board_message_id is not None:
+        await strip_controls(bot, record.channel_id, record.board_message_id)
+
+

@@ -226,14 +226,9 @@ class Challenges(commands.Cog):
         except ChannelBusy:
             raise UserError(busy_message()) from None
         live = self.bot.hub.adopt(record)
-        await post_board(
-            self.bot,
-            live,
-            [f"**{live.game.variant.title}** against the AI ({level})."],
-            interaction=interaction,
+        await self.bot.cog(Play).open_game(
+            live, [f"**{live.game.variant.title}** against the AI ({level})."], interaction
         )
-        if live.to_move.is_ai:
-            self.bot.cog(Play).schedule_ai(live)
 
     @app_commands.command(name="rematch", description="Play the last game of this channel again")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -285,9 +280,7 @@ class Challenges(commands.Cog):
             raise UserError(busy_message()) from None
         live = self.bot.hub.adopt(record)
         note = f"Rematch of game #{old.id}: {sides}."
-        await post_board(self.bot, live, [note], interaction=interaction)
-        if live.to_move.is_ai:
-            self.bot.cog(Play).schedule_ai(live)
+        await self.bot.cog(Play).open_game(live, [note], interaction)
 
     async def _offer_rematch(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,10 +17,10 @@ from bot.engine import Side, square_name
 from bot.storage import Participant, StorageError
 
 from ..errors import UserError
-from ..hub import Ended, LiveGame, Played, ResultNotRecorded
+from ..hub import Ended, LiveGame, Offer, Played, ResultNotRecorded
 from ..limits import CONTENT, clip
 from ..present import describe_end, describe_move, level_name, mention, render_board
-from ..table import post_board, resolve_channel
+from ..table import post_board, resolve_channel, strip_controls
 from ..views import (
     ConfirmResignButton,
     GameButton,
@@ -121,12 +122,16 @@ class Play(commands.Cog):
     @app_commands.command(name="board", description="Post the current board again at the bottom")
     @app_commands.describe(flip="Show the board turned around (from the other side)")
     async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
-        """Bump the board: a fresh message with the position and whose turn it is. If the AI is
-        to move but not thinking (its last attempt failed), it tries again."""
+        """Bump the board: a fresh message with the position and whose turn it is (naming the
+        player to move without pinging them). If the AI is to move but not thinking (its last
+        attempt failed), it tries again and the board comes with its move."""
         live = self.bot.hub.require(interaction.channel_id or 0)
-        await post_board(self.bot, live, [], interaction=interaction, flip=flip)
         if live.to_move.is_ai and not live.game.is_over:
-            self.schedule_ai(live)
+            if self.ai_thinking(live):
+                raise UserError("The AI is thinking; its move comes with the next board.")
+            await self.ai_reply(live, [], interaction)
+            return
+        await post_board(self.bot, live, [], interaction=interaction, flip=flip, ping=False)
 
     @app_commands.command(name="resign", description="Resign the game in this channel")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -138,21 +143,32 @@ class Play(commands.Cog):
     async def draw(self, interaction: discord.Interaction) -> None:
         """Post a draw offer with Accept/Decline buttons for the opponent."""
         live = self.bot.hub.offer_draw(interaction.channel_id or 0, interaction.user.id)
-        opponent = self._opponent(live, interaction.user.id)
-        await interaction.response.send_message(
-            f"{mention(opponent)}, {interaction.user.mention} offers a draw.",
-            view=offer_view("draw", live.id, live.game.ply),
-        )
+        await self._post_offer(interaction, live, live.draw_offer, "offers a draw")
 
     @app_commands.command(name="takeback", description="Ask to take back your last move")
     async def takeback(self, interaction: discord.Interaction) -> None:
         """Post a takeback request; the opponent must agree."""
         live = self.bot.hub.offer_takeback(interaction.channel_id or 0, interaction.user.id)
-        opponent = self._opponent(live, interaction.user.id)
-        await interaction.response.send_message(
-            f"{mention(opponent)}, {interaction.user.mention} asks to take back their last move.",
-            view=offer_view("takeback", live.id, live.game.ply),
+        await self._post_offer(
+            interaction, live, live.takeback_offer, "asks to take back their last move"
         )
+
+    async def _post_offer(
+        self, interaction: discord.Interaction, live: LiveGame, offer: Offer | None, what: str
+    ) -> None:
+        """Post an offer with Accept/Decline for the opponent, pinging only them, and remember
+        its message so it can be marked withdrawn when a move makes it pointless."""
+        assert offer is not None
+        opponent = self._opponent(live, interaction.user.id)
+        callback = await interaction.response.send_message(
+            f"{mention(opponent)}, {interaction.user.mention} {what}.",
+            view=offer_view(offer.kind, live.id, offer.ply),
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(opponent.user_id or 0)]
+            ),
+        )
+        if isinstance(callback.resource, discord.Message):
+            offer.message_id = callback.resource.id
 
     @staticmethod
     def _opponent(live: LiveGame, user_id: int) -> Participant:
@@ -183,11 +199,7 @@ class Play(commands.Cog):
             return
         if action == "draw":
             self.bot.hub.offer_draw(live.record.channel_id, interaction.user.id)
-            opponent = self._opponent(live, interaction.user.id)
-            await interaction.response.send_message(
-                f"{mention(opponent)}, {interaction.user.mention} offers a draw.",
-                view=offer_view("draw", live.id, live.game.ply),
-            )
+            await self._post_offer(interaction, live, live.draw_offer, "offers a draw")
             return
         self._check_mover(live, interaction.user.id)
         view = piece_view(live.id, live.game)
@@ -291,60 +303,135 @@ class Play(commands.Cog):
     async def announce(
         self, played: Played, *, interaction: discord.Interaction | None = None
     ) -> None:
-        """Post the board after a committed move, end the game or hand the turn to the AI."""
+        """Post the board after a committed move, or end the game. Against the AI the player's
+        move and the AI's reply arrive as one board: the interaction is deferred while it
+        thinks, so no "thinking" message is left behind."""
         live = played.live
+        await self.withdraw_offers(live, played.withdrawn, "a move was played")
         lines = describe_move(live, played.result)
         if played.finished is not None:
+            self.bot.ai.cancel(str(live.id))
             lines += describe_end(live, played.finished)
-        try:
             await post_board(
                 self.bot, live, lines, interaction=interaction, finished=played.finished
             )
-        finally:
-            # Even when the board could not be posted, the game goes on (or stops thinking).
-            if played.finished is not None:
-                self.bot.ai.cancel(str(live.id))
-            elif live.to_move.is_ai:
-                self.schedule_ai(live)
+            return
+        if live.to_move.is_ai:
+            await self.ai_reply(live, lines, interaction)
+            return
+        await post_board(self.bot, live, lines, interaction=interaction)
 
     async def announce_end(
         self, ended: Ended, lines: list[str], interaction: discord.Interaction | None = None
     ) -> None:
         """Post the final board for a game ended by the players or the clock."""
         self.bot.ai.cancel(str(ended.live.id))
+        await self.withdraw_offers(ended.live, ended.withdrawn, "the game is over")
         lines = lines + describe_end(ended.live, ended.finished)
         await post_board(
             self.bot, ended.live, lines, interaction=interaction, finished=ended.finished
         )
 
+    async def withdraw_offers(self, live: LiveGame, offers: Sequence[Offer], why: str) -> None:
+        """Edit offers that are no longer valid so their buttons do not look usable."""
+        for offer in offers:
+            if offer.message_id is not None:
+                what = "Draw offer" if offer.kind == "draw" else "Takeback request"
+                await strip_controls(
+                    self.bot, live.record.channel_id, offer.message_id, f"{what} withdrawn: {why}."
+                )
+
     # ------------------------------------------------------------------ the AI
 
-    def schedule_ai(self, live: LiveGame) -> None:
-        """Let the AI think in its worker process (the event loop stays free); does nothing if
-        it is already thinking about this game."""
+    async def open_game(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """Post a new game's first board; when the AI moves first, its move comes on it."""
+        if live.to_move.is_ai:
+            await self.ai_reply(live, lines, interaction)
+        else:
+            await post_board(self.bot, live, lines, interaction=interaction)
+
+    def schedule_ai(self, live: LiveGame, lines: Sequence[str] = ()) -> None:
+        """Let the AI move in the background (after a restart, or when a game starts with the
+        AI to move and nobody is waiting on an interaction)."""
+        self.bot.spawn(self.ai_reply(live, list(lines), None), f"ai-game-{live.id}")
+
+    def ai_thinking(self, live: LiveGame) -> bool:
+        """Whether the AI is working on a move in this game right now."""
+        running = self.thinking.get(live.id)
+        return running is not None and not running.done()
+
+    async def ai_reply(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """Let the AI move (in its worker process: the event loop stays free) and post one
+        board with ``lines`` (what led here, e.g. the player's move) and the AI's move. Only one
+        search runs per game; a second caller just waits for it."""
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
         running = self.thinking.get(live.id)
         if running is not None and not running.done():
+            await asyncio.shield(running)
             return
-        task = self.bot.spawn(self.ai_turn(live), f"ai-game-{live.id}")
+        # A background task of the bot's (so a shutdown cancels it) that the interaction waits
+        # for; shielded so that cancelling the interaction alone does not cut the AI's turn.
+        task = self.bot.spawn(self._ai_turn(live, lines, interaction), f"ai-game-{live.id}")
         self.thinking[live.id] = task
         task.add_done_callback(lambda _: self._forget(live.id, task))
+        await asyncio.shield(task)
 
     def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
         if self.thinking.get(game_id) is task:
             del self.thinking[game_id]
 
-    async def ai_turn(self, live: LiveGame) -> None:
-        """Ask the AI for a move and play it like any player's. Whatever goes wrong, the players
-        are told in a sentence and the log gets the traceback; the game stays as it was."""
+    async def _ai_turn(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """Whatever goes wrong, the players are told in a sentence (with the board as it is)
+        and the log gets the traceback; the game stays as it was."""
         try:
-            await self._ai_turn(live)
+            outcome = await self._ai_move(live)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the AI's turn in game %d failed", live.id)
-            await self._tell(live.record.channel_id, AI_FAILED)
+            outcome = AI_FAILED
+        finally:
+            # Thinking is over once the move is played (or given up): from here on another
+            # request may start a new search, while this one posts the board.
+            task = asyncio.current_task()
+            if task is not None:
+                self._forget(live.id, task)
+        if isinstance(outcome, str):
+            await self._post_or_tell(live, [*lines, outcome], interaction)
+            return
+        if outcome is None:  # the game ended or moved on while the AI thought
+            if interaction is not None and lines:
+                await interaction.followup.send(clip("\n".join(lines), CONTENT))
+            return
+        await self.withdraw_offers(live, outcome.withdrawn, "a move was played")
+        lines = lines + describe_move(live, outcome.result)
+        if outcome.finished is not None:
+            lines += describe_end(live, outcome.finished)
+        await post_board(
+            self.bot, live, lines, interaction=interaction, finished=outcome.finished
+        )
 
-    async def _ai_turn(self, live: LiveGame) -> None:
+    async def _post_or_tell(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """The board with ``lines`` if the game is still on, else just the sentences."""
+        if self.bot.hub.by_id(live.id) is live:
+            await post_board(self.bot, live, lines, interaction=interaction)
+        elif interaction is not None:
+            await interaction.followup.send(clip("\n".join(lines), CONTENT))
+        else:
+            await self._tell(live.record.channel_id, "\n".join(lines))
+
+    async def _ai_move(self, live: LiveGame) -> Played | str | None:
+        """The AI's move, played: a :class:`Played`, a sentence saying why there is none, or
+        ``None`` when the game ended or moved on while it thought."""
         player = live.to_move
         assert player.ai_level is not None
         game = live.game
@@ -366,26 +453,24 @@ class Play(commands.Cog):
             except asyncio.CancelledError:
                 if self.bot.hub.by_id(live.id) is live:
                     raise  # the bot is shutting down, not the game ending
-                return
+                return None
             except AIError as error:
                 log.warning("AI failed in game %d, attempt %d: %s", live.id, attempt + 1, error)
                 await asyncio.sleep(AI_RETRY_SECONDS * (attempt + 1))
         if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
-            return  # the game ended or moved on while the AI thought
+            return None
         if text is None:
             log.error("the AI gave up in game %d", live.id)
-            await self._tell(live.record.channel_id, AI_FAILED)
-            return
+            return AI_FAILED
         try:
-            played = await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
+            return await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
         except ResultNotRecorded as error:
-            await self._tell(live.record.channel_id, str(error))
-            return
+            return str(error)
         except (UserError, StorageError) as error:
+            if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
+                return None  # the game ended or moved on meanwhile: nothing went wrong
             log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
-            await self._tell(live.record.channel_id, AI_FAILED)
-            return
-        await self.announce(played)
+            return AI_FAILED
 
     async def _tell(self, channel_id: int, sentence: str) -> None:
         """A plain message to a game's channel; a failure to deliver it is only logged."""
