@@ -22,7 +22,7 @@ from e2e_support import (
     printed_log,
     private_text,
 )
-from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
 from PIL import Image
 
 from bot.engine import Game
@@ -32,7 +32,8 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "amy", "ben", "cat", "dan", "eve", "fay", "guy", "hal", "ivy", "jon", "kim", "lea", "max",
-    "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma", "rob", "sue",
+    "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma", "rob", "sue", "vic", "wes", "xan",
+    "yul",
 ]  # fmt: skip
 
 
@@ -156,6 +157,10 @@ async def test_export_replay_and_rules_attach_files_that_read_back(
     game = Game.from_record(record.data.decode())
     assert game.ply == 3 and "3 moves" in message.text
 
+    for command in ("replay", "export", "history"):  # a wrong number is answered privately
+        reply = await world.error_reply(amy, channel, command, game=0)
+        assert "no game #0" in reply, (command, reply)
+
     replay = await world.command(amy, channel, "replay")
     gif = await replay.wait_followup(timeout=WAIT)
     assert gif.attachments and gif.attachments[0].filename.endswith(".gif"), replay.responses
@@ -266,10 +271,28 @@ async def test_mistaken_challenges_and_busy_channels_get_private_errors_and_thre
     # Mistakes do not count against the challenge cooldown: the corrected challenge goes out.
     await world.challenge(lea, max_, channel, variant="brandubh", side="attackers")
 
-    reply = await world.error_reply(ned, channel, "challenge", opponent=oli)
-    assert "already has a game" in reply and "thread" in reply, reply
-    reply = await world.error_reply(ned, channel, "play", variant="brandubh")
-    assert "already has a game" in reply and "thread" in reply, reply
+    # A busy channel is no obstacle: the new game gets a thread named after it.
+    mark = world.fake.checkpoint()
+    vic, wes = world.user("vic"), world.user("wes")
+    offer = await world.offer_challenge(vic, wes, channel, variant="brandubh")
+    assert "its own thread" in offer.text, offer.text
+    await world.click(wes, offer, ":accept")
+    first = await world.fake.wait_for_message(
+        None, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
+    )
+    side_thread = world.fake.world.channels[first.channel_id]
+    assert side_thread.is_thread and side_thread.name == "vic vs wes · Brandubh"
+    assert f"<#{side_thread.id}>" in offer.text  # the challenge points to the thread
+    await world.command(vic, side_thread, "resign")
+    mark = world.fake.checkpoint()
+    started = await world.command(max_, channel, "play", variant="brandubh", side="attackers")
+    assert started.original_message is not None and "is in <#" in started.original_message.text
+    ai_board = await world.fake.wait_for_message(
+        None, lambda m: "against the AI" in m.text and bool(m.attachments), after=mark,
+        timeout=WAIT,
+    )
+    assert world.fake.world.channels[ai_board.channel_id].is_thread
+    await world.command(max_, world.fake.world.channels[ai_board.channel_id], "resign")
     elsewhere = world.channel("elsewhere")
     reply = await world.error_reply(lea, elsewhere, "challenge", opponent=oli)
     assert "Slow down" in reply, reply  # a real challenge was posted seconds ago
@@ -387,6 +410,44 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
 
 
 # -- shutdown -------------------------------------------------------------------------------------
+
+
+async def test_server_settings_give_games_threads_and_a_default_time(
+    world: World, bot_log: None
+) -> None:
+    xan, yul = world.user("xan"), world.user("yul")
+    channel = world.channel("settings")
+    reply = await world.error_reply(xan, channel, "settings", threads=True)
+    assert "Manage Server" in reply, reply
+    managers = world.fake.create_role(world.guild, "managers", Permission.MANAGE_GUILD)
+    world.fake.give_role(world.guild, xan, managers)
+    try:
+        shown = await world.command(xan, channel, "settings", threads=True, time="1d")
+        text = await private_embed(shown)
+        assert "a thread per game" in text and "1 day" in text, text
+
+        mark = world.fake.checkpoint()
+        offer = await world.offer_challenge(xan, yul, channel, variant="brandubh")
+        assert "1 day per move" in offer.text and "its own thread" in offer.text, offer.text
+        await world.click(yul, offer, ":accept")
+        board = await world.fake.wait_for_message(
+            None, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
+        )
+        thread = world.fake.world.channels[board.channel_id]
+        assert thread.is_thread and thread.name == "xan vs yul · Brandubh"
+        assert "Time runs out" in board.text
+        await world.command(xan, thread, "resign")
+    finally:  # the other scenarios of the module expect the defaults
+        shown = await world.command(xan, channel, "settings", threads=False, time="none")
+    text = await private_embed(shown)
+    assert "no limit" in text and "in the channel" in text, text
+
+
+async def private_embed(interaction: FakeInteraction) -> str:
+    """The text of the first private reply to ``interaction``, embeds included."""
+    response = await interaction.wait_response(lambda r: r.ephemeral, timeout=WAIT)
+    assert response.message is not None, interaction.responses
+    return response.message.text
 
 
 async def test_interactions_in_flight_at_shutdown_still_get_their_answers(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from storage_helpers import ALICE, BOB, CAROL, open_storage
 
-from bot.storage import GameRecord, Participant, Rating, Storage, Streak
+from bot.storage import GameRecord, Participant, Rating, ServerSettings, Storage, Streak
 from bot.storage.glicko2 import rate_game
 
 DAVE = Participant.user(104, "Dave")
@@ -180,3 +180,19 @@ async def test_provisional_mark_clears_after_enough_games(storage: Storage) -> N
         await play(storage, ALICE, opponent, "draw")
         marks.append((await storage.ratings.get(ALICE, "tablut")).provisional)
     assert marks[0] and not marks[-1]
+
+
+async def test_server_settings_are_kept_together(storage: Storage) -> None:
+    assert await storage.settings.get(7) == ServerSettings(guild_id=7)
+    saved = await storage.settings.save(
+        ServerSettings(guild_id=7, game_threads=True, default_move_seconds=3600)
+    )
+    assert (saved.game_threads, saved.default_move_seconds, saved.rated_ai_games) == (
+        True, 3600, False,
+    )
+    again = await storage.settings.set_rated_ai_games(7, True)
+    assert (again.game_threads, again.default_move_seconds, again.rated_ai_games) == (
+        True, 3600, True,
+    )
+    with pytest.raises(ValueError):
+        await storage.settings.save(ServerSettings(guild_id=7, default_move_seconds=0))

@@ -155,10 +155,12 @@ class ChallengeStore:
         challenger_side: SideName | None = None,
         start_position: str | None = None,
         first_turn: SideName | None = None,
+        channel_id: int | None = None,
     ) -> tuple[Challenge, GameRecord]:
         """Accept a pending challenge, creating its game in the same transaction.
 
         ``challenger_side`` settles a ``"random"`` side choice (drawn here when not given).
+        ``channel_id`` places the game elsewhere than the challenge (a thread opened for it).
         Raises :class:`ChallengeClosed` (already settled or expired), :class:`NotAllowed` (not
         the person challenged, or one's own challenge) or :class:`ChannelBusy` (the channel has a
         game now; the challenge stays pending).
@@ -166,13 +168,7 @@ class ChallengeStore:
         now = self._db.now()
         async with self._db.transaction() as connection:
             challenge = await _fetch(connection, challenge_id)
-            self._check_open(challenge, now)
-            if accepter.is_ai:
-                raise ValueError("the AI does not accept challenges")
-            if accepter == challenge.challenger:
-                raise NotAllowed("you cannot accept your own challenge")
-            if challenge.challenged is not None and accepter != challenge.challenged:
-                raise NotAllowed("this challenge is for someone else")
+            self._check_acceptable(challenge, accepter, now)
             side: SideName
             if challenge.challenger_side != "random":
                 side = challenge.challenger_side
@@ -188,7 +184,7 @@ class ChallengeStore:
                 connection,
                 now,
                 guild_id=challenge.guild_id,
-                channel_id=challenge.channel_id,
+                channel_id=challenge.channel_id if channel_id is None else channel_id,
                 variant=challenge.variant,
                 attackers=attackers,
                 defenders=defenders,
@@ -238,6 +234,21 @@ class ChallengeStore:
             )
             if cursor.rowcount == 0:
                 raise NotFound(f"there is no challenge {challenge_id}")
+
+    def check_acceptable(self, challenge: Challenge, accepter: Participant) -> None:
+        """Raise what :meth:`accept` would (:class:`ChallengeClosed`, :class:`NotAllowed`) if
+        ``accepter`` could not accept ``challenge`` now: a check before preparing its game."""
+        self._check_acceptable(challenge, accepter, self._db.now())
+
+    @classmethod
+    def _check_acceptable(cls, challenge: Challenge, accepter: Participant, now: int) -> None:
+        cls._check_open(challenge, now)
+        if accepter.is_ai:
+            raise ValueError("the AI does not accept challenges")
+        if accepter == challenge.challenger:
+            raise NotAllowed("you cannot accept your own challenge")
+        if challenge.challenged is not None and accepter != challenge.challenged:
+            raise NotAllowed("this challenge is for someone else")
 
     @staticmethod
     def _check_open(challenge: Challenge, now: int) -> None:

@@ -171,6 +171,16 @@ CREATE TABLE rating_changes (
 CREATE INDEX rating_changes_by_player ON rating_changes (player_id);
 """,
     ),
+    Migration(
+        2,
+        "server settings: a thread per game, a default time per move",
+        """
+ALTER TABLE guild_settings ADD COLUMN game_threads INTEGER NOT NULL DEFAULT 0
+    CHECK (game_threads IN (0, 1));
+ALTER TABLE guild_settings ADD COLUMN default_move_seconds INTEGER
+    CHECK (default_move_seconds > 0);
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

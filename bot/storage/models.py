@@ -309,3 +309,7 @@ class ServerSettings:
 
     guild_id: int
     rated_ai_games: bool = False
+    game_threads: bool = False
+    """Each new game gets its own thread (otherwise only when its channel is busy)."""
+    default_move_seconds: int | None = None
+    """Time per move for challenges that do not set one (``None``: no limit)."""

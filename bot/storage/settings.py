@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import aiosqlite
 
 from .database import Database
@@ -14,12 +16,20 @@ async def fetch_settings(connection: aiosqlite.Connection, guild_id: int | None)
         return ServerSettings(guild_id=0)
     rows = list(
         await connection.execute_fetchall(
-            "SELECT rated_ai_games FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT rated_ai_games, game_threads, default_move_seconds FROM guild_settings"
+            " WHERE guild_id = ?",
+            (guild_id,),
         )
     )
     if not rows:
         return ServerSettings(guild_id=guild_id)
-    return ServerSettings(guild_id=guild_id, rated_ai_games=bool(rows[0]["rated_ai_games"]))
+    row = rows[0]
+    return ServerSettings(
+        guild_id=guild_id,
+        rated_ai_games=bool(row["rated_ai_games"]),
+        game_threads=bool(row["game_threads"]),
+        default_move_seconds=row["default_move_seconds"],
+    )
 
 
 class SettingsStore:
@@ -33,15 +43,29 @@ class SettingsStore:
         async with self._db.read() as connection:
             return await fetch_settings(connection, guild_id)
 
-    async def set_rated_ai_games(self, guild_id: int, enabled: bool) -> ServerSettings:
-        """Turn rating of games against the AI on or off for games *created* from now on."""
+    async def save(self, settings: ServerSettings) -> ServerSettings:
+        """Store every setting of ``settings.guild_id``; they apply to games created from now."""
+        if settings.default_move_seconds is not None and settings.default_move_seconds <= 0:
+            raise ValueError("default_move_seconds must be positive or None")
         async with self._db.transaction() as connection:
             await connection.execute(
                 """
-                INSERT INTO guild_settings (guild_id, rated_ai_games, updated_at) VALUES (?, ?, ?)
-                ON CONFLICT (guild_id) DO UPDATE
-                    SET rated_ai_games = excluded.rated_ai_games, updated_at = excluded.updated_at
+                INSERT INTO guild_settings
+                    (guild_id, rated_ai_games, game_threads, default_move_seconds, updated_at)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (guild_id) DO UPDATE SET
+                    rated_ai_games = excluded.rated_ai_games,
+                    game_threads = excluded.game_threads,
+                    default_move_seconds = excluded.default_move_seconds,
+                    updated_at = excluded.updated_at
                 """,
-                (guild_id, int(enabled), self._db.now()),
+                (
+                    settings.guild_id, int(settings.rated_ai_games), int(settings.game_threads),
+                    settings.default_move_seconds, self._db.now(),
+                ),
             )
-            return await fetch_settings(connection, guild_id)
+            return await fetch_settings(connection, settings.guild_id)
+
+    async def set_rated_ai_games(self, guild_id: int, enabled: bool) -> ServerSettings:
+        """Turn rating of games against the AI on or off for games *created* from now on."""
+        return await self.save(replace(await self.get(guild_id), rated_ai_games=enabled))

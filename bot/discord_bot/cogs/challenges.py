@@ -13,13 +13,21 @@ from discord.ext import commands
 
 from bot.ai import LEVELS, describe_levels
 from bot.engine import VARIANTS, get_variant
-from bot.storage import ChallengeClosed, ChannelBusy, GameRecord, NotAllowed, Participant
+from bot.storage import (
+    ChallengeClosed,
+    ChannelBusy,
+    GameRecord,
+    NotAllowed,
+    Participant,
+    SideChoice,
+)
 
 from ..errors import UserError
 from ..hub import pick_sides
 from ..limits import CONTENT, clip
-from ..present import mention
+from ..present import mention, plain_name
 from ..table import post_board
+from ..venue import busy_message, open_thread, thread_name, wants_thread
 from ..views import ChallengeButton, RematchButton, challenge_view
 from .play import Play, participant_of
 
@@ -60,11 +68,22 @@ def parse_duration(text: str) -> int:
     return seconds
 
 
-def busy_message() -> str:
-    return (
-        "This channel already has a game. Start a thread (right-click the channel → Create "
-        "Thread) and challenge there: each thread can hold its own game."
-    )
+def describe_duration(seconds: int) -> str:
+    """``90`` → "90 seconds", ``3600`` → "1 hour", ``172800`` → "2 days" (the largest whole
+    unit)."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+def side_choice(text: str) -> SideChoice:
+    """The side option's value as storage's type (Discord only sends the listed choices)."""
+    for choice in ("attackers", "defenders", "random"):
+        if text == choice:
+            return choice
+    raise UserError(f"{text!r} is not a side: choose attackers, defenders or random.")
 
 
 CLOSED = {
@@ -115,9 +134,9 @@ class Challenges(commands.Cog):
         if opponent.bot:
             raise UserError("Bots cannot accept challenges. Use `/tafl play` to play the AI.")
         channel_id = interaction.channel_id or 0
-        if self.bot.hub.get(channel_id) is not None:
-            raise UserError(busy_message())
-        move_seconds = parse_duration(time) if time else None
+        settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
+        in_thread = wants_thread(self.bot, interaction, channel_id, settings)
+        move_seconds = parse_duration(time) if time else settings.default_move_seconds
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
         # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
         store = self.bot.storage.challenges
@@ -132,18 +151,19 @@ class Challenges(commands.Cog):
             challenger=participant_of(interaction.user),
             challenged=participant_of(opponent),
             variant=get_variant(variant).name,
-            challenger_side=side,  # type: ignore[arg-type]
+            challenger_side=side_choice(side),
             move_seconds=move_seconds,
             expires_in=self.expiry_seconds,
         )
         title = get_variant(variant).title
-        clock = f", {time} per move" if time else ""
+        clock = f", {describe_duration(move_seconds)} per move" if move_seconds else ""
         side_text = "a random side" if side == "random" else f"the {side}"
         expires = int(challenge.expires_at.timestamp())
+        where = " The game will have its own thread." if in_thread else ""
         callback = await interaction.response.send_message(
             clip(
                 f"{opponent.mention}, {interaction.user.mention} challenges you to **{title}**"
-                f"{clock}, taking {side_text}. The challenge expires <t:{expires}:R>.",
+                f"{clock}, taking {side_text}.{where} The challenge expires <t:{expires}:R>.",
                 CONTENT,
             ),
             view=challenge_view(challenge.id),
@@ -178,21 +198,31 @@ class Challenges(commands.Cog):
             await interaction.response.edit_message(content="Challenge cancelled.", view=None)
             return
         challenge = await store.get(challenge_id)
-        if self.bot.hub.get(challenge.channel_id) is not None:
-            raise UserError(busy_message())
+        store.check_acceptable(challenge, me)  # before a thread is opened for its game
+        settings = await self.bot.storage.settings.get(challenge.guild_id or 0)
+        venue = challenge.channel_id
+        thread = None
+        if wants_thread(self.bot, interaction, challenge.channel_id, settings):
+            title = get_variant(challenge.variant).title
+            name = thread_name(plain_name(challenge.challenger), plain_name(me), title)
+            thread = await open_thread(interaction, name, from_message=interaction.message)
+            venue = thread.id
         choice = challenge.challenger_side
         if choice == "random":
             attackers, _ = pick_sides(challenge.challenger, me, "random")
             choice = "attackers" if attackers == challenge.challenger else "defenders"
         try:
-            _, record = await store.accept(challenge_id, me, challenger_side=choice)
-        except ChannelBusy:
-            raise UserError(busy_message()) from None
+            _, record = await store.accept(
+                challenge_id, me, challenger_side=choice, channel_id=venue
+            )
+        except ChannelBusy as error:
+            raise UserError(busy_message(error.game_id or 0, in_thread=True)) from None
         live = self.bot.hub.adopt(record)
+        where = f" in {thread.mention}" if thread is not None else ""
         # The game exists now: post its board even if the challenge cannot be edited.
         try:
             await interaction.response.edit_message(
-                content=f"{interaction.user.mention} accepted! Game #{record.id} begins.",
+                content=f"{interaction.user.mention} accepted! Game #{record.id} begins{where}.",
                 view=None,
             )
         finally:
@@ -210,25 +240,41 @@ class Challenges(commands.Cog):
     ) -> None:
         """Start a game against the AI in this channel."""
         channel_id = interaction.channel_id or 0
-        if self.bot.hub.get(channel_id) is not None:
-            raise UserError(busy_message())
+        rules = get_variant(variant)
+        thread = None
+        if interaction.guild_id is not None:
+            settings = await self.bot.storage.settings.get(interaction.guild_id)
+            if wants_thread(self.bot, interaction, channel_id, settings):
+                me = participant_of(interaction.user)
+                name = thread_name(plain_name(me), f"Tafl AI ({level})", rules.title)
+                thread = await open_thread(interaction, name)
+                channel_id = thread.id
+        elif (busy := self.bot.hub.get(channel_id)) is not None:
+            raise UserError(busy_message(busy.id, in_thread=True))
         ai = Participant.ai(LEVELS.index(level) + 1)
         attackers, defenders = pick_sides(participant_of(interaction.user), ai, side)
         try:
             record = await self.bot.storage.games.create(
                 guild_id=interaction.guild_id,
                 channel_id=channel_id,
-                variant=get_variant(variant).name,
+                variant=rules.name,
                 attackers=attackers,
                 defenders=defenders,
                 rated=True,
             )
-        except ChannelBusy:
-            raise UserError(busy_message()) from None
+        except ChannelBusy as error:
+            raise UserError(busy_message(error.game_id or 0, in_thread=True)) from None
         live = self.bot.hub.adopt(record)
-        await self.bot.cog(Play).open_game(
-            live, [f"**{live.game.variant.title}** against the AI ({level})."], interaction
+        lines = [f"**{rules.title}** against the AI ({level})."]
+        if thread is None:
+            await self.bot.cog(Play).open_game(live, lines, interaction)
+            return
+        await interaction.response.send_message(
+            f"{interaction.user.mention}, your game against the AI ({level}) is in "
+            f"{thread.mention}.",
+            allowed_mentions=discord.AllowedMentions.none(),
         )
+        await self.bot.cog(Play).open_game(live, lines, None)
 
     @app_commands.command(name="rematch", description="Play the last game of this channel again")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -251,8 +297,8 @@ class Challenges(commands.Cog):
         me = interaction.user.id
         if me not in (old.attackers.user_id, old.defenders.user_id):
             raise UserError("Only the players of that game can ask for a rematch.")
-        if self.bot.hub.get(old.channel_id) is not None:
-            raise UserError(busy_message())
+        if (busy := self.bot.hub.get(old.channel_id)) is not None:
+            raise UserError(busy_message(busy.id, in_thread=True))
         attackers, defenders = old.defenders, old.attackers
         if (
             get_variant(old.variant).rematch_winner_defends
@@ -276,8 +322,8 @@ class Challenges(commands.Cog):
                 move_seconds=old.move_seconds,
                 rated=old.rated,
             )
-        except ChannelBusy:
-            raise UserError(busy_message()) from None
+        except ChannelBusy as error:
+            raise UserError(busy_message(error.game_id or 0, in_thread=True)) from None
         live = self.bot.hub.adopt(record)
         note = f"Rematch of game #{old.id}: {sides}."
         await self.bot.cog(Play).open_game(live, [note], interaction)

@@ -134,8 +134,10 @@ class Info(commands.Cog):
     @app_commands.describe(game="Game number (this channel's game by default)")
     async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Render the whole game as a GIF (deferred: a long game takes a moment)."""
-        await interaction.response.defer(thinking=True)
+        # Find the game first: a wrong number must get a private answer, and after a public
+        # "thinking" defer every answer would be public.
         record, played = await self._game(interaction, game)
+        await interaction.response.defer(thinking=True)
         data = await render_replay(
             played, plain_name(record.attackers), plain_name(record.defenders)
         )
