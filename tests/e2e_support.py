@@ -14,7 +14,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,6 +146,23 @@ class World:
         """The private reply to a command that must fail."""
         interaction = await self.command(user, channel, subcommand, **options)
         return await private_text(interaction)
+
+    async def play_line(
+        self, first: FakeUser, second: FakeUser, channel: FakeChannel, moves: Sequence[str]
+    ) -> list[FakeMessage]:
+        """``first`` and ``second`` take turns playing ``moves`` with ``/tafl move``; each must
+        be answered publicly. Returns the answers (the boards), one per move."""
+        boards = []
+        for ply, move in enumerate(moves):
+            player = first if ply % 2 == 0 else second
+            interaction = await self.command(player, channel, "move", move=move)
+            assert interaction.callback is not None and not interaction.callback.ephemeral, (
+                move,
+                interaction.responses,
+            )
+            assert interaction.original_message is not None, interaction.responses
+            boards.append(interaction.original_message)
+        return boards
 
     async def click(self, user: FakeUser, message: FakeMessage, suffix: str) -> FakeInteraction:
         """``user`` clicks the button whose custom id ends with ``suffix``; waits for the

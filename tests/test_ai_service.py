@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
@@ -19,17 +18,21 @@ def test_levels_are_named_weakest_first_with_descriptions() -> None:
     assert all(describe_levels()[name] for name in LEVELS)
 
 
-async def _lag_while(awaitable: asyncio.Future[object] | asyncio.Task[object]) -> float:
-    """The worst event-loop lag observed while ``awaitable`` runs."""
-    worst = 0.0
+async def _ticks_while(awaitable: asyncio.Future[list[str]]) -> int:
+    """How many times the event loop ran a ticker coroutine while ``awaitable`` was pending.
+
+    Each tick yields to the loop and nothing else: a loop that runs freely ticks thousands of
+    times during a search of a few tenths of a second, a loop blocked by the search only
+    between the searches. (How late the loop runs is measured by benchmarks/ai_service.py.)
+    """
+    ticks = 0
     while not awaitable.done():
-        before = time.perf_counter()
-        await asyncio.sleep(0.01)
-        worst = max(worst, time.perf_counter() - before - 0.01)
-    return worst
+        await asyncio.sleep(0)
+        ticks += 1
+    return ticks
 
 
-async def test_four_games_think_at_once_without_lagging_the_loop() -> None:
+async def test_four_games_think_at_once_while_the_loop_keeps_running() -> None:
     service = AIService(workers=2, time_limits={"hard": 0.4, "master": 0.4})
     await service.start()
     try:
@@ -46,9 +49,10 @@ async def test_four_games_think_at_once_without_lagging_the_loop() -> None:
             for index, level in enumerate(("easy", "medium", "hard", "master"))
         ]
         gathered = asyncio.gather(*requests)
-        lag = await _lag_while(gathered)
+        ticks = await _ticks_while(gathered)
         answers = await gathered
-        assert lag < 0.05
+        assert ticks >= 100, ticks
+        assert len(answers) == 4
         for text in answers:
             game = Game("tablut")
             game.play("d1-d3")

@@ -91,15 +91,7 @@ async def test_challenge_played_to_an_escape_with_raichi_and_tuichi(
     assert width > 100 and height > 100
     assert "game #" in board.text and bo.mention in board.text  # bo is pinged? no: alice moves
     texts = []
-    for ply, move in enumerate(line):
-        player = alice if ply % 2 == 0 else bo
-        interaction = await world.command(player, channel, "move", move=move)
-        assert interaction.callback is not None and not interaction.callback.ephemeral, (
-            move,
-            interaction.responses,
-        )
-        message = interaction.original_message
-        assert message is not None
+    for move, message in zip(line, await world.play_line(alice, bo, channel, line), strict=True):
         assert f"played `{move}" in message.text
         attachment_is_png(message)
         texts.append(message.text)
@@ -358,15 +350,7 @@ async def test_a_group_capture_win_is_announced_and_the_bot_restarts_with_the_ch
     hana, ivo = world.user("hana"), world.user("ivo")
     channel = world.channel("group-capture")
     await world.challenge(hana, ivo, channel, variant="brandubh", side="attackers")
-    for ply, move in enumerate(BRANDUBH_GROUP_CAPTURE):
-        player = hana if ply % 2 == 0 else ivo
-        interaction = await world.command(player, channel, "move", move=move)
-        assert interaction.callback is not None and not interaction.callback.ephemeral, (
-            move,
-            interaction.responses,
-        )
-    final = interaction.original_message
-    assert final is not None
+    final = (await world.play_line(hana, ivo, channel, BRANDUBH_GROUP_CAPTURE))[-1]
     assert "wins" in final.text and hana.mention in final.text, final.text
     assert "attackers" in final.text and "king's group surrounded" in final.text
 

@@ -103,8 +103,7 @@ async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
             BEGIN SELECT RAISE(ABORT, '{DISK_FULL}'); END""",
     )
     *opening, winning = BRANDUBH_GROUP_CAPTURE
-    for ply, move in enumerate(opening):
-        await world.command(mo if ply % 2 == 0 else nia, channel, "move", move=move)
+    await world.play_line(mo, nia, channel, opening)
     answer = await world.command(mo, channel, "move", move=winning)
     assert answer.callback is not None and not answer.callback.ephemeral  # both must know
     reply = answer.original_message.text if answer.original_message else ""

@@ -263,7 +263,8 @@ async def test_slash_command_reply_carries_the_file_bytes_and_a_view(
     assert message.custom_ids == ["demo:again", "demo:side"]
     assert message.interaction_metadata is not None
     assert message.interaction_metadata["name"] == "demo ping"
-    assert ix.latency is not None and 0 < ix.latency < 3
+    # Measured from dispatch to the bot's callback (how fast is benchmarks/bot_latency.py's job).
+    assert ix.latency is not None and ix.latency > 0
 
 
 async def test_button_click_runs_the_view_callback(

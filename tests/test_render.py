@@ -76,18 +76,56 @@ def has_colour(image: Image.Image, box: tuple[int, int, int, int], colour: RGB) 
     return any(near(found, colour, 3) for found in colours_in(image, box))
 
 
+def assert_board_fills_the_image(image: Image.Image, layout: Layout, theme: Theme) -> None:
+    """The drawing, not just the canvas, matches ``layout``: margin-coloured outer pixels, a
+    frame hugging the squares on all four sides with as much margin on each side, and labels
+    at both ends of every margin."""
+    picture = image.convert("RGB")
+    width, height = picture.size
+    assert (width, height) == (layout.width, layout.height)
+    x0, y0 = layout.origin
+    x1, y1 = x0 + layout.board, y0 + layout.board  # just past the last square
+    for corner in ((0, layout.caption), (width - 1, layout.caption), (0, height - 1),
+                   (width - 1, height - 1)):
+        assert rgb(picture, corner) == theme.margin, corner
+    # The frame, scanned along the first rank and file of squares: it starts just outside the
+    # squares, and the margins beyond it are equal on opposite sides (to a pixel).
+    hug = max(2, layout.square // 8)
+    row = [x for x in range(width) if picture.getpixel((x, y0 + 1)) == theme.frame]
+    column = [y for y in range(height) if picture.getpixel((x0 + 1, y)) == theme.frame]
+    assert row and column, "no frame"
+    assert x0 - hug <= min(row) < x0 and x1 <= max(row) < x1 + hug, (min(row), max(row))
+    assert y0 - hug <= min(column) < y0 and y1 <= max(column) < y1 + hug
+    assert abs(min(row) - (width - 1 - max(row))) <= 1
+    assert abs((min(column) - layout.caption) - (height - 1 - max(column))) <= 1
+    # Coordinates in the margins, level with the first and the last square of each side.
+    outer = layout.margin - hug  # the margin without the frame
+    for offset in (0, layout.board - layout.square):
+        along = (x0 + offset, x0 + offset + layout.square)
+        for top in (layout.caption, y1 + hug):
+            assert has_colour(picture, (along[0], top, along[1], top + outer), theme.margin_text)
+        down = (y0 + offset, y0 + offset + layout.square)
+        for left in (0, x1 + hug):
+            assert has_colour(picture, (left, down[0], left + outer, down[1]), theme.margin_text)
+
+
 # --- geometry -----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("size", [7, 9, 11, 13, 19])
-def test_every_board_size_renders_about_720_px_square(size: int) -> None:
+def test_every_board_size_fills_an_image_about_720_px_square(size: int) -> None:
     view = BoardView(size, (EMPTY,) * (size * size), throne=size * size // 2)
     image = render_board(view)
     layout = Layout.fit(size)
-    assert image.size == (layout.width, layout.height)
-    assert image.width == image.height
-    assert 719 <= image.width <= 720
-    assert image.mode == "P"
+    assert image.mode == "P" and image.width == image.height
+    assert_board_fills_the_image(image, layout, CLASSIC)
+    # The squares at the four corners of the board are drawn where the layout puts them, in
+    # the dark shade of a1; their neighbours in the light one.
+    last = size - 1
+    for file, rank in ((0, 0), (last, 0), (0, last), (last, last)):
+        assert rgb(image, layout.centre(rank * size + file, False)) == CLASSIC.square_alt
+    assert rgb(image, layout.centre(1, False)) == CLASSIC.square  # b1
+    assert rgb(image, layout.centre(size * size - 2, False)) == CLASSIC.square
 
 
 def test_nine_by_nine_geometry_is_72_px_squares_in_a_36_px_margin() -> None:
@@ -105,9 +143,15 @@ def test_caption_adds_a_strip_above_the_board() -> None:
     assert rgb(captioned, (plain.width // 2, 2)) == CLASSIC.caption_bg
 
 
-def test_width_option_scales_the_image() -> None:
+def test_width_option_scales_the_drawing_not_just_the_canvas() -> None:
     small = render_board(tablut(), width=360)
-    assert small.width == small.height and 359 <= small.width <= 360
+    layout = Layout.fit(9, 360)
+    assert_board_fills_the_image(small, layout, CLASSIC)
+    for name, colour in (("e1", CLASSIC.attacker), ("a5", CLASSIC.attacker),
+                         ("i5", CLASSIC.attacker), ("e9", CLASSIC.attacker),
+                         ("e3", CLASSIC.defender), ("e5", CLASSIC.crown)):
+        assert near(rgb(small, layout.centre(sq(name), False)), colour), name
+    assert rgb(small, layout.centre(sq("c3"), False)) == CLASSIC.square_alt
     with pytest.raises(ValueError, match="at least"):
         render_board(BoardView(19, (EMPTY,) * 361), width=100)
 

@@ -1,0 +1,84 @@
+"""Every benchmark still works: each runs its short ``--smoke`` mode as a subprocess, must exit 0
+and must print its figures. Speed is never asserted here (the machines are shared and noisy);
+the benchmarks themselves judge their targets when run in full (README, Development)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NUMBER = r"[\d,]+(?:\.\d+)?"
+
+EXPECTED: dict[str, tuple[str, ...]] = {
+    "perft": (
+        rf"tablut +perft 3: +353,200 leaves in +{NUMBER} s = +{NUMBER} M leaves/s",
+        rf"brandubh +perft 4: +1,007,392 leaves in +{NUMBER} s = +{NUMBER} M leaves/s",
+        r"ok +tablut +d3 +353,200 \(4,640 capturing\)",
+        r"every RULES\.md row matches",
+    ),
+    "render": (
+        rf"start position +{NUMBER} ms +{NUMBER} KB",
+        rf"mid-game with caption +{NUMBER} ms +{NUMBER} KB",
+        rf"mid-game, contrast theme +{NUMBER} ms +{NUMBER} KB",
+        r"12-move GIF replay, 9x9, 720 px \(13 frames",
+        rf"without caption +{NUMBER} ms +{NUMBER} KB",
+        rf"with caption +{NUMBER} ms +{NUMBER} KB",
+    ),
+    "storage": (
+        rf"400 moves in {NUMBER} s; per move: median {NUMBER} ms",
+        rf"median {NUMBER} ms +p95 {NUMBER} ms +\[target <= 2\.0 ms: (ok|MISSED)\]",
+        rf"synchronous=FULL .* median {NUMBER} ms against {NUMBER} ms",
+        rf"engine replay \(Game\.play x 400\): {NUMBER} s",
+        rf"total: {NUMBER} s",
+    ),
+    "ai": (
+        *(
+            rf"{variant} +{ply} +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER}"
+            for variant, ply in (
+                ("tablut", 0), ("tablut", 4), ("tablut-corner", 0), ("brandubh", 0),
+                ("brandubh", 4), ("fidchell", 0),
+            )
+        ),
+        rf"overall {NUMBER} nodes/s, [1-9]\d* nodes in {NUMBER} s",
+        rf"time budget: master with 0\.3 s from the tablut start returned in {NUMBER} s wall",
+    ),
+    "ai_service": (
+        r"4 tablut games \(easy, medium, hard, master\) x 1 rounds .*: [4-9] moves in",
+        rf"event loop worst lag {NUMBER} ms \(target <= 50 ms\), median {NUMBER} ms over "
+        r"[1-9]\d* ticks",
+    ),
+    "bot_latency": (
+        r"/tafl move -> first response over [1-9]\d* moves",
+        rf"median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms",
+        r"[2-9]\d* games, [1-9]\d* rematches offered and accepted",
+        r"while 4 AI games \(hard\) think, over \d+ s \([1-9]\d* AI moves answered\)",
+        rf"event loop worst lag {NUMBER} ms \(target <= 50 ms; [1-9]\d* reports\)",
+        rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
+    ),
+}
+TIMEOUT = {"bot_latency": 240.0}
+"""Generous limits: a smoke run takes seconds, but the machine may be loaded."""
+
+
+def test_every_benchmark_has_a_smoke_run() -> None:
+    assert {path.stem for path in (ROOT / "benchmarks").glob("*.py")} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_smoke_run_works_and_prints_its_figures(name: str) -> None:
+    run = subprocess.run(
+        [sys.executable, f"benchmarks/{name}.py", "--smoke"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT.get(name, 120.0),
+    )
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    missing = [pattern for pattern in EXPECTED[name] if not re.search(pattern, run.stdout)]
+    assert not missing, f"not printed: {missing}\n{output}"
