@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "amy", "ben", "cat", "dan", "eve", "fay", "guy", "hal", "ivy", "jon", "kim", "lea", "max",
-    "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma", "rob", "sue",
+    "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma", "rob", "sue", "val", "wes",
 ]  # fmt: skip
 
 
@@ -384,6 +384,24 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
     await world.click(tia, offer, ":accept")
     board = await world.first_board(tablut, mark)
     assert "Tablut" in board.text, board.text
+
+
+# -- ratings and statistics ---------------------------------------------------------------------
+
+
+async def test_a_game_resigned_before_both_sides_moved_is_not_rated(
+    world: World, bot_log: None
+) -> None:
+    val, wes = world.user("val"), world.user("wes")
+    channel = world.channel("too-short")
+    await world.challenge(val, wes, channel, variant="brandubh", side="attackers")
+    await play(world, val, channel, quiet_moves(Game("brandubh"), 1)[0])  # wes never moves
+    resigned = await world.command(wes, channel, "resign")
+    final = resigned.original_message
+    assert final is not None and not final.ephemeral, resigned.responses
+    assert f"{val.mention} wins" in final.text, final.text
+    assert "This game was not rated: it ended before both sides had moved." in final.text
+    assert "→" not in final.text  # no rating line
 
 
 # -- shutdown -------------------------------------------------------------------------------------

@@ -7,9 +7,18 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from storage_helpers import ALICE, BOB, CAROL, open_storage
+from storage_helpers import ALICE, BOB, CAROL, open_storage, play_opening
 
-from bot.storage import GameRecord, Participant, Rating, Storage, Streak
+from bot.engine import Termination
+from bot.storage import (
+    PLIES_TO_COUNT,
+    GameRecord,
+    GameResult,
+    Participant,
+    Rating,
+    Storage,
+    Streak,
+)
 from bot.storage.glicko2 import rate_game
 
 DAVE = Participant.user(104, "Dave")
@@ -33,8 +42,10 @@ async def play(
     guild_id: int | None = 1,
     variant: str = "tablut",
     rated: bool = True,
+    plies: int = PLIES_TO_COUNT,
 ) -> GameRecord:
-    """A game that ends at once with ``result`` (by resignation, or an agreed draw)."""
+    """A game that ends with ``result`` (by resignation, or an agreed draw) after ``plies`` moves
+    (by default one by each side, the fewest that count)."""
     game = await storage.games.create(
         guild_id=guild_id,
         channel_id=next(_channels),
@@ -43,6 +54,7 @@ async def play(
         defenders=defenders,
         rated=rated,
     )
+    await play_opening(storage, game, plies)
     reason = "agreed draw" if result == "draw" else "resignation"
     return (await storage.games.finish(game.id, result, reason)).record
 
@@ -180,3 +192,66 @@ async def test_provisional_mark_clears_after_enough_games(storage: Storage) -> N
         await play(storage, ALICE, opponent, "draw")
         marks.append((await storage.ratings.get(ALICE, "tablut")).provisional)
     assert marks[0] and not marks[-1]
+
+
+# -- the rule that a game must see a move by each side to count ---------------------------------
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+@pytest.mark.parametrize("ending", list(Termination))
+async def test_a_game_that_ends_before_both_sides_moved_is_not_rated(
+    storage: Storage, ending: Termination, plies: int
+) -> None:
+    """Every ending, by people, the clock or the board, goes through ``finish``: none escapes."""
+    result = "draw" if ending.is_draw else "defenders"
+    game = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut", attackers=ALICE, defenders=BOB
+    )
+    await play_opening(storage, game, plies)
+    finished = await storage.games.finish(game.id, result, ending)
+    assert finished.ended_before_both_moved and finished.rating_changes == ()
+    record = finished.record
+    assert not record.rated and (record.result, record.reason) == (GameResult(result), ending)
+    assert not (await storage.games.get(game.id)).rated  # the stored flag tells the truth
+    assert await storage.ratings.changes_for_game(game.id) == ()
+    assert (await storage.ratings.get(ALICE, "tablut")).games == 0
+    assert await storage.leaderboards.leaderboard("tablut", min_games=0) == []
+    assert await storage.leaderboards.leaderboard("tablut", guild_id=1, min_games=0) == []
+
+
+async def test_the_game_counts_from_the_reply_and_a_takeback_can_undo_that(
+    storage: Storage,
+) -> None:
+    counted = await play(storage, ALICE, BOB, "attackers", plies=PLIES_TO_COUNT)
+    assert counted.rated and len(await storage.ratings.changes_for_game(counted.id)) == 2
+
+    # Both sides moved, then the reply was taken back: one move in effect, so it does not count.
+    game = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut", attackers=ALICE, defenders=BOB
+    )
+    await play_opening(storage, game)
+    await storage.games.take_back(game.id, PLIES_TO_COUNT, plies=1)
+    finished = await storage.games.finish(game.id, "attackers", "resignation")
+    assert finished.ended_before_both_moved and not finished.record.rated
+    assert (await storage.ratings.get(ALICE, "tablut")).games == 1
+
+
+async def test_an_unrated_game_that_ends_early_is_not_said_to_have_lost_its_rating(
+    storage: Storage,
+) -> None:
+    """Only a game that would have been rated reports that it ended too soon."""
+    against_ai = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut",
+        attackers=ALICE, defenders=Participant.ai(2),
+    )
+    finished = await storage.games.finish(against_ai.id, "defenders", "resignation")
+    assert not finished.record.rated and not finished.ended_before_both_moved
+
+
+async def test_an_aborted_game_is_stored_as_unrated(storage: Storage) -> None:
+    game = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut", attackers=ALICE, defenders=BOB
+    )
+    assert game.rated
+    aborted = await storage.games.abort(game.id)
+    assert not aborted.rated and not (await storage.games.get(game.id)).rated

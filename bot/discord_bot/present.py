@@ -83,7 +83,9 @@ def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
             f"{mention(change.participant)}: {change.before.rating:.0f} → "
             f"{change.after.rating:.0f} ({delta:+.0f})"
         )
-    if finished.record.rated is False:
+    if finished.ended_before_both_moved:
+        lines.append("This game was not rated: it ended before both sides had moved.")
+    elif not finished.record.rated:
         lines.append("This game was unrated.")
     return lines
 

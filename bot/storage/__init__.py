@@ -26,6 +26,7 @@ from .glicko2 import Rating
 from .leaderboards import MIN_GAMES_GLOBAL, MIN_GAMES_SERVER, LeaderboardStore
 from .migrations import LATEST_VERSION
 from .models import (
+    PLIES_TO_COUNT,
     AppendedMove,
     Challenge,
     ChallengeStatus,
@@ -54,6 +55,7 @@ __all__ = [
     "LATEST_VERSION",
     "MIN_GAMES_GLOBAL",
     "MIN_GAMES_SERVER",
+    "PLIES_TO_COUNT",
     "AppendedMove",
     "Challenge",
     "ChallengeClosed",

@@ -20,6 +20,20 @@ SideName = Literal["attackers", "defenders"]
 SIDES: tuple[SideName, SideName] = ("attackers", "defenders")
 
 
+PLIES_TO_COUNT = 2
+"""Moves in effect a game needs to count: one by each side, as sides alternate whoever starts.
+
+A game that ends sooner (a resignation, a timeout or an agreed draw before the reply) is not rated
+and is left out of statistics, so a rating cannot be farmed from games nobody played; lichess
+aborts such games.
+"""
+
+
+def both_sides_moved(ply: int) -> bool:
+    """Whether a game with ``ply`` moves in effect has seen a move by each side (so it counts)."""
+    return ply >= PLIES_TO_COUNT
+
+
 def other_side(side: SideName) -> SideName:
     """The opposing side's name."""
     return "defenders" if side == "attackers" else "attackers"
@@ -107,6 +121,8 @@ class GameRecord:
     attackers: Participant
     defenders: Participant
     rated: bool
+    """While active, whether it will count for ratings; once ended, whether it did (cleared when it
+    ended before each side had moved, or was aborted)."""
     status: GameStatus
     result: GameResult | None
     reason: Termination | None
@@ -123,6 +139,11 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
+
+    @property
+    def both_sides_moved(self) -> bool:
+        """Whether each side has a move in effect: only then is the game rated and counted."""
+        return both_sides_moved(self.ply)
 
     @property
     def turn(self) -> SideName:
@@ -232,6 +253,8 @@ class FinishedGame:
 
     record: GameRecord
     rating_changes: tuple[RatingChange, ...]
+    ended_before_both_moved: bool = False
+    """It would have been rated, but ended before each side had moved once, so it was not."""
 
 
 @dataclass(frozen=True)

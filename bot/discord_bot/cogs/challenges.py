@@ -279,7 +279,9 @@ class Challenges(commands.Cog):
                 attackers=attackers,
                 defenders=defenders,
                 move_seconds=old.move_seconds,
-                rated=old.rated,
+                # Not old.rated: that says whether the old game counted (one that ended before
+                # both sides moved did not), and a rematch asks like any game; storage decides.
+                rated=True,
             )
         except ChannelBusy:
             raise UserError(busy_message()) from None
@@ -313,7 +315,7 @@ class Challenges(commands.Cog):
             variant=old.variant,
             challenger_side="attackers" if attackers.user_id == me.user_id else "defenders",
             move_seconds=old.move_seconds,
-            rated=old.rated,
+            rated=True,  # as in _rematch: the old game's flag says whether it counted
             expires_in=self.expiry_seconds,
         )
         expires = int(challenge.expires_at.timestamp())
