@@ -269,8 +269,9 @@ async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
     assert stats.callback is not None and stats.callback.ephemeral
     assert stats.original_message is not None
     stats_text = stats.original_message.text
-    assert "As attackers: 0 W · 2 L · 0 D" in stats_text, stats_text
-    assert "As defenders: 0 W · 1 L · 0 D" in stats_text, stats_text
+    assert "As attackers: 0 wins · 2 losses · 0 draws" in stats_text, stats_text
+    assert "As defenders: 0 wins · 1 loss · 0 draws" in stats_text, stats_text
+    assert re.search(r"Brandubh: \d+\? after 3 rated games", stats_text), stats_text
 
 
 async def test_without_attach_permission_the_board_is_text_and_a_draw_can_be_agreed(

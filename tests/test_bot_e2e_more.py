@@ -9,6 +9,7 @@ channel with its own players (a member may post one challenge every 20 s).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -402,6 +403,58 @@ async def test_a_game_resigned_before_both_sides_moved_is_not_rated(
     assert f"{val.mention} wins" in final.text, final.text
     assert "This game was not rated: it ended before both sides had moved." in final.text
     assert "→" not in final.text  # no rating line
+
+
+async def test_stats_show_people_apart_from_the_ai_and_every_rating(
+    world: World, bot_log: None
+) -> None:
+    """Continues the game above: its rematch is rated, a game against the AI is not."""
+    val, wes = world.user("val"), world.user("wes")
+    channel = world.existing("too-short")
+    mark = world.fake.checkpoint()
+    again = await world.command(wes, channel, "rematch")
+    assert again.original_message is not None, again.responses
+    assert f"{wes.mention} attacks, {val.mention} defends" in again.original_message.text
+    await world.click(val, again.original_message, ":accept")
+    await world.first_board(channel, mark)
+    line = quiet_moves(Game("brandubh"), 2)
+    await play(world, wes, channel, line[0])
+    await play(world, val, channel, line[1])
+    resigned = await world.command(val, channel, "resign")
+    final = resigned.original_message
+    assert final is not None
+    assert f"{wes.mention}: 1500? → " in final.text and "?" in final.text, final.text
+
+    # Against the AI: a move each, then wes resigns.
+    ai_channel = world.channel("stats-ai")
+    mark = world.fake.checkpoint()
+    await world.command(wes, ai_channel, "play", variant="brandubh", level="easy", side="attackers")
+    moved = await play(world, wes, ai_channel, "d1-c1")
+    await world.fake.wait_for_message(  # the AI's reply: the next board
+        ai_channel, lambda m: "played `" in m.text, after=moved, timeout=WAIT
+    )
+    await world.command(wes, ai_channel, "resign")
+
+    asked = await world.command(val, channel, "stats", player=wes)
+    shown = asked.original_message
+    assert shown is not None and shown.ephemeral and shown.embeds, asked.responses
+    embed = shown.embeds[0]
+    assert embed["title"] == "wes's record" and embed["description"] == "Current streak: 1 loss"
+    fields = [(f["name"], f["value"], f.get("inline")) for f in embed["fields"]]
+    assert fields == [
+        (
+            "Against people (rated)",
+            "As attackers: 1 win · 0 losses · 0 draws\nAs defenders: 0 wins · 0 losses · 0 draws",
+            False,
+        ),
+        (
+            "Against the AI",
+            "As attackers: 0 wins · 1 loss · 0 draws\nAs defenders: 0 wins · 0 losses · 0 draws",
+            False,
+        ),
+        ("Ratings", fields[2][1], False),
+    ], fields
+    assert re.fullmatch(r"Brandubh: 1\d{3}\? after 1 rated game", fields[2][1]), fields[2][1]
 
 
 # -- shutdown -------------------------------------------------------------------------------------

@@ -161,27 +161,48 @@ async def test_player_statistics_by_side_with_streak_and_filters(storage: Storag
     await play(storage, BOB, ALICE, "attackers")                      # loses as defenders
     await play(storage, BOB, ALICE, "draw", variant="brandubh")       # draws as defenders
     await play(storage, ALICE, Participant.ai(1), "defenders")        # loses as attackers (AI)
+    await play(storage, Participant.ai(3), ALICE, "defenders")        # beats the AI, defending
     await play(storage, ALICE, BOB, "attackers", guild_id=2)          # wins as attackers
     await play(storage, BOB, ALICE, "defenders", guild_id=2)          # wins as defenders
     await play(storage, ALICE, ALICE, "attackers")                    # against herself: ignored
+    await play(storage, ALICE, BOB, "defenders", plies=1)             # too short: ignored
+    await play(storage, Participant.ai(2), ALICE, "attackers", plies=0)  # too short: ignored
+    await play(storage, ALICE, CAROL, "attackers", rated=False)       # unrated person: ignored
     aborted = await storage.games.create(
         guild_id=1, channel_id=1, variant="tablut", attackers=ALICE, defenders=BOB
     )
     await storage.games.abort(aborted.id)                             # no result: ignored
 
     stats = await storage.leaderboards.player_stats(101)
-    assert (stats.wins, stats.losses, stats.draws, stats.games) == (3, 2, 1, 6)
-    assert (stats.as_attackers.wins, stats.as_attackers.losses) == (2, 1)
-    assert (stats.as_defenders.wins, stats.as_defenders.losses, stats.as_defenders.draws) == (
+    people, ai = stats.against_people, stats.against_ai
+    assert (people.wins, people.losses, people.draws, people.games) == (3, 1, 1, 5)
+    assert (people.as_attackers.wins, people.as_attackers.losses) == (2, 0)
+    assert (people.as_defenders.wins, people.as_defenders.losses, people.as_defenders.draws) == (
         1, 1, 1,
     )
-    assert stats.streak == Streak("win", 2)
+    assert (ai.as_attackers.losses, ai.as_defenders.wins, ai.games) == (1, 1, 2)
+    assert stats.games == 7 and stats.streak == Streak("win", 3)
     in_first_server = await storage.leaderboards.player_stats(101, guild_id=1)
-    assert in_first_server.games == 4 and in_first_server.streak == Streak("loss", 1)
+    assert in_first_server.games == 5 and in_first_server.streak == Streak("win", 1)
+    assert in_first_server.against_people.games == 3
     brandubh = await storage.leaderboards.player_stats(101, variant="brandubh")
-    assert brandubh.draws == 1 and brandubh.streak == Streak("draw", 1)
+    assert brandubh.against_people.draws == 1 and brandubh.streak == Streak("draw", 1)
+    assert brandubh.against_ai.games == 0
     nobody = await storage.leaderboards.player_stats(999)
     assert nobody.games == 0 and nobody.streak == Streak(None, 0)
+
+
+async def test_a_players_ratings_in_every_variant_they_played(storage: Storage) -> None:
+    for _ in range(2):
+        await play(storage, ALICE, BOB, "attackers", variant="brandubh")
+    await play(storage, ALICE, BOB, "defenders")
+    await play(storage, ALICE, CAROL, "defenders", variant="fidchell", plies=1)  # not rated
+    ratings = await storage.ratings.every_variant(ALICE)
+    assert [(r.variant, r.games, r.wins, r.losses) for r in ratings] == [
+        ("brandubh", 2, 2, 0), ("tablut", 1, 0, 1),
+    ]
+    assert ratings[0].rating == (await storage.ratings.get(ALICE, "brandubh")).rating
+    assert await storage.ratings.every_variant(CAROL) == []
 
 
 async def test_provisional_mark_clears_after_enough_games(storage: Storage) -> None:
@@ -217,6 +238,7 @@ async def test_a_game_that_ends_before_both_sides_moved_is_not_rated(
     assert (await storage.ratings.get(ALICE, "tablut")).games == 0
     assert await storage.leaderboards.leaderboard("tablut", min_games=0) == []
     assert await storage.leaderboards.leaderboard("tablut", guild_id=1, min_games=0) == []
+    assert (await storage.leaderboards.player_stats(101)).games == 0
 
 
 async def test_the_game_counts_from_the_reply_and_a_takeback_can_undo_that(

@@ -19,7 +19,6 @@ from .glicko2 import Rating
 SideName = Literal["attackers", "defenders"]
 SIDES: tuple[SideName, SideName] = ("attackers", "defenders")
 
-
 PLIES_TO_COUNT = 2
 """Moves in effect a game needs to count: one by each side, as sides alternate whoever starts.
 
@@ -246,6 +245,11 @@ class RatingChange:
         """Points gained (negative when lost)."""
         return self.after.rating - self.before.rating
 
+    @property
+    def shown_delta(self) -> int:
+        """The change between the two ratings as shown, so "1500? → 1662? (+162)" adds up."""
+        return round(self.after.rating) - round(self.before.rating)
+
 
 @dataclass(frozen=True)
 class FinishedGame:
@@ -297,13 +301,11 @@ class Streak:
 
 
 @dataclass(frozen=True)
-class PlayerStats:
-    """A user's finished games, by side, optionally limited to one server and/or variant."""
+class Results:
+    """Wins, losses and draws with each side, against one kind of opponent."""
 
-    user_id: int
-    as_attackers: SideRecord
-    as_defenders: SideRecord
-    streak: Streak
+    as_attackers: SideRecord = SideRecord()
+    as_defenders: SideRecord = SideRecord()
 
     @property
     def wins(self) -> int:
@@ -322,8 +324,30 @@ class PlayerStats:
 
     @property
     def games(self) -> int:
-        """Finished games counted."""
+        """Games counted."""
         return self.as_attackers.games + self.as_defenders.games
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A user's finished games that count, optionally limited to one server and/or variant.
+
+    Games that ended before each side had moved, games against oneself and aborted games are left
+    out everywhere.
+    """
+
+    user_id: int
+    against_people: Results
+    """Rated games against other people."""
+    against_ai: Results
+    """Games against the AI (rated only where a server says so)."""
+    streak: Streak
+    """Over both kinds of games."""
+
+    @property
+    def games(self) -> int:
+        """Games counted, against people and the AI."""
+        return self.against_people.games + self.against_ai.games
 
 
 @dataclass(frozen=True)
