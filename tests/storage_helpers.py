@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from bot.engine import Game
-from bot.storage import GameRecord, Participant, Storage
+from bot.storage import PLIES_TO_COUNT, GameRecord, Participant, Storage
 
 START = 1_800_000_000
 """A fixed epoch second the fake clock starts at."""
@@ -53,6 +53,13 @@ async def new_game(
         defenders=defenders,
         move_seconds=move_seconds,
     )
+
+
+async def play_opening(storage: Storage, game: GameRecord, plies: int = PLIES_TO_COUNT) -> None:
+    """Commit the first ``plies`` moves of a game from its variant's start (by default one move
+    for each side, so that the game counts)."""
+    for ply, move in enumerate(random_moves(game.variant, plies, seed=0)):
+        await storage.games.append_move(game.id, ply, move)
 
 
 def random_moves(variant: str, count: int, seed: int) -> list[str]:

@@ -269,20 +269,25 @@ async def test_a_player_who_lets_the_clock_run_out_forfeits(world: World, bot_lo
 async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
     world: World, bot_log: None
 ) -> None:
-    # The escape game in #duel was rated; two rematches (sides swapped each time, resigned at
-    # once) bring alice and bo to the server's gate of three rated games.
+    # The escape game in #duel was rated; two rematches (sides swapped each time, resigned after
+    # a move by each side, the fewest that count) bring alice and bo to the server's gate of
+    # three rated games.
     alice, bo = world.user("alice"), world.user("bo")
     channel = world.existing("duel")
-    for _ in range(2):
+    for attacker, defender in ((bo, alice), (alice, bo)):
         mark = world.fake.checkpoint()
         again = await world.command(alice, channel, "rematch")
         assert again.original_message is not None, again.responses
         assert "asks for a rematch of game" in again.original_message.text
         await world.click(bo, again.original_message, ":accept")  # a rematch needs consent
         attachment_is_png(await world.first_board(channel, mark))
+        await world.command(attacker, channel, "move", move="d1-c1")
+        await world.command(defender, channel, "move", move="d3-c3")
         resigned = await world.command(alice, channel, "resign")
         assert resigned.original_message is not None, resigned.responses
-        assert "wins" in resigned.original_message.text and "→" in resigned.original_message.text
+        text = resigned.original_message.text
+        assert "wins" in text and re.search(rf"{alice.mention}: \d+\?? → \d+\?? \(-\d+\)", text)
+        assert "not rated" not in text, text
 
     board = await world.command(alice, channel, "leaderboard", variant="brandubh", scope="server")
     assert board.original_message is not None
@@ -304,8 +309,9 @@ async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
     assert stats.callback is not None and stats.callback.ephemeral
     assert stats.original_message is not None
     stats_text = stats.original_message.text
-    assert "As attackers: 0 W · 2 L · 0 D" in stats_text, stats_text
-    assert "As defenders: 0 W · 1 L · 0 D" in stats_text, stats_text
+    assert "As attackers: 0 wins · 2 losses · 0 draws" in stats_text, stats_text
+    assert "As defenders: 0 wins · 1 loss · 0 draws" in stats_text, stats_text
+    assert re.search(r"Brandubh: \d+\? after 3 rated games", stats_text), stats_text
 
 
 async def test_without_attach_permission_the_board_is_text_and_a_draw_can_be_agreed(

@@ -9,6 +9,7 @@ channel with its own players (a member may post one challenge every 20 s).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -33,7 +34,7 @@ CHALLENGE_EXPIRY = 5
 NAMES = [
     "amy", "ben", "cat", "dan", "eve", "fay", "guy", "hal", "ivy", "jon", "kim", "lea", "max",
     "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma", "rob", "sue", "vic", "wes", "xan",
-    "yul",
+    "yul", "val", "zed",
 ]  # fmt: skip
 
 
@@ -407,6 +408,76 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
     await world.click(tia, offer, ":accept")
     board = await world.first_board(tablut, mark)
     assert "Tablut" in board.text, board.text
+
+
+# -- ratings and statistics ---------------------------------------------------------------------
+
+
+async def test_a_game_resigned_before_both_sides_moved_is_not_rated(
+    world: World, bot_log: None
+) -> None:
+    val, zed = world.user("val"), world.user("zed")
+    channel = world.channel("too-short")
+    await world.challenge(val, zed, channel, variant="brandubh", side="attackers")
+    await play(world, val, channel, quiet_moves(Game("brandubh"), 1)[0])  # zed never moves
+    resigned = await world.command(zed, channel, "resign")
+    final = resigned.original_message
+    assert final is not None and not final.ephemeral, resigned.responses
+    assert f"{val.mention} wins" in final.text, final.text
+    assert "This game was not rated: it ended before both sides had moved." in final.text
+    assert "→" not in final.text  # no rating line
+
+
+async def test_stats_show_people_apart_from_the_ai_and_every_rating(
+    world: World, bot_log: None
+) -> None:
+    """Continues the game above: its rematch is rated, a game against the AI is not."""
+    val, zed = world.user("val"), world.user("zed")
+    channel = world.existing("too-short")
+    mark = world.fake.checkpoint()
+    again = await world.command(zed, channel, "rematch")
+    assert again.original_message is not None, again.responses
+    assert f"{zed.mention} attacks, {val.mention} defends" in again.original_message.text
+    await world.click(val, again.original_message, ":accept")
+    await world.first_board(channel, mark)
+    line = quiet_moves(Game("brandubh"), 2)
+    await play(world, zed, channel, line[0])
+    await play(world, val, channel, line[1])
+    resigned = await world.command(val, channel, "resign")
+    final = resigned.original_message
+    assert final is not None
+    assert f"{zed.mention}: 1500? → " in final.text and "?" in final.text, final.text
+
+    # Against the AI: a move each, then zed resigns.
+    ai_channel = world.channel("stats-ai")
+    mark = world.fake.checkpoint()
+    await world.command(zed, ai_channel, "play", variant="brandubh", level="easy", side="attackers")
+    await world.command(zed, ai_channel, "move", move="d1-c1")
+    await world.fake.wait_for_message(  # zed's move and the AI's reply, on one board
+        ai_channel, lambda m: m.text.count("played `") == 2, after=mark, timeout=WAIT
+    )
+    await world.command(zed, ai_channel, "resign")
+
+    asked = await world.command(val, channel, "stats", player=zed)
+    shown = asked.original_message
+    assert shown is not None and shown.ephemeral and shown.embeds, asked.responses
+    embed = shown.embeds[0]
+    assert embed["title"] == "zed's record" and embed["description"] == "Current streak: 1 loss"
+    fields = [(f["name"], f["value"], f.get("inline")) for f in embed["fields"]]
+    assert fields == [
+        (
+            "Against people (rated)",
+            "As attackers: 1 win · 0 losses · 0 draws\nAs defenders: 0 wins · 0 losses · 0 draws",
+            False,
+        ),
+        (
+            "Against the AI",
+            "As attackers: 0 wins · 1 loss · 0 draws\nAs defenders: 0 wins · 0 losses · 0 draws",
+            False,
+        ),
+        ("Ratings", fields[2][1], False),
+    ], fields
+    assert re.fullmatch(r"Brandubh: 1\d{3}\? after 1 rated game", fields[2][1]), fields[2][1]
 
 
 # -- shutdown -------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Every way a game can end, played through the path the bot uses (hub, then storage), stored,
 then reloaded after a restart: every game loads, every ending is stored with its reason and
-winner, and ratings count each game once. Half the games are cut off as if the bot died between
-committing the winning move and recording the result, so the restart has to settle them."""
+winner, and ratings count each game once (and a game that ended before each side moved, never).
+Half the games are cut off as if the bot died between committing the winning move and recording
+the result, so the restart has to settle them."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from storage_helpers import moves_to_the_end
 from bot.discord_bot.errors import UserError
 from bot.discord_bot.hub import GameHub
 from bot.engine import VARIANTS, Game, Termination
-from bot.storage import GameResult, GameStatus, Participant, Storage
+from bot.storage import PLIES_TO_COUNT, GameResult, GameStatus, Participant, Storage
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -105,9 +106,11 @@ async def check_all_endings(path: Path, scenarios: list[Scenario]) -> set[Termin
     hub = GameHub(storage)
     await hub.load()
     expected: dict[int, tuple[Termination, str]] = {}
+    games: dict[int, Scenario] = {}
     for index, scenario in enumerate(scenarios):
         channel = 1000 + index
         game_id = await start_game(hub, channel, scenario)
+        games[game_id] = scenario
         expected[game_id] = expected_outcome(scenario)
         await play_out(hub, channel, scenario, cut_off=index % 2 == 1)
     # The endings decided by people and the clock, through the hub as the commands use it.
@@ -115,19 +118,24 @@ async def check_all_endings(path: Path, scenarios: list[Scenario]) -> set[Termin
     for channel, ending in enumerate(Termination, start=5000):
         if ending.on_board:
             continue
-        game_id = await start_game(hub, channel, Scenario("tablut", Game("tablut"), ()))
-        await hub.play(channel, ANN, "a4-a3")
+        opening = ("a4-a3", "e3-d3")
+        game_id = await start_game(hub, channel, Scenario("tablut", Game("tablut"), opening))
+        await hub.play(channel, ANN, opening[0])
+        await hub.play(channel, BO, opening[1])
         if ending is Termination.RESIGNATION:
             await hub.resign(channel, BO.user_id or 0)
             people[game_id] = (ending, "attackers")
         elif ending is Termination.TIMEOUT:
-            await hub.forfeit_on_time(hub.require(channel), 1)
-            people[game_id] = (ending, "attackers")
+            await hub.forfeit_on_time(hub.require(channel), 2)
+            people[game_id] = (ending, "defenders")
         else:
             hub.offer_draw(channel, BO.user_id or 0)
-            await hub.answer_draw(game_id, ANN.user_id or 0, 1, accept=True)
+            await hub.answer_draw(game_id, ANN.user_id or 0, 2, accept=True)
             people[game_id] = (ending, "draw")
     expected.update(people)
+    # A game ended before each side had moved (here the one-move board endings) is not rated.
+    counts = {game_id: len(scenario.moves) >= PLIES_TO_COUNT for game_id, scenario in games.items()}
+    counts.update(dict.fromkeys(people, True))
     await storage.close()
 
     # Restart: the cut-off games are settled, everything else is already over.
@@ -144,9 +152,11 @@ async def check_all_endings(path: Path, scenarios: list[Scenario]) -> set[Termin
             record = await storage.games.get(game_id)
             assert record.status is GameStatus.FINISHED, (game_id, record.problem)
             assert (record.reason, record.result) == (termination, GameResult(result))
-        # Each game was rated exactly once, however many restarts followed.
-        assert await rated_games(storage, ANN) == len(expected)
-        assert await rated_games(storage, BO) == len(expected)
+            assert record.rated is counts[game_id], (game_id, record.ply)
+        # Each game that counts was rated exactly once, however many restarts followed.
+        assert await rated_games(storage, ANN) == sum(counts.values())
+        assert await rated_games(storage, BO) == sum(counts.values())
+        assert sum(counts.values()) < len(counts)  # the rule was exercised
         await storage.close()
     return {termination for termination, _ in expected.values()}
 

@@ -178,6 +178,7 @@ async def test_a_takeback_appends_to_the_log_and_replay_skips_the_moves(storage:
 async def test_finishing_records_the_result_and_frees_the_channel(storage: Storage) -> None:
     game = await new_game(storage, move_seconds=60)
     await storage.games.append_move(game.id, 0, "d1-d3")
+    await storage.games.append_move(game.id, 1, "e3-d3")
     finished = await storage.games.finish(game.id, GameResult.DEFENDERS, Termination.KING_ESCAPED)
     record = finished.record
     assert (record.status, record.result, record.reason) == (

@@ -77,3 +77,18 @@ def test_one_game_moves_ratings_in_opposite_directions(
     # past a newcomer's.
     assert 0 < after_a.rd <= 350.0
     assert math.isfinite(after_a.volatility) and after_a.volatility > 0
+
+
+def test_a_provisional_rating_shows_a_question_mark_and_a_settled_one_does_not() -> None:
+    assert Rating().display == "1500?"
+    assert Rating(1623.4, 80.0).display == "1623"
+    assert Rating(1623.5, 110.0).display == "1624"  # the bound itself is no longer provisional
+    assert Rating(1499.6, 110.01).display == "1500?"
+
+
+def test_a_shown_change_adds_up_with_the_shown_ratings() -> None:
+    from bot.storage import Participant, RatingChange
+
+    change = RatingChange(Participant.user(1), Rating(1500.4), Rating(1662.6, 290.0))
+    assert (change.before.display, change.after.display) == ("1500?", "1663?")
+    assert change.shown_delta == 163  # not round(162.2): the line must add up

@@ -7,9 +7,19 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from storage_helpers import ALICE, BOB, CAROL, open_storage
+from storage_helpers import ALICE, BOB, CAROL, open_storage, play_opening
 
-from bot.storage import GameRecord, Participant, Rating, ServerSettings, Storage, Streak
+from bot.engine import Termination
+from bot.storage import (
+    PLIES_TO_COUNT,
+    GameRecord,
+    GameResult,
+    Participant,
+    Rating,
+    ServerSettings,
+    Storage,
+    Streak,
+)
 from bot.storage.glicko2 import rate_game
 
 DAVE = Participant.user(104, "Dave")
@@ -33,8 +43,10 @@ async def play(
     guild_id: int | None = 1,
     variant: str = "tablut",
     rated: bool = True,
+    plies: int = PLIES_TO_COUNT,
 ) -> GameRecord:
-    """A game that ends at once with ``result`` (by resignation, or an agreed draw)."""
+    """A game that ends with ``result`` (by resignation, or an agreed draw) after ``plies`` moves
+    (by default one by each side, the fewest that count)."""
     game = await storage.games.create(
         guild_id=guild_id,
         channel_id=next(_channels),
@@ -43,6 +55,7 @@ async def play(
         defenders=defenders,
         rated=rated,
     )
+    await play_opening(storage, game, plies)
     reason = "agreed draw" if result == "draw" else "resignation"
     return (await storage.games.finish(game.id, result, reason)).record
 
@@ -149,27 +162,48 @@ async def test_player_statistics_by_side_with_streak_and_filters(storage: Storag
     await play(storage, BOB, ALICE, "attackers")                      # loses as defenders
     await play(storage, BOB, ALICE, "draw", variant="brandubh")       # draws as defenders
     await play(storage, ALICE, Participant.ai(1), "defenders")        # loses as attackers (AI)
+    await play(storage, Participant.ai(3), ALICE, "defenders")        # beats the AI, defending
     await play(storage, ALICE, BOB, "attackers", guild_id=2)          # wins as attackers
     await play(storage, BOB, ALICE, "defenders", guild_id=2)          # wins as defenders
     await play(storage, ALICE, ALICE, "attackers")                    # against herself: ignored
+    await play(storage, ALICE, BOB, "defenders", plies=1)             # too short: ignored
+    await play(storage, Participant.ai(2), ALICE, "attackers", plies=0)  # too short: ignored
+    await play(storage, ALICE, CAROL, "attackers", rated=False)       # unrated person: ignored
     aborted = await storage.games.create(
         guild_id=1, channel_id=1, variant="tablut", attackers=ALICE, defenders=BOB
     )
     await storage.games.abort(aborted.id)                             # no result: ignored
 
     stats = await storage.leaderboards.player_stats(101)
-    assert (stats.wins, stats.losses, stats.draws, stats.games) == (3, 2, 1, 6)
-    assert (stats.as_attackers.wins, stats.as_attackers.losses) == (2, 1)
-    assert (stats.as_defenders.wins, stats.as_defenders.losses, stats.as_defenders.draws) == (
+    people, ai = stats.against_people, stats.against_ai
+    assert (people.wins, people.losses, people.draws, people.games) == (3, 1, 1, 5)
+    assert (people.as_attackers.wins, people.as_attackers.losses) == (2, 0)
+    assert (people.as_defenders.wins, people.as_defenders.losses, people.as_defenders.draws) == (
         1, 1, 1,
     )
-    assert stats.streak == Streak("win", 2)
+    assert (ai.as_attackers.losses, ai.as_defenders.wins, ai.games) == (1, 1, 2)
+    assert stats.games == 7 and stats.streak == Streak("win", 3)
     in_first_server = await storage.leaderboards.player_stats(101, guild_id=1)
-    assert in_first_server.games == 4 and in_first_server.streak == Streak("loss", 1)
+    assert in_first_server.games == 5 and in_first_server.streak == Streak("win", 1)
+    assert in_first_server.against_people.games == 3
     brandubh = await storage.leaderboards.player_stats(101, variant="brandubh")
-    assert brandubh.draws == 1 and brandubh.streak == Streak("draw", 1)
+    assert brandubh.against_people.draws == 1 and brandubh.streak == Streak("draw", 1)
+    assert brandubh.against_ai.games == 0
     nobody = await storage.leaderboards.player_stats(999)
     assert nobody.games == 0 and nobody.streak == Streak(None, 0)
+
+
+async def test_a_players_ratings_in_every_variant_they_played(storage: Storage) -> None:
+    for _ in range(2):
+        await play(storage, ALICE, BOB, "attackers", variant="brandubh")
+    await play(storage, ALICE, BOB, "defenders")
+    await play(storage, ALICE, CAROL, "defenders", variant="fidchell", plies=1)  # not rated
+    ratings = await storage.ratings.every_variant(ALICE)
+    assert [(r.variant, r.games, r.wins, r.losses) for r in ratings] == [
+        ("brandubh", 2, 2, 0), ("tablut", 1, 0, 1),
+    ]
+    assert ratings[0].rating == (await storage.ratings.get(ALICE, "brandubh")).rating
+    assert await storage.ratings.every_variant(CAROL) == []
 
 
 async def test_provisional_mark_clears_after_enough_games(storage: Storage) -> None:
@@ -196,3 +230,67 @@ async def test_server_settings_are_kept_together(storage: Storage) -> None:
     )
     with pytest.raises(ValueError):
         await storage.settings.save(ServerSettings(guild_id=7, default_move_seconds=0))
+
+
+# -- the rule that a game must see a move by each side to count ---------------------------------
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+@pytest.mark.parametrize("ending", list(Termination))
+async def test_a_game_that_ends_before_both_sides_moved_is_not_rated(
+    storage: Storage, ending: Termination, plies: int
+) -> None:
+    """Every ending, by people, the clock or the board, goes through ``finish``: none escapes."""
+    result = "draw" if ending.is_draw else "defenders"
+    game = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut", attackers=ALICE, defenders=BOB
+    )
+    await play_opening(storage, game, plies)
+    finished = await storage.games.finish(game.id, result, ending)
+    assert finished.ended_before_both_moved and finished.rating_changes == ()
+    record = finished.record
+    assert not record.rated and (record.result, record.reason) == (GameResult(result), ending)
+    assert not (await storage.games.get(game.id)).rated  # the stored flag tells the truth
+    assert await storage.ratings.changes_for_game(game.id) == ()
+    assert (await storage.ratings.get(ALICE, "tablut")).games == 0
+    assert await storage.leaderboards.leaderboard("tablut", min_games=0) == []
+    assert await storage.leaderboards.leaderboard("tablut", guild_id=1, min_games=0) == []
+    assert (await storage.leaderboards.player_stats(101)).games == 0
+
+
+async def test_the_game_counts_from_the_reply_and_a_takeback_can_undo_that(
+    storage: Storage,
+) -> None:
+    counted = await play(storage, ALICE, BOB, "attackers", plies=PLIES_TO_COUNT)
+    assert counted.rated and len(await storage.ratings.changes_for_game(counted.id)) == 2
+
+    # Both sides moved, then the reply was taken back: one move in effect, so it does not count.
+    game = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut", attackers=ALICE, defenders=BOB
+    )
+    await play_opening(storage, game)
+    await storage.games.take_back(game.id, PLIES_TO_COUNT, plies=1)
+    finished = await storage.games.finish(game.id, "attackers", "resignation")
+    assert finished.ended_before_both_moved and not finished.record.rated
+    assert (await storage.ratings.get(ALICE, "tablut")).games == 1
+
+
+async def test_an_unrated_game_that_ends_early_is_not_said_to_have_lost_its_rating(
+    storage: Storage,
+) -> None:
+    """Only a game that would have been rated reports that it ended too soon."""
+    against_ai = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut",
+        attackers=ALICE, defenders=Participant.ai(2),
+    )
+    finished = await storage.games.finish(against_ai.id, "defenders", "resignation")
+    assert not finished.record.rated and not finished.ended_before_both_moved
+
+
+async def test_an_aborted_game_is_stored_as_unrated(storage: Storage) -> None:
+    game = await storage.games.create(
+        guild_id=1, channel_id=next(_channels), variant="tablut", attackers=ALICE, defenders=BOB
+    )
+    assert game.rated
+    aborted = await storage.games.abort(game.id)
+    assert not aborted.rated and not (await storage.games.get(game.id)).rated

@@ -78,12 +78,13 @@ def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
         side = Side(record.result.value)
         lines = [f"**{mention(live.participant(side))} wins** with the {side.value} ({reason})."]
     for change in finished.rating_changes:
-        delta = change.after.rating - change.before.rating
         lines.append(
-            f"{mention(change.participant)}: {change.before.rating:.0f} → "
-            f"{change.after.rating:.0f} ({delta:+.0f})"
+            f"{mention(change.participant)}: {change.before.display} → {change.after.display} "
+            f"({change.shown_delta:+d})"
         )
-    if finished.record.rated is False:
+    if finished.ended_before_both_moved:
+        lines.append("This game was not rated: it ended before both sides had moved.")
+    elif not finished.record.rated:
         lines.append("This game was unrated.")
     return lines
 

@@ -26,6 +26,7 @@ from .glicko2 import Rating
 from .leaderboards import MIN_GAMES_GLOBAL, MIN_GAMES_SERVER, LeaderboardStore
 from .migrations import LATEST_VERSION
 from .models import (
+    PLIES_TO_COUNT,
     AppendedMove,
     Challenge,
     ChallengeStatus,
@@ -39,6 +40,7 @@ from .models import (
     PlayerRating,
     PlayerStats,
     RatingChange,
+    Results,
     ServerSettings,
     SideChoice,
     SideName,
@@ -54,6 +56,7 @@ __all__ = [
     "LATEST_VERSION",
     "MIN_GAMES_GLOBAL",
     "MIN_GAMES_SERVER",
+    "PLIES_TO_COUNT",
     "AppendedMove",
     "Challenge",
     "ChallengeClosed",
@@ -86,6 +89,7 @@ __all__ = [
     "RatingChange",
     "RatingStore",
     "Replayer",
+    "Results",
     "SchemaTooNewError",
     "ServerSettings",
     "SettingsStore",

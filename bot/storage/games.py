@@ -164,6 +164,12 @@ async def _explain_mismatch(
     return NothingToTakeBack(f"game {game_id} has only {ply} moves to take back")
 
 
+async def _clear_rated(connection: aiosqlite.Connection, game_id: int) -> GameRecord:
+    """Mark an ended game unrated, so its ``rated`` flag says what happened, not what was asked."""
+    await connection.execute("UPDATE games SET rated = 0 WHERE id = ?", (game_id,))
+    return await fetch_game(connection, game_id)
+
+
 class GameStore:
     """Games, their move logs and deadlines."""
 
@@ -340,6 +346,11 @@ class GameStore:
         endings, shared with the engine. With
         ``expected_ply`` it fails with :class:`PositionChanged` if a move landed meanwhile (use it
         for resignations and timeouts so they cannot overtake a move).
+
+        Every ending passes here, so this is where the rule lives that a game which ends before
+        each side has moved once is not rated (:data:`~.models.PLIES_TO_COUNT`): its result is
+        kept, its ``rated`` flag is cleared and :attr:`FinishedGame.ended_before_both_moved` says
+        why.
         """
         result = GameResult(result)
         reason = Termination(reason)
@@ -350,6 +361,9 @@ class GameStore:
             record = await self._end(connection, game_id, expected_ply, now, {
                 "status": GameStatus.FINISHED.value, "result": result.value, "reason": reason.value,
             })
+            too_short = record.rated and not record.both_sides_moved
+            if too_short:
+                record = await _clear_rated(connection, game_id)
             changes: tuple[RatingChange, ...] = ()
             if record.rated:
                 rows = await connection.execute_fetchall(
@@ -360,15 +374,16 @@ class GameStore:
                     connection, now, game_id, record.variant,
                     (ids[0], record.attackers), (ids[1], record.defenders), result,
                 )
-        return FinishedGame(record, changes)
+        return FinishedGame(record, changes, ended_before_both_moved=too_short)
 
     async def abort(self, game_id: int, *, expected_ply: int | None = None) -> GameRecord:
         """End a game without a result (never rated, left out of statistics)."""
         async with self._db.transaction() as connection:
-            return await self._end(
+            record = await self._end(
                 connection, game_id, expected_ply, self._db.now(),
                 {"status": GameStatus.ABORTED.value, "result": None, "reason": None},
             )
+            return await _clear_rated(connection, game_id) if record.rated else record
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the latest board message, so its buttons can be disabled later."""

@@ -48,6 +48,14 @@ class Rating:
         """True while the deviation is too high for the rating to mean much."""
         return self.rd > PROVISIONAL_RD
 
+    @property
+    def display(self) -> str:
+        """The rating as players see it everywhere: whole points, "?" while provisional.
+
+        ``"1500?"`` for a newcomer, ``"1623"`` once the deviation is low enough.
+        """
+        return f"{round(self.rating)}{'?' if self.provisional else ''}"
+
 
 def _g(phi: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))

@@ -12,9 +12,11 @@ from typing import Any, Literal
 from .database import Database
 from .glicko2 import Rating
 from .models import (
+    PLIES_TO_COUNT,
     GameResult,
     LeaderboardEntry,
     PlayerStats,
+    Results,
     SideRecord,
     Streak,
 )
@@ -94,35 +96,42 @@ class LeaderboardStore:
     async def player_stats(
         self, user_id: int, *, variant: str | None = None, guild_id: int | None = None
     ) -> PlayerStats:
-        """Wins, losses and draws by side, and the current streak, over finished games (rated or
-        not, against people or the AI); games against oneself are left out."""
+        """Wins, losses and draws by side against people (rated games) and against the AI, and
+        the current streak over both. Games that ended before each side had moved (not rated, see
+        :data:`~.models.PLIES_TO_COUNT`) and games against oneself are left out."""
         async with self._db.read() as connection:
             rows = await connection.execute_fetchall(
                 """
                 SELECT CASE WHEN g.attackers_id = p.id THEN 'attackers' ELSE 'defenders' END,
-                       g.result
+                       g.result, o.ai_level IS NOT NULL
                 FROM players AS p
                 JOIN games AS g ON g.attackers_id = p.id OR g.defenders_id = p.id
+                JOIN players AS o
+                  ON o.id = CASE WHEN g.attackers_id = p.id THEN g.defenders_id
+                                 ELSE g.attackers_id END
                 WHERE p.discord_user_id = :user AND g.status = 'finished'
                   AND g.attackers_id <> g.defenders_id
+                  AND CASE WHEN o.ai_level IS NULL THEN g.rated = 1 ELSE g.ply >= :counted END
                   AND (:variant IS NULL OR g.variant = :variant)
                   AND (:guild IS NULL OR g.guild_id = :guild)
                 ORDER BY g.ended_at DESC, g.id DESC
                 """,
-                {"user": user_id, "variant": variant, "guild": guild_id},
+                {
+                    "user": user_id, "variant": variant, "guild": guild_id,
+                    "counted": PLIES_TO_COUNT,
+                },
             )
-        tallies: dict[str, Counter[PersonalResult]] = {
-            "attackers": Counter(),
-            "defenders": Counter(),
+        tallies: dict[tuple[bool, str], Counter[PersonalResult]] = {
+            (ai, side): Counter() for ai in (False, True) for side in ("attackers", "defenders")
         }
         streak_kind: PersonalResult | None = None
         streak_length = 0
         streak_open = True
-        for side, result in rows:
+        for side, result, against_ai in rows:
             outcome: PersonalResult = (
                 "draw" if result == GameResult.DRAW else "win" if result == side else "loss"
             )
-            tallies[side][outcome] += 1
+            tallies[bool(against_ai), side][outcome] += 1
             # Rows come newest first: the streak is the run at the head of the list.
             if streak_open and streak_kind in (None, outcome):
                 streak_kind = outcome
@@ -131,10 +140,19 @@ class LeaderboardStore:
                 streak_open = False
         return PlayerStats(
             user_id=user_id,
-            as_attackers=_side_record(tallies["attackers"]),
-            as_defenders=_side_record(tallies["defenders"]),
+            against_people=_results(tallies, against_ai=False),
+            against_ai=_results(tallies, against_ai=True),
             streak=Streak(streak_kind, streak_length),
         )
+
+
+def _results(
+    tallies: dict[tuple[bool, str], Counter[PersonalResult]], *, against_ai: bool
+) -> Results:
+    return Results(
+        as_attackers=_side_record(tallies[against_ai, "attackers"]),
+        as_defenders=_side_record(tallies[against_ai, "defenders"]),
+    )
 
 
 def _side_record(tally: Counter[PersonalResult]) -> SideRecord:

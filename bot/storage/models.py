@@ -19,6 +19,19 @@ from .glicko2 import Rating
 SideName = Literal["attackers", "defenders"]
 SIDES: tuple[SideName, SideName] = ("attackers", "defenders")
 
+PLIES_TO_COUNT = 2
+"""Moves in effect a game needs to count: one by each side, as sides alternate whoever starts.
+
+A game that ends sooner (a resignation, a timeout or an agreed draw before the reply) is not rated
+and is left out of statistics, so a rating cannot be farmed from games nobody played; lichess
+aborts such games.
+"""
+
+
+def both_sides_moved(ply: int) -> bool:
+    """Whether a game with ``ply`` moves in effect has seen a move by each side (so it counts)."""
+    return ply >= PLIES_TO_COUNT
+
 
 def other_side(side: SideName) -> SideName:
     """The opposing side's name."""
@@ -107,6 +120,8 @@ class GameRecord:
     attackers: Participant
     defenders: Participant
     rated: bool
+    """While active, whether it will count for ratings; once ended, whether it did (cleared when it
+    ended before each side had moved, or was aborted)."""
     status: GameStatus
     result: GameResult | None
     reason: Termination | None
@@ -123,6 +138,11 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
+
+    @property
+    def both_sides_moved(self) -> bool:
+        """Whether each side has a move in effect: only then is the game rated and counted."""
+        return both_sides_moved(self.ply)
 
     @property
     def turn(self) -> SideName:
@@ -225,6 +245,11 @@ class RatingChange:
         """Points gained (negative when lost)."""
         return self.after.rating - self.before.rating
 
+    @property
+    def shown_delta(self) -> int:
+        """The change between the two ratings as shown, so "1500? → 1662? (+162)" adds up."""
+        return round(self.after.rating) - round(self.before.rating)
+
 
 @dataclass(frozen=True)
 class FinishedGame:
@@ -232,6 +257,8 @@ class FinishedGame:
 
     record: GameRecord
     rating_changes: tuple[RatingChange, ...]
+    ended_before_both_moved: bool = False
+    """It would have been rated, but ended before each side had moved once, so it was not."""
 
 
 @dataclass(frozen=True)
@@ -274,13 +301,11 @@ class Streak:
 
 
 @dataclass(frozen=True)
-class PlayerStats:
-    """A user's finished games, by side, optionally limited to one server and/or variant."""
+class Results:
+    """Wins, losses and draws with each side, against one kind of opponent."""
 
-    user_id: int
-    as_attackers: SideRecord
-    as_defenders: SideRecord
-    streak: Streak
+    as_attackers: SideRecord = SideRecord()
+    as_defenders: SideRecord = SideRecord()
 
     @property
     def wins(self) -> int:
@@ -299,8 +324,30 @@ class PlayerStats:
 
     @property
     def games(self) -> int:
-        """Finished games counted."""
+        """Games counted."""
         return self.as_attackers.games + self.as_defenders.games
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A user's finished games that count, optionally limited to one server and/or variant.
+
+    Games that ended before each side had moved, games against oneself and aborted games are left
+    out everywhere.
+    """
+
+    user_id: int
+    against_people: Results
+    """Rated games against other people."""
+    against_ai: Results
+    """Games against the AI (rated only where a server says so)."""
+    streak: Streak
+    """Over both kinds of games."""
+
+    @property
+    def games(self) -> int:
+        """Games counted, against people and the AI."""
+        return self.against_people.games + self.against_ai.games
 
 
 @dataclass(frozen=True)

@@ -104,34 +104,42 @@ class RatingStore:
 
     async def get(self, participant: Participant, variant: str) -> PlayerRating:
         """A participant's rating in a variant (a newcomer's default when they have none)."""
+        rows = await self._select(participant, variant)
+        return rows[0] if rows else PlayerRating(participant, variant, Rating(), 0, 0, 0, 0)
+
+    async def every_variant(self, participant: Participant) -> list[PlayerRating]:
+        """A participant's rating in each variant they have played rated games in, most played
+        first (ties by variant name)."""
+        return await self._select(participant, None)
+
+    async def _select(self, participant: Participant, variant: str | None) -> list[PlayerRating]:
         column, value = (
             ("discord_user_id", participant.user_id)
             if participant.user_id is not None
             else ("ai_level", participant.ai_level)
         )
         async with self._db.read() as connection:
-            rows = list(
-                await connection.execute_fetchall(
-                    f"""
-                    SELECT r.rating, r.rd, r.volatility, r.games, r.wins, r.losses, r.draws
-                    FROM players AS p JOIN ratings AS r ON r.player_id = p.id
-                    WHERE p.{column} = ? AND r.variant = ?
-                    """,
-                    (value, variant),
-                )
+            rows = await connection.execute_fetchall(
+                f"""
+                SELECT r.variant, r.rating, r.rd, r.volatility, r.games, r.wins, r.losses, r.draws
+                FROM players AS p JOIN ratings AS r ON r.player_id = p.id
+                WHERE p.{column} = :value AND (:variant IS NULL OR r.variant = :variant)
+                ORDER BY r.games DESC, r.variant
+                """,
+                {"value": value, "variant": variant},
             )
-        if not rows:
-            return PlayerRating(participant, variant, Rating(), 0, 0, 0, 0)
-        row = rows[0]
-        return PlayerRating(
-            participant,
-            variant,
-            Rating(row["rating"], row["rd"], row["volatility"]),
-            row["games"],
-            row["wins"],
-            row["losses"],
-            row["draws"],
-        )
+        return [
+            PlayerRating(
+                participant,
+                row["variant"],
+                Rating(row["rating"], row["rd"], row["volatility"]),
+                row["games"],
+                row["wins"],
+                row["losses"],
+                row["draws"],
+            )
+            for row in rows
+        ]
 
     async def changes_for_game(self, game_id: int) -> tuple[RatingChange, ...]:
         """The rating changes a finished game caused (empty for an unrated game)."""

@@ -320,7 +320,9 @@ class Challenges(commands.Cog):
                 attackers=attackers,
                 defenders=defenders,
                 move_seconds=old.move_seconds,
-                rated=old.rated,
+                # Not old.rated: that says whether the old game counted (one that ended before
+                # both sides moved did not), and a rematch asks like any game; storage decides.
+                rated=True,
             )
         except ChannelBusy as error:
             raise UserError(busy_message(error.game_id or 0, in_thread=True)) from None
@@ -352,7 +354,7 @@ class Challenges(commands.Cog):
             variant=old.variant,
             challenger_side="attackers" if attackers.user_id == me.user_id else "defenders",
             move_seconds=old.move_seconds,
-            rated=old.rated,
+            rated=True,  # as in _rematch: the old game's flag says whether it counted
             expires_in=self.expiry_seconds,
         )
         expires = int(challenge.expires_at.timestamp())

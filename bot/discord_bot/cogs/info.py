@@ -12,11 +12,13 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import board_view_from_game, render_png
-from bot.storage import GameRecord, NotFound, Participant
+from bot.storage import GameRecord, NotFound, Participant, Results
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
+from ..limits import fit_embed
 from ..present import plain_name, render_replay
+from ..wording import plural, rating_with_games, side_record
 from .challenges import VARIANT_CHOICES
 
 if TYPE_CHECKING:
@@ -110,7 +112,7 @@ class Info(commands.Cog):
             tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
         text = played.to_record(tags)
         await interaction.response.send_message(
-            f"Game #{record.id}: {played.ply} moves.",
+            f"Game #{record.id}: {plural(played.ply, 'move')}.",
             file=discord.File(io.BytesIO(text.encode()), f"tafl-game-{record.id}.otn"),
         )
 
@@ -142,7 +144,7 @@ class Info(commands.Cog):
             played, plain_name(record.attackers), plain_name(record.defenders)
         )
         await interaction.followup.send(
-            f"Game #{record.id}, {played.ply} moves.",
+            f"Game #{record.id}, {plural(played.ply, 'move')}.",
             file=discord.File(io.BytesIO(data), f"tafl-game-{record.id}.gif"),
         )
 
@@ -164,13 +166,15 @@ class Info(commands.Cog):
         else:
             text = "\n".join(
                 f"**{entry.rank}.** {entry.display_name or entry.user_id} — "
-                f"{entry.rating.rating:.0f} ({entry.games} games)"
+                f"{entry.rating.display} ({plural(entry.games, 'game')})"
                 for entry in entries
             )
         await interaction.response.send_message(embed=discord.Embed(title=title, description=text))
 
-    @app_commands.command(name="stats", description="A player's record")
-    @app_commands.describe(player="Whose record (yours by default)")
+    @app_commands.command(name="stats", description="A player's record and ratings")
+    @app_commands.describe(
+        player="Whose record (yours by default)", variant="Only this variant (all by default)"
+    )
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def stats(
         self,
@@ -178,28 +182,52 @@ class Info(commands.Cog):
         player: discord.User | None = None,
         variant: str | None = None,
     ) -> None:
-        """Wins, losses and draws by side, the current streak and, per variant, the rating."""
+        """Results against people (rated) apart from those against the AI, by side; the current
+        streak; and the rating in every variant played (or the one asked for)."""
         user = player or interaction.user
-        stats = await self.bot.storage.leaderboards.player_stats(user.id, variant=variant)
-        rated = None
-        if variant is not None:
-            rated = await self.bot.storage.ratings.get(Participant.user(user.id), variant)
-        attack, defence = stats.as_attackers, stats.as_defenders
-        lines = [
-            f"As attackers: {attack.wins} W · {attack.losses} L · {attack.draws} D",
-            f"As defenders: {defence.wins} W · {defence.losses} L · {defence.draws} D",
-        ]
-        if stats.streak.kind:
-            lines.append(f"Current streak: {stats.streak.length} {stats.streak.kind}(s)")
-        if rated is not None:
-            mark = " (provisional)" if rated.provisional else ""
-            lines.append(
-                f"{get_variant(rated.variant).title} rating: {rated.rating.rating:.0f}{mark} "
-                f"after {rated.games} rated games"
-            )
-        await interaction.response.send_message(
-            embed=discord.Embed(
-                title=f"{user.display_name}'s record", description="\n".join(lines)
-            ),
-            ephemeral=True,
+        storage = self.bot.storage
+        only = None if variant is None else get_variant(variant)
+        stats = await storage.leaderboards.player_stats(
+            user.id, variant=None if only is None else only.name
         )
+        someone = Participant.user(user.id)
+        ratings = (
+            await storage.ratings.every_variant(someone)
+            if only is None
+            else [await storage.ratings.get(someone, only.name)]
+        )
+        title = f"{user.display_name}'s record" + ("" if only is None else f" in {only.title}")
+        embed = discord.Embed(title=title)
+        if stats.streak.kind is not None:
+            embed.description = f"Current streak: {plural(stats.streak.length, stats.streak.kind)}"
+        # One field per line of the record, stacked (not inline), so it reads on a phone.
+        embed.add_field(
+            name="Against people (rated)", value=results_text(stats.against_people), inline=False
+        )
+        embed.add_field(name="Against the AI", value=results_text(stats.against_ai), inline=False)
+        rating_lines = [
+            f"{variant_title(rated.variant)}: {rating_with_games(rated)}"
+            for rated in ratings
+            if rated.games  # a variant asked for but never played has only a newcomer's default
+        ]
+        embed.add_field(
+            name="Rating" if only is not None else "Ratings",
+            value="\n".join(rating_lines) or "No rated games yet.",
+            inline=False,
+        )
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+
+def variant_title(name: str) -> str:
+    """A stored variant's title (its stored name if this version no longer plays it)."""
+    return VARIANTS[name].title if name in VARIANTS else name
+
+
+def results_text(results: Results) -> str:
+    """A stats field: the record with each side, or that there is none."""
+    if not results.games:
+        return "No games yet."
+    return (
+        f"As attackers: {side_record(results.as_attackers)}\n"
+        f"As defenders: {side_record(results.as_defenders)}"
+    )

@@ -1,0 +1,32 @@
+"""Numbers in the players' words: counts with the right plural, records and ratings.
+
+Every reply that shows a count or a rating goes through these, so "1 loss" and "1500? after 1 rated
+game" read the same everywhere. It imports nothing else of the Discord layer, so any module of it
+can use it.
+"""
+
+from __future__ import annotations
+
+from bot.storage import PlayerRating, SideRecord
+
+# English plurals the bot uses that are not just word + "s".
+_PLURALS = {"loss": "losses"}
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, in the plural unless the count is one: "1 win", "2 losses"."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {_PLURALS.get(word, word + 's')}"
+
+
+def side_record(record: SideRecord) -> str:
+    """"2 wins · 1 loss · 0 draws"."""
+    return " · ".join(
+        (plural(record.wins, "win"), plural(record.losses, "loss"), plural(record.draws, "draw"))
+    )
+
+
+def rating_with_games(rated: PlayerRating) -> str:
+    """"1662? after 1 rated game"."""
+    return f"{rated.rating.display} after {plural(rated.games, 'rated game')}"

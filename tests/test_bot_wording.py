@@ -1,0 +1,20 @@
+"""Counts and records in the players' words."""
+
+from __future__ import annotations
+
+from bot.discord_bot.wording import plural, rating_with_games, side_record
+from bot.storage import Participant, PlayerRating, Rating, SideRecord
+
+
+def test_one_is_singular_and_every_other_count_plural() -> None:
+    assert [plural(n, "win") for n in (0, 1, 2)] == ["0 wins", "1 win", "2 wins"]
+    assert [plural(n, "loss") for n in (0, 1, 2)] == ["0 losses", "1 loss", "2 losses"]
+    assert plural(1, "rated game") == "1 rated game"
+
+
+def test_a_record_and_a_rating_read_as_sentences() -> None:
+    assert side_record(SideRecord(wins=1, losses=1, draws=2)) == "1 win · 1 loss · 2 draws"
+    newcomer = PlayerRating(Participant.user(1), "tablut", Rating(1662.3, 290.0), 1, 1, 0, 0)
+    assert rating_with_games(newcomer) == "1662? after 1 rated game"
+    settled = PlayerRating(Participant.user(1), "tablut", Rating(1540.0, 90.0), 30, 15, 15, 0)
+    assert rating_with_games(settled) == "1540 after 30 rated games"
