@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,7 @@ RARE = [
     Scenario("brandubh", Game("brandubh"), BRANDUBH_GROUP_CAPTURE),
     Scenario("tablut-unarmed", game("tablut-unarmed", "K:c3 T:d3 t:b3,c2,c4,d4,d2,e8"), ("e8-e3",)),
     Scenario("tablut", game("tablut", "K:e5 t:a1 T:a3,b1", "defenders"), ("a3-a2",)),
+    Scenario("tablut", game("tablut", "K:c3 t:b3,d7 T:h8"), ("d7-d3",)),
     Scenario("tablut", Game("tablut"), ("a4-a3", "e3-d3", "a3-a4", "d3-e3") * 2),
     Scenario("fidchell", game("fidchell", "K:d4 t:a1", "defenders"), ("d4-b4",)),
 ]
@@ -163,7 +165,8 @@ def test_every_ending_survives_storage_and_restart(tmp_path: Path, seed: int) ->
     rng = random.Random(seed)
     scenarios = [random_scenario(variant, rng) for variant in VARIANTS for _ in range(2)]
     scenarios += RARE
-    path = tmp_path / f"endings-{seed}.sqlite3"
+    # A fresh file for every example: hypothesis replays a failing seed in the same tmp_path.
+    path = Path(tempfile.mkdtemp(dir=tmp_path)) / f"endings-{seed}.sqlite3"
     seen = asyncio.run(check_all_endings(path, scenarios))
     assert seen == set(Termination), f"not covered: {set(Termination) - seen}"
 
@@ -173,6 +176,7 @@ def test_every_scenario_ends_the_way_it_is_meant_to() -> None:
     assert endings == Counter(
         {
             Termination.GROUP_CAPTURED: 2,
+            Termination.KING_CAPTURED: 1,
             Termination.NO_LEGAL_MOVE: 1,
             Termination.REPETITION: 1,
             Termination.TUICHI: 1,
