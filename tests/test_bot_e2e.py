@@ -92,7 +92,7 @@ async def test_challenge_played_to_an_escape_with_raichi_and_tuichi(
     assert "game #" in board.text and bo.mention in board.text  # bo is pinged? no: alice moves
     texts = []
     for move, message in zip(line, await world.play_line(alice, bo, channel, line), strict=True):
-        assert f"played `{move}" in message.text
+        assert f"played `{move}`" in message.text  # the move in words: no OTN suffix
         attachment_is_png(message)
         texts.append(message.text)
     assert any("**Raichi!**" in text for text in texts)
@@ -104,6 +104,15 @@ async def test_challenge_played_to_an_escape_with_raichi_and_tuichi(
     final = await world.fake.wait_for_message(channel, lambda m: "wins" in m.text, timeout=WAIT)
     assert any(cid.startswith("tafl:rm:") for cid in final.custom_ids)  # only Rematch
     assert not any(cid.startswith("tafl:g:") for cid in final.custom_ids)
+    assert "The king escaped to" in texts[-1] and "The king has an open road to" in texts[raichi]
+    # The record keeps OTN's suffixes, numbered as the board messages number the moves.
+    exported = await world.command(alice, channel, "export")
+    assert exported.original_message is not None
+    record = exported.original_message.attachments[0].data.decode()
+    words = record.split()
+    assert words[-1].endswith("--")  # the king escaped...
+    assert any(word.endswith("-") and not word.endswith("--") for word in words)  # ...by a road
+    assert f"{(len(line) + 1) // 2} moves" in exported.original_message.text
 
 
 async def test_move_autocomplete_lists_legal_moves_filtered_by_what_is_typed(

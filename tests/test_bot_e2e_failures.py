@@ -107,7 +107,7 @@ async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
     answer = await world.command(mo, channel, "move", move=winning)
     assert answer.callback is not None and not answer.callback.ephemeral  # both must know
     reply = answer.original_message.text if answer.original_message else ""
-    assert f"`{winning}++` was recorded and ends the game" in reply
+    assert f"`{winning}` was recorded and ends the game" in reply  # words, no OTN suffix
     assert f"set aside with all its moves (game #{game})" in reply
     execute(world, "DROP TRIGGER refuse_result")
     # The game was set aside with its moves; the channel takes a new game at once.

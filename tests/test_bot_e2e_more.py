@@ -130,14 +130,16 @@ async def test_takeback_by_consent_restores_the_previous_position(
     await world.click(ben, offer, ":yes")
     board = await world.board_after(channel, mark, "taken back")
     attachment_is_png(board)
-    assert "move 2" in board.text and amy.mention in board.content, board.text
+    # Numbered as the record numbers it: the defenders' reply is the second half of move 1.
+    assert f"1… {line[1]}" in board.text and amy.mention in board.content, board.text
     assert "Takeback agreed" in offer.text and not offer.buttons
 
     # The stored game agrees: two moves, attackers to move, and amy may play another move.
     history = await world.command(amy, channel, "history")
     assert history.original_message is not None and history.original_message.ephemeral
     text = history.original_message.text
-    assert line[0] in text and line[1] in text and line[2] not in text, text
+    assert f"1. {line[0]} {line[1]}" in text and line[2] not in text, text
+    assert "1 move:" in text, text
     expected = Game("brandubh")
     for move in line[:2]:
         expected.play(move)
@@ -156,7 +158,9 @@ async def test_export_replay_and_rules_attach_files_that_read_back(
     record = message.attachments[0]
     assert record.filename.endswith(".otn")
     game = Game.from_record(record.data.decode())
-    assert game.ply == 3 and "3 moves" in message.text
+    # Three moves by both sides are two full moves, numbered in the record as everywhere.
+    assert game.ply == 3 and "2 moves" in message.text, message.text
+    assert "\n1. " in record.data.decode() and "\n2. " in record.data.decode()
 
     for command in ("replay", "export", "history"):  # a wrong number is answered privately
         reply = await world.error_reply(amy, channel, command, game=0)

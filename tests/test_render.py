@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
+import random
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import position
+from helpers import game, position
 from PIL import Image, ImageSequence
 
 from bot.engine import Game, get_variant, parse_square
@@ -29,7 +30,9 @@ from bot.render import (
     replay_views,
 )
 from bot.render.__main__ import main as cli
-from bot.render.fonts import ASSETS_DIR, FONT_PATH
+from bot.render.board import PNG_MAX_BYTES
+from bot.render.caption import _right_items
+from bot.render.fonts import ASSETS_DIR, FONT_PATH, font
 from bot.render.sprites import KING_RADIUS
 from bot.render.theme import RGB, Theme
 
@@ -137,7 +140,7 @@ def test_nine_by_nine_geometry_is_72_px_squares_in_a_36_px_margin() -> None:
 
 def test_caption_adds_a_strip_above_the_board() -> None:
     plain = render_board(tablut())
-    captioned = render_board(tablut(caption=Caption("Ragnar", "Linnaeus", "attackers", 1)))
+    captioned = render_board(tablut(caption=Caption("Ragnar", "Linnaeus", "attackers", "1.")))
     assert captioned.width == plain.width
     assert captioned.height == plain.height + Layout.fit(9, caption=True).caption
     assert rgb(captioned, (plain.width // 2, 2)) == CLASSIC.caption_bg
@@ -282,7 +285,7 @@ def test_a_threatened_king_is_ringed() -> None:
 
 def test_caption_underlines_the_side_to_move() -> None:
     def underline_x(to_move: str) -> float:
-        caption = Caption("Ragnar", "Linnaeus", to_move, 3, "e1-e4")  # type: ignore[arg-type]
+        caption = Caption("Ragnar", "Linnaeus", to_move, "3.", "e1-e4")  # type: ignore[arg-type]
         image = render_board(tablut(caption=caption)).convert("RGB")
         strip = Layout.fit(9, caption=True).caption
         xs = [x for x in range(image.width) for y in range(strip - 10, strip)
@@ -294,7 +297,7 @@ def test_caption_underlines_the_side_to_move() -> None:
 
 
 def test_long_player_names_are_shortened_to_fit() -> None:
-    caption = Caption("A" * 200, "D" * 200, "attackers", 120, "e1-e4xd4/f4", "Tuichi!")
+    caption = Caption("A" * 200, "D" * 200, "attackers", "120…", "e1-e4", "Tuichi!", 15, 7)
     image = render_board(tablut(caption=caption))
     assert image.width == 720
 
@@ -307,6 +310,18 @@ def test_png_is_a_small_palette_image() -> None:
     image = Image.open(io.BytesIO(data))
     assert data.startswith(b"\x89PNG") and image.mode == "P"
     assert len(data) < 40_000
+
+
+def test_a_crowded_seven_by_seven_board_with_every_marker_stays_under_40_kb() -> None:
+    rng = random.Random(6)  # a fidchell game whose 28th position was 44.8 KB at the quick level
+    played = Game("fidchell")
+    while played.ply < 28:
+        played.play(rng.choice(played.legal_moves()))
+    view = board_view_from_game(played, caption=True, attackers="Ragnar Lodbrok",
+                                defenders="Carl Linnaeus")
+    data = render_png(view)
+    assert len(data) < PNG_MAX_BYTES == 40_000
+    assert Image.open(io.BytesIO(data)).tobytes() == render_board(view).tobytes()  # lossless
 
 
 def test_rendering_is_a_pure_function_of_its_input() -> None:
@@ -371,7 +386,8 @@ def test_view_from_game_carries_move_captures_and_caption() -> None:
     assert view.throne == sq("e5") and view.cells[sq("c4")] == ATTACKER
     assert view.caption is not None
     assert view.caption.attackers == "Ragnar" and view.caption.to_move == "defenders"
-    assert view.caption.move_number == 1 and view.caption.move_text == result.notation
+    assert view.caption.move_label == "1." and view.caption.move_text == "a4-c4"
+    assert result.notation == "a4-c4-"  # the record keeps OTN's suffix; the picture shows it
 
 
 def test_view_from_game_marks_captured_pieces() -> None:
@@ -392,7 +408,8 @@ def test_replay_views_cover_every_position() -> None:
     assert len(views) == 3
     assert views[0].last_move is None and views[0].cells == board_view_from_game(
         Game("brandubh")).cells
-    assert views[2].caption is not None and views[2].caption.move_text == "… d5-c5"
+    assert views[2].caption is not None
+    assert (views[2].caption.move_label, views[2].caption.move_text) == ("1…", "d5-c5")
 
 
 # --- command line and assets ---------------------------------------------------------------------
@@ -440,3 +457,75 @@ def test_a_captured_king_is_crossed_out_and_the_result_captioned() -> None:
     assert view.caption.status == "Attackers win: king captured"
     image = render_board(view)
     assert rgb(image, Layout.fit(9, caption=True).centre(sq("c3"), False)) == CLASSIC.capture
+
+
+# --- markers after every move, numbering and material in the caption ------------------------------
+
+
+def test_routes_and_the_danger_ring_are_drawn_after_an_attackers_move_too() -> None:
+    played = game("tablut", "K:c7 t:b7,d1,i1 T:h2")
+    result = played.play("i1-i3")  # the attackers leave three roads open and threaten d7
+    assert result.side.value == "attackers" and not result.raichi and not result.tuichi
+    view = board_view_from_game(played)
+    assert sorted(view.routes) == sorted(sq(name) for name in ("c1", "c9", "i7"))
+    assert view.king_threatened
+    image = render_board(view)
+    layout = Layout.fit(9)
+    for target in ("c1", "c9", "i7"):
+        assert rgb(image, layout.centre(sq(target), False)) == CLASSIC.route
+    assert has_colour(image, square_box(layout, sq("c7")), CLASSIC.threat)
+    caption = board_view_from_game(played, caption=True).caption
+    assert caption is not None and caption.status == "Open roads!"  # not a call: not theirs
+
+
+@pytest.mark.parametrize("theme", list(THEMES.values()), ids=list(THEMES))
+def test_a_capture_cross_never_hides_a_route_target(theme: Theme) -> None:
+    played = game("tablut", "K:c3 T:b1,d5 t:c1,i9,a9", "defenders")
+    result = played.play("d5-d1")  # takes c1, which opens the king's road to c1 itself
+    assert result.captures == (sq("c1"),) and sq("c1") in result.routes
+    image = render_board(board_view_from_game(played), theme=theme)
+    layout = Layout.fit(9)
+    x, y = layout.top_left(sq("c1"), False)
+    half = layout.square // 2
+    # The bullseye keeps the centre; the cross sits in the top right corner, seen beside it.
+    assert rgb(image, layout.centre(sq("c1"), False)) == theme.route
+    assert has_colour(image, (x + half + 8, y, x + layout.square, y + half - 8), theme.capture)
+    assert not has_colour(image, (x, y + half, x + half, y + layout.square), theme.capture)
+
+
+def test_caption_numbers_moves_as_the_record_does_when_the_defenders_move_first() -> None:
+    played = Game("tablut-ashton")
+    first = played.play(played.legal_moves()[0])
+    assert first.side.value == "defenders"
+    caption = board_view_from_game(played, caption=True).caption
+    assert caption is not None and caption.move_label == "1."
+    played.play(played.legal_moves()[0])
+    caption = board_view_from_game(played, caption=True).caption
+    assert caption is not None and caption.move_label == "1…"
+    assert played.to_record().endswith(f"\n1. {first.notation} {played.history[1].notation}\n")
+
+
+def test_caption_counts_the_pieces_each_side_has_lost() -> None:
+    played = game("tablut", "K:e5 T:c4 t:b4,d1,i9 T:h8")
+    played.play("d1-d4")
+    caption = board_view_from_game(played, caption=True).caption
+    assert caption is not None
+    assert (caption.attackers_lost, caption.defenders_lost) == (0, 1)
+    with_losses = render_board(tablut(caption=replace(caption, defenders_lost=1)))
+    without = render_board(tablut(caption=replace(caption, defenders_lost=0)))
+    strip = Layout.fit(9, caption=True).caption
+    assert with_losses.crop((0, 0, 720, strip)).tobytes() != without.crop(
+        (0, 0, 720, strip)).tobytes()
+
+
+def test_a_short_caption_keeps_the_move_number_and_drops_the_result_detail_first() -> None:
+    caption = Caption("Ragnar Lodbrok", "Carl Linnaeus", None, "38.", "d3-d5",
+                      "Attackers win: king's group surrounded", 5, 7)
+    face = font(10)  # the caption's type at 360 px
+    gap = face.getlength("   ")
+    full = _right_items(caption, face, gap, room=1000)
+    assert [text for text, _ in full] == ["Attackers win: king's group surrounded", "38. d3-d5"]
+    short = _right_items(caption, face, gap, room=face.getlength("Attackers win   38. d3-d5"))
+    assert [text for text, _ in short] == ["Attackers win", "38. d3-d5"]
+    tight = _right_items(caption, face, gap, room=face.getlength("Attackers win"))
+    assert [text for text, _ in tight] == ["Attackers win"]

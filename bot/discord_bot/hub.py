@@ -85,7 +85,8 @@ class ResultNotRecorded(UserError):
     """The board ended a game but its result could not be stored (already logged)."""
 
     def __init__(self, live: LiveGame, *, set_aside: bool) -> None:
-        last = live.game.history[-1].notation if live.game.history else "the last move"
+        game = live.game
+        last = game.history[-1].move.text(game.size) if game.history else "the last move"
         then = (
             f"the game has been set aside with all its moves (game #{live.id}) and this "
             "channel is free for a new game."

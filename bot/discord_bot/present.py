@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.ai import LEVELS
-from bot.engine import Game, MoveResult, Piece, Side, square_name
+from bot.engine import (
+    REPETITION_LIMIT,
+    Game,
+    MoveResult,
+    Piece,
+    Side,
+    Square,
+    Termination,
+    square_name,
+)
 from bot.render import board_view_from_game, render_gif, render_png, replay_views
 from bot.storage import FinishedGame, Participant
 
@@ -38,33 +48,100 @@ def mention(participant: Participant) -> str:
     return plain_name(participant) if participant.is_ai else f"<@{participant.user_id}>"
 
 
+def squares_text(squares: Sequence[Square], size: int) -> str:
+    """Square names as a list in words, file by file: ``c9``, ``c3 and g3``, ``a3, c1 and g3``."""
+    ordered = sorted(squares, key=lambda square: (square % size, square // size))
+    names = [square_name(square, size) for square in ordered]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def roads_text(routes: Sequence[Square], size: int) -> str:
+    """``an open road to c9`` or ``open roads to c3 and g3``."""
+    noun = "an open road" if len(routes) == 1 else "open roads"
+    return f"{noun} to {squares_text(routes, size)}"
+
+
 def announcement(result: MoveResult, size: int) -> str | None:
-    """**Raichi!** / **Tuichi!** after a defenders' move that opened one / two or more routes."""
-    routes = ", ".join(square_name(sq, size) for sq in result.routes)
+    """**Raichi!** / **Tuichi!** after a defenders' move that opened one / two or more roads.
+
+    "One move cannot close both" is only said when it is true: when the attackers can capture
+    the king next move, that move ends the game whatever roads are open.
+    """
+    roads = roads_text(result.routes, size)
     if result.tuichi:
-        count = len(result.routes)
-        return (
-            f"**Tuichi!** The king has {count} open routes ({routes}): one move cannot close all."
-        )
+        line = f"**Tuichi!** The king has {roads}"
+        if result.king_threatened:
+            return line + ", but he can be captured next move!"
+        if result.outcome is None:
+            all_of_them = "both" if len(result.routes) == 2 else "them all"
+            return line + f": one move cannot close {all_of_them}."
+        return line + "."
     if result.raichi:
-        return f"**Raichi!** The king has an open route to {routes}."
+        return f"**Raichi!** The king has {roads}."
     return None
 
 
-def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
-    """Lines saying what a move did."""
-    size = live.game.size
-    who = mention(live.participant(result.side))
-    lines = [f"{SIDE_ICON[result.side]} {who} played `{result.notation}`"]
-    if result.captures:
-        taken = ", ".join(square_name(sq, size) for sq in result.captures)
-        noun = "piece" if len(result.captures) == 1 else "pieces"
-        lines[0] += f", capturing {len(result.captures)} {noun} ({taken})"
+def king_news(result: MoveResult, size: int) -> list[str]:
+    """What a move means for the king, in words (OTN's ``-``, ``+``, ``++`` and ``--`` are for
+    records): escaped, captured, an open road, in danger."""
+    outcome = result.outcome
+    if outcome is not None and outcome.termination is Termination.KING_ESCAPED:
+        return [f"The king escaped to {square_name(result.move.target, size)}!"]
+    if outcome is not None and outcome.termination is Termination.GROUP_CAPTURED:
+        return ["The king's group is surrounded: the king is captured!"]
+    if result.king_captured:
+        return ["The king is captured!"]
+    lines = []
     called = announcement(result, size)
     if called:
         lines.append(called)
-    if result.king_threatened and result.outcome is None:
-        lines.append("The king can be captured next move!")
+    elif result.routes and outcome is None:
+        # After an attackers' move too: the road they left open is the defenders' to take.
+        lines.append(f"The king has {roads_text(result.routes, size)}.")
+    if result.king_threatened and not result.tuichi:
+        # After an attackers' move the defenders move next, so the capture is a threat to parry.
+        lines.append(
+            "The king can be captured next move!"
+            if result.side is Side.DEFENDERS
+            else "The attackers threaten to capture the king."
+        )
+    return lines
+
+
+_TIMES = {1: "once", 2: "twice"}
+_ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+
+
+def repetition_warning(game: Game) -> str | None:
+    """A warning when one more occurrence of the current position would end the game (the
+    limit is the engine's)."""
+    seen = game.repetitions()
+    if game.is_over or seen != REPETITION_LIMIT - 1:
+        return None
+    times = _TIMES.get(seen, f"{seen} times")
+    nth = _ORDINALS.get(REPETITION_LIMIT, f"{REPETITION_LIMIT}th")
+    ending = "is a draw" if Termination.REPETITION.is_draw else "ends the game"
+    return f"This position has occurred {times}; a {nth} time {ending}."
+
+
+def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
+    """Lines saying what a move did, in words."""
+    size = live.game.size
+    who = mention(live.participant(result.side))
+    line = f"{SIDE_ICON[result.side]} {who} played `{result.move.text(size)}`"
+    if len(result.captures) == 1:
+        line += f", capturing the piece on {squares_text(result.captures, size)}"
+    elif result.captures:
+        line += (
+            f", capturing {len(result.captures)} pieces "
+            f"({squares_text(result.captures, size)})"
+        )
+    lines = [line, *king_news(result, size)]
+    warning = repetition_warning(live.game)
+    if warning:
+        lines.append(warning)
     return lines
 
 
@@ -151,15 +228,29 @@ async def render_replay(game: Game, attackers: str, defenders: str) -> bytes:
     return await asyncio.to_thread(render_gif, views)
 
 
+def player_field(live: LiveGame, side: Side) -> str:
+    """A player with the pieces their side has lost: ``@alice · lost 2 of 16``."""
+    game = live.game
+    lost = game.lost(side)
+    return f"{mention(live.participant(side))} · lost {lost} of {game.men(side) + lost}"
+
+
 def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> discord.Embed:
     """The embed that carries the board image and the game's headline."""
     game = live.game
     title = f"{game.variant.title} · game #{live.id}"
-    if game.ply:
-        title += f" · move {game.ply}"
+    if game.history:
+        # As the image's caption and the game record number it: "12." or "12…".
+        title += f" · {game.move_number()} {game.history[-1].move.text(game.size)}"
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR[game.turn])
-    embed.add_field(name="Attackers ⚫", value=mention(live.record.attackers))
-    embed.add_field(name="Defenders ⚪", value=mention(live.record.defenders))
+    embed.add_field(name="Attackers ⚫", value=player_field(live, Side.ATTACKERS))
+    embed.add_field(name="Defenders ⚪", value=player_field(live, Side.DEFENDERS))
+    deadline = live.record.move_deadline
+    if deadline is not None:  # finished games have none
+        stamp = int(deadline.timestamp())
+        embed.add_field(
+            name=f"{SIDE_ICON[game.turn]} Deadline", value=f"<t:{stamp}:R> (<t:{stamp}:f>)"
+        )
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
     embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")

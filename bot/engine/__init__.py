@@ -15,11 +15,12 @@ from .errors import (
     TaflError,
     UnknownVariantError,
 )
-from .game import Game
+from .game import REPETITION_LIMIT, Game
 from .otn import format_position, parse_position
 from .types import (
     Escape,
     Move,
+    MoveNumber,
     MoveResult,
     Outcome,
     Piece,
@@ -33,6 +34,7 @@ from .variants import DEFAULT_VARIANT, VARIANTS, KingCapture, Variant, get_varia
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "REPETITION_LIMIT",
     "VARIANTS",
     "AmbiguousMoveError",
     "Board",
@@ -42,6 +44,7 @@ __all__ = [
     "IllegalMoveError",
     "KingCapture",
     "Move",
+    "MoveNumber",
     "MoveParseError",
     "MoveResult",
     "Outcome",

@@ -28,6 +28,7 @@ from .otn import format_position, parse_position
 from .tables import EMPTY, KING, MOVE_SHIFT, TARGET_MASK
 from .types import (
     Move,
+    MoveNumber,
     MoveResult,
     Outcome,
     Piece,
@@ -55,6 +56,15 @@ _MOVE_RE = re.compile(
     r"\s*(?:-{1,2}|\+{1,2})?"  # an OTN info suffix, ignored
 )
 _BARE_RE = re.compile(_SQ)
+_TURN_RE = re.compile(r"\d+\s*(?:\.\.\.|…|\.)\s*(.*)")
+"""A numbered turn of a record: ``12. e1-e4 e7-e5``, or ``1… e7-e5`` when it starts with the
+second mover (``1...`` and ``1. …`` are read too)."""
+_SKIPPED = ("…", "...")
+"""Placeholders some records put where the first half of a turn is missing."""
+
+REPETITION_LIMIT = 3
+"""The occurrence of a position (with the same side to move) that ends the game in a draw."""
+_MEN = {Side.ATTACKERS: int(Piece.ATTACKER), Side.DEFENDERS: int(Piece.DEFENDER)}
 
 
 def _check_setup(variant: Variant, cells: list[int], text: str) -> None:
@@ -114,6 +124,7 @@ class Game:
         start_turn = turn if turn is not None else self.variant.first
         self.start_turn: Side = start_turn
         self._board = Board(self.variant, cells, _SIDE_INDEX[start_turn])
+        self._start_men = {side: self._board.cells.count(code) for side, code in _MEN.items()}
         self._history: list[MoveResult] = []
         self._seen: Counter[int] = Counter({self._board.hash: 1})
         self._outcomes: list[Outcome | None] = []
@@ -166,8 +177,41 @@ class Game:
         return format_position(self._board.cells, self.size)
 
     def repetitions(self) -> int:
-        """How many times the current position (with the same side to move) has occurred."""
+        """How many times the current position (with the same side to move) has occurred; the
+        game is drawn when this reaches :data:`REPETITION_LIMIT`."""
         return self._seen[self._board.hash]
+
+    def men(self, side: Side) -> int:
+        """How many of ``side``'s pieces, the king aside, stand on the board."""
+        return self._board.cells.count(_MEN[side])
+
+    def lost(self, side: Side) -> int:
+        """How many of ``side``'s pieces, the king aside, have been captured since the start."""
+        return self._start_men[side] - self.men(side)
+
+    # ------------------------------------------------------------------ numbering
+
+    def move_number(self, ply: int | None = None) -> MoveNumber:
+        """The full-move number of the ``ply``-th move (1 is the first move played; by default
+        the last move played), counted as game records count turns: see :class:`MoveNumber`."""
+        return MoveNumber.of(self.ply if ply is None else ply, self.start_turn, self.variant.first)
+
+    @property
+    def full_moves(self) -> int:
+        """How far the game has gone in full moves: the last move's number (0 before any)."""
+        return self.move_number().number if self._history else 0
+
+    def numbered_moves(self) -> list[str]:
+        """The moves in OTN, one numbered turn per line: ``1. d1-d3 e3-f3``. A game whose first
+        move was the second mover's starts ``1… e3-f3``."""
+        lines: list[str] = []
+        for ply, result in enumerate(self._history, start=1):
+            number = self.move_number(ply)
+            if lines and number.second:
+                lines[-1] += f" {result.notation}"
+            else:
+                lines.append(f"{number} {result.notation}")
+        return lines
 
     def copy(self) -> Game:
         """An independent game with the same start and moves."""
@@ -274,7 +318,7 @@ class Game:
             outcome = Outcome(winner, _STATUS_TERMINATION[status])
         else:
             outcome = self._judge_no_move()
-            if outcome is None and self._seen[board.hash] >= 3:
+            if outcome is None and self._seen[board.hash] >= REPETITION_LIMIT:
                 outcome = Outcome(None, Termination.REPETITION)
         king_captured = status in (KING_CAPTURED, GROUP_CAPTURED)
         # Once the king is out or taken, "open routes" would only confuse an announcement.
@@ -424,9 +468,7 @@ class Game:
             parse_position(self.variant.start, self.size), self.size
         ):
             lines.append(self.start_position)
-        notations = [result.notation for result in self._history]
-        for index in range(0, len(notations), 2):
-            lines.append(f"{index // 2 + 1}. " + " ".join(notations[index : index + 2]))
+        lines.extend(self.numbered_moves())
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -450,10 +492,10 @@ class Game:
             elif line.startswith("/"):
                 position = line
             else:
-                turn = re.fullmatch(r"\d+\.\s*(.*)", line)
+                turn = _TURN_RE.fullmatch(line)
                 if not turn:
                     raise TaflError(f"record line {number} ({line!r}) is not a tag, rules or turn")
-                moves.extend(turn.group(1).split())
+                moves.extend(word for word in turn.group(1).split() if word not in _SKIPPED)
         if "variant" not in tags:
             raise TaflError("the record has no [variant:...] tag, so its rules are unknown")
         turn_tag = tags.get("turn")

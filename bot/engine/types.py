@@ -156,6 +156,36 @@ class Move:
         return cls(parse_square(origin, size), parse_square(target, size))
 
 
+@dataclass(frozen=True, order=True)
+class MoveNumber:
+    """A move's place in a game's full-move numbering, as game records write it.
+
+    A full move is a move of the side that moves first under the variant's rules followed by a
+    move of the other side, numbered from 1 (OTN turns pair moves the same way). ``str()`` gives
+    ``12.`` for the first mover's move and ``12…`` for the second mover's.
+    """
+
+    number: int
+    second: bool
+    """Made by the side that moves second under the variant's rules."""
+
+    @classmethod
+    def of(cls, ply: int, first_mover: Side, rules_first: Side) -> MoveNumber:
+        """The number of the ``ply``-th move (1 is the first move played) of a game whose first
+        move was ``first_mover``'s, under rules where ``rules_first`` moves first.
+
+        A game set up with the other side to move starts with ``1…``: its first move is the
+        second half of full move 1 (so each side's moves keep their ``.`` or ``…``).
+        """
+        if ply < 1:
+            raise ValueError(f"ply {ply}: moves are counted from 1")
+        half = ply - 1 + (first_mover is not rules_first)
+        return cls(half // 2 + 1, half % 2 == 1)
+
+    def __str__(self) -> str:
+        return f"{self.number}{'…' if self.second else '.'}"
+
+
 @dataclass(frozen=True)
 class MoveResult:
     """Everything a move did, as the bot and the renderer need it."""

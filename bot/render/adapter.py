@@ -9,7 +9,10 @@ _SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS
 
 
 def _status(game: Game, last: MoveResult | None) -> str | None:
-    """The caption's highlighted note: the result, or the king's side's announcement."""
+    """The caption's highlighted note: the result, the king's side's call, or a king in danger.
+
+    The part after a colon is the detail the caption drops first when space is short.
+    """
     outcome = game.outcome
     if outcome is not None:
         verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
@@ -18,6 +21,12 @@ def _status(game: Game, last: MoveResult | None) -> str | None:
         return "Tuichi!"
     if last is not None and last.raichi:
         return "Raichi!"
+    if last is not None and last.routes:
+        # The calls are the king's side's; after an attackers' move the road is just open,
+        # and it outranks a threat: the defenders move first and can take it.
+        return "Open road!" if len(last.routes) == 1 else "Open roads!"
+    if last is not None and last.king_threatened:
+        return "King in danger!"
     return None
 
 
@@ -40,10 +49,12 @@ def board_view_from_game(
 ) -> BoardView:
     """The current position of `game` with its last move, captures and king markers.
 
-    The king's open routes are drawn when the defenders' last move opened them (the moment the
-    king's side announces Raichi or Tuichi), not after an attackers' move. With `caption` the
-    strip names the players (`attackers`, `defenders`, defaulting to the side names), shows
-    whose turn it is, the move number and notation, and the announcement or the result.
+    The king's open routes and the ring round a king in danger are drawn after every move,
+    whichever side made it: an attackers' move that leaves a road open matters as much as the
+    defenders' move that opened it. With `caption` the strip names the players (`attackers`,
+    `defenders`, defaulting to the side names) with the pieces each has lost, shows whose turn
+    it is, the last move with its number as the game record writes it (`12.` or `12…`), and the
+    announcement or the result.
     """
     variant = game.variant
     last = game.history[-1] if game.history else None
@@ -59,8 +70,7 @@ def board_view_from_game(
             king = _captured_king_square(game)
             if king is not None:
                 captured.append((king, KING))
-        if last.side is Side.DEFENDERS:
-            routes = last.routes
+        routes = last.routes
         threatened = last.king_threatened
     strip = None
     if caption:
@@ -68,12 +78,13 @@ def board_view_from_game(
             attackers=attackers or "Attackers",
             defenders=defenders or "Defenders",
             to_move=None if game.is_over else _SIDE_NAMES[game.turn],
-            # Numbered as in the game record: both sides' moves share a number, and the
-            # second move of a pair is written "12. … e7-e5".
-            move_number=(game.ply + 1) // 2 or None,
-            move_text=None if last is None else
-            last.notation if game.ply % 2 else f"… {last.notation}",
+            move_label=None if last is None else str(game.move_number()),
+            # The plain move: the markers show the captures and the king's roads, and the
+            # status says the rest in words (OTN's suffixes are for records).
+            move_text=None if last is None else last.move.text(game.size),
             status=_status(game, last),
+            attackers_lost=game.lost(Side.ATTACKERS),
+            defenders_lost=game.lost(Side.DEFENDERS),
         )
     return BoardView(
         size=game.size,

@@ -1,4 +1,5 @@
-"""The caption strip: both players with their pieces, whose turn it is, the move and a status."""
+"""The caption strip: both players with their pieces and losses, whose turn it is, the last move
+with its number, and a status."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.render import sprites
 from bot.render.fonts import font
-from bot.render.theme import RGB, Theme
+from bot.render.theme import Theme
 from bot.render.view import ATTACKER, DEFENDER, Caption
 
 ELLIPSIS = "…"
+MINUS = "−"  # U+2212: a real minus sign, the width of a digit, unlike a hyphen
 
 
 def _fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
@@ -21,6 +23,27 @@ def _fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     return text.rstrip() + ELLIPSIS if text else ""
 
 
+def _right_items(caption: Caption, face: ImageFont.FreeTypeFont, gap: float,
+                 room: float) -> list[tuple[str, bool]]:
+    """The status and the move, as (text, is_status), in the fullest form that fits `room`.
+
+    A player needs the status more than the move, so when space is short the status first loses
+    its detail (the part after a colon: the bot's message says it in words), then the move goes.
+    """
+    text = " ".join(part for part in (caption.move_label, caption.move_text) if part)
+    move = [(text, False)] if text else []
+    forms = [caption.status] if caption.status else []
+    if caption.status and ":" in caption.status:
+        forms.append(caption.status.split(":", 1)[0])
+    candidates = [[(status, True), *move] for status in forms] or [move]
+    if forms and move:
+        candidates.append([(forms[-1], True)])
+    for items in candidates:
+        if _width(items, face, gap) <= room:
+            return items
+    return candidates[-1]
+
+
 def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Image.Image:
     """The RGB caption strip, `width` x `height` pixels."""
     image = Image.new("RGB", (width, height), theme.caption_bg)
@@ -29,35 +52,24 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
     pad = round(height * 0.3)
     icon_size = round(height * 0.56)
     mid = height / 2
-
-    right: list[tuple[str, RGB]] = []
-    if caption.status:
-        right.append((caption.status, theme.caption_accent))
-    move = " ".join(
-        part for part in (
-            f"{caption.move_number}." if caption.move_number is not None else "",
-            caption.move_text or "",
-        ) if part
-    )
-    if move:
-        right.append((move, theme.caption_dim))
     gap = face.getlength("   ")
-    # The players keep room for their pieces and a few letters each; when the right side
-    # would not fit beside them, the move goes first (the status matters more), then the
-    # status is shortened.
-    left_minimum = 2 * (icon_size + pad * 0.4) + 2 * face.getlength("Mmmm…") + 3 * pad
-    room = width - pad - left_minimum
-    while len(right) > 1 and _width(right, face, gap) > room:
-        right.pop()
+
+    players = (
+        (ATTACKER, caption.attackers, caption.attackers_lost, "attackers"),
+        (DEFENDER, caption.defenders, caption.defenders_lost, "defenders"),
+    )
+    losses = [f" {MINUS}{lost}" if lost else "" for _, _, lost, _ in players]
+    # Each player keeps room for a piece, a few letters of the name and the losses.
+    fixed = 2 * (icon_size + pad * 0.4) + sum(face.getlength(text) for text in losses) + 3 * pad
+    room = width - pad - fixed - 2 * face.getlength("Mmm…")
+    right = _right_items(caption, face, gap, room)
     right_width = min(_width(right, face, gap), room)
 
-    # Left: each side's piece and player; the side to move is underlined.
-    name_room = (width - right_width - 3 * pad - 2 * (icon_size + pad * 0.4) - pad) / 2
+    # Left: each side's piece, player and losses; the side to move is underlined.
+    rooms = _share(width - right_width - fixed - pad,
+                   [face.getlength(name) for _, name, _, _ in players])
     x = float(pad)
-    for code, name, side in (
-        (ATTACKER, caption.attackers, "attackers"),
-        (DEFENDER, caption.defenders, "defenders"),
-    ):
+    for (code, name, _, side), lost, name_room in zip(players, losses, rooms, strict=True):
         sprite = sprites.icon(theme, code, icon_size)
         start = x
         image.paste(sprite, (round(x), round(mid - icon_size / 2)), sprite)
@@ -66,6 +78,9 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
         colour = theme.caption_text if caption.to_move in (None, side) else theme.caption_dim
         draw.text((x, mid), text, font=face, fill=colour, anchor="lm")
         x += face.getlength(text)
+        if lost:
+            draw.text((x, mid), lost, font=face, fill=theme.caption_accent, anchor="lm")
+            x += face.getlength(lost)
         if caption.to_move == side:
             bar = max(2, round(height * 0.07))
             draw.rectangle((round(start), height - bar - round(height * 0.06), round(x),
@@ -74,12 +89,21 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
 
     # Right: status then move, right-aligned.
     x = width - pad - right_width
-    for text, colour in right:
+    for text, is_status in right:
         shown = _fit(text, face, max(0.0, width - pad - x))
+        colour = theme.caption_accent if is_status else theme.caption_dim
         draw.text((x, mid), shown, font=face, fill=colour, anchor="lm")
         x += face.getlength(shown) + gap
     return image
 
 
-def _width(items: list[tuple[str, RGB]], face: ImageFont.FreeTypeFont, gap: float) -> float:
+def _share(room: float, needs: list[float]) -> list[float]:
+    """Split `room` between names: a short name takes only what it needs and leaves the rest
+    to the other, so a long name is shortened only when both cannot fit."""
+    fair = room / len(needs)
+    spare = sum(max(0.0, fair - need) for need in needs)
+    return [min(need, fair) if need <= fair else fair + spare for need in needs]
+
+
+def _width(items: list[tuple[str, bool]], face: ImageFont.FreeTypeFont, gap: float) -> float:
     return sum(face.getlength(text) for text, _ in items) + gap * max(0, len(items) - 1)

@@ -22,7 +22,7 @@ from bot.render.theme import RGB, Theme
 from bot.render.tiles import TileKey, compose
 from bot.render.view import ATTACKER, DEFENDER, KING, Caption, Square
 
-_SAMPLE_CAPTION = Caption("Attackers", "Defenders", "attackers", 12, "e1-e4xd4/f4", "Raichi!")
+_SAMPLE_CAPTION = Caption("Attackers", "Defenders", "attackers", "12…", "e1-e4", "Raichi!", 3, 2)
 
 
 def _sample_keys() -> list[TileKey]:
@@ -41,6 +41,7 @@ def _sample_keys() -> list[TileKey]:
         TileKey("plain_alt", KING, route="nes"),
         TileKey("plain", route="n", route_target=True),
         TileKey("corner", route="s", route_target=True),
+        TileKey("plain", route="n", route_target=True, captured=ATTACKER),
         TileKey("plain", KING, threatened=True),
         TileKey("throne", KING, threatened=True),
     ]

@@ -201,13 +201,20 @@ def ghost(theme: Theme, code: int, square: int) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def capture_cross(theme: Theme, square: int) -> Image.Image:
-    """A haloed cross over a captured piece."""
+def capture_cross(theme: Theme, square: int, corner: bool = False) -> Image.Image:
+    """A haloed cross over a captured piece; with `corner`, a smaller one in the square's top
+    right corner, leaving the centre to a route's bullseye."""
     image, draw, side = _canvas(square)
-    c, arm = side / 2, side * 0.2
+    if corner:
+        c, arm, scale = side * 0.82, side * 0.1, 0.75
+        centre = (c, side - c)
+    else:
+        c, arm, scale = side / 2, side * 0.2, 1.0
+        centre = (c, c)
+    x, y = centre
     for width, colour in ((side * 0.15, theme.capture_halo), (side * 0.08, theme.capture)):
-        _stroke(draw, (c - arm, c - arm), (c + arm, c + arm), width, colour)
-        _stroke(draw, (c - arm, c + arm), (c + arm, c - arm), width, colour)
+        _stroke(draw, (x - arm, y - arm), (x + arm, y + arm), width * scale, colour)
+        _stroke(draw, (x - arm, y + arm), (x + arm, y - arm), width * scale, colour)
     return _shrink(image, square)
 
 

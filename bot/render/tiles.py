@@ -62,5 +62,8 @@ def compose(theme: Theme, square: int, key: TileKey) -> Image.Image:
     if key.route_target:
         tile = Image.alpha_composite(tile, sprites.route_target(theme, square))
     if key.captured:
-        tile = Image.alpha_composite(tile, sprites.capture_cross(theme, square))
+        # A capture that opened the king's road to this very square: the bullseye keeps the
+        # centre (where the game goes next), the cross moves to a corner (what just happened).
+        cross = sprites.capture_cross(theme, square, corner=key.route_target)
+        tile = Image.alpha_composite(tile, cross)
     return tile.convert("RGB")

@@ -30,17 +30,23 @@ SideName = Literal["attackers", "defenders"]
 
 @dataclass(frozen=True)
 class Caption:
-    """The optional strip above the board: players, whose turn, move number and a status line."""
+    """The optional strip above the board: players with their losses, whose turn, the last move
+    with its number, and a status line."""
 
     attackers: str = "Attackers"
     defenders: str = "Defenders"
     to_move: SideName | None = None
-    move_number: int | None = None
-    """Number of the move shown, as in the game record (the two sides' moves share a number)."""
+    move_label: str | None = None
+    """Number of the move shown as the game record writes it: "12." or "12…" (second mover)."""
     move_text: str | None = None
-    """Notation of the move shown, e.g. "e1-e4xd4"."""
+    """The move shown, e.g. "e1-e4"."""
     status: str | None = None
-    """A short highlighted note: "Raichi!", "Defenders win", ..."""
+    """A short highlighted note: "Raichi!", "Defenders win: king escaped", ... When space is
+    short, the part after a colon is dropped first."""
+    attackers_lost: int = 0
+    """Attackers' pieces captured so far, shown beside their player."""
+    defenders_lost: int = 0
+    """Defenders' pieces captured so far, shown beside their player."""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,18 @@ SCOPE_CHOICES = [
 ]
 
 
+NOTATION_KEY = (
+    "-# `x` captures · `-` the king has an open road · `+` the king can be captured next move · "
+    "`--` escaped · `++` captured"
+)
+"""The OTN suffixes of the move list, in words (the list itself stays a game record)."""
+
+
+def moves_text(game: Game) -> str:
+    """How long a game is, in full moves as its record numbers them: ``18 moves``."""
+    return plural(game.full_moves, "move")
+
+
 class Info(commands.Cog):
     """Commands that explain and look back; none of them changes a game."""
 
@@ -112,7 +124,7 @@ class Info(commands.Cog):
             tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
         text = played.to_record(tags)
         await interaction.response.send_message(
-            f"Game #{record.id}: {plural(played.ply, 'move')}.",
+            f"Game #{record.id}: {moves_text(played)}.",
             file=discord.File(io.BytesIO(text.encode()), f"tafl-game-{record.id}.otn"),
         )
 
@@ -121,15 +133,13 @@ class Info(commands.Cog):
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """The numbered move list as text."""
         record, played = await self._game(interaction, game)
-        notations = [result.notation for result in played.history]
-        turns = [
-            f"{i // 2 + 1}. " + " ".join(notations[i : i + 2]) for i in range(0, len(notations), 2)
-        ]
-        body = "\n".join(turns) or "No moves yet."
-        if len(body) > 1900:
-            body = "…\n" + body[-1900:]
+        body = "\n".join(played.numbered_moves()) or "No moves yet."
+        if len(body) > 1800:
+            body = "…\n" + body[-1800:]
         await interaction.response.send_message(
-            f"Game #{record.id} ({played.variant.title}):\n```\n{body}\n```", ephemeral=True
+            f"Game #{record.id} ({played.variant.title}), {moves_text(played)}:\n"
+            f"```\n{body}\n```\n{NOTATION_KEY}",
+            ephemeral=True,
         )
 
     @app_commands.command(name="replay", description="An animated replay of a game")
@@ -144,7 +154,7 @@ class Info(commands.Cog):
             played, plain_name(record.attackers), plain_name(record.defenders)
         )
         await interaction.followup.send(
-            f"Game #{record.id}, {plural(played.ply, 'move')}.",
+            f"Game #{record.id}, {moves_text(played)}.",
             file=discord.File(io.BytesIO(data), f"tafl-game-{record.id}.gif"),
         )
 

@@ -1,0 +1,111 @@
+"""What the board message says: words from the engine's facts, numbering as the record's, the
+players' losses, the deadline and the repetition warning."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from helpers import game
+
+from bot.discord_bot.hub import LiveGame
+from bot.discord_bot.present import board_embed, describe_move
+from bot.engine import Game, Side
+from bot.storage import GameRecord, GameStatus, Participant
+
+ANN = Participant.user(1, "Ann")
+BO = Participant.user(2, "Bo")
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def live(played: Game, deadline: datetime | None = None) -> LiveGame:
+    """A live game around ``played`` (Ann attacks, Bo defends), as the hub would hold it."""
+    record = GameRecord(
+        id=7, guild_id=1, channel_id=1, variant=played.variant.name,
+        start_position=played.start_position, first_turn=played.start_turn.value,
+        attackers=ANN, defenders=BO, rated=True, status=GameStatus.ACTIVE, result=None,
+        reason=None, ply=played.ply, move_seconds=3600 if deadline else None,
+        move_deadline=deadline, reminder_sent=False, board_message_id=None, problem=None,
+        created_at=NOW, updated_at=NOW, ended_at=None,
+    )
+    return LiveGame(record, played)
+
+
+def said(played: Game, move: str) -> str:
+    """The lines the bot posts after ``move``."""
+    result = played.play(move)
+    return "\n".join(describe_move(live(played), result))
+
+
+def test_a_move_is_told_without_otn_suffixes_and_captures_in_words() -> None:
+    played = game("tablut", "K:e5 T:c4,f4 t:b4,d1,g1,i9 T:h8")
+    text = said(played, "d1-d4")
+    assert played.history[-1].notation == "d1-d4xc4-"
+    assert "played `d1-d4`, capturing the piece on c4\n" in text
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    text = said(played, "h8-h7")
+    assert played.history[-1].notation == "h8-h7-"  # the record keeps OTN's suffix...
+    assert "`h8-h7`" in text and "h8-h7-" not in text  # ...the chat says it in words
+    assert "**Raichi!** The king has an open road to i4." in text
+
+
+def test_tuichi_says_one_move_cannot_close_both_only_when_that_is_true() -> None:
+    calm = said(game("tablut", "K:c4 t:c6,b4 T:h8", "defenders"), "h8-h7")
+    assert "**Tuichi!** The king has open roads to c1 and i4: one move cannot close both." in calm
+    # The same two roads, but an attacker on b4 and one that can reach d4 can take the king.
+    danger = said(game("tablut", "K:c4 t:c6,b4,d9 T:h8", "defenders"), "h8-h7")
+    assert "**Tuichi!** The king has open roads to c1 and i4" in danger
+    assert "cannot close" not in danger
+    assert "he can be captured next move" in danger
+
+
+def test_the_king_in_words_after_an_attackers_move() -> None:
+    text = said(game("tablut", "K:c7 t:b7,d1,i1 T:h2"), "i1-i3")
+    assert "Raichi" not in text and "Tuichi" not in text  # the calls are the king's side's
+    assert "The king has open roads to c1, c9 and i7." in text
+    assert "The attackers threaten to capture the king." in text
+
+
+def test_the_end_of_the_king_in_words() -> None:
+    assert "The king escaped to c1!" in said(game("tablut", "K:c3 t:i9", "defenders"), "c3-c1")
+    threatened = said(game("tablut", "K:c3 t:b3,d8,c1,c9,i3 T:h8", "defenders"), "h8-h7")
+    assert "The king can be captured next move!" in threatened
+    captured = said(game("tablut", "K:c3 t:b3,d7 T:h8"), "d7-d3")
+    assert "The king is captured!" in captured and "`d7-d3`" in captured
+
+
+def test_a_second_occurrence_warns_that_a_third_is_a_draw() -> None:
+    played = Game("tablut")
+    shuffle = ("a4-a3", "e3-d3", "a3-a4", "d3-e3")
+    lines = [said(played, move) for move in shuffle]
+    warning = "This position has occurred twice; a third time is a draw."
+    assert [warning in text for text in lines] == [False, False, False, True]
+    lines = [said(played, move) for move in shuffle[:3]]
+    assert all(warning in text for text in lines)  # each of these positions is back a 2nd time
+    assert warning not in said(played, shuffle[3])  # the third occurrence ends the game
+
+
+def test_embed_title_numbers_the_move_as_the_record_does() -> None:
+    played = Game("tablut")  # attackers first
+    played.play("d1-d3")
+    assert board_embed(live(played), None, []).title == "Tablut · game #7 · 1. d1-d3"
+    played.play("e3-f3")
+    assert board_embed(live(played), None, []).title == "Tablut · game #7 · 1… e3-f3"
+    ashton = Game("tablut-ashton")  # defenders first: their move opens the full move
+    move = ashton.legal_moves()[0]
+    ashton.play(move)
+    title = board_embed(live(ashton), None, []).title or ""
+    assert title.endswith(f"· 1. {move.text(9)}")
+    assert ashton.history[0].side is Side.DEFENDERS
+
+
+def test_embed_shows_each_sides_losses_and_the_deadline() -> None:
+    played = game("tablut", "K:e5 T:c4,f4 t:b4,d1,g1,i9 T:h8")
+    played.play("d1-d4")
+    deadline = NOW + timedelta(hours=1)
+    embed = board_embed(live(played, deadline), None, [])
+    fields = {field.name: field.value for field in embed.fields}
+    assert fields["Attackers ⚫"] == "<@1> · lost 0 of 4"
+    assert fields["Defenders ⚪"] == "<@2> · lost 1 of 3"
+    stamp = int(deadline.timestamp())
+    assert fields["⚪ Deadline"] == f"<t:{stamp}:R> (<t:{stamp}:f>)"
+    assert "⚪ Deadline" not in {f.name for f in board_embed(live(played), None, []).fields}
