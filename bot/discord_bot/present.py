@@ -253,5 +253,8 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
         )
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
-    embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")
+    if game.is_over or live.record.ended_at is not None:
+        embed.set_footer(text="Rematch: the button or /tafl rematch · /tafl export saves the game")
+    else:
+        embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")
     return fit_embed(embed)
