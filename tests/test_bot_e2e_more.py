@@ -122,7 +122,11 @@ async def test_takeback_by_consent_restores_the_previous_position(
         lambda: True if "refused" in offer.text and not offer.buttons else None, timeout=WAIT
     )
 
-    # Asked again and accepted: amy's last move goes, and it is her turn again.
+    # Not asked again at once: after ben's next move it is a new question, and accepted, it
+    # takes back amy's last move and ben's reply, so it is her turn again.
+    reply = await world.error_reply(amy, channel, "takeback")
+    assert "again in" in reply and "after the next move" in reply, reply
+    await play(world, ben, channel, line[3])
     asked = await world.command(amy, channel, "takeback")
     offer = asked.original_message
     assert offer is not None
@@ -300,7 +304,8 @@ async def test_mistaken_challenges_and_busy_channels_get_private_errors_and_thre
     await world.command(max_, world.fake.world.channels[ai_board.channel_id], "resign")
     elsewhere = world.channel("elsewhere")
     reply = await world.error_reply(lea, elsewhere, "challenge", opponent=oli)
-    assert "Slow down" in reply, reply  # a real challenge was posted seconds ago
+    # A real challenge was posted seconds ago: the refusal says how long is left.
+    assert re.fullmatch(r"Slow down: you can challenge again in \d+ s\.", reply), reply
 
     thread = world.fake.create_thread(channel, "side game", owner=ned)
     board = await world.challenge(ned, oli, thread, variant="brandubh", side="attackers")
@@ -446,6 +451,14 @@ async def test_stats_show_people_apart_from_the_ai_and_every_rating(
     await world.first_board(channel, mark)
     line = quiet_moves(Game("brandubh"), 2)
     await play(world, zed, channel, line[0])
+
+    # A declined draw cannot be offered again at once; the refusal says for how long.
+    offer = (await world.command(val, channel, "draw")).original_message
+    assert offer is not None
+    await world.click(zed, offer, ":no")
+    reply = await world.error_reply(val, channel, "draw")
+    assert re.search(r"You can offer a draw again in \d+ s, or after the next move\.", reply)
+
     await play(world, val, channel, line[1])
     resigned = await world.command(val, channel, "resign")
     final = resigned.original_message

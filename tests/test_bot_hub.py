@@ -6,9 +6,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from storage_helpers import FakeClock
 
 from bot.discord_bot.errors import UserError
-from bot.discord_bot.hub import GameHub, ResultNotRecorded
+from bot.discord_bot.hub import OFFER_COOLDOWN_SECONDS, GameHub, ResultNotRecorded
 from bot.storage import Participant, Storage
 
 ANN = Participant.user(1, "Ann")
@@ -210,4 +211,56 @@ async def test_a_result_that_cannot_be_stored_yet_is_stored_on_a_later_try(
     assert played.finished is not None and played.finished.record.result is not None
     assert played.finished.record.result.value == "defenders"
     assert hub.get(CHANNEL) is None and await hub.settle() == []
+    await storage.close()
+
+
+# -- a declined offer is not asked again at once ---------------------------------------------------
+
+
+async def test_a_declined_draw_offer_waits_for_the_cooldown_or_the_next_move(
+    tmp_path: Path,
+) -> None:
+    storage = await Storage.open(tmp_path / "t.sqlite3")
+    clock = FakeClock()
+    hub = GameHub(storage, clock=clock)
+    await start(hub)
+    ann, bo = ANN.user_id or 0, BO.user_id or 0
+    live = hub.offer_draw(CHANNEL, ann)
+    assert await hub.answer_draw(live.id, bo, 0, accept=False) is None
+
+    with pytest.raises(UserError, match=r"offer a draw again in 60 s, or after the next move"):
+        hub.offer_draw(CHANNEL, ann)
+    clock.advance(15.2)
+    with pytest.raises(UserError, match=r"again in 45 s,"):  # rounded up: never "0 s"
+        hub.offer_draw(CHANNEL, ann)
+    # Only the one who was refused waits, and only for that kind of offer.
+    hub.offer_draw(CHANNEL, bo)
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    # A move makes it a new question at once.
+    hub.offer_draw(CHANNEL, ann)
+    assert await hub.answer_draw(live.id, bo, 1, accept=False) is None
+    with pytest.raises(UserError, match="again in 60 s"):
+        hub.offer_draw(CHANNEL, ann)
+    clock.advance(OFFER_COOLDOWN_SECONDS)
+    assert hub.offer_draw(CHANNEL, ann) is live
+    await storage.close()
+
+
+async def test_a_refused_takeback_waits_for_the_cooldown_or_the_next_move(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "t.sqlite3")
+    clock = FakeClock()
+    hub = GameHub(storage, clock=clock)
+    await start(hub)
+    ann, bo = ANN.user_id or 0, BO.user_id or 0
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    live = hub.offer_takeback(CHANNEL, ann)
+    assert await hub.answer_takeback(live.id, bo, 1, accept=False) is None
+    with pytest.raises(UserError, match=r"ask to take back a move again in 60 s, or after"):
+        hub.offer_takeback(CHANNEL, ann)
+    hub.offer_draw(CHANNEL, ann)  # a draw is another question
+    clock.advance(OFFER_COOLDOWN_SECONDS - 1)
+    with pytest.raises(UserError, match="again in 1 s"):
+        hub.offer_takeback(CHANNEL, ann)
+    await hub.play(CHANNEL, BO, "d3-c3")
+    assert hub.offer_takeback(CHANNEL, ann) is live
     await storage.close()

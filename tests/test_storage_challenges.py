@@ -123,12 +123,13 @@ async def test_the_challenge_message_is_remembered(storage: Storage) -> None:
     assert (await storage.challenges.get(offer.id)).message_id == 998877
 
 
-async def test_recent_challenges_are_counted_for_a_cooldown(
+async def test_the_time_since_the_last_challenge_is_known_for_a_cooldown(
     storage: Storage, clock: FakeClock
 ) -> None:
     await challenge(storage)
     clock.advance(30)
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 30
     await challenge(storage, challenged=CAROL)
-    assert await storage.challenges.count_recent(ALICE.user_id or 0, 60) == 2
-    assert await storage.challenges.count_recent(ALICE.user_id or 0, 20) == 1
-    assert await storage.challenges.count_recent(BOB.user_id or 0, 60) == 0
+    clock.advance(5)
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 5
+    assert await storage.challenges.seconds_since_last(BOB.user_id or 0) is None  # only challenged

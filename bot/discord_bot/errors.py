@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.storage import ChannelBusy, GameNotActive, NotFound, PositionChanged, StorageError
 
 from .limits import CONTENT, clip
+from .wording import seconds_left
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ def friendly_message(error: BaseException) -> str | None:
     if isinstance(original, StorageError):
         return _storage_message(original)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: you can do that again in {error.retry_after:.0f} s."
+        return f"Slow down: you can do that again in {seconds_left(error.retry_after)}."
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Tafl games are played in server channels and threads, not in direct messages."
     if isinstance(error, app_commands.CheckFailure):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,8 +25,15 @@ from bot.storage import (
 )
 
 from .errors import UserError
+from .wording import seconds_left
 
 log = logging.getLogger(__name__)
+
+OFFER_COOLDOWN_SECONDS = 60
+"""After a draw offer or takeback request is declined, how long before the same player may ask
+again, unless a move is played first (which makes it a new question)."""
+
+OfferKind = Literal["draw", "takeback"]
 
 
 @dataclass
@@ -47,6 +56,9 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     draw_offer: Offer | None = None
     takeback_offer: Offer | None = None
+    declined: dict[tuple[OfferKind, int], float] = field(default_factory=dict)
+    """When each (kind, user id) whose offer was declined may ask again (the hub's clock);
+    emptied by every move and takeback."""
 
     @property
     def id(self) -> int:
@@ -125,9 +137,10 @@ class Ended:
 class GameHub:
     """Every active game by channel, with the operations the commands and buttons need."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.storage = storage
         self._by_channel: dict[int, LiveGame] = {}
+        self._clock = clock
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -228,6 +241,7 @@ class GameHub:
                 ) from None
             result = game.play(move)
             withdrawn = live.clear_offers()
+            live.declined.clear()
             finished = None
             if result.outcome is not None:
                 finished = await self._record_ending(live)
@@ -305,6 +319,7 @@ class GameHub:
             raise UserError("You are not playing in this game.")
         if live.against_ai:
             raise UserError("The AI does not take draw offers; play on or resign.")
+        self._check_cooldown(live, "draw", user_id)
         live.draw_offer = Offer("draw", user_id, live.game.ply)
         return live
 
@@ -318,6 +333,7 @@ class GameHub:
             self._check_answerer(live, offer, user_id)
             live.draw_offer = None
             if not accept:
+                self._decline(live, "draw", offer)
                 return None
             return await self._end(live, "draw", Termination.AGREED_DRAW, ply)
 
@@ -334,6 +350,7 @@ class GameHub:
             raise UserError("You have not moved yet, so there is no move of yours to take back.")
         if live.against_ai:
             raise UserError("Takebacks against the AI are not offered; play on or resign.")
+        self._check_cooldown(live, "takeback", user_id)
         live.takeback_offer = Offer("takeback", user_id, live.game.ply)
         return live
 
@@ -349,6 +366,7 @@ class GameHub:
             self._check_answerer(live, offer, user_id)
             live.takeback_offer = None
             if not accept:
+                self._decline(live, "takeback", offer)
                 return None
             # Take back the asker's own last move: one ply if they moved last, else two.
             asker_side = live.side_of(offer.user_id)
@@ -361,8 +379,30 @@ class GameHub:
             for _ in range(plies):
                 live.game.undo()
             live.draw_offer = None  # made at a position that is gone
+            live.declined.clear()
             live.record = await self.storage.games.get(live.id)
             return live
+
+    def _decline(self, live: LiveGame, kind: OfferKind, offer: Offer) -> None:
+        """Start the asker's wait before asking the same again (so a refusal is not answered by
+        a stream of the same request)."""
+        live.declined[kind, offer.user_id] = self._clock() + OFFER_COOLDOWN_SECONDS
+
+    def _check_cooldown(self, live: LiveGame, kind: OfferKind, user_id: int) -> None:
+        """Refuse, saying how long is left, if the user's last offer of ``kind`` was declined
+        less than :data:`OFFER_COOLDOWN_SECONDS` ago and no move has been played since."""
+        until = live.declined.get((kind, user_id))
+        if until is None:
+            return
+        left = until - self._clock()
+        if left <= 0:
+            del live.declined[kind, user_id]
+            return
+        ask = "offer a draw" if kind == "draw" else "ask to take back a move"
+        raise UserError(
+            f"Your opponent has just declined. You can {ask} again in {seconds_left(left)}, "
+            "or after the next move."
+        )
 
     def _check_answerer(self, live: LiveGame, offer: Offer, user_id: int) -> None:
         if live.side_of(user_id) is None:

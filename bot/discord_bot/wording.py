@@ -1,11 +1,13 @@
-"""Numbers in the players' words: counts with the right plural, records and ratings.
+"""Numbers in the players' words: counts with the right plural, records, ratings and time left.
 
-Every reply that shows a count or a rating goes through these, so "1 loss" and "1500? after 1 rated
-game" read the same everywhere. It imports nothing else of the Discord layer, so any module of it
-can use it.
+Every reply that shows a count, a rating or a wait goes through these, so "1 loss", "1500? after
+1 rated game" and "45 s" read the same everywhere. It imports nothing else of the Discord layer,
+so the hub and the presenters can both use it.
 """
 
 from __future__ import annotations
+
+import math
 
 from bot.storage import PlayerRating, SideRecord
 
@@ -30,3 +32,8 @@ def side_record(record: SideRecord) -> str:
 def rating_with_games(rated: PlayerRating) -> str:
     """"1662? after 1 rated game"."""
     return f"{rated.rating.display} after {plural(rated.games, 'rated game')}"
+
+
+def seconds_left(seconds: float) -> str:
+    """A wait in whole seconds, rounded up so it never says "0 s" while time is left."""
+    return f"{max(1, math.ceil(seconds))} s"

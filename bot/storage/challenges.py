@@ -135,17 +135,20 @@ class ChallengeStore:
             rows = await connection.execute_fetchall(_SELECT + where + " ORDER BY c.id", parameters)
         return [_challenge_from_row(row) for row in rows]
 
-    async def count_recent(self, user_id: int, within_seconds: int) -> int:
-        """How many challenges ``user_id`` made in the last ``within_seconds`` (for a cooldown)."""
+    async def seconds_since_last(self, user_id: int) -> int | None:
+        """Whole seconds since ``user_id`` last made a challenge (``None`` if never): for a
+        cooldown that can say how long is left."""
         async with self._db.read() as connection:
             rows = await connection.execute_fetchall(
                 """
-                SELECT count(*) FROM challenges AS c JOIN players AS p ON p.id = c.challenger_id
-                WHERE p.discord_user_id = ? AND c.created_at > ?
+                SELECT max(c.created_at) FROM challenges AS c
+                JOIN players AS p ON p.id = c.challenger_id
+                WHERE p.discord_user_id = ?
                 """,
-                (user_id, self._db.now() - within_seconds),
+                (user_id,),
             )
-        return int(next(iter(rows))[0])
+        latest = next(iter(rows))[0]
+        return None if latest is None else self._db.now() - int(latest)
 
     async def accept(
         self,

@@ -29,6 +29,7 @@ from ..present import mention, plain_name
 from ..table import post_board
 from ..venue import busy_message, open_thread, thread_name, wants_thread
 from ..views import ChallengeButton, RematchButton, challenge_view
+from ..wording import seconds_left
 from .play import Play, participant_of
 
 if TYPE_CHECKING:
@@ -140,10 +141,11 @@ class Challenges(commands.Cog):
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
         # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
         store = self.bot.storage.challenges
-        if await store.count_recent(interaction.user.id, CHALLENGE_COOLDOWN_SECONDS):
+        since = await store.seconds_since_last(interaction.user.id)
+        if since is not None and since < CHALLENGE_COOLDOWN_SECONDS:
             raise UserError(
-                f"Slow down: you can challenge again {CHALLENGE_COOLDOWN_SECONDS} seconds after "
-                "your last challenge."
+                "Slow down: you can challenge again in "
+                f"{seconds_left(CHALLENGE_COOLDOWN_SECONDS - since)}."
             )
         challenge = await store.create(
             guild_id=interaction.guild_id,
