@@ -85,8 +85,8 @@ class Plan:
 FULL = Plan(
     moves=60, game_moves=30, load_seconds=15.0, ai_games=4, level="hard", limit=180.0, warm_up=3
 )
-SMOKE = Plan(
-    moves=10, game_moves=6, load_seconds=4.0, ai_games=4, level="hard", limit=90.0, warm_up=1
+SMOKE = Plan(  # the same paths; the easy AI keeps a loaded machine (CI) from stalling it
+    moves=10, game_moves=6, load_seconds=4.0, ai_games=4, level="easy", limit=90.0, warm_up=1
 )
 
 

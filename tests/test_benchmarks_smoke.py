@@ -56,7 +56,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         r"/tafl move -> first response over [1-9]\d* moves",
         rf"median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms",
         r"[2-9]\d* games, [1-9]\d* rematches offered and accepted",
-        r"while 4 AI games \(hard\) think, over \d+ s \([1-9]\d* AI moves answered\)",
+        r"while 4 AI games \(\w+\) think, over \d+ s \([1-9]\d* AI moves answered\)",
         rf"event loop worst lag {NUMBER} ms \(target <= 50 ms; [1-9]\d* reports\)",
         rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
     ),
