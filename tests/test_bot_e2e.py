@@ -65,7 +65,10 @@ def raichi_tuichi_escape(variant: str = "brandubh", max_plies: int = 10) -> list
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
-    names = ["alice", "bo", "carol", "dave", "erin", "frank", "gus", "hana", "ivo", "jo", "kim"]
+    names = [
+        "alice", "bo", "carol", "dave", "erin", "frank", "gus", "hana", "ivo", "jo", "kim", "lu",
+        "mei",
+    ]
     async with open_world(tmp_path_factory.mktemp("bot_e2e"), names) as world:
         yield world
 
@@ -409,3 +412,20 @@ async def test_absurdly_long_input_is_refused_and_long_input_is_quoted_within_li
         jo, world.channel("long-time"), "challenge", opponent=kim, time=unclear
     )
     assert unclear in reply and "is not a time" in reply
+
+
+async def test_a_board_asked_for_by_anyone_names_the_player_without_pinging(
+    world: World, bot_log: None
+) -> None:
+    lu, mei, gus = world.user("lu"), world.user("mei"), world.user("gus")
+    channel = world.channel("no-ping")
+    board = await world.challenge(lu, mei, channel, variant="brandubh", side="attackers")
+    assert lu.mention in board.text
+    moved = await world.command(lu, channel, "move", move=quiet_move(Game("brandubh")))
+    assert moved.callback is not None
+    assert "users" in moved.callback.data["allowed_mentions"]["parse"]  # mei must act: a ping
+    asked = await world.command(gus, channel, "board")  # a spectator
+    assert asked.callback is not None and mei.mention in (asked.original_message or board).text
+    mentions = asked.callback.data["allowed_mentions"]
+    assert mentions["parse"] == [] and not mentions.get("users"), mentions
+    await world.command(lu, channel, "resign")
