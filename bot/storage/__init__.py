@@ -36,6 +36,7 @@ from .models import (
     LeaderboardEntry,
     MoveRecord,
     Participant,
+    PlayerPreferences,
     PlayerRating,
     PlayerStats,
     RatingChange,
@@ -45,6 +46,7 @@ from .models import (
     SideRecord,
     Streak,
 )
+from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .settings import SettingsStore
 from .storage import LoadedGame, Replayer, StartupReport, Storage, UnreplayableGame
@@ -79,9 +81,11 @@ __all__ = [
     "NotFound",
     "NothingToTakeBack",
     "Participant",
+    "PlayerPreferences",
     "PlayerRating",
     "PlayerStats",
     "PositionChanged",
+    "PreferencesStore",
     "Rating",
     "RatingChange",
     "RatingStore",

@@ -147,6 +147,24 @@ class ChallengeStore:
             )
         return int(next(iter(rows))[0])
 
+    async def cooldown_left(self, user_id: int, cooldown_seconds: int) -> int:
+        """Seconds until ``user_id`` may challenge again when one challenge is allowed every
+        ``cooldown_seconds`` (0: now). Counted on the database's clock, like :meth:`count_recent`.
+        """
+        async with self._db.read() as connection:
+            rows = await connection.execute_fetchall(
+                """
+                SELECT max(c.created_at) FROM challenges AS c
+                JOIN players AS p ON p.id = c.challenger_id
+                WHERE p.discord_user_id = ?
+                """,
+                (user_id,),
+            )
+        last = next(iter(rows))[0]
+        if last is None:
+            return 0
+        return max(0, int(last) + cooldown_seconds - self._db.now())
+
     async def accept(
         self,
         challenge_id: int,

@@ -1,0 +1,53 @@
+"""Per-player preferences (migration 3) and the challenge cooldown's time left."""
+
+from __future__ import annotations
+
+import pytest
+from storage_helpers import ALICE, BOB, FakeClock
+
+from bot.render import DEFAULT_THEME
+from bot.storage import PlayerPreferences, Storage
+
+
+async def test_a_player_who_changed_nothing_gets_the_defaults(storage: Storage) -> None:
+    assert await storage.preferences.get(555) == PlayerPreferences(555, DEFAULT_THEME, False)
+
+
+async def test_preferences_are_stored_per_player_and_can_change_again(storage: Storage) -> None:
+    assert ALICE.user_id is not None and BOB.user_id is not None
+    saved = await storage.preferences.save(
+        PlayerPreferences(ALICE.user_id, "contrast", True), "Alice"
+    )
+    assert saved == PlayerPreferences(ALICE.user_id, "contrast", True)
+    assert await storage.preferences.get(BOB.user_id) == PlayerPreferences(BOB.user_id)
+    await storage.preferences.save(PlayerPreferences(ALICE.user_id, "classic", True))
+    assert await storage.preferences.get(ALICE.user_id) == PlayerPreferences(
+        ALICE.user_id, "classic", True
+    )
+
+
+async def test_an_unknown_theme_is_refused_and_a_retired_one_reads_as_the_default(
+    storage: Storage,
+) -> None:
+    with pytest.raises(ValueError, match="unknown theme 'neon'"):
+        await storage.preferences.save(PlayerPreferences(7, "neon"))
+    await storage.preferences.save(PlayerPreferences(7, "contrast", True))
+    async with storage.db.transaction() as connection:  # as if a later version dropped it
+        await connection.execute("UPDATE player_preferences SET theme = 'sepia'")
+    assert await storage.preferences.get(7) == PlayerPreferences(7, DEFAULT_THEME, True)
+
+
+async def test_the_challenge_cooldown_says_how_long_is_left(
+    storage: Storage, clock: FakeClock
+) -> None:
+    assert ALICE.user_id is not None
+    assert await storage.challenges.cooldown_left(ALICE.user_id, 20) == 0
+    await storage.challenges.create(
+        guild_id=1, channel_id=50, challenger=ALICE, challenged=BOB, variant="brandubh"
+    )
+    assert await storage.challenges.cooldown_left(ALICE.user_id, 20) == 20
+    clock.advance(7)
+    assert await storage.challenges.cooldown_left(ALICE.user_id, 20) == 13
+    clock.advance(13)
+    assert await storage.challenges.cooldown_left(ALICE.user_id, 20) == 0
+    assert await storage.challenges.count_recent(ALICE.user_id, 20) == 0  # the two agree
