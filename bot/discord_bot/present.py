@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
@@ -13,7 +14,7 @@ from bot.engine import Game, MoveResult, Piece, Side, square_name
 from bot.render import board_view_from_game, render_gif, render_png, replay_views
 from bot.storage import FinishedGame, Participant
 
-from .hub import LiveGame
+from .hub import LiveGame, TakenBack
 from .limits import fit_embed
 
 SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
@@ -36,6 +37,11 @@ def plain_name(participant: Participant) -> str:
 def mention(participant: Participant) -> str:
     """A ping for a person, the plain name for the AI."""
     return plain_name(participant) if participant.is_ai else f"<@{participant.user_id}>"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 move``, ``3 moves`` (``nouns`` for irregular plurals)."""
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
 
 
 def announcement(result: MoveResult, size: int) -> str | None:
@@ -99,6 +105,23 @@ def whose_turn(live: LiveGame) -> str:
     if deadline is not None:
         line += f" Time runs out <t:{int(deadline.timestamp())}:R>."
     return line
+
+
+def name_moves(live: LiveGame, moves: Sequence[MoveResult]) -> str:
+    """A move and the reply to it by who played them: ``@ann's move `d1-d3` and @bo's reply
+    `d7-d5```."""
+    first = moves[0].side
+    return " and ".join(
+        f"{mention(live.participant(result.side))}'s "
+        f"{'move' if result.side is first else 'reply'} `{result.notation}`"
+        for result in moves
+    )
+
+
+def describe_takeback(taken: TakenBack) -> str:
+    """Which moves a takeback removed: the asker's move and, if there was one, the reply."""
+    verb = "was" if len(taken.moves) == 1 else "were"
+    return f"{name_moves(taken.live, taken.moves)} {verb} taken back."
 
 
 def text_board(game: Game, flip: bool = False) -> str:

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.ai import LEVELS, describe_levels
 from bot.engine import VARIANTS, get_variant
 from bot.storage import (
+    Challenge,
     ChallengeClosed,
     ChannelBusy,
     GameRecord,
@@ -25,7 +26,7 @@ from bot.storage import (
 from ..errors import UserError
 from ..hub import pick_sides
 from ..limits import CONTENT, clip
-from ..present import mention, plain_name
+from ..present import mention, plain_name, plural
 from ..table import post_board
 from ..venue import busy_message, open_thread, thread_name, wants_thread
 from ..views import ChallengeButton, RematchButton, challenge_view
@@ -94,6 +95,16 @@ CLOSED = {
 }
 
 
+def whose_challenge(challenge: Challenge, *, to: bool = True) -> str:
+    """``@ann's Brandubh challenge to @bo``: whose challenge it was and which variant (for edits
+    of the challenge message, where mentions show names without notifying anyone again)."""
+    title = get_variant(challenge.variant).title
+    text = f"{mention(challenge.challenger)}'s **{title}** challenge"
+    if to and challenge.challenged is not None:
+        text += f" to {mention(challenge.challenged)}"
+    return text
+
+
 def answer_refused(error: ChallengeClosed | NotAllowed) -> UserError:
     """A private reply for an answer to a challenge that cannot be given."""
     if isinstance(error, ChallengeClosed):
@@ -140,10 +151,11 @@ class Challenges(commands.Cog):
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
         # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
         store = self.bot.storage.challenges
-        if await store.count_recent(interaction.user.id, CHALLENGE_COOLDOWN_SECONDS):
+        wait = await store.cooldown_left(interaction.user.id, CHALLENGE_COOLDOWN_SECONDS)
+        if wait:
             raise UserError(
-                f"Slow down: you can challenge again {CHALLENGE_COOLDOWN_SECONDS} seconds after "
-                "your last challenge."
+                f"Slow down: you can challenge again in {plural(wait, 'second')} "
+                f"(one challenge every {CHALLENGE_COOLDOWN_SECONDS} seconds)."
             )
         challenge = await store.create(
             guild_id=interaction.guild_id,
@@ -190,12 +202,18 @@ class Challenges(commands.Cog):
         if action == "decline":
             challenge = await store.decline(challenge_id, interaction.user.id)
             await interaction.response.edit_message(
-                content=f"{interaction.user.mention} declined the challenge.", view=None
+                content=clip(
+                    f"{interaction.user.mention} declined {whose_challenge(challenge, to=False)}.",
+                    CONTENT,
+                ),
+                view=None,
             )
             return
         if action == "cancel":
             challenge = await store.cancel(challenge_id, interaction.user.id)
-            await interaction.response.edit_message(content="Challenge cancelled.", view=None)
+            await interaction.response.edit_message(
+                content=clip(f"{whose_challenge(challenge)} was cancelled.", CONTENT), view=None
+            )
             return
         challenge = await store.get(challenge_id)
         store.check_acceptable(challenge, me)  # before a thread is opened for its game
