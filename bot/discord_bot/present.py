@@ -11,7 +11,13 @@ import discord
 
 from bot.ai import LEVELS
 from bot.engine import Game, MoveResult, Piece, Side, square_name
-from bot.render import board_view_from_game, render_gif, render_png, replay_views
+from bot.render import (
+    DEFAULT_THEME,
+    board_view_from_game,
+    render_gif,
+    render_png,
+    replay_views,
+)
 from bot.storage import FinishedGame, Participant
 
 from .hub import LiveGame, TakenBack
@@ -155,7 +161,9 @@ class BoardImage:
         return discord.File(io.BytesIO(self.data), filename=self.filename)
 
 
-async def render_board(live: LiveGame, *, flip: bool = False) -> BoardImage:
+async def render_board(
+    live: LiveGame, *, flip: bool = False, theme: str = DEFAULT_THEME
+) -> BoardImage:
     """Render the current position in a worker thread (never on the event loop)."""
     view = board_view_from_game(
         live.game,
@@ -163,7 +171,7 @@ async def render_board(live: LiveGame, *, flip: bool = False) -> BoardImage:
         attackers=plain_name(live.record.attackers),
         defenders=plain_name(live.record.defenders),
     )
-    data = await asyncio.to_thread(render_png, view, flip=flip)
+    data = await asyncio.to_thread(render_png, view, flip=flip, theme=theme)
     return BoardImage(data, f"tafl-{live.id}-{live.game.ply}.png")
 
 

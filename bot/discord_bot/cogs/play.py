@@ -30,7 +30,7 @@ from ..present import (
     plain_name,
     render_board,
 )
-from ..table import post_board, resolve_channel, strip_controls
+from ..table import board_look, post_board, resolve_channel, strip_controls
 from ..views import (
     ConfirmResignButton,
     GameButton,
@@ -306,7 +306,10 @@ class Play(commands.Cog):
         if live is None:
             raise UserError("This game is over.")
         if action == "board":
-            image = await render_board(live, flip=True)
+            # The channel's board turned around, in the clicker's own theme.
+            shown = await board_look(self.bot, live)
+            mine = await board_look(self.bot, live, interaction.user.id)
+            image = await render_board(live, flip=not shown.flip, theme=mine.theme)
             await interaction.response.send_message(file=image.file(), ephemeral=True)
             return
         if action == "resign":
