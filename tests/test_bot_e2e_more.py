@@ -305,7 +305,9 @@ async def test_mistaken_challenges_and_busy_channels_get_private_errors_and_thre
     elsewhere = world.channel("elsewhere")
     reply = await world.error_reply(lea, elsewhere, "challenge", opponent=oli)
     # A real challenge was posted seconds ago: the refusal says how long is left.
-    assert re.fullmatch(r"Slow down: you can challenge again in \d+ s\.", reply), reply
+    assert re.fullmatch(
+        r"Slow down: you can challenge again in \d+ s \(one challenge every 20 seconds\)\.", reply
+    ), reply
 
     thread = world.fake.create_thread(channel, "side game", owner=ned)
     board = await world.challenge(ned, oli, thread, variant="brandubh", side="attackers")

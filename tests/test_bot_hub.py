@@ -52,7 +52,7 @@ async def test_moves_are_checked_committed_and_survive_a_restart(tmp_path: Path)
 async def test_turn_and_membership_errors_are_specific(tmp_path: Path) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)
-    with pytest.raises(UserError, match="not your turn"):
+    with pytest.raises(UserError, match="not your turn: <@1> is to move with the attackers"):
         await hub.play(CHANNEL, BO, "d3-c3")
     with pytest.raises(UserError, match="not playing in this game"):
         await hub.play(CHANNEL, Participant.user(3, "Cy"), "d1-c1")
@@ -108,7 +108,9 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
     live = hub.offer_takeback(CHANNEL, ANN.user_id or 0)
     with pytest.raises(UserError, match="your opponent answers"):
         await hub.answer_takeback(live.id, ANN.user_id or 0, 1, True)
-    assert await hub.answer_takeback(live.id, BO.user_id or 0, 1, True) is live
+    taken = await hub.answer_takeback(live.id, BO.user_id or 0, 1, True)
+    assert taken is not None and taken.live is live and taken.asker == ANN
+    assert [result.notation for result in taken.moves] == ["d1-c1"]
     assert live.game.ply == 0 and await storage.games.moves(live.id) == []
 
     hub.offer_draw(CHANNEL, BO.user_id or 0)
@@ -263,4 +265,47 @@ async def test_a_refused_takeback_waits_for_the_cooldown_or_the_next_move(tmp_pa
         hub.offer_takeback(CHANNEL, ann)
     await hub.play(CHANNEL, BO, "d3-c3")
     assert hub.offer_takeback(CHANNEL, ann) is live
+async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrated_games_only(
+    tmp_path: Path,
+) -> None:
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    ai = Participant.ai(2)
+    record = await storage.games.create(
+        guild_id=1, channel_id=CHANNEL, variant="brandubh", attackers=ANN, defenders=ai
+    )
+    assert not record.rated  # the server has not asked for rated games against the AI
+    hub.adopt(record)
+    with pytest.raises(UserError, match="No move has been played"):
+        await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    await hub.play(CHANNEL, ai, "d3-e3")
+    with pytest.raises(UserError, match="takes your move back at once"):
+        hub.offer_takeback(CHANNEL, ANN.user_id or 0)
+    with pytest.raises(UserError, match="not playing"):
+        await hub.take_back_against_ai(CHANNEL, BO.user_id or 0)
+
+    taken = await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
+    assert [(r.side.value, r.notation) for r in taken.moves] == [
+        ("attackers", "d1-c1"), ("defenders", "d3-e3"),
+    ]
+    live = hub.require(CHANNEL)
+    assert live.game.ply == 0 and await storage.games.moves(live.id) == []
+
+    # The AI failed to reply: only the player's move goes.
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    taken = await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
+    assert [r.notation for r in taken.moves] == ["d1-c1"] and live.game.ply == 0
+    await hub.resign(CHANNEL, ANN.user_id or 0)
+
+    await storage.settings.set_rated_ai_games(1, True)
+    rated = await storage.games.create(
+        guild_id=1, channel_id=CHANNEL, variant="brandubh", attackers=ANN, defenders=ai
+    )
+    assert rated.rated
+    hub.adopt(rated)
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    await hub.play(CHANNEL, ai, "d3-e3")
+    with pytest.raises(UserError, match="is rated"):
+        await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
+    assert hub.require(CHANNEL).game.ply == 2
     await storage.close()

@@ -215,3 +215,20 @@ def test_single_move_legality_agrees_with_move_generation(
             if target != origin and (target // n == rank or target % n == file):
                 move = origin << 9 | target
                 assert board.is_legal(move) == (move in legal)
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=variants, seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 120))
+def test_captures_of_agrees_with_playing_the_move_and_changes_nothing(
+    variant: str, seed: int, plies: int
+) -> None:
+    game = random_game(variant, seed, plies)
+    before = (game.position_otn(), game.turn, game.board.hash, game.ply, game.repetitions())
+    for move in game.legal_moves():
+        predicted = game.captures_of(move)
+        assert (game.position_otn(), game.board.hash, game.ply, game.repetitions()) == (
+            before[0], before[2], before[3], before[4]
+        )
+        assert game.play(move).captures == predicted
+        game.undo()
+    assert (game.position_otn(), game.turn, game.board.hash, game.ply, game.repetitions()) == before

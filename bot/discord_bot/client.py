@@ -19,6 +19,7 @@ from bot.storage import Storage
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.play import Play
+from .cogs.preferences import PlayerOptions
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .config import Settings
@@ -105,7 +106,10 @@ class TaflBot(commands.Bot):
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
         # Added directly rather than as extensions, so that `cog(Play)` finds the one Play class.
-        features = (Challenges(self), Play(self), Info(self), ServerOptions(self), Timers(self))
+        features = (
+            Challenges(self), Play(self), Info(self), ServerOptions(self), PlayerOptions(self),
+            Timers(self),
+        )
         for feature in features:
             await self.add_cog(feature)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

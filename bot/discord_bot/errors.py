@@ -64,10 +64,14 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
 async def reply_private(interaction: discord.Interaction, message: str) -> None:
     """Answer only the person who acted, whether or not the interaction was answered yet."""
     message = clip(message, CONTENT)
+    # A reply may name a player with a mention (shown as their name); it must notify nobody.
+    quiet = discord.AllowedMentions.none()
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(message, ephemeral=True, allowed_mentions=quiet)
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(
+                message, ephemeral=True, allowed_mentions=quiet
+            )
     except discord.HTTPException:
         log.warning("could not deliver a reply: %s", message)

@@ -125,6 +125,18 @@ class Played:
 
 
 @dataclass(frozen=True)
+class TakenBack:
+    """Moves taken back: the asker's last move and, when the opponent had replied, that reply."""
+
+    live: LiveGame
+    asker: Participant
+    moves: tuple[MoveResult, ...]
+    """The moves taken back, oldest first."""
+    withdrawn: tuple[Offer, ...] = ()
+    """Offers made at a position that is gone."""
+
+
+@dataclass(frozen=True)
 class Ended:
     """A game ended by the people (resignation, agreement, time) rather than on the board."""
 
@@ -250,13 +262,17 @@ class GameHub:
             return Played(live, result, finished, withdrawn)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
-        side = live.side_of(player.user_id or 0)
-        if side is None:
-            raise UserError("You are not playing in this game.")
-        if live.game.is_over:
+        if live.game.is_over and live.side_of(player.user_id or 0) is not None:
             raise UserError("This game is already over.")
-        if live.to_move.user_id != player.user_id:
-            raise UserError(f"It is not your turn: the {live.game.turn.value} are to move.")
+        self.check_mover(live, player.user_id or 0)
+
+    @staticmethod
+    def check_mover(live: LiveGame, user_id: int) -> None:
+        """A :class:`UserError` unless ``user_id`` plays the side to move; it names who does."""
+        if live.side_of(user_id) is None:
+            raise UserError("You are not playing in this game.")
+        if live.to_move.user_id != user_id:
+            raise UserError(f"It is not your turn: {not_your_turn(live)}")
 
     async def _record_ending(self, live: LiveGame) -> FinishedGame:
         """Store the result of a game the board has ended (the caller holds its lock).
@@ -338,8 +354,38 @@ class GameHub:
             return await self._end(live, "draw", Termination.AGREED_DRAW, ply)
 
     def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
-        """Ask to take back one's last move; the opponent answers with a button."""
+        """Ask to take back one's last move; the opponent answers with a button. (Against the
+        AI there is nobody to ask: see :meth:`take_back_against_ai`.)"""
         live = self.require(channel_id)
+        self._takeback_side(live, user_id)
+        if live.against_ai:
+            raise UserError("Against the AI, `/tafl takeback` takes your move back at once.")
+        self._check_cooldown(live, "takeback", user_id)
+        live.takeback_offer = Offer("takeback", user_id, live.game.ply)
+        return live
+
+    async def take_back_against_ai(self, channel_id: int, user_id: int) -> TakenBack:
+        """Take back the player's last move and the AI's reply to it, without asking (the AI
+        does not mind); refused in rated games, where it would let a player improve a result.
+
+        The caller makes sure the AI is not thinking about a reply meanwhile.
+        """
+        live = self.require(channel_id)
+        async with live.lock:
+            if self.get(channel_id) is not live:
+                raise UserError("This game is already over.")
+            side = self._takeback_side(live, user_id)
+            if not live.against_ai:
+                raise UserError("Your opponent must agree: use `/tafl takeback` to ask.")
+            if live.record.rated:
+                raise UserError(
+                    "This game against the AI is rated (this server counts such games), so "
+                    "moves cannot be taken back; play on or resign."
+                )
+            return await self._take_back(live, live.participant(side), side, live.game.ply)
+
+    def _takeback_side(self, live: LiveGame, user_id: int) -> Side:
+        """The side whose last move ``user_id`` may take back, or a :class:`UserError`."""
         side = live.side_of(user_id)
         if side is None:
             raise UserError("You are not playing in this game.")
@@ -348,16 +394,12 @@ class GameHub:
         if not any(result.side is side for result in live.game.history):
             # Without this the answer would take back the opponent's move instead.
             raise UserError("You have not moved yet, so there is no move of yours to take back.")
-        if live.against_ai:
-            raise UserError("Takebacks against the AI are not offered; play on or resign.")
-        self._check_cooldown(live, "takeback", user_id)
-        live.takeback_offer = Offer("takeback", user_id, live.game.ply)
-        return live
+        return side
 
     async def answer_takeback(
         self, game_id: int, user_id: int, ply: int, accept: bool
-    ) -> LiveGame | None:
-        """The opponent agrees (the last move is taken back) or refuses."""
+    ) -> TakenBack | None:
+        """The opponent agrees (the asker's last move is taken back) or refuses."""
         live = self._require_id(game_id)
         async with live.lock:
             offer = live.takeback_offer
@@ -368,20 +410,24 @@ class GameHub:
             if not accept:
                 self._decline(live, "takeback", offer)
                 return None
-            # Take back the asker's own last move: one ply if they moved last, else two.
             asker_side = live.side_of(offer.user_id)
-            plies = 1 if live.game.history[-1].side is asker_side else 2
-            plies = min(plies, live.game.ply)
-            try:
-                await self.storage.games.take_back(live.id, ply, plies)
-            except PositionChanged:
-                raise UserError("The position changed; ask again.") from None
-            for _ in range(plies):
-                live.game.undo()
-            live.draw_offer = None  # made at a position that is gone
-            live.declined.clear()
-            live.record = await self.storage.games.get(live.id)
-            return live
+            assert asker_side is not None  # checked when the request was made
+            return await self._take_back(live, live.participant(asker_side), asker_side, ply)
+
+    async def _take_back(
+        self, live: LiveGame, asker: Participant, side: Side, ply: int
+    ) -> TakenBack:
+        """Take back :func:`moves_to_take_back`; the caller holds the game's lock."""
+        plies = len(moves_to_take_back(live, side))
+        try:
+            await self.storage.games.take_back(live.id, ply, plies)
+        except PositionChanged:
+            raise UserError("The position changed; ask again.") from None
+        undone = [live.game.undo() for _ in range(plies)]
+        withdrawn = live.clear_offers()  # made at a position that is gone
+        live.declined.clear()
+        live.record = await self.storage.games.get(live.id)
+        return TakenBack(live, asker, tuple(reversed(undone)), withdrawn)
 
     def _decline(self, live: LiveGame, kind: OfferKind, offer: Offer) -> None:
         """Start the asker's wait before asking the same again (so a refusal is not answered by
@@ -429,6 +475,24 @@ class GameHub:
     def _drop(self, live: LiveGame) -> None:
         if self._by_channel.get(live.record.channel_id) is live:
             del self._by_channel[live.record.channel_id]
+
+
+def moves_to_take_back(live: LiveGame, side: Side) -> tuple[MoveResult, ...]:
+    """What a takeback by ``side`` removes, oldest first: their own last move, and the reply to
+    it if the opponent has moved since."""
+    history = live.game.history
+    plies = 1 if history[-1].side is side else 2
+    return history[-min(plies, len(history)) :]
+
+
+def not_your_turn(live: LiveGame) -> str:
+    """Who must move now, for a person who tried to move out of turn (a private reply, so a
+    mention shows the name without notifying anyone)."""
+    side = live.game.turn.value
+    player = live.to_move
+    if player.is_ai:
+        return f"the AI is to move with the {side}; its reply comes with the next board."
+    return f"<@{player.user_id}> is to move with the {side}."
 
 
 def pick_sides(

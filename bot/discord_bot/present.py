@@ -20,10 +20,16 @@ from bot.engine import (
     Termination,
     square_name,
 )
-from bot.render import board_view_from_game, render_gif, render_png, replay_views
+from bot.render import (
+    DEFAULT_THEME,
+    board_view_from_game,
+    render_gif,
+    render_png,
+    replay_views,
+)
 from bot.storage import FinishedGame, Participant
 
-from .hub import LiveGame
+from .hub import LiveGame, TakenBack
 from .limits import fit_embed
 
 SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
@@ -179,6 +185,24 @@ def whose_turn(live: LiveGame) -> str:
     return line
 
 
+def name_moves(live: LiveGame, moves: Sequence[MoveResult]) -> str:
+    """A move and the reply to it by who played them: ``@ann's move `d1-d3` and @bo's reply
+    `d7-d5```."""
+    first, size = moves[0].side, live.game.size
+    # The moves as the chat names them when played (no OTN suffixes).
+    return " and ".join(
+        f"{mention(live.participant(result.side))}'s "
+        f"{'move' if result.side is first else 'reply'} `{result.move.text(size)}`"
+        for result in moves
+    )
+
+
+def describe_takeback(taken: TakenBack) -> str:
+    """Which moves a takeback removed: the asker's move and, if there was one, the reply."""
+    verb = "was" if len(taken.moves) == 1 else "were"
+    return f"{name_moves(taken.live, taken.moves)} {verb} taken back."
+
+
 def text_board(game: Game, flip: bool = False) -> str:
     """A monospace board for channels where the bot may not attach images."""
     n = game.size
@@ -210,7 +234,9 @@ class BoardImage:
         return discord.File(io.BytesIO(self.data), filename=self.filename)
 
 
-async def render_board(live: LiveGame, *, flip: bool = False) -> BoardImage:
+async def render_board(
+    live: LiveGame, *, flip: bool = False, theme: str = DEFAULT_THEME
+) -> BoardImage:
     """Render the current position in a worker thread (never on the event loop)."""
     view = board_view_from_game(
         live.game,
@@ -218,7 +244,7 @@ async def render_board(live: LiveGame, *, flip: bool = False) -> BoardImage:
         attackers=plain_name(live.record.attackers),
         defenders=plain_name(live.record.defenders),
     )
-    data = await asyncio.to_thread(render_png, view, flip=flip)
+    data = await asyncio.to_thread(render_png, view, flip=flip, theme=theme)
     return BoardImage(data, f"tafl-{live.id}-{live.game.ply}.png")
 
 

@@ -4,12 +4,14 @@ image rendered off the event loop and a text board where images may not be attac
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.storage import FinishedGame
+from bot.engine import Side
+from bot.render import DEFAULT_THEME
+from bot.storage import FinishedGame, Participant
 
 from .hub import LiveGame
 from .limits import CONTENT, clip
@@ -53,6 +55,40 @@ def can_attach(interaction: discord.Interaction | None, channel: object = None) 
 
 TEXT_NOTE = "*(I may not attach images here, so here is the board as text.)*"
 
+TOP_SIDE = Side.DEFENDERS
+"""Boards are drawn with rank 1 at the bottom, as seen from the attackers' side of the table; the
+defenders sit at the top, so a player who asks for boards turned to their side
+(``/tafl preferences flip``) gets them turned around when they play the defenders."""
+
+
+@dataclass(frozen=True)
+class BoardLook:
+    """How a board is drawn: the renderer's theme and whether it is turned around."""
+
+    theme: str
+    flip: bool
+
+
+def board_viewer(live: LiveGame) -> Participant | None:
+    """Whose preferences a board posted for the whole channel follows: the player to move (the
+    one who must study it), else, when that is the AI, the person playing it."""
+    for player in (live.to_move, live.participant(live.game.turn.other)):
+        if not player.is_ai:
+            return player
+    return None
+
+
+async def board_look(bot: TaflBot, live: LiveGame, user_id: int | None = None) -> BoardLook:
+    """The look of the board for ``user_id`` (by default :func:`board_viewer`'s)."""
+    if user_id is None:
+        viewer = board_viewer(live)
+        if viewer is None or viewer.user_id is None:
+            return BoardLook(DEFAULT_THEME, False)
+        user_id = viewer.user_id
+    preferences = await bot.storage.preferences.get(user_id)
+    turned = preferences.flip and live.side_of(user_id) is TOP_SIDE
+    return BoardLook(preferences.theme, turned)
+
 
 def text_message(live: LiveGame, content_lines: list[str], flip: bool = False) -> str:
     """The whole board message as text, for channels where images may not be attached."""
@@ -77,7 +113,8 @@ async def post_board(
     The new board is the game's only live one: the previous board of the game loses its buttons
     (one edit), and a game's first board takes the Rematch button off the channel's last final
     board. ``ping`` mentions the player to move with a notification; without it (a board asked
-    for by anyone) the mention is only a name.
+    for by anyone) the mention is only a name. The board is drawn in the theme and orientation
+    the player to move prefers (see :func:`board_look`); ``flip`` turns it around from that.
     """
     over = finished is not None
     content_lines = list(lines)
@@ -89,7 +126,9 @@ async def post_board(
         if channel is None:
             return None
     attach = can_attach(interaction, channel)
-    image = await render_board(live, flip=flip) if attach else None
+    look = await board_look(bot, live)
+    flip = flip != look.flip
+    image = await render_board(live, flip=flip, theme=look.theme) if attach else None
     view = finished_view(live.id) if over else game_view(live.id)
     text = text_message(live, content_lines, flip)
     embed: discord.Embed | None = None

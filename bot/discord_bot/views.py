@@ -266,9 +266,14 @@ class TargetSelect(
 
     @property
     def choice(self) -> int | None:
-        """The square chosen (``None`` if the click carried no choice)."""
+        """The square chosen (``None`` if the click carried no choice, or Back)."""
         values = self.item.values
         return int(values[0]) if values and values[0].isdigit() else None
+
+    @property
+    def back(self) -> bool:
+        """Whether the player chose to go back to the choice of a piece."""
+        return list(self.item.values) == [BACK]
 
     @classmethod
     async def from_custom_id(
@@ -331,6 +336,8 @@ def offer_view(kind: str, game_id: int, ply: int) -> discord.ui.View:
 
 MAX_OPTIONS = 25
 """Discord's limit of options in one select menu."""
+BACK = "back"
+"""The value of the destination menu's Back option (squares are digits)."""
 
 
 def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
@@ -356,15 +363,33 @@ def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
 
 
 def target_view(game_id: int, game: Game, origin: int) -> discord.ui.View | None:
-    """A menu of the squares the piece on ``origin`` can reach."""
+    """A menu of the squares the piece on ``origin`` can reach, those that capture marked, and
+    a last option to go back and choose another piece."""
     size = game.size
     moves = game.legal_moves(origin)
     if not moves:
         return None
-    options = [
-        discord.SelectOption(label=clip(move.text(size), SELECT_LABEL), value=str(move.target))
-        for move in moves[:MAX_OPTIONS]
-    ]
+    options = []
+    for move in moves[: MAX_OPTIONS - 1]:
+        captures = game.captures_of(move)
+        label = move.text(size)
+        description = None
+        if captures:
+            taken = ", ".join(square_name(sq, size) for sq in captures)
+            label += f" ×{taken}"
+            description = f"captures {taken}"
+        options.append(
+            discord.SelectOption(
+                label=clip(label, SELECT_LABEL),
+                value=str(move.target),
+                description=None if description is None else clip(description, SELECT_DESCRIPTION),
+            )
+        )
+    options.append(
+        discord.SelectOption(
+            label="Back", value=BACK, emoji="↩️", description="Choose another piece"
+        )
+    )
     view = discord.ui.View(timeout=None)
     view.add_item(TargetSelect(game_id, game.ply, origin, options))
     return view

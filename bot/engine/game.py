@@ -232,6 +232,20 @@ class Game:
         moves.sort()
         return moves
 
+    def captures_of(self, move: Move) -> tuple[Square, ...]:
+        """The squares a legal ``move`` would capture, sorted, without playing it.
+
+        Made and unmade on the fast board only, so the history and the repetition count stay
+        untouched and it costs a fraction of :meth:`play` plus :meth:`undo` (menus label every
+        move they list). ``move`` must be one of :meth:`legal_moves`.
+        """
+        board = self._board
+        board.make(move.origin << MOVE_SHIFT | move.target)
+        try:
+            return tuple(sorted(board.last_captures))
+        finally:
+            board.unmake()
+
     def king_routes(self) -> tuple[Square, ...]:
         """The king's open routes: escape squares he could reach with one move."""
         return tuple(sorted(self._board.king_routes()))

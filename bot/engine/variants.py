@@ -40,6 +40,8 @@ class Variant:
     king_capture: KingCapture
     summary: str
     source: str
+    """Where the rules come from, as a player would look them up (a book or a site); the
+    project's own label for each ruleset is a comment beside it."""
     group_capture: bool = False
     tuichi_wins: bool = False
     throne_passable: bool = False
@@ -155,7 +157,11 @@ _REGISTRY: tuple[Variant, ...] = (
             "on the throne, on three sides beside it, or by trapping him between two attackers "
             "elsewhere. Only the king may stop on or cross the throne."
         ),
-        source="seed 000 (Aisling-1198, after Ashton 2010, Cartier, Salmi, Walker)",
+        # RULES.md seed 000 (Aisling-1198)
+        source=(
+            "Linnaeus, Lachesis Lapponica (1732), as reconstructed by Ashton (2010), Cartier, "
+            "Salmi and Walker"
+        ),
         aliases=("linnaeus",),
     ),
     Variant(
@@ -179,7 +185,11 @@ _REGISTRY: tuple[Variant, ...] = (
             "own camp or leave it but never re-enter; defenders never enter camps. Camps and "
             "the throne count as a capturing piece. The king escapes at any edge square."
         ),
-        source="seed 003 (Linnaeus as translated by Ashton 2007)",
+        # RULES.md seed 003
+        source=(
+            "Linnaeus's laws as translated by John Ashton (2007), with the Tablut Challenge's "
+            "camps"
+        ),
         aliases=("ashton",),
     ),
     Variant(
@@ -198,7 +208,8 @@ _REGISTRY: tuple[Variant, ...] = (
             "throne but only the king may stop on it. The king must be surrounded on all four "
             "sides by attackers, the board edge, the throne or a corner."
         ),
-        source="seed 001 (Ludoteka)",
+        # RULES.md seed 001
+        source="Ludoteka (ludoteka.com)",
         aliases=("ludoteka",),
     ),
     Variant(
@@ -218,7 +229,8 @@ _REGISTRY: tuple[Variant, ...] = (
             "corners help), or surround the king together with every defender connected to "
             "him so that the group has no free square."
         ),
-        source="seed 002 (regledujeu, after Board Game Arena)",
+        # RULES.md seed 002
+        source="Board Game Arena's Tablut, as described by regledujeu.fr",
         aliases=("bga",),
     ),
     Variant(
@@ -239,7 +251,8 @@ _REGISTRY: tuple[Variant, ...] = (
             "The king must be surrounded on four sides (edge, throne and corners count), or "
             "his whole group must be shut in. The defenders win most games between equals."
         ),
-        source="seed 004 (Jeux de Tafl, first version)",
+        # RULES.md seed 004, first version
+        source="Jeux de Tafl (its first 7x7 version)",
         aliases=("brandub",),
     ),
     Variant(
@@ -260,7 +273,8 @@ _REGISTRY: tuple[Variant, ...] = (
             "Tuichi: a move that opens two escape routes. Once the king leaves the throne, "
             "nobody may enter or cross it, and the empty throne is hostile to all."
         ),
-        source="seed 004 (Jeux de Tafl, other version)",
+        # RULES.md seed 004, other version
+        source="Jeux de Tafl (its other 7x7 version)",
     ),
 )
 

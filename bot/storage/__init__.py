@@ -37,6 +37,7 @@ from .models import (
     LeaderboardEntry,
     MoveRecord,
     Participant,
+    PlayerPreferences,
     PlayerRating,
     PlayerStats,
     RatingChange,
@@ -47,6 +48,7 @@ from .models import (
     SideRecord,
     Streak,
 )
+from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .settings import SettingsStore
 from .storage import LoadedGame, Replayer, StartupReport, Storage, UnreplayableGame
@@ -82,9 +84,11 @@ __all__ = [
     "NotFound",
     "NothingToTakeBack",
     "Participant",
+    "PlayerPreferences",
     "PlayerRating",
     "PlayerStats",
     "PositionChanged",
+    "PreferencesStore",
     "Rating",
     "RatingChange",
     "RatingStore",

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Literal
 
 from bot.engine import Termination
+from bot.render import DEFAULT_THEME
 
 from .glicko2 import Rating
 
@@ -360,3 +361,14 @@ class ServerSettings:
     """Each new game gets its own thread (otherwise only when its channel is busy)."""
     default_move_seconds: int | None = None
     """Time per move for challenges that do not set one (``None``: no limit)."""
+
+
+@dataclass(frozen=True)
+class PlayerPreferences:
+    """One person's options for the boards the bot draws for them (defaults until changed)."""
+
+    user_id: int
+    theme: str = DEFAULT_THEME
+    """The name of one of the renderer's ``THEMES``."""
+    flip: bool = False
+    """Turn boards to the player's own side of the table (the Discord layer says when)."""

@@ -20,6 +20,7 @@ from .games import GAME_SELECT, GameStore, game_from_row
 from .leaderboards import LeaderboardStore
 from .models import GameRecord, GameStatus
 from .movelog import moves_in_effect
+from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .replay import replay_game
 from .settings import SettingsStore
@@ -124,7 +125,8 @@ def _replay_all(
 
 
 class Storage:
-    """The bot's storage: ``games``, ``challenges``, ``ratings``, ``leaderboards``, ``settings``.
+    """The bot's storage: ``games``, ``challenges``, ``ratings``, ``leaderboards``, ``settings``
+    (per server) and ``preferences`` (per player).
 
     Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
     """
@@ -136,6 +138,7 @@ class Storage:
         self.ratings = RatingStore(db)
         self.leaderboards = LeaderboardStore(db)
         self.settings = SettingsStore(db)
+        self.preferences = PreferencesStore(db)
 
     @classmethod
     async def open(

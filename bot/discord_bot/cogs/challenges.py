@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.ai import LEVELS, describe_levels
 from bot.engine import VARIANTS, get_variant
 from bot.storage import (
+    Challenge,
     ChallengeClosed,
     ChannelBusy,
     GameRecord,
@@ -95,6 +96,16 @@ CLOSED = {
 }
 
 
+def whose_challenge(challenge: Challenge, *, to: bool = True) -> str:
+    """``@ann's Brandubh challenge to @bo``: whose challenge it was and which variant (for edits
+    of the challenge message, where mentions show names without notifying anyone again)."""
+    title = get_variant(challenge.variant).title
+    text = f"{mention(challenge.challenger)}'s **{title}** challenge"
+    if to and challenge.challenged is not None:
+        text += f" to {mention(challenge.challenged)}"
+    return text
+
+
 def answer_refused(error: ChallengeClosed | NotAllowed) -> UserError:
     """A private reply for an answer to a challenge that cannot be given."""
     if isinstance(error, ChallengeClosed):
@@ -145,7 +156,8 @@ class Challenges(commands.Cog):
         if since is not None and since < CHALLENGE_COOLDOWN_SECONDS:
             raise UserError(
                 "Slow down: you can challenge again in "
-                f"{seconds_left(CHALLENGE_COOLDOWN_SECONDS - since)}."
+                f"{seconds_left(CHALLENGE_COOLDOWN_SECONDS - since)} "
+                f"(one challenge every {CHALLENGE_COOLDOWN_SECONDS} seconds)."
             )
         challenge = await store.create(
             guild_id=interaction.guild_id,
@@ -192,12 +204,18 @@ class Challenges(commands.Cog):
         if action == "decline":
             challenge = await store.decline(challenge_id, interaction.user.id)
             await interaction.response.edit_message(
-                content=f"{interaction.user.mention} declined the challenge.", view=None
+                content=clip(
+                    f"{interaction.user.mention} declined {whose_challenge(challenge, to=False)}.",
+                    CONTENT,
+                ),
+                view=None,
             )
             return
         if action == "cancel":
             challenge = await store.cancel(challenge_id, interaction.user.id)
-            await interaction.response.edit_message(content="Challenge cancelled.", view=None)
+            await interaction.response.edit_message(
+                content=clip(f"{whose_challenge(challenge)} was cancelled.", CONTENT), view=None
+            )
             return
         challenge = await store.get(challenge_id)
         store.check_acceptable(challenge, me)  # before a thread is opened for its game

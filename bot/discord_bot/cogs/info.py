@@ -24,6 +24,15 @@ from .challenges import VARIANT_CHOICES
 if TYPE_CHECKING:
     from ..client import TaflBot
 
+HELP_START = (
+    "**1.** Challenge a member: `/tafl challenge opponent:@someone` (they accept with a "
+    "button).\n"
+    "**2.** Or play the bot's AI: `/tafl play` (choose a `level`: easy, medium, hard, master).\n"
+    "**3.** To move, type `/tafl move` and pick a move from the list (like `e1-e4`), or press "
+    "**Move** under the board. `/tafl rules` explains the game."
+)
+"""The first three lines of /tafl help: enough to start and make a move."""
+
 SCOPE_CHOICES = [
     app_commands.Choice(name="This server", value="server"),
     app_commands.Choice(name="Everywhere", value="global"),
@@ -48,7 +57,21 @@ class Info(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
 
+    @app_commands.command(name="help", description="How to start a game, and every command")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """Three lines to get going, then each command with its description (read from the
+        commands themselves, so the list cannot fall behind), in the order they were added:
+        starting, playing, looking back, options."""
+        listed = "\n".join(
+            f"`/tafl {command.name}` — {command.description}" for command in self.bot.tafl.commands
+        )
+        embed = discord.Embed(
+            title="Tafl: how to play", description=f"{HELP_START}\n\n**Commands**\n{listed}"
+        )
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
     @app_commands.command(name="rules", description="How a variant is played, with its start")
+    @app_commands.describe(variant="Which rules to explain (Tablut by default)")
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, variant: str = "tablut") -> None:
         """The variant explained, with a picture of its start position."""
@@ -66,6 +89,15 @@ class Info(commands.Cog):
             name="Calls",
             value="**Raichi!** when the king has one open route, **Tuichi!** with two or more"
             + (" (and Tuichi wins)." if rules.tuichi_wins else "."),
+            inline=False,
+        )
+        embed.add_field(
+            name="Start a game",
+            value=(
+                f"`/tafl challenge opponent:@someone variant:{rules.title}` to play a member, "
+                f"or `/tafl play variant:{rules.title}` to play the AI. Then move with "
+                "`/tafl move` or the Move button under the board."
+            ),
             inline=False,
         )
         embed.set_footer(text=f"Source: {rules.source}")
@@ -159,6 +191,9 @@ class Info(commands.Cog):
         )
 
     @app_commands.command(name="leaderboard", description="The best-rated players")
+    @app_commands.describe(
+        variant="Which rules (Tablut by default)", scope="This server only, or everywhere"
+    )
     @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPE_CHOICES)
     async def leaderboard(
         self, interaction: discord.Interaction, variant: str = "tablut", scope: str = "server"
@@ -181,9 +216,10 @@ class Info(commands.Cog):
             )
         await interaction.response.send_message(embed=discord.Embed(title=title, description=text))
 
-    @app_commands.command(name="stats", description="A player's record and ratings")
+    @app_commands.command(name="stats", description="A player's record")
     @app_commands.describe(
-        player="Whose record (yours by default)", variant="Only this variant (all by default)"
+        player="Whose record (yours by default)",
+        variant="Add the rating in these rules (all rules are counted by default)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def stats(

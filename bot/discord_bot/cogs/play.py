@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -13,14 +14,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import AIError
-from bot.engine import Side, square_name
+from bot.engine import Game, Move, Piece, Side, TaflError, parse_square, square_name
 from bot.storage import Participant, StorageError
 
 from ..errors import UserError
-from ..hub import Ended, LiveGame, Offer, Played, ResultNotRecorded
-from ..limits import CONTENT, clip
-from ..present import describe_end, describe_move, level_name, mention, render_board
-from ..table import post_board, resolve_channel, strip_controls
+from ..hub import Ended, LiveGame, Offer, Played, ResultNotRecorded, moves_to_take_back
+from ..limits import CHOICE_NAME, CONTENT, clip
+from ..present import (
+    describe_end,
+    describe_move,
+    describe_takeback,
+    level_name,
+    mention,
+    name_moves,
+    plain_name,
+    render_board,
+)
+from ..table import board_look, post_board, resolve_channel, strip_controls
 from ..views import (
     ConfirmResignButton,
     GameButton,
@@ -42,6 +52,7 @@ log = logging.getLogger(__name__)
 AI_RETRY_SECONDS = 2.0
 MOVE_MAX_LENGTH = 40
 """Longer than any way of writing a move (``e11-e10xe9/d10/f10--``), far shorter than abuse."""
+PIECE_PROMPT = "Which piece? (Or type `/tafl move`.)"
 AI_FAILED = (
     "The AI could not move because of a problem on our side; the game is safe. "
     "Use `/tafl board` to let it try again."
@@ -51,6 +62,99 @@ AI_FAILED = (
 def ai_attempts(level: str) -> tuple[str, ...]:
     """The levels tried in turn when the AI fails to answer: twice as asked, then easy."""
     return (level, level, "easy")
+
+
+MAX_CHOICES = 25
+"""Discord's limit of autocomplete choices."""
+WAIT_VALUE = "wait"
+"""What a "not your turn" autocomplete line submits: the move is refused saying whose turn it
+is (or, if the turn came round meanwhile, that "wait" is not a move)."""
+NO_GAME_VALUE = "none"
+"""What the "no game here" autocomplete line submits: refused with how to start a game."""
+_SQUARE = re.compile(r"[a-z][0-9]{1,2}")
+
+
+Choice = app_commands.Choice[str]
+
+
+def move_label(game: Game, move: Move) -> str:
+    """A move as autocomplete shows it: ``K`` before a king move, ``×`` and the squares it
+    captures after a capture (``Ke5-e7``, ``d1-d4 ×d5``)."""
+    size = game.size
+    label = move.text(size)
+    if game.piece_at(move.origin) is Piece.KING:
+        label = "K" + label
+    captures = game.captures_of(move)
+    if captures:
+        label += " ×" + ",".join(square_name(sq, size) for sq in captures)
+    return label
+
+
+def move_choices(game: Game, typed: str) -> list[Choice]:
+    """The mover's legal moves matching what they typed, as autocomplete choices whose value is
+    the plain move. Nothing typed lists captures first; a typed square lists that piece's moves,
+    then the moves that end there; a square nothing can move from or to says why in one line."""
+    size = game.size
+    moves = game.legal_moves()
+    texts = {move: move.text(size) for move in moves}
+    cleaned = typed.strip().lower().replace(" ", "").replace("to", "-")
+    if cleaned.startswith("k") and _SQUARE.match(cleaned[1:]):
+        cleaned = cleaned[1:]  # "Ke5" as the labels write king moves
+    if cleaned:
+        chosen = [
+            m for m in moves
+            if texts[m].startswith(cleaned) or texts[m].replace("-", "").startswith(cleaned)
+        ]
+        chosen += [
+            m for m in moves if m not in chosen and texts[m].split("-")[1].startswith(cleaned)
+        ]
+        if not chosen:
+            return [nothing_matches(game, cleaned, typed)]
+    else:
+        captures = {move: bool(game.captures_of(move)) for move in moves}
+        chosen = sorted(moves, key=lambda move: not captures[move])
+    return [
+        app_commands.Choice(name=clip(move_label(game, move), CHOICE_NAME), value=texts[move])
+        for move in chosen[:MAX_CHOICES]
+    ]
+
+
+def nothing_matches(game: Game, cleaned: str, typed: str) -> Choice:
+    """One line saying why no legal move matches what was typed; its value, if sent, is refused
+    by the engine with the same reason."""
+    side = game.turn.value
+    square = None
+    if _SQUARE.fullmatch(cleaned):
+        try:
+            square = parse_square(cleaned, game.size)
+        except TaflError:
+            square = None
+    if square is None:
+        name = f"No legal move of the {side} matches {typed.strip()!r}"
+        value = typed.strip()[:MOVE_MAX_LENGTH] or "-"
+        return app_commands.Choice(name=clip(name, CHOICE_NAME), value=value)
+    where = square_name(square, game.size)
+    piece = game.piece_at(square)
+    if piece is Piece.EMPTY:
+        name = f"{where}: no piece there, and none of the {side}' pieces can move there"
+    elif piece.side is game.turn:
+        name = f"{where}: this {piece.name.lower()} has no legal move now (it is blocked)"
+    else:
+        name = f"{where}: that is a piece of the {game.turn.other.value}; you play the {side}"
+    return app_commands.Choice(name=clip(name, CHOICE_NAME), value=where)
+
+
+def not_mover_choice(live: LiveGame, user_id: int) -> Choice:
+    """The one line autocomplete shows to anyone but the player to move: whose turn it is."""
+    side = live.game.turn.value
+    player = live.to_move
+    if live.side_of(user_id) is None:
+        name = f"You are not playing in this game: {plain_name(player)} is to move ({side})"
+    elif player.is_ai:
+        name = f"The AI is to move ({side}); your moves show here once it has replied"
+    else:
+        name = f"It is {plain_name(player)}'s turn ({side}); your moves show here on your turn"
+    return app_commands.Choice(name=clip(name, CHOICE_NAME), value=WAIT_VALUE)
 
 
 def participant_of(user: discord.abc.User) -> Participant:
@@ -102,20 +206,19 @@ class Play(commands.Cog):
     async def move_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Legal moves of the player to move, filtered by what they typed."""
+        """Legal moves for the player to move, filtered by what they typed (captures and king
+        moves marked); anyone else gets one line saying whose turn it is."""
         live = self.bot.hub.get(interaction.channel_id or 0)
         if live is None or live.game.is_over:
-            return []
-        game = live.game
-        typed = current.strip().lower().replace(" ", "").replace("to", "-")
-        texts = [m.text(game.size) for m in game.legal_moves()]
-        if typed:
-            prefix = [
-                t for t in texts if t.startswith(typed) or t.replace("-", "").startswith(typed)
+            return [
+                app_commands.Choice(
+                    name="No game in this channel: start one with /tafl challenge or /tafl play",
+                    value=NO_GAME_VALUE,
+                )
             ]
-            ending = [t for t in texts if t not in prefix and t.split("-")[1].startswith(typed)]
-            texts = prefix + ending
-        return [app_commands.Choice(name=text, value=text) for text in texts[:25]]
+        if live.to_move.user_id != interaction.user.id:
+            return [not_mover_choice(live, interaction.user.id)]
+        return move_choices(live.game, current)
 
     # ------------------------------------------------------------------ board, resign, offers
 
@@ -145,12 +248,30 @@ class Play(commands.Cog):
         live = self.bot.hub.offer_draw(interaction.channel_id or 0, interaction.user.id)
         await self._post_offer(interaction, live, live.draw_offer, "offers a draw")
 
-    @app_commands.command(name="takeback", description="Ask to take back your last move")
+    @app_commands.command(name="takeback", description="Take back your last move")
     async def takeback(self, interaction: discord.Interaction) -> None:
-        """Post a takeback request; the opponent must agree."""
-        live = self.bot.hub.offer_takeback(interaction.channel_id or 0, interaction.user.id)
-        await self._post_offer(
-            interaction, live, live.takeback_offer, "asks to take back their last move"
+        """Against the AI (unrated games): take back at once your last move and its reply.
+        Against a person: post a takeback request; the opponent must agree."""
+        channel_id = interaction.channel_id or 0
+        live = self.bot.hub.require(channel_id)
+        if not live.against_ai:
+            live = self.bot.hub.offer_takeback(channel_id, interaction.user.id)
+            side = live.side_of(interaction.user.id)
+            assert side is not None  # offer_takeback checked it
+            moves = name_moves(live, moves_to_take_back(live, side))
+            await self._post_offer(
+                interaction, live, live.takeback_offer, f"asks to take back {moves}"
+            )
+            return
+        if self.ai_thinking(live):
+            raise UserError(
+                "The AI is thinking about its reply. Once it has moved, `/tafl takeback` takes "
+                "back your move and its reply together."
+            )
+        taken = await self.bot.hub.take_back_against_ai(channel_id, interaction.user.id)
+        await self.withdraw_offers(live, taken.withdrawn, "a move was taken back")
+        await post_board(
+            self.bot, live, [describe_takeback(taken)], interaction=interaction, ping=False
         )
 
     async def _post_offer(
@@ -185,7 +306,10 @@ class Play(commands.Cog):
         if live is None:
             raise UserError("This game is over.")
         if action == "board":
-            image = await render_board(live, flip=True)
+            # The channel's board turned around, in the clicker's own theme.
+            shown = await board_look(self.bot, live)
+            mine = await board_look(self.bot, live, interaction.user.id)
+            image = await render_board(live, flip=not shown.flip, theme=mine.theme)
             await interaction.response.send_message(file=image.file(), ephemeral=True)
             return
         if action == "resign":
@@ -201,19 +325,11 @@ class Play(commands.Cog):
             self.bot.hub.offer_draw(live.record.channel_id, interaction.user.id)
             await self._post_offer(interaction, live, live.draw_offer, "offers a draw")
             return
-        self._check_mover(live, interaction.user.id)
+        self.bot.hub.check_mover(live, interaction.user.id)
         view = piece_view(live.id, live.game)
         if view is None:
             raise UserError("You have no legal move.")
-        await interaction.response.send_message(
-            "Which piece? (Or type `/tafl move`.)", view=view, ephemeral=True
-        )
-
-    def _check_mover(self, live: LiveGame, user_id: int) -> None:
-        if live.side_of(user_id) is None:
-            raise UserError("You are not playing in this game.")
-        if live.to_move.user_id != user_id:
-            raise UserError(f"It is not your turn: the {live.game.turn.value} are to move.")
+        await interaction.response.send_message(PIECE_PROMPT, view=view, ephemeral=True)
 
     async def on_resign_confirmed(
         self, interaction: discord.Interaction, button: ConfirmResignButton
@@ -235,7 +351,7 @@ class Play(commands.Cog):
         origin = menu.choice
         if live is None or live.game.ply != menu.ply or origin is None:
             raise UserError("The position has changed; press Move again.")
-        self._check_mover(live, interaction.user.id)
+        self.bot.hub.check_mover(live, interaction.user.id)
         view = target_view(live.id, live.game, origin)
         if view is None:
             raise UserError("That piece cannot move now.")
@@ -244,11 +360,19 @@ class Play(commands.Cog):
         )
 
     async def on_target_chosen(self, interaction: discord.Interaction, menu: TargetSelect) -> None:
-        """Last step of click-to-move: play it."""
+        """Last step of click-to-move: play it (or, with Back, choose another piece)."""
         live = self.bot.hub.by_id(menu.game_id)
         target = menu.choice
         if live is None:
             raise UserError("This game is over.")
+        if menu.back:
+            if live.game.ply != menu.ply:
+                raise UserError("The position has changed; press Move again.")
+            self.bot.hub.check_mover(live, interaction.user.id)
+            await interaction.response.edit_message(
+                content=PIECE_PROMPT, view=piece_view(live.id, live.game)
+            )
+            return
         if target is None:
             raise UserError("The position has changed; press Move again.")
         size = live.game.size
@@ -287,8 +411,8 @@ class Play(commands.Cog):
             finally:
                 await self.announce_end(ended, ["The players agreed a draw."])
             return
-        live = await hub.answer_takeback(game_id, user_id, ply, accept)
-        if live is None:
+        taken = await hub.answer_takeback(game_id, user_id, ply, accept)
+        if taken is None:
             await interaction.response.edit_message(
                 content=f"{interaction.user.mention} refused the takeback.", view=None
             )
@@ -296,7 +420,8 @@ class Play(commands.Cog):
         try:
             await interaction.response.edit_message(content="Takeback agreed.", view=None)
         finally:
-            await post_board(self.bot, live, ["The last move was taken back."])
+            await self.withdraw_offers(taken.live, taken.withdrawn, "a move was taken back")
+            await post_board(self.bot, taken.live, [describe_takeback(taken)])
 
     # ------------------------------------------------------------------ announcing
 

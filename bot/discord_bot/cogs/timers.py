@@ -14,9 +14,11 @@ from discord.ext import commands
 from bot.storage import StorageError
 
 from ..hub import Played
+from ..limits import CONTENT, clip
 from ..present import mention
 from ..table import resolve_channel
 from ..views import challenge_view
+from .challenges import whose_challenge
 from .play import Play
 
 if TYPE_CHECKING:
@@ -140,9 +142,13 @@ class Timers(commands.Cog):
             channel = await resolve_channel(self.bot, challenge.channel_id)
             if channel is None or not hasattr(channel, "get_partial_message"):
                 continue
+            text = (
+                f"{whose_challenge(challenge)} expired unanswered. "
+                "Ask again with `/tafl challenge`."
+            )
             try:
                 await channel.get_partial_message(challenge.message_id).edit(
-                    content="This challenge expired.",
+                    content=clip(text, CONTENT),
                     view=challenge_view(challenge.id, disabled=True),
                 )
             except discord.HTTPException as error:

@@ -1,0 +1,84 @@
+"""/tafl preferences: each player's own options for the boards the bot draws for them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render import THEMES
+from bot.storage import PlayerPreferences
+
+from ..limits import fit_embed
+from ..table import TOP_SIDE
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+THEME_CHOICES = [
+    app_commands.Choice(name=theme.title, value=name) for name, theme in THEMES.items()
+]
+
+
+def describe_preferences(preferences: PlayerPreferences) -> discord.Embed:
+    """A player's preferences, and which boards follow them, as the player would read them."""
+    theme = THEMES[preferences.theme]
+    embed = discord.Embed(title="Your board preferences")
+    embed.add_field(name="Theme", value=f"{theme.title} (`{theme.name}`)", inline=False)
+    embed.add_field(
+        name="Turned to your side",
+        value=(
+            f"on: when you play the {TOP_SIDE.value}, your boards are turned around "
+            "(rank 1 at the top)"
+            if preferences.flip
+            else "off: boards show rank 1 at the bottom, as seen from the attackers' side"
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name="Which boards",
+        value=(
+            "A board posted in a game's channel is one picture for everyone, so it follows the "
+            "preferences of the player to move (against the AI: yours). The Flip board button "
+            "shows you privately the channel's board turned around, in your theme."
+        ),
+        inline=False,
+    )
+    return fit_embed(embed)
+
+
+class PlayerOptions(commands.Cog):
+    """Per-player options (per-server ones are /tafl settings)."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="preferences", description="Your board theme and orientation")
+    @app_commands.describe(
+        theme="Board colours: warm wood, or high contrast for small screens and low vision",
+        flip=f"Turn boards to your side of the table when you play the {TOP_SIDE.value}",
+    )
+    @app_commands.choices(theme=THEME_CHOICES)
+    async def preferences(
+        self,
+        interaction: discord.Interaction,
+        theme: str | None = None,
+        flip: bool | None = None,
+    ) -> None:
+        """Show the player's preferences, changing those given."""
+        store = self.bot.storage.preferences
+        current = await store.get(interaction.user.id)
+        changed = current
+        if theme is not None:
+            changed = replace(changed, theme=theme)  # Discord sends only the listed choices
+        if flip is not None:
+            changed = replace(changed, flip=flip)
+        if changed != current:
+            name = getattr(interaction.user, "display_name", None) or interaction.user.name
+            changed = await store.save(changed, name)
+        await interaction.response.send_message(
+            embed=describe_preferences(changed), ephemeral=True
+        )

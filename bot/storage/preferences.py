@@ -1,0 +1,66 @@
+"""Per-player preferences. A person who never changed anything has no row and gets the defaults.
+
+The theme names are the renderer's (``bot.render.THEMES``): a name is checked when saved, and a
+stored name the renderer no longer knows reads back as the default theme.
+"""
+
+from __future__ import annotations
+
+from bot.render import DEFAULT_THEME, THEMES
+
+from .database import Database
+from .models import Participant, PlayerPreferences
+from .players import player_id
+
+
+class PreferencesStore:
+    """Reads and changes one person's preferences."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, user_id: int) -> PlayerPreferences:
+        """The preferences of the Discord user ``user_id``."""
+        async with self._db.read() as connection:
+            rows = list(
+                await connection.execute_fetchall(
+                    """
+                    SELECT pp.theme, pp.flip FROM player_preferences AS pp
+                    JOIN players AS p ON p.id = pp.player_id
+                    WHERE p.discord_user_id = ?
+                    """,
+                    (user_id,),
+                )
+            )
+        if not rows:
+            return PlayerPreferences(user_id)
+        theme = rows[0]["theme"]
+        return PlayerPreferences(
+            user_id,
+            theme=theme if theme in THEMES else DEFAULT_THEME,
+            flip=bool(rows[0]["flip"]),
+        )
+
+    async def save(
+        self, preferences: PlayerPreferences, display_name: str | None = None
+    ) -> PlayerPreferences:
+        """Store every preference of ``preferences.user_id``; :class:`ValueError` for a theme the
+        renderer does not have."""
+        if preferences.theme not in THEMES:
+            known = ", ".join(THEMES)
+            raise ValueError(f"unknown theme {preferences.theme!r}: choose one of {known}")
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            player = await player_id(
+                connection, Participant.user(preferences.user_id, display_name), now
+            )
+            await connection.execute(
+                """
+                INSERT INTO player_preferences (player_id, theme, flip, updated_at)
+                VALUES (?, ?, ?, ?)
+                ON CONFLICT (player_id) DO UPDATE SET
+                    theme = excluded.theme, flip = excluded.flip, updated_at = excluded.updated_at
+                """,
+                (player, preferences.theme, int(preferences.flip), now),
+            )
+        return await self.get(preferences.user_id)

@@ -1,0 +1,382 @@
+"""End-to-end, first contact: /tafl help and rules, autocomplete for movers and onlookers, the
+click-to-move Back choice, takebacks that name their moves (at once against the AI), per-player
+board preferences, and what expired, cancelled and too-early challenges say.
+
+One bot process (``python -m bot``, against the local Discord stand-in) serves the module, with
+challenges expiring after 5 s; each scenario plays in its own channel with its own players (a
+member may post one challenge every 20 s).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import pytest_asyncio
+from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
+from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
+from PIL import Image
+
+from bot.engine import Game
+from bot.render import THEMES
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
+
+CHALLENGE_EXPIRY = 5
+NAMES = [
+    "ada", "bea", "cy", "dom", "eli", "flo", "gil", "hux", "ida", "jay", "kit", "lou", "mia",
+    "nat", "ora", "pip",
+]  # fmt: skip
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    extra = {"TAFL_CHALLENGE_EXPIRY": str(CHALLENGE_EXPIRY)}
+    async with open_world(tmp_path_factory.mktemp("bot_e2e_contact"), NAMES, extra) as world:
+        yield world
+
+
+@pytest.fixture
+def bot_log(world: World) -> Iterator[None]:
+    """Print what the bot logged during the test (pytest shows it only when the test fails)."""
+    with printed_log(world):
+        yield
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+async def private_reply(interaction: FakeInteraction) -> FakeMessage:
+    """The first private reply to ``interaction`` (text or embed)."""
+    response = await interaction.wait_response(lambda r: r.ephemeral, timeout=WAIT)
+    assert response.message is not None, interaction.responses
+    return response.message
+
+
+async def play(world: World, user: FakeUser, channel: FakeChannel, move: str) -> FakeMessage:
+    """A typed move that must succeed; returns the new board message."""
+    interaction = await world.command(user, channel, "move", move=move)
+    message = interaction.original_message
+    assert message is not None and f"played `{move}" in message.text, interaction.responses
+    return message
+
+
+async def choices(world: World, user: FakeUser, channel: FakeChannel, typed: str) -> list[dict]:  # type: ignore[type-arg]
+    """What /tafl move's autocomplete offers ``user`` for ``typed``."""
+    ask = await world.fake.send_autocomplete(
+        user, channel, "tafl", subcommand="move", focused="move", options={"move": typed}
+    )
+    await ask.wait_callback(timeout=WAIT)
+    return ask.choices
+
+
+def capture_line() -> tuple[list[str], str]:
+    """Two quiet brandubh moves after which the attackers can capture, and that capture."""
+    game = Game("brandubh")
+
+    def quiet() -> list[str]:
+        found = []
+        for move in game.legal_moves():
+            result = game.play(move)
+            game.undo()
+            if not result.captures and result.outcome is None:
+                found.append(move.text(7))
+        return found
+
+    for first in quiet():
+        game.play(first)
+        for reply in quiet():
+            game.play(reply)
+            capture = next((m for m in game.legal_moves() if game.captures_of(m)), None)
+            game.undo()
+            if capture is not None:
+                return [first, reply], capture.text(7)
+        game.undo()
+    raise AssertionError("no capture two moves in")
+
+
+def margin_colour(data: bytes) -> tuple[int, int, int]:
+    """The colour of a board image's bottom-right corner: the theme's margin."""
+    with Image.open(io.BytesIO(data)) as image:
+        rgb = image.convert("RGB")
+        pixel = rgb.getpixel((rgb.width - 1, rgb.height - 1))
+    assert isinstance(pixel, tuple)
+    return (pixel[0], pixel[1], pixel[2])
+
+
+def theme_of(message: FakeMessage) -> str:
+    """Which theme drew the board attached to ``message``."""
+    attachment_is_png(message)
+    colour = margin_colour(message.attachments[0].data)
+    found = [name for name, theme in THEMES.items() if theme.margin == colour]
+    assert len(found) == 1, colour
+    return found[0]
+
+
+def first_rank_shown(message: FakeMessage) -> int:
+    """The rank on the top row of a text board."""
+    row = re.search(r"```\n\s*(\d+) ", message.text)
+    assert row, message.text
+    return int(row.group(1))
+
+
+# -- help and rules --------------------------------------------------------------------------------
+
+
+async def test_help_starts_with_three_lines_then_lists_every_command(
+    world: World, bot_log: None
+) -> None:
+    ada = world.user("ada")
+    shown = await private_reply(await world.command(ada, world.channel("help"), "help"))
+    text = shown.text
+    start = text.split("**Commands**")[0]
+    assert "/tafl challenge" in start and "/tafl play" in start and "/tafl move" in start, text
+    assert start.count("**1.**") == start.count("**3.**") == 1
+    [tafl] = [c for c in world.fake.commands(world.guild) if c["name"] == "tafl"]
+    for command in tafl["options"]:
+        assert f"`/tafl {command['name']}` — {command['description']}" in text, command
+    assert "`/tafl preferences`" in text and "…" not in text
+
+
+async def test_every_option_has_a_real_description_and_rules_say_how_to_start(
+    world: World, bot_log: None
+) -> None:
+    [tafl] = [c for c in world.fake.commands(world.guild) if c["name"] == "tafl"]
+    for command in tafl["options"]:
+        for option in command.get("options", []):
+            description = option.get("description", "")
+            assert description and description != "…", (command["name"], option)
+
+    ada = world.user("ada")
+    shown = await private_reply(
+        await world.command(ada, world.channel("rules"), "rules", variant="brandubh")
+    )
+    [embed] = shown.embeds
+    assert embed["fields"][-1]["name"] == "Start a game"
+    assert "/tafl challenge" in embed["fields"][-1]["value"]
+    assert "/tafl play" in embed["fields"][-1]["value"]
+    footer = embed["footer"]["text"]
+    assert footer.startswith("Source: ") and "seed" not in footer, footer
+
+
+# -- autocomplete and click-to-move ----------------------------------------------------------------
+
+
+async def test_autocomplete_is_for_the_mover_and_tells_the_others_whose_turn_it_is(
+    world: World, bot_log: None
+) -> None:
+    bea, cy, dom = world.user("bea"), world.user("cy"), world.user("dom")
+    channel = world.channel("whose-turn")
+    nothing = await choices(world, bea, channel, "")
+    assert len(nothing) == 1 and "No game in this channel" in nothing[0]["name"]
+    await world.challenge(bea, cy, channel, variant="brandubh", side="attackers")
+
+    [waiting] = await choices(world, cy, channel, "")
+    assert waiting["name"].startswith("It is bea's turn (attackers)"), waiting
+    [onlooker] = await choices(world, dom, channel, "d1")
+    assert "not playing" in onlooker["name"] and "bea is to move" in onlooker["name"]
+    assert len(await choices(world, bea, channel, "")) == 25
+
+    # Sending the line anyway is refused, naming who is to move.
+    reply = await world.error_reply(cy, channel, "move", move=waiting["value"])
+    assert reply == f"It is not your turn: {bea.mention} is to move with the attackers.", reply
+    await world.command(bea, channel, "resign")
+
+
+async def test_captures_are_marked_in_autocomplete_and_the_menus_and_back_returns(
+    world: World, bot_log: None
+) -> None:
+    eli, flo = world.user("eli"), world.user("flo")
+    channel = world.channel("captures")
+    line, capture = capture_line()
+    board = await world.challenge(eli, flo, channel, variant="brandubh", side="attackers")
+    await play(world, eli, channel, line[0])
+    board = await play(world, flo, channel, line[1])
+
+    offered = await choices(world, eli, channel, "")
+    captured = Game("brandubh")
+    for move in line:
+        captured.play(move)
+    taken = captured.play(capture).notation.split("x")[1]
+    assert offered[0] == {"name": f"{capture} ×{taken}", "value": capture}, offered[:3]
+    [blocked] = await choices(world, eli, channel, "a7")  # a corner no attacker may enter
+    assert blocked["name"].startswith("a7: no piece there"), blocked
+
+    # Click-to-move: a piece, Back to the pieces, the capturing piece, the marked capture.
+    clicked = await world.click(eli, board, ":move")
+    menu = clicked.original_message
+    assert menu is not None and menu.ephemeral
+    pieces = menu.custom_ids[0]
+    other = next(o["value"] for o in menu.component(pieces)["options"]  # type: ignore[index]
+                 if o["label"].split()[0] != capture[:2])
+    await (await world.fake.choose_select(eli, menu, pieces, [other])).wait_callback(timeout=WAIT)
+    targets = menu.custom_ids[0]
+    assert targets.startswith("tafl:to:"), menu.custom_ids
+    back = menu.component(targets)["options"][-1]  # type: ignore[index]
+    assert (back["label"], back["value"]) == ("Back", "back")
+    await (await world.fake.choose_select(eli, menu, targets, ["back"])).wait_callback(
+        timeout=WAIT
+    )
+    pieces = menu.custom_ids[0]
+    assert pieces.startswith("tafl:pc:") and "Which piece?" in menu.text, menu.custom_ids
+    origin = next(o["value"] for o in menu.component(pieces)["options"]  # type: ignore[index]
+                  if o["label"].startswith(capture[:2]))
+    await (await world.fake.choose_select(eli, menu, pieces, [origin])).wait_callback(
+        timeout=WAIT
+    )
+    targets = menu.custom_ids[0]
+    options = menu.component(targets)["options"]  # type: ignore[index]
+    marked = [o for o in options if "×" in o["label"]]
+    assert [o["label"] for o in marked] == [f"{capture} ×{taken}"], options
+    assert marked[0]["description"] == f"captures {taken}"
+    mark = world.fake.checkpoint()
+    await world.fake.choose_select(eli, menu, targets, [marked[0]["value"]])
+    played = await world.board_after(channel, mark, "played `")
+    assert f"played `{capture}`, capturing the piece on {taken}" in played.text, played.text
+    await world.command(eli, channel, "resign")
+
+
+# -- takebacks -------------------------------------------------------------------------------------
+
+
+async def test_against_the_ai_a_takeback_is_immediate_and_names_both_moves(
+    world: World, bot_log: None
+) -> None:
+    gil = world.user("gil")
+    channel = world.channel("ai-takeback")
+    mark = world.fake.checkpoint()
+    await world.command(gil, channel, "play", variant="brandubh", level="easy", side="attackers")
+    await world.board_after(channel, mark, "against the AI")
+    reply = await world.error_reply(gil, channel, "takeback")
+    assert "No move has been played yet" in reply, reply
+
+    move = Game("brandubh").legal_moves()[0].text(7)
+    mark = world.fake.checkpoint()
+    await world.command(gil, channel, "move", move=move)
+    answered = await world.fake.wait_for_message(
+        channel, lambda m: m.text.count("played `") == 2, after=mark, timeout=WAIT
+    )
+    answer = re.findall(r"played `([^`]+)`", answered.text)[1]
+
+    taken = await world.command(gil, channel, "takeback")
+    board = taken.original_message
+    assert board is not None and not board.ephemeral, taken.responses
+    assert (
+        f"{gil.mention}'s move `{move}` and Tafl AI (easy)'s reply `{answer}` were taken back."
+        in board.text
+    ), board.text
+    attachment_is_png(board)
+    history = await world.error_reply(gil, channel, "history")
+    assert "No moves yet" in history, history
+    mark = world.fake.checkpoint()
+    await world.command(gil, channel, "move", move=move)  # gil is to move again
+    await world.fake.wait_for_message(
+        channel, lambda m: m.text.count("played `") == 2, after=mark, timeout=WAIT
+    )
+    await world.command(gil, channel, "resign")
+
+
+async def test_an_agreed_takeback_names_the_move_taken_back(world: World, bot_log: None) -> None:
+    hux, ida = world.user("hux"), world.user("ida")
+    channel = world.channel("people-takeback")
+    await world.challenge(hux, ida, channel, variant="brandubh", side="attackers")
+    line, _ = capture_line()
+    await play(world, hux, channel, line[0])
+    offer = (await world.command(hux, channel, "takeback")).original_message
+    assert offer is not None
+    assert f"asks to take back {hux.mention}'s move `{line[0]}`." in offer.text, offer.text
+    mark = world.fake.checkpoint()
+    await world.click(ida, offer, ":yes")
+    board = await world.board_after(channel, mark, "taken back")
+    assert f"{hux.mention}'s move `{line[0]}` was taken back." in board.text, board.text
+    await world.command(hux, channel, "resign")
+
+
+# -- preferences -----------------------------------------------------------------------------------
+
+
+async def test_preferences_pick_the_theme_of_the_boards_a_player_is_shown(
+    world: World, bot_log: None
+) -> None:
+    jay, kit = world.user("jay"), world.user("kit")
+    channel = world.channel("themes")
+    shown = await private_reply(await world.command(kit, channel, "preferences", theme="contrast"))
+    assert "High contrast" in shown.text and "player to move" in shown.text, shown.text
+    again = await private_reply(await world.command(kit, channel, "preferences"))
+    assert "High contrast" in again.text  # stored
+
+    board = await world.challenge(jay, kit, channel, variant="brandubh", side="attackers")
+    assert theme_of(board) == "classic"  # jay is to move
+    line, _ = capture_line()
+    board = await play(world, jay, channel, line[0])
+    assert theme_of(board) == "contrast"  # kit is to move
+
+    # The Flip board button: the clicker's own theme.
+    for user, theme in ((jay, "classic"), (kit, "contrast")):
+        flipped = await world.click(user, board, ":board")
+        private = flipped.original_message
+        assert private is not None and private.ephemeral
+        assert theme_of(private) == theme
+    await world.command(kit, channel, "preferences", theme="classic")
+    board = await play(world, kit, channel, line[1])
+    await world.command(kit, channel, "board")
+    bumped = world.fake.bot_messages(channel)[-1]
+    assert theme_of(bumped) == "classic"
+    await world.command(jay, channel, "resign")
+
+
+async def test_flip_turns_the_boards_of_a_defender_to_their_side(
+    world: World, bot_log: None
+) -> None:
+    lou, mia = world.user("lou"), world.user("mia")
+    channel = world.channel("flip")
+    world.fake.set_permissions(channel, world.fake.bot_user, deny=Permission.ATTACH_FILES)
+    shown = await private_reply(await world.command(mia, channel, "preferences", flip=True))
+    assert "on: when you play the defenders" in shown.text, shown.text
+    await world.command(lou, channel, "preferences", flip=True)  # attackers: never turned
+
+    mark = world.fake.checkpoint()
+    offer = await world.offer_challenge(lou, mia, channel, variant="brandubh", side="attackers")
+    await world.click(mia, offer, ":accept")
+    board = await world.board_after(channel, mark, "board as text")
+    assert first_rank_shown(board) == 7  # lou (attackers) to move: as usual
+    line, _ = capture_line()
+    board = await play(world, lou, channel, line[0])
+    assert first_rank_shown(board) == 1  # mia (defenders) to move: turned to her side
+    await world.command(lou, channel, "resign")
+
+
+# -- challenges ------------------------------------------------------------------------------------
+
+
+async def test_expired_cancelled_and_too_early_challenges_say_whose_and_which(
+    world: World, bot_log: None
+) -> None:
+    nat, ora, pip = world.user("nat"), world.user("ora"), world.user("pip")
+    lapsing = await world.offer_challenge(nat, ora, world.channel("lapse"), variant="fidchell")
+
+    reply = await world.error_reply(nat, world.channel("again"), "challenge", opponent=pip)
+    wait = re.fullmatch(
+        r"Slow down: you can challenge again in (\d+) s \(one challenge every 20 "
+        r"seconds\)\.",
+        reply,
+    )
+    assert wait and 1 <= int(wait.group(1)) <= 20, reply
+
+    offer = await world.offer_challenge(ora, pip, world.channel("withdrawn"), variant="tablut")
+    await world.click(ora, offer, ":cancel")
+    assert offer.text == f"{ora.mention}'s **Tablut** challenge to {pip.mention} was cancelled."
+    assert not offer.buttons
+
+    await world.fake.wait_until(
+        lambda: True if "expired" in lapsing.text else None, timeout=CHALLENGE_EXPIRY + WAIT
+    )
+    assert lapsing.text.startswith(
+        f"{nat.mention}'s **Fidchell** challenge to {ora.mention} expired unanswered."
+    ), lapsing.text
+    assert all(b.get("disabled") for b in lapsing.buttons)
+    declined = await world.offer_challenge(pip, nat, world.channel("refused"), variant="brandubh")
+    await world.click(nat, declined, ":decline")
+    assert declined.text == f"{nat.mention} declined {pip.mention}'s **Brandubh** challenge."

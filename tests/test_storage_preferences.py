@@ -1,0 +1,37 @@
+"""Per-player preferences (migration 3) and the challenge cooldown's time left."""
+
+from __future__ import annotations
+
+import pytest
+from storage_helpers import ALICE, BOB
+
+from bot.render import DEFAULT_THEME
+from bot.storage import PlayerPreferences, Storage
+
+
+async def test_a_player_who_changed_nothing_gets_the_defaults(storage: Storage) -> None:
+    assert await storage.preferences.get(555) == PlayerPreferences(555, DEFAULT_THEME, False)
+
+
+async def test_preferences_are_stored_per_player_and_can_change_again(storage: Storage) -> None:
+    assert ALICE.user_id is not None and BOB.user_id is not None
+    saved = await storage.preferences.save(
+        PlayerPreferences(ALICE.user_id, "contrast", True), "Alice"
+    )
+    assert saved == PlayerPreferences(ALICE.user_id, "contrast", True)
+    assert await storage.preferences.get(BOB.user_id) == PlayerPreferences(BOB.user_id)
+    await storage.preferences.save(PlayerPreferences(ALICE.user_id, "classic", True))
+    assert await storage.preferences.get(ALICE.user_id) == PlayerPreferences(
+        ALICE.user_id, "classic", True
+    )
+
+
+async def test_an_unknown_theme_is_refused_and_a_retired_one_reads_as_the_default(
+    storage: Storage,
+) -> None:
+    with pytest.raises(ValueError, match="unknown theme 'neon'"):
+        await storage.preferences.save(PlayerPreferences(7, "neon"))
+    await storage.preferences.save(PlayerPreferences(7, "contrast", True))
+    async with storage.db.transaction() as connection:  # as if a later version dropped it
+        await connection.execute("UPDATE player_preferences SET theme = 'sepia'")
+    assert await storage.preferences.get(7) == PlayerPreferences(7, DEFAULT_THEME, True)
