@@ -299,10 +299,21 @@ async def under_load(
             figures.cheap.append(ix.latency)
             await asyncio.sleep(0.1)
     finally:
-        for task in players:
-            task.cancel()
-        await asyncio.gather(*players, return_exceptions=True)
+        await cancel_all(players)
     figures.lags_ms = logged_lags(bot.log_path, log_start)
+
+
+async def cancel_all(tasks: Sequence[asyncio.Task[None]]) -> None:
+    """Cancel ``tasks`` and wait for them to finish.
+
+    The cancel is repeated: on Python 3.11, ``asyncio.wait_for`` swallows a cancellation that
+    arrives as the awaited reply completes, and the task would go on playing.
+    """
+    pending = set(tasks)
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=0.5)
 
 
 def logged_lags(log_path: Path, offset: int) -> list[float]:

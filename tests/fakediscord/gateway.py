@@ -166,7 +166,8 @@ class GatewaySession:
         self._sync_waiters.append((self.seq, waiter))
         self.connection.send({"op": HEARTBEAT, "d": None})
         try:
-            await asyncio.wait_for(waiter, timeout)
+            async with asyncio.timeout(timeout):  # cancellable, unlike 3.11's wait_for
+                await waiter
         except TimeoutError:
             raise TimeoutError(
                 f"the bot did not answer a heartbeat request within {timeout:g}s"

@@ -66,5 +66,8 @@ class Notifier:
                 raise TimeoutError(f"timed out after {timeout:g}s waiting for {what}\n{details}")
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.append(waiter)
+            # Not asyncio.wait_for: on Python 3.11 it swallows a cancellation that arrives as
+            # the waiter is resolved, and a cancelled test task would go on waiting.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter, remaining)
+                async with asyncio.timeout(remaining):
+                    await waiter
