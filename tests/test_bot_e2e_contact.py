@@ -270,10 +270,22 @@ async def test_against_the_ai_a_takeback_is_immediate_and_names_both_moves(
     attachment_is_png(board)
     history = await world.error_reply(gil, channel, "history")
     assert "No moves yet" in history, history
+    # Against the AI there is no draw to offer; the board's own button takes back instead.
+    assert [custom_id.rsplit(":", 1)[1] for custom_id in board.custom_ids] == [
+        "move", "board", "takeback", "resign"
+    ], board.custom_ids
     mark = world.fake.checkpoint()
     await world.command(gil, channel, "move", move=move)  # gil is to move again
-    await world.fake.wait_for_message(
+    answered = await world.fake.wait_for_message(
         channel, lambda m: m.text.count("played `") == 2, after=mark, timeout=WAIT
+    )
+    clicked = await world.click(gil, answered, ":takeback")
+    again = clicked.original_message
+    assert again is not None and not again.ephemeral and "were taken back." in again.text, (
+        clicked.responses
+    )
+    await world.fake.wait_until(  # the board before the takeback keeps no buttons
+        lambda: answered.custom_ids == [] or None, what="the old board's buttons removed"
     )
     await world.command(gil, channel, "resign")
 
@@ -286,7 +298,9 @@ async def test_an_agreed_takeback_names_the_move_taken_back(world: World, bot_lo
     await play(world, hux, channel, line[0])
     offer = (await world.command(hux, channel, "takeback")).original_message
     assert offer is not None
-    assert f"asks to take back {hux.mention}'s move `{line[0]}`." in offer.text, offer.text
+    assert offer.text == (
+        f"{ida.mention}, {hux.mention} asks to take back their move `{line[0]}`."
+    ), offer.text
     mark = world.fake.checkpoint()
     await world.click(ida, offer, ":yes")
     board = await world.board_after(channel, mark, "taken back")

@@ -197,6 +197,15 @@ def name_moves(live: LiveGame, moves: Sequence[MoveResult]) -> str:
     )
 
 
+def takeback_request(live: LiveGame, moves: Sequence[MoveResult]) -> str:
+    """What a takeback request asks, told to the opponent: ``asks to take back their move
+    `d1-d3``` (and ``your reply `d7-d5```)."""
+    size = live.game.size
+    words = [f"their move `{moves[0].move.text(size)}`"]
+    words += [f"your reply `{reply.move.text(size)}`" for reply in moves[1:]]
+    return "asks to take back " + " and ".join(words)
+
+
 def describe_takeback(taken: TakenBack) -> str:
     """Which moves a takeback removed: the asker's move and, if there was one, the reply."""
     verb = "was" if len(taken.moves) == 1 else "were"

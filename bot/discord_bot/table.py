@@ -16,7 +16,7 @@ from bot.storage import FinishedGame, Participant
 from .hub import LiveGame
 from .limits import CONTENT, clip
 from .present import BoardImage, board_embed, render_board, text_board, whose_turn
-from .views import finished_view, game_view
+from .views import AI_ACTIONS, PEOPLE_ACTIONS, RATED_AI_ACTIONS, finished_view, game_view
 
 if TYPE_CHECKING:
     from .client import TaflBot
@@ -97,6 +97,14 @@ def text_message(live: LiveGame, content_lines: list[str], flip: bool = False) -
     return clip(lines, CONTENT - len(board) - 1) + "\n" + board
 
 
+def board_actions(live: LiveGame) -> tuple[str, ...]:
+    """The buttons under a live board: against the AI there is nobody to offer a draw, and an
+    unrated game lets a move be taken back at once instead."""
+    if not live.against_ai:
+        return PEOPLE_ACTIONS
+    return RATED_AI_ACTIONS if live.record.rated else AI_ACTIONS
+
+
 async def post_board(
     bot: TaflBot,
     live: LiveGame,
@@ -129,7 +137,7 @@ async def post_board(
     look = await board_look(bot, live)
     flip = flip != look.flip
     image = await render_board(live, flip=flip, theme=look.theme) if attach else None
-    view = finished_view(live.id) if over else game_view(live.id)
+    view = finished_view(live.id) if over else game_view(live.id, board_actions(live))
     text = text_message(live, content_lines, flip)
     embed: discord.Embed | None = None
     if image is not None:

@@ -4,7 +4,7 @@ so clicks keep working after a restart; handlers live in the cogs, never in the 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -23,6 +23,7 @@ GAME_ACTIONS = {
     "move": ("Move", discord.ButtonStyle.primary, "♟️"),
     "board": ("Flip board", discord.ButtonStyle.secondary, "🔄"),
     "draw": ("Offer draw", discord.ButtonStyle.secondary, None),
+    "takeback": ("Take back", discord.ButtonStyle.secondary, "↩️"),
     "resign": ("Resign", discord.ButtonStyle.danger, None),
 }
 
@@ -65,9 +66,9 @@ async def _dispatch(interaction: discord.Interaction, item: Item) -> None:
 
 class GameButton(
     discord.ui.DynamicItem[Button],
-    template=r"tafl:g:(?P<game>\d+):(?P<action>move|board|draw|resign)",
+    template=r"tafl:g:(?P<game>\d+):(?P<action>move|board|draw|takeback|resign)",
 ):
-    """Move / flip / offer draw / resign under a board message."""
+    """Move / flip / offer draw / take back / resign under a board message."""
 
     def __init__(self, game_id: int, action: str, *, disabled: bool = False) -> None:
         label, style, emoji = GAME_ACTIONS[action]
@@ -296,10 +297,21 @@ DYNAMIC_ITEMS = (
 )
 
 
-def game_view(game_id: int, *, disabled: bool = False) -> discord.ui.View:
-    """The buttons under a board message of an ongoing game."""
+PEOPLE_ACTIONS = ("move", "board", "draw", "resign")
+"""The buttons of a game between two people."""
+AI_ACTIONS = ("move", "board", "takeback", "resign")
+"""Against the AI in an unrated game: it takes no draw offers but lets a move be taken back."""
+RATED_AI_ACTIONS = ("move", "board", "resign")
+"""Against the AI in a rated game: neither draws nor takebacks."""
+
+
+def game_view(
+    game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS, *, disabled: bool = False
+) -> discord.ui.View:
+    """The buttons under a board message of an ongoing game (``actions``, keys of
+    :data:`GAME_ACTIONS`, in order)."""
     view = discord.ui.View(timeout=None)
-    for action in GAME_ACTIONS:
+    for action in actions:
         view.add_item(GameButton(game_id, action, disabled=disabled))
     return view
 

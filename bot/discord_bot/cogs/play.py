@@ -26,9 +26,9 @@ from ..present import (
     describe_takeback,
     level_name,
     mention,
-    name_moves,
     plain_name,
     render_board,
+    takeback_request,
 )
 from ..table import board_look, post_board, resolve_channel, strip_controls
 from ..views import (
@@ -252,21 +252,22 @@ class Play(commands.Cog):
     async def takeback(self, interaction: discord.Interaction) -> None:
         """Against the AI (unrated games): take back at once your last move and its reply.
         Against a person: post a takeback request; the opponent must agree."""
-        channel_id = interaction.channel_id or 0
-        live = self.bot.hub.require(channel_id)
+        await self._take_back(interaction, self.bot.hub.require(interaction.channel_id or 0))
+
+    async def _take_back(self, interaction: discord.Interaction, live: LiveGame) -> None:
+        """`/tafl takeback` and the Take back button."""
+        channel_id = live.record.channel_id
         if not live.against_ai:
             live = self.bot.hub.offer_takeback(channel_id, interaction.user.id)
             side = live.side_of(interaction.user.id)
             assert side is not None  # offer_takeback checked it
-            moves = name_moves(live, moves_to_take_back(live, side))
-            await self._post_offer(
-                interaction, live, live.takeback_offer, f"asks to take back {moves}"
-            )
+            what = takeback_request(live, moves_to_take_back(live, side))
+            await self._post_offer(interaction, live, live.takeback_offer, what)
             return
         if self.ai_thinking(live):
             raise UserError(
-                "The AI is thinking about its reply. Once it has moved, `/tafl takeback` takes "
-                "back your move and its reply together."
+                "The AI is thinking about its reply. Once it has moved, a takeback removes "
+                "your move and its reply together."
             )
         taken = await self.bot.hub.take_back_against_ai(channel_id, interaction.user.id)
         await self.withdraw_offers(live, taken.withdrawn, "a move was taken back")
@@ -300,7 +301,7 @@ class Play(commands.Cog):
     # ------------------------------------------------------------------ buttons and menus
 
     async def on_game_button(self, interaction: discord.Interaction, button: GameButton) -> None:
-        """Move / Flip board / Offer draw / Resign under a board."""
+        """Move / Flip board / Offer draw / Take back / Resign under a board."""
         action = button.action
         live = self.bot.hub.by_id(button.game_id)
         if live is None:
@@ -320,6 +321,9 @@ class Play(commands.Cog):
                 view=confirm_resign_view(live.id),
                 ephemeral=True,
             )
+            return
+        if action == "takeback":
+            await self._take_back(interaction, live)
             return
         if action == "draw":
             self.bot.hub.offer_draw(live.record.channel_id, interaction.user.id)
