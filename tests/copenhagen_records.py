@@ -147,7 +147,7 @@ _MOVE_RE = re.compile(r"([a-k](?:1[01]|[1-9]))-([a-k](?:1[01]|[1-9]))((?:x[a-k](
 def parse_move(text: str) -> RecordedMove:
     """Split ``a8-b8xb7xc7`` into ``("a8-b8", frozenset({"b7", "c7"}))``.
 
-    A capture marked twice (``e7-k7xk6xk6``: 240 moves of the file, all on an edge) counts once.
+    A capture marked twice (``e7-k7xk6xk6``: 240 moves, see tests/data/README.md) counts once.
     """
     match = _MOVE_RE.fullmatch(text)
     if not match:
