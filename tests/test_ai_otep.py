@@ -30,7 +30,7 @@ def test_opentafl_brandub_record_is_played_as_brandubh_with_warnings() -> None:
     ("record", "reason"),
     [
         ("dim:9 foo:y start:/9/9/9/9/9/9/9/9/9/", "unknown rules key"),
-        ("dim:11 start:/11/11/11/11/11/11/11/11/11/11/11/", "no variant here plays"),
+        ("dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/", "no variant here plays"),
         ("dim:9 sw:s start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/", "shieldwall"),
         ("dim:9 tfr:w start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/", "tfr:w"),
         ("esc:e dim:9 start:/9/9/9/9/9/9/9/9/9/", "must start with dim"),
@@ -80,7 +80,7 @@ def test_otep_engine_plays_a_short_game_as_a_subprocess() -> None:
             send(f"move {game.position_otn()}")
         send("analyze 2 0.2")
         assert expect("analysis ").split()[1] in ("1", "2")
-        send("rules dim:11 start:/11/11/11/11/11/11/11/11/11/11/11/")
+        send("rules dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/")
         assert expect("error -1").startswith("error -1 cannot play these rules")
         send("finish 1")
         send("goodbye")

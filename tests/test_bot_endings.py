@@ -54,6 +54,14 @@ RARE = [
     Scenario("tablut", Game("tablut"), ("a4-a3", "e3-d3", "a3-a4", "d3-e3") * 2),
     Scenario("fidchell", game("fidchell", "K:d4 t:a1", "defenders"), ("d4-b4",)),
     Scenario("tablut", game("tablut", "K:c3 t:a1", "defenders"), ("c3-c1",)),
+    # Copenhagen's own endings: an exit fort, an encirclement, a repetition the defenders lose.
+    Scenario(
+        "copenhagen",
+        game("copenhagen", "K:f2 T:e1,g1,e2,g2,e3,f3 t:a6,k6,f11", "defenders"),
+        ("f2-f1",),
+    ),
+    Scenario("copenhagen", game("copenhagen", "K:f6 T:f7 t:e6,g6,f5,e7,g7,f9,a2"), ("f9-f8",)),
+    Scenario("copenhagen", Game("copenhagen"), ("d1-d2", "f4-e4", "d2-d1", "e4-f4") * 2),
 ]
 
 
@@ -191,6 +199,9 @@ def test_every_scenario_ends_the_way_it_is_meant_to() -> None:
             Termination.NO_LEGAL_MOVE: 1,
             Termination.REPETITION: 1,
             Termination.TUICHI: 1,
+            Termination.EXIT_FORT: 1,
+            Termination.ENCIRCLEMENT: 1,
+            Termination.PERPETUAL_REPETITION: 1,
         }
     )
 

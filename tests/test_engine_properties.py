@@ -19,6 +19,7 @@ from bot.engine import (
     format_position,
     parse_position,
 )
+from bot.engine.board import KING_TAKEN
 
 variants = st.sampled_from(sorted(VARIANTS))
 
@@ -170,7 +171,7 @@ def brute_force_king_threatened(game: Game) -> bool:
         for move in board.moves():
             status = board.make(move)
             board.unmake()
-            if status in (2, 3):  # KING_CAPTURED, GROUP_CAPTURED
+            if status in KING_TAKEN:
                 return True
         return False
     finally:

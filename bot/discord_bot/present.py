@@ -128,8 +128,11 @@ def repetition_warning(game: Game) -> str | None:
         return None
     times = _TIMES.get(seen, f"{seen} times")
     nth = _ORDINALS.get(REPETITION_LIMIT, f"{REPETITION_LIMIT}th")
-    ending = "is a draw" if Termination.REPETITION.is_draw else "ends the game"
-    return f"This position has occurred {times}; a {nth} time {ending}."
+    ending = game.repetition_ending
+    ending_text = (
+        "is a draw" if ending.winner is None else f"is a win for the {ending.winner.value}"
+    )
+    return f"This position has occurred {times}; a {nth} time {ending_text}."
 
 
 def describe_move(live: LiveGame, result: MoveResult) -> list[str]:

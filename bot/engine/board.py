@@ -9,14 +9,20 @@ costs two dictionary lookups per rank and file.
 
 from __future__ import annotations
 
+from .rules import Rules, rules_for
 from .tables import ATTACKER, DEFENDER, EMPTY, KING, MOVE_SHIFT, TARGET_MASK, Tables, tables_for
+from .types import Termination
 from .variants import Variant
 
 ATTACKERS, DEFENDERS = 0, 1
 """Side indices on the fast board (``turn``)."""
 
-ONGOING, ESCAPED, KING_CAPTURED, GROUP_CAPTURED, TUICHI = range(5)
-"""Status codes after a move (``Board.status``); no-move and repetition are judged by callers."""
+Status = Termination | None
+"""How the last move ended the game (``None``: it goes on), in the engine's one vocabulary of
+endings; the side that made the move won. No legal move and repetition are judged by callers."""
+
+KING_TAKEN = frozenset({Termination.KING_CAPTURED, Termination.GROUP_CAPTURED})
+"""The endings in which the king was captured."""
 
 _SIDE_OF_PIECE = (-1, ATTACKERS, DEFENDERS, -1)
 _ANVIL_FOR_ATTACKERS = (False, True, False, False)
@@ -34,6 +40,7 @@ class Board:
         "king",
         "occ_cols",
         "occ_rows",
+        "rules",
         "side_cols",
         "side_rows",
         "stack",
@@ -47,6 +54,7 @@ class Board:
         self.variant = variant
         tables = tables_for(variant)
         self.tables: Tables = tables
+        self.rules: Rules = rules_for(variant)
         n = tables.size
         self.cells: list[int] = list(tables.start_cells if cells is None else cells)
         self.turn: int = tables.first_side if turn is None else turn
@@ -69,8 +77,8 @@ class Board:
                 side = _SIDE_OF_PIECE[piece]
                 self.side_rows[side][rank] |= 1 << file
                 self.side_cols[side][file] |= 1 << rank
-        self.status = ONGOING
-        self.stack: list[tuple[int, int, tuple[int, ...], int, int]] = []
+        self.status: Status = None
+        self.stack: list[tuple[int, int, tuple[int, ...], Status, int]] = []
 
     # ------------------------------------------------------------------ move generation
 
@@ -171,7 +179,7 @@ class Board:
             self.side_cols[side][file] ^= 1 << rank
         self.hash ^= self.tables.zobrist[piece][sq]
 
-    def make(self, move: int) -> int:
+    def make(self, move: int) -> Status:
         """Play ``move`` (trusted to be legal) and return the resulting status code."""
         tables = self.tables
         cells = self.cells
@@ -197,7 +205,7 @@ class Board:
         occ_cols[ft] ^= bit_t_rank
         zobrist = tables.zobrist[piece]
         previous_hash = self.hash
-        h = previous_hash ^ zobrist[origin] ^ zobrist[target] ^ tables.zobrist_side
+        self.hash = previous_hash ^ zobrist[origin] ^ zobrist[target] ^ tables.zobrist_side
         if piece == KING:
             self.king = target
         else:
@@ -211,39 +219,46 @@ class Board:
 
         captured = self.captures_by(piece, target)
         if captured:
-            enemy = DEFENDER if piece == ATTACKER else ATTACKER
-            enemy_side = _SIDE_OF_PIECE[enemy]
-            enemy_rows = self.side_rows[enemy_side]
-            enemy_cols = self.side_cols[enemy_side]
-            enemy_zobrist = tables.zobrist[enemy]
-            for sq in captured:
-                cells[sq] = EMPTY
-                r = sq // n
-                f = sq % n
-                occ_rows[r] ^= 1 << f
-                occ_cols[f] ^= 1 << r
-                enemy_rows[r] ^= 1 << f
-                enemy_cols[f] ^= 1 << r
-                h ^= enemy_zobrist[sq]
-        self.hash = h
+            self._remove(captured, piece)
+        rules = self.rules
+        if rules.extra_captures:
+            more = rules.more_captures(self, piece, target)
+            if more:
+                self._remove(more, piece)
+                captured = captured + more
 
-        status = ONGOING
         if piece == ATTACKER:
-            if self.king >= 0:
-                status = self._king_capture_status(target)
-        elif piece == KING and tables.is_escape[target]:
-            status = ESCAPED
-        if (
-            status == ONGOING
-            and piece != ATTACKER
-            and tables.tuichi_wins
-            and len(self.king_routes()) >= 2
-        ):
-            status = TUICHI
+            status = rules.after_attackers_move(self, target)
+        else:
+            status = rules.after_defenders_move(self, piece, target)
         self.stack.append((move, piece, tuple(captured), self.status, previous_hash))
         self.status = status
         self.turn ^= 1
         return status
+
+    def _remove(self, squares: list[int], mover: int) -> None:
+        """Take the enemy pieces of ``mover`` off ``squares`` (masks and hash included)."""
+        tables = self.tables
+        cells = self.cells
+        n = tables.size
+        enemy = DEFENDER if mover == ATTACKER else ATTACKER
+        enemy_side = _SIDE_OF_PIECE[enemy]
+        enemy_rows = self.side_rows[enemy_side]
+        enemy_cols = self.side_cols[enemy_side]
+        enemy_zobrist = tables.zobrist[enemy]
+        occ_rows = self.occ_rows
+        occ_cols = self.occ_cols
+        h = self.hash
+        for sq in squares:
+            cells[sq] = EMPTY
+            r = sq // n
+            f = sq % n
+            occ_rows[r] ^= 1 << f
+            occ_cols[f] ^= 1 << r
+            enemy_rows[r] ^= 1 << f
+            enemy_cols[f] ^= 1 << r
+            h ^= enemy_zobrist[sq]
+        self.hash = h
 
     def captures_by(self, piece: int, target: int) -> list[int]:
         """Squares of the enemy pieces that ``piece`` arriving on ``target`` captures.
@@ -350,60 +365,6 @@ class Board:
             cells[sq] == ATTACKER for sq in self.tables.neighbours[self.king] if sq != beside
         )
 
-    def _king_capture_status(self, target: int) -> int:
-        """Whether the attacker that just moved to ``target`` captured the king."""
-        tables = self.tables
-        cells = self.cells
-        king = self.king
-        neighbours = tables.neighbours[king]
-        if tables.centre_strong:
-            if target not in neighbours:
-                return ONGOING
-            throne = tables.throne
-            if king == throne or king in tables.throne_neighbours:
-                for sq in neighbours:
-                    if sq != throne and cells[sq] != ATTACKER:
-                        return ONGOING
-                return KING_CAPTURED
-            for victim, anvil in tables.capture_pairs[target]:
-                if victim == king:
-                    if cells[anvil] == ATTACKER or tables.hostile_to_defenders[anvil]:
-                        return KING_CAPTURED
-                    return ONGOING
-            return ONGOING
-        closes = tables.closes_ring
-        if not tables.group_capture:
-            if target not in neighbours:
-                return ONGOING
-            for sq in neighbours:
-                if cells[sq] != ATTACKER and not (closes[sq] and cells[sq] == EMPTY):
-                    return ONGOING
-            return KING_CAPTURED
-        # Group capture: the king and every defender connected to him have no free neighbour.
-        for sq in neighbours:
-            if cells[sq] == EMPTY and not closes[sq]:
-                return ONGOING
-        group = {king}
-        frontier = [king]
-        touches_mover = False
-        all_neighbours = tables.neighbours
-        while frontier:
-            sq = frontier.pop()
-            for nb in all_neighbours[sq]:
-                piece = cells[nb]
-                if piece == DEFENDER:
-                    if nb not in group:
-                        group.add(nb)
-                        frontier.append(nb)
-                elif piece == EMPTY:
-                    if not closes[nb]:
-                        return ONGOING
-                elif nb == target:
-                    touches_mover = True
-        if not touches_mover:
-            return ONGOING
-        return GROUP_CAPTURED if len(group) > 1 else KING_CAPTURED
-
     # ------------------------------------------------------------------ queries
 
     def would_capture(self, move: int) -> bool:
@@ -432,7 +393,7 @@ class Board:
             # then who can reach them.
             result = []
             for target in tables.neighbours[self.king]:
-                if cells[target] == EMPTY and self._arrival_captures_king(target):
+                if cells[target] == EMPTY and self.rules.arrival_captures_king(self, target):
                     result += self._attackers_reaching(target)
             return result
         liberty = self._group_last_liberty()
@@ -444,7 +405,7 @@ class Board:
         for move in self._attackers_reaching(liberty):
             status = self.make(move)
             self.unmake()
-            if status in (KING_CAPTURED, GROUP_CAPTURED):
+            if status in KING_TAKEN:
                 result.append(move)
         return result
 
@@ -473,33 +434,6 @@ class Board:
                         return -1
                     free = nb
         return free
-
-    def _arrival_captures_king(self, target: int) -> bool:
-        """Whether an attacker arriving on ``target``, next to the king, would capture him.
-
-        Exact without playing the move: the captures it makes only remove defenders, which never
-        close the ring, and the attacker cannot come from another square next to the king.
-        """
-        tables = self.tables
-        cells = self.cells
-        king = self.king
-        neighbours = tables.neighbours[king]
-        if tables.centre_strong:
-            throne = tables.throne
-            if king == throne or king in tables.throne_neighbours:
-                return all(
-                    cells[sq] == ATTACKER for sq in neighbours if sq != target and sq != throne
-                )
-            for victim, anvil in tables.capture_pairs[target]:
-                if victim == king:
-                    return cells[anvil] == ATTACKER or bool(tables.hostile_to_defenders[anvil])
-            return False
-        closes = tables.closes_ring
-        return all(
-            cells[sq] == ATTACKER or (closes[sq] and cells[sq] == EMPTY)
-            for sq in neighbours
-            if sq != target
-        )
 
     def _attackers_reaching(self, target: int) -> list[int]:
         """The attackers' legal moves onto the empty square ``target``."""
@@ -599,7 +533,7 @@ class Board:
         if depth == 2:
             count = self.count_moves
             for move in self.moves():
-                if make(move) == ONGOING:
+                if make(move) is None:
                     total += count()
                 unmake()
             return total
@@ -620,8 +554,12 @@ class Board:
             cells = self.cells
             captures = 0
             known: dict[tuple[int, int], bool] = {}  # (piece, target) -> captures?
+            rules = self.rules
             for move in moves:
                 target = move & TARGET_MASK
+                if rules.extra_captures and rules.may_capture_more(target):
+                    captures += self.would_capture(move)  # depends on more than the arrival
+                    continue
                 key = (cells[move >> MOVE_SHIFT], target)
                 hit = known.get(key)
                 if hit is None:

@@ -6,16 +6,7 @@ import re
 from collections import Counter
 from functools import cache
 
-from .board import (
-    ATTACKERS,
-    DEFENDERS,
-    ESCAPED,
-    GROUP_CAPTURED,
-    KING_CAPTURED,
-    ONGOING,
-    TUICHI,
-    Board,
-)
+from .board import ATTACKERS, DEFENDERS, KING_TAKEN, Board
 from .errors import (
     AmbiguousMoveError,
     GameOverError,
@@ -42,12 +33,6 @@ from .variants import Variant, get_variant
 
 _SIDE_INDEX = {Side.ATTACKERS: ATTACKERS, Side.DEFENDERS: DEFENDERS}
 _INDEX_SIDE = (Side.ATTACKERS, Side.DEFENDERS)
-_STATUS_TERMINATION = {
-    ESCAPED: Termination.KING_ESCAPED,
-    KING_CAPTURED: Termination.KING_CAPTURED,
-    GROUP_CAPTURED: Termination.GROUP_CAPTURED,
-    TUICHI: Termination.TUICHI,
-}
 
 _SQ = r"([a-s])\s*(\d{1,2})"
 _MOVE_RE = re.compile(
@@ -178,8 +163,15 @@ class Game:
 
     def repetitions(self) -> int:
         """How many times the current position (with the same side to move) has occurred; the
-        game is drawn when this reaches :data:`REPETITION_LIMIT`."""
+        game ends (see :attr:`repetition_ending`) when this reaches :data:`REPETITION_LIMIT`."""
         return self._seen[self._board.hash]
+
+    @property
+    def repetition_ending(self) -> Outcome:
+        """How these rules end a game whose position occurs :data:`REPETITION_LIMIT` times:
+        a draw, or (Copenhagen) a win for the attackers."""
+        rules = self._board.rules
+        return Outcome(rules.repetition_winner, rules.repetition)
 
     def men(self, side: Side) -> int:
         """How many of ``side``'s pieces, the king aside, stand on the board."""
@@ -327,23 +319,22 @@ class Game:
         self._seen[board.hash] += 1
         previous = self.outcome
         outcome: Outcome | None = None
-        if status != ONGOING:
-            winner = Side.ATTACKERS if status in (KING_CAPTURED, GROUP_CAPTURED) else Side.DEFENDERS
-            outcome = Outcome(winner, _STATUS_TERMINATION[status])
+        if status is not None:
+            outcome = Outcome(mover, status)  # the move that ends the game wins it
         else:
             outcome = self._judge_no_move()
             if outcome is None and self._seen[board.hash] >= REPETITION_LIMIT:
-                outcome = Outcome(None, Termination.REPETITION)
-        king_captured = status in (KING_CAPTURED, GROUP_CAPTURED)
+                outcome = self.repetition_ending
+        king_captured = status in KING_TAKEN
         # Once the king is out or taken, "open routes" would only confuse an announcement.
         routes: tuple[Square, ...] = ()
-        if status in (ONGOING, TUICHI):
+        if not king_captured and status is not Termination.KING_ESCAPED:
             routes = tuple(sorted(board.king_routes()))
         threatened = outcome is None and board.king_threatened()
         notation = move.text(self.size)
         if captures:
             notation += "x" + "/".join(square_name(sq, self.size) for sq in captures)
-        if status == ESCAPED:
+        if status is Termination.KING_ESCAPED:
             notation += "--"
         elif king_captured:
             notation += "++"
@@ -368,7 +359,7 @@ class Game:
 
     def _judge_no_move(self) -> Outcome | None:
         """The side to move loses when it has no legal move (a stalemate counts as surrounded)."""
-        if self._board.status == ONGOING and not self._board.has_moves():
+        if self._board.status is None and not self._board.has_moves():
             return Outcome(self.turn.other, Termination.NO_LEGAL_MOVE)
         return None
 

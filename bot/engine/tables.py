@@ -11,7 +11,7 @@ from functools import cache
 
 from .otn import parse_position
 from .types import Piece, Side
-from .variants import KingCapture, Variant
+from .variants import Variant
 
 EMPTY, ATTACKER, DEFENDER, KING = (int(p) for p in Piece)
 
@@ -34,9 +34,7 @@ class Tables:
         self.area = n * n
         self.throne = variant.throne
         self.king_armed = variant.king_armed
-        self.centre_strong = variant.king_capture is KingCapture.CENTRE_STRONG
         self.group_capture = variant.group_capture
-        self.tuichi_wins = variant.tuichi_wins
         self.king_may_enter_throne = variant.king_may_enter_throne
         self.linnaean = variant.linnaean_capture
         self.occupied_throne_hostile_to_defenders = variant.occupied_throne_hostile_to_defenders

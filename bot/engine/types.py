@@ -74,8 +74,13 @@ class Termination(StrEnum):
     KING_CAPTURED = "king captured"
     GROUP_CAPTURED = "king's group surrounded"
     TUICHI = "tuichi"
+    EXIT_FORT = "exit fort"
+    ENCIRCLEMENT = "encirclement"
     NO_LEGAL_MOVE = "no legal move"
     REPETITION = "threefold repetition"
+    PERPETUAL_REPETITION = "perpetual repetition"
+    """The third occurrence of a position where the rules forbid repeating it (Copenhagen:
+    the defenders lose)."""
     RESIGNATION = "resignation"
     TIMEOUT = "timeout"
     AGREED_DRAW = "agreed draw"

@@ -22,6 +22,11 @@ class KingCapture(Enum):
     SURROUNDED = "surrounded"
     """Every neighbour is an attacker, the board edge, the throne or a corner."""
 
+    COPENHAGEN = "copenhagen"
+    """Four attackers around him, or three and the throne beside it; never on the edge. The
+    ruleset also has shieldwalls, exit forts, encirclement and repetition lost by the
+    defenders (see :class:`~bot.engine.rules.CopenhagenRules`)."""
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -99,7 +104,9 @@ class Variant:
             for side, letters in ((Side.ATTACKERS, "t"), (Side.DEFENDERS, "TK"))
             if side in self.empty_throne_hostile_to
         )
-        strength = "c" if self.king_capture is KingCapture.CENTRE_STRONG else "s"
+        strength = {
+            KingCapture.CENTRE_STRONG: "c", KingCapture.SURROUNDED: "s", KingCapture.COPENHAGEN: "s"
+        }[self.king_capture]
         throne_passers = ("tT" if self.throne_passable else "") + (
             "K" if self.king_may_enter_throne else ""
         )
@@ -275,6 +282,30 @@ _REGISTRY: tuple[Variant, ...] = (
         ),
         # RULES.md seed 004, other version
         source="Jeux de Tafl (its other 7x7 version)",
+    ),
+    Variant(
+        name="copenhagen",
+        title="Copenhagen Hnefatafl",
+        size=11,
+        start="/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+        first=Side.ATTACKERS,
+        escape=Escape.CORNER,
+        king_armed=True,
+        king_capture=KingCapture.COPENHAGEN,
+        throne_passable=True,
+        empty_throne_hostile_to=_BOTH,
+        summary=(
+            "The 11x11 tafl most played today. 24 attackers move first against 12 defenders "
+            "and their king, who wins by reaching a corner or by building an exit fort on the "
+            "edge that the attackers cannot break. The king fights like any defender; he is "
+            "captured only with attackers on all four sides (three beside the throne), never "
+            "on the edge. Pieces lined up along the edge fall together to a shieldwall "
+            "capture. The attackers also win by encircling the king and every defender, and "
+            "the defenders may not repeat a position a third time."
+        ),
+        # RULES.md, section copenhagen
+        source="Copenhagen Hnefatafl 11x11 rules (aagenielsen.dk; World Tafl Federation)",
+        aliases=("hnefatafl",),
     ),
 )
 

@@ -1,0 +1,393 @@
+"""Each rule family's own rules, in one place: how the king is captured, what else a move
+captures, and how a move can end the game.
+
+A :class:`~bot.engine.variants.Variant` describes a ruleset as data (board, start, special
+squares); the family's :class:`Rules` subclass is its behaviour, on the model of python-chess's
+variant classes. The fast :class:`~bot.engine.board.Board` asks these methods after every move,
+and everything above it (the referee :class:`~bot.engine.game.Game`, the AI's tactics, the bot's
+words) asks the board, so each rule has exactly one definition.
+
+Every method judges the board *after* the move was made and its ordinary captures removed;
+``target`` is where the moving piece now stands. A method that ends the game returns the
+:class:`~bot.engine.types.Termination`; the side that just moved is the winner of every ending a
+move makes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from .tables import ATTACKER, DEFENDER, EMPTY, KING, Tables, tables_for
+from .types import Side, Termination
+from .variants import KingCapture, Variant
+
+if TYPE_CHECKING:
+    from .board import Board
+
+
+class Rules:
+    """What every variant shares: the king escapes by arriving on an escape square, and a
+    position seen for the third time is a draw. Subclasses say how the king is captured."""
+
+    repetition = Termination.REPETITION
+    """How the game ends when a position occurs for the third time."""
+    repetition_winner: Side | None = None
+    """Who wins by it (``None``: a draw)."""
+    extra_captures = False
+    """Whether :meth:`more_captures` can capture anything (the board skips it otherwise)."""
+
+    def __init__(self, variant: Variant, tables: Tables) -> None:
+        self.variant = variant
+        self.tables = tables
+
+    # ------------------------------------------------------------------ king capture
+
+    def king_captured(self, board: Board, target: int) -> Termination | None:
+        """Whether the attacker that just arrived on ``target`` captured the king."""
+        raise NotImplementedError
+
+    def arrival_captures_king(self, board: Board, target: int) -> bool:
+        """Whether an attacker arriving on the empty square ``target`` next to the king would
+        capture him, without playing a move: :meth:`king_captured` on the board with an
+        attacker put there. Exact because the captures such a move makes only remove
+        defenders, which never help close the ring."""
+        cells = board.cells
+        cells[target] = ATTACKER
+        try:
+            return self.king_captured(board, target) is not None
+        finally:
+            cells[target] = EMPTY
+
+    # ------------------------------------------------------------------ more captures
+
+    def more_captures(self, board: Board, piece: int, target: int) -> list[int]:
+        """Captures beyond the custodial ones (judged after those were removed)."""
+        return []
+
+    def may_capture_more(self, target: int) -> bool:
+        """Whether a piece arriving on ``target`` could make :meth:`more_captures`."""
+        return False
+
+    # ------------------------------------------------------------------ endings
+
+    def after_attackers_move(self, board: Board, target: int) -> Termination | None:
+        """How an attackers' move ends the game, if it does."""
+        if board.king >= 0:
+            return self.king_captured(board, target)
+        return None
+
+    def after_defenders_move(self, board: Board, piece: int, target: int) -> Termination | None:
+        """How a defenders' move ends the game, if it does."""
+        if piece == KING and self.tables.is_escape[target]:
+            return Termination.KING_ESCAPED
+        if self.variant.tuichi_wins and len(board.king_routes()) >= 2:
+            return Termination.TUICHI
+        return None
+
+
+class CentreStrongRules(Rules):
+    """Four attackers on the throne, three and the throne beside it, two anywhere else
+    (``tablut``, ``tablut-ashton``, ``fidchell``)."""
+
+    def king_captured(self, board: Board, target: int) -> Termination | None:
+        tables = self.tables
+        cells = board.cells
+        king = board.king
+        neighbours = tables.neighbours[king]
+        if target not in neighbours:
+            return None
+        throne = tables.throne
+        if king == throne or king in tables.throne_neighbours:
+            for sq in neighbours:
+                if sq != throne and cells[sq] != ATTACKER:
+                    return None
+            return Termination.KING_CAPTURED
+        for victim, anvil in tables.capture_pairs[target]:
+            if victim == king:
+                if cells[anvil] == ATTACKER or tables.hostile_to_defenders[anvil]:
+                    return Termination.KING_CAPTURED
+                return None
+        return None
+
+
+class SurroundedRules(Rules):
+    """Every neighbour of the king is an attacker, the board edge, the empty throne or a
+    corner (``tablut-corner``)."""
+
+    def king_captured(self, board: Board, target: int) -> Termination | None:
+        tables = self.tables
+        cells = board.cells
+        neighbours = tables.neighbours[board.king]
+        if target not in neighbours:
+            return None
+        closes = tables.closes_ring
+        for sq in neighbours:
+            if cells[sq] != ATTACKER and not (closes[sq] and cells[sq] == EMPTY):
+                return None
+        return Termination.KING_CAPTURED
+
+
+class GroupRules(SurroundedRules):
+    """As :class:`SurroundedRules`, and the king falls with his whole group when the king and
+    every defender connected to him have no free neighbour (``tablut-unarmed``,
+    ``brandubh``). The moving attacker must touch the group."""
+
+    def king_captured(self, board: Board, target: int) -> Termination | None:
+        tables = self.tables
+        cells = board.cells
+        king = board.king
+        closes = tables.closes_ring
+        for sq in tables.neighbours[king]:
+            if cells[sq] == EMPTY and not closes[sq]:
+                return None
+        group = {king}
+        frontier = [king]
+        touches_mover = False
+        all_neighbours = tables.neighbours
+        while frontier:
+            sq = frontier.pop()
+            for nb in all_neighbours[sq]:
+                piece = cells[nb]
+                if piece == DEFENDER:
+                    if nb not in group:
+                        group.add(nb)
+                        frontier.append(nb)
+                elif piece == EMPTY:
+                    if not closes[nb]:
+                        return None
+                elif nb == target:
+                    touches_mover = True
+        if not touches_mover:
+            return None
+        return Termination.GROUP_CAPTURED if len(group) > 1 else Termination.KING_CAPTURED
+
+
+class CopenhagenRules(Rules):
+    """Copenhagen Hnefatafl: the king is captured on four sides (three beside the throne) and
+    never on the edge; shieldwalls; the defenders also win by an exit fort, the attackers by
+    encirclement; perpetual repetition loses for the defenders."""
+
+    repetition = Termination.PERPETUAL_REPETITION
+    repetition_winner = Side.ATTACKERS
+    extra_captures = True
+
+    def __init__(self, variant: Variant, tables: Tables) -> None:
+        super().__init__(variant, tables)
+        n = tables.size
+        last = n - 1
+        self._edge = bytes(
+            1 if sq // n in (0, last) or sq % n in (0, last) else 0 for sq in range(n * n)
+        )
+        # Each edge as (its squares in order, the step inwards).
+        self._edges: tuple[tuple[tuple[int, ...], int], ...] = (
+            (tuple(range(n)), n),  # rank 1
+            (tuple(last * n + f for f in range(n)), -n),  # the last rank
+            (tuple(r * n for r in range(n)), 1),  # file a
+            (tuple(r * n + last for r in range(n)), -1),  # the last file
+        )
+        self._edge_index: list[list[tuple[int, int]]] = [[] for _ in range(n * n)]
+        for e, (squares, _) in enumerate(self._edges):
+            for i, sq in enumerate(squares):
+                self._edge_index[sq].append((e, i))
+        # For a square one step in from an edge: (edge, index of the edge square in front).
+        self._front_index: list[list[tuple[int, int]]] = [[] for _ in range(n * n)]
+        for e, (squares, inward) in enumerate(self._edges):
+            for i, sq in enumerate(squares):
+                if 0 < i < last:
+                    self._front_index[sq + inward].append((e, i))
+
+    # ------------------------------------------------------------------ king capture
+
+    def king_captured(self, board: Board, target: int) -> Termination | None:
+        tables = self.tables
+        cells = board.cells
+        king = board.king
+        neighbours = tables.neighbours[king]
+        if target not in neighbours or len(neighbours) < 4:
+            return None  # never on the edge
+        throne = tables.throne
+        for sq in neighbours:
+            if cells[sq] != ATTACKER and not (sq == throne and cells[sq] == EMPTY):
+                return None
+        return Termination.KING_CAPTURED
+
+    # ------------------------------------------------------------------ shieldwall
+
+    def may_capture_more(self, target: int) -> bool:
+        return bool(self._edge_index[target] or self._front_index[target])
+
+    def more_captures(self, board: Board, piece: int, target: int) -> list[int]:
+        """Shieldwall: a row of two or more enemy pieces along an edge, bracketed at both ends
+        along the edge (by the mover's pieces or a corner) with a mover's piece in front of
+        every member; the moving piece must be a bracket or a front piece. A king in an
+        attacked row stays; a king may bracket or front for the defenders."""
+        captured: list[int] = []
+        for e, i in self._edge_index[target]:
+            for step in (-1, 1):
+                captured += self._wall(board, piece, e, i + step, step)
+        for e, i in self._front_index[target]:
+            captured += self._wall_through(board, piece, e, i)
+        return captured
+
+    def _is_enemy(self, piece: int, other: int) -> bool:
+        if piece == ATTACKER:
+            return other in (DEFENDER, KING)
+        return other == ATTACKER
+
+    def _is_friend(self, piece: int, other: int) -> bool:
+        if piece == ATTACKER:
+            return other == ATTACKER
+        return other in (DEFENDER, KING)
+
+    def _bracket(self, piece: int, cells: list[int], squares: tuple[int, ...], i: int) -> bool:
+        if i < 0 or i >= len(squares):
+            return False
+        sq = squares[i]
+        if sq in self.tables.corners:
+            return cells[sq] == EMPTY
+        return self._is_friend(piece, cells[sq])
+
+    def _row_captures(
+        self, board: Board, piece: int, e: int, first: int, last: int
+    ) -> list[int]:
+        """The members of the row ``first..last`` of edge ``e`` (enemy pieces, bracketed) that
+        fall, if every member has a mover's piece in front; the king never falls this way."""
+        squares, inward = self._edges[e]
+        cells = board.cells
+        if last - first < 1:
+            return []
+        for i in range(first, last + 1):
+            if not self._is_friend(piece, cells[squares[i] + inward]):
+                return []
+        return [squares[i] for i in range(first, last + 1) if cells[squares[i]] != KING]
+
+    def _wall(self, board: Board, piece: int, e: int, start: int, step: int) -> list[int]:
+        """The mover stands on edge ``e`` as a bracket; the row runs from ``start`` on."""
+        squares, _ = self._edges[e]
+        cells = board.cells
+        i = start
+        while 0 <= i < len(squares) and self._is_enemy(piece, cells[squares[i]]):
+            i += step
+        if i == start or not self._bracket(piece, cells, squares, i):
+            return []
+        first, last = sorted((start, i - step))
+        return self._row_captures(board, piece, e, first, last)
+
+    def _wall_through(self, board: Board, piece: int, e: int, i: int) -> list[int]:
+        """The mover stands in front of square ``i`` of edge ``e``."""
+        squares, _ = self._edges[e]
+        cells = board.cells
+        if not self._is_enemy(piece, cells[squares[i]]):
+            return []
+        first = i
+        while first - 1 >= 0 and self._is_enemy(piece, cells[squares[first - 1]]):
+            first -= 1
+        last = i
+        while last + 1 < len(squares) and self._is_enemy(piece, cells[squares[last + 1]]):
+            last += 1
+        if not (
+            self._bracket(piece, cells, squares, first - 1)
+            and self._bracket(piece, cells, squares, last + 1)
+        ):
+            return []
+        return self._row_captures(board, piece, e, first, last)
+
+    # ------------------------------------------------------------------ endings
+
+    def after_attackers_move(self, board: Board, target: int) -> Termination | None:
+        if board.king < 0:
+            return None
+        captured = self.king_captured(board, target)
+        if captured is not None:
+            return captured
+        return Termination.ENCIRCLEMENT if self._encircled(board) else None
+
+    def after_defenders_move(self, board: Board, piece: int, target: int) -> Termination | None:
+        if piece == KING and self.tables.is_escape[target]:
+            return Termination.KING_ESCAPED
+        if board.king >= 0 and self._edge[board.king] and self._exit_fort(board):
+            return Termination.EXIT_FORT
+        return None
+
+    def _encircled(self, board: Board) -> bool:
+        """The squares reachable from the king through empty squares and defenders reach no
+        edge square and hold every defender."""
+        cells = board.cells
+        edge = self._edge
+        neighbours = self.tables.neighbours
+        king = board.king
+        seen = {king}
+        frontier = [king]
+        defenders = 0
+        while frontier:
+            sq = frontier.pop()
+            if edge[sq]:
+                return False
+            for nb in neighbours[sq]:
+                if nb not in seen and cells[nb] != ATTACKER:
+                    seen.add(nb)
+                    frontier.append(nb)
+                    if cells[nb] == DEFENDER:
+                        defenders += 1
+        return defenders == cells.count(DEFENDER)
+
+    def _exit_fort(self, board: Board) -> bool:
+        """RULES.md's exit fort: the king on the edge can move, no attacker touches the fort
+        (the king's square and the empty squares reachable from it), and the defenders next
+        to the fort all belong to the wall that cannot be broken."""
+        if not board.king_moves():
+            return False
+        cells = board.cells
+        neighbours = self.tables.neighbours
+        king = board.king
+        fort = {king}
+        frontier = [king]
+        walls: set[int] = set()
+        while frontier:
+            sq = frontier.pop()
+            for nb in neighbours[sq]:
+                here = cells[nb]
+                if here == ATTACKER:
+                    return False
+                if here == EMPTY and nb not in fort:
+                    fort.add(nb)
+                    frontier.append(nb)
+                elif here == DEFENDER:
+                    walls.add(nb)
+        # The greatest set of defenders of which every member is held on its rank and on its
+        # file: a neighbour off the board, in the fort or in the set (corners and the throne
+        # are hostile, so they do not hold).
+        n = self.tables.size
+        fort -= self.tables.corners | {self.tables.throne}  # hostile squares hold nothing
+        held = {sq for sq, piece in enumerate(cells) if piece == DEFENDER}
+        changed = True
+        while changed:
+            changed = False
+            for sq in list(held):
+                rank, file = divmod(sq, n)
+                along_rank = (
+                    file == 0 or file == n - 1 or sq - 1 in fort or sq + 1 in fort
+                    or sq - 1 in held or sq + 1 in held
+                )
+                along_file = (
+                    rank == 0 or rank == n - 1 or sq - n in fort or sq + n in fort
+                    or sq - n in held or sq + n in held
+                )
+                if not (along_rank and along_file):
+                    held.discard(sq)
+                    changed = True
+        return walls <= held
+
+
+@cache
+def rules_for(variant: Variant) -> Rules:
+    """The rules object of a variant (built once per process)."""
+    tables = tables_for(variant)
+    if variant.king_capture is KingCapture.COPENHAGEN:
+        return CopenhagenRules(variant, tables)
+    if variant.king_capture is KingCapture.CENTRE_STRONG:
+        return CentreStrongRules(variant, tables)
+    if variant.group_capture:
+        return GroupRules(variant, tables)
+    return SurroundedRules(variant, tables)
