@@ -31,6 +31,8 @@ POSITIONS: tuple[tuple[str, list[str]], ...] = (
     ("brandubh", []),
     ("brandubh", ["d2-c2", "e4-e2", "d6-e6", "c4-c5"]),
     ("fidchell", []),
+    ("copenhagen", []),
+    ("copenhagen", ["d1-d3", "e5-e2", "g1-g3", "f4-c4"]),
 )
 SMOKE_TIME = 0.1
 BUDGET = 0.3
