@@ -36,11 +36,7 @@ class Geometry:
 def _build(variant: Variant, tables: Tables) -> Geometry:
     n = tables.size
     area = n * n
-    barred = bytearray(area)
-    for sq in variant.camps:
-        barred[sq] = 1
-    if not variant.king_may_enter_throne:
-        barred[tables.throne] = 1
+    barred = tables.king_barred
     escape = tables.is_escape
     all_rays: list[tuple[EscapeRay, ...]] = []
     for sq in range(area):

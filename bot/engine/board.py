@@ -147,13 +147,12 @@ class Board:
         tables = self.tables
         king = self.king
         cells = self.cells
-        throne = tables.throne if not tables.king_may_enter_throne else -1
-        is_camp = tables.is_camp
+        barred = tables.king_barred
         origin = king << MOVE_SHIFT
         result = []
         for ray in tables.rays[king]:
             for sq in ray:
-                if cells[sq] or sq == throne or is_camp[sq]:
+                if cells[sq] or barred[sq]:
                     break
                 result.append(origin | sq)
         return result

@@ -421,7 +421,7 @@ class Game:
                 raise IllegalMoveError(f"{text!r}: {here} blocks the path")
             arriving = sq == move.target
             if sq == throne:
-                if is_king and not variant.king_may_enter_throne:
+                if is_king and board.tables.king_barred[sq]:
                     raise IllegalMoveError(
                         f"{text!r}: the king may not return to the throne ({here}) in "
                         f"{variant.title}"

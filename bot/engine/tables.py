@@ -35,7 +35,6 @@ class Tables:
         self.throne = variant.throne
         self.king_armed = variant.king_armed
         self.group_capture = variant.group_capture
-        self.king_may_enter_throne = variant.king_may_enter_throne
         self.linnaean = variant.linnaean_capture
         self.occupied_throne_hostile_to_defenders = variant.occupied_throne_hostile_to_defenders
         self.empty_throne_hostile_to_attackers = Side.ATTACKERS in variant.empty_throne_hostile_to
@@ -48,6 +47,13 @@ class Tables:
         camps = variant.camps
         self.corners = corners
         self.is_camp = bytes(1 if sq in camps else 0 for sq in range(area))
+        # The one definition of where the king may never stop or pass: the camps, and the
+        # throne once he may not return to it. The board's king moves, the referee's
+        # explanations and the AI's escape geometry all read it.
+        barred = set(camps)
+        if not variant.king_may_enter_throne:
+            barred.add(self.throne)
+        self.king_barred = bytes(1 if sq in barred else 0 for sq in range(area))
         self.is_escape = bytes(1 if sq in variant.escape_squares else 0 for sq in range(area))
         # A square that, for the king, closes the ring like an attacker would (SURROUNDED rules).
         self.closes_ring = bytes(
