@@ -1,16 +1,54 @@
-"""``python -m bot.ai otep`` speaks the OpenTafl Engine Protocol; OTN rules map onto variants."""
+"""``python -m bot.ai otep`` speaks the OpenTafl Engine Protocol; OTN rules map onto variants,
+OpenTafl's own Copenhagen record onto ``copenhagen``."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
 from bot.ai.otep import Clock
-from bot.ai.otn_rules import RulesError, match_rules
+from bot.ai.otn_rules import RulesError, match_rules, parse_rules
 from bot.engine import VARIANTS, Game
 from bot.engine.types import Side
+
+_ELEVEN = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
+_NINE = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+
+# OpenTafl's own Copenhagen record, exactly as its host sends it to an engine (``rules `` +
+# RulesSerializer.getRulesRecord(Copenhagen.newCopenhagen11(), false)). The literal is in
+# jslater89/OpenTafl src/com/manywords/softworks/tafl/network/server/DummyTestServer.java
+# (prodStartGame); the rules are src/com/manywords/softworks/tafl/rules/copenhagen/Copenhagen.java
+# and the writer src/com/manywords/softworks/tafl/notation/RulesSerializer.java, which leaves out
+# every default (esc:c surf:y ka:y ks:s swf:y and the throne and corner lists).
+OPENTAFL_COPENHAGEN = f"dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:{_ELEVEN}"
+# Copenhagen.newCopenhagen11RelaxedShieldwall(): any move closing a shieldwall captures.
+OPENTAFL_COPENHAGEN_RELAXED = (
+    f"dim:11 name:Copenhagen_(relaxed_shieldwall) atkf:y tfr:w sw:s swf:n efe:y start:{_ELEVEN}"
+)
+# Fetlar.newFetlar11() as RulesSerializer writes it: Copenhagen's board without shieldwalls,
+# edge forts or repetition losses.
+OPENTAFL_FETLAR = f"dim:11 name:Fetlar atkf:y nj:n cj:n start:{_ELEVEN}"
+
+# Every other variant's record as it was before copenhagen's record gained its own keys.
+_RECORDS_BEFORE_COPENHAGEN = {
+    "tablut": "dim:9 name:Tablut esc:e atkf:y tfr:d ka:y ks:c surf:n linc:y cor: cenhe:tTK "
+    f"cenh: cenp:K cens:K afor: start:{_NINE}",
+    "tablut-ashton": "dim:9 name:Tablut_(Ashton_camps) esc:e atkf:n tfr:d ka:y ks:c surf:n "
+    "linc:n cor: cenhe:tTK cenh:TK cenp: cens: "
+    f"afor:d1,e1,f1,e2,a4,i4,a5,b5,h5,i5,a6,i6,e8,d9,e9,f9 start:{_NINE}",
+    "tablut-corner": "dim:9 name:Tablut_(corner_escape) esc:c atkf:n tfr:d ka:y ks:s surf:n "
+    f"linc:n cor:a1,i1,a9,i9 cenhe: cenh: cenp:tTK cens:K afor: start:{_NINE}",
+    "tablut-unarmed": "dim:9 name:Tablut_(unarmed_king) esc:c atkf:y tfr:d ka:n ks:s surf:y "
+    f"linc:n cor:a1,i1,a9,i9 cenhe: cenh: cenp:tTK cens:K afor: start:{_NINE}",
+    "brandubh": "dim:7 name:Brandubh esc:c atkf:y tfr:d ka:y ks:s surf:y linc:n "
+    "cor:a1,g1,a7,g7 cenhe:tTK cenh: cenp:tTK cens:K afor: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    "fidchell": "dim:7 name:Fidchell esc:e atkf:y tfr:d ka:y ks:c surf:n linc:n cor: "
+    "cenhe:tTK cenh: cenp: cens: afor: start:/2ttt2/3t3/t1TTT1t/ttTKTtt/t1TTT1t/3t3/2ttt2/",
+}
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
@@ -18,6 +56,50 @@ def test_our_own_rules_records_map_back_to_the_variant(name: str) -> None:
     match = match_rules(VARIANTS[name].otn_rules())
     assert match.variant.name == name
     assert match.warnings == ()
+
+
+@pytest.mark.parametrize("name", list(_RECORDS_BEFORE_COPENHAGEN))
+def test_other_variants_records_are_unchanged_byte_for_byte(name: str) -> None:
+    assert VARIANTS[name].otn_rules() == _RECORDS_BEFORE_COPENHAGEN[name]
+
+
+def test_copenhagen_record_carries_opentafl_copenhagen_keys() -> None:
+    record = VARIANTS["copenhagen"].otn_rules()
+    entries = parse_rules(record)
+    # Everything OpenTafl writes for its Copenhagen, with the same values.
+    opentafl = parse_rules(OPENTAFL_COPENHAGEN)
+    assert {k: entries[k] for k in opentafl if k != "name"} == {
+        k: v for k, v in opentafl.items() if k != "name"
+    }
+    # And OpenTafl's defaults for it, written out: strong king (never captured on the edge),
+    # armed, corner escape, encirclement, shieldwalls closed by a bracketing move.
+    written = {key: entries[key] for key in ("ks", "ka", "esc", "surf", "swf")}
+    assert written == {"ks": "s", "ka": "y", "esc": "c", "surf": "y", "swf": "y"}
+    assert record.startswith("dim:11 ") and record.endswith(f" start:{_ELEVEN}")
+
+
+def test_opentafl_copenhagen_record_is_played_as_copenhagen_without_warnings() -> None:
+    match = match_rules(OPENTAFL_COPENHAGEN)
+    assert match.variant.name == "copenhagen"
+    assert match.first is Side.ATTACKERS
+    assert match.start_position == _ELEVEN
+    assert match.warnings == ()
+
+
+def test_opentafl_copenhagen_variants_are_played_as_copenhagen_with_their_differences() -> None:
+    relaxed = match_rules(OPENTAFL_COPENHAGEN_RELAXED)
+    assert relaxed.variant.name == "copenhagen"
+    assert relaxed.warnings == ("swf:n (we play swf:y)",)
+    fetlar = match_rules(OPENTAFL_FETLAR)
+    assert fetlar.variant.name == "copenhagen"
+    assert fetlar.warnings == (
+        "efe:n (we play efe:y)",
+        "sw:n (we play sw:s)",
+        "tfr:d (we play tfr:w)",
+    )
+    # A middleweight king (captured against the edge) is not Copenhagen's.
+    edge_king = match_rules(OPENTAFL_COPENHAGEN.replace(" tfr:w", " ks:m tfr:w"))
+    assert edge_king.warnings == ("ks:m (we play ks:s)",)
 
 
 def test_opentafl_brandub_record_is_played_as_brandubh_with_warnings() -> None:
@@ -31,8 +113,11 @@ def test_opentafl_brandub_record_is_played_as_brandubh_with_warnings() -> None:
     [
         ("dim:9 foo:y start:/9/9/9/9/9/9/9/9/9/", "unknown rules key"),
         ("dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/", "no variant here plays"),
-        ("dim:9 sw:s start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/", "shieldwall"),
-        ("dim:9 tfr:w start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/", "tfr:w"),
+        (f"dim:9 sw:s start:{_NINE}", r"shieldwall captures, .* 9x9 board \(only in copenhagen"),
+        (f"dim:9 esc:e efe:y start:{_NINE}", "edge-fort escapes"),
+        (f"dim:9 tfr:w start:{_NINE}", "tfr:w"),
+        ("dim:7 sw:w start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", "shieldwall"),
+        (f"dim:11 ber:c sw:s efe:y start:{_ELEVEN}", "berserk"),
         ("esc:e dim:9 start:/9/9/9/9/9/9/9/9/9/", "must start with dim"),
     ],
 )
@@ -41,53 +126,88 @@ def test_unplayable_rules_are_refused_with_a_reason(record: str, reason: str) ->
         match_rules(record)
 
 
-def test_otep_engine_plays_a_short_game_as_a_subprocess() -> None:
-    engine = subprocess.Popen(
+class _Engine:
+    """``python -m bot.ai otep`` as a subprocess, with the lines it has written so far."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+        self.lines: list[str] = []
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def expect(self, prefix: str) -> str:
+        """The next line starting with ``prefix`` (the lines before it are kept, not checked)."""
+        assert self.process.stdout is not None
+        while True:
+            line = self.process.stdout.readline()
+            assert line, f"the engine exited while we waited for {prefix!r}"
+            self.lines.append(line.strip())
+            if line.startswith(prefix):
+                return line.strip()
+
+
+@contextmanager
+def _otep_engine() -> Iterator[_Engine]:
+    process = subprocess.Popen(
         [sys.executable, "-m", "bot.ai", "otep", "--level", "easy", "--time", "0.2"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
         bufsize=1,
     )
-    assert engine.stdin is not None and engine.stdout is not None
-
-    def send(line: str) -> None:
-        assert engine.stdin is not None
-        engine.stdin.write(line + "\n")
-        engine.stdin.flush()
-
-    def expect(prefix: str) -> str:
-        assert engine.stdout is not None
-        while True:
-            line = engine.stdout.readline()
-            assert line, f"the engine exited while we waited for {prefix!r}"
-            if line.startswith(prefix):
-                return line.strip()
-
     try:
-        assert expect("hello") == "hello"
+        engine = _Engine(process)
+        assert engine.expect("hello") == "hello"
+        yield engine
+        engine.send("finish 1")
+        engine.send("goodbye")
+        assert process.wait(timeout=10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_otep_engine_plays_a_short_game_as_a_subprocess() -> None:
+    with _otep_engine() as engine:
         game = Game("brandubh")
-        send("rules " + game.variant.otn_rules())
-        send("side defenders")
+        engine.send("rules " + game.variant.otn_rules())
+        engine.send("side defenders")
         for _ in range(3):
             ours = game.legal_moves()[0].text(7)
             game.play(ours)
-            send(f"opponent-move {ours} {game.position_otn()}")
-            send("play defenders")
-            send("clock 60000 60000 0 0 0")
-            reply = expect("move ").split()[1]
+            engine.send(f"opponent-move {ours} {game.position_otn()}")
+            engine.send("play defenders")
+            engine.send("clock 60000 60000 0 0 0")
+            reply = engine.expect("move ").split()[1]
             game.play(reply)  # raises if the engine's move is illegal
-            send(f"move {game.position_otn()}")
-        send("analyze 2 0.2")
-        assert expect("analysis ").split()[1] in ("1", "2")
-        send("rules dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/")
-        assert expect("error -1").startswith("error -1 cannot play these rules")
-        send("finish 1")
-        send("goodbye")
-        assert engine.wait(timeout=10) == 0
-    finally:
-        if engine.poll() is None:
-            engine.kill()
+            engine.send(f"move {game.position_otn()}")
+        engine.send("analyze 2 0.2")
+        assert engine.expect("analysis ").split()[1] in ("1", "2")
+        engine.send("rules dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/")
+        assert engine.expect("error -1").startswith("error -1 cannot play these rules")
+
+
+def test_otep_engine_plays_copenhagen_from_opentafl_record_as_a_subprocess() -> None:
+    with _otep_engine() as engine:
+        engine.send("rules " + OPENTAFL_COPENHAGEN)
+        game = Game("copenhagen")
+        for _ in range(3):
+            # The engine has the attackers, who move first in Copenhagen.
+            engine.send("play attackers")
+            engine.send("clock 60000 60000 0 0 0")
+            reply = engine.expect("move ").split()[1]
+            game.play(reply)  # raises if the engine's move is illegal
+            engine.send(f"move {game.position_otn()}")
+            ours = game.legal_moves()[0].text(11)
+            game.play(ours)
+            engine.send(f"opponent-move {ours} {game.position_otn()}")
+        # OpenTafl's record needed no note about differences, and no move was refused.
+        assert not [line for line in engine.lines if line.startswith(("status playing", "error"))]
+        engine.send(f"rules dim:9 sw:s start:{_NINE}")
+        assert "shieldwall captures" in engine.expect("error -1 cannot play these rules")
 
 
 def test_the_clock_sets_the_budget_so_both_engines_get_equal_time() -> None:

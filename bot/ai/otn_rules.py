@@ -1,12 +1,16 @@
 """Read OpenTafl rules records and map them onto the variants this engine plays.
 
 A record is accepted when its board, start position, escape type and camps (attacker forts)
-match one of our variants and it asks for no mechanism we do not implement (shieldwalls,
-edge forts, berserk, jumps, forts for defenders, repetition wins). Smaller differences in the
-throne, corner, king strength and move order details are reported back as warnings rather
-than refused: OpenTafl's own records for Brandubh and Tablut differ from our seeds in exactly
-such details, the moves stay legal under both, and the host sends the true position after
-every move, so the engine plays on with our variant's judgement.
+match one of our variants and it asks for no mechanism we do not implement (berserk, jumps,
+forts for defenders). Shieldwalls (``sw``), edge-fort escapes (``efe``) and a threefold
+repetition that decides a winner (``tfr:w``/``tfr:l``) are Copenhagen's: a record asking for
+one is matched only to a variant that plays it, and refused on the other boards. Smaller
+differences in the throne, corner, king strength, repetition and move order details are
+reported back as warnings rather than refused: OpenTafl's own records for Brandubh and Tablut
+differ from our seeds in exactly such details, the moves stay legal under both, and the host
+sends the true position after every move, so the engine plays on with our variant's judgement.
+OpenTafl's own Copenhagen record (``dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:...``)
+maps onto ``copenhagen`` with no warning.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from dataclasses import dataclass
 from bot.engine.errors import TaflError
 from bot.engine.otn import format_position, parse_position
 from bot.engine.types import Side, parse_square
-from bot.engine.variants import VARIANTS, Variant
+from bot.engine.variants import VARIANTS, KingCapture, Variant
 
 
 class RulesError(ValueError):
@@ -30,7 +34,17 @@ _KNOWN_KEYS = {
 }  # fmt: skip
 
 # OpenTafl's defaults for the keys that decide which of our variants a record describes.
-_DEFAULTS = {"esc": "c", "atkf": "y", "ka": "y", "ks": "y", "surf": "y", "tfr": "d"}
+_DEFAULTS = {
+    "esc": "c", "atkf": "y", "ka": "y", "ks": "y", "surf": "y", "tfr": "d",
+    "sw": "n", "swf": "y", "efe": "n",
+}  # fmt: skip
+# Mechanisms some of our variants play and others do not, with the values that mean "none":
+# a record asking for one is matched only to a variant that plays it.
+_MECHANISMS = {
+    "sw": (("n",), "shieldwall captures"),
+    "efe": (("n",), "edge-fort escapes"),
+    "tfr": (("d", "i"), "a threefold repetition that decides a winner"),
+}
 # Piece letters we play; OpenTafl also names knights and commanders (n, c, N, C).
 _LETTERS = set("tTK")
 # Keys whose differences we tolerate (with a warning), compared as sets of piece letters.
@@ -69,15 +83,18 @@ def parse_rules(record: str) -> dict[str, str]:
 
 
 def _features(entries: dict[str, str]) -> dict[str, str]:
+    """The entries that tell our variants apart, defaults filled in and values normalised."""
     features = dict(_DEFAULTS)
     features.update({k: v.lower() for k, v in entries.items() if k in _DEFAULTS})
     for key in _SOFT_PIECE_KEYS:
         if key in entries:
             features[key] = "".join(sorted(set(entries[key]) & _LETTERS))
     strength = features["ks"]
-    features["ks"] = {"y": "s", "s": "s", "m": "s", "c": "c", "n": "w", "w": "w"}.get(
-        strength, strength
-    )
+    # "y" and "n" are OpenTafl's old spellings of strong and weak; "m" (middleweight: the
+    # edge counts against the king) stays apart from "s" (never captured on the edge).
+    features["ks"] = {"y": "s", "n": "w"}.get(strength, strength)
+    if features["sw"] == "n":
+        del features["swf"]  # how a shieldwall is closed matters only with shieldwalls
     if "linc" in entries:
         features["linc"] = entries["linc"].lower()
     return features
@@ -85,6 +102,24 @@ def _features(entries: dict[str, str]) -> dict[str, str]:
 
 def _variant_features(variant: Variant) -> dict[str, str]:
     return _features(parse_rules(variant.otn_rules()))
+
+
+def _plays(variant: Variant, key: str) -> bool:
+    """Whether ``variant`` plays the mechanism of :data:`_MECHANISMS` ``key``."""
+    none, _ = _MECHANISMS[key]
+    return _variant_features(variant)[key] not in none
+
+
+def _comparable_strength(variant: Variant, strength: str) -> str:
+    """A record's king strength as comparable with ``variant``'s own record.
+
+    Our surrounded king (the edge counts against him) is OpenTafl's middleweight king, though
+    our records have always written ``ks:s`` for him, so for those variants ``m`` reads as
+    ``s``. The Copenhagen king is OpenTafl's strong king: ``ks:m`` there is a difference.
+    """
+    if variant.king_capture is KingCapture.SURROUNDED and strength == "m":
+        return "s"
+    return strength
 
 
 def _squares(text: str, size: int) -> frozenset[int]:
@@ -106,8 +141,6 @@ def match_rules(record: str) -> RulesMatch:
     except TaflError as error:
         raise RulesError(f"start position: {error}") from None
     unsupported = {
-        "sw": ("n", "shieldwall captures"),
-        "efe": ("n", "edge-fort escapes"),
         "ber": ("n", "berserk moves"),
         "kj": ("n", "king jumps"),
     }
@@ -119,11 +152,6 @@ def match_rules(record: str) -> RulesMatch:
     if entries.get("dfor"):
         raise RulesError("defender forts (dfor) are not played by this engine")
     features = _features(entries)
-    if features["tfr"] not in ("d", "i"):
-        raise RulesError(
-            f"tfr:{features['tfr']} (repetition wins or loses) is not played: we draw on "
-            "threefold repetition"
-        )
     if features["ka"] not in ("y", "n"):
         raise RulesError(f"ka:{features['ka']} (a half-armed king) is not played")
     escape = features["esc"]
@@ -144,13 +172,25 @@ def match_rules(record: str) -> RulesMatch:
             + (" and these attacker forts" if camps else "")
             + f"; we play: {', '.join(VARIANTS)}"
         )
+    for key, (none, what) in _MECHANISMS.items():
+        if features[key] in none:
+            continue
+        playing = [v for v in candidates if _plays(v, key)]
+        if not playing:
+            elsewhere = ", ".join(v.name for v in VARIANTS.values() if _plays(v, key))
+            raise RulesError(
+                f"{key}:{entries[key]} asks for {what}, which this engine does not play on a "
+                f"{size}x{size} board" + (f" (only in {elsewhere})" if elsewhere else "")
+            )
+        candidates = playing
 
     def differences(variant: Variant) -> list[str]:
         ours = _variant_features(variant)
+        theirs = dict(features, ks=_comparable_strength(variant, features["ks"]))
         return [
-            f"{key}:{features[key]} (we play {key}:{ours[key]})"
-            for key in sorted(features)
-            if key in ours and features[key] != ours[key]
+            f"{key}:{theirs[key]} (we play {key}:{ours[key]})"
+            for key in sorted(theirs)
+            if key in ours and theirs[key] != ours[key]
         ]
 
     def rank(variant: Variant) -> tuple[bool, int]:

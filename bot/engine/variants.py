@@ -93,8 +93,30 @@ class Variant:
         return frozenset(edge - self.camps)
 
     def otn_rules(self) -> str:
-        """This ruleset as an OpenTafl rules record (``dim:`` first, ``start:`` last)."""
+        """This ruleset as an OpenTafl rules record (``dim:`` first, ``start:`` last).
+
+        The Copenhagen family writes the keys of OpenTafl's own Copenhagen record
+        (``RulesSerializer`` on ``Copenhagen.newCopenhagen11()``: ``tfr:w sw:s efe:y`` and its
+        defaults ``surf:y ks:s swf:y``), so that OpenTafl plays it as its Copenhagen:
+
+        - ``ks:s``: strong king, captured only when all four neighbours are hostile; on the
+          edge he has three, so he is never captured there (``ks:m`` would let the edge count).
+        - ``surf:y``: a side entirely surrounded loses (encirclement).
+        - ``tfr:w``: OpenTafl gives a threefold repetition to the side to move in the repeated
+          position, so the side whose move repeats it loses. RULES.md gives it to the attackers
+          whoever repeats; the two agree when the defenders repeat, which is what the rule is
+          for, and OTN has no value closer to it.
+        - ``sw:s``: shieldwall captures, and a corner may stand in for a bracket.
+        - ``swf:y``: the capturing move must be a bracket's (RULES.md also lets a front piece
+          close the wall; OpenTafl's ``swf:n`` would let any move capture a closed wall).
+        - ``efe:y``: the king wins by an edge fort (RULES.md's exit fort).
+
+        Read back by OpenTafl's ``RulesSerializer.loadRulesRecord``, the record has the settings
+        of its built-in Copenhagen; only the throne lists name fewer piece kinds (we have no
+        knights or commanders), and ``cenh:`` is moot under an armed king on the throne.
+        """
         yn = {True: "y", False: "n"}
+        copenhagen = self.king_capture is KingCapture.COPENHAGEN
 
         def squares(group: frozenset[Square]) -> str:
             return ",".join(square_name(sq, self.size) for sq in sorted(group))
@@ -115,10 +137,10 @@ class Variant:
             f"name:{self.title.replace(' ', '_')}",
             f"esc:{'c' if self.escape is Escape.CORNER else 'e'}",
             f"atkf:{yn[self.first is Side.ATTACKERS]}",
-            "tfr:d",
+            f"tfr:{'w' if copenhagen else 'd'}",
             f"ka:{yn[self.king_armed]}",
             f"ks:{strength}",
-            f"surf:{yn[self.group_capture]}",
+            f"surf:{yn[self.group_capture or copenhagen]}",
             f"linc:{yn[self.linnaean_capture]}",
             f"cor:{squares(self.corners)}",
             f"cenhe:{hostile_empty}",
@@ -126,8 +148,10 @@ class Variant:
             f"cenp:{throne_passers}",
             f"cens:{'K' if self.king_may_enter_throne else ''}",
             f"afor:{squares(self.camps)}",
-            f"start:{self.start}",
         ]
+        if copenhagen:
+            parts += ["sw:s", "swf:y", "efe:y"]
+        parts.append(f"start:{self.start}")
         return " ".join(parts)
 
 
