@@ -1,7 +1,8 @@
 """Board image speed and size: `.venv/bin/python benchmarks/render.py [--smoke]`.
 
 Prints, for a 9x9 board about 720 px wide, the median time to render and PNG-encode one
-position and its size, then the time and size of a 60-move GIF replay. Targets on the
+position and its size, then the same for the 11x11 board of Copenhagen (its crowded start is the
+largest PNG of any variant), then the time and size of a 60-move GIF replay. Targets on the
 development machine: a board in 5 ms and 40 KB or less, the GIF in 400 ms and 1 MB or less.
 Positions come from seeded random games, so every run measures the same images.
 
@@ -38,11 +39,11 @@ from bot.render import (
 )
 
 
-def random_game(plies: int, seed: int) -> Game:
-    """A tablut game of exactly `plies` random legal moves (trying seeds until one lasts)."""
+def random_game(plies: int, seed: int, variant: str = "tablut") -> Game:
+    """A game of exactly `plies` random legal moves (trying seeds until one lasts)."""
     while True:
         rng = random.Random(seed)
-        game = Game("tablut")
+        game = Game(variant)
         while game.ply < plies and not game.is_over:
             game.play(rng.choice(game.legal_moves()))
         if game.ply == plies:
@@ -125,6 +126,14 @@ def run(plan: Plan) -> list[str]:
     problems.append(
         board_figures("mid-game, contrast theme", board_view_from_game(middle), runs, "contrast")
     )
+
+    eleven = random_game(24, seed=1, variant="copenhagen")
+    print(f"11x11 board (copenhagen), 720 px, render + PNG encode (median of {runs}):")
+    problems.append(board_figures("start position with caption", board_view_from_game(
+        Game("copenhagen"), caption=True, attackers="Ragnar Lodbrok",
+        defenders="Carl Linnaeus"), runs))
+    problems.append(board_figures("mid-game with caption", board_view_from_game(
+        eleven, caption=True, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus"), runs))
 
     moves = plan.gif_moves
     game = random_game(moves, seed=1)

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
+from helpers import game as built
+
 from bot.discord_bot.cogs.play import move_choices
-from bot.discord_bot.views import BACK, TargetSelect, target_view
-from bot.engine import Game, Side, parse_square
+from bot.discord_bot.views import (
+    BACK,
+    MAX_OPTIONS,
+    PieceSelect,
+    TargetSelect,
+    piece_view,
+    rank_bands,
+    target_view,
+)
+from bot.engine import VARIANTS, Game, Side, parse_square, square_name
 
 # Brandubh, attackers to move: a4-c4 captures c3 against c2; the king stands on e6.
 CAPTURE = "/7/2t4/2T4/t6/7/4K2/7/"
@@ -51,7 +63,9 @@ def test_a_square_with_no_legal_move_says_why_in_one_line() -> None:
 
 
 def test_every_choice_fits_discord_on_the_biggest_board() -> None:
-    game = Game("tablut")
+    biggest = max(VARIANTS.values(), key=lambda variant: variant.size)
+    assert biggest.size == 11
+    game = Game(biggest)
     choices = move_choices(game, "")
     assert len(choices) == 25 and len(game.legal_moves()) > 25
     assert all(1 <= len(choice.name) <= 100 and len(choice.value) <= 100 for choice in choices)
@@ -68,3 +82,60 @@ async def test_the_destination_menu_marks_captures_and_ends_with_back() -> None:
     assert labels["a4-c4 ×c3"] == str(parse_square("c4", 7))
     assert options[-1].value == BACK and options[-1].label == "Back"
     assert [o.description for o in options if "×" in o.label] == ["captures c3"]
+
+
+def piece_menus(view: object) -> list[PieceSelect]:
+    menus = getattr(view, "children", [])
+    assert all(isinstance(menu, PieceSelect) for menu in menus)
+    return list(menus)
+
+
+def listed_squares(menus: list[PieceSelect], size: int) -> list[str]:
+    return [square_name(int(o.value), size) for menu in menus for o in menu.item.options]
+
+
+async def test_every_copenhagen_attacker_that_can_move_is_in_one_menu() -> None:
+    game = Game("copenhagen")  # 24 attackers, 20 of which can move at the start
+    menus = piece_menus(piece_view(3, game))
+    [menu] = menus
+    origins = sorted({move.origin for move in game.legal_moves()})
+    assert [int(o.value) for o in menu.item.options] == origins and len(origins) == 20
+    assert menu.item.custom_id == "tafl:pc:3:0"
+    assert menu.item.placeholder == "Choose a piece to move"
+    assert menu.item.options[0].label == "d1 (attacker)"
+    assert menu.item.options[0].description == "6 moves"  # b1, c1 and up to d5
+
+
+async def test_more_pieces_than_a_menu_holds_are_split_by_ranks_and_none_is_lost() -> None:
+    # 33 attackers that can all move (ranks 2, 4 and 9 full): more than one menu's 25 options.
+    crowded = built(
+        "copenhagen",
+        " ".join(f"t:{','.join(f + str(rank) for f in 'abcdefghijk')}" for rank in (2, 4, 9))
+        + " K:f6",
+    )
+    origins = sorted({move.origin for move in crowded.legal_moves()})
+    assert len(origins) == 33 > MAX_OPTIONS
+    menus = piece_menus(piece_view(3, crowded))
+    assert len(menus) == 2
+    assert listed_squares(menus, 11) == [square_name(sq, 11) for sq in origins]
+    assert all(len(menu.item.options) <= MAX_OPTIONS for menu in menus)
+    assert [menu.item.placeholder for menu in menus] == [
+        "Choose a piece on ranks 2–4", "Choose a piece on rank 9"
+    ]
+    ids = [menu.item.custom_id for menu in menus]
+    assert ids == ["tafl:pc:3:0", "tafl:pc:3:0:1"]
+    # Each menu's custom id is read back (after a restart too) as this game and move.
+    for custom_id, part in zip(ids, (0, 1), strict=True):
+        match = re.fullmatch(PieceSelect.__discord_ui_compiled_template__, custom_id)
+        assert match is not None
+        menu = await PieceSelect.from_custom_id(None, None, match)  # type: ignore[arg-type]
+        assert (menu.game_id, menu.ply, menu.part) == (3, 0, part)
+
+
+def test_rank_bands_keep_whole_ranks_and_fill_each_band() -> None:
+    size = 11
+    ranks = [list(range(rank * size, rank * size + 11)) for rank in range(4)]
+    every = [sq for rank in ranks for sq in rank]
+    assert rank_bands(every, size) == [ranks[0] + ranks[1], ranks[2] + ranks[3]]
+    assert rank_bands(every[:25], size) == [every[:25]]
+    assert rank_bands([], size) == []

@@ -1,5 +1,5 @@
 """What the board message says: words from the engine's facts, numbering as the record's, the
-players' losses, the deadline and the repetition warning."""
+players' losses, the deadline, the repetition warning and Copenhagen's endings."""
 
 from __future__ import annotations
 
@@ -109,3 +109,44 @@ def test_embed_shows_each_sides_losses_and_the_deadline() -> None:
     stamp = int(deadline.timestamp())
     assert fields["⚪ Deadline"] == f"<t:{stamp}:R> (<t:{stamp}:f>)"
     assert "⚪ Deadline" not in {f.name for f in board_embed(live(played), None, []).fields}
+
+
+# -- Copenhagen's own endings, in words ------------------------------------------------------------
+
+
+def test_an_exit_fort_and_an_encirclement_are_told_in_words() -> None:
+    fort = game("copenhagen", "K:f2 T:e1,g1,e2,g2,e3,f3 t:a6,k6,f11", "defenders")
+    text = said(fort, "f2-f1")
+    assert "The king built an exit fort on the edge: the attackers cannot break in!" in text
+    ring = game("copenhagen", "K:f6 T:f7 t:e6,g6,f5,e7,g7,f9,a2")
+    text = said(ring, "f9-f8")
+    assert "The attackers have encircled the king and all his defenders!" in text
+    assert "The king is captured" not in text
+
+
+def test_a_shieldwall_capture_names_every_piece_of_the_row() -> None:
+    wall = game("copenhagen", "K:f6 T:b1,c1,d1,g6 t:b2,c2,d2,e4,k7")
+    text = said(wall, "e4-e1")  # the corner a1 closes the other end of the row
+    assert text.endswith("played `e4-e1`, capturing 3 pieces (b1, c1 and d1)")
+
+
+def test_in_copenhagen_a_repetition_is_a_win_for_the_attackers_and_is_told_so() -> None:
+    played = Game("copenhagen")
+    shuffle = ("d1-d2", "f4-e4", "d2-d1", "e4-f4")
+    lines = [said(played, move) for move in shuffle]
+    warning = "This position has occurred twice; a third time is a win for the attackers."
+    assert warning in lines[-1] and "draw" not in lines[-1]
+    lines = [said(played, move) for move in shuffle]
+    assert played.outcome is not None and played.outcome.winner is Side.ATTACKERS
+    assert lines[-1].endswith(
+        "The position occurred a third time: under Copenhagen Hnefatafl rules the defenders "
+        "lose by repetition."
+    ), lines[-1]
+
+
+def test_a_threefold_repetition_elsewhere_is_told_as_a_draw() -> None:
+    played = Game("tablut")
+    shuffle = ("a4-a3", "e3-d3", "a3-a4", "d3-e3")
+    lines = [said(played, move) for move in shuffle * 2]
+    assert lines[-1].endswith("The position occurred a third time: the game is drawn.")
+    assert not any("occurred a third time" in text for text in lines[:-1])

@@ -529,3 +529,91 @@ def test_a_short_caption_keeps_the_move_number_and_drops_the_result_detail_first
     assert [text for text, _ in short] == ["Attackers win", "38. d3-d5"]
     tight = _right_items(caption, face, gap, room=face.getlength("Attackers win"))
     assert [text for text, _ in tight] == ["Attackers win"]
+
+
+# --- Copenhagen, 11x11 ---------------------------------------------------------------------------
+
+COPENHAGEN_ENDINGS = {
+    # A shieldwall: the attacker closing the row on e1 (the corner a1 closes the other end)
+    # takes b1, c1 and d1 together.
+    "shieldwall": (game("copenhagen", "K:f6 T:b1,c1,d1,f5,g6 t:b2,c2,d2,e4,j6,k7"), ("e4-e1",)),
+    "exit fort": (
+        game("copenhagen", "K:f2 T:e1,g1,e2,g2,e3,f3 t:a6,k6,f11", "defenders"), ("f2-f1",)
+    ),
+    "encirclement": (game("copenhagen", "K:f6 T:f7 t:e6,g6,f5,e7,g7,f9,a2"), ("f9-f8",)),
+    # Beside the empty throne three attackers are enough.
+    "king captured": (game("copenhagen", "K:f7 T:d6,h6,g4 t:e7,g7,f10,b2,j3,a6"), ("f10-f8",)),
+}
+
+
+def copenhagen_view(name: str, **names: str) -> BoardView:
+    start, moves = COPENHAGEN_ENDINGS[name]
+    played = start.copy()
+    for move in moves:
+        played.play(move)
+    return board_view_from_game(played, caption=True, **names)
+
+
+def test_copenhagen_marks_its_throne_and_four_corners_on_an_11x11_board() -> None:
+    view = copenhagen_view("king captured")
+    assert view.size == 11 and view.cells[sq("f6", 11)] == EMPTY and not view.camps
+    image = render_board(view)
+    layout = Layout.fit(11, caption=True)
+    assert rgb(image, layout.centre(sq("f6", 11), False)) == CLASSIC.throne_mark
+    for corner in ("a1", "k1", "a11", "k11"):
+        box = square_box(layout, sq(corner, 11))
+        assert {CLASSIC.corner, CLASSIC.corner_mark} <= colours_in(image, box), corner
+    # The king taken beside the throne is crossed out where he stood.
+    assert rgb(image, layout.centre(sq("f7", 11), False)) == CLASSIC.capture
+    assert view.caption is not None and view.caption.status == "Attackers win: king captured"
+
+
+def test_a_shieldwall_capture_crosses_out_the_whole_row() -> None:
+    view = copenhagen_view("shieldwall")
+    assert sorted(view.captured) == [(sq(name, 11), DEFENDER) for name in ("b1", "c1", "d1")]
+    image = render_board(view)
+    layout = Layout.fit(11, caption=True)
+    for name in ("b1", "c1", "d1"):
+        assert has_colour(image, square_box(layout, sq(name, 11)), CLASSIC.capture), name
+
+
+@pytest.mark.parametrize("name", ["start", *COPENHAGEN_ENDINGS])
+def test_copenhagen_boards_stay_under_40_kb_at_720_and_360_px(name: str) -> None:
+    if name == "start":
+        view = board_view_from_game(Game("copenhagen"), caption=True, attackers="Ragnar Lodbrok",
+                                    defenders="Carl Linnaeus")
+    else:
+        view = copenhagen_view(name, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus")
+    for width in (720, 360):
+        for theme in THEMES:
+            data = render_png(view, width=width, theme=theme)
+            assert len(data) < PNG_MAX_BYTES, (width, theme, len(data))
+            assert Image.open(io.BytesIO(data)).width == Layout.fit(11, width).width
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "width"),
+    [
+        ("exit fort", "Defenders win: exit fort", 720),
+        ("exit fort", "Defenders win: exit fort", 360),
+        ("encirclement", "Attackers win: encirclement", 720),
+    ],
+)
+def test_copenhagens_results_fit_the_caption_in_full(name: str, words: str, width: int) -> None:
+    """The detail of the result is drawn, not dropped: the strip differs from one whose status
+    has no detail. (At 360 px "encirclement" gives way to the move, as designed: the chat
+    says it in words.)"""
+    view = copenhagen_view(name, attackers="Ann", defenders="Bo")
+    assert view.caption is not None and view.caption.status == words
+    bare = replace(view, caption=replace(view.caption, status=words.split(":")[0]))
+    strip = (0, 0, width, Layout.fit(11, width, caption=True).caption)
+    assert render_board(view, width=width).crop(strip).tobytes() != render_board(
+        bare, width=width).crop(strip).tobytes()
+
+
+def test_a_repetition_the_defenders_lose_is_captioned_in_one_short_word() -> None:
+    played = Game("copenhagen")
+    for move in ("d1-d2", "f4-e4", "d2-d1", "e4-f4") * 2:
+        played.play(move)
+    caption = board_view_from_game(played, caption=True).caption
+    assert caption is not None and caption.status == "Attackers win: repetition"

@@ -93,10 +93,15 @@ def king_news(result: MoveResult, size: int) -> list[str]:
     """What a move means for the king, in words (OTN's ``-``, ``+``, ``++`` and ``--`` are for
     records): escaped, captured, an open road, in danger."""
     outcome = result.outcome
-    if outcome is not None and outcome.termination is Termination.KING_ESCAPED:
+    ending = None if outcome is None else outcome.termination
+    if ending is Termination.KING_ESCAPED:
         return [f"The king escaped to {square_name(result.move.target, size)}!"]
-    if outcome is not None and outcome.termination is Termination.GROUP_CAPTURED:
+    if ending is Termination.GROUP_CAPTURED:
         return ["The king's group is surrounded: the king is captured!"]
+    if ending is Termination.EXIT_FORT:
+        return ["The king built an exit fort on the edge: the attackers cannot break in!"]
+    if ending is Termination.ENCIRCLEMENT:
+        return ["The attackers have encircled the king and all his defenders!"]
     if result.king_captured:
         return ["The king is captured!"]
     lines = []
@@ -118,6 +123,7 @@ def king_news(result: MoveResult, size: int) -> list[str]:
 
 _TIMES = {1: "once", 2: "twice"}
 _ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+_REPEATED = frozenset({Termination.REPETITION, Termination.PERPETUAL_REPETITION})
 
 
 def repetition_warning(game: Game) -> str | None:
@@ -135,6 +141,22 @@ def repetition_warning(game: Game) -> str | None:
     return f"This position has occurred {times}; a {nth} time {ending_text}."
 
 
+def repetition_news(game: Game, result: MoveResult) -> str | None:
+    """What the occurrence of a position that ended the game means: a draw, or (where the rules
+    forbid repeating) a loss for the side that may not repeat."""
+    outcome = result.outcome
+    if outcome is None or outcome.termination not in _REPEATED:
+        return None
+    nth = _ORDINALS.get(REPETITION_LIMIT, f"{REPETITION_LIMIT}th")
+    if outcome.winner is None:
+        return f"The position occurred a {nth} time: the game is drawn."
+    loser = outcome.winner.other.value
+    return (
+        f"The position occurred a {nth} time: under {game.variant.title} rules the {loser} "
+        "lose by repetition."
+    )
+
+
 def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
     """Lines saying what a move did, in words."""
     size = live.game.size
@@ -148,9 +170,10 @@ def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
             f"({squares_text(result.captures, size)})"
         )
     lines = [line, *king_news(result, size)]
-    warning = repetition_warning(live.game)
-    if warning:
-        lines.append(warning)
+    # A warning before the last occurrence, the news after it (only one of them can apply).
+    news = repetition_warning(live.game) or repetition_news(live.game, result)
+    if news:
+        lines.append(news)
     return lines
 
 

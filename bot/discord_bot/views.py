@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from itertools import groupby
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -214,21 +215,36 @@ class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>
         await _dispatch(interaction, self)
 
 
-class PieceSelect(discord.ui.DynamicItem[Select], template=r"tafl:pc:(?P<game>\d+):(?P<ply>\d+)"):
-    """Step one of the click-to-move flow: choose one of your pieces that can move."""
+class PieceSelect(
+    discord.ui.DynamicItem[Select],
+    template=r"tafl:pc:(?P<game>\d+):(?P<ply>\d+)(?::(?P<part>\d+))?",
+):
+    """Step one of the click-to-move flow: choose one of your pieces that can move.
+
+    When more pieces can move than one menu holds, each menu lists a band of ranks; ``part``
+    tells the menus of one message apart (the first has none in its custom id, as before).
+    """
 
     def __init__(
-        self, game_id: int, ply: int, options: list[discord.SelectOption] | None = None
+        self,
+        game_id: int,
+        ply: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        part: int = 0,
+        placeholder: str = "Choose a piece to move",
     ) -> None:
+        suffix = f":{part}" if part else ""
         super().__init__(
             discord.ui.Select(
-                placeholder="Choose a piece to move",
-                custom_id=f"tafl:pc:{game_id}:{ply}",
+                placeholder=placeholder,
+                custom_id=f"tafl:pc:{game_id}:{ply}{suffix}",
                 options=options or [discord.SelectOption(label="-")],
             )
         )
         self.game_id = game_id
         self.ply = ply
+        self.part = part
 
     @property
     def choice(self) -> int | None:
@@ -240,7 +256,7 @@ class PieceSelect(discord.ui.DynamicItem[Select], template=r"tafl:pc:(?P<game>\d
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PieceSelect:
-        return cls(int(match["game"]), int(match["ply"]))
+        return cls(int(match["game"]), int(match["ply"]), part=int(match["part"] or 0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch(interaction, self)
@@ -352,25 +368,54 @@ BACK = "back"
 """The value of the destination menu's Back option (squares are digits)."""
 
 
+MAX_MENUS = 5
+"""Discord's limit of rows in one message, each menu taking a row."""
+
+
+def rank_bands(origins: Sequence[int], size: int) -> list[list[int]]:
+    """``origins`` (ascending squares) split into bands of whole ranks, each at most
+    :data:`MAX_OPTIONS` squares, so that every piece fits in a menu (a rank never holds more
+    than 19 squares). One band when they all fit."""
+    bands: list[list[int]] = []
+    for _, squares in groupby(origins, key=lambda square: square // size):
+        rank = list(squares)
+        if not bands or len(bands[-1]) + len(rank) > MAX_OPTIONS:
+            bands.append([])
+        bands[-1].extend(rank)
+    return bands
+
+
+def _band_placeholder(band: Sequence[int], size: int) -> str:
+    first, last = band[0] // size + 1, band[-1] // size + 1
+    ranks = f"rank {first}" if first == last else f"ranks {first}–{last}"
+    return f"Choose a piece on {ranks}"
+
+
 def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
-    """A menu of the side to move's pieces that can move (``None`` if there are none)."""
+    """Menus of the side to move's pieces that can move (``None`` if there are none): one menu,
+    or one per band of ranks when more pieces can move than a menu holds."""
     size = game.size
     origins = sorted({move.origin for move in game.legal_moves()})
     if not origins:
         return None
-    options = []
-    for origin in origins[:MAX_OPTIONS]:
-        count = len(game.legal_moves(origin))
-        kind = game.piece_at(origin).name.lower()
-        options.append(
-            discord.SelectOption(
-                label=clip(f"{square_name(origin, size)} ({kind})", SELECT_LABEL),
-                value=str(origin),
-                description=clip(f"{count} move{'s' if count != 1 else ''}", SELECT_DESCRIPTION),
-            )
-        )
+    bands = rank_bands(origins, size)
     view = discord.ui.View(timeout=None)
-    view.add_item(PieceSelect(game_id, game.ply, options))
+    for part, band in enumerate(bands[:MAX_MENUS]):
+        options = []
+        for origin in band:
+            count = len(game.legal_moves(origin))
+            kind = game.piece_at(origin).name.lower()
+            options.append(
+                discord.SelectOption(
+                    label=clip(f"{square_name(origin, size)} ({kind})", SELECT_LABEL),
+                    value=str(origin),
+                    description=clip(
+                        f"{count} move{'s' if count != 1 else ''}", SELECT_DESCRIPTION
+                    ),
+                )
+            )
+        placeholder = "Choose a piece to move" if len(bands) == 1 else _band_placeholder(band, size)
+        view.add_item(PieceSelect(game_id, game.ply, options, part=part, placeholder=placeholder))
     return view
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from bot.engine import Game, MoveResult, Side
+from bot.engine import Game, MoveResult, Side, Termination
 from bot.render.view import ATTACKER, DEFENDER, KING, BoardView, Caption, SideName, Square
 
 _SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS: "defenders"}
+_CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
+"""Shorter words for an ending whose full name would rarely fit beside the players' names (the
+winner already says who the repetition was forbidden to)."""
 
 
 def _status(game: Game, last: MoveResult | None) -> str | None:
@@ -16,7 +19,8 @@ def _status(game: Game, last: MoveResult | None) -> str | None:
     outcome = game.outcome
     if outcome is not None:
         verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
-        return f"{verdict}: {outcome.termination.value}"
+        ending = outcome.termination
+        return f"{verdict}: {_CAPTION_WORDS.get(ending, ending.value)}"
     if last is not None and last.tuichi:
         return "Tuichi!"
     if last is not None and last.raichi:

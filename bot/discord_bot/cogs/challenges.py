@@ -41,8 +41,9 @@ log = logging.getLogger(__name__)
 VARIANT_CHOICES = [app_commands.Choice(name=v.title, value=v.name) for v in VARIANTS.values()]
 SIDE_CHOICES = [
     app_commands.Choice(name="Random", value="random"),
-    app_commands.Choice(name="Attackers (Muscovites, dark)", value="attackers"),
-    app_commands.Choice(name="Defenders (Swedes and the king, light)", value="defenders"),
+    # Names that hold in every variant (Tablut's Muscovites and Swedes are not Copenhagen's).
+    app_commands.Choice(name="Attackers (dark)", value="attackers"),
+    app_commands.Choice(name="Defenders and the king (light)", value="defenders"),
 ]
 LEVEL_CHOICES = [
     app_commands.Choice(name=f"{level.title()} ({description})"[:100], value=level)

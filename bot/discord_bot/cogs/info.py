@@ -18,6 +18,7 @@ from bot.storage.replay import replay_game
 from ..errors import UserError
 from ..limits import fit_embed
 from ..present import plain_name, render_replay
+from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
 from ..wording import plural, rating_with_games, side_record
 from .challenges import VARIANT_CHOICES
 
@@ -82,15 +83,10 @@ class Info(commands.Cog):
             title=f"{rules.title} ({rules.size}x{rules.size})", description=rules.summary
         )
         embed.add_field(name="Moves first", value=rules.first.value.title())
-        embed.add_field(
-            name="King escapes to", value="a corner" if rules.corners else "any edge square"
-        )
-        embed.add_field(
-            name="Calls",
-            value="**Raichi!** when the king has one open route, **Tuichi!** with two or more"
-            + (" (and Tuichi wins)." if rules.tuichi_wins else "."),
-            inline=False,
-        )
+        embed.add_field(name="King escapes to", value=king_wins_text(rules))
+        embed.add_field(name="Calls", value=calls_text(rules), inline=False)
+        for name, text in special_rules(rules):
+            embed.add_field(name=name, value=text, inline=False)
         embed.add_field(
             name="Start a game",
             value=(
@@ -103,19 +99,14 @@ class Info(commands.Cog):
         embed.set_footer(text=f"Source: {rules.source}")
         embed.set_image(url="attachment://start.png")
         await interaction.response.send_message(
-            embed=embed, file=discord.File(io.BytesIO(image), "start.png"), ephemeral=True
+            embed=fit_embed(embed), file=discord.File(io.BytesIO(image), "start.png"),
+            ephemeral=True,
         )
 
     @app_commands.command(name="variants", description="The rules this bot plays")
     async def variants(self, interaction: discord.Interaction) -> None:
         """One line per variant."""
-        lines = []
-        for rules in VARIANTS.values():
-            escape = "corner" if rules.corners else "edge"
-            lines.append(
-                f"**{rules.title}** (`{rules.name}`): {rules.size}x{rules.size}, "
-                f"{rules.first.value} move first, the king escapes to the {escape}."
-            )
+        lines = [variant_line(rules) for rules in VARIANTS.values()]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     async def _game(
