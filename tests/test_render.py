@@ -617,3 +617,26 @@ def test_a_repetition_the_defenders_lose_is_captioned_in_one_short_word() -> Non
         played.play(move)
     caption = board_view_from_game(played, caption=True).caption
     assert caption is not None and caption.status == "Attackers win: repetition"
+
+
+def test_an_exit_fort_that_won_is_marked_on_its_squares_and_nowhere_else() -> None:
+    from bot.render.board import tile_keys
+    from bot.render.layout import Layout
+
+    won = game("copenhagen", "K:f2 T:d1,e1,g1,h1,d2,h2,d3,e3,f3,g3,h3 t:a6,k6,f11", "defenders")
+    won.play("f2-f1")
+    fort = won.exit_fort()
+    assert sorted(fort) == sorted(
+        parse_square(name, 11) for name in ("e2", "f1", "f2", "g2")
+    ), "the king's square and the empty squares inside the wall"
+    view = board_view_from_game(won, caption=True)
+    assert view.fort == fort
+    keys = dict(tile_keys(view, Layout.fit(11, 720, caption=True), flip=False))
+    assert {square for square, key in keys.items() if key.fort} == fort
+    for theme in ("classic", "contrast"):
+        data = render_png(view, theme=theme)
+        assert len(data) < PNG_MAX_BYTES
+    # The same wall one move earlier has not won: nothing is marked.
+    before = game("copenhagen", "K:f2 T:d1,e1,g1,h1,d2,h2,d3,e3,f3,g3,h3 t:a6,k6,f11", "defenders")
+    assert before.exit_fort() == frozenset()
+    assert board_view_from_game(before).fort == frozenset()

@@ -13,8 +13,8 @@ SHIELDWALL = (
     "Two or more pieces side by side along the edge of the board are captured together when "
     "the enemy closes both ends of the row (a corner closes an end too) and has a piece right "
     "in front of each of them. The whole row falls to the move that closes one of its ends "
-    "(a piece arriving in front captures nothing). The king can help the defenders make one; caught in a row himself, he survives while the "
-    "defenders beside him fall."
+    "(a piece arriving in front captures nothing). The king can help the defenders make one; "
+    "caught in a row himself, he survives while the defenders beside him fall."
 )
 EXIT_FORT = (
     "The defenders also win when the king stands on the edge, can still move, and is shut in "

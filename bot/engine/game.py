@@ -166,6 +166,13 @@ class Game:
         game ends (see :attr:`repetition_ending`) when this reaches :data:`REPETITION_LIMIT`."""
         return self._seen[self._board.hash]
 
+    def exit_fort(self) -> frozenset[Square]:
+        """The squares of the exit fort that won the game: the king's square and the empty
+        squares inside the wall (empty unless the game ended by an exit fort)."""
+        if self.outcome is None or self.outcome.termination is not Termination.EXIT_FORT:
+            return frozenset()
+        return self._board.rules.exit_fort(self._board)
+
     @property
     def repetition_ending(self) -> Outcome:
         """How these rules end a game whose position occurs :data:`REPETITION_LIMIT` times:

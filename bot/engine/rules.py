@@ -70,6 +70,10 @@ class Rules:
         """Whether a piece arriving on ``target`` could make :meth:`more_captures`."""
         return False
 
+    def exit_fort(self, board: Board) -> frozenset[int]:
+        """The squares of an exit fort that wins for the defenders (none in most rules)."""
+        return frozenset()
+
     # ------------------------------------------------------------------ endings
 
     def after_attackers_move(self, board: Board, target: int) -> Termination | None:
@@ -271,7 +275,7 @@ class CopenhagenRules(Rules):
     def after_defenders_move(self, board: Board, piece: int, target: int) -> Termination | None:
         if piece == KING and self.tables.is_escape[target]:
             return Termination.KING_ESCAPED
-        if board.king >= 0 and self._edge[board.king] and self._exit_fort(board):
+        if board.king >= 0 and self._edge[board.king] and self.exit_fort(board):
             return Termination.EXIT_FORT
         return None
 
@@ -297,12 +301,13 @@ class CopenhagenRules(Rules):
                         defenders += 1
         return defenders == cells.count(DEFENDER)
 
-    def _exit_fort(self, board: Board) -> bool:
+    def exit_fort(self, board: Board) -> frozenset[int]:
         """RULES.md's exit fort: the king on the edge can move, no attacker touches the fort
         (the king's square and the empty squares reachable from it), and the defenders next
-        to the fort all belong to the wall that cannot be broken."""
-        if not board.king_moves():
-            return False
+        to the fort all belong to the wall that cannot be broken. Returns the fort's squares
+        when it holds (empty otherwise)."""
+        if not self._edge[board.king] or not board.king_moves():
+            return frozenset()
         cells = board.cells
         neighbours = self.tables.neighbours
         king = board.king
@@ -314,7 +319,7 @@ class CopenhagenRules(Rules):
             for nb in neighbours[sq]:
                 here = cells[nb]
                 if here == ATTACKER:
-                    return False
+                    return frozenset()
                 if here == EMPTY and nb not in fort:
                     fort.add(nb)
                     frontier.append(nb)
@@ -324,7 +329,7 @@ class CopenhagenRules(Rules):
         # file: a neighbour off the board, in the fort or in the set (corners and the throne
         # are hostile, so they do not hold).
         n = self.tables.size
-        fort -= self.tables.corners | {self.tables.throne}  # hostile squares hold nothing
+        holding = fort - self.tables.corners - {self.tables.throne}  # hostile squares hold none
         held = {sq for sq, piece in enumerate(cells) if piece == DEFENDER}
         changed = True
         while changed:
@@ -332,17 +337,17 @@ class CopenhagenRules(Rules):
             for sq in list(held):
                 rank, file = divmod(sq, n)
                 along_rank = (
-                    file == 0 or file == n - 1 or sq - 1 in fort or sq + 1 in fort
+                    file == 0 or file == n - 1 or sq - 1 in holding or sq + 1 in holding
                     or sq - 1 in held or sq + 1 in held
                 )
                 along_file = (
-                    rank == 0 or rank == n - 1 or sq - n in fort or sq + n in fort
+                    rank == 0 or rank == n - 1 or sq - n in holding or sq + n in holding
                     or sq - n in held or sq + n in held
                 )
                 if not (along_rank and along_file):
                     held.discard(sq)
                     changed = True
-        return walls <= held
+        return frozenset(fort) if walls <= held else frozenset()
 
 
 @cache

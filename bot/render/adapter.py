@@ -100,6 +100,7 @@ def board_view_from_game(
         captured=tuple(captured),
         routes=tuple(routes),
         king_threatened=threatened,
+        fort=game.exit_fort(),
         caption=strip,
     )
 

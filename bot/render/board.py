@@ -79,6 +79,7 @@ def tile_keys(view: BoardView, layout: Layout, flip: bool) -> Iterable[tuple[Squ
             route_target=square in targets and view.cells[square] == EMPTY,
             captured=captured.get(square, EMPTY),
             threatened=view.king_threatened and square == king,
+            fort=square in view.fort,
         )
         if not key.is_plain:
             yield square, key

@@ -44,6 +44,11 @@ def _sample_keys() -> list[TileKey]:
         TileKey("plain", route="n", route_target=True, captured=ATTACKER),
         TileKey("plain", KING, threatened=True),
         TileKey("throne", KING, threatened=True),
+        TileKey("plain", fort=True),
+        TileKey("plain_alt", fort=True),
+        TileKey("plain", KING, fort=True),
+        TileKey("plain", KING, tint=True, path="n", fort=True),
+        TileKey("plain_alt", tint=True, path="s", path_start=True, fort=True),
     ]
     keys += [TileKey(base, captured=code) for base in ("plain", "plain_alt")
              for code in (ATTACKER, DEFENDER, KING)]

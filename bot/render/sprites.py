@@ -254,6 +254,11 @@ def route_target(theme: Theme, square: int) -> Image.Image:
     return _shrink(image, square)
 
 
+def fort_tint(theme: Theme, square: int) -> Image.Image:
+    """The wash over a square of the exit fort that won the game."""
+    return Image.new("RGBA", (square, square), theme.fort_tint)
+
+
 def move_tint(theme: Theme, square: int) -> Image.Image:
     """The translucent wash over the last move's origin and target squares."""
     return Image.new("RGBA", (square, square), theme.move_tint)

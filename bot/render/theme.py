@@ -51,6 +51,8 @@ class Theme:
     shadow: RGBA
     # Markers.
     move_tint: RGBA
+    fort_tint: RGBA
+    """Over the squares of an exit fort that won: a colour no other marker uses."""
     move_path: RGBA
     capture: RGB
     capture_halo: RGB
@@ -88,6 +90,7 @@ CLASSIC = Theme(
     crown=(176, 120, 16),
     shadow=(40, 20, 4, 110),
     move_tint=(255, 224, 40, 120),
+    fort_tint=(60, 148, 88, 110),
     move_path=(176, 120, 8, 255),
     capture=(212, 96, 0),
     capture_halo=(255, 248, 232),
@@ -124,6 +127,7 @@ CONTRAST = Theme(
     crown=(0, 0, 0),
     shadow=(0, 0, 0, 0),
     move_tint=(240, 228, 64, 200),
+    fort_tint=(80, 188, 120, 200),
     move_path=(0, 0, 0, 255),
     capture=(212, 96, 0),
     capture_halo=(255, 255, 255),

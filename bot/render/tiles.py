@@ -33,6 +33,8 @@ class TileKey(NamedTuple):
     """Code of the piece captured here by the last move (0 when none)."""
     threatened: bool = False
     """The king here can be captured next move."""
+    fort: bool = False
+    """Inside the exit fort that won the game."""
 
     @property
     def is_plain(self) -> bool:
@@ -43,6 +45,8 @@ class TileKey(NamedTuple):
 def compose(theme: Theme, square: int, key: TileKey) -> Image.Image:
     """Compose the RGB picture of one square; layers go bottom to top as a player reads them."""
     tile = sprites.square_base(theme, key.base, square).convert("RGBA")
+    if key.fort:
+        tile = Image.alpha_composite(tile, sprites.fort_tint(theme, square))
     if key.tint:
         tile = Image.alpha_composite(tile, sprites.move_tint(theme, square))
     if key.route:

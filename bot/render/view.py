@@ -67,6 +67,8 @@ class BoardView:
     """Escape squares the king can reach in one move (Raichi/Tuichi), drawn from the king."""
     king_threatened: bool = False
     """The king can be captured by the attackers' next move."""
+    fort: frozenset[Square] = frozenset()
+    """The squares of an exit fort that won the game (the king's and the empty ones inside)."""
     caption: Caption | None = None
 
     def __post_init__(self) -> None:
@@ -77,7 +79,10 @@ class BoardView:
             raise ValueError(f"{len(self.cells)} cells given for a {self.size}x{self.size} board")
         if any(code not in PIECE_CODES for code in self.cells):
             raise ValueError("cells must hold piece codes 0 (empty) to 3 (king)")
-        squares = [*self.corners, *self.camps, *self.routes, *(sq for sq, _ in self.captured)]
+        squares = [
+            *self.corners, *self.camps, *self.routes, *self.fort,
+            *(sq for sq, _ in self.captured),
+        ]
         if self.throne is not None:
             squares.append(self.throne)
         if self.last_move is not None:
