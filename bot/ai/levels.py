@@ -21,9 +21,15 @@ tablut          master-hard   40, +30 =0 -10 (*)      75.0% [61.6, 88.4]     60%
 brandubh        medium-easy   40, +19 =10 -11         60.0% [46.9, 73.1]     22% / 98%
 brandubh        hard-medium   40, +18 =10 -12         57.5% [44.3, 70.7]     20% / 95%
 brandubh        master-hard   20, +10 =0 -10          50.0% [28.1, 71.9]     0% / 100%
+copenhagen      medium-easy   20, +18 =1 -1           92.5% [82.0, 100.0]    85% / 100%
+copenhagen      hard-medium   20, +19 =1 -0           97.5% [92.7, 100.0]    95% / 100%
+copenhagen      master-hard   20, +10 =4 -6 (**)      60.0% [40.9, 79.1]     55% / 65%
 ==============  ============  ======================  =====================  ===========
 
 (*) Seeds 1 and 2, 20 games each: +16 =0 -4 and +14 =0 -6. Seeds 1 and 3 elsewhere.
+(**) Copenhagen, seed 1, ``--max-plies 200``; ``--jobs 1`` except master-hard (``--jobs 2``).
+Copenhagen plays with the corner family's evaluation weights; its own endings (exit fort,
+encirclement, shieldwalls) reach the search through the board's move results.
 
 Brandubh falls short, and not for want of strength: there the king is taken only when surrounded
 on four sides, and the side that defends wins nearly every game between levels that search. A
