@@ -265,6 +265,9 @@ async def test_a_refused_takeback_waits_for_the_cooldown_or_the_next_move(tmp_pa
         hub.offer_takeback(CHANNEL, ann)
     await hub.play(CHANNEL, BO, "d3-c3")
     assert hub.offer_takeback(CHANNEL, ann) is live
+    await storage.close()
+
+
 async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrated_games_only(
     tmp_path: Path,
 ) -> None:
