@@ -1,7 +1,11 @@
-"""Fixtures shared by the storage tests: a fake clock and a fresh database on it."""
+"""Fixtures shared by the storage tests (a fake clock and a fresh database on it), and a guard
+that turns a thread left running by a test into a failure instead of a hang at exit."""
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -23,3 +27,50 @@ async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
     storage = await open_storage(tmp_path / "tafl.sqlite3", clock)
     yield storage
     await storage.close()
+
+
+# -- a leaked thread fails the run instead of hanging it ---------------------------------------
+
+_LEFT_RUNNING: list[threading.Thread] = []
+
+
+def _left_running() -> list[threading.Thread]:
+    """Non-daemon threads still alive besides the main thread, which would keep the interpreter
+    from exiting (an unclosed aiosqlite connection, say). Thread pools are left out: their
+    workers are joined at exit."""
+    return [
+        thread
+        for thread in threading.enumerate()
+        if thread is not threading.main_thread()
+        and not thread.daemon
+        and not thread.name.startswith(("ThreadPoolExecutor", "asyncio_"))
+    ]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Give stray threads a moment, then fail the run if any is still alive."""
+    for thread in _left_running():
+        thread.join(timeout=2)
+    _LEFT_RUNNING[:] = _left_running()
+    if _LEFT_RUNNING:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Name the threads left running (the name says which function each one runs)."""
+    if _LEFT_RUNNING:
+        names = ", ".join(thread.name for thread in _LEFT_RUNNING)
+        terminalreporter.write_line(
+            f"FAILED: threads left running after the tests (a connection or server a test "
+            f"did not close): {names}",
+            red=True,
+        )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Exit now when threads were left running: waiting for them would hang CI until its
+    time limit, after the report has already been printed."""
+    if _LEFT_RUNNING:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(int(pytest.ExitCode.TESTS_FAILED))
