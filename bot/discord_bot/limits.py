@@ -10,6 +10,8 @@ from __future__ import annotations
 import discord
 
 CONTENT = 2000
+ATTACHMENT = 10 * 1024 * 1024
+"""Bytes in one uploaded file (Discord's default limit)."""
 EMBED_TITLE = 256
 EMBED_DESCRIPTION = 4096
 EMBED_FIELD_NAME = 256

@@ -22,6 +22,7 @@ from bot.engine import (
 )
 from bot.render import (
     DEFAULT_THEME,
+    DEFAULT_WIDTH,
     board_view_from_game,
     render_gif,
     render_png,
@@ -30,7 +31,7 @@ from bot.render import (
 from bot.storage import FinishedGame, Participant
 
 from .hub import LiveGame, TakenBack
-from .limits import fit_embed
+from .limits import ATTACHMENT, fit_embed
 
 SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
 COLOUR = {Side.ATTACKERS: discord.Colour.dark_grey(), Side.DEFENDERS: discord.Colour.light_grey()}
@@ -283,10 +284,21 @@ async def render_board(
     return BoardImage(data, f"tafl-{live.id}-{live.game.ply}.png")
 
 
-async def render_replay(game: Game, attackers: str, defenders: str) -> bytes:
-    """An animated GIF of the whole game, rendered in a worker thread."""
+REPLAY_WIDTHS = (DEFAULT_WIDTH, 480, 360)
+"""Widths a replay is drawn at, largest first, until it fits in one upload."""
+
+
+async def render_replay(
+    game: Game, attackers: str, defenders: str, limit: int = ATTACHMENT
+) -> tuple[bytes, int] | None:
+    """An animated GIF of the whole game and its width, rendered in a worker thread: drawn
+    smaller when a long game would not fit in ``limit`` bytes, ``None`` if it never does."""
     views = replay_views(game, caption=True, attackers=attackers, defenders=defenders)
-    return await asyncio.to_thread(render_gif, views)
+    for width in REPLAY_WIDTHS:
+        data = await asyncio.to_thread(render_gif, views, width=width)
+        if len(data) <= limit:
+            return data, width
+    return None
 
 
 def player_field(live: LiveGame, side: Side) -> str:

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS, Game, get_variant
-from bot.render import board_view_from_game, render_png
+from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
 from bot.storage import GameRecord, NotFound, Participant, Results
 from bot.storage.replay import replay_game
 
@@ -173,11 +173,22 @@ class Info(commands.Cog):
         # "thinking" defer every answer would be public.
         record, played = await self._game(interaction, game)
         await interaction.response.defer(thinking=True)
-        data = await render_replay(
+        rendered = await render_replay(
             played, plain_name(record.attackers), plain_name(record.defenders)
         )
+        if rendered is None:
+            await interaction.followup.send(
+                f"Game #{record.id} ({moves_text(played)}) is too long for an animated replay "
+                "within Discord's 10 MiB file limit. `/tafl export` saves its record, which "
+                "any OpenTafl-compatible viewer replays."
+            )
+            return
+        data, width = rendered
+        smaller = ""
+        if width != DEFAULT_WIDTH:
+            smaller = f" (drawn {width} px wide to fit Discord's file limit)"
         await interaction.followup.send(
-            f"Game #{record.id}, {moves_text(played)}.",
+            f"Game #{record.id}, {moves_text(played)}{smaller}.",
             file=discord.File(io.BytesIO(data), f"tafl-game-{record.id}.gif"),
         )
 
