@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the stand-in lives with the tests
 
-from e2e_support import BotProcess, button_id  # noqa: E402
+from e2e_support import BotProcess, bot_env, button_id  # noqa: E402
 from fakediscord import (  # noqa: E402
     FakeChannel,
     FakeDiscord,
@@ -350,14 +350,7 @@ async def measure(plan: Plan, workdir: Path) -> Figures:
     async with FakeDiscord() as fake:
         guild = fake.create_guild("Bench")
         users = [fake.create_user(f"player{i}", guild=guild) for i in range(plan.ai_games + 3)]
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
-            **fake.env(guild),
-            "TAFL_DATABASE": str(workdir / "tafl.sqlite3"),
-            "TAFL_LOOP_MONITOR": "1",
-            "LOG_LEVEL": "INFO",
-            "PYTHONUNBUFFERED": "1",
-        }
+        env = bot_env(fake, guild, workdir, {"TAFL_LOOP_MONITOR": "1"})
         bot = BotProcess(env, workdir / "bot.log")
         try:
             try:

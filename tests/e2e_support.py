@@ -244,6 +244,22 @@ def attachment_is_png(message: FakeMessage) -> tuple[int, int]:
         return image.size
 
 
+def bot_env(
+    fake: FakeDiscord, guild: FakeGuild, folder: Path, extra: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of a bot process serving ``guild`` of ``fake``: this process's own
+    variables without any Discord or tafl setting, the stand-in's address and token, a database
+    in ``folder``, INFO logs unbuffered, then ``extra``."""
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
+        **fake.env(guild),
+        "TAFL_DATABASE": str(folder / "tafl.sqlite3"),
+        "LOG_LEVEL": "INFO",
+        "PYTHONUNBUFFERED": "1",
+        **(extra or {}),
+    }
+
+
 @contextlib.asynccontextmanager
 async def open_world(
     tmp: Path,
@@ -261,15 +277,7 @@ async def open_world(
     async with FakeDiscord() as fake:
         guild = fake.create_guild("Tafl Club")
         users = {name: fake.create_user(name, guild=guild) for name in names}
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
-            **fake.env(guild),
-            "TAFL_DATABASE": str(tmp / "tafl.sqlite3"),
-            "TAFL_TIMER_TICK": "0.5",
-            "LOG_LEVEL": "INFO",
-            "PYTHONUNBUFFERED": "1",
-            **(extra_env or {}),
-        }
+        env = bot_env(fake, guild, tmp, {"TAFL_TIMER_TICK": "0.5", **(extra_env or {})})
         bot = BotProcess(env, tmp / "bot.log")
         await bot.start(fake, guild)
         try:

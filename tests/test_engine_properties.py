@@ -19,7 +19,7 @@ from bot.engine import (
     format_position,
     parse_position,
 )
-from bot.engine.board import KING_TAKEN
+from bot.engine.rules import KING_TAKEN
 
 variants = st.sampled_from(sorted(VARIANTS))
 

@@ -21,8 +21,6 @@ Status = Termination | None
 """How the last move ended the game (``None``: it goes on), in the engine's one vocabulary of
 endings; the side that made the move won. No legal move and repetition are judged by callers."""
 
-KING_TAKEN = frozenset({Termination.KING_CAPTURED, Termination.GROUP_CAPTURED})
-"""The endings in which the king was captured."""
 
 _SIDE_OF_PIECE = (-1, ATTACKERS, DEFENDERS, -1)
 _ANVIL_FOR_ATTACKERS = (False, True, False, False)
@@ -378,63 +376,13 @@ class Board:
         return bool(self.king_capturing_moves())
 
     def king_capturing_moves(self) -> list[int]:
-        """The attackers' moves that would capture the king now, whoever is to move.
-
-        Only squares next to the king (or the last free square next to his group) are looked
-        at, so the search can ask this at every node.
-        """
+        """The attackers' moves that would capture the king now, whoever is to move (the
+        family's rules know which squares to look at, so the search can ask at every node)."""
         if self.king < 0 or self.status:
             return []
-        tables = self.tables
-        cells = self.cells
-        if not tables.group_capture:
-            # Whether an arrival captures depends only on the square: test the squares first,
-            # then who can reach them.
-            result = []
-            for target in tables.neighbours[self.king]:
-                if cells[target] == EMPTY and self.rules.arrival_captures_king(self, target):
-                    result += self._attackers_reaching(target)
-            return result
-        liberty = self._group_last_liberty()
-        if liberty < 0:
-            return []
-        # Confirm by playing: an attacker leaving a square next to the group, or capturing one
-        # of its defenders, opens the ring again.
-        result = []
-        for move in self._attackers_reaching(liberty):
-            status = self.make(move)
-            self.unmake()
-            if status in KING_TAKEN:
-                result.append(move)
-        return result
+        return self.rules.king_capturing_moves(self)
 
-    def _group_last_liberty(self) -> int:
-        """The only free square next to the king's group, or -1 if it has none or several.
-
-        Free means empty and not a square that closes the ring (the empty throne, a corner).
-        """
-        tables = self.tables
-        cells = self.cells
-        closes = tables.closes_ring
-        neighbours = tables.neighbours
-        group = {self.king}
-        frontier = [self.king]
-        free = -1
-        while frontier:
-            sq = frontier.pop()
-            for nb in neighbours[sq]:
-                piece = cells[nb]
-                if piece == DEFENDER:
-                    if nb not in group:
-                        group.add(nb)
-                        frontier.append(nb)
-                elif piece == EMPTY and not closes[nb] and nb != free:
-                    if free >= 0:
-                        return -1
-                    free = nb
-        return free
-
-    def _attackers_reaching(self, target: int) -> list[int]:
+    def attackers_reaching(self, target: int) -> list[int]:
         """The attackers' legal moves onto the empty square ``target``."""
         tables = self.tables
         cells = self.cells

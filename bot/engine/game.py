@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from functools import cache
 
-from .board import ATTACKERS, DEFENDERS, KING_TAKEN, Board
+from .board import ATTACKERS, DEFENDERS, Board
 from .errors import (
     AmbiguousMoveError,
     GameOverError,
@@ -16,6 +16,7 @@ from .errors import (
     TaflError,
 )
 from .otn import format_position, parse_position
+from .rules import KING_TAKEN
 from .tables import EMPTY, KING, MOVE_SHIFT, TARGET_MASK
 from .types import (
     Move,

@@ -25,6 +25,9 @@ from .variants import KingCapture, Variant
 if TYPE_CHECKING:
     from .board import Board
 
+KING_TAKEN = frozenset({Termination.KING_CAPTURED, Termination.GROUP_CAPTURED})
+"""The endings in which the king was captured."""
+
 
 class Rules:
     """What every variant shares: the king escapes by arriving on an escape square, and a
@@ -49,11 +52,20 @@ class Rules:
             return Termination.KING_CAPTURED
         return None
 
-    def arrival_captures_king(self, board: Board, target: int) -> bool:
-        """Whether an attacker arriving on the empty square ``target`` next to the king would
-        capture him, without playing the move. Exact because the captures such a move makes
-        only remove defenders, which never help close the ring."""
-        return self.ring_closed(board, target)
+    def king_capturing_moves(self, board: Board) -> list[int]:
+        """The attackers' moves that would capture the king (who stands on the board).
+
+        Whether an arrival captures depends only on the square, so the empty squares next to
+        the king are tested first with :meth:`ring_closed`, then who can reach them. Exact
+        without playing the moves: the captures they make only remove defenders, which never
+        help close the ring.
+        """
+        cells = board.cells
+        result: list[int] = []
+        for target in self.tables.neighbours[board.king]:
+            if cells[target] == EMPTY and self.ring_closed(board, target):
+                result += board.attackers_reaching(target)
+        return result
 
     def ring_closed(self, board: Board, target: int) -> bool:
         """The family's king capture: whether the king, with an attacker on ``target`` (a
@@ -156,6 +168,46 @@ class GroupRules(SurroundedRules):
         if not touches_mover:
             return None
         return Termination.GROUP_CAPTURED if len(group) > 1 else Termination.KING_CAPTURED
+
+    def king_capturing_moves(self, board: Board) -> list[int]:
+        """Only a move onto the group's last free square can capture it; each candidate is
+        confirmed by playing it (an attacker leaving a square next to the group, or capturing
+        one of its defenders, opens the ring again)."""
+        liberty = self._last_liberty(board)
+        if liberty < 0:
+            return []
+        result = []
+        for move in board.attackers_reaching(liberty):
+            status = board.make(move)
+            board.unmake()
+            if status is not None and status in KING_TAKEN:
+                result.append(move)
+        return result
+
+    def _last_liberty(self, board: Board) -> int:
+        """The only free square next to the king's group, or -1 if it has none or several.
+
+        Free means empty and not a square that closes the ring (the empty throne, a corner).
+        """
+        cells = board.cells
+        closes = self.tables.closes_ring
+        neighbours = self.tables.neighbours
+        group = {board.king}
+        frontier = [board.king]
+        free = -1
+        while frontier:
+            sq = frontier.pop()
+            for nb in neighbours[sq]:
+                piece = cells[nb]
+                if piece == DEFENDER:
+                    if nb not in group:
+                        group.add(nb)
+                        frontier.append(nb)
+                elif piece == EMPTY and not closes[nb] and nb != free:
+                    if free >= 0:
+                        return -1
+                    free = nb
+        return free
 
 
 class CopenhagenRules(Rules):
