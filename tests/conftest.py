@@ -29,6 +29,22 @@ async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
     await storage.close()
 
 
+# -- a stale compiled build would test old code ------------------------------------------------
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to run on compiled modules older than their sources (``python -m bot.native``)."""
+    from bot import native
+
+    old = native.stale()
+    if old:
+        pytest.exit(
+            f"the compiled build is stale for {', '.join(old)}: run `python -m bot.native "
+            "build` (or `clean` to test the pure Python)",
+            returncode=2,
+        )
+
+
 # -- a leaked thread fails the run instead of hanging it ---------------------------------------
 
 _LEFT_RUNNING: list[threading.Thread] = []

@@ -144,7 +144,6 @@ class Searcher:
         result = SearchResult(moves[0], 0, 0, 0, 0.0)
         root_scores: dict[int, int] = {}
         for depth in range(1, max(1, max_depth) + 1):
-            self.partial = None
             try:
                 score, move, scores = self._root(depth, moves, root_scores)
             except SearchTimeout:
@@ -195,6 +194,7 @@ class Searcher:
     def _root(
         self, depth: int, moves: list[int], previous: dict[int, int]
     ) -> tuple[int, int, dict[int, int]]:
+        self.partial = None
         board = self.board
         tactics = self.tactics
         if board.turn == DEFENDERS:
@@ -418,6 +418,10 @@ class Searcher:
             return MATE - ply - 1
         rays = tactics.open_rays(board)
         if not rays:
+            if qdepth < MAX_QUIESCENCE:
+                stoppers = self._fork_stoppers()
+                if stoppers is not None:
+                    return self._stop_fork(stoppers, alpha, beta, ply, qdepth)
             return self._evaluate()
         if len(rays) >= 2:
             return -(MATE - ply - 2)
@@ -430,6 +434,49 @@ class Searcher:
         for move in blocks:
             board.make(move)
             score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
+            board.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _fork_stoppers(self) -> set[int] | None:
+        """Where the attackers (to move) must land to stop the king's forks next move.
+
+        ``None`` when the king has no fork to make. A fork counts only when the king, arrived
+        on its square, cannot be captured at once: then one block cannot save the attackers.
+        """
+        board = self.board
+        forks = self.tactics.fork_squares(board)
+        if not forks:
+            return None
+        origin = board.king << MOVE_SHIFT
+        stoppers: set[int] | None = None
+        for square, squares in forks:
+            # The king's move is played out of turn: make() does not look at whose turn it is.
+            status = board.make(origin | square)
+            safe = not status and not board.king_capturing_moves()
+            board.unmake()
+            if safe or status:
+                if stoppers is None:
+                    stoppers = set()
+                stoppers.update(squares)
+        return stoppers
+
+    def _stop_fork(self, stoppers: set[int], alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """The attackers' moves onto ``stoppers``, each answered by the defenders' quiescence."""
+        board = self.board
+        moves = [move for move in board.moves() if move & TARGET_MASK in stoppers]
+        if not moves:
+            return -(MATE - ply - 4)
+        best = -INFINITY
+        for move in self._order(moves, 0, ply):
+            status = board.make(move)
+            won = MATE - ply - 1
+            score = won if status else -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
             board.unmake()
             if score > best:
                 best = score

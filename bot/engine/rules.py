@@ -216,7 +216,7 @@ class CopenhagenRules(Rules):
     encirclement; perpetual repetition loses for the defenders."""
 
     repetition = Termination.PERPETUAL_REPETITION
-    repetition_winner = Side.ATTACKERS
+    repetition_winner: Side | None = Side.ATTACKERS
     extra_captures = True
 
     def __init__(self, variant: Variant, tables: Tables) -> None:

@@ -1,0 +1,405 @@
+"""Matches between OTEP engines, refereed by this project's rules engine.
+
+    python -m bot.ai.match --variant tablut --games 30 --seconds 2 \\
+        --a "python -m bot.ai otep --level master" --b "/path/to/another-engine"
+
+Each game starts both engines afresh as OpenTafl Engine Protocol (OTEP) engines, plays a short
+random opening shared by a pair of games with the sides swapped, then asks each engine for its
+moves in turn and checks every move with our rules: a move our rules refuse, an engine that
+stops answering, or one that overruns its time by far loses the game. The engines get the
+same fixed time per move (``--seconds``; ours through ``--time`` in its command line, another
+through its own settings), and the runner reports how long each really took, so the time is
+seen to be equal. Without ``--clock`` no clock is sent, because OpenTafl's engine reads a clock
+as a whole game's time control rather than a time per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import queue
+import random
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from bot.engine.errors import TaflError
+from bot.engine.game import Game
+from bot.engine.types import Side
+from bot.engine.variants import get_variant
+
+from .arena import MatchScore, random_opening
+
+
+class EngineFailure(Exception):
+    """An engine broke the protocol, stopped answering or exited; the message says how."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How to start one OTEP engine: a command line, run in ``directory``."""
+
+    command: str
+    name: str
+    directory: str | None = None
+
+
+class EngineProcess:
+    """One running OTEP engine, read line by line by a thread so that waits can time out."""
+
+    def __init__(self, spec: EngineSpec, log: IO[str] | None = None) -> None:
+        self.spec = spec
+        self.log = log
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.statuses: list[str] = []
+        self.process = subprocess.Popen(
+            shlex.split(spec.command),
+            cwd=spec.directory,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log if log is not None else subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self._reader = threading.Thread(target=self._read, name=f"otep-{spec.name}", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        stdout = self.process.stdout
+        assert stdout is not None
+        for raw in stdout:
+            self.lines.put(raw.strip())
+        self.lines.put(None)
+
+    def _note(self, text: str) -> None:
+        if self.log is not None:
+            self.log.write(text + "\n")
+            self.log.flush()
+
+    def send(self, line: str) -> None:
+        """Send one command (an engine that already exited is reported when next read)."""
+        self._note(f"{self.spec.name} << {line}")
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(line + "\n")
+            stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+    def expect(self, command: str, timeout: float) -> str:
+        """The next line that starts with ``command``; other lines are logged and kept."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise EngineFailure(f"{self.spec.name} sent no '{command}' within {timeout:g} s")
+            try:
+                line = self.lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                code = self.process.poll()
+                raise EngineFailure(f"{self.spec.name} exited (status {code})")
+            self._note(f"{self.spec.name} >> {line}")
+            word = line.split()[0] if line.split() else ""
+            if word == command:
+                return line
+            if word == "status":
+                self.statuses.append(line[7:])
+            elif word == "error" and line.split()[1:2] == ["-1"]:
+                raise EngineFailure(f"{self.spec.name} gave up: {line}")
+
+    def close(self) -> None:
+        """Say goodbye and make sure the process is gone."""
+        self.send("goodbye")
+        stdin = self.process.stdin
+        if stdin is not None:
+            with contextlib.suppress(OSError):
+                stdin.close()
+        try:
+            self.process.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@dataclass
+class EngineGame:
+    """One refereed game: its moves, how it ended and how long each side thought."""
+
+    opening: list[str]
+    moves: list[str] = field(default_factory=list)
+    winner: Side | None = None
+    ending: str = "unfinished"
+    think_times: dict[Side, list[float]] = field(
+        default_factory=lambda: {Side.ATTACKERS: [], Side.DEFENDERS: []}
+    )
+
+    def mean_time(self, side: Side) -> float:
+        """Mean seconds per move of ``side`` (0 when it made none)."""
+        times = self.think_times[side]
+        return sum(times) / len(times) if times else 0.0
+
+
+_FINISH = {None: 1, Side.ATTACKERS: 2, Side.DEFENDERS: 3}
+
+
+def play_engine_game(
+    variant_name: str,
+    attackers: EngineSpec,
+    defenders: EngineSpec,
+    *,
+    opening: list[str],
+    seconds: float,
+    max_plies: int = 200,
+    clock: bool = False,
+    log: IO[str] | None = None,
+) -> EngineGame:
+    """Play one game between two OTEP engines from ``opening`` and referee it."""
+    variant = get_variant(variant_name)
+    game = Game(variant)
+    record = EngineGame(list(opening))
+    for text in opening:
+        game.play(text)
+    played = list(opening)
+    specs = {Side.ATTACKERS: attackers, Side.DEFENDERS: defenders}
+    engines: dict[Side, EngineProcess] = {}
+    told = {Side.ATTACKERS: 0, Side.DEFENDERS: 0}
+    # An engine may run late now and then on a loaded machine; far beyond it has failed.
+    patience = seconds * 3 + 10
+    try:
+        for side, spec in specs.items():
+            engines[side] = EngineProcess(spec, log)
+        for engine in engines.values():
+            engine.expect("hello", 30)
+            engine.send(f"rules {variant.otn_rules()}")
+        while game.outcome is None and game.ply < max_plies:
+            side = game.turn
+            engine = engines[side]
+            name = specs[side].name
+            unseen = played[told[side] :]
+            if unseen:
+                engine.send(f"opponent-move {'|'.join(unseen)} {game.position_otn()}")
+            if clock:
+                millis = int(seconds * 1000)
+                engine.send(f"clock {millis * 40} {millis * 40} {seconds:g} 3 3")
+            started = time.monotonic()
+            engine.send(f"play {side.value}")
+            try:
+                line = engine.expect("move", patience)
+            except EngineFailure as failure:
+                record.winner = side.other
+                record.ending = f"{name} lost: {failure}"
+                break
+            record.think_times[side].append(time.monotonic() - started)
+            words = line.split()
+            text = words[1] if len(words) > 1 else ""
+            try:
+                game.play(text)
+            except (TaflError, ValueError) as error:
+                record.winner = side.other
+                record.ending = f"{name} lost by the illegal move {text!r}: {error}"
+                break
+            played.append(text)
+            record.moves.append(text)
+            told[side] = len(played)
+            engine.send(f"move {game.position_otn()}")
+        else:
+            if game.outcome is not None:
+                record.winner = game.outcome.winner
+                record.ending = game.outcome.termination.value
+            else:
+                record.ending = f"no result after {max_plies} plies (a draw)"
+        for engine in engines.values():
+            engine.send(f"finish {_FINISH[record.winner]}")
+    except EngineFailure as failure:
+        record.ending = f"not played: {failure}"
+        raise
+    finally:
+        for engine in engines.values():
+            engine.close()
+    return record
+
+
+@dataclass(frozen=True)
+class MatchGame:
+    """One game of a match: which engine attacks, from which opening."""
+
+    index: int
+    a_attacks: bool
+    opening: tuple[str, ...]
+
+
+def run_engine_match(
+    variant: str,
+    a: EngineSpec,
+    b: EngineSpec,
+    games: int,
+    *,
+    seconds: float,
+    seed: int = 1,
+    opening_plies: int = 4,
+    max_plies: int = 200,
+    jobs: int = 1,
+    clock: bool = False,
+    records: Path | None = None,
+    logs: Path | None = None,
+    echo: bool = True,
+) -> MatchScore:
+    """Play ``games`` games between engines A and B (pairs share an opening); A's score."""
+    rng = random.Random(seed)
+    plan = []
+    opening: list[str] = []
+    for index in range(games):
+        if index % 2 == 0:
+            opening = random_opening(variant, opening_plies, rng)
+        plan.append(MatchGame(index, index % 2 == 0, tuple(opening)))
+    score = MatchScore()
+    lock = threading.Lock()
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
+
+    def play(item: MatchGame) -> tuple[MatchGame, EngineGame, float]:
+        attackers, defenders = (a, b) if item.a_attacks else (b, a)
+        started = time.monotonic()
+        with contextlib.ExitStack() as stack:
+            log = None
+            if logs is not None:
+                log = stack.enter_context(open(logs / f"game-{item.index + 1}.log", "w"))
+            result = play_engine_game(
+                variant,
+                attackers,
+                defenders,
+                opening=list(item.opening),
+                seconds=seconds,
+                max_plies=max_plies,
+                clock=clock,
+                log=log,
+            )
+        return item, result, time.monotonic() - started
+
+    def report(item: MatchGame, result: EngineGame, elapsed: float) -> None:
+        a_side = Side.ATTACKERS if item.a_attacks else Side.DEFENDERS
+        if result.winner is None:
+            points, verdict = 0.5, "draw"
+        elif result.winner is a_side:
+            points, verdict = 1.0, f"{a.name} wins"
+        else:
+            points, verdict = 0.0, f"{b.name} wins"
+        with lock:
+            score.add(points, item.a_attacks)
+            if records is not None:
+                with records.open("a") as out:
+                    out.write(
+                        json.dumps(
+                            {
+                                "game": item.index + 1,
+                                "variant": variant,
+                                "attackers": (a if item.a_attacks else b).name,
+                                "defenders": (b if item.a_attacks else a).name,
+                                "opening": result.opening,
+                                "moves": result.moves,
+                                "winner": result.winner.value if result.winner else None,
+                                "ending": result.ending,
+                            }
+                        )
+                        + "\n"
+                    )
+            if echo:
+                plies = len(result.opening) + len(result.moves)
+                a_time = result.mean_time(a_side)
+                b_time = result.mean_time(a_side.other)
+                print(
+                    f"game {item.index + 1}: {a.name} as {a_side.value}, opening "
+                    f"{' '.join(item.opening)}: {verdict} ({result.ending}) after {plies} "
+                    f"plies, {elapsed:.0f} s; {a.name} {a_time:.2f} s/move, {b.name} "
+                    f"{b_time:.2f} s/move | running {score.summary()}",
+                    flush=True,
+                )
+
+    if jobs > 1:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play, item) for item in plan]
+            for future in as_completed(futures):
+                report(*future.result())
+    else:
+        for item in plan:
+            report(*play(item))
+    return score
+
+
+def _spec(text: str, name: str, directory: str | None) -> EngineSpec:
+    words = shlex.split(text)
+    if words and words[0] == "python":
+        # The interpreter running the match, so that ``python -m bot.ai otep`` needs no venv path.
+        words[0] = sys.executable
+    return EngineSpec(shlex.join(words), name, directory)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a match from the command line and print the score."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.ai.match",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--variant", default="tablut")
+    parser.add_argument("--a", required=True, help="command line of engine A")
+    parser.add_argument("--b", required=True, help="command line of engine B")
+    parser.add_argument("--a-name", default="A", help="what to call engine A")
+    parser.add_argument("--b-name", default="B", help="what to call engine B")
+    parser.add_argument("--a-dir", help="directory engine A runs in")
+    parser.add_argument("--b-dir", help="directory engine B runs in")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="seconds per move both engines are set to (for the report "
+                        "and the time-out; each engine's own command sets its time)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--max-plies", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=1, help="games at once")
+    parser.add_argument(
+        "--clock", action="store_true", help="also send a clock: 40 moves' time, 3 periods"
+    )
+    parser.add_argument("--records", type=Path, help="append each game as a JSON line here")
+    parser.add_argument("--logs", type=Path, help="write each game's protocol log here")
+    args = parser.parse_args(argv)
+    a = _spec(args.a, args.a_name, args.a_dir)
+    b = _spec(args.b, args.b_name, args.b_dir)
+    print(
+        f"{args.variant}: {a.name} ({a.command}) vs {b.name} ({b.command}), "
+        f"{args.games} games at {args.seconds:g} s a move",
+        flush=True,
+    )
+    try:
+        score = run_engine_match(
+            args.variant,
+            a,
+            b,
+            args.games,
+            seconds=args.seconds,
+            seed=args.seed,
+            opening_plies=args.opening_plies,
+            max_plies=args.max_plies,
+            jobs=args.jobs,
+            clock=args.clock,
+            records=args.records,
+            logs=args.logs,
+        )
+    except EngineFailure as failure:
+        print(f"match stopped: {failure}", file=sys.stderr)
+        return 1
+    print(f"RESULT {args.variant} {a.name} vs {b.name}: {score.summary()}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
