@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
 
+from bot import native
 from bot.ai import Searcher, SearchResult, think
 from bot.engine import Board, Game, get_variant
 
@@ -116,6 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--smoke", action="store_true", help=f"a quick check: {SMOKE_TIME:g} s a position"
     )
     args = parser.parse_args(argv)
+    print(f"engine and search: {native.describe()} (python -m bot.native build|clean)")
     problems = speed(SMOKE_TIME if args.smoke else args.time, None if args.smoke else args.depth)
     met, found = budget()
     problems += found

@@ -2,6 +2,7 @@
 
     python -m bot.native build    # compile the hot modules in place (mypy and a C compiler)
     python -m bot.native status   # which modules run compiled, and whether the build is stale
+                                  # (--strict: fail unless all of them are, and fresh)
     python -m bot.native clean    # remove the compiled modules: the sources run again
 
 mypyc compiles this project's type-annotated Python to C extensions. Python imports an
@@ -154,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("command", choices=("build", "status", "clean"))
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="status: fail unless every hot module runs compiled and up to date",
+    )
     args = parser.parse_args(argv)
     if args.command == "build":
         try:
@@ -166,7 +172,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"removed {len(removed)} files; the engine and search run as pure Python")
         return 0
     print(f"engine and search: {describe()}")
-    return 1 if stale() else 0
+    if stale() or (args.strict and len(compiled()) < len(MODULES)):
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -133,3 +133,12 @@ def test_the_compiled_build_plays_exactly_as_the_sources(tmp_path: Path) -> None
     native.clean(copy)
     assert native.compiled(copy) == []
     assert not list(copy.rglob("*.so"))
+
+
+def test_status_says_which_build_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    if native.compiled():
+        pytest.skip("this checkout is compiled")
+    assert native.main(["status"]) == 0
+    assert "engine and search: pure Python" in capsys.readouterr().out
+    # The Docker image's check: every hot module must run compiled.
+    assert native.main(["status", "--strict"]) == 1

@@ -9,6 +9,7 @@ import sys
 import discord
 import yarl
 
+from bot import native
 from bot.storage import DatabaseUnusable, Storage
 
 from .client import TaflBot
@@ -73,6 +74,7 @@ def run() -> int:
     setup_logging(settings.log_level)
     apply_endpoints(settings)
     log.info("starting with %r", settings)
+    log.info("rules engine and AI search: %s", native.describe())
     try:
         return asyncio.run(_serve(settings))
     except KeyboardInterrupt:
