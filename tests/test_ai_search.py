@@ -14,7 +14,7 @@ from bot.ai.levels import get_level
 from bot.ai.player import choose_move_text
 from bot.ai.search import MATE_BOUND
 from bot.engine import Board, Game, get_variant
-from bot.engine.board import DEFENDERS
+from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.types import Side, parse_square
 
 
@@ -156,3 +156,18 @@ def test_arena_results_do_not_depend_on_how_many_games_run_at_once() -> None:
         side: sorted(points) for side, points in together.by_side.items()
     }
     assert len(alone.by_side[True]) == len(alone.by_side[False]) == 2
+
+
+def test_contempt_lowers_a_repetition_for_the_side_searching() -> None:
+    # A repetition scores the draw value (0 in tablut) for both sides without contempt; with
+    # it, the side searching counts it as -contempt for itself, whichever side that is.
+    variant = get_variant("tablut")
+    for turn in (ATTACKERS, DEFENDERS):
+        board = Board(variant, turn=turn)
+        plain = Searcher(variant)
+        plain.search(board, max_depth=1)
+        assert plain.draw_scores == (0, 0)
+        searcher = Searcher(variant, contempt=75)
+        searcher.search(board, max_depth=1)
+        assert searcher.draw_scores[turn] == -75
+        assert searcher.draw_scores[1 - turn] == 75

@@ -71,6 +71,9 @@ class Level:
     reads_threats: bool = True
     """Whether route threats are read beyond the depth (forks, free blocks, king captures);
     without it only routes already open on the board are seen."""
+    contempt: int = 0
+    """How much less than the evaluation's draw value a repetition is worth to this level, in
+    hundredths of an attacker: above 0 it plays on from a balanced position instead."""
 
     def with_time(self, seconds: float) -> Level:
         """The same level with another time budget."""
@@ -109,6 +112,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             time_limit=4.0,
             max_depth=64,
             noise=0,
+            contempt=50,
         ),
     )
 }

@@ -74,11 +74,18 @@ class Searcher:
         seed: int = 0,
         quiescence: bool = True,
         reads_threats: bool = True,
+        contempt: int = 0,
         tt_limit: int = 500_000,
     ) -> None:
         self.variant = variant
         self.evaluator = Evaluator(variant, weights)
         self.draw_value = self.evaluator.weights.draw
+        self.contempt = contempt
+        """How much worse than the draw value a repetition is for the side searching: above 0
+        it plays on in a balanced position rather than repeat (against a weaker opponent)."""
+        self.draw_scores = (self.draw_value, -self.draw_value)
+        """A repetition's score for the side to move, by side (set per search)."""
+        self.root_turn = -1
         self.tactics = KingTactics(variant)
         self.noise = noise
         # Noise comes from the position's hash and the seed: reproducible, and the same
@@ -129,6 +136,15 @@ class Searcher:
         self.deadline = started + time_limit if time_limit is not None else float("inf")
         self.seen = frozenset(history)
         self.path = set()
+        # The draw value is the attackers'; contempt lowers it for the side searching. Scores
+        # stored while searching for the other side counted repetitions the other way.
+        if self.contempt and self.root_turn != board.turn:
+            self.tt.clear()
+        self.root_turn = board.turn
+        for_attackers = self.draw_value + (
+            -self.contempt if board.turn == ATTACKERS else self.contempt
+        )
+        self.draw_scores = (for_attackers, -for_attackers)
         for table in self.history_table:
             for index, value in enumerate(table):
                 if value:
@@ -136,6 +152,7 @@ class Searcher:
         self.killers = [[0, 0] for _ in range(MAX_PLY + 16)]
         if len(self.tt) > self.tt_limit:
             self.tt.clear()
+        reused = bool(self.tt)
 
         moves = board.moves()
         if not moves:
@@ -150,8 +167,14 @@ class Searcher:
                 while len(board.stack) > root_length:
                     board.unmake()
                 # The unfinished iteration searched the previous best move first: a move
-                # that beat it at the new depth is better than the last complete answer.
-                if self.partial is not None and depth > 1 and self.partial[0] != result.move:
+                # that beat it at the new depth is better than the last complete answer,
+                # unless it loses too (the two then lost only within an unfinished reading).
+                if (
+                    self.partial is not None
+                    and depth > 1
+                    and self.partial[0] != result.move
+                    and self.partial[1] > -MATE_BOUND
+                ):
                     move, score = self.partial
                     result = SearchResult(
                         move,
@@ -183,6 +206,24 @@ class Searcher:
             # previous best move is searched first and any move that beats it is kept.
         result.nodes = self.nodes
         result.elapsed = time.perf_counter() - started
+        if result.score < -MATE_BOUND and reused and self.deadline - time.perf_counter() > 0.05:
+            # A forced loss read partly from earlier searches' table is checked once afresh:
+            # entries stored with another game history (other repetitions) can be too dark.
+            self.tt.clear()
+            remaining = self.deadline - time.perf_counter() if time_limit is not None else None
+            nodes = result.nodes
+            fresh = self.search(
+                board,
+                max_depth=max_depth,
+                time_limit=remaining,
+                history=history,
+                stop=stop,
+                on_iteration=on_iteration,
+            )
+            if fresh.move is not None and fresh.depth > 0 and fresh.score > result.score:
+                result = fresh
+            result.nodes = nodes + fresh.nodes
+            result.elapsed = time.perf_counter() - started
         return result
 
     def _check(self) -> None:
@@ -256,7 +297,7 @@ class Searcher:
         tactics = self.tactics
         turn = board.turn
         if key in self.path or key in self.seen:
-            return self.draw_value if turn == ATTACKERS else -self.draw_value
+            return self.draw_scores[turn]
         forced = None
         if turn == DEFENDERS:
             if tactics.has_route(board):
