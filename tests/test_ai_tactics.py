@@ -10,12 +10,14 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.ai import think
+from bot.ai import MATE, Searcher, think
 from bot.ai.search import MATE_BOUND
 from bot.ai.tactics import KingTactics
 from bot.engine import Board, Game, Side, get_variant, parse_square
 from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.otn import format_position
+from bot.engine.tables import MOVE_SHIFT, TARGET_MASK
+from bot.engine.types import Move
 
 DEPTH = 3
 
@@ -166,3 +168,122 @@ def test_hard_level_solves_the_tactical_suite(puzzle: Puzzle) -> None:
         )
         board.unmake()
     assert board.hash == puzzle.board().hash  # the search left the board as it found it
+
+
+# -- the king's forks, stopped one move early --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ForkPuzzle:
+    """Attackers to move; the defenders threaten a fork (two open routes one block cannot
+    close). ``line`` is one losing try and the defenders' win after it; ``good`` lists every
+    attackers' move a depth-5 search found safe (empty: judged by the search below)."""
+
+    puzzle: Puzzle
+    line: str
+    good: str = ""
+
+
+def _fork(
+    variant: str, attackers: str, defenders: str, king: str, line: str, good: str = ""
+) -> ForkPuzzle:
+    puzzle = Puzzle(variant, "prevent-fork", attackers, defenders, king, ATTACKERS)
+    return ForkPuzzle(puzzle, line, good)
+
+
+# The king's fork is two moves away: the defenders' next move makes it unstoppable, so the
+# attackers must see it now. Mined from self-play; every move of ``good`` was proved safe and
+# every other move lost to a depth-5 search. ``master`` reads them at depth 5.
+FORK_THREATS = [
+    _fork("tablut", "d1 f1 h3 c4 b5 d5 i5 a6 i6 g7 h8 d9 e9 f9", "e3 g3 f5 g5 f6 e7 d8", "e5",
+          "c4-c3 e5-e4 d1-c1 e4-i4",
+          "d1-e1 c4-e4 a6-a2 b5-b2 d1-d2 d1-d3 d5-d3 d5-d2 f1-f2 f1-f3 h3-h2 h3-h4 h8-h4 i5-i4 "
+          "i5-i2"),
+    _fork("tablut", "d1 e1 f1 i3 i4 a5 a6 h6 d7 e8 e9 f9", "e3 h4 c5 d5 f5 g5 b6 f7", "e5",
+          "d1-c1 e5-e4 a5-a4 e4-d4 e1-d1 d4-d2 c1-b1 d2-i2",
+          "a5-b5 a5-a4 a5-a3 d1-d3 d1-d4 d7-d6"),
+    _fork("tablut-ashton", "d1 e1 f1 a4 i4 a5 b5 h5 i5 a6 i6 b8 d9 e9 f9",
+          "h3 c5 d5 f5 e6 g6 e7", "e4", "d1-c1 e4-g4 f1-g1 h3-h1 e1-g1 g4-g3 c1-b1 g3-i3",
+          "f1-g1 f1-h1 a4-a3 b5-b3 d1-d3 e1-e2 e1-e3 f1-f2 f1-f3 i4-i2"),
+    _fork("tablut-corner", "b3 g4 d5 e6 i6 g8 d9", "h3 c4 f5 g6 b8", "d8",
+          "d5-c5 d8-d1 b3-a3 d1-i1", "b3-a3 b3-b7"),
+    _fork("tablut-corner", "h2 d3 e4 a5 f5 i5 a6 g6 i6 f7 e8 d9 e9", "c2 a3 d7", "e5",
+          "e4-d4 e5-e1 h2-g2 e1-i1",
+          "d3-b3 a5-b5 a5-c5 a5-d5 a6-b6 g6-b6 e8-b8 d9-c9 d9-b9 d3-d5"),
+    _fork("tablut-unarmed", "a5 d6 f6 b7 g7 c8 d9", "b3 e4 b5 c6 h8 g9", "d7",
+          "d6-e6 d7-d1 e6-d6 d1-i1", "f6-e6 a5-a4 b7-b6 d6-d5 d6-d3 d6-d2 f6-f5 f6-f4 f6-f2"),
+    _fork("brandubh", "d1 e2 b4 f4 g4 d6 d7", "c1 b3 e4 c5", "d4",
+          "d1-e1 d4-d2 d6-d3 d2-a2 e1-d1 a2-a7", "e2-b2"),
+    _fork("brandubh", "d1 e2 f3 a4 b4 g4 c6 d7", "b3 e4 c7", "d5",
+          "g4-f4 d5-g5 d1-c1 g5-g7", "e2-c2 e2-b2 b4-c4"),
+    _fork("fidchell", "d1 f1 c2 e2 b3 g3 a4 b4 e4 a5 f5 c6 g7", "d2 c4 c5 d7", "d5",
+          "c6-c7 d5-d6", "c6-b6 c6-d6 c6-e6 a5-a6 b4-b6 e4-e6 g3-g6 g7-g6"),
+    _fork("fidchell", "c1 g1 d2 e2 f2 a3 g3 a4 b4 g4 a5 e5 g7", "c3 d3 f3 c4 f4 d5 d7", "e4",
+          "e5-e7 e4-e6", "a5-c5 g7-e7 a5-a6 b4-b6 e5-e6 g7-g6"),
+    # Recorded game 114: moving k3 away would open the king's fork on k5; judged by search.
+    _fork("copenhagen", "c1 h1 d2 h2 i2 a3 d3 g3 k3 d4 g4 e5 a6 i6 f7 h7 j7 b8 g8 f11",
+          "d1 g1 e2 g2 f3", "f5", "k3-j3 f5-k5 c1-b1 k5-k11"),
+]  # fmt: skip
+
+# The king can make a fork with his next move: every level from ``hard`` stops it. From a
+# recorded Copenhagen game (aagenielsen.dk, game 43 of tests/data), where the player did too.
+FORKS_NEXT_MOVE = [
+    _fork("copenhagen", "d1 g1 i1 b2 d2 j2 k3 e4 g5 e6 j6 e8 g8 c10 d11 e11 f11", "g2 f4 h5",
+          "f3", "d1-c1 f3-a3 c1-b1 a3-a11"),
+]  # fmt: skip
+
+def _check_fork_setup(fork: ForkPuzzle, board: Board, *, next_move: bool) -> None:
+    tactics = KingTactics(board.variant)
+    assert not board.king_routes() and not tactics.capturing_moves(board)
+    # The fork is not there yet (a threat), or it is one king move away.
+    assert bool(tactics.fork_squares(board)) is next_move
+    game = Game(board.variant, format_position(board.cells, board.variant.size), Side.ATTACKERS)
+    for text in fork.line.split():
+        game.play(text)
+    assert game.outcome is not None and game.outcome.winner is Side.DEFENDERS, fork.line
+
+
+def _defenders_win_after(board: Board, move: int, depth: int) -> bool:
+    board.make(move)
+    reply = think(board, "hard", seed=1, max_depth=depth, time_limit=120.0, fresh=True)
+    board.unmake()
+    return reply.score > MATE_BOUND
+
+
+@pytest.mark.parametrize("fork", FORK_THREATS, ids=lambda f: f.puzzle.variant)
+def test_master_stops_a_fork_threat_a_move_before_it_is_made(fork: ForkPuzzle) -> None:
+    board = fork.puzzle.board()
+    _check_fork_setup(fork, board, next_move=False)
+    result = think(board, "master", seed=1, max_depth=5, time_limit=300.0, fresh=True)
+    assert result.move is not None
+    played = Move(result.move >> MOVE_SHIFT, result.move & TARGET_MASK).text(board.variant.size)
+    if fork.good:
+        assert played in fork.good.split(), f"{played} lets the fork through"
+    else:
+        assert not _defenders_win_after(board, result.move, 3), f"{played} lets the fork through"
+
+
+@pytest.mark.parametrize("fork", FORKS_NEXT_MOVE, ids=lambda f: f.puzzle.variant)
+def test_hard_stops_a_fork_the_king_can_make_next_move(fork: ForkPuzzle) -> None:
+    board = fork.puzzle.board()
+    _check_fork_setup(fork, board, next_move=True)
+    result = think(board, "hard", seed=1, max_depth=DEPTH, time_limit=120.0, fresh=True)
+    assert result.move is not None
+    assert not _defenders_win_after(board, result.move, 3), "the king's fork still wins"
+
+
+def test_the_quiescence_sees_a_fork_the_attackers_cannot_stop() -> None:
+    # Brandubh, the king alone on the throne: he reaches four edge squares that each open
+    # two corners. At the horizon the attackers, to move, must not stand pat on this.
+    board = Puzzle("brandubh", "fork", "a2", "", "d4", ATTACKERS).board()
+    searcher = Searcher(board.variant)
+    searcher.board = board
+    assert searcher._quiesce(-MATE, MATE, 0, 0) < -MATE_BOUND
+    # One fork left (up the d-file to d7, then a7 and g7), and b6-b7 or b6-d6 stops it.
+    board = Puzzle("brandubh", "fork", "b4 f4 d2 b6", "", "d4", ATTACKERS).board()
+    searcher.board = board
+    n = board.variant.size
+    stoppers = searcher._fork_stoppers()
+    names = ["d5", "d6", "d7", "c7", "b7", "a7", "e7", "f7", "g7"]
+    assert stoppers == {parse_square(name, n) for name in names}
+    assert searcher._quiesce(-MATE, MATE, 0, 0) > -MATE_BOUND
