@@ -1,4 +1,5 @@
-"""The tactical suite: the ``hard`` level solves every position, in every variant.
+"""The tactical suite: the ``hard`` level solves every position, in every variant, and
+``master`` also stops the king's forks a move before they can be made.
 
 Each position is checked first (it really is what its name says), then searched with a depth
 limit, not a time limit, so the result does not depend on the machine's speed or load.
