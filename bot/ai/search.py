@@ -208,7 +208,8 @@ class Searcher:
         result.elapsed = time.perf_counter() - started
         if result.score < -MATE_BOUND and reused and self.deadline - time.perf_counter() > 0.05:
             # A forced loss read partly from earlier searches' table is checked once afresh:
-            # entries stored with another game history (other repetitions) can be too dark.
+            # entries stored under another game history (other repetitions, other paths)
+            # can call a position lost that is not.
             self.tt.clear()
             remaining = self.deadline - time.perf_counter() if time_limit is not None else None
             nodes = result.nodes
