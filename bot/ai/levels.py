@@ -16,8 +16,8 @@ of A with its 95% interval, then A's score when attacking and when defending:
 variant         pairing       games, +W =D -L         score [95% CI]         att / def
 ==============  ============  ======================  =====================  ===========
 tablut          medium-easy   40, +34 =6 -0           92.5% [87.0, 98.0]     100% / 85%
-tablut          hard-medium   40, +34 =4 -2           90.0% [82.1, 97.9]     80% / 100%
-tablut          master-hard   40, +30 =0 -10 (*)      75.0% [61.6, 88.4]     60% / 90%
+tablut          hard-medium   20, +18 =1 -1 (*)       92.5% [82.0, 100.0]    85% / 100%
+tablut          master-hard   20, +19 =0 -1 (*)       95.0% [85.4, 100.0]    90% / 100%
 brandubh        medium-easy   40, +19 =10 -11         60.0% [46.9, 73.1]     22% / 98%
 brandubh        hard-medium   40, +18 =10 -12         57.5% [44.3, 70.7]     20% / 95%
 brandubh        master-hard   20, +10 =0 -10          50.0% [28.1, 71.9]     0% / 100%
@@ -26,10 +26,29 @@ copenhagen      hard-medium   20, +19 =1 -0           97.5% [92.7, 100.0]    95%
 copenhagen      master-hard   20, +10 =4 -6 (**)      60.0% [40.9, 79.1]     55% / 65%
 ==============  ============  ======================  =====================  ===========
 
-(*) Seeds 1 and 2, 20 games each: +16 =0 -4 and +14 =0 -6. Seeds 1 and 3 elsewhere.
+(*) After the fork check and contempt, with the compiled search (``python -m bot.native
+build``), ``--jobs 1``; seeds 1 (master-hard) and 3 (hard-medium). Before them, in pure Python:
+master-hard 75.0% (+30 =0 -10 over 40) and hard-medium 90.0% (+34 =4 -2 over 40).
 (**) Copenhagen, seed 1, ``--max-plies 200``; ``--jobs 1`` except master-hard (``--jobs 2``).
 Copenhagen plays with the corner family's evaluation weights; its own endings (exit fort,
 encirclement, shieldwalls) reach the search through the board's move results.
+
+Against OpenTafl's AI (v0.4.8 in its engine mode, its ``thinktime`` set to the same seconds),
+refereed by our rules with ``python -m bot.ai.match --variant V --games N --seconds S --seed K``
+(four random opening plies shared by each pair of games, sides swapped; ``master`` compiled;
+``--jobs 1``). OpenTafl stops early by its own time rule and used about 1.5 s of 2 s and 0.5 s
+of 1 s a move; ``master`` used its full time:
+
+==========  ======  ====  ==================  =====================  ===========
+variant     s/move  seed  games, +W =D -L     score [95% CI]         att / def
+==========  ======  ====  ==================  =====================  ===========
+tablut      2       11    30, +23 =3 -4       81.7% [69.0, 94.3]     90% / 73%
+tablut      1       12    30, +27 =3 -0       95.0% [89.6, 100.0]    97% / 93%
+brandubh    2       13    10, +7 =0 -3        70.0% [41.6, 98.4]     40% / 100%
+==========  ======  ====  ==================  =====================  ===========
+
+Before the fork check, contempt and the compiled build, ``master`` had scored 63% on tablut at
+2 s (+15 =8 -7 over 30 games) and 50% on brandubh, where the defenders won all ten games.
 
 Brandubh falls short, and not for want of strength: there the king is taken only when surrounded
 on four sides, and the side that defends wins nearly every game between levels that search. A
