@@ -15,7 +15,7 @@ of A with its 95% interval, then A's score when attacking and when defending:
 ==============  ============  ======================  =====================  ===========
 variant         pairing       games, +W =D -L         score [95% CI]         att / def
 ==============  ============  ======================  =====================  ===========
-tablut          medium-easy   40, +34 =6 -0           92.5% [87.0, 98.0]     100% / 85%
+tablut          medium-easy   20, +15 =4 -1 (*)       85.0% [72.8, 97.2]     90% / 80%
 tablut          hard-medium   20, +18 =1 -1 (*)       92.5% [82.0, 100.0]    85% / 100%
 tablut          master-hard   20, +19 =0 -1 (*)       95.0% [85.4, 100.0]    90% / 100%
 brandubh        medium-easy   40, +19 =10 -11         60.0% [46.9, 73.1]     22% / 98%
@@ -27,8 +27,9 @@ copenhagen      master-hard   20, +10 =4 -6 (**)      60.0% [40.9, 79.1]     55%
 ==============  ============  ======================  =====================  ===========
 
 (*) After the fork check and contempt, with the compiled search (``python -m bot.native
-build``), ``--jobs 1``; seeds 1 (master-hard) and 3 (hard-medium). Before them, in pure Python:
-master-hard 75.0% (+30 =0 -10 over 40) and hard-medium 90.0% (+34 =4 -2 over 40).
+build``), ``--jobs 1``; seeds 1 (medium-easy, master-hard) and 3 (hard-medium). Before them,
+in pure Python: medium-easy 92.5% (+34 =6 -0), hard-medium 90.0% (+34 =4 -2) and master-hard
+75.0% (+30 =0 -10), over 40 games each.
 (**) Copenhagen, seed 1, ``--max-plies 200``; ``--jobs 1`` except master-hard (``--jobs 2``).
 Copenhagen plays with the corner family's evaluation weights; its own endings (exit fort,
 encirclement, shieldwalls) reach the search through the board's move results.
