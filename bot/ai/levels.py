@@ -40,16 +40,18 @@ refereed by our rules with ``python -m bot.ai.match --variant V --games N --seco
 ``--jobs 1``). OpenTafl stops early by its own time rule and used about 1.5 s of 2 s and 0.5 s
 of 1 s a move; ``master`` used its full time:
 
-==========  ======  ====  ==================  =====================  ===========
-variant     s/move  seed  games, +W =D -L     score [95% CI]         att / def
-==========  ======  ====  ==================  =====================  ===========
-tablut      2       11    30, +23 =3 -4       81.7% [69.0, 94.3]     90% / 73%
-tablut      1       12    30, +27 =3 -0       95.0% [89.6, 100.0]    97% / 93%
-brandubh    2       13    10, +7 =0 -3        70.0% [41.6, 98.4]     40% / 100%
-==========  ======  ====  ==================  =====================  ===========
+==============  ======  ====  ==================  =====================  ===========
+variant         s/move  seed  games, +W =D -L     score [95% CI]         att / def
+==============  ======  ====  ==================  =====================  ===========
+tablut          2       11    30, +23 =3 -4       81.7% [69.0, 94.3]     90% / 73%
+tablut          1       12    30, +27 =3 -0       95.0% [89.6, 100.0]    97% / 93%
+brandubh        2       13    10, +7 =0 -3        70.0% [41.6, 98.4]     40% / 100%
+tablut-corner   2       14    6, +4 =2 -0         83.3% [64.5, 100.0]    83% / 83%
+==============  ======  ====  ==================  =====================  ===========
 
 Before the fork check, contempt and the compiled build, ``master`` had scored 63% on tablut at
-2 s (+15 =8 -7 over 30 games) and 50% on brandubh, where the defenders won all ten games.
+2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
++2 =2 -2 on tablut-corner.
 
 Brandubh falls short, and not for want of strength: there the king is taken only when surrounded
 on four sides, and the side that defends wins nearly every game between levels that search. A
