@@ -47,7 +47,10 @@ tablut          2       11    30, +23 =3 -4       81.7% [69.0, 94.3]     90% / 7
 tablut          1       12    30, +27 =3 -0       95.0% [89.6, 100.0]    97% / 93%
 brandubh        2       13    10, +7 =0 -3        70.0% [41.6, 98.4]     40% / 100%
 tablut-corner   2       14    6, +4 =2 -0         83.3% [64.5, 100.0]    83% / 83%
+copenhagen      2       15    6, +4 =2 -0 (***)   83.3% [64.5, 100.0]    67% / 100%
 ==============  ======  ====  ==================  =====================  ===========
+
+(***) ``--jobs 2 --max-plies 200``: both draws were attacking games still going at ply 200.
 
 Before the fork check, contempt and the compiled build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
