@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import pg_server
 import pytest
 from storage_helpers import FakeClock, open_storage
 
@@ -27,6 +28,30 @@ async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
     storage = await open_storage(tmp_path / "tafl.sqlite3", clock)
     yield storage
     await storage.close()
+
+
+# -- a real PostgreSQL server ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A real PostgreSQL database for the session: ``TAFL_TEST_POSTGRES_URL`` when set, else a
+    throwaway server started here (``tests/pg_server.py``). Without PostgreSQL the tests that
+    need it skip with one line, except in CI (``CI=true``), where they must run."""
+    url = os.environ.get(pg_server.URL_VARIABLE)
+    if url:
+        yield url
+        return
+    try:
+        server = pg_server.start()
+    except pg_server.PostgresUnavailable as missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must test PostgreSQL: {missing}")
+        pytest.skip(f"no PostgreSQL server: {missing}")
+    try:
+        yield server.url
+    finally:
+        server.stop()
 
 
 # -- a stale compiled build would test old code ------------------------------------------------
