@@ -24,7 +24,6 @@ import argparse
 import hashlib
 import importlib.machinery
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,8 +117,13 @@ sys.argv[1:] = []
 setup(
     name="tafl-bot-native",
     packages=[],
-    ext_modules=mypycify(modules, group_name={group!r}, opt_level="3"),
-    script_args=["build_ext", "--inplace", "--build-temp", {temp!r}],
+    ext_modules=mypycify(
+        modules, group_name={group!r}, opt_level="3", target_dir={temp!r} + "/c"
+    ),
+    script_args=[
+        "build_ext", "--inplace", "--build-temp", {temp!r} + "/objects",
+        "--build-lib", {temp!r} + "/lib",
+    ],
 )
 """
 
@@ -129,14 +133,13 @@ def build(root: Path = ROOT, *, quiet: bool = False) -> None:
     clean(root)
     with tempfile.TemporaryDirectory(prefix="tafl-native-") as temp:
         script = Path(temp) / "setup_native.py"
-        script.write_text(_SETUP.format(group=GROUP, temp=str(Path(temp) / "objects")))
+        script.write_text(_SETUP.format(group=GROUP, temp=temp))
         done = subprocess.run(
             [sys.executable, str(script), *MODULES],
             cwd=root,
             capture_output=True,
             text=True,
         )
-    shutil.rmtree(root / "build", ignore_errors=True)
     if done.returncode != 0:
         clean(root)
         output = (done.stdout + done.stderr).strip().splitlines()

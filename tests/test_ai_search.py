@@ -171,3 +171,22 @@ def test_contempt_lowers_a_repetition_for_the_side_searching() -> None:
         searcher.search(board, max_depth=1)
         assert searcher.draw_scores[turn] == -75
         assert searcher.draw_scores[1 - turn] == 75
+
+
+def test_a_loss_read_from_an_old_table_is_checked_afresh_and_kept_when_true() -> None:
+    # Brandubh, the king alone on the throne with four edge squares that each open two
+    # corners: the attackers (to move) are lost. A second search reuses the first one's
+    # table, finds the loss there, checks it with a fresh table and keeps it.
+    variant = get_variant("brandubh")
+    cells = [0] * 49
+    cells[parse_square("a2", 7)] = 1
+    cells[parse_square("d4", 7)] = 3
+    board = Board(variant, cells, ATTACKERS)
+    searcher = Searcher(variant)
+    first = searcher.search(board, max_depth=3)
+    assert first.score < -MATE_BOUND
+    again = searcher.search(board, max_depth=3)
+    assert again.score < -MATE_BOUND
+    assert again.depth >= first.depth
+    assert again.nodes > first.nodes  # the fresh check searched again
+    assert board.hash == Board(variant, cells, ATTACKERS).hash

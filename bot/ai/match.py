@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import queue
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -66,7 +68,11 @@ class EngineProcess:
             stdout=subprocess.PIPE,
             stderr=log if log is not None else subprocess.DEVNULL,
             text=True,
+            errors="replace",
             bufsize=1,
+            # Its own process group: an engine started through a wrapper script is stopped
+            # with everything the script started.
+            start_new_session=True,
         )
         self._reader = threading.Thread(target=self._read, name=f"otep-{spec.name}", daemon=True)
         self._reader.start()
@@ -106,7 +112,10 @@ class EngineProcess:
             except queue.Empty:
                 continue
             if line is None:
-                code = self.process.poll()
+                try:
+                    code: int | None = self.process.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    code = None
                 raise EngineFailure(f"{self.spec.name} exited (status {code})")
             self._note(f"{self.spec.name} >> {line}")
             word = line.split()[0] if line.split() else ""
@@ -127,7 +136,8 @@ class EngineProcess:
         try:
             self.process.wait(timeout=3)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
 
@@ -328,8 +338,13 @@ def run_engine_match(
     if jobs > 1:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(play, item) for item in plan]
-            for future in as_completed(futures):
-                report(*future.result())
+            try:
+                for future in as_completed(futures):
+                    report(*future.result())
+            except BaseException:
+                # A game that could not be played stops the match now, not after the rest.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     else:
         for item in plan:
             report(*play(item))

@@ -217,11 +217,14 @@ class Searcher:
                 board,
                 max_depth=max_depth,
                 time_limit=remaining,
-                history=history,
+                history=self.seen,
                 stop=stop,
                 on_iteration=on_iteration,
             )
-            if fresh.move is not None and fresh.depth > 0 and fresh.score > result.score:
+            # Only a reading at least as deep may overrule the loss (a shallow one may simply
+            # not reach it yet).
+            deep_enough = fresh.depth >= result.depth
+            if fresh.move is not None and deep_enough and fresh.score > result.score:
                 result = fresh
             result.nodes = nodes + fresh.nodes
             result.elapsed = time.perf_counter() - started
