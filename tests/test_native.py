@@ -8,6 +8,7 @@ in CI (``CI=true``), where it must run.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -19,9 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot import native
-from bot.ai.search import Searcher
-from bot.engine import Board, Game, get_variant
-from bot.engine.perft import PUBLISHED, perft
+from bot.engine.perft import PUBLISHED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,35 +33,6 @@ SEARCHES = [
     ("tablut-corner", [], 4),
 ]
 
-_PROBE = """
-import json, sys
-from bot import native
-from bot.engine import Board, Game, get_variant
-from bot.engine.perft import perft
-from bot.ai.search import Searcher
-import bot.ai.search, bot.engine.board
-
-perft_rows, searches = json.loads(sys.argv[1])
-out = {
-    "files": [bot.ai.search.__file__, bot.engine.board.__file__],
-    "describe": native.describe(),
-    "perft": [],
-    "search": [],
-}
-for variant, depth in perft_rows:
-    result = perft(Board(get_variant(variant)), depth, captures=True)
-    out["perft"].append([result.leaves, result.captures])
-for variant, moves, depth in searches:
-    game = Game(variant)
-    for text in moves:
-        game.play(text)
-    board = Board(game.variant, list(game.board.cells), game.board.turn)
-    r = Searcher(game.variant).search(board, max_depth=depth)
-    out["search"].append([r.move, r.score, r.depth, r.nodes])
-print(json.dumps(out))
-"""
-
-
 def _compiler_missing() -> str | None:
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
@@ -73,19 +43,40 @@ def _compiler_missing() -> str | None:
     return None
 
 
-def _pure_results() -> dict[str, list[list[int]]]:
-    results: dict[str, list[list[int]]] = {"perft": [], "search": []}
-    for variant, depth in PERFT:
+def measure(
+    perft_rows: list[tuple[str, int]], searches: list[tuple[str, list[str], int]]
+) -> dict[str, list[list[int]]]:
+    """Perft counts and fixed-depth search results, run here and, as source text, in the probe."""
+    from bot.ai.search import Searcher
+    from bot.engine import Board, Game, get_variant
+    from bot.engine.perft import perft
+
+    out: dict[str, list[list[int]]] = {"perft": [], "search": []}
+    for variant, depth in perft_rows:
         result = perft(Board(get_variant(variant)), depth, captures=True)
-        results["perft"].append([result.leaves, result.captures or 0])
-    for variant, moves, depth in SEARCHES:
+        out["perft"].append([result.leaves, result.captures or 0])
+    for variant, moves, depth in searches:
         game = Game(variant)
         for text in moves:
             game.play(text)
         board = Board(game.variant, list(game.board.cells), game.board.turn)
         r = Searcher(game.variant).search(board, max_depth=depth)
-        results["search"].append([r.move or 0, r.score, r.depth, r.nodes])
-    return results
+        out["search"].append([r.move or 0, r.score, r.depth, r.nodes])
+    return out
+
+
+# The probe runs in another interpreter on the compiled copy: the same measure(), plus which
+# files were imported.
+_PROBE = (
+    "import json, sys\n"
+    + inspect.getsource(measure)
+    + "\nimport bot.ai.search, bot.engine.board\n"
+    "from bot import native\n"
+    "out = measure(*json.loads(sys.argv[1]))\n"
+    "out['files'] = [bot.ai.search.__file__, bot.engine.board.__file__]\n"
+    "out['describe'] = native.describe()\n"
+    "print(json.dumps(out))\n"
+)
 
 
 def test_the_compiled_build_plays_exactly_as_the_sources(tmp_path: Path) -> None:
@@ -119,7 +110,7 @@ def test_the_compiled_build_plays_exactly_as_the_sources(tmp_path: Path) -> None
     assert all(not name.endswith(".py") for name in compiled["files"]), compiled["files"]
     assert compiled["describe"] == f"compiled ({len(native.MODULES)} modules)"
 
-    pure = _pure_results()
+    pure = measure(PERFT, SEARCHES)
     for (variant, depth), row in zip(PERFT, compiled["perft"], strict=True):
         assert tuple(row) == PUBLISHED[(variant, depth)], (variant, depth)
     assert compiled["perft"] == pure["perft"]

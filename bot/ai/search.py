@@ -513,30 +513,21 @@ class Searcher:
 
     def _stop_fork(self, stoppers: set[int], alpha: int, beta: int, ply: int, qdepth: int) -> int:
         """The attackers' moves onto ``stoppers``, each answered by the defenders' quiescence."""
-        board = self.board
-        moves = [move for move in board.moves() if move & TARGET_MASK in stoppers]
+        moves = [move for move in self.board.moves() if move & TARGET_MASK in stoppers]
         if not moves:
             return -(MATE - ply - 4)
-        best = -INFINITY
-        for move in self._order(moves, 0, ply):
-            status = board.make(move)
-            won = MATE - ply - 1
-            score = won if status else -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
-            board.unmake()
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
+        return self._answer_each(moves, alpha, beta, ply, qdepth)
 
     def _evasions(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
         """Every defenders' move, each answered by the attackers' quiescence."""
-        board = self.board
-        moves = board.moves()
+        moves = self.board.moves()
         if not moves:
             return -(MATE - ply)
+        return self._answer_each(moves, alpha, beta, ply, qdepth)
+
+    def _answer_each(self, moves: list[int], alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """The best of ``moves`` for the side to move, each answered by the quiescence."""
+        board = self.board
         best = -INFINITY
         for move in self._order(moves, 0, ply):
             status = board.make(move)
