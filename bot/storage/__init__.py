@@ -51,7 +51,9 @@ from .models import (
 from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .settings import SettingsStore
+from .shards import Shards, format_ranges, parse_ranges, shard_of
 from .storage import LoadedGame, Replayer, StartupReport, Storage, UnreplayableGame
+from .target import is_postgres_url, redact
 
 __all__ = [
     "DEFAULT_EXPIRY_SECONDS",
@@ -97,6 +99,7 @@ __all__ = [
     "SchemaTooNewError",
     "ServerSettings",
     "SettingsStore",
+    "Shards",
     "SideChoice",
     "SideName",
     "SideRecord",
@@ -105,4 +108,9 @@ __all__ = [
     "StorageError",
     "Streak",
     "UnreplayableGame",
+    "format_ranges",
+    "is_postgres_url",
+    "parse_ranges",
+    "redact",
+    "shard_of",
 ]

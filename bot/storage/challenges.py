@@ -113,8 +113,16 @@ class ChallengeStore:
                 RETURNING id
                 """,
                 (
-                    guild_id, channel_id, challenger_id, challenged_id, variant, challenger_side,
-                    move_seconds, int(rated), now, now + expires_in,
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    challenged_id,
+                    variant,
+                    challenger_side,
+                    move_seconds,
+                    int(rated),
+                    now,
+                    now + expires_in,
                 ),
             )
             return await _fetch(connection, int(next(iter(rows))[0]))

@@ -130,9 +130,18 @@ async def insert_game(
             RETURNING id
             """,
             (
-                guild_id, channel_id, variant, start_position, first_turn,
-                attackers_id, defenders_id, int(rated), move_seconds,
-                None if move_seconds is None else now + move_seconds, now, now,
+                guild_id,
+                channel_id,
+                variant,
+                start_position,
+                first_turn,
+                attackers_id,
+                defenders_id,
+                int(rated),
+                move_seconds,
+                None if move_seconds is None else now + move_seconds,
+                now,
+                now,
             ),
         )
     except sqlite3.IntegrityError as error:
@@ -358,9 +367,17 @@ class GameStore:
             raise ValueError(f"a game cannot end as {result.value!r} by {reason.value!r}")
         now = self._db.now()
         async with self._db.transaction() as connection:
-            record = await self._end(connection, game_id, expected_ply, now, {
-                "status": GameStatus.FINISHED.value, "result": result.value, "reason": reason.value,
-            })
+            record = await self._end(
+                connection,
+                game_id,
+                expected_ply,
+                now,
+                {
+                    "status": GameStatus.FINISHED.value,
+                    "result": result.value,
+                    "reason": reason.value,
+                },
+            )
             too_short = record.rated and not record.both_sides_moved
             if too_short:
                 record = await _clear_rated(connection, game_id)
@@ -371,8 +388,13 @@ class GameStore:
                 )
                 ids = next(iter(rows))
                 changes = await rate_finished_game(
-                    connection, now, game_id, record.variant,
-                    (ids[0], record.attackers), (ids[1], record.defenders), result,
+                    connection,
+                    now,
+                    game_id,
+                    record.variant,
+                    (ids[0], record.attackers),
+                    (ids[1], record.defenders),
+                    result,
                 )
         return FinishedGame(record, changes, ended_before_both_moved=too_short)
 
@@ -380,7 +402,10 @@ class GameStore:
         """End a game without a result (never rated, left out of statistics)."""
         async with self._db.transaction() as connection:
             record = await self._end(
-                connection, game_id, expected_ply, self._db.now(),
+                connection,
+                game_id,
+                expected_ply,
+                self._db.now(),
                 {"status": GameStatus.ABORTED.value, "result": None, "reason": None},
             )
             return await _clear_rated(connection, game_id) if record.rated else record
@@ -419,8 +444,7 @@ class GameStore:
         """
         async with self._db.transaction() as connection:
             cursor = await connection.execute(
-                "UPDATE games SET reminder_sent = 1"
-                " WHERE id = ? AND ply = ? AND status = 'active'",
+                "UPDATE games SET reminder_sent = 1 WHERE id = ? AND ply = ? AND status = 'active'",
                 (game_id, expected_ply),
             )
             return cursor.rowcount == 1
@@ -491,4 +515,3 @@ class GameStore:
                 connection, game_id, -1 if expected_ply is None else expected_ply
             )
         return await fetch_game(connection, game_id)
-

@@ -65,9 +65,7 @@ def _expected(mu: float, mu_j: float, phi_j: float) -> float:
     return 1.0 / (1.0 + math.exp(-_g(phi_j) * (mu - mu_j)))
 
 
-def _new_volatility(
-    sigma: float, phi: float, v: float, delta: float, tau: float
-) -> float:
+def _new_volatility(sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
     """Step 5: the Illinois (regula falsi) iteration for the new volatility."""
     a = math.log(sigma * sigma)
     phi2 = phi * phi

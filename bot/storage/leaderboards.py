@@ -117,7 +117,9 @@ class LeaderboardStore:
                 ORDER BY g.ended_at DESC, g.id DESC
                 """,
                 {
-                    "user": user_id, "variant": variant, "guild": guild_id,
+                    "user": user_id,
+                    "variant": variant,
+                    "guild": guild_id,
                     "counted": PLIES_TO_COUNT,
                 },
             )

@@ -63,8 +63,14 @@ async def _store(
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
-            game_id, player, before.rating, before.rd, before.volatility,
-            after.rating, after.rd, after.volatility,
+            game_id,
+            player,
+            before.rating,
+            before.rd,
+            before.volatility,
+            after.rating,
+            after.rd,
+            after.volatility,
         ),
     )
 
@@ -87,7 +93,13 @@ async def rate_finished_game(
         connection, now, game_id, attackers[0], variant, attackers_before, attackers_after, score
     )
     await _store(
-        connection, now, game_id, defenders[0], variant, defenders_before, defenders_after,
+        connection,
+        now,
+        game_id,
+        defenders[0],
+        variant,
+        defenders_before,
+        defenders_after,
         1.0 - score,
     )
     return (

@@ -60,8 +60,11 @@ class SettingsStore:
                     updated_at = excluded.updated_at
                 """,
                 (
-                    settings.guild_id, int(settings.rated_ai_games), int(settings.game_threads),
-                    settings.default_move_seconds, self._db.now(),
+                    settings.guild_id,
+                    int(settings.rated_ai_games),
+                    int(settings.game_threads),
+                    settings.default_move_seconds,
+                    self._db.now(),
                 ),
             )
             return await fetch_settings(connection, settings.guild_id)

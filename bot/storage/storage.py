@@ -24,6 +24,7 @@ from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .replay import replay_game
 from .settings import SettingsStore
+from .shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +132,10 @@ class Storage:
     Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, shards: Shards | None = None) -> None:
         self.db = db
+        self.shards = shards or Shards.every()
+        """The servers this process answers for; the background scans see only theirs."""
         self.games = GameStore(db)
         self.challenges = ChallengeStore(db)
         self.ratings = RatingStore(db)
@@ -145,6 +148,7 @@ class Storage:
         cls,
         path: str | os.PathLike[str],
         *,
+        shards: Shards | None = None,
         synchronous: Synchronous = "FULL",
         check_integrity: bool = True,
         clock: Clock = time.time,
@@ -157,7 +161,8 @@ class Storage:
         return cls(
             await Database.open(
                 path, synchronous=synchronous, check_integrity=check_integrity, clock=clock
-            )
+            ),
+            shards,
         )
 
     async def load_active_games(self, replay: Replayer | None = None) -> StartupReport:
@@ -171,9 +176,7 @@ class Storage:
         """
         started = time.perf_counter()
         async with self.db.snapshot() as connection:
-            records, unreadable = _read_records(
-                await connection.execute_fetchall(ACTIVE_GAMES_SQL)
-            )
+            records, unreadable = _read_records(await connection.execute_fetchall(ACTIVE_GAMES_SQL))
             log_rows = await connection.execute_fetchall(ACTIVE_LOGS_SQL)
         logs = {
             game_id: [(row[1], row[2], row[3]) for row in rows]
@@ -186,7 +189,9 @@ class Storage:
         for game in broken:
             log.error(
                 "game %d in channel %d was set aside (its moves are kept): %s",
-                game.id, game.channel_id, game.problem,
+                game.id,
+                game.channel_id,
+                game.problem,
             )
             await self.games.mark_unreplayable(game.id, game.problem)
         return StartupReport(
