@@ -22,10 +22,27 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+async def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """Where a new, empty database lives, once per backend: a file in the test's folder, or a
+    fresh schema on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "tafl.sqlite3")
+        return
+    url = await pg_server.fresh_schema(request.getfixturevalue("postgres_url"))
+    try:
+        yield url
+    finally:
+        await pg_server.drop_schema(url)
+
+
 @pytest.fixture
-async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    """A new database in the test's folder, on the fake clock."""
-    storage = await open_storage(tmp_path / "tafl.sqlite3", clock)
+async def storage(database_target: str, clock: FakeClock) -> AsyncIterator[Storage]:
+    """A new database on each backend, on the fake clock."""
+    storage = await open_storage(database_target, clock)
     yield storage
     await storage.close()
 

@@ -70,6 +70,28 @@ class PostgresServer:
             command = ["runuser", "-u", self.owner, "--", *command]
         return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would (its data stays: :meth:`resume` restarts
+        it on the same port)."""
+        self._run(
+            str(self.binaries / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate",
+            "-w", "stop",
+        )  # fmt: skip
+
+    def resume(self) -> None:
+        """Start a halted server again."""
+        done = self._run(*self._start_command())
+        if done.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed: {(done.stderr or done.stdout).strip()}")
+
+    def _start_command(self) -> tuple[str, ...]:
+        return (
+            str(self.binaries / "pg_ctl"), "-D", str(self.folder / "data"),
+            "-l", str(self.folder / "server.log"), "-w", "-t", "60", "-o",
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )  # fmt: skip
+
     def stop(self) -> None:
         """Stop the server at once and remove its folder."""
         try:
@@ -107,10 +129,7 @@ def start() -> PostgresServer:
     steps = [
         (str(binaries / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8",
          "--no-sync"),
-        (str(binaries / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-w",
-         "-t", "60", "-o",
-         f"-p {server.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off",
-         "start"),
+        server._start_command(),
         (str(binaries / "createdb"), "-h", "127.0.0.1", "-p", str(server.port), "-U", USER,
          DATABASE),
     ]  # fmt: skip
@@ -127,3 +146,34 @@ def start() -> PostgresServer:
                 f"{(done.stderr or done.stdout).strip()}\n{detail}"
             )
     return server
+
+
+async def fresh_schema(url: str) -> str:
+    """Create an empty schema with a new name in ``url``'s database and return a URL whose
+    connections use it (asyncpg passes ``search_path`` on as a server setting): each test gets a
+    database of its own in milliseconds, without creating databases."""
+    import uuid
+
+    import asyncpg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(f"CREATE SCHEMA {name}")
+    finally:
+        await connection.close()
+    return f"{url}{'&' if '?' in url else '?'}search_path={name}"
+
+
+async def drop_schema(schema_url: str) -> None:
+    """Remove a schema made by :func:`fresh_schema` and everything in it."""
+    import asyncpg
+
+    base, _, query = schema_url.partition("?")
+    name = dict(part.split("=", 1) for part in query.split("&"))["search_path"]
+    rest = "&".join(part for part in query.split("&") if not part.startswith("search_path="))
+    connection = await asyncpg.connect(f"{base}?{rest}" if rest else base)
+    try:
+        await connection.execute(f"DROP SCHEMA {name} CASCADE")
+    finally:
+        await connection.close()

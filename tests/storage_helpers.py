@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
 
+import asyncpg
+
 from bot.engine import Game
-from bot.storage import PLIES_TO_COUNT, GameRecord, Participant, Storage
+from bot.storage import PLIES_TO_COUNT, GameRecord, Participant, Storage, is_postgres_url
 
 START = 1_800_000_000
 """A fixed epoch second the fake clock starts at."""
@@ -29,9 +32,9 @@ class FakeClock:
         self.now += seconds
 
 
-async def open_storage(path: Path, clock: FakeClock | None = None) -> Storage:
-    """Open a storage on a real file with a fake clock."""
-    return await Storage.open(path, clock=clock or FakeClock())
+async def open_storage(target: str | Path, clock: FakeClock | None = None) -> Storage:
+    """Open a storage (a real file, or a PostgreSQL URL) with a fake clock."""
+    return await Storage.open(target, clock=clock or FakeClock())
 
 
 async def new_game(
@@ -86,3 +89,18 @@ def moves_to_the_end(variant: str, seed: int) -> list[str]:
         moves.append(move.text(game.size))
         game.play(move)
     return moves
+
+
+async def raw_execute(target: str, sql: str, *parameters: object) -> None:
+    """Run one statement on ``target`` past the storage layer, with the backend's own driver
+    and placeholders (``?`` for SQLite, ``$1`` for PostgreSQL), raising the driver's errors."""
+    if is_postgres_url(target):
+        connection = await asyncpg.connect(target)
+        try:
+            await connection.execute(sql, *parameters)
+        finally:
+            await connection.close()
+        return
+    with sqlite3.connect(target) as sqlite_connection:
+        sqlite_connection.execute(sql, parameters)
+    sqlite_connection.close()

@@ -18,17 +18,13 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.storage.database import Database
 from bot.storage.migrations import MIGRATIONS, Migration
+from bot.storage.sqlite import SqliteDatabase as Database
 
-EXTRA = Migration(
-    LATEST_VERSION + 1,
-    "test: a column added later",
-    "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';",
-)
-FAILING = Migration(
-    LATEST_VERSION + 1, "test: broken", "CREATE TABLE t (x);\nSELECT * FROM nowhere;"
-)
+ADD_COLOUR = "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';"
+EXTRA = Migration(LATEST_VERSION + 1, "test: a column added later", ADD_COLOUR, ADD_COLOUR)
+BROKEN = "CREATE TABLE t (x INTEGER);\nSELECT * FROM nowhere;"
+FAILING = Migration(LATEST_VERSION + 1, "test: broken", BROKEN, BROKEN)
 
 
 def list_folder(path: Path) -> list[Path]:
@@ -54,7 +50,7 @@ async def test_a_new_database_is_created_with_its_folder_and_latest_schema(tmp_p
         names = ("journal_mode", "foreign_keys", "busy_timeout", "synchronous", "user_version")
         async with storage.db.read() as connection:
             pragmas = {
-                name: next(iter(await connection.execute_fetchall(f"PRAGMA {name}")))[0]
+                name: next(iter(await connection.fetch(f"PRAGMA {name}")))[0]
                 for name in names
             }
     finally:
@@ -112,7 +108,7 @@ async def test_a_later_migration_upgrades_a_database_in_use_and_keeps_its_games(
     db = await Database.open(path, migrations=(*MIGRATIONS, EXTRA))
     assert await db.schema_version() == EXTRA.version
     async with db.read() as connection:
-        rows = list(await connection.execute_fetchall("SELECT id, colour FROM games"))
+        rows = list(await connection.fetch("SELECT id, colour FROM games"))
     await db.close()
     assert [tuple(row) for row in rows] == [(game.id, "plain")]
 
@@ -127,7 +123,7 @@ async def test_a_failing_migration_leaves_the_database_at_the_previous_version(
     storage = await open_storage(path)
     assert await storage.db.schema_version() == LATEST_VERSION
     async with storage.db.read() as connection:
-        tables = [row[0] for row in await connection.execute_fetchall(
+        tables = [row[0] for row in await connection.fetch(
             "SELECT name FROM sqlite_master WHERE name = 't'"
         )]
     await storage.close()
@@ -148,7 +144,7 @@ async def test_a_database_from_a_newer_bot_is_refused_untouched(tmp_path: Path) 
 
 async def test_a_migration_history_that_differs_from_the_code_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "tafl.sqlite3"
-    renamed = Migration(1, "something else", MIGRATIONS[0].sql)
+    renamed = Migration(1, "something else", MIGRATIONS[0].sqlite, MIGRATIONS[0].postgres)
     await (await Database.open(path, migrations=(renamed,))).close()
     with pytest.raises(MigrationMismatchError, match="something else"):
         await Storage.open(path)

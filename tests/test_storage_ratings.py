@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from storage_helpers import ALICE, BOB, CAROL, open_storage, play_opening
@@ -28,8 +27,8 @@ _channels = itertools.count(10_000)
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await open_storage(tmp_path / "tafl.sqlite3")
+async def storage(database_target: str) -> AsyncIterator[Storage]:
+    storage = await open_storage(database_target)
     yield storage
     await storage.close()
 

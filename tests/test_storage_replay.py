@@ -9,9 +9,14 @@ import pytest
 from storage_helpers import moves_to_the_end, new_game, open_storage, random_moves
 
 from bot.engine import Game, Side
-from bot.storage import GameRecord, GameStatus, Storage
+from bot.storage import GameRecord, GameStatus, Shards, Storage
 from bot.storage.movelog import MoveLogError, moves_in_effect
-from bot.storage.storage import ACTIVE_GAMES_SQL, ACTIVE_LOGS_SQL
+from bot.storage.storage import (
+    ACTIVE_GAMES_SQL,
+    ACTIVE_LOGS_SQL,
+    active_games_sql,
+    active_logs_sql,
+)
 
 
 def replayed(variant: str, moves: Sequence[str]) -> Game:
@@ -26,8 +31,8 @@ async def store(storage: Storage, game_id: int, moves: Sequence[str], start_ply:
         await storage.games.append_move(game_id, ply, move)
 
 
-async def test_active_games_are_replayed_to_the_exact_position(tmp_path: Path) -> None:
-    path = tmp_path / "tafl.sqlite3"
+async def test_active_games_are_replayed_to_the_exact_position(database_target: str) -> None:
+    path = database_target
     storage = await open_storage(path)
     expected: dict[int, tuple[str, list[str]]] = {}
     for channel, variant in enumerate(["tablut", "brandubh", "fidchell", "tablut-ashton"]):
@@ -70,9 +75,9 @@ async def test_active_games_are_replayed_to_the_exact_position(tmp_path: Path) -
 
 
 async def test_a_game_whose_moves_no_longer_replay_is_reported_kept_and_marked(
-    tmp_path: Path,
+    database_target: str,
 ) -> None:
-    path = tmp_path / "tafl.sqlite3"
+    path = database_target
     storage = await open_storage(path)
     good = await new_game(storage, 1)
     await store(storage, good.id, random_moves("tablut", 6, seed=1))
@@ -107,8 +112,8 @@ async def test_a_game_whose_moves_no_longer_replay_is_reported_kept_and_marked(
     await storage.close()
 
 
-async def test_an_engine_crash_during_replay_marks_only_that_game(tmp_path: Path) -> None:
-    storage = await open_storage(tmp_path / "tafl.sqlite3")
+async def test_an_engine_crash_during_replay_marks_only_that_game(database_target: str) -> None:
+    storage = await open_storage(database_target)
     first = await new_game(storage, 1)
     second = await new_game(storage, 2)
 
@@ -124,8 +129,10 @@ async def test_an_engine_crash_during_replay_marks_only_that_game(tmp_path: Path
     assert report.unreplayable[0].record.status is GameStatus.UNREPLAYABLE
 
 
-async def test_a_game_won_on_the_board_but_not_yet_recorded_is_flagged(tmp_path: Path) -> None:
-    storage = await open_storage(tmp_path / "tafl.sqlite3")
+async def test_a_game_won_on_the_board_but_not_yet_recorded_is_flagged(
+    database_target: str,
+) -> None:
+    storage = await open_storage(database_target)
     game = await new_game(storage, variant="brandubh")
     moves = moves_to_the_end("brandubh", seed=3)
     await store(storage, game.id, moves)  # the bot stopped before calling finish()
@@ -165,17 +172,27 @@ def test_a_contradictory_log_is_refused(log: list[tuple[str, int, str | None]]) 
         moves_in_effect(log)
 
 
-@pytest.mark.parametrize("sql", [ACTIVE_GAMES_SQL, ACTIVE_LOGS_SQL])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        ACTIVE_GAMES_SQL,
+        ACTIVE_LOGS_SQL,
+        active_games_sql(Shards.of(4, {1, 2})),
+        active_logs_sql(Shards.of(4, {1, 2})),
+    ],
+)
 async def test_the_start_up_load_never_scans_the_whole_history(tmp_path: Path, sql: str) -> None:
     storage = await open_storage(tmp_path / "tafl.sqlite3")
     async with storage.db.read() as connection:
-        plan = [row[3] for row in await connection.execute_fetchall("EXPLAIN QUERY PLAN " + sql)]
+        plan = [row[3] for row in await connection.fetch("EXPLAIN QUERY PLAN " + sql)]
     await storage.close()
     assert not [step for step in plan if step.startswith("SCAN") and "INDEX" not in step], plan
 
 
-async def test_a_row_with_a_value_this_version_does_not_know_is_set_aside(tmp_path: Path) -> None:
-    storage = await open_storage(tmp_path / "tafl.sqlite3")
+async def test_a_row_with_a_value_this_version_does_not_know_is_set_aside(
+    database_target: str,
+) -> None:
+    storage = await open_storage(database_target)
     good = await new_game(storage, 1)
     odd = await new_game(storage, 2)
     moves = random_moves("tablut", 3, seed=1)
@@ -192,7 +209,7 @@ async def test_a_row_with_a_value_this_version_does_not_know_is_set_aside(tmp_pa
     assert "the king fell asleep" in broken.problem
     async with storage.db.read() as connection:
         rows = list(
-            await connection.execute_fetchall(
+            await connection.fetch(
                 "SELECT status, problem FROM games WHERE id = ?", (odd.id,)
             )
         )

@@ -8,7 +8,14 @@ import traceback
 import discord
 from discord import app_commands
 
-from bot.storage import ChannelBusy, GameNotActive, NotFound, PositionChanged, StorageError
+from bot.storage import (
+    ChannelBusy,
+    DatabaseUnavailable,
+    GameNotActive,
+    NotFound,
+    PositionChanged,
+    StorageError,
+)
 
 from .limits import CONTENT, clip
 from .wording import seconds_left
@@ -16,6 +23,10 @@ from .wording import seconds_left
 log = logging.getLogger(__name__)
 
 GENERIC = "Something went wrong on our side; the game is safe. Please try again."
+UNAVAILABLE = (
+    "The bot cannot reach its game database right now, so nothing was changed (a move you sent "
+    "was not played). Please try again in a minute."
+)
 
 
 class UserError(Exception):
@@ -48,16 +59,21 @@ def _storage_message(error: StorageError) -> str:
         return "There is no such game or challenge."
     if isinstance(error, ChannelBusy):
         return "This channel already has a game; start a thread to play another."
+    if isinstance(error, DatabaseUnavailable):
+        return UNAVAILABLE
     return str(error)
 
 
 async def report(interaction: discord.Interaction, error: BaseException, where: str) -> None:
     """Reply privately: the reason for expected errors, a generic line (and a log) for bugs."""
     message = friendly_message(error)
+    original = getattr(error, "original", error)
     if message is None:
-        original = getattr(error, "original", error)
         log.error("%s failed:\n%s", where, "".join(traceback.format_exception(original)))
         message = GENERIC
+    elif isinstance(original, DatabaseUnavailable):
+        # An outage, not a bug: one line per refused action, no traceback.
+        log.warning("%s refused: %s", where, original)
     await reply_private(interaction, message)
 
 

@@ -1,6 +1,7 @@
-"""SQLite storage: the single source of truth for games, challenges, players and ratings.
+"""Storage: the single source of truth for games, challenges, players and ratings, in an SQLite
+file (the default) or a PostgreSQL database shared by several bot processes.
 
-Open one :class:`Storage` at start-up (``await Storage.open(path)``), call
+Open one :class:`Storage` at start-up (``await Storage.open(target)``), call
 :meth:`Storage.load_active_games`, and share it. All SQL of the project lives in this package.
 """
 
@@ -10,6 +11,7 @@ from .errors import (
     ChallengeClosed,
     ChannelBusy,
     DatabaseCorruptError,
+    DatabaseUnavailable,
     DatabaseUnusable,
     GameNotActive,
     MigrationMismatchError,
@@ -20,6 +22,7 @@ from .errors import (
     PositionChanged,
     SchemaTooNewError,
     StorageError,
+    UniqueViolation,
 )
 from .games import GameStore
 from .glicko2 import Rating
@@ -69,6 +72,7 @@ __all__ = [
     "ChannelBusy",
     "Database",
     "DatabaseCorruptError",
+    "DatabaseUnavailable",
     "DatabaseUnusable",
     "FinishedGame",
     "GameNotActive",
@@ -107,6 +111,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "Streak",
+    "UniqueViolation",
     "UnreplayableGame",
     "format_ranges",
     "is_postgres_url",

@@ -7,12 +7,9 @@ challenge accepted twice (two clicks, two people on an open challenge) makes exa
 from __future__ import annotations
 
 import random
-import sqlite3
 from typing import Any
 
-import aiosqlite
-
-from .database import Database
+from .database import Connection, Database, Row
 from .errors import ChallengeClosed, NotAllowed, NotFound
 from .games import insert_game
 from .models import (
@@ -25,6 +22,7 @@ from .models import (
     to_datetime,
 )
 from .players import participant_columns, participant_from_row, player_id
+from .shards import Shards
 
 DEFAULT_EXPIRY_SECONDS = 15 * 60
 """How long a challenge stays open unless the caller says otherwise."""
@@ -37,7 +35,7 @@ LEFT JOIN players AS b ON b.id = c.challenged_id
 """
 
 
-def _challenge_from_row(row: sqlite3.Row) -> Challenge:
+def _challenge_from_row(row: Row) -> Challenge:
     created_at = to_datetime(row["created_at"])
     expires_at = to_datetime(row["expires_at"])
     assert created_at is not None and expires_at is not None  # NOT NULL columns
@@ -61,18 +59,19 @@ def _challenge_from_row(row: sqlite3.Row) -> Challenge:
     )
 
 
-async def _fetch(connection: aiosqlite.Connection, challenge_id: int) -> Challenge:
-    rows = list(await connection.execute_fetchall(_SELECT + "WHERE c.id = ?", (challenge_id,)))
-    if not rows:
+async def _fetch(connection: Connection, challenge_id: int) -> Challenge:
+    row = await connection.fetch_one(_SELECT + "WHERE c.id = ?", (challenge_id,))
+    if row is None:
         raise NotFound(f"there is no challenge {challenge_id}")
-    return _challenge_from_row(rows[0])
+    return _challenge_from_row(row)
 
 
 class ChallengeStore:
     """Creates challenges and settles them."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, shards: Shards | None = None) -> None:
         self._db = db
+        self._shards = shards or Shards.every()
 
     async def create(
         self,
@@ -104,7 +103,7 @@ class ChallengeStore:
             challenged_id = (
                 None if challenged is None else await player_id(connection, challenged, now)
             )
-            rows = await connection.execute_fetchall(
+            new_id = await connection.fetch_value(
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id,
                                         variant, challenger_side, move_seconds, rated,
@@ -125,7 +124,7 @@ class ChallengeStore:
                     now + expires_in,
                 ),
             )
-            return await _fetch(connection, int(next(iter(rows))[0]))
+            return await _fetch(connection, int(new_id))
 
     async def get(self, challenge_id: int) -> Challenge:
         """A challenge by id; :class:`NotFound` if there is none."""
@@ -133,21 +132,22 @@ class ChallengeStore:
             return await _fetch(connection, challenge_id)
 
     async def pending(self, channel_id: int | None = None) -> list[Challenge]:
-        """Pending challenges (of one channel, or all: e.g. to re-attach buttons at start-up)."""
-        where = "WHERE c.status = 'pending'"
+        """Pending challenges of one channel, or all of this process's servers (e.g. to
+        re-attach buttons at start-up)."""
+        where = f"WHERE c.status = 'pending' AND {self._shards.where('c.guild_id')}"
         parameters: tuple[Any, ...] = ()
         if channel_id is not None:
             where += " AND c.channel_id = ?"
             parameters = (channel_id,)
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(_SELECT + where + " ORDER BY c.id", parameters)
+            rows = await connection.fetch(_SELECT + where + " ORDER BY c.id", parameters)
         return [_challenge_from_row(row) for row in rows]
 
     async def seconds_since_last(self, user_id: int) -> int | None:
         """Whole seconds since ``user_id`` last made a challenge (``None`` if never): for a
         cooldown that can say how long is left."""
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(
+            latest = await connection.fetch_value(
                 """
                 SELECT max(c.created_at) FROM challenges AS c
                 JOIN players AS p ON p.id = c.challenger_id
@@ -155,7 +155,6 @@ class ChallengeStore:
                 """,
                 (user_id,),
             )
-        latest = next(iter(rows))[0]
         return None if latest is None else self._db.now() - int(latest)
 
     async def accept(
@@ -180,6 +179,19 @@ class ChallengeStore:
         async with self._db.transaction() as connection:
             challenge = await _fetch(connection, challenge_id)
             self._check_acceptable(challenge, accepter, now)
+            # Claim it first, with the condition in the statement: of two accepts racing (two
+            # clicks, two people, two processes) the second waits for the first's row lock, then
+            # finds it no longer pending and makes no game.
+            claimed = await connection.execute(
+                """
+                UPDATE challenges SET status = 'accepted', resolved_at = ?, challenged_id = ?
+                WHERE id = ? AND status = 'pending' AND expires_at > ?
+                """,
+                (now, await player_id(connection, accepter, now), challenge_id, now),
+            )
+            if claimed == 0:
+                self._check_open(await _fetch(connection, challenge_id), now)
+                raise ChallengeClosed(challenge_id, ChallengeStatus.EXPIRED.value)
             side: SideName
             if challenge.challenger_side != "random":
                 side = challenge.challenger_side
@@ -191,6 +203,7 @@ class ChallengeStore:
             attackers, defenders = (
                 (challenger, accepter) if side == "attackers" else (accepter, challenger)
             )
+            # A busy channel raises here and rolls the claim back: the challenge stays pending.
             game = await insert_game(
                 connection,
                 now,
@@ -205,12 +218,7 @@ class ChallengeStore:
                 rated=challenge.rated,
             )
             await connection.execute(
-                """
-                UPDATE challenges SET status = 'accepted', game_id = ?, resolved_at = ?,
-                                      challenged_id = ?
-                WHERE id = ?
-                """,
-                (game.id, now, await player_id(connection, accepter, now), challenge_id),
+                "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)
             )
             return await _fetch(connection, challenge_id), game
 
@@ -224,13 +232,18 @@ class ChallengeStore:
 
     async def expire_due(self) -> list[Challenge]:
         """Mark every pending challenge whose time is up as expired and return them (so their
-        messages can be edited); includes those that expired while the bot was offline."""
+        messages can be edited); includes those that expired while the bot was offline.
+
+        Only the challenges of this process's servers (its shards): each is settled by the
+        process that answers for its server, and once (the update is atomic).
+        """
         now = self._db.now()
+        owned = self._shards.where("guild_id")
         async with self._db.transaction() as connection:
-            rows = await connection.execute_fetchall(
-                """
+            rows = await connection.fetch(
+                f"""
                 UPDATE challenges SET status = 'expired', resolved_at = ?
-                WHERE status = 'pending' AND expires_at <= ?
+                WHERE status = 'pending' AND expires_at <= ? AND {owned}
                 RETURNING id
                 """,
                 (now, now),
@@ -240,10 +253,10 @@ class ChallengeStore:
     async def set_message(self, challenge_id: int, message_id: int | None) -> None:
         """Remember the message that shows the challenge (to disable its buttons later)."""
         async with self._db.transaction() as connection:
-            cursor = await connection.execute(
+            changed = await connection.execute(
                 "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
             )
-            if cursor.rowcount == 0:
+            if changed == 0:
                 raise NotFound(f"there is no challenge {challenge_id}")
 
     def check_acceptable(self, challenge: Challenge, accepter: Participant) -> None:
@@ -278,9 +291,11 @@ class ChallengeStore:
                     raise NotAllowed("only the challenger can cancel a challenge")
             elif challenge.challenged is None or challenge.challenged.user_id != user_id:
                 raise NotAllowed("only the person challenged can decline a challenge")
-            await connection.execute(
+            settled = await connection.execute(
                 "UPDATE challenges SET status = ?, resolved_at = ?"
                 " WHERE id = ? AND status = 'pending'",
                 (status.value, now, challenge_id),
             )
+            if settled == 0:  # settled meanwhile by another process
+                self._check_open(await _fetch(connection, challenge_id), now)
             return await _fetch(connection, challenge_id)

@@ -1,301 +1,146 @@
-"""The one SQLite connection: opened carefully, checked, migrated, used one transaction at a time.
+"""The database the stores talk to: one interface, two backends.
 
-Durability: WAL mode with ``synchronous=FULL``. Every commit is written to the WAL file and
-fsynced before :meth:`Database.transaction` returns, so neither a killed process (even
-``kill -9``) nor an operating-system crash or power loss loses a move the bot has announced.
-``synchronous="NORMAL"`` (no fsync per commit, so a power loss may drop the last few commits,
-though never corrupt the file) exists only so benchmarks can compare the two.
+* An SQLite file (the default, :mod:`.sqlite`): one process, one connection, WAL and ``fsync`` on
+  every commit.
+* PostgreSQL through asyncpg (:mod:`.postgres`): a pool of connections, for several bot processes
+  on one database.
+
+The stores write their SQL once, in the dialect both understand, with ``?`` or ``:name``
+placeholders, and run it through a :class:`Connection`; they never see which backend answers.
+Where the two must differ (row locks), the connection says so (:attr:`Connection.for_update`).
+Errors the stores act on arrive as backend-neutral exceptions, classified by the backends' error
+codes (SQLSTATE, SQLite's extended result codes), never by message text.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any, Literal
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Literal, Protocol
 
-import aiosqlite
+from .migrations import MIGRATIONS, Migration
+from .target import is_postgres_url
 
-from .errors import (
-    DatabaseCorruptError,
-    DatabaseUnusable,
-    MigrationMismatchError,
-    NotADatabaseError,
-    SchemaTooNewError,
-    StorageError,
-)
-from .migrations import MIGRATIONS, MIGRATIONS_TABLE, Migration, check_sequence
-
-log = logging.getLogger(__name__)
-
-SQLITE_HEADER = b"SQLite format 3\x00"
 Synchronous = Literal["NORMAL", "FULL"]
 Clock = Callable[[], float]
+Parameters = Sequence[Any] | Mapping[str, Any]
 
 
-class Database:
+class Row(Protocol):
+    """A result row: by column position or by name (``sqlite3.Row`` and ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+
+class Connection(ABC):
+    """One connection inside a transaction (or a read), as the stores use it."""
+
+    dialect: str
+    """``"sqlite"`` or ``"postgresql"``."""
+
+    @abstractmethod
+    async def fetch(self, sql: str, parameters: Parameters = ()) -> list[Row]:
+        """Run ``sql`` and return every row (``RETURNING`` rows for writes)."""
+
+    @abstractmethod
+    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
+        """Run ``sql`` and return how many rows it changed."""
+
+    async def fetch_one(self, sql: str, parameters: Parameters = ()) -> Row | None:
+        """The first row, or ``None``."""
+        rows = await self.fetch(sql, parameters)
+        return rows[0] if rows else None
+
+    async def fetch_value(self, sql: str, parameters: Parameters = ()) -> Any:
+        """The first column of the first row, or ``None``."""
+        row = await self.fetch_one(sql, parameters)
+        return None if row is None else row[0]
+
+    @property
+    @abstractmethod
+    def for_update(self) -> str:
+        """The clause that locks rows read in a transaction until it ends (PostgreSQL's
+        ``FOR UPDATE``). Empty on SQLite, whose write transactions already exclude each other."""
+
+
+class Database(ABC):
     """An open, migrated database.
 
-    Use :meth:`open`. Every statement goes through :meth:`transaction`, :meth:`read` or
-    :meth:`snapshot`, which take turns, so one coroutine never sees another's half-done transaction.
+    Every statement goes through :meth:`transaction`, :meth:`read` or :meth:`snapshot`. A
+    method returns only after its transaction has committed (or rolled back, and raised).
     """
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path, clock: Clock) -> None:
-        self._connection = connection
-        self.path = path
+    backend: str
+    """``"sqlite"`` or ``"postgresql"``."""
+
+    def __init__(self, target: str, clock: Clock) -> None:
+        self.target = target
+        """Where the data lives, safe to show (a URL's password is redacted)."""
         self._clock = clock
-        # One connection serves the whole bot; the lock keeps a transaction's statements together.
-        self._lock = asyncio.Lock()
-
-    @classmethod
-    async def open(
-        cls,
-        path: str | os.PathLike[str],
-        *,
-        synchronous: Synchronous = "FULL",
-        busy_timeout: float = 5.0,
-        check_integrity: bool = True,
-        clock: Clock = time.time,
-        migrations: tuple[Migration, ...] = MIGRATIONS,
-    ) -> Database:
-        """Open (or create) the database at ``path`` and bring its schema up to date.
-
-        Raises a :class:`DatabaseUnusable` subclass, leaving the file untouched, when the file is
-        not an SQLite database, fails the integrity check, holds someone else's tables, or was
-        written by a newer version of the bot.
-        """
-        if synchronous not in ("NORMAL", "FULL"):
-            raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', not {synchronous!r}")
-        check_sequence(migrations)
-        path = Path(path)
-        _check_header(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise DatabaseUnusable(path, f"cannot create its folder ({error})") from error
-        try:
-            connection = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise DatabaseUnusable(path, str(error)) from error
-        try:
-            connection.row_factory = sqlite3.Row
-            await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            # Everything up to the version check only reads, so a refused file is never written to.
-            await _check_readable(connection, path, check_integrity)
-            applied = await _check_version(connection, path, migrations)
-            mode = await _fetch_value(connection, "PRAGMA journal_mode = WAL")
-            if str(mode).lower() != "wal":
-                raise DatabaseUnusable(path, f"it cannot use WAL mode (journal mode is {mode})")
-            await connection.execute(f"PRAGMA synchronous = {synchronous}")
-            await _migrate(connection, path, migrations, applied, clock)
-        except BaseException:
-            await connection.close()
-            raise
-        return cls(connection, path, clock)
 
     def now(self) -> int:
         """The current time in whole UTC epoch seconds (the clock is replaceable for tests)."""
         return int(self._clock())
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the block as one write transaction: committed on success, rolled back on error.
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """Run the block as one write transaction: committed on success, rolled back on error
+        (including cancellation)."""
 
-        ``BEGIN IMMEDIATE`` takes the write lock at the start, so a transaction that reads and then
-        writes cannot be overtaken by another process between the two.
-        """
-        async with self._lock:
-            connection = self._connection
-            try:
-                # Inside the try: a caller cancelled during BEGIN must still roll it back (the
-                # statement runs to completion in aiosqlite's thread either way).
-                await connection.execute("BEGIN IMMEDIATE")
-                yield connection
-            except BaseException:
-                # Shielded: even a cancelled caller must leave no transaction open behind it.
-                await asyncio.shield(connection.rollback())
-                raise
-            try:
-                await asyncio.shield(connection.commit())
-            except sqlite3.Error:
-                await asyncio.shield(connection.rollback())
-                raise
+    @abstractmethod
+    def read(self) -> AbstractAsyncContextManager[Connection]:
+        """Run read-only statements that see only committed work."""
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run read-only statements while no transaction is half done."""
-        async with self._lock:
-            yield self._connection
-
-    @asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run several reads that must see one consistent state (a deferred read transaction)."""
-        async with self._lock:
-            connection = self._connection
-            try:
-                await connection.execute("BEGIN")
-                yield connection
-            finally:
-                await asyncio.shield(connection.rollback())
+    @abstractmethod
+    def snapshot(self) -> AbstractAsyncContextManager[Connection]:
+        """Run several reads that must see one consistent state."""
 
     async def schema_version(self) -> int:
         """The newest migration applied to this database."""
         async with self.read() as connection:
-            value = await _fetch_value(connection, "SELECT max(version) FROM schema_migrations")
+            value = await connection.fetch_value("SELECT max(version) FROM schema_migrations")
         return int(value or 0)
 
-    async def backup(self, target: str | os.PathLike[str]) -> None:
-        """Write a consistent, compacted copy of the database to ``target`` (which must not exist).
+    async def table_counts(self, tables: Sequence[str]) -> dict[str, int]:
+        """Row counts of our own tables (names from our code, never from input), in one view."""
+        counts: dict[str, int] = {}
+        async with self.snapshot() as connection:
+            for table in tables:
+                counts[table] = int(await connection.fetch_value(f"SELECT count(*) FROM {table}"))
+        return counts
 
-        Safe while the bot runs: other work waits for the copy (about a second per 100 MB).
-        """
-        target_path = _backup_target(Path(target))
-        async with self._lock:
-            await self._connection.execute("VACUUM INTO ?", (str(target_path),))
-
+    @abstractmethod
     async def close(self) -> None:
-        """Close the connection (waiting for any transaction in progress)."""
-        async with self._lock:
-            try:
-                await self._connection.execute("PRAGMA optimize")
-            finally:
-                await self._connection.close()
+        """Close the database (waiting for any transaction in progress)."""
 
 
-def _backup_target(target: Path) -> Path:
-    if target.exists():
-        raise FileExistsError(f"backup target {str(target)!r} already exists")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    return target
+async def open_database(
+    target: str | os.PathLike[str],
+    *,
+    synchronous: Synchronous = "FULL",
+    check_integrity: bool = True,
+    clock: Clock = time.time,
+    migrations: tuple[Migration, ...] = MIGRATIONS,
+) -> Database:
+    """Open ``target`` (a file path, or a ``postgresql://`` URL) and bring its schema up to date.
 
+    Raises a :class:`~.errors.DatabaseUnusable` subclass when the bot must not start on it (left
+    untouched), :class:`~.errors.DatabaseUnavailable` when a server cannot be reached.
+    ``synchronous`` and ``check_integrity`` concern SQLite only.
+    """
+    if is_postgres_url(target):
+        from .postgres import PostgresDatabase
 
-def _check_header(path: Path) -> None:
-    """Refuse a file that is not SQLite before SQLite ever opens it."""
-    if path.is_dir():
-        raise DatabaseUnusable(path, "it is a folder, not a file")
-    if not path.exists():
-        return
-    try:
-        with path.open("rb") as file:
-            header = file.read(len(SQLITE_HEADER))
-    except OSError as error:
-        raise DatabaseUnusable(path, f"it cannot be read ({error})") from error
-    # An empty file is a valid empty database (SQLite creates files that way).
-    if header and header != SQLITE_HEADER:
-        raise NotADatabaseError(path, "it is not an SQLite database (wrong file header)")
+        return await PostgresDatabase.open(str(target), clock=clock, migrations=migrations)
+    from .sqlite import SqliteDatabase
 
-
-async def _fetch_value(
-    connection: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = ()
-) -> Any:
-    rows = list(await connection.execute_fetchall(sql, parameters))
-    return rows[0][0] if rows else None
-
-
-async def _check_readable(
-    connection: aiosqlite.Connection, path: Path, check_integrity: bool
-) -> None:
-    try:
-        await connection.execute_fetchall("SELECT count(*) FROM sqlite_master")
-        if check_integrity:
-            problems = [row[0] for row in await connection.execute_fetchall("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise DatabaseCorruptError(
-                    path, "it fails SQLite's integrity check: " + "; ".join(problems[:5])
-                )
-    except sqlite3.DatabaseError as error:
-        message = str(error)
-        if "not a database" in message:
-            raise NotADatabaseError(path, f"it is not an SQLite database ({message})") from error
-        raise DatabaseCorruptError(path, f"it is damaged ({message})") from error
-
-
-async def _check_version(
-    connection: aiosqlite.Connection, path: Path, migrations: tuple[Migration, ...]
-) -> set[int]:
-    """Return the versions already applied, refusing a database this code must not touch."""
-    known = len(migrations)
-    tables = {
-        row[0]
-        for row in await connection.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-    }
-    user_version = int(await _fetch_value(connection, "PRAGMA user_version"))
-    recorded: list[tuple[int, str]] = []
-    if "schema_migrations" in tables:
-        recorded = [
-            (int(row[0]), str(row[1]))
-            for row in await connection.execute_fetchall(
-                "SELECT version, name FROM schema_migrations ORDER BY version"
-            )
-        ]
-    elif tables and user_version <= known:
-        raise DatabaseUnusable(
-            path, "it holds tables that are not this bot's (there is no schema_migrations table)"
-        )
-    newest = max([user_version, *(version for version, _ in recorded)])
-    if newest > known:
-        raise SchemaTooNewError(
-            path,
-            f"its schema is version {newest} but this version of the bot knows only up to {known}"
-            " (was it opened by a newer bot? upgrade the bot or restore an older backup)",
-        )
-    for version, name in recorded:
-        if migrations[version - 1].name != name:
-            raise MigrationMismatchError(
-                path,
-                f"its migration {version} is {name!r} but this code's migration {version} is "
-                f"{migrations[version - 1].name!r}",
-            )
-    return {version for version, _ in recorded}
-
-
-async def _migrate(
-    connection: aiosqlite.Connection,
-    path: Path,
-    migrations: Iterable[Migration],
-    applied: set[int],
-    clock: Clock,
-) -> None:
-    for migration in migrations:
-        if migration.version in applied:
-            continue
-        await connection.execute("BEGIN IMMEDIATE")
-        try:
-            await connection.execute(MIGRATIONS_TABLE)
-            # Another process may have applied it since we looked; the write lock makes this final.
-            done = await _fetch_value(
-                connection,
-                "SELECT 1 FROM schema_migrations WHERE version = ?",
-                (migration.version,),
-            )
-            if not done:
-                for statement in migration.statements():
-                    await connection.execute(statement)
-                await connection.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, int(clock())),
-                )
-                # PRAGMA takes no parameters; the version is an int from our own table.
-                await connection.execute(f"PRAGMA user_version = {int(migration.version)}")
-            await connection.commit()
-        except sqlite3.Error as error:
-            await connection.rollback()
-            raise StorageError(
-                f"migration {migration.version} ({migration.name!r}) failed on {str(path)!r}:"
-                f" {error}; the database was left at the previous version"
-            ) from error
-        except BaseException:
-            await connection.rollback()
-            raise
-        if not done:
-            log.info(
-                "database %s: applied migration %d (%s)", path, migration.version, migration.name
-            )
+    return await SqliteDatabase.open(
+        target,
+        synchronous=synchronous,
+        check_integrity=check_integrity,
+        clock=clock,
+        migrations=migrations,
+    )

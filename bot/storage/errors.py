@@ -1,8 +1,9 @@
 """Errors raised by the storage layer.
 
-Two families: :class:`DatabaseUnusable` stops the bot at start-up (the file is left untouched), and
-the others are ordinary domain answers ("position changed", "this channel already has a game") that
-the Discord layer turns into short replies.
+Three families: :class:`DatabaseUnusable` stops the bot at start-up (the database is left
+untouched); :class:`DatabaseUnavailable` says the database cannot be reached right now (nothing
+was written; try again later); the others are ordinary domain answers ("position changed", "this
+channel already has a game") that the Discord layer turns into short replies.
 """
 
 from __future__ import annotations
@@ -15,13 +16,36 @@ class StorageError(Exception):
 
 
 class DatabaseUnusable(StorageError):
-    """The database file cannot be used; the bot must stop and the file must not be touched."""
+    """The database cannot be used; the bot must stop and the database must not be touched."""
 
-    def __init__(self, path: Path, problem: str) -> None:
+    def __init__(self, path: Path | str, problem: str) -> None:
+        what = "the file" if isinstance(path, Path) else "it"
         super().__init__(
-            f"cannot use the database {str(path)!r}: {problem}; the file was left as it is"
+            f"cannot use the database {str(path)!r}: {problem}; {what} was left as it is"
         )
         self.path = path
+
+
+class DatabaseUnavailable(StorageError):
+    """The database cannot be reached (a server down, a connection lost, a disk full or locked).
+
+    Whatever the statement was, its transaction did not commit: nothing was half-written. The
+    same request can be tried again once the database is back.
+    """
+
+    def __init__(self, target: str, problem: str) -> None:
+        super().__init__(f"the database {target} is unavailable: {problem}")
+        self.target = target
+        self.problem = problem
+
+
+class UniqueViolation(StorageError):
+    """A write would break a unique rule (an index or key); ``constraint`` names it when the
+    backend says (PostgreSQL does, SQLite does not)."""
+
+    def __init__(self, constraint: str | None, detail: str) -> None:
+        super().__init__(detail)
+        self.constraint = constraint
 
 
 class NotADatabaseError(DatabaseUnusable):

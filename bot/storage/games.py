@@ -12,16 +12,20 @@ A method returns only after its transaction has committed: the bot may announce 
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.engine import Termination
 
-from .database import Database
-from .errors import ChannelBusy, GameNotActive, NotFound, NothingToTakeBack, PositionChanged
+from .database import Connection, Database, Row
+from .errors import (
+    ChannelBusy,
+    GameNotActive,
+    NotFound,
+    NothingToTakeBack,
+    PositionChanged,
+    UniqueViolation,
+)
 from .models import (
     AppendedMove,
     FinishedGame,
@@ -35,10 +39,11 @@ from .models import (
     to_datetime,
 )
 from .movelog import moves_in_effect
-from .players import participant_columns, participant_from_row, player_id
+from .players import participant_columns, participant_from_row, player_ids
 from .ratings import rate_finished_game
 from .replay import variant_start
 from .settings import fetch_settings
+from .shards import Shards
 
 GAME_SELECT = f"""
 SELECT g.*, {participant_columns("a", "a_")}, {participant_columns("d", "d_")}
@@ -48,7 +53,7 @@ JOIN players AS d ON d.id = g.defenders_id
 """
 
 
-def game_from_row(row: sqlite3.Row) -> GameRecord:
+def game_from_row(row: Row) -> GameRecord:
     """Build a :class:`GameRecord` from a row selected with :data:`GAME_SELECT`."""
     created_at = to_datetime(row["created_at"])
     updated_at = to_datetime(row["updated_at"])
@@ -78,12 +83,12 @@ def game_from_row(row: sqlite3.Row) -> GameRecord:
     )
 
 
-async def fetch_game(connection: aiosqlite.Connection, game_id: int) -> GameRecord:
+async def fetch_game(connection: Connection, game_id: int) -> GameRecord:
     """One game by id; :class:`NotFound` if there is none."""
-    rows = list(await connection.execute_fetchall(GAME_SELECT + "WHERE g.id = ?", (game_id,)))
-    if not rows:
+    row = await connection.fetch_one(GAME_SELECT + "WHERE g.id = ?", (game_id,))
+    if row is None:
         raise NotFound(f"there is no game {game_id}")
-    return game_from_row(rows[0])
+    return game_from_row(row)
 
 
 def may_be_rated(attackers: Participant, defenders: Participant, rated_ai_games: bool) -> bool:
@@ -96,7 +101,7 @@ def may_be_rated(attackers: Participant, defenders: Participant, rated_ai_games:
 
 
 async def insert_game(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     now: int,
     *,
     guild_id: int | None,
@@ -118,54 +123,38 @@ async def insert_game(
         raise ValueError(f"move_seconds must be positive, not {move_seconds}")
     settings = await fetch_settings(connection, guild_id)
     rated = rated and may_be_rated(attackers, defenders, settings.rated_ai_games)
-    attackers_id = await player_id(connection, attackers, now)
-    defenders_id = await player_id(connection, defenders, now)
-    try:
-        rows = await connection.execute_fetchall(
-            """
-            INSERT INTO games (guild_id, channel_id, variant, start_position, first_turn,
-                               attackers_id, defenders_id, rated, move_seconds, move_deadline,
-                               created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            RETURNING id
-            """,
-            (
-                guild_id,
-                channel_id,
-                variant,
-                start_position,
-                first_turn,
-                attackers_id,
-                defenders_id,
-                int(rated),
-                move_seconds,
-                None if move_seconds is None else now + move_seconds,
-                now,
-                now,
-            ),
+    attackers_id, defenders_id = await player_ids(connection, (attackers, defenders), now)
+    # The one-game-per-channel index settles a race here: a second insert for the channel does
+    # nothing (on PostgreSQL, after waiting for the first to commit) and returns no id.
+    game_id = await connection.fetch_value(
+        """
+        INSERT INTO games (guild_id, channel_id, variant, start_position, first_turn,
+                           attackers_id, defenders_id, rated, move_seconds, move_deadline,
+                           created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (channel_id) WHERE status = 'active' DO NOTHING
+        RETURNING id
+        """,
+        (
+            guild_id, channel_id, variant, start_position, first_turn,
+            attackers_id, defenders_id, int(rated), move_seconds,
+            None if move_seconds is None else now + move_seconds, now, now,
+        ),
+    )  # fmt: skip
+    if game_id is None:
+        busy = await connection.fetch_value(
+            "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         )
-    except sqlite3.IntegrityError as error:
-        if "games.channel_id" not in str(error):
-            raise
-        busy = list(
-            await connection.execute_fetchall(
-                "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
-            )
-        )
-        raise ChannelBusy(channel_id, busy[0][0] if busy else None) from error
-    return await fetch_game(connection, int(next(iter(rows))[0]))
+        raise ChannelBusy(channel_id, busy)
+    return await fetch_game(connection, int(game_id))
 
 
-async def _explain_mismatch(
-    connection: aiosqlite.Connection, game_id: int, expected_ply: int
-) -> Exception:
+async def _explain_mismatch(connection: Connection, game_id: int, expected_ply: int) -> Exception:
     """Why a conditional update matched no row: no game, game over, or someone moved first."""
-    rows = list(
-        await connection.execute_fetchall("SELECT status, ply FROM games WHERE id = ?", (game_id,))
-    )
-    if not rows:
+    row = await connection.fetch_one("SELECT status, ply FROM games WHERE id = ?", (game_id,))
+    if row is None:
         return NotFound(f"there is no game {game_id}")
-    status, ply = rows[0]
+    status, ply = row[0], row[1]
     if status != GameStatus.ACTIVE:
         return GameNotActive(game_id, status)
     if ply != expected_ply:
@@ -173,17 +162,23 @@ async def _explain_mismatch(
     return NothingToTakeBack(f"game {game_id} has only {ply} moves to take back")
 
 
-async def _clear_rated(connection: aiosqlite.Connection, game_id: int) -> GameRecord:
+async def _clear_rated(connection: Connection, game_id: int) -> GameRecord:
     """Mark an ended game unrated, so its ``rated`` flag says what happened, not what was asked."""
     await connection.execute("UPDATE games SET rated = 0 WHERE id = ?", (game_id,))
     return await fetch_game(connection, game_id)
 
 
 class GameStore:
-    """Games, their move logs and deadlines."""
+    """Games, their move logs and deadlines.
 
-    def __init__(self, db: Database) -> None:
+    The scans for work to do (:meth:`active`, :meth:`past_deadline`, :meth:`due_for_reminder`)
+    see only the games of this process's servers (``shards``), so with several processes each
+    game is timed and settled by the one that answers for it.
+    """
+
+    def __init__(self, db: Database, shards: Shards | None = None) -> None:
         self._db = db
+        self._shards = shards or Shards.every()
 
     async def create(
         self,
@@ -227,28 +222,26 @@ class GameStore:
     async def active_in_channel(self, channel_id: int) -> GameRecord | None:
         """The active game of a channel or thread, if any."""
         async with self._db.read() as connection:
-            rows = list(
-                await connection.execute_fetchall(
-                    GAME_SELECT + "WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
-                )
+            row = await connection.fetch_one(
+                GAME_SELECT + "WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
             )
-        return game_from_row(rows[0]) if rows else None
+        return None if row is None else game_from_row(row)
 
     async def last_finished_in_channel(self, channel_id: int) -> int | None:
         """The id of the channel's most recently ended game with a result (for rematch/replay)."""
         async with self._db.read() as connection:
-            rows = list(
-                await connection.execute_fetchall(
-                    "SELECT id FROM games WHERE channel_id = ? AND status = 'finished'"
-                    " ORDER BY ended_at DESC, id DESC LIMIT 1",
-                    (channel_id,),
-                )
+            game_id = await connection.fetch_value(
+                "SELECT id FROM games WHERE channel_id = ? AND status = 'finished'"
+                " ORDER BY ended_at DESC, id DESC LIMIT 1",
+                (channel_id,),
             )
-        return int(rows[0][0]) if rows else None
+        return None if game_id is None else int(game_id)
 
     async def active(self) -> list[GameRecord]:
-        """Every active game, oldest first."""
-        return await self._select("WHERE g.status = 'active' ORDER BY g.id")
+        """Every active game of this process's servers, oldest first."""
+        return await self._select(
+            f"WHERE g.status = 'active' AND {self._shards.where('g.guild_id')} ORDER BY g.id"
+        )
 
     async def unreplayable(self) -> list[GameRecord]:
         """Games set aside because their moves no longer replay."""
@@ -257,7 +250,7 @@ class GameStore:
     async def log(self, game_id: int) -> list[MoveRecord]:
         """The whole move log of a game, takebacks included, in the order written."""
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(
+            rows = await connection.fetch(
                 "SELECT seq, kind, ply, move, played_at FROM moves WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             )
@@ -271,7 +264,7 @@ class GameStore:
     async def moves(self, game_id: int) -> list[str]:
         """The moves in effect (takebacks applied), first move first."""
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(
+            rows = await connection.fetch(
                 "SELECT kind, ply, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
             )
         return moves_in_effect((row[0], row[1], row[2]) for row in rows)
@@ -286,21 +279,19 @@ class GameStore:
         """
         now = self._db.now()
         async with self._db.transaction() as connection:
-            rows = list(
-                await connection.execute_fetchall(
-                    """
-                    UPDATE games SET
-                        ply = ply + 1, log_length = log_length + 1, updated_at = :now,
-                        move_deadline = :now + move_seconds, reminder_sent = 0
-                    WHERE id = :id AND status = 'active' AND ply = :expected
-                    RETURNING log_length, ply, move_deadline
-                    """,
-                    {"now": now, "id": game_id, "expected": expected_ply},
-                )
+            row = await connection.fetch_one(
+                """
+                UPDATE games SET
+                    ply = ply + 1, log_length = log_length + 1, updated_at = :now,
+                    move_deadline = :now + move_seconds, reminder_sent = 0
+                WHERE id = :id AND status = 'active' AND ply = :expected
+                RETURNING log_length, ply, move_deadline
+                """,
+                {"now": now, "id": game_id, "expected": expected_ply},
             )
-            if not rows:
+            if row is None:
                 raise await _explain_mismatch(connection, game_id, expected_ply)
-            seq, ply, deadline = rows[0]
+            seq, ply, deadline = row[0], row[1], row[2]
             await connection.execute(
                 "INSERT INTO moves (game_id, seq, kind, ply, move, played_at)"
                 " VALUES (?, ?, 'move', ?, ?, ?)",
@@ -318,21 +309,19 @@ class GameStore:
             raise ValueError(f"plies must be at least 1, not {plies}")
         now = self._db.now()
         async with self._db.transaction() as connection:
-            rows = list(
-                await connection.execute_fetchall(
-                    """
-                    UPDATE games SET
-                        ply = ply - :plies, log_length = log_length + 1, updated_at = :now,
-                        move_deadline = :now + move_seconds, reminder_sent = 0
-                    WHERE id = :id AND status = 'active' AND ply = :expected AND ply >= :plies
-                    RETURNING log_length, ply, move_deadline
-                    """,
-                    {"plies": plies, "now": now, "id": game_id, "expected": expected_ply},
-                )
+            row = await connection.fetch_one(
+                """
+                UPDATE games SET
+                    ply = ply - :plies, log_length = log_length + 1, updated_at = :now,
+                    move_deadline = :now + move_seconds, reminder_sent = 0
+                WHERE id = :id AND status = 'active' AND ply = :expected AND ply >= :plies
+                RETURNING log_length, ply, move_deadline
+                """,
+                {"plies": plies, "now": now, "id": game_id, "expected": expected_ply},
             )
-            if not rows:
+            if row is None:
                 raise await _explain_mismatch(connection, game_id, expected_ply)
-            seq, ply, deadline = rows[0]
+            seq, ply, deadline = row[0], row[1], row[2]
             await connection.execute(
                 "INSERT INTO moves (game_id, seq, kind, ply, move, played_at)"
                 " VALUES (?, ?, 'takeback', ?, NULL, ?)",
@@ -383,10 +372,10 @@ class GameStore:
                 record = await _clear_rated(connection, game_id)
             changes: tuple[RatingChange, ...] = ()
             if record.rated:
-                rows = await connection.execute_fetchall(
+                ids = await connection.fetch_one(
                     "SELECT attackers_id, defenders_id FROM games WHERE id = ?", (game_id,)
                 )
-                ids = next(iter(rows))
+                assert ids is not None  # the game was just updated in this transaction
                 changes = await rate_finished_game(
                     connection,
                     now,
@@ -413,10 +402,10 @@ class GameStore:
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the latest board message, so its buttons can be disabled later."""
         async with self._db.transaction() as connection:
-            cursor = await connection.execute(
+            changed = await connection.execute(
                 "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
             )
-            if cursor.rowcount == 0:
+            if changed == 0:
                 raise NotFound(f"there is no game {game_id}")
 
     async def past_deadline(self, now: datetime | None = None) -> list[GameRecord]:
@@ -424,14 +413,20 @@ class GameStore:
         bot was offline), most overdue first."""
         moment = self._db.now() if now is None else int(now.timestamp())
         return await self._select(
-            "WHERE g.status = 'active' AND g.move_deadline <= ? ORDER BY g.move_deadline", (moment,)
+            f"""
+            WHERE g.status = 'active' AND g.move_deadline <= ?
+              AND {self._shards.where("g.guild_id")}
+            ORDER BY g.move_deadline
+            """,
+            (moment,),
         )
 
     async def due_for_reminder(self, within_seconds: int) -> list[GameRecord]:
         """Active games whose deadline is at most ``within_seconds`` away and not yet reminded."""
         return await self._select(
-            """
+            f"""
             WHERE g.status = 'active' AND g.reminder_sent = 0 AND g.move_deadline <= ?
+              AND {self._shards.where("g.guild_id")}
             ORDER BY g.move_deadline
             """,
             (self._db.now() + within_seconds,),
@@ -443,11 +438,11 @@ class GameStore:
         False if the game moved on meanwhile (the reminder is then moot; the flag resets per move).
         """
         async with self._db.transaction() as connection:
-            cursor = await connection.execute(
+            changed = await connection.execute(
                 "UPDATE games SET reminder_sent = 1 WHERE id = ? AND ply = ? AND status = 'active'",
                 (game_id, expected_ply),
             )
-            return cursor.rowcount == 1
+            return changed == 1
 
     async def mark_unreplayable(self, game_id: int, problem: str) -> None:
         """Set an active game aside because it no longer replays; it is kept, never deleted.
@@ -483,33 +478,34 @@ class GameStore:
                     """,
                     (now, now, game_id),
                 )
-            except sqlite3.IntegrityError as error:
+            except UniqueViolation as error:
                 raise ChannelBusy(record.channel_id, None) from error
             return await fetch_game(connection, game_id)
 
     async def _select(self, where: str, parameters: tuple[Any, ...] = ()) -> list[GameRecord]:
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(GAME_SELECT + where, parameters)
+            rows = await connection.fetch(GAME_SELECT + where, parameters)
         return [game_from_row(row) for row in rows]
 
     async def _end(
         self,
-        connection: aiosqlite.Connection,
+        connection: Connection,
         game_id: int,
         expected_ply: int | None,
         now: int,
         ending: dict[str, str | None],
     ) -> GameRecord:
         """Move an active game to a final status (inside the caller's transaction)."""
-        cursor = await connection.execute(
+        changed = await connection.execute(
             """
             UPDATE games SET status = :status, result = :result, reason = :reason,
                              ended_at = :now, updated_at = :now, move_deadline = NULL
-            WHERE id = :id AND status = 'active' AND (:expected IS NULL OR ply = :expected)
+            WHERE id = :id AND status = 'active'
+              AND (CAST(:expected AS BIGINT) IS NULL OR ply = :expected)
             """,
             {**ending, "now": now, "id": game_id, "expected": expected_ply},
         )
-        if cursor.rowcount == 0:
+        if changed == 0:
             # With no expected ply, only "not found" or "not active" can explain it.
             raise await _explain_mismatch(
                 connection, game_id, -1 if expected_ply is None else expected_ply

@@ -81,7 +81,7 @@ class LeaderboardStore:
             """
             parameters = (guild_id, variant, gate, variant, limit, offset)
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(sql, parameters)
+            rows = await connection.fetch(sql, parameters)
         return [
             LeaderboardEntry(
                 rank=offset + index,
@@ -100,7 +100,7 @@ class LeaderboardStore:
         the current streak over both. Games that ended before each side had moved (not rated, see
         :data:`~.models.PLIES_TO_COUNT`) and games against oneself are left out."""
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(
+            rows = await connection.fetch(
                 """
                 SELECT CASE WHEN g.attackers_id = p.id THEN 'attackers' ELSE 'defenders' END,
                        g.result, o.ai_level IS NOT NULL
@@ -112,8 +112,8 @@ class LeaderboardStore:
                 WHERE p.discord_user_id = :user AND g.status = 'finished'
                   AND g.attackers_id <> g.defenders_id
                   AND CASE WHEN o.ai_level IS NULL THEN g.rated = 1 ELSE g.ply >= :counted END
-                  AND (:variant IS NULL OR g.variant = :variant)
-                  AND (:guild IS NULL OR g.guild_id = :guild)
+                  AND (CAST(:variant AS TEXT) IS NULL OR g.variant = :variant)
+                  AND (CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)
                 ORDER BY g.ended_at DESC, g.id DESC
                 """,
                 {
@@ -129,7 +129,8 @@ class LeaderboardStore:
         streak_kind: PersonalResult | None = None
         streak_length = 0
         streak_open = True
-        for side, result, against_ai in rows:
+        for row in rows:
+            side, result, against_ai = row[0], row[1], row[2]
             outcome: PersonalResult = (
                 "draw" if result == GameResult.DRAW else "win" if result == side else "loss"
             )

@@ -23,7 +23,7 @@ class PreferencesStore:
         """The preferences of the Discord user ``user_id``."""
         async with self._db.read() as connection:
             rows = list(
-                await connection.execute_fetchall(
+                await connection.fetch(
                     """
                     SELECT pp.theme, pp.flip FROM player_preferences AS pp
                     JOIN players AS p ON p.id = pp.player_id

@@ -7,9 +7,7 @@ result, so a result and its rating change are never seen apart.
 
 from __future__ import annotations
 
-import aiosqlite
-
-from .database import Database
+from .database import Connection, Database
 from .glicko2 import Rating, rate_game
 from .models import GameResult, Participant, PlayerRating, RatingChange
 from .players import participant_columns, participant_from_row
@@ -21,20 +19,40 @@ _SCORES = {
 }
 
 
-async def _current(connection: aiosqlite.Connection, player: int, variant: str) -> Rating:
-    rows = list(
-        await connection.execute_fetchall(
-            "SELECT rating, rd, volatility FROM ratings WHERE player_id = ? AND variant = ?",
-            (player, variant),
+async def _lock_ratings(
+    connection: Connection, now: int, players: list[int], variant: str
+) -> dict[int, Rating]:
+    """The current ratings of ``players``, their rows locked until the transaction ends.
+
+    A newcomer's row is created first (a newcomer's rating, no games), so that there is a row to
+    lock: two rated games of one player finishing at once, on two processes, then take turns
+    instead of both reading the same rating and the second overwriting the first. Rows are taken
+    in id order so that two such transactions cannot deadlock.
+    """
+    newcomer = Rating()
+    ordered = sorted(set(players))
+    for player in ordered:
+        await connection.execute(
+            """
+            INSERT INTO ratings (player_id, variant, rating, rd, volatility, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (player_id, variant) DO NOTHING
+            """,
+            (player, variant, newcomer.rating, newcomer.rd, newcomer.volatility, now),
         )
+    rows = await connection.fetch(
+        f"""
+        SELECT player_id, rating, rd, volatility FROM ratings
+        WHERE variant = ? AND player_id IN ({", ".join("?" for _ in ordered)})
+        ORDER BY player_id{connection.for_update}
+        """,
+        (variant, *ordered),
     )
-    if not rows:
-        return Rating()
-    return Rating(rows[0]["rating"], rows[0]["rd"], rows[0]["volatility"])
+    return {row["player_id"]: Rating(row["rating"], row["rd"], row["volatility"]) for row in rows}
 
 
 async def _store(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     now: int,
     game_id: int,
     player: int,
@@ -43,18 +61,24 @@ async def _store(
     after: Rating,
     score: float,
 ) -> None:
-    win, loss, draw = int(score == 1.0), int(score == 0.0), int(score == 0.5)
+    # The counters are added to in the statement, never written from a value read earlier.
     await connection.execute(
         """
-        INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, wins, losses, draws,
-                             updated_at)
-        VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
-        ON CONFLICT (player_id, variant) DO UPDATE SET
-            rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,
-            games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses,
-            draws = draws + excluded.draws, updated_at = excluded.updated_at
+        UPDATE ratings SET rating = ?, rd = ?, volatility = ?, games = games + 1,
+                           wins = wins + ?, losses = losses + ?, draws = draws + ?, updated_at = ?
+        WHERE player_id = ? AND variant = ?
         """,
-        (player, variant, after.rating, after.rd, after.volatility, win, loss, draw, now),
+        (
+            after.rating,
+            after.rd,
+            after.volatility,
+            int(score == 1.0),
+            int(score == 0.0),
+            int(score == 0.5),
+            now,
+            player,
+            variant,
+        ),
     )
     await connection.execute(
         """
@@ -76,7 +100,7 @@ async def _store(
 
 
 async def rate_finished_game(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     now: int,
     game_id: int,
     variant: str,
@@ -85,8 +109,9 @@ async def rate_finished_game(
     result: GameResult,
 ) -> tuple[RatingChange, RatingChange]:
     """Update both players' ratings for a finished rated game, inside the caller's transaction."""
-    attackers_before = await _current(connection, attackers[0], variant)
-    defenders_before = await _current(connection, defenders[0], variant)
+    current = await _lock_ratings(connection, now, [attackers[0], defenders[0]], variant)
+    attackers_before = current[attackers[0]]
+    defenders_before = current[defenders[0]]
     score = _SCORES[result]
     attackers_after, defenders_after = rate_game(attackers_before, defenders_before, score)
     await _store(
@@ -131,11 +156,12 @@ class RatingStore:
             else ("ai_level", participant.ai_level)
         )
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(
+            rows = await connection.fetch(
                 f"""
                 SELECT r.variant, r.rating, r.rd, r.volatility, r.games, r.wins, r.losses, r.draws
                 FROM players AS p JOIN ratings AS r ON r.player_id = p.id
-                WHERE p.{column} = :value AND (:variant IS NULL OR r.variant = :variant)
+                WHERE p.{column} = :value
+                  AND (CAST(:variant AS TEXT) IS NULL OR r.variant = :variant)
                 ORDER BY r.games DESC, r.variant
                 """,
                 {"value": value, "variant": variant},
@@ -156,7 +182,7 @@ class RatingStore:
     async def changes_for_game(self, game_id: int) -> tuple[RatingChange, ...]:
         """The rating changes a finished game caused (empty for an unrated game)."""
         async with self._db.read() as connection:
-            rows = await connection.execute_fetchall(
+            rows = await connection.fetch(
                 f"""
                 SELECT c.*, {participant_columns("p", "p_")}
                 FROM rating_changes AS c

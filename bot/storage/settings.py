@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import aiosqlite
-
-from .database import Database
+from .database import Connection, Database
 from .models import ServerSettings
 
 
-async def fetch_settings(connection: aiosqlite.Connection, guild_id: int | None) -> ServerSettings:
+async def fetch_settings(connection: Connection, guild_id: int | None) -> ServerSettings:
     """The settings of ``guild_id`` inside the caller's transaction (defaults for DMs, ``None``)."""
     if guild_id is None:
         return ServerSettings(guild_id=0)
     rows = list(
-        await connection.execute_fetchall(
+        await connection.fetch(
             "SELECT rated_ai_games, game_threads, default_move_seconds FROM guild_settings"
             " WHERE guild_id = ?",
             (guild_id,),

@@ -6,7 +6,6 @@ import asyncio
 import itertools
 import logging
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -15,7 +14,8 @@ from types import TracebackType
 from bot.engine import Game
 
 from .challenges import ChallengeStore
-from .database import Clock, Database, Synchronous
+from .database import Clock, Database, Row, Synchronous, open_database
+from .errors import StorageError
 from .games import GAME_SELECT, GameStore, game_from_row
 from .leaderboards import LeaderboardStore
 from .models import GameRecord, GameStatus
@@ -25,6 +25,7 @@ from .ratings import RatingStore
 from .replay import replay_game
 from .settings import SettingsStore
 from .shards import Shards
+from .sqlite import SqliteDatabase
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +36,26 @@ Replayer = Callable[[GameRecord, Sequence[str]], Game]
 # Both start-up queries go through the partial index of active games, so their cost follows the
 # number of active games and their moves, not the size of the whole history.
 _ACTIVE_IDS = "SELECT id FROM games WHERE status = 'active'"
-ACTIVE_GAMES_SQL = GAME_SELECT + f"WHERE g.id IN ({_ACTIVE_IDS}) ORDER BY g.id"
-ACTIVE_LOGS_SQL = f"""
+
+
+def active_games_sql(shards: Shards) -> str:
+    """The start-up query of the active games of ``shards``' servers."""
+    return (
+        GAME_SELECT + f"WHERE g.id IN ({_ACTIVE_IDS} AND {shards.where('guild_id')}) ORDER BY g.id"
+    )
+
+
+def active_logs_sql(shards: Shards) -> str:
+    """The start-up query of those games' move logs."""
+    return f"""
 SELECT m.game_id, m.kind, m.ply, m.move FROM moves AS m
-WHERE m.game_id IN ({_ACTIVE_IDS})
+WHERE m.game_id IN ({_ACTIVE_IDS} AND {shards.where("guild_id")})
 ORDER BY m.game_id, m.seq
 """
+
+
+ACTIVE_GAMES_SQL = active_games_sql(Shards.every())
+ACTIVE_LOGS_SQL = active_logs_sql(Shards.every())
 
 
 @dataclass(frozen=True)
@@ -84,7 +99,7 @@ def _problem(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def _read_records(rows: Iterable[sqlite3.Row]) -> tuple[list[GameRecord], list[UnreplayableGame]]:
+def _read_records(rows: Iterable[Row]) -> tuple[list[GameRecord], list[UnreplayableGame]]:
     """The active games' records; a row that cannot be read (a value this version does not know)
     is set aside instead of stopping the others."""
     records: list[GameRecord] = []
@@ -136,8 +151,8 @@ class Storage:
         self.db = db
         self.shards = shards or Shards.every()
         """The servers this process answers for; the background scans see only theirs."""
-        self.games = GameStore(db)
-        self.challenges = ChallengeStore(db)
+        self.games = GameStore(db, self.shards)
+        self.challenges = ChallengeStore(db, self.shards)
         self.ratings = RatingStore(db)
         self.leaderboards = LeaderboardStore(db)
         self.settings = SettingsStore(db)
@@ -146,27 +161,30 @@ class Storage:
     @classmethod
     async def open(
         cls,
-        path: str | os.PathLike[str],
+        target: str | os.PathLike[str],
         *,
         shards: Shards | None = None,
         synchronous: Synchronous = "FULL",
         check_integrity: bool = True,
         clock: Clock = time.time,
     ) -> Storage:
-        """Open (creating if needed) and migrate the database at ``path``.
+        """Open (creating if needed) and migrate the database at ``target``: an SQLite file path,
+        or a ``postgresql://`` URL.
 
         Raises a :class:`~bot.storage.errors.DatabaseUnusable` subclass, with a message naming the
-        file, when the bot must not start; the file is then left untouched.
+        database, when the bot must not start (the database is then left untouched), and
+        :class:`~bot.storage.errors.DatabaseUnavailable` when its server cannot be reached.
+        ``shards`` limits the background scans to those shards' servers (all, by default).
         """
         return cls(
-            await Database.open(
-                path, synchronous=synchronous, check_integrity=check_integrity, clock=clock
+            await open_database(
+                target, synchronous=synchronous, check_integrity=check_integrity, clock=clock
             ),
             shards,
         )
 
     async def load_active_games(self, replay: Replayer | None = None) -> StartupReport:
-        """Load every active game and replay it through the engine.
+        """Load every active game of this process's servers and replay it through the engine.
 
         All games and all their moves come from two queries; the replay runs in a worker thread so
         the event loop stays responsive. A game that cannot be loaded (a row with a value this
@@ -176,8 +194,10 @@ class Storage:
         """
         started = time.perf_counter()
         async with self.db.snapshot() as connection:
-            records, unreadable = _read_records(await connection.execute_fetchall(ACTIVE_GAMES_SQL))
-            log_rows = await connection.execute_fetchall(ACTIVE_LOGS_SQL)
+            records, unreadable = _read_records(
+                await connection.fetch(active_games_sql(self.shards))
+            )
+            log_rows = await connection.fetch(active_logs_sql(self.shards))
         logs = {
             game_id: [(row[1], row[2], row[3]) for row in rows]
             for game_id, rows in itertools.groupby(log_rows, key=lambda row: row[0])
@@ -199,7 +219,12 @@ class Storage:
         )
 
     async def backup(self, target: str | os.PathLike[str]) -> None:
-        """Write a consistent copy of the database to ``target`` while the bot runs."""
+        """Write a consistent copy of an SQLite database to the file ``target`` while the bot
+        runs (PostgreSQL is backed up with its own tools: ``pg_dump``)."""
+        if not isinstance(self.db, SqliteDatabase):
+            raise StorageError(
+                f"{self.db.target} is a PostgreSQL database: back it up with pg_dump"
+            )
         await self.db.backup(target)
 
     async def close(self) -> None:

@@ -1,0 +1,366 @@
+"""The PostgreSQL backend, through asyncpg: a pool of connections shared by the stores.
+
+Several bot processes (shards) use one database at once, so every guarantee the stores give rests
+on PostgreSQL's own locking, never on a lock in this process:
+
+* transactions run at READ COMMITTED; a conditional ``UPDATE ... WHERE ply = :expected`` that
+  waits for another transaction's row lock re-checks its condition on the committed row, so of two
+  racing writes exactly one matches;
+* rows a transaction reads in order to write them back (ratings) are read ``FOR UPDATE``;
+* migrations take an advisory lock, so processes starting together apply each one once.
+
+The stores' SQL uses SQLite's ``?`` and ``:name`` placeholders; :func:`numbered` rewrites them
+into PostgreSQL's ``$1``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from .database import Clock, Connection, Database, Parameters, Row
+from .errors import (
+    DatabaseUnavailable,
+    DatabaseUnusable,
+    MigrationMismatchError,
+    SchemaTooNewError,
+    StorageError,
+    UniqueViolation,
+)
+from .migrations import MIGRATIONS, POSTGRES_MIGRATIONS_TABLE, Migration, check_sequence
+from .target import redact
+
+log = logging.getLogger(__name__)
+
+MIGRATION_LOCK = 0x7AF1_0001
+"""The advisory lock key that serialises migrations between processes starting together."""
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a new connection before calling the server unreachable."""
+
+# SQLSTATE classes and codes that mean "the server cannot be used right now" rather than "this
+# statement is wrong": connection exceptions, the server shutting down or starting, too many
+# connections, and resources exhausted (disk full, out of memory).
+_UNAVAILABLE_CLASSES = ("08", "53", "57P")
+_AUTHENTICATION = ("28000", "28P01")
+_NO_DATABASE = "3D000"
+_UNIQUE = "23505"
+
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|--[^\n]*|\?|(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> tuple[str, tuple[str, ...] | int]:
+    """``sql`` with ``?`` or ``:name`` placeholders rewritten as ``$1, $2, …``.
+
+    Returns the new text and either the number of ``?`` or the names in ``$`` order (a name used
+    twice is one parameter). String literals and comments are left alone; ``::type`` casts are not
+    placeholders.
+    """
+    names: list[str] = []
+    count = 0
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal count
+        text = match.group(0)
+        if text.startswith(("'", "--")):
+            return text
+        if text == "?":
+            count += 1
+            return f"${count}"
+        name = match.group(1)
+        if name not in names:
+            names.append(name)
+        return f"${names.index(name) + 1}"
+
+    rewritten = _PLACEHOLDER.sub(replace, sql)
+    if count and names:
+        raise ValueError("SQL mixes ? and :name placeholders")
+    return rewritten, (tuple(names) if names else count)
+
+
+def bind(sql: str, parameters: Parameters) -> tuple[str, list[Any]]:
+    """The PostgreSQL text of ``sql`` and its arguments in ``$`` order."""
+    rewritten, shape = numbered(sql)
+    if isinstance(shape, tuple):
+        if not isinstance(parameters, Mapping):
+            raise TypeError("SQL with :name placeholders needs a mapping of parameters")
+        return rewritten, [parameters[name] for name in shape]
+    if isinstance(parameters, Mapping):
+        if parameters and shape:
+            raise TypeError("SQL with ? placeholders needs a sequence of parameters")
+        parameters = ()
+    if len(parameters) != shape:
+        raise TypeError(f"SQL has {shape} placeholders but {len(parameters)} parameters were given")
+    return rewritten, list(parameters)
+
+
+def sqlstate(error: BaseException) -> str | None:
+    """The SQLSTATE code of a server error (``None`` for errors that did not come from one)."""
+    code = getattr(error, "sqlstate", None)
+    return code if isinstance(code, str) else None
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` means the database cannot be reached or used right now."""
+    code = sqlstate(error)
+    if code is not None:
+        return code.startswith(_UNAVAILABLE_CLASSES)
+    # No SQLSTATE: a socket that failed, a connect that timed out, or asyncpg finding its
+    # connection closed under it.
+    return isinstance(
+        error,
+        OSError | TimeoutError | asyncpg.InterfaceError | asyncpg.InternalClientError,
+    ) and not isinstance(error, asyncpg.InterfaceWarning)
+
+
+def classify(error: BaseException, target: str) -> BaseException:
+    """The backend-neutral error for ``error`` (by SQLSTATE), or ``error`` itself."""
+    if sqlstate(error) == _UNIQUE:
+        constraint = getattr(error, "constraint_name", None)
+        return UniqueViolation(constraint if isinstance(constraint, str) else None, str(error))
+    if is_unavailable(error):
+        return DatabaseUnavailable(target, _describe(error))
+    return error
+
+
+def _describe(error: BaseException) -> str:
+    code = sqlstate(error)
+    text = str(error).strip() or type(error).__name__
+    return f"{text} (SQLSTATE {code})" if code else text
+
+
+class PostgresConnection(Connection):
+    """One pooled asyncpg connection, as the stores see it."""
+
+    dialect = "postgresql"
+
+    def __init__(self, connection: asyncpg.pool.PoolConnectionProxy[Any], target: str) -> None:
+        self._connection = connection
+        self._target = target
+
+    async def fetch(self, sql: str, parameters: Parameters = ()) -> list[Row]:
+        query, arguments = bind(sql, parameters)
+        try:
+            return list(await self._connection.fetch(query, *arguments))
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            raise classify(error, self._target) from error
+
+    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
+        query, arguments = bind(sql, parameters)
+        try:
+            status = await self._connection.execute(query, *arguments)
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            raise classify(error, self._target) from error
+        # The command tag: "UPDATE 3", "INSERT 0 1", "DELETE 0"; its last word is the row count.
+        last = status.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    @property
+    def for_update(self) -> str:
+        return " FOR UPDATE"
+
+
+class PostgresDatabase(Database):
+    """An open, migrated PostgreSQL database (a pool of connections)."""
+
+    backend = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, target: str, clock: Clock) -> None:
+        super().__init__(target, clock)
+        self._pool = pool
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        clock: Clock = time.time,
+        migrations: tuple[Migration, ...] = MIGRATIONS,
+        pool_size: int = 10,
+    ) -> PostgresDatabase:
+        """Connect to ``url`` and bring the schema up to date.
+
+        :class:`DatabaseUnavailable` when the server cannot be reached; a
+        :class:`DatabaseUnusable` subclass (nothing written) when it refuses us or holds a schema
+        this code must not touch.
+        """
+        check_sequence(migrations)
+        target = redact(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT
+            )
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            raise _refusal(error, target) from error
+        except ValueError as error:  # asyncpg's verdict on a malformed URL
+            raise DatabaseUnusable(target, f"the URL is not valid ({error})") from error
+        try:
+            await _migrate(pool, target, migrations, clock)
+        except BaseException:
+            pool.terminate()
+            raise
+        return cls(pool, target, clock)
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy[Any]]:
+        try:
+            async with self._pool.acquire() as connection:
+                yield connection
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            converted = classify(error, self.target)
+            if converted is error:
+                raise
+            raise converted from error
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """A READ COMMITTED transaction on a pooled connection: committed when the block ends,
+        rolled back on any error or cancellation."""
+        async with self._connection() as connection, connection.transaction():
+            yield PostgresConnection(connection, self.target)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        """A pooled connection; each statement sees what was committed when it started."""
+        async with self._connection() as connection:
+            yield PostgresConnection(connection, self.target)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Connection]:
+        """A read-only REPEATABLE READ transaction: every read sees the same moment."""
+        async with (
+            self._connection() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresConnection(connection, self.target)
+
+    async def close(self) -> None:
+        """Wait for connections in use to be released (at most 10 s), then close the pool."""
+        try:
+            await self._pool.close()
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, TimeoutError):
+            self._pool.terminate()
+
+
+def _refusal(error: BaseException, target: str) -> StorageError:
+    """Why the first connection failed, as the error that stops the start-up."""
+    code = sqlstate(error)
+    if code in _AUTHENTICATION:
+        return DatabaseUnusable(target, f"the server refused the login ({_describe(error)})")
+    if code == _NO_DATABASE:
+        return DatabaseUnusable(
+            target, f"the database does not exist; create it first ({_describe(error)})"
+        )
+    if is_unavailable(error):
+        return DatabaseUnavailable(target, _describe(error))
+    return DatabaseUnusable(target, _describe(error))
+
+
+async def _migrate(
+    pool: asyncpg.Pool, target: str, migrations: tuple[Migration, ...], clock: Clock
+) -> None:
+    """Check the recorded history, then apply each missing migration in its own transaction.
+
+    Every step holds the advisory lock, so of several processes starting at once one applies a
+    migration and the others find it applied.
+    """
+    try:
+        async with pool.acquire() as connection:
+            async with connection.transaction():
+                await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                applied = await _check_version(connection, target, migrations)
+            for migration in migrations:
+                if migration.version in applied:
+                    continue
+                try:
+                    async with connection.transaction():
+                        await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                        await connection.execute(POSTGRES_MIGRATIONS_TABLE)
+                        done = await connection.fetchval(
+                            "SELECT 1 FROM schema_migrations WHERE version = $1", migration.version
+                        )
+                        if not done:
+                            await connection.execute(migration.postgres)
+                            await connection.execute(
+                                "INSERT INTO schema_migrations (version, name, applied_at)"
+                                " VALUES ($1, $2, $3)",
+                                migration.version,
+                                migration.name,
+                                int(clock()),
+                            )
+                except asyncpg.PostgresError as error:
+                    if is_unavailable(error):
+                        raise
+                    raise StorageError(
+                        f"migration {migration.version} ({migration.name!r}) failed on {target}:"
+                        f" {_describe(error)}; the database was left at the previous version"
+                    ) from error
+                if not done:
+                    log.info(
+                        "database %s: applied migration %d (%s)",
+                        target,
+                        migration.version,
+                        migration.name,
+                    )
+    except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        converted = classify(error, target)
+        if converted is error:
+            raise
+        raise converted from error
+
+
+async def _check_version(
+    connection: asyncpg.pool.PoolConnectionProxy[Any],
+    target: str,
+    migrations: tuple[Migration, ...],
+) -> set[int]:
+    """The versions already applied, refusing a schema this code must not touch."""
+    schema = await connection.fetchval("SELECT current_schema()")
+    if schema is None:
+        raise DatabaseUnusable(
+            target, "its search_path names no schema that exists; create the schema first"
+        )
+    tables = {
+        row[0]
+        for row in await connection.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", schema
+        )
+    }
+    if not tables:
+        return set()
+    if "schema_migrations" not in tables:
+        raise DatabaseUnusable(
+            target,
+            f"its schema {schema!r} holds tables that are not this bot's (there is no"
+            " schema_migrations table); use an empty database or schema",
+        )
+    recorded = [
+        (int(row[0]), str(row[1]))
+        for row in await connection.fetch(
+            "SELECT version, name FROM schema_migrations ORDER BY version"
+        )
+    ]
+    known = len(migrations)
+    newest = max((version for version, _ in recorded), default=0)
+    if newest > known:
+        raise SchemaTooNewError(
+            target,
+            f"its schema is version {newest} but this version of the bot knows only up to {known}"
+            " (was it opened by a newer bot? upgrade the bot or restore an older backup)",
+        )
+    for version, name in recorded:
+        if migrations[version - 1].name != name:
+            raise MigrationMismatchError(
+                target,
+                f"its migration {version} is {name!r} but this code's migration {version} is "
+                f"{migrations[version - 1].name!r}",
+            )
+    return {version for version, _ in recorded}

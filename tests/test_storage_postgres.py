@@ -1,0 +1,223 @@
+"""The PostgreSQL backend on a real server: its schema, its migrations between processes, and a
+server that cannot be reached at start or is lost mid-run."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import pg_server
+import pytest
+from storage_helpers import ALICE, BOB, new_game, open_storage, raw_execute
+
+from bot.storage import (
+    LATEST_VERSION,
+    DatabaseUnavailable,
+    DatabaseUnusable,
+    MigrationMismatchError,
+    SchemaTooNewError,
+    Storage,
+    StorageError,
+)
+from bot.storage.migrations import MIGRATIONS, Migration
+from bot.storage.postgres import PostgresDatabase, bind, numbered
+
+ADD_COLOUR = "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';"
+EXTRA = Migration(LATEST_VERSION + 1, "test: a column added later", ADD_COLOUR, ADD_COLOUR)
+
+
+@pytest.fixture
+async def schema_url(postgres_url: str) -> AsyncIterator[str]:
+    """An empty schema of its own on the session's server."""
+    url = await pg_server.fresh_schema(postgres_url)
+    try:
+        yield url
+    finally:
+        await pg_server.drop_schema(url)
+
+
+def test_placeholders_become_numbered_and_literals_stay() -> None:
+    assert numbered("SELECT ? , 'a?b' -- why?\n, ?") == ("SELECT $1 , 'a?b' -- why?\n, $2", 2)
+    assert numbered("x = :a AND y = :b OR z = :a AND w = 'it''s :a' AND v::text")[0] == (
+        "x = $1 AND y = $2 OR z = $1 AND w = 'it''s :a' AND v::text"
+    )
+    assert bind("x = :a AND y = :b", {"b": 2, "a": 1}) == ("x = $1 AND y = $2", [1, 2])
+    with pytest.raises(TypeError):
+        bind("x = ? AND y = ?", (1,))
+    with pytest.raises(ValueError, match="mixes"):
+        numbered("x = ? AND y = :b")
+
+
+async def _postgres_schema(url: str) -> dict[str, object]:
+    connection = await asyncpg.connect(url)
+    try:
+        schema = await connection.fetchval("SELECT current_schema()")
+        columns = await connection.fetch(
+            "SELECT table_name, column_name, is_nullable FROM information_schema.columns"
+            " WHERE table_schema = $1",
+            schema,
+        )
+        indexes = await connection.fetch(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = $1", schema
+        )
+    finally:
+        await connection.close()
+    return {
+        "columns": sorted(
+            (row["table_name"], row["column_name"], row["is_nullable"] == "YES") for row in columns
+        ),
+        # Named indexes only: the ones behind keys and UNIQUE columns are named differently.
+        "indexes": sorted(
+            row["indexname"] for row in indexes if not row["indexname"].endswith(("_pkey", "_key"))
+        ),
+    }
+
+
+def _sqlite_schema(path: Path) -> dict[str, object]:
+    with sqlite3.connect(path) as connection:
+        tables = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        columns = [
+            (table, row[1], not row[3] and not row[5])
+            for table in tables
+            for row in connection.execute(f"PRAGMA table_info({table})")
+        ]
+        indexes = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+            )
+        ]
+    connection.close()
+    return {"columns": sorted(columns), "indexes": sorted(indexes)}
+
+
+async def test_both_backends_make_the_same_tables_columns_and_indexes(
+    schema_url: str, tmp_path: Path
+) -> None:
+    await (await open_storage(schema_url)).close()
+    await (await open_storage(tmp_path / "tafl.sqlite3")).close()
+    assert await _postgres_schema(schema_url) == _sqlite_schema(tmp_path / "tafl.sqlite3")
+
+
+async def test_migrations_apply_once_even_when_processes_start_together(schema_url: str) -> None:
+    # Four pools at once stand for four bot processes starting at the same moment.
+    opened = await asyncio.gather(*(Storage.open(schema_url) for _ in range(4)))
+    for storage in opened:
+        await storage.close()
+    storage = await Storage.open(schema_url, check_integrity=False)
+    try:
+        assert await storage.db.schema_version() == LATEST_VERSION
+        async with storage.db.read() as connection:
+            versions = [
+                row[0] for row in await connection.fetch("SELECT version FROM schema_migrations")
+            ]
+        assert sorted(versions) == list(range(1, LATEST_VERSION + 1))
+    finally:
+        await storage.close()
+
+
+async def test_a_later_migration_upgrades_and_a_newer_or_different_history_is_refused(
+    schema_url: str,
+) -> None:
+    storage = await open_storage(schema_url)
+    game = await new_game(storage)
+    await storage.close()
+    db = await PostgresDatabase.open(schema_url, migrations=(*MIGRATIONS, EXTRA))
+    async with db.read() as connection:
+        assert await connection.fetch_value(
+            "SELECT colour FROM games WHERE id = ?", (game.id,)
+        ) == ("plain")
+    await db.close()
+    with pytest.raises(SchemaTooNewError, match="newer bot"):
+        await Storage.open(schema_url)
+    renamed = Migration(1, "something else", MIGRATIONS[0].sqlite, MIGRATIONS[0].postgres)
+    with pytest.raises(MigrationMismatchError):
+        await PostgresDatabase.open(schema_url, migrations=(renamed, *MIGRATIONS[1:], EXTRA))
+
+
+async def test_a_failing_migration_leaves_the_schema_at_the_previous_version(
+    schema_url: str,
+) -> None:
+    broken = "CREATE TABLE t (x INTEGER);\nSELECT * FROM nowhere;"
+    failing = Migration(LATEST_VERSION + 1, "test: broken", broken, broken)
+    await (await open_storage(schema_url)).close()
+    with pytest.raises(StorageError, match="left at the previous version"):
+        await PostgresDatabase.open(schema_url, migrations=(*MIGRATIONS, failing))
+    storage = await open_storage(schema_url)
+    assert await storage.db.schema_version() == LATEST_VERSION
+    await storage.close()
+
+
+async def test_someone_elses_tables_are_refused_untouched(schema_url: str) -> None:
+    await raw_execute(schema_url, "CREATE TABLE invoices (id integer PRIMARY KEY)")
+    with pytest.raises(DatabaseUnusable, match="not this bot's"):
+        await Storage.open(schema_url)
+
+
+async def test_the_move_log_is_append_only_on_postgresql_too(schema_url: str) -> None:
+    storage = await open_storage(schema_url)
+    game = await new_game(storage, attackers=ALICE, defenders=BOB)
+    await storage.games.append_move(game.id, 0, "d1-d3")
+    await storage.close()
+    for sql in ("UPDATE moves SET move = 'a1-a2'", "DELETE FROM moves", "TRUNCATE moves"):
+        with pytest.raises(asyncpg.IntegrityConstraintViolationError, match="append-only"):
+            await raw_execute(schema_url, sql)
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
+    url = f"postgresql://tafl:hunter2@127.0.0.1:{_closed_port()}/tafl"
+    with pytest.raises(DatabaseUnavailable) as raised:
+        await Storage.open(url)
+    message = str(raised.value)
+    assert "\n" not in message and "hunter2" not in message and "***" in message
+    assert message.startswith("the database postgresql://tafl:***@127.0.0.1:")
+
+
+async def test_a_database_that_does_not_exist_is_unusable(postgres_url: str) -> None:
+    url = postgres_url.rsplit("/", 1)[0] + "/no_such_database"
+    with pytest.raises(DatabaseUnusable, match="does not exist"):
+        await Storage.open(url)
+
+
+async def test_a_server_lost_mid_run_refuses_writes_then_recovers_with_nothing_half_written(
+    tmp_path: Path,
+) -> None:
+    try:
+        server = pg_server.start()
+    except pg_server.PostgresUnavailable as missing:
+        pytest.skip(f"no PostgreSQL server: {missing}")
+    try:
+        storage = await Storage.open(server.url)
+        try:
+            game = await new_game(storage)
+            await storage.games.append_move(game.id, 0, "d1-d3")
+            await asyncio.to_thread(server.halt)
+            with pytest.raises(DatabaseUnavailable) as raised:
+                await storage.games.append_move(game.id, 1, "e3-c3")
+            assert "\n" not in str(raised.value)
+            with pytest.raises(DatabaseUnavailable):
+                await storage.games.get(game.id)
+            await asyncio.to_thread(server.resume)
+            # The pool replaces its broken connections: the same call now works.
+            await storage.games.append_move(game.id, 1, "e3-c3")
+            assert await storage.games.moves(game.id) == ["d1-d3", "e3-c3"]
+            assert (await storage.games.get(game.id)).ply == 2
+        finally:
+            await storage.close()
+    finally:
+        server.stop()
