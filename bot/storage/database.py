@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol
 
@@ -34,6 +34,10 @@ class Row(Protocol):
 
     def __getitem__(self, key: int | str, /) -> Any: ...
 
+    def keys(self) -> Iterable[str]:
+        """The column names, in order."""
+        ...
+
 
 class Connection(ABC):
     """One connection inside a transaction (or a read), as the stores use it."""
@@ -48,6 +52,10 @@ class Connection(ABC):
     @abstractmethod
     async def execute(self, sql: str, parameters: Parameters = ()) -> int:
         """Run ``sql`` and return how many rows it changed."""
+
+    @abstractmethod
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run ``sql`` once per parameter row (bulk inserts)."""
 
     async def fetch_one(self, sql: str, parameters: Parameters = ()) -> Row | None:
         """The first row, or ``None``."""

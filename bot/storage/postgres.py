@@ -19,7 +19,7 @@ import functools
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -162,6 +162,13 @@ class PostgresConnection(Connection):
         # The command tag: "UPDATE 3", "INSERT 0 1", "DELETE 0"; its last word is the row count.
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        query, _ = numbered(sql)
+        try:
+            await self._connection.executemany(query, [tuple(row) for row in rows])
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            raise classify(error, self._target) from error
 
     @property
     def for_update(self) -> str:

@@ -86,6 +86,12 @@ class SqliteConnection(Connection):
         except sqlite3.Error as error:
             raise classify(error, self._target) from error
 
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self._connection.executemany(sql, rows)
+        except sqlite3.Error as error:
+            raise classify(error, self._target) from error
+
     @property
     def for_update(self) -> str:
         return ""
