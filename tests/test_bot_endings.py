@@ -141,7 +141,7 @@ async def check_all_endings(path: Path, scenarios: list[Scenario]) -> set[Termin
                 await hub.forfeit_on_time(hub.require(channel), 2)
                 people[game_id] = (ending, "defenders")
             else:
-                hub.offer_draw(channel, BO.user_id or 0)
+                await hub.offer_draw(channel, BO.user_id or 0)
                 await hub.answer_draw(game_id, ANN.user_id or 0, 2, accept=True)
                 people[game_id] = (ending, "draw")
         expected.update(people)

@@ -17,7 +17,7 @@ BO = Participant.user(2, "Bo")
 CHANNEL = 100
 
 
-async def new_hub(path: Path) -> tuple[Storage, GameHub]:
+async def new_hub(path: Path | str) -> tuple[Storage, GameHub]:
     storage = await Storage.open(path)
     hub = GameHub(storage)
     await hub.load()
@@ -105,7 +105,7 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
-    live = hub.offer_takeback(CHANNEL, ANN.user_id or 0)
+    live = await hub.offer_takeback(CHANNEL, ANN.user_id or 0)
     with pytest.raises(UserError, match="your opponent answers"):
         await hub.answer_takeback(live.id, ANN.user_id or 0, 1, True)
     taken = await hub.answer_takeback(live.id, BO.user_id or 0, 1, True)
@@ -113,7 +113,7 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
     assert [result.notation for result in taken.moves] == ["d1-c1"]
     assert live.game.ply == 0 and await storage.games.moves(live.id) == []
 
-    hub.offer_draw(CHANNEL, BO.user_id or 0)
+    await hub.offer_draw(CHANNEL, BO.user_id or 0)
     assert await hub.answer_draw(live.id, ANN.user_id or 0, 0, accept=False) is None
     with pytest.raises(UserError, match="no longer open"):
         await hub.answer_draw(live.id, ANN.user_id or 0, 0, accept=True)
@@ -126,12 +126,43 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
     await storage.close()
 
 
+async def test_offers_survive_a_restart_and_are_answered_once(database_target: str) -> None:
+    storage, hub = await new_hub(database_target)
+    await start(hub)
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    await hub.play(CHANNEL, BO, "d3-c3")
+    live = await hub.offer_draw(CHANNEL, ANN.user_id or 0)
+    assert live.draw_offer is not None
+    await hub.remember_offer_message(live, live.draw_offer, 4242)
+    await hub.offer_takeback(CHANNEL, BO.user_id or 0)
+    await storage.close()
+
+    storage, hub = await new_hub(database_target)
+    live = hub.require(CHANNEL)
+    assert live.draw_offer is not None and live.takeback_offer is not None
+    assert (live.draw_offer.user_id, live.draw_offer.ply) == (ANN.user_id, 2)
+    assert live.draw_offer.message_id == 4242
+    taken = await hub.answer_takeback(live.id, ANN.user_id or 0, 2, accept=True)
+    assert taken is not None and [r.notation for r in taken.moves] == ["d3-c3"]
+    # The takeback withdrew the draw offer, in memory and in the database.
+    assert [offer.kind for offer in taken.withdrawn] == ["draw"]
+    assert await storage.offers.open_offers() == []
+    await storage.close()
+
+    storage, hub = await new_hub(database_target)
+    live = hub.require(CHANNEL)
+    assert live.draw_offer is None and live.takeback_offer is None
+    with pytest.raises(UserError, match="no longer open"):
+        await hub.answer_draw(live.id, BO.user_id or 0, 2, accept=True)
+    await storage.close()
+
+
 async def test_a_takeback_before_ones_first_move_is_refused(tmp_path: Path) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
     with pytest.raises(UserError, match="not moved yet"):
-        hub.offer_takeback(CHANNEL, BO.user_id or 0)
+        await hub.offer_takeback(CHANNEL, BO.user_id or 0)
     await storage.close()
 
 
@@ -227,24 +258,24 @@ async def test_a_declined_draw_offer_waits_for_the_cooldown_or_the_next_move(
     hub = GameHub(storage, clock=clock)
     await start(hub)
     ann, bo = ANN.user_id or 0, BO.user_id or 0
-    live = hub.offer_draw(CHANNEL, ann)
+    live = await hub.offer_draw(CHANNEL, ann)
     assert await hub.answer_draw(live.id, bo, 0, accept=False) is None
 
     with pytest.raises(UserError, match=r"offer a draw again in 60 s, or after the next move"):
-        hub.offer_draw(CHANNEL, ann)
+        await hub.offer_draw(CHANNEL, ann)
     clock.advance(15.2)
     with pytest.raises(UserError, match=r"again in 45 s,"):  # rounded up: never "0 s"
-        hub.offer_draw(CHANNEL, ann)
+        await hub.offer_draw(CHANNEL, ann)
     # Only the one who was refused waits, and only for that kind of offer.
-    hub.offer_draw(CHANNEL, bo)
+    await hub.offer_draw(CHANNEL, bo)
     await hub.play(CHANNEL, ANN, "d1-c1")
     # A move makes it a new question at once.
-    hub.offer_draw(CHANNEL, ann)
+    await hub.offer_draw(CHANNEL, ann)
     assert await hub.answer_draw(live.id, bo, 1, accept=False) is None
     with pytest.raises(UserError, match="again in 60 s"):
-        hub.offer_draw(CHANNEL, ann)
+        await hub.offer_draw(CHANNEL, ann)
     clock.advance(OFFER_COOLDOWN_SECONDS)
-    assert hub.offer_draw(CHANNEL, ann) is live
+    assert await hub.offer_draw(CHANNEL, ann) is live
     await storage.close()
 
 
@@ -255,16 +286,16 @@ async def test_a_refused_takeback_waits_for_the_cooldown_or_the_next_move(tmp_pa
     await start(hub)
     ann, bo = ANN.user_id or 0, BO.user_id or 0
     await hub.play(CHANNEL, ANN, "d1-c1")
-    live = hub.offer_takeback(CHANNEL, ann)
+    live = await hub.offer_takeback(CHANNEL, ann)
     assert await hub.answer_takeback(live.id, bo, 1, accept=False) is None
     with pytest.raises(UserError, match=r"ask to take back a move again in 60 s, or after"):
-        hub.offer_takeback(CHANNEL, ann)
-    hub.offer_draw(CHANNEL, ann)  # a draw is another question
+        await hub.offer_takeback(CHANNEL, ann)
+    await hub.offer_draw(CHANNEL, ann)  # a draw is another question
     clock.advance(OFFER_COOLDOWN_SECONDS - 1)
     with pytest.raises(UserError, match="again in 1 s"):
-        hub.offer_takeback(CHANNEL, ann)
+        await hub.offer_takeback(CHANNEL, ann)
     await hub.play(CHANNEL, BO, "d3-c3")
-    assert hub.offer_takeback(CHANNEL, ann) is live
+    assert await hub.offer_takeback(CHANNEL, ann) is live
     await storage.close()
 
 
@@ -283,7 +314,7 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
     await hub.play(CHANNEL, ANN, "d1-c1")
     await hub.play(CHANNEL, ai, "d3-e3")
     with pytest.raises(UserError, match="takes your move back at once"):
-        hub.offer_takeback(CHANNEL, ANN.user_id or 0)
+        await hub.offer_takeback(CHANNEL, ANN.user_id or 0)
     with pytest.raises(UserError, match="not playing"):
         await hub.take_back_against_ai(CHANNEL, BO.user_id or 0)
 

@@ -13,12 +13,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
 from bot.engine import Game, GameOverError, MoveResult, Side, TaflError, Termination
 from bot.storage import (
     FinishedGame,
     GameRecord,
+    OfferKind,
     Participant,
     PositionChanged,
     Storage,
@@ -33,7 +33,7 @@ OFFER_COOLDOWN_SECONDS = 60
 """After a draw offer or takeback request is declined, how long before the same player may ask
 again, unless a move is played first (which makes it a new question)."""
 
-OfferKind = Literal["draw", "takeback"]
+
 
 
 @dataclass
@@ -41,7 +41,7 @@ class Offer:
     """A pending draw offer or takeback request: who made it, at which ply, and the message
     that carries its buttons (so it can be marked withdrawn when it stops being valid)."""
 
-    kind: Literal["draw", "takeback"]
+    kind: OfferKind
     user_id: int
     ply: int
     message_id: int | None = None
@@ -165,6 +165,14 @@ class GameHub:
         report = await self.storage.load_active_games()
         for loaded in report.games:
             self._by_channel[loaded.record.channel_id] = LiveGame(loaded.record, loaded.game)
+        for stored in await self.storage.offers.open_offers():
+            live = self.by_id(stored.game_id)
+            if live is not None and live.game.ply == stored.ply:
+                offer = Offer(stored.kind, stored.user_id, stored.ply, stored.message_id)
+                if stored.kind == "draw":
+                    live.draw_offer = offer
+                else:
+                    live.takeback_offer = offer
         settled = await self.settle()
         log.info(
             "loaded %d active games; %d set aside, %d finished on the board while the bot was down",
@@ -328,16 +336,40 @@ class GameHub:
             except PositionChanged:
                 return None
 
-    def offer_draw(self, channel_id: int, user_id: int) -> LiveGame:
-        """Record a draw offer; the opponent answers with a button."""
+    async def offer_draw(self, channel_id: int, user_id: int) -> LiveGame:
+        """Record a draw offer (stored, so it outlives a restart); the opponent answers with a
+        button."""
         live = self.require(channel_id)
         if live.side_of(user_id) is None:
             raise UserError("You are not playing in this game.")
         if live.against_ai:
             raise UserError("The AI does not take draw offers; play on or resign.")
         self._check_cooldown(live, "draw", user_id)
-        live.draw_offer = Offer("draw", user_id, live.game.ply)
+        live.draw_offer = await self._store_offer(live, "draw", user_id)
         return live
+
+    async def _store_offer(self, live: LiveGame, kind: OfferKind, user_id: int) -> Offer:
+        async with live.lock:
+            try:
+                await self.storage.offers.make(live.id, kind, user_id, live.game.ply)
+            except PositionChanged:
+                raise UserError(
+                    "The position changed before your request arrived; look again."
+                ) from None
+            return Offer(kind, user_id, live.game.ply)
+
+    async def remember_offer_message(self, live: LiveGame, offer: Offer, message_id: int) -> None:
+        """Note the message that carries an offer's buttons (to mark it withdrawn later, even
+        after a restart)."""
+        offer.message_id = message_id
+        await self.storage.offers.set_message(live.id, offer.kind, offer.ply, message_id)
+
+    async def _take_offer(self, live: LiveGame, kind: OfferKind, ply: int) -> None:
+        """Claim the stored offer for this answer: of two answers (two clicks, or a click that
+        raced a move) only one finds it."""
+        if await self.storage.offers.take(live.id, kind, ply) is None:
+            what = "draw offer" if kind == "draw" else "takeback request"
+            raise UserError(f"That {what} is no longer open.")
 
     async def answer_draw(self, game_id: int, user_id: int, ply: int, accept: bool) -> Ended | None:
         """The opponent accepts (the game ends drawn) or declines a draw offer."""
@@ -347,13 +379,14 @@ class GameHub:
             if offer is None or offer.ply != ply or live.game.ply != ply:
                 raise UserError("That draw offer is no longer open.")
             self._check_answerer(live, offer, user_id)
+            await self._take_offer(live, "draw", ply)
             live.draw_offer = None
             if not accept:
                 self._decline(live, "draw", offer)
                 return None
             return await self._end(live, "draw", Termination.AGREED_DRAW, ply)
 
-    def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
+    async def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
         """Ask to take back one's last move; the opponent answers with a button. (Against the
         AI there is nobody to ask: see :meth:`take_back_against_ai`.)"""
         live = self.require(channel_id)
@@ -361,7 +394,7 @@ class GameHub:
         if live.against_ai:
             raise UserError("Against the AI, `/tafl takeback` takes your move back at once.")
         self._check_cooldown(live, "takeback", user_id)
-        live.takeback_offer = Offer("takeback", user_id, live.game.ply)
+        live.takeback_offer = await self._store_offer(live, "takeback", user_id)
         return live
 
     async def take_back_against_ai(self, channel_id: int, user_id: int) -> TakenBack:
@@ -406,6 +439,7 @@ class GameHub:
             if offer is None or offer.ply != ply or live.game.ply != ply:
                 raise UserError("That takeback request is no longer open.")
             self._check_answerer(live, offer, user_id)
+            await self._take_offer(live, "takeback", ply)
             live.takeback_offer = None
             if not accept:
                 self._decline(live, "takeback", offer)

@@ -39,6 +39,7 @@ from .models import (
     GameStatus,
     LeaderboardEntry,
     MoveRecord,
+    OfferKind,
     Participant,
     PlayerPreferences,
     PlayerRating,
@@ -49,8 +50,10 @@ from .models import (
     SideChoice,
     SideName,
     SideRecord,
+    StoredOffer,
     Streak,
 )
+from .offers import OfferStore
 from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .settings import SettingsStore
@@ -89,6 +92,8 @@ __all__ = [
     "NotAllowed",
     "NotFound",
     "NothingToTakeBack",
+    "OfferKind",
+    "OfferStore",
     "Participant",
     "PlayerPreferences",
     "PlayerRating",
@@ -110,6 +115,7 @@ __all__ = [
     "StartupReport",
     "Storage",
     "StorageError",
+    "StoredOffer",
     "Streak",
     "UniqueViolation",
     "UnreplayableGame",

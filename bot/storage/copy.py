@@ -23,6 +23,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("player_preferences", ("player_id",)),
     ("games", ("id",)),
     ("moves", ("game_id", "seq")),
+    ("offers", ("game_id", "kind")),
     ("challenges", ("id",)),
     ("ratings", ("player_id", "variant")),
     ("rating_changes", ("game_id", "player_id")),

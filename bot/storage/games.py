@@ -149,7 +149,7 @@ async def insert_game(
     return await fetch_game(connection, int(game_id))
 
 
-async def _explain_mismatch(connection: Connection, game_id: int, expected_ply: int) -> Exception:
+async def explain_mismatch(connection: Connection, game_id: int, expected_ply: int) -> Exception:
     """Why a conditional update matched no row: no game, game over, or someone moved first."""
     row = await connection.fetch_one("SELECT status, ply FROM games WHERE id = ?", (game_id,))
     if row is None:
@@ -160,6 +160,11 @@ async def _explain_mismatch(connection: Connection, game_id: int, expected_ply: 
     if ply != expected_ply:
         return PositionChanged(game_id, expected_ply, ply)
     return NothingToTakeBack(f"game {game_id} has only {ply} moves to take back")
+
+
+async def _withdraw_offers(connection: Connection, game_id: int) -> None:
+    """Offers are valid only at their ply: a move, takeback or ending withdraws them."""
+    await connection.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
 
 
 async def _clear_rated(connection: Connection, game_id: int) -> GameRecord:
@@ -290,13 +295,14 @@ class GameStore:
                 {"now": now, "id": game_id, "expected": expected_ply},
             )
             if row is None:
-                raise await _explain_mismatch(connection, game_id, expected_ply)
+                raise await explain_mismatch(connection, game_id, expected_ply)
             seq, ply, deadline = row[0], row[1], row[2]
             await connection.execute(
                 "INSERT INTO moves (game_id, seq, kind, ply, move, played_at)"
                 " VALUES (?, ?, 'move', ?, ?, ?)",
                 (game_id, seq, ply, move, now),
             )
+            await _withdraw_offers(connection, game_id)
         return AppendedMove(game_id, ply, to_datetime(deadline))
 
     async def take_back(self, game_id: int, expected_ply: int, plies: int = 1) -> AppendedMove:
@@ -320,13 +326,14 @@ class GameStore:
                 {"plies": plies, "now": now, "id": game_id, "expected": expected_ply},
             )
             if row is None:
-                raise await _explain_mismatch(connection, game_id, expected_ply)
+                raise await explain_mismatch(connection, game_id, expected_ply)
             seq, ply, deadline = row[0], row[1], row[2]
             await connection.execute(
                 "INSERT INTO moves (game_id, seq, kind, ply, move, played_at)"
                 " VALUES (?, ?, 'takeback', ?, NULL, ?)",
                 (game_id, seq, ply, now),
             )
+            await _withdraw_offers(connection, game_id)
         return AppendedMove(game_id, ply, to_datetime(deadline))
 
     async def finish(
@@ -458,6 +465,7 @@ class GameStore:
                 """,
                 (problem, self._db.now(), game_id),
             )
+            await _withdraw_offers(connection, game_id)
 
     async def restore(self, game_id: int) -> GameRecord:
         """Make an unreplayable game active again (an operator's tool, e.g. after an engine fix).
@@ -507,7 +515,8 @@ class GameStore:
         )
         if changed == 0:
             # With no expected ply, only "not found" or "not active" can explain it.
-            raise await _explain_mismatch(
+            raise await explain_mismatch(
                 connection, game_id, -1 if expected_ply is None else expected_ply
             )
+        await _withdraw_offers(connection, game_id)
         return await fetch_game(connection, game_id)

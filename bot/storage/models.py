@@ -262,6 +262,22 @@ class FinishedGame:
     """It would have been rated, but ended before each side had moved once, so it was not."""
 
 
+OfferKind = Literal["draw", "takeback"]
+
+
+@dataclass(frozen=True)
+class StoredOffer:
+    """A draw offer or takeback request waiting for the opponent: valid only at ``ply``."""
+
+    game_id: int
+    kind: OfferKind
+    user_id: int
+    """Who asked."""
+    ply: int
+    message_id: int | None
+    """The message that carries its Accept/Decline buttons, once posted."""
+
+
 @dataclass(frozen=True)
 class LeaderboardEntry:
     """One line of a leaderboard."""

@@ -20,6 +20,7 @@ from .games import GAME_SELECT, GameStore, game_from_row
 from .leaderboards import LeaderboardStore
 from .models import GameRecord, GameStatus
 from .movelog import moves_in_effect
+from .offers import OfferStore
 from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .replay import replay_game
@@ -141,8 +142,8 @@ def _replay_all(
 
 
 class Storage:
-    """The bot's storage: ``games``, ``challenges``, ``ratings``, ``leaderboards``, ``settings``
-    (per server) and ``preferences`` (per player).
+    """The bot's storage: ``games``, ``challenges``, ``offers`` (draw and takeback),
+    ``ratings``, ``leaderboards``, ``settings`` (per server) and ``preferences`` (per player).
 
     Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
     """
@@ -153,6 +154,7 @@ class Storage:
         """The servers this process answers for; the background scans see only theirs."""
         self.games = GameStore(db, self.shards)
         self.challenges = ChallengeStore(db, self.shards)
+        self.offers = OfferStore(db, self.shards)
         self.ratings = RatingStore(db)
         self.leaderboards = LeaderboardStore(db)
         self.settings = SettingsStore(db)

@@ -245,7 +245,7 @@ class Play(commands.Cog):
     @app_commands.command(name="draw", description="Offer your opponent a draw")
     async def draw(self, interaction: discord.Interaction) -> None:
         """Post a draw offer with Accept/Decline buttons for the opponent."""
-        live = self.bot.hub.offer_draw(interaction.channel_id or 0, interaction.user.id)
+        live = await self.bot.hub.offer_draw(interaction.channel_id or 0, interaction.user.id)
         await self._post_offer(interaction, live, live.draw_offer, "offers a draw")
 
     @app_commands.command(name="takeback", description="Take back your last move")
@@ -258,7 +258,7 @@ class Play(commands.Cog):
         """`/tafl takeback` and the Take back button."""
         channel_id = live.record.channel_id
         if not live.against_ai:
-            live = self.bot.hub.offer_takeback(channel_id, interaction.user.id)
+            live = await self.bot.hub.offer_takeback(channel_id, interaction.user.id)
             side = live.side_of(interaction.user.id)
             assert side is not None  # offer_takeback checked it
             what = takeback_request(live, moves_to_take_back(live, side))
@@ -290,7 +290,7 @@ class Play(commands.Cog):
             ),
         )
         if isinstance(callback.resource, discord.Message):
-            offer.message_id = callback.resource.id
+            await self.bot.hub.remember_offer_message(live, offer, callback.resource.id)
 
     @staticmethod
     def _opponent(live: LiveGame, user_id: int) -> Participant:
@@ -326,7 +326,7 @@ class Play(commands.Cog):
             await self._take_back(interaction, live)
             return
         if action == "draw":
-            self.bot.hub.offer_draw(live.record.channel_id, interaction.user.id)
+            await self.bot.hub.offer_draw(live.record.channel_id, interaction.user.id)
             await self._post_offer(interaction, live, live.draw_offer, "offers a draw")
             return
         self.bot.hub.check_mover(live, interaction.user.id)
