@@ -1,19 +1,36 @@
-"""Start the bot: ``python -m bot``."""
+"""Start the bot: ``python -m bot``, or its shards in N processes:
+``python -m bot cluster --processes N``."""
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable, Sequence
+
+USAGE = "usage: python -m bot [cluster --processes N]"
 
 
-def main() -> int:
-    """Run the Discord bot (the Discord layer is loaded lazily so its imports stay out of tools)."""
+def main(argv: Sequence[str] = ()) -> int:
+    """Run the Discord bot, or with ``cluster`` its supervisor (the Discord layer is loaded
+    lazily so its imports stay out of tools)."""
+    if argv and argv[0] != "cluster":
+        print(f"tafl bot: unknown command {argv[0]!r}\n{USAGE}", file=sys.stderr)
+        return 2
+    start: Callable[[], int]
     try:
-        from bot.discord_bot.launcher import run
+        if argv:
+            from bot.discord_bot import cluster
+
+            start = functools.partial(cluster.run, argv[1:])
+        else:
+            from bot.discord_bot import launcher
+
+            start = launcher.run
     except ImportError as error:  # the Discord layer is not installed in this checkout
         print(f"tafl bot: the Discord layer is not available ({error})", file=sys.stderr)
         return 2
-    return run()
+    return start()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

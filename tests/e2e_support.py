@@ -39,16 +39,20 @@ LOG_ENTRY = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 
 @dataclass
 class BotProcess:
-    """The real bot, started with ``python -m bot``; its stderr goes to ``log_path``."""
+    """The real bot, started with ``python -m bot`` (plus ``args``, e.g. ``cluster``); its stderr
+    goes to ``log_path``."""
 
     env: dict[str, str]
     log_path: Path
+    args: tuple[str, ...] = ()
     process: asyncio.subprocess.Process | None = None
     starts: int = 0
     interrupted: bool = False
     _log: Any = field(default=None, repr=False)
 
-    async def start(self, fake: FakeDiscord, guild: FakeGuild) -> None:
+    async def start(self, fake: FakeDiscord, guild: FakeGuild | None) -> None:
+        """Start the bot and wait until it is connected and its commands are synced (to
+        ``guild``, or globally with ``None``)."""
         self._log = self.log_path.open("ab")
         self.starts += 1
         self.interrupted = False
@@ -58,6 +62,7 @@ class BotProcess:
             sys.executable,
             "-m",
             "bot",
+            *self.args,
             cwd=ROOT,
             env=self.env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -245,11 +250,12 @@ def attachment_is_png(message: FakeMessage) -> tuple[int, int]:
 
 
 def bot_env(
-    fake: FakeDiscord, guild: FakeGuild, folder: Path, extra: dict[str, str] | None = None
+    fake: FakeDiscord, guild: FakeGuild | None, folder: Path, extra: dict[str, str] | None = None
 ) -> dict[str, str]:
-    """The environment of a bot process serving ``guild`` of ``fake``: this process's own
-    variables without any Discord or tafl setting, the stand-in's address and token, a database
-    in ``folder``, INFO logs unbuffered, then ``extra``."""
+    """The environment of a bot process serving ``guild`` of ``fake`` (every guild, with
+    commands synced globally, when ``None``): this process's own variables without any Discord
+    or tafl setting, the stand-in's address and token, a database in ``folder``, INFO logs
+    unbuffered, then ``extra``."""
     return {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
         **fake.env(guild),

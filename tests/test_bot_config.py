@@ -7,11 +7,13 @@ from pathlib import Path
 import pytest
 
 from bot.discord_bot.config import ConfigError, load_settings
+from bot.storage import Shards
 
 
 def test_defaults_and_values() -> None:
     settings = load_settings({"DISCORD_TOKEN": "secret-token", "DISCORD_TEST_GUILD_ID": "42"})
-    assert settings.database == Path("data/tafl.sqlite3")
+    assert settings.database == "data/tafl.sqlite3"
+    assert settings.shards is None  # the plain unsharded bot
     assert settings.test_guild_id == 42
     assert settings.log_level == "INFO"
     assert settings.api_base is None and settings.gateway_url is None
@@ -67,3 +69,64 @@ def test_clock_settings_are_checked() -> None:
         load_settings({**base, "TAFL_TIMER_TICK": "0"})
     with pytest.raises(ConfigError, match="TAFL_CHALLENGE_EXPIRY must be at least 5 seconds"):
         load_settings({**base, "TAFL_CHALLENGE_EXPIRY": "1"})
+
+
+def test_a_database_url_is_kept_as_text_and_shown_without_its_password() -> None:
+    url = "postgresql://tafl:s3cret-pw@db.example:5432/tafl"
+    settings = load_settings({"DISCORD_TOKEN": "t", "TAFL_DATABASE": url})
+    assert settings.database == url
+    assert "s3cret-pw" not in repr(settings)
+    assert "database='postgresql://tafl:***@db.example:5432/tafl'" in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "expected", "shown"),
+    [
+        ("4", "", Shards.every(4), "'0-3 of 4'"),
+        ("1", "", Shards.every(1), "'0 of 1'"),
+        ("8", "0-3", Shards.of(8, range(4)), "'0-3 of 8'"),
+        ("8", "0,2,5", Shards.of(8, {0, 2, 5}), "'0,2,5 of 8'"),
+        (" 8 ", " 0-3, 6 ", Shards.of(8, {0, 1, 2, 3, 6}), "'0-3,6 of 8'"),
+    ],
+)
+def test_shard_settings(count: str, ids: str, expected: Shards, shown: str) -> None:
+    environ = {"DISCORD_TOKEN": "t", "TAFL_SHARD_COUNT": count, "TAFL_SHARD_IDS": ids}
+    settings = load_settings(environ)
+    assert settings.shards == expected
+    assert f"shards={shown}" in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "message"),
+    [
+        ("", "0-3", "TAFL_SHARD_IDS is '0-3' but TAFL_SHARD_COUNT is not set: it is needed too"),
+        (
+            "four",
+            "",
+            "TAFL_SHARD_COUNT must be a whole number of shards from 1 to 10000, "
+            "not 'four': write e.g. TAFL_SHARD_COUNT=4",
+        ),
+        ("0", "", "TAFL_SHARD_COUNT must be a whole number .* not '0'"),
+        ("-2", "", "TAFL_SHARD_COUNT must be a whole number .* not '-2'"),
+        ("²", "", "TAFL_SHARD_COUNT must be a whole number .* not '²'"),
+        ("10001", "", "TAFL_SHARD_COUNT must be a whole number .* not '10001'"),
+        (
+            "8",
+            "0-x",
+            "TAFL_SHARD_IDS '0-x' cannot be read: '0-x' is not a shard number or a range"
+            " like 0-3; write shard numbers and ranges like 0-3, 0,2,5 or 0-3,6",
+        ),
+        ("8", "3-1", "TAFL_SHARD_IDS '3-1' cannot be read: the range '3-1' runs backwards"),
+        ("8", "0,,2", "TAFL_SHARD_IDS '0,,2' cannot be read: '0,,2' has an empty part"),
+        (
+            "8",
+            "4-9",
+            "TAFL_SHARD_IDS '4-9' names shard 8, but with TAFL_SHARD_COUNT=8 the shards"
+            " are numbered 0 to 7",
+        ),
+    ],
+)
+def test_bad_shard_settings_say_what_to_write(count: str, ids: str, message: str) -> None:
+    environ = {"DISCORD_TOKEN": "t", "TAFL_SHARD_COUNT": count, "TAFL_SHARD_IDS": ids}
+    with pytest.raises(ConfigError, match=f"^{message}"):
+        load_settings(environ)

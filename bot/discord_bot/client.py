@@ -25,6 +25,7 @@ from .cogs.timers import Timers
 from .config import Settings
 from .errors import report
 from .hub import GameHub, Played
+from .identify import IdentifyPacer
 from .loopmonitor import watch_loop_lag
 from .views import DYNAMIC_ITEMS, ClickRouter
 
@@ -33,7 +34,6 @@ log = logging.getLogger(__name__)
 INTERACTION_GRACE_SECONDS = 10.0
 """On shutdown, how long interactions already being handled may take to finish before they are
 cancelled quietly (their replies need the HTTP session, which closes last)."""
-
 
 
 def warm_renderer() -> None:
@@ -66,9 +66,14 @@ class TaflTree(app_commands.CommandTree["TaflBot"]):
 
 
 class TaflBot(commands.Bot):
-    """A plain (unsharded) bot: every feature is a cog under the one ``/tafl`` command group."""
+    """The bot, on one unsharded connection: every feature is a cog under the one ``/tafl``
+    command group (:class:`ShardedTaflBot` is the same bot running shards)."""
 
-    def __init__(self, settings: Settings, storage: Storage, *, ai_workers: int = 2) -> None:
+    def __init__(
+        self, settings: Settings, storage: Storage, *, ai_workers: int = 2, **options: Any
+    ) -> None:
+        """``options`` go to discord.py as they are (the sharded bot's ``shard_ids`` and
+        ``shard_count``)."""
         # The bot never joins voice: discord.py's start-up warnings about missing voice
         # libraries would only alarm operators.
         discord.VoiceClient.warn_nacl = False
@@ -81,6 +86,7 @@ class TaflBot(commands.Bot):
             help_command=None,
             tree_cls=TaflTree,
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            **options,
         )
         self.settings = settings
         self.storage = storage
@@ -107,7 +113,11 @@ class TaflBot(commands.Bot):
         await asyncio.to_thread(warm_renderer)
         # Added directly rather than as extensions, so that `cog(Play)` finds the one Play class.
         features = (
-            Challenges(self), Play(self), Info(self), ServerOptions(self), PlayerOptions(self),
+            Challenges(self),
+            Play(self),
+            Info(self),
+            ServerOptions(self),
+            PlayerOptions(self),
             Timers(self),
         )
         for feature in features:
@@ -191,3 +201,50 @@ class TaflBot(commands.Bot):
         await self._cancel_background()
         await self.ai.close()
         await self.storage.close()
+
+
+class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
+    """The bot running some of Discord's shards (``settings.shards``), one gateway connection
+    per shard in this process; Discord sends each connection only its servers' events."""
+
+    def __init__(self, settings: Settings, storage: Storage, *, ai_workers: int = 2) -> None:
+        shards = settings.shards
+        if shards is None:
+            raise ValueError("ShardedTaflBot needs settings.shards; use TaflBot without them")
+        super().__init__(
+            settings,
+            storage,
+            ai_workers=ai_workers,
+            shard_ids=sorted(shards.ids),
+            shard_count=shards.count,
+        )
+        self.identify_pacer = IdentifyPacer()
+
+    async def setup_hook(self) -> None:
+        """Everything the plain bot does, then learn how fast the shards may identify."""
+        await super().setup_hook()
+        try:
+            limits = await self.fetch_session_start_limits()
+        except discord.DiscordException as error:  # GatewayNotFound wraps HTTP failures
+            log.warning("could not read the session start limits, identifying slowly: %s", error)
+            return
+        self.identify_pacer = IdentifyPacer(max(1, limits.max_concurrency))
+        log.info(
+            "Discord lets this bot identify %d shard(s) per 5 s (%d sessions left today)",
+            limits.max_concurrency,
+            limits.remaining,
+        )
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for the shard's turn under Discord's identify limit (instead of discord.py's
+        flat 5 s before each IDENTIFY but the first)."""
+        delay = self.identify_pacer.reserve(shard_id or 0)
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+def make_bot(settings: Settings, storage: Storage) -> TaflBot:
+    """The plain bot, or the sharded one when ``settings.shards`` is set."""
+    if settings.shards is None:
+        return TaflBot(settings, storage)
+    return ShardedTaflBot(settings, storage)

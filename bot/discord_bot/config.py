@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from dotenv import find_dotenv, load_dotenv
+
+from bot.storage import Shards, format_ranges, parse_ranges, redact
+from bot.storage.shards import MAX_SHARDS
 
 DEFAULT_DATABASE = "data/tafl.sqlite3"
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -22,7 +24,8 @@ class Settings:
     """Everything the bot reads from its environment (see ``.env.example``)."""
 
     token: str
-    database: Path
+    database: str
+    """``TAFL_DATABASE``: an SQLite file path or a ``postgresql://`` URL (shown redacted)."""
     test_guild_id: int | None
     api_base: str | None
     gateway_url: str | None
@@ -33,14 +36,20 @@ class Settings:
     """``TAFL_TIMER_TICK``: seconds between checks of move clocks and challenge expiry."""
     challenge_expiry: int = 15 * 60
     """``TAFL_CHALLENGE_EXPIRY``: seconds a challenge stays open."""
+    shards: Shards | None = None
+    """``TAFL_SHARD_COUNT`` / ``TAFL_SHARD_IDS``: the Discord shards this process runs; ``None``
+    (neither set) is the plain unsharded bot."""
 
-    def __repr__(self) -> str:  # the token must never reach a log line
+    def __repr__(self) -> str:  # neither the token nor a database password may reach a log
+        shards = None
+        if self.shards is not None:
+            shards = f"{format_ranges(self.shards.ids)} of {self.shards.count}"
         return (
-            f"Settings(token=<hidden>, database={str(self.database)!r}, "
+            f"Settings(token=<hidden>, database={redact(self.database)!r}, "
             f"test_guild_id={self.test_guild_id!r}, api_base={self.api_base!r}, "
             f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
             f"loop_monitor={self.loop_monitor!r}, timer_tick={self.timer_tick!r}, "
-            f"challenge_expiry={self.challenge_expiry!r})"
+            f"challenge_expiry={self.challenge_expiry!r}, shards={shards!r})"
         )
 
 
@@ -69,7 +78,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LEVELS)}, not {level!r}")
     return Settings(
         token=token,
-        database=Path(environ.get("TAFL_DATABASE", "").strip() or DEFAULT_DATABASE),
+        database=environ.get("TAFL_DATABASE", "").strip() or DEFAULT_DATABASE,
         test_guild_id=test_guild_id,
         api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
         gateway_url=environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
@@ -77,7 +86,47 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         loop_monitor=environ.get("TAFL_LOOP_MONITOR", "").strip().lower() in ("1", "true", "yes"),
         timer_tick=_number(environ, "TAFL_TIMER_TICK", 5.0, minimum=0.1),
         challenge_expiry=int(_number(environ, "TAFL_CHALLENGE_EXPIRY", 15 * 60, minimum=5)),
+        shards=_shards(environ),
     )
+
+
+def _shards(environ: Mapping[str, str]) -> Shards | None:
+    """The shards from ``TAFL_SHARD_COUNT`` and ``TAFL_SHARD_IDS`` (``None``: both unset)."""
+    count_text = environ.get("TAFL_SHARD_COUNT", "").strip()
+    ids_text = environ.get("TAFL_SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                f"TAFL_SHARD_IDS is {ids_text!r} but TAFL_SHARD_COUNT is not set: it is needed "
+                "too, as the total number of shards of the bot (all processes together), "
+                "e.g. TAFL_SHARD_COUNT=8"
+            )
+        return None
+    if (
+        not (count_text.isascii() and count_text.isdigit())
+        or not 1 <= int(count_text) <= MAX_SHARDS
+    ):
+        raise ConfigError(
+            f"TAFL_SHARD_COUNT must be a whole number of shards from 1 to {MAX_SHARDS}, "
+            f"not {count_text!r}: write e.g. TAFL_SHARD_COUNT=4"
+        )
+    count = int(count_text)
+    if not ids_text:
+        return Shards.every(count)
+    try:
+        ids = parse_ranges(ids_text)
+    except ValueError as error:
+        raise ConfigError(
+            f"TAFL_SHARD_IDS {ids_text!r} cannot be read: {error}; write shard numbers and "
+            "ranges like 0-3, 0,2,5 or 0-3,6"
+        ) from None
+    outside = sorted(shard for shard in ids if shard >= count)
+    if outside:
+        raise ConfigError(
+            f"TAFL_SHARD_IDS {ids_text!r} names shard {outside[0]}, but with "
+            f"TAFL_SHARD_COUNT={count} the shards are numbered 0 to {count - 1}"
+        )
+    return Shards.of(count, ids)
 
 
 def _number(environ: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import discord
 import yarl
 
 from bot import native
-from bot.storage import DatabaseUnusable, Storage
+from bot.storage import DatabaseUnusable, Shards, Storage, format_ranges, redact
 
-from .client import TaflBot
+from .client import TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
+from .logs import setup_logging
 
 log = logging.getLogger("bot")
 
@@ -29,27 +31,32 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def setup_logging(level: str) -> None:
-    """Log to stderr with timestamps; discord.py's own chatter one level quieter."""
-    logging.basicConfig(
-        level=level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    if level == "DEBUG":
-        logging.getLogger("discord").setLevel(logging.INFO)
+def close_on_sigterm(bot: TaflBot) -> None:
+    """Make SIGTERM (``docker stop``, the cluster supervisor) close the bot as cleanly as Ctrl+C:
+    interactions being handled finish, then the connection and the database close."""
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
+
+    def close() -> None:
+        log.info("SIGTERM: stopping")
+        task = loop.create_task(bot.close())
+        closing.add(task)  # the loop keeps only a weak reference to a task
+        task.add_done_callback(closing.discard)
+
+    loop.add_signal_handler(signal.SIGTERM, close)
 
 
 async def _serve(settings: Settings) -> int:
     try:
-        storage = await Storage.open(settings.database)
+        storage = await Storage.open(settings.database, shards=settings.shards)
     except DatabaseUnusable as error:
         log.critical("%s", error)
         return 1
     except OSError as error:
-        log.critical("cannot open the database %s: %s", settings.database, error)
+        log.critical("cannot open the database %s: %s", redact(settings.database), error)
         return 1
-    bot = TaflBot(settings, storage)
+    bot = make_bot(settings, storage)
+    close_on_sigterm(bot)
     try:
         async with bot:
             await bot.start(settings.token)
@@ -71,9 +78,13 @@ def run() -> int:
     except ConfigError as error:
         print(f"tafl bot: {error}", file=sys.stderr)
         return 2
-    setup_logging(settings.log_level)
+    shards = settings.shards
+    # Several processes of one bot may log to one place: each sharded one names its shards.
+    label = None if shards is None else f"shards {format_ranges(shards.ids)}"
+    setup_logging(settings.log_level, label)
     apply_endpoints(settings)
     log.info("starting with %r", settings)
+    log.info("serving %s", (shards or Shards.every()).describe())
     log.info("rules engine and AI search: %s", native.describe())
     try:
         return asyncio.run(_serve(settings))

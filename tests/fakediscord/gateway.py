@@ -4,6 +4,11 @@ Frames are sent as plain JSON text (discord.py only decompresses binary frames, 
 ``compress=zlib-stream`` it asks for is not needed). Each connection has a writer task
 fed by a queue, so any code may dispatch an event synchronously and order is preserved.
 Events are also kept per session so a client that reconnects can RESUME without loss.
+
+Sharding works as on Discord: an IDENTIFY with ``shard: [shard_id, shard_count]`` opens a
+session that is sent only the guilds, and the guild events, of that shard (guild ``g`` belongs to
+shard ``(g >> 22) % shard_count``; direct messages to shard 0). A session without ``shard`` gets
+everything. Any number of sessions may be open at once (several bot processes, one token).
 """
 
 # Test-facing waits take a timeout argument, like discord.py's own wait_for().
@@ -20,10 +25,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
+from .ids import shard_of
 from .models import FakeUser
 from .state import GUILD_MEMBERS, GUILDS, MESSAGE_CONTENT, World
 
@@ -89,9 +95,11 @@ class Connection:
 class GatewaySession:
     """A gateway session: its sequence numbers and the events it was sent, for RESUME."""
 
-    def __init__(self, session_id: str, intents: int) -> None:
+    def __init__(self, session_id: str, intents: int, shard: tuple[int, int] | None = None) -> None:
         self.id = session_id
         self.intents = intents
+        self.shard = shard
+        """``(shard_id, shard_count)`` from IDENTIFY; ``None``: unsharded, sent every event."""
         self.seq = 0
         self.buffer: deque[tuple[int, _Outgoing]] = deque(maxlen=5000)
         self.connection: Connection | None = None
@@ -103,6 +111,13 @@ class GatewaySession:
 
     def wants(self, intent: int | None) -> bool:
         return intent is None or bool(self.intents & intent)
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session's shard receives the events of ``guild_id`` (``None``: DMs)."""
+        if self.shard is None:
+            return True
+        shard_id, shard_count = self.shard
+        return shard_of(guild_id, shard_count) == shard_id
 
     def dispatch(
         self, event: str, data: JSON, on_sent: Callable[[float], None] | None = None
@@ -197,11 +212,13 @@ class Gateway:
         event: str,
         data: JSON,
         *,
+        guild_id: int | None,
         intent: int | None = None,
         on_sent: Callable[[float], None] | None = None,
     ) -> None:
+        """Send ``event`` to every session of the shard owning ``guild_id`` that wants it."""
         for session in list(self.sessions.values()):
-            if not session.wants(intent):
+            if not session.wants(intent) or not session.owns(guild_id):
                 continue
             payload = data
             if (
@@ -216,6 +233,15 @@ class Gateway:
     @property
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if s.connection is not None and s.ready]
+
+    @property
+    def live_shards(self) -> set[tuple[int, int] | None]:
+        """The ``(shard_id, shard_count)`` of every live session (``None``: unsharded)."""
+        return {session.shard for session in self.live_sessions}
+
+    def live_owner(self, guild_id: int | None) -> bool:
+        """Whether a live session would receive ``guild_id``'s events."""
+        return any(session.owns(guild_id) for session in self.live_sessions)
 
     async def sync(self, timeout: float) -> None:
         sessions = self.live_sessions
@@ -254,8 +280,9 @@ class Gateway:
         for session in self.sessions.values():
             state = "connected" if session.connection is not None else "disconnected"
             acked = session.client_seq
+            shard = "" if session.shard is None else f" (shard {list(session.shard)})"
             parts.append(
-                f"session {session.id} {state}, sent seq {session.seq}, client acked {acked}"
+                f"session {session.id}{shard} {state}, sent seq {session.seq}, client acked {acked}"
             )
         return "gateway: " + "; ".join(parts)
 
@@ -340,13 +367,18 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS and not self.allow_privileged:
             await connection.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        session = GatewaySession(secrets.token_hex(16), intents)
+        shard = _shard(data.get("shard"))
+        if shard is False:
+            log.info("fake gateway refused IDENTIFY with shard %r", data.get("shard"))
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        session = GatewaySession(secrets.token_hex(16), intents, shard)
         self.sessions[session.id] = session
         connection.session = session
         session.connection = connection
         self.identify_count += 1
         world = self.world
-        guilds = [g for g in world.guilds.values() if world.bot_in(g)]
+        guilds = [g for g in world.guilds.values() if world.bot_in(g) and session.owns(g.id)]
         ready: JSON = {
             "v": 10,
             "user": {
@@ -369,8 +401,8 @@ class Gateway:
             "auth": {},
             "_trace": ["fake-discord"],
         }
-        if "shard" in data:
-            ready["shard"] = data["shard"]
+        if shard is not None:
+            ready["shard"] = list(shard)
         session.dispatch("READY", ready)
         if session.wants(GUILDS):  # without it the guilds stay "unavailable" in the client
             for guild in guilds:
@@ -428,6 +460,21 @@ class Gateway:
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
         session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _shard(value: object) -> tuple[int, int] | Literal[False] | None:
+    """IDENTIFY's ``shard``: ``(shard_id, shard_count)``, ``None`` when absent, ``False`` when
+    Discord would refuse it (not two integers with ``0 <= shard_id < shard_count``)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        return False
+    shard_id, shard_count = value
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+        return False
+    if not 0 <= shard_id < shard_count:
+        return False
+    return shard_id, shard_count
 
 
 def _without_content(data: JSON, bot_user: FakeUser) -> JSON:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .components import walk_components
-from .ids import iso_now
+from .ids import iso_now, shard_of
 from .permissions import Overwrite
 
 JSON = dict[str, Any]
@@ -248,6 +248,10 @@ class FakeGuild:
     @property
     def everyone(self) -> FakeRole:
         return self.roles[self.id]
+
+    def shard(self, shard_count: int) -> int:
+        """The shard that receives this guild's events when the bot runs ``shard_count``."""
+        return shard_of(self.id, shard_count)
 
     @property
     def text_channels(self) -> list[FakeChannel]:

@@ -24,9 +24,18 @@ JSON = dict[str, Any]
 class RestApi:
     """Routes a bot token authorizes (``Authorization: Bot <token>``, else 401)."""
 
-    def __init__(self, world: World, gateway_url: str) -> None:
+    def __init__(
+        self,
+        world: World,
+        gateway_url: str,
+        *,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
+    ) -> None:
         self.world = world
         self.gateway_url = gateway_url
+        self.recommended_shards = recommended_shards
+        self.max_concurrency = max_concurrency
 
     def add_routes(self, app: web.Application, prefix: str) -> None:
         r = app.router
@@ -142,8 +151,19 @@ class RestApi:
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
         self._authorize(request)
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        limit = {
+            "total": 1000,
+            "remaining": 999,
+            "reset_after": 0,
+            "max_concurrency": self.max_concurrency,
+        }
+        return json_response(
+            {
+                "url": self.gateway_url,
+                "shards": self.recommended_shards,
+                "session_start_limit": limit,
+            }
+        )
 
     async def get_commands(self, request: web.Request) -> web.Response:
         self._authorize(request)

@@ -38,6 +38,15 @@ What is reproduced (and checked, so bot bugs fail here as they would on Discord)
 * The gateway: HELLO, IDENTIFY -> READY -> GUILD_CREATE, heartbeats, RESUME with replay,
   op 7 RECONNECT, op 9 INVALID_SESSION, member chunk requests, intents (events are filtered
   and other people's message text is hidden without the message-content intent).
+* Sharding: ``GET /gateway/bot`` recommends ``recommended_shards`` (with ``max_concurrency``);
+  a session identified with ``shard: [k, n]`` is sent only the guilds and guild events of
+  shard ``k`` (DMs: shard 0), and several sessions (processes) may be connected at once::
+
+      async with FakeDiscord(recommended_shards=4) as fake:
+          near = fake.create_guild("Near", shard=(1, 4))   # its id makes it shard 1's
+          far = fake.create_guild("Far", shard=(3, 4))
+          ...                                              # start the bot, then
+          await fake.wait_until_connected(shard_count=4)   # every shard 0-3 has a session
 
 Every REST reply is JSON with ``Content-Type: application/json`` exactly; routes that are
 not implemented answer 404 JSON and are logged (logger ``fakediscord``) and recorded in
@@ -109,7 +118,11 @@ class FakeDiscord:
         token_lifetime: float = 15 * 60.0,
         allow_privileged_intents: bool = True,
         heartbeat_interval_ms: int = 41_250,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
+        """``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot``
+        answers (the shard count a bot should use; how many shards may identify per 5 s)."""
         self.world = World(token=token, bot_name=bot_name)
         self.gateway = Gateway(
             self.world,
@@ -121,7 +134,12 @@ class FakeDiscord:
         self._webhooks = InteractionWebhooks(
             self.world, deadline=interaction_deadline, token_lifetime=token_lifetime
         )
-        self._rest = RestApi(self.world, "")
+        self._rest = RestApi(
+            self.world,
+            "",
+            recommended_shards=recommended_shards,
+            max_concurrency=max_concurrency,
+        )
         self._host = host
         self._port = port
         self._runner: web.AppRunner | None = None
@@ -227,16 +245,22 @@ class FakeDiscord:
         everyone_permissions: int = EVERYONE_PERMISSIONS,
         channels: Iterable[str] = ("general",),
         with_bot: bool = True,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """A guild with an @everyone role, an owner, the given text channels and (unless
         ``with_bot=False``) the bot as a member with a managed role of ``bot_permissions``.
-        Creating one while the bot is connected sends it ``GUILD_CREATE`` (it joined)."""
+        Creating one while the bot is connected sends it ``GUILD_CREATE`` (it joined).
+
+        ``shard=(k, n)`` picks an id that puts the guild on shard ``k`` of ``n``; otherwise
+        the id's timestamp decides, as on Discord.
+        """
         return self.world.create_guild(
             name,
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
             channels=channels,
             with_bot=with_bot,
+            shard=shard,
         )
 
     def create_user(
@@ -354,22 +378,31 @@ class FakeDiscord:
         return bool(self.gateway.live_sessions)
 
     async def wait_until_connected(
-        self, *, identifies: int = 1, resumes: int = 0, timeout: float = DEFAULT_TIMEOUT
+        self,
+        *,
+        identifies: int = 1,
+        resumes: int = 0,
+        shard_count: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         """Wait for a live session, then until the bot has processed READY and the
         ``GUILD_CREATE``s (sent only with the GUILDS intent, as on Discord).
 
-        After a reconnect, ask for the total count of IDENTIFYs or RESUMEs to wait for.
+        After a reconnect, ask for the total count of IDENTIFYs or RESUMEs to wait for. With
+        ``shard_count``, wait until each of the shards 0 to ``shard_count - 1`` has a session.
         """
+        wanted = set() if shard_count is None else {(k, shard_count) for k in range(shard_count)}
 
         def check() -> bool | None:
             gateway = self.gateway
             counts_reached = (
                 gateway.identify_count >= identifies and gateway.resume_count >= resumes
             )
-            return (counts_reached and bool(gateway.live_sessions)) or None
+            shards_reached = wanted <= gateway.live_shards
+            return (counts_reached and shards_reached and bool(gateway.live_sessions)) or None
 
-        what = f"the bot to connect ({identifies} IDENTIFY, {resumes} RESUME)"
+        shards = "" if shard_count is None else f", all {shard_count} shards"
+        what = f"the bot to connect ({identifies} IDENTIFY, {resumes} RESUME{shards})"
         await self.world.notifier.wait_for(check, timeout=timeout, what=what)
         await self.sync(timeout)
 
@@ -506,7 +539,7 @@ class FakeDiscord:
         focused: str | None,
         locale: str,
     ) -> FakeInteraction:
-        self._require_connection()
+        self._require_connection(channel)
         name, *path = command.split()
         path += [p for p in (group, subcommand) if p]
         definition = self.world.commands.find(channel.guild_id, name)
@@ -612,11 +645,17 @@ class FakeDiscord:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _require_connection(self) -> None:
+    def _require_connection(self, channel: FakeChannel) -> None:
         if not self.gateway.live_sessions:
             raise RuntimeError(
                 "the bot is not connected to the fake gateway"
                 " (await fake.wait_until_connected() first)\n" + self.world.diagnostics()
+            )
+        if not self.gateway.live_owner(channel.guild_id):
+            raise RuntimeError(
+                f"no live session of the bot receives the events of {channel!r}: its shard is"
+                " not connected (await fake.wait_until_connected(shard_count=...) first)\n"
+                + self.world.diagnostics()
             )
 
     def _dispatch(self, interaction: FakeInteraction) -> None:
@@ -624,7 +663,10 @@ class FakeDiscord:
             if interaction.dispatched_at is None:
                 interaction.dispatched_at = at
 
-        self.gateway.dispatch("INTERACTION_CREATE", interaction.payload, on_sent=on_sent)
+        guild_id = None if interaction.guild is None else interaction.guild.id
+        self.gateway.dispatch(
+            "INTERACTION_CREATE", interaction.payload, guild_id=guild_id, on_sent=on_sent
+        )
 
     def _component(
         self, user: FakeUser, message: FakeMessage, custom_id: str, kinds: Sequence[int]
@@ -646,10 +688,10 @@ class FakeDiscord:
     async def _component_interaction(
         self, user: FakeUser, message: FakeMessage, data: JSON, sync: bool
     ) -> FakeInteraction:
-        self._require_connection()
+        channel = self.world.channels[message.channel_id]
+        self._require_connection(channel)
         if sync:
             await self.sync()
-        channel = self.world.channels[message.channel_id]
         interaction = self.world.new_interaction(
             kind=MESSAGE_COMPONENT,
             user=user,

@@ -62,11 +62,18 @@ _CREATE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENT
 
 
 class EventSink(Protocol):
-    def dispatch(self, event: str, data: JSON, *, intent: int | None = None) -> None: ...
+    """Where events go: ``guild_id`` says which shard receives one (``None``: a direct
+    message's, for shard 0)."""
+
+    def dispatch(
+        self, event: str, data: JSON, *, guild_id: int | None, intent: int | None = None
+    ) -> None: ...
 
 
 class _NoEvents:
-    def dispatch(self, event: str, data: JSON, *, intent: int | None = None) -> None:
+    def dispatch(
+        self, event: str, data: JSON, *, guild_id: int | None, intent: int | None = None
+    ) -> None:
         return None
 
 
@@ -121,9 +128,11 @@ class World:
         everyone_permissions: int = EVERYONE_PERMISSIONS,
         channels: Iterable[str] = ("general",),
         with_bot: bool = True,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         owner = self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = FakeGuild(self.ids.next(), name, owner.id)
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = FakeGuild(guild_id, name, owner.id)
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", int(everyone_permissions))
         guild.members[owner.id] = FakeMember(owner, guild.id)
         self.guilds[guild.id] = guild
@@ -144,7 +153,9 @@ class World:
             )
             guild.roles[bot_role.id] = bot_role
             guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild.id, [bot_role.id])
-            self.events.dispatch("GUILD_CREATE", guild.gateway_payload(), intent=GUILDS)
+            self.events.dispatch(
+                "GUILD_CREATE", guild.gateway_payload(), guild_id=guild.id, intent=GUILDS
+            )
         self.notifier.notify()
         return guild
 
@@ -159,6 +170,7 @@ class World:
         self.events.dispatch(
             "GUILD_MEMBER_ADD",
             {**member.payload(), "guild_id": str(guild.id)},
+            guild_id=guild.id,
             intent=GUILD_MEMBERS,
         )
         self.notifier.notify()
@@ -170,7 +182,10 @@ class World:
         )
         guild.roles[role.id] = role
         self.events.dispatch(
-            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, intent=GUILDS
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role.payload()},
+            guild_id=guild.id,
+            intent=GUILDS,
         )
         return role
 
@@ -181,6 +196,7 @@ class World:
         self.events.dispatch(
             "GUILD_MEMBER_UPDATE",
             {**member.payload(), "guild_id": str(guild.id)},
+            guild_id=guild.id,
             intent=GUILD_MEMBERS,
         )
 
@@ -197,7 +213,7 @@ class World:
         )
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
-        self.events.dispatch("CHANNEL_CREATE", channel.payload(), intent=GUILDS)
+        self.events.dispatch("CHANNEL_CREATE", channel.payload(), guild_id=guild.id, intent=GUILDS)
         self.notifier.notify()
         return channel
 
@@ -208,7 +224,9 @@ class World:
         kind = ROLE_OVERWRITE if isinstance(target, FakeRole) else MEMBER_OVERWRITE
         channel.overwrites = [o for o in channel.overwrites if o.target_id != target.id]
         channel.overwrites.append(Overwrite(target.id, kind, int(allow), int(deny)))
-        self.events.dispatch("CHANNEL_UPDATE", channel.payload(), intent=GUILDS)
+        self.events.dispatch(
+            "CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild_id, intent=GUILDS
+        )
         self.notifier.notify()
 
     def create_thread(
@@ -233,7 +251,10 @@ class World:
         self.guilds[parent.guild_id].channels[thread.id] = thread
         self.channels[thread.id] = thread
         self.events.dispatch(
-            "THREAD_CREATE", {**thread.payload(), "newly_created": True}, intent=GUILDS
+            "THREAD_CREATE",
+            {**thread.payload(), "newly_created": True},
+            guild_id=thread.guild_id,
+            intent=GUILDS,
         )
         self.notifier.notify()
         return thread
@@ -304,7 +325,10 @@ class World:
             channel.last_message_id = message.id
             channel.message_count += 1
             self.events.dispatch(
-                "MESSAGE_CREATE", self.gateway_message(message), intent=self._intent_for(channel)
+                "MESSAGE_CREATE",
+                self.gateway_message(message),
+                guild_id=channel.guild_id,
+                intent=self._intent_for(channel),
             )
         self.notifier.notify()
         return message
@@ -322,7 +346,10 @@ class World:
         if not message.ephemeral:
             channel = self.channels[message.channel_id]
             self.events.dispatch(
-                "MESSAGE_UPDATE", self.gateway_message(message), intent=self._intent_for(channel)
+                "MESSAGE_UPDATE",
+                self.gateway_message(message),
+                guild_id=channel.guild_id,
+                intent=self._intent_for(channel),
             )
         self.notifier.notify()
         return message
@@ -334,7 +361,10 @@ class World:
             if message.guild_id is not None:
                 data["guild_id"] = str(message.guild_id)
             self.events.dispatch(
-                "MESSAGE_DELETE", data, intent=self._intent_for(self.channels[message.channel_id])
+                "MESSAGE_DELETE",
+                data,
+                guild_id=message.guild_id,
+                intent=self._intent_for(self.channels[message.channel_id]),
             )
         self.notifier.notify()
 
@@ -354,7 +384,10 @@ class World:
         self.message_order.append(message)
         channel.last_message_id = message.id
         self.events.dispatch(
-            "MESSAGE_CREATE", self.gateway_message(message), intent=self._intent_for(channel)
+            "MESSAGE_CREATE",
+            self.gateway_message(message),
+            guild_id=channel.guild_id,
+            intent=self._intent_for(channel),
         )
         self.notifier.notify()
         return message

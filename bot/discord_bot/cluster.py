@@ -1,0 +1,177 @@
+"""``python -m bot cluster --processes N``: the bot's shards split over N supervised processes.
+
+The shard count is ``TAFL_SHARD_COUNT``, else the count Discord recommends for the bot
+(``GET /gateway/bot``). The shards (``TAFL_SHARD_IDS`` when set, else all) are cut into N
+contiguous ranges, and each range runs in its own ``python -m bot`` with ``TAFL_SHARD_COUNT`` and
+``TAFL_SHARD_IDS`` set; everything else in the environment is passed on as it is. See
+:mod:`.supervisor` for restarts and stopping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.storage import format_ranges, is_postgres_url, redact
+
+from .config import ConfigError, Settings, load_settings
+from .logs import setup_logging
+from .supervisor import CONFIG_ERROR, Child, Supervisor
+
+log = logging.getLogger("bot.cluster")
+
+ASK_TIMEOUT = 15.0
+"""Seconds to wait for Discord's answer to ``GET /gateway/bot``."""
+USER_AGENT = f"DiscordBot (https://github.com/Rapptz/discord.py, {discord.__version__}) tafl-bot"
+"""Discord asks every API client to name itself this way."""
+
+
+class ClusterError(Exception):
+    """The cluster cannot start; the message says why in one sentence."""
+
+
+def split_shards(ids: Iterable[int], processes: int) -> list[frozenset[int]]:
+    """``ids`` in ``processes`` contiguous runs (in order) whose sizes differ by at most one,
+    the larger first: ``0..9`` in 3 is ``0-3``, ``4-6``, ``7-9``."""
+    ordered = sorted(set(ids))
+    if not 1 <= processes <= len(ordered):
+        raise ValueError(f"cannot split {len(ordered)} shards over {processes} processes")
+    size, larger = divmod(len(ordered), processes)
+    runs = []
+    start = 0
+    for index in range(processes):
+        end = start + size + (1 if index < larger else 0)
+        runs.append(frozenset(ordered[start:end]))
+        start = end
+    return runs
+
+
+async def recommended_shard_count(api_base: str, token: str) -> int:
+    """The shard count Discord recommends for the bot with ``token``; a :class:`ClusterError`
+    saying what went wrong if it cannot be had."""
+    url = f"{api_base.rstrip('/')}/gateway/bot"
+    headers = {"Authorization": f"Bot {token}", "User-Agent": USER_AGENT}
+    timeout = aiohttp.ClientTimeout(total=ASK_TIMEOUT)
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as session,
+            session.get(url, headers=headers) as response,
+        ):
+            if response.status == 401:
+                raise ClusterError(
+                    "Discord refused the token in DISCORD_TOKEN (401 from GET /gateway/bot):"
+                    " check it in the developer portal"
+                )
+            if response.status != 200:
+                raise ClusterError(
+                    f"GET {url} answered {response.status} {response.reason}: try again later,"
+                    " or set TAFL_SHARD_COUNT so that the count need not be asked"
+                )
+            answer: Any = await response.json(content_type=None)
+    except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as error:
+        reason = str(error) or type(error).__name__
+        raise ClusterError(
+            f"cannot ask Discord how many shards to run (GET {url}: {reason}); set"
+            " TAFL_SHARD_COUNT to skip asking"
+        ) from None
+    shards = answer.get("shards") if isinstance(answer, dict) else None
+    if not isinstance(shards, int) or isinstance(shards, bool) or shards < 1:
+        raise ClusterError(f"GET {url} did not say how many shards to run: {answer!r:.200}")
+    return shards
+
+
+def check_database(settings: Settings, processes: int) -> None:
+    """Several processes are supported on PostgreSQL only: a :class:`ConfigError` otherwise."""
+    if processes > 1 and not is_postgres_url(settings.database):
+        raise ConfigError(
+            f"{processes} processes cannot share the SQLite file {redact(settings.database)}:"
+            " use PostgreSQL (TAFL_DATABASE=postgresql://…), or --processes 1"
+        )
+
+
+def plan(
+    settings: Settings,
+    count: int,
+    processes: int,
+    *,
+    environ: Mapping[str, str],
+    command: Sequence[str] = (sys.executable, "-m", "bot"),
+) -> list[Child]:
+    """The processes to run: ``command`` once per range of shards, its environment ``environ``
+    plus the range in ``TAFL_SHARD_COUNT`` and ``TAFL_SHARD_IDS``."""
+    ids = settings.shards.ids if settings.shards is not None else range(count)
+    if not 1 <= processes <= len(set(ids)):
+        raise ConfigError(
+            f"--processes must be between 1 and {len(set(ids))} (the number of shards to run),"
+            f" not {processes}"
+        )
+    children = []
+    for number, shards in enumerate(split_shards(ids, processes), start=1):
+        ranges = format_ranges(shards)
+        env = {**environ, "TAFL_SHARD_COUNT": str(count), "TAFL_SHARD_IDS": ranges}
+        children.append(Child(f"process {number} (shards {ranges})", tuple(command), env))
+    return children
+
+
+async def _run(settings: Settings, processes: int, environ: Mapping[str, str]) -> int:
+    if settings.shards is not None:
+        count, source = settings.shards.count, "TAFL_SHARD_COUNT"
+    else:
+        try:
+            count = await recommended_shard_count(
+                settings.api_base or discord.http.Route.BASE, settings.token
+            )
+        except ClusterError as error:
+            log.critical("%s", error)
+            return 1
+        source = "recommended by Discord"
+    try:
+        children = plan(settings, count, processes, environ=environ)
+    except ConfigError as error:
+        return _refuse(error)
+    log.info("%d shards (%s) in %d process(es)", count, source, len(children))
+    for child in children:
+        log.info("%s: python -m bot", child.name)
+    return await Supervisor(children).run()
+
+
+def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
+    """Entry point of ``python -m bot cluster``; returns the exit status. ``environ`` replaces
+    the environment (and ``.env``) in tests."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot cluster",
+        description="Run the bot's shards in several supervised processes.",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="how many bot processes to run (default 1); the shards are split between them",
+    )
+    arguments = parser.parse_args(argv)
+    try:
+        settings = load_settings(environ)
+        # Before asking Discord anything: the shard count does not change this answer.
+        check_database(settings, arguments.processes)
+    except ConfigError as error:
+        return _refuse(error)
+    setup_logging(settings.log_level)
+    children_environ = os.environ if environ is None else environ
+    try:
+        return asyncio.run(_run(settings, arguments.processes, children_environ))
+    except KeyboardInterrupt:  # Ctrl+C before the processes started
+        return 0
+
+
+def _refuse(error: ConfigError) -> int:
+    print(f"tafl bot: {error}", file=sys.stderr)
+    return CONFIG_ERROR

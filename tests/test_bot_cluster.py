@@ -1,0 +1,248 @@
+"""``python -m bot cluster``: how the shards are split, what each process is given, and the
+supervisor keeping real (tiny, ``sh``) processes running, restarting and stopping them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from fakediscord import FakeDiscord
+
+from bot.__main__ import main
+from bot.discord_bot.cluster import (
+    ClusterError,
+    check_database,
+    plan,
+    recommended_shard_count,
+    run,
+    split_shards,
+)
+from bot.discord_bot.config import ConfigError, load_settings
+from bot.discord_bot.supervisor import Backoff, Child, Exit, Supervisor
+from bot.storage import format_ranges
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_URL = "postgresql://tafl:s3cret@db.example/tafl"
+
+
+def sh(script: str) -> tuple[str, ...]:
+    return ("/bin/sh", "-c", textwrap.dedent(script))
+
+
+# -- planning ----------------------------------------------------------------------------------
+
+
+def test_backoff_doubles_up_to_the_longest_and_starts_over_after_a_long_run() -> None:
+    backoff = Backoff(first=1, longest=60, healthy_after=60)
+    pauses: list[float] = []
+    pause = None
+    for ran_for in (0, 5, 5, 5, 5, 5, 5, 5, 59, 60, 1):
+        pause = backoff.pause(pause, ran_for)
+        pauses.append(pause)
+    assert pauses == [1, 2, 4, 8, 16, 32, 60, 60, 60, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("ids", "processes", "runs"),
+    [
+        (range(10), 3, ["0-3", "4-6", "7-9"]),
+        (range(4), 4, ["0", "1", "2", "3"]),
+        (range(4), 1, ["0-3"]),
+        ({0, 2, 5, 6}, 2, ["0,2", "5-6"]),
+    ],
+)
+def test_shards_are_split_into_contiguous_runs(
+    ids: range | set[int], processes: int, runs: list[str]
+) -> None:
+    assert [format_ranges(run) for run in split_shards(ids, processes)] == runs
+
+
+def test_each_process_gets_its_range_and_the_rest_of_the_environment() -> None:
+    environ = {"DISCORD_TOKEN": "t", "TAFL_DATABASE": PG_URL, "LOG_LEVEL": "DEBUG"}
+    children = plan(load_settings(environ), 8, 3, environ=environ, command=("bot",))
+    assert [child.name for child in children] == [
+        "process 1 (shards 0-2)",
+        "process 2 (shards 3-5)",
+        "process 3 (shards 6-7)",
+    ]
+    assert children[1].command == ("bot",)
+    assert children[1].env == {**environ, "TAFL_SHARD_COUNT": "8", "TAFL_SHARD_IDS": "3-5"}
+
+
+def test_a_cluster_given_shard_ids_splits_only_those() -> None:
+    environ = {"DISCORD_TOKEN": "t", "TAFL_SHARD_COUNT": "16", "TAFL_SHARD_IDS": "8-15"}
+    children = plan(load_settings(environ), 16, 2, environ=environ, command=("bot",))
+    assert [child.env and child.env["TAFL_SHARD_IDS"] for child in children] == ["8-11", "12-15"]
+    with pytest.raises(ConfigError, match=r"^--processes must be between 1 and 8 .* not 9$"):
+        plan(load_settings(environ), 16, 9, environ=environ)
+    with pytest.raises(ConfigError, match=r"^--processes must be between 1 and 8 .* not 0$"):
+        plan(load_settings(environ), 16, 0, environ=environ)
+
+
+def test_several_processes_need_postgresql() -> None:
+    sqlite = load_settings({"DISCORD_TOKEN": "t"})
+    check_database(sqlite, 1)
+    with pytest.raises(ConfigError) as refused:
+        check_database(sqlite, 2)
+    assert str(refused.value) == (
+        "2 processes cannot share the SQLite file data/tafl.sqlite3: use PostgreSQL"
+        " (TAFL_DATABASE=postgresql://…), or --processes 1"
+    )
+    check_database(load_settings({"DISCORD_TOKEN": "t", "TAFL_DATABASE": PG_URL}), 2)
+
+
+def test_the_command_line_refuses_sqlite_for_several_processes_before_asking_discord(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    environ = {"DISCORD_TOKEN": "t", "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}
+    assert run(["--processes", "2"], environ) == 2
+    assert capsys.readouterr().err == (
+        "tafl bot: 2 processes cannot share the SQLite file data/tafl.sqlite3: use PostgreSQL"
+        " (TAFL_DATABASE=postgresql://…), or --processes 1\n"
+    )
+
+
+def test_an_unknown_command_is_refused_with_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["clutser"]) == 2
+    assert capsys.readouterr().err == (
+        "tafl bot: unknown command 'clutser'\nusage: python -m bot [cluster --processes N]\n"
+    )
+
+
+async def test_the_shard_count_discord_recommends() -> None:
+    async with FakeDiscord(recommended_shards=6) as fake:
+        assert await recommended_shard_count(fake.api_base, fake.token) == 6
+        with pytest.raises(
+            ClusterError, match=r"^Discord refused the token in DISCORD_TOKEN \(401"
+        ):
+            await recommended_shard_count(fake.api_base, "wrong")
+        fake.request_log.rejected.clear()
+
+
+async def test_an_unreachable_discord_is_one_clear_sentence() -> None:
+    with socket.socket() as unused:  # a port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    with pytest.raises(ClusterError) as failed:
+        await recommended_shard_count(f"http://127.0.0.1:{port}/api/v10", "t")
+    message = str(failed.value)
+    assert message.startswith(
+        f"cannot ask Discord how many shards to run (GET http://127.0.0.1:{port}/api/v10/gateway/bot:"
+    )
+    assert message.endswith("); set TAFL_SHARD_COUNT to skip asking") and "\n" not in message
+
+
+# -- the supervisor, with real processes -------------------------------------------------------
+
+
+async def test_a_dying_process_is_restarted_with_a_doubling_pause_reset_by_a_long_run(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Run 2 is killed by SIGKILL, run 4 lives longer than healthy_after; the others exit at once.
+    script = f"""
+        n=$(( $(cat {tmp_path}/runs 2>/dev/null || echo 0) + 1 )); echo $n > {tmp_path}/runs
+        [ $n -eq 2 ] && kill -9 $$
+        [ $n -eq 4 ] && sleep 0.8
+        exit 3
+    """
+    backoff = Backoff(first=0.05, longest=0.2, healthy_after=0.5)
+    six_exits = asyncio.Event()
+
+    def on_exit(ended: Exit) -> None:
+        if len(supervisor.exits) == 6:
+            supervisor.stop()
+            six_exits.set()
+
+    supervisor = Supervisor(
+        [Child("process 1 (shards 0-3)", sh(script))], backoff=backoff, on_exit=on_exit
+    )
+    caplog.set_level(logging.INFO, "bot.cluster")
+    assert await asyncio.wait_for(supervisor.run(handle_signals=False), 10) == 0
+    assert six_exits.is_set()
+    first_six = supervisor.exits[:6]
+    assert [e.status for e in first_six] == [3, -9, 3, 3, 3, 3]
+    assert [e.restart_in for e in first_six] == [0.05, 0.1, 0.2, 0.05, 0.1, 0.2]
+    assert (
+        "process 1 (shards 0-3) exited with code -9 (SIGKILL) after 0 s; restarting in 0.1 s"
+        in (caplog.messages)
+    )
+
+
+async def test_a_configuration_error_stops_every_process(tmp_path: Path) -> None:
+    steady = sh(f"""
+        trap 'echo $? > {tmp_path}/steady-stopped; exit 0' TERM
+        touch {tmp_path}/steady-ready
+        while :; do sleep 0.02; done
+    """)
+    broken = sh(f"""
+        echo started >> {tmp_path}/broken-runs
+        while [ ! -f {tmp_path}/steady-ready ]; do sleep 0.02; done
+        echo "tafl bot: TAFL_SHARD_IDS 'x' cannot be read" >&2
+        exit 2
+    """)
+    supervisor = Supervisor(
+        [Child("process 1 (shards 0-1)", steady), Child("process 2 (shards 2-3)", broken)],
+        backoff=Backoff(first=0.01),
+        grace=5,
+    )
+    assert await asyncio.wait_for(supervisor.run(handle_signals=False), 10) == 2
+    assert (tmp_path / "broken-runs").read_text() == "started\n"  # never restarted
+    assert (tmp_path / "steady-stopped").exists()
+    assert sorted((e.child, e.status, e.restart_in) for e in supervisor.exits) == [
+        (0, 0, None),
+        (1, 2, None),
+    ]
+
+
+SUPERVISE = """
+import asyncio, json, logging, sys
+from bot.discord_bot.supervisor import Child, Supervisor
+logging.basicConfig(level=logging.INFO, format="%(message)s")
+children = [Child(name, command) for name, command in json.loads(sys.argv[1])]
+sys.exit(asyncio.run(Supervisor(children, grace=float(sys.argv[2])).run()))
+"""
+
+
+def test_sigterm_stops_every_process_and_kills_one_that_will_not_stop(tmp_path: Path) -> None:
+    def child(name: str, on_term: str) -> tuple[str, tuple[str, ...]]:
+        return name, sh(f"""
+            trap '{on_term}' TERM
+            echo $$ > {tmp_path}/{name}.pid
+            while :; do sleep 0.02; done
+        """)
+
+    children = [child("polite", "exit 0"), child("stubborn", "")]
+    supervisor = subprocess.Popen(
+        [sys.executable, "-c", SUPERVISE, json.dumps(children), "0.5"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        pid_files = [tmp_path / f"{name}.pid" for name, _ in children]
+        deadline = time.monotonic() + 10
+        while not all(path.exists() and path.read_text().strip() for path in pid_files):
+            assert time.monotonic() < deadline and supervisor.poll() is None
+            time.sleep(0.01)
+        supervisor.send_signal(signal.SIGTERM)
+        _, log = supervisor.communicate(timeout=10)
+    finally:
+        supervisor.kill()
+    assert supervisor.returncode == 0, log
+    for path in pid_files:
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(path.read_text()), 0)
+    assert "SIGTERM: stopping every process" in log
+    assert "stubborn did not stop within 0.5 s of SIGTERM: killing it" in log
+    assert "polite stopped with exit status 0" in log
+    assert "stubborn stopped with exit status -9" in log

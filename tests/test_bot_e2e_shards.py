@@ -1,0 +1,68 @@
+"""``python -m bot cluster`` end to end: the real supervisor and bot against the Discord stand-in,
+which recommends 4 shards; one process runs them all (SQLite), and guilds on two different
+shards each get their games answered over their own shard's connection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from e2e_support import WAIT, BotProcess, World, bot_env, split_log
+from fakediscord import FakeDiscord, FakeGuild
+
+
+def receivers(fake: FakeDiscord, guild: FakeGuild) -> set[tuple[int, int] | None]:
+    """The shards of the sessions the stand-in sent ``guild``'s interactions to."""
+    return {
+        session.shard
+        for session in fake.gateway.sessions.values()
+        for _, item in session.buffer
+        if item.payload["t"] == "INTERACTION_CREATE"
+        and item.payload["d"].get("guild_id") == str(guild.id)
+    }
+
+
+async def test_a_cluster_process_runs_the_recommended_shards_and_answers_each_guild(
+    tmp_path: Path,
+) -> None:
+    async with FakeDiscord(recommended_shards=4, max_concurrency=4) as fake:
+        guilds = [fake.create_guild(f"Club on shard {k}", shard=(k, 4)) for k in (1, 3)]
+        players = [
+            [fake.create_user(f"{name}{k}", guild=guild) for name in ("ann", "ben")]
+            for k, guild in zip((1, 3), guilds, strict=True)
+        ]
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log", args=("cluster", "--processes", "1"))
+        await bot.start(fake, None)
+        try:
+            await fake.wait_until_connected(identifies=4, shard_count=4, timeout=WAIT)
+            for guild, (ann, ben) in zip(guilds, players, strict=True):
+                world = World(fake, guild, bot, {})
+                channel = guild.channel("general")
+                await world.challenge(ann, ben, channel, variant="brandubh", side="attackers")
+                [board] = await world.play_line(ann, ben, channel, ["a4-a2"])
+                assert "played `a4-a2`" in board.text
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        print(log)
+        fake.assert_healthy()
+
+    assert code == 0, "the cluster did not stop cleanly on SIGINT"
+    assert fake.gateway.identify_count == 4
+    assert {session.shard for session in fake.gateway.sessions.values()} == {
+        (0, 4),
+        (1, 4),
+        (2, 4),
+        (3, 4),
+    }
+    assert [receivers(fake, guild) for guild in guilds] == [{(1, 4)}, {(3, 4)}]
+    for line in (
+        "bot.cluster: 4 shards (recommended by Discord) in 1 process(es)",
+        "[shards 0-3] bot: serving shards 0-3 of 4",
+        "bot.cluster: SIGINT: stopping every process",
+        "[shards 0-3] bot: SIGTERM: stopping",
+        "bot.cluster: process 1 (shards 0-3) stopped with exit status 0",
+    ):
+        assert line in log
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "the bot logged errors:\n" + "\n".join(problems)
