@@ -11,7 +11,7 @@ import discord
 import yarl
 
 from bot import native
-from bot.storage import DatabaseUnusable, Shards, Storage, format_ranges, redact
+from bot.storage import Shards, Storage, StorageError, format_ranges, redact
 
 from .client import TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
@@ -49,7 +49,9 @@ def close_on_sigterm(bot: TaflBot) -> None:
 async def _serve(settings: Settings) -> int:
     try:
         storage = await Storage.open(settings.database, shards=settings.shards)
-    except DatabaseUnusable as error:
+    except StorageError as error:
+        # Unusable (left untouched), unreachable (a supervisor or compose restarts us later), or
+        # a migration that failed (rolled back): one line each, no traceback.
         log.critical("%s", error)
         return 1
     except OSError as error:
