@@ -246,3 +246,39 @@ def test_sigterm_stops_every_process_and_kills_one_that_will_not_stop(tmp_path: 
     assert "stubborn did not stop within 0.5 s of SIGTERM: killing it" in log
     assert "polite stopped with exit status 0" in log
     assert "stubborn stopped with exit status -9" in log
+
+
+def test_a_supervisor_killed_outright_takes_its_processes_with_it(tmp_path: Path) -> None:
+    children = [("sleeper", sh(f"echo $$ > {tmp_path}/sleeper.pid; exec sleep 60"))]
+    supervisor = subprocess.Popen(
+        [sys.executable, "-c", SUPERVISE, json.dumps(children), "0.5"],
+        cwd=ROOT,
+        stderr=subprocess.DEVNULL,
+    )
+    pid_file = tmp_path / "sleeper.pid"
+    try:
+        deadline = time.monotonic() + 10
+        while not (pid_file.exists() and pid_file.read_text().strip()):
+            assert time.monotonic() < deadline and supervisor.poll() is None
+            time.sleep(0.01)
+        supervisor.kill()  # SIGKILL: no chance to stop anything itself
+        supervisor.wait(timeout=10)
+        child = int(pid_file.read_text())
+        deadline = time.monotonic() + 10
+        while _alive(child):
+            assert time.monotonic() < deadline, "the child outlived its supervisor"
+            time.sleep(0.01)
+    finally:
+        supervisor.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie waiting for init to reap it is dead too.
+    status = (
+        Path(f"/proc/{pid}/stat").read_text().split()[2] if Path(f"/proc/{pid}").exists() else "X"
+    )
+    return status not in ("Z", "X")

@@ -130,7 +130,12 @@ class TaflBot(commands.Bot):
                 self.tafl.add_command(command)
         self.tree.add_command(self.tafl)
         guild_id = self.settings.test_guild_id
-        if guild_id is not None:
+        shards = self.settings.shards
+        if shards is not None and 0 not in shards.ids:
+            # One sync is enough for every process of a sharded bot: the one running shard 0
+            # (there is always exactly one) does it.
+            log.info("commands are synced by the process that runs shard 0")
+        elif guild_id is not None:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             self.tree.clear_commands(guild=None)

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
+import os
 import signal
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -150,6 +153,7 @@ class Supervisor:
                     # Its own process group: a terminal's Ctrl+C reaches only the supervisor,
                     # which then stops every process once, in order.
                     process_group=0,
+                    preexec_fn=_die_with(os.getpid()),
                 )
             except OSError as error:
                 log.critical("%s could not be started: %s", child.name, error)
@@ -223,3 +227,23 @@ def _signal_name(status: int) -> str:
         return f" ({signal.Signals(-status).name})"
     except ValueError:
         return ""
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: a signal the kernel sends a process when its parent dies."""
+
+
+def _die_with(supervisor: int) -> Callable[[], None] | None:
+    """Run in each child between fork and exec: on Linux, ask for SIGTERM when the supervisor
+    dies, even by SIGKILL. Without it a killed supervisor would leave its bot processes running,
+    and a restarted cluster would then answer every shard twice."""
+    if not sys.platform.startswith("linux"):
+        return None
+
+    def arrange() -> None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != supervisor:  # it died before the request was made
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arrange
