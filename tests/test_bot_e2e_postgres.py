@@ -174,6 +174,15 @@ async def test_two_processes_on_one_postgresql_share_players_and_survive_a_kill(
         await storage.close()
 
 
+async def logged(bot: BotProcess, text: str) -> None:
+    """Wait until the bot's log contains ``text``."""
+    for _ in range(int(WAIT / 0.05)):
+        if text in bot.log_text():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the bot never logged {text!r}:\n{bot.log_text()}")
+
+
 def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -199,3 +208,52 @@ async def test_a_database_out_of_reach_at_start_is_one_line_without_its_password
     assert "hunter2" not in log and "Traceback" not in log
     [line] = [line for line in log.splitlines() if "CRITICAL" in line]
     assert "the database postgresql://tafl:***@127.0.0.1:" in line and "unavailable" in line
+
+
+async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_is_back(
+    tmp_path: Path,
+) -> None:
+    try:
+        server = pg_server.start()
+    except pg_server.PostgresUnavailable as missing:
+        pytest.skip(f"no PostgreSQL server: {missing}")
+    try:
+        async with FakeDiscord() as fake:
+            guild = fake.create_guild("Club")
+            ann = fake.create_user("ann", guild=guild)
+            ben = fake.create_user("ben", guild=guild)
+            env = bot_env(fake, guild, tmp_path, {"TAFL_TIMER_TICK": "0.5",
+                                                  "TAFL_DATABASE": server.url})  # fmt: skip
+            bot = BotProcess(env, tmp_path / "bot.log")
+            await bot.start(fake, guild)
+            try:
+                world = World(fake, guild, bot, {})
+                channel = world.channel("duel")
+                await world.challenge(ann, ben, channel, variant="brandubh", side="attackers")
+                await world.play_line(ann, ben, channel, ["a4-a2"])
+                await asyncio.to_thread(server.halt)
+                refused = await world.error_reply(ben, channel, "move", move="d5-f5")
+                assert refused == (
+                    "The bot cannot reach its game database right now, so nothing was changed "
+                    "(a move you sent was not played). Please try again in a minute."
+                )
+                # The clocks notice once, and wait (the first tick comes once the bot is ready).
+                await logged(bot, "the clocks wait for the database")
+                await asyncio.sleep(1.0)  # more ticks while it is away: no more lines
+                await asyncio.to_thread(server.resume)
+                [board] = await world.play_line(ben, ann, channel, ["d5-f5"])
+                assert "played `d5-f5`" in board.text
+                await logged(bot, "the database answers again")
+            finally:
+                code = await bot.stop()
+            log = bot.log_text()
+            print(log)
+            fake.assert_healthy()
+        assert code == 0
+        assert "Traceback" not in log
+        entries = split_log(log)
+        assert len([e for e in entries if "/tafl move refused: the database" in e]) == 1
+        assert len([e for e in entries if "the clocks wait for the database" in e]) == 1
+        assert len([e for e in entries if "the database answers again" in e]) == 1
+    finally:
+        server.stop()

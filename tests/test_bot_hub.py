@@ -157,6 +157,28 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     await storage.close()
 
 
+async def test_a_move_committed_whose_answer_was_lost_is_caught_up_not_repeated(
+    database_target: str,
+) -> None:
+    storage, hub = await new_hub(database_target)
+    await start(hub)
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    live = hub.require(CHANNEL)
+    # Bo's move reaches the database, but (a connection lost at commit) the hub never learns.
+    await storage.games.append_move(live.id, 1, "d3-c3")
+    with pytest.raises(UserError, match="position changed"):
+        await hub.play(CHANNEL, BO, "d3-c3", expected_ply=1)
+    assert live.game.ply == 2 and not live.unsure
+    await hub.play(CHANNEL, ANN, "c1-c2")
+    assert await storage.games.moves(live.id) == ["d1-c1", "d3-c3", "c1-c2"]
+    # After a failure that leaves the commit open, the next move starts from the database.
+    await storage.games.append_move(live.id, 3, "c3-b3")
+    live.unsure = True
+    await hub.play(CHANNEL, ANN, "a4-a3")
+    assert await storage.games.moves(live.id) == ["d1-c1", "d3-c3", "c1-c2", "c3-b3", "a4-a3"]
+    await storage.close()
+
+
 async def test_a_takeback_before_ones_first_move_is_refused(tmp_path: Path) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)

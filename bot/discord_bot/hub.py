@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 
 from bot.engine import Game, GameOverError, MoveResult, Side, TaflError, Termination
 from bot.storage import (
+    DatabaseUnavailable,
     FinishedGame,
     GameRecord,
+    GameStatus,
     OfferKind,
     Participant,
     PositionChanged,
@@ -54,6 +56,9 @@ class LiveGame:
     record: GameRecord
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    unsure: bool = False
+    """A write to the database failed in a way that leaves open whether it was committed (the
+    connection was lost): rebuild from the database before the next move."""
     draw_offer: Offer | None = None
     takeback_offer: Offer | None = None
     declined: dict[tuple[OfferKind, int], float] = field(default_factory=dict)
@@ -239,6 +244,8 @@ class GameHub:
         """Check, commit and apply one move by ``player``; raises :class:`UserError` to explain."""
         live = self.require(channel_id)
         async with live.lock:
+            if live.unsure:
+                await self._resync(live)
             game = live.game
             if expected_ply is not None and expected_ply != game.ply:
                 raise UserError("The position changed before your move arrived; look again.")
@@ -256,9 +263,16 @@ class GameHub:
             try:
                 await self.storage.games.append_move(live.id, game.ply, move.text(game.size))
             except PositionChanged:
+                # Only this process writes this game's moves, one at a time, so the database is
+                # ahead: an earlier write committed although its answer was lost. Catch up.
+                await self._resync(live)
                 raise UserError(
-                    "The position changed before your move arrived (someone else moved first)."
+                    "The position changed before your move arrived; look at the board again "
+                    "(`/tafl board`)."
                 ) from None
+            except DatabaseUnavailable:
+                live.unsure = True
+                raise
             result = game.play(move)
             withdrawn = live.clear_offers()
             live.declined.clear()
@@ -456,7 +470,11 @@ class GameHub:
         try:
             await self.storage.games.take_back(live.id, ply, plies)
         except PositionChanged:
+            await self._resync(live)  # as in play(): the database is ahead
             raise UserError("The position changed; ask again.") from None
+        except DatabaseUnavailable:
+            live.unsure = True
+            raise
         undone = [live.game.undo() for _ in range(plies)]
         withdrawn = live.clear_offers()  # made at a position that is gone
         live.declined.clear()
@@ -505,6 +523,17 @@ class GameHub:
         if live is None:
             raise UserError("That game is over.")
         return live
+
+    async def _resync(self, live: LiveGame) -> None:
+        """Rebuild ``live`` from what the database has committed (the caller holds its lock)."""
+        loaded = await self.storage.load_game(live.id)
+        live.record, live.game, live.unsure = loaded.record, loaded.game, False
+        live.clear_offers()
+        live.declined.clear()
+        log.info("game %d was rebuilt from the database at ply %d", live.id, live.game.ply)
+        if loaded.record.status is not GameStatus.ACTIVE:
+            self._drop(live)
+            raise UserError("This game is already over.")
 
     def _drop(self, live: LiveGame) -> None:
         if self._by_channel.get(live.record.channel_id) is live:

@@ -202,8 +202,11 @@ class PostgresDatabase(Database):
         check_sequence(migrations)
         target = redact(url)
         try:
+            # No floor of idle connections (min_size 0): asyncpg would otherwise keep
+            # reconnecting in the background while the server is away, logging a traceback a
+            # second; connections are made when asked for, and kept for reuse.
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT
+                url, min_size=0, max_size=pool_size, timeout=CONNECT_TIMEOUT
             )
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
             raise _refusal(error, target) from error

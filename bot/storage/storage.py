@@ -16,7 +16,7 @@ from bot.engine import Game
 from .challenges import ChallengeStore
 from .database import Clock, Database, Row, Synchronous, open_database
 from .errors import StorageError
-from .games import GAME_SELECT, GameStore, game_from_row
+from .games import GAME_SELECT, GameStore, fetch_game, game_from_row
 from .leaderboards import LeaderboardStore
 from .models import GameRecord, GameStatus
 from .movelog import moves_in_effect
@@ -219,6 +219,19 @@ class Storage:
         return StartupReport(
             tuple(loaded), tuple(broken), replay_seconds, time.perf_counter() - started
         )
+
+    async def load_game(self, game_id: int, replay: Replayer | None = None) -> LoadedGame:
+        """One game rebuilt from what is committed (e.g. after a write whose outcome the caller
+        could not learn). Raises :class:`~.errors.NotFound`, or the engine's error when its
+        moves no longer replay."""
+        async with self.db.snapshot() as connection:
+            record = await fetch_game(connection, game_id)
+            rows = await connection.fetch(
+                "SELECT kind, ply, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        moves = moves_in_effect((row[0], row[1], row[2]) for row in rows)
+        game = await asyncio.to_thread(replay or replay_game, record, moves)
+        return LoadedGame(record, tuple(moves), game)
 
     async def backup(self, target: str | os.PathLike[str]) -> None:
         """Write a consistent copy of an SQLite database to the file ``target`` while the bot

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.storage import StorageError
+from bot.storage import DatabaseUnavailable, StorageError
 
 from ..hub import Played
 from ..limits import CONTENT, clip
@@ -45,6 +45,8 @@ class Timers(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
         self.task: asyncio.Task[None] | None = None
+        self.outage: str | None = None
+        """Why the database is out of reach, while it is (the clocks wait for it)."""
 
     async def cog_load(self) -> None:
         self.task = asyncio.create_task(self.run(), name="tafl-timers")
@@ -84,7 +86,8 @@ class Timers(commands.Cog):
     async def tick(self) -> None:
         """Forfeit games out of time, remind players near their deadline, expire challenges.
 
-        Each stage runs even if another failed: one surprise must never stop every clock.
+        Each stage runs even if another failed: one surprise must never stop every clock. While
+        the database is out of reach the tick ends at once (the deadlines wait for it).
         """
         stages = (
             self.settle_games, self.settle_deadlines, self.send_reminders, self.expire_challenges
@@ -92,10 +95,20 @@ class Timers(commands.Cog):
         for stage in stages:
             try:
                 await stage()
+            except DatabaseUnavailable as error:
+                # One line when it goes and one when it is back, not four every tick: nothing
+                # can be settled meanwhile, and nothing is lost by waiting.
+                if self.outage is None:
+                    log.error("the clocks wait for the database: %s", error)
+                self.outage = str(error)
+                return
             except (StorageError, discord.HTTPException) as error:
                 log.error("%s failed: %s", stage.__name__, error)
             except Exception:
                 log.exception("%s failed unexpectedly", stage.__name__)
+        if self.outage is not None:
+            log.info("the database answers again; the clocks carry on")
+            self.outage = None
 
     async def settle_deadlines(self) -> None:
         """Games whose player to move ran out of time are lost on time."""
