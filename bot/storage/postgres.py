@@ -213,6 +213,14 @@ class PostgresDatabase(Database):
         except ValueError as error:  # asyncpg's verdict on a malformed URL
             raise DatabaseUnusable(target, f"the URL is not valid ({error})") from error
         try:
+            # The first connection, made now so that a refusal (no such database, a wrong
+            # password, no server) is told as such at start-up.
+            async with pool.acquire() as probe:
+                await probe.fetchval("SELECT 1")
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            pool.terminate()
+            raise _refusal(error, target) from error
+        try:
             await _migrate(pool, target, migrations, clock)
         except BaseException:
             pool.terminate()
