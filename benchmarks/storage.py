@@ -1,6 +1,11 @@
 """Storage benchmark: the cost of recording one move, and the start-up load of many active games.
 
-Run: ``.venv/bin/python benchmarks/storage.py [--games 1000] [--moves 60] [--smoke]``
+Run: ``.venv/bin/python benchmarks/storage.py [--games 1000] [--moves 60] [--smoke]
+[--postgres URL]``
+
+With ``--postgres URL`` (any PostgreSQL the user may create schemas in; a fresh schema is made and
+dropped) it also copies the populated database there with ``python -m bot.storage copy``'s
+code, and measures recording a move and the start-up load on PostgreSQL.
 
 Targets (issue 4): a move costs 2 ms or less and does not grow with the length of the game; loading
 1,000 active games of 60 moves each takes 2 s or less. The load is reported in two parts: the
@@ -26,9 +31,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # pg_server
 
 from bot.engine import Game
-from bot.storage import Participant, Storage
+from bot.storage import Participant, Storage, redact
 
 MOVE_TARGET_MS = 2.0
 LOAD_TARGET_S = 2.0
@@ -92,10 +98,50 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
-async def main(games: int, moves: int, long_game: int = LONG_GAME) -> None:
+async def main(
+    games: int, moves: int, long_game: int = LONG_GAME, postgres: str | None = None
+) -> None:
     """Run the benchmark in a temporary folder (deleted afterwards)."""
     with tempfile.TemporaryDirectory(prefix="tafl-bench-") as name:
         await run(Path(name), games, moves, long_game)
+        if postgres:
+            await on_postgres(Path(name) / "bench.sqlite3", postgres, games, moves, long_game)
+
+
+async def on_postgres(source: Path, url: str, games: int, moves: int, long_game: int) -> None:
+    """Copy the populated database to a fresh schema of ``url``; time a move and the load."""
+    import pg_server
+
+    from bot.storage.copy import copy_database
+
+    schema = await pg_server.fresh_schema(url)
+    try:
+        print(f"\n4. PostgreSQL ({redact(url)}, a fresh schema)")
+        started = time.perf_counter()
+        report = await copy_database(source, schema)
+        copied = time.perf_counter() - started
+        rows = sum(report.counts.values())
+        print(f"   copy from SQLite: {rows} rows ({report.counts['moves']} moves)"
+              f" in {copied:.2f} s, counts checked")
+        storage = await Storage.open(schema)
+        timings = await record_moves(storage, 2, min(long_game, 1000))
+        print(f"   recording one move: median {ms(statistics.median(timings))}"
+              f"   p95 {ms(statistics.quantiles(timings, n=20)[-1])}")
+        await storage.close()
+        started = time.perf_counter()
+        storage = await Storage.open(schema)
+        opened = time.perf_counter() - started
+        loaded = await storage.load_active_games()
+        await storage.close()
+        # The populated games (the timed ones were aborted).
+        expected = games
+        if len(loaded.games) != expected or loaded.unreplayable:
+            raise BenchFailure(f"{len(loaded.games)} of {expected} games loaded on PostgreSQL")
+        print(f"   start-up: open {opened:.3f} s; load {expected} games: storage part"
+              f" {loaded.total_seconds - loaded.replay_seconds:.3f} s,"
+              f" total {loaded.total_seconds:.3f} s")
+    finally:
+        await pg_server.drop_schema(schema)
 
 
 async def run(folder: Path, games: int, moves: int, long_game: int = LONG_GAME) -> None:
@@ -187,6 +233,11 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=1000, help="active games to load")
     parser.add_argument("--moves", type=int, default=60, help="moves per game")
     parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="also measure on this PostgreSQL (a fresh schema is made and dropped)",
+    )
+    parser.add_argument(
         "--smoke",
         action="store_true",
         help=f"a quick check that the benchmark works ({SMOKE_GAMES} games of {SMOKE_MOVES} moves)",
@@ -198,9 +249,9 @@ if __name__ == "__main__":
     arguments = _arguments(sys.argv[1:])
     try:
         if arguments.smoke:
-            asyncio.run(main(SMOKE_GAMES, SMOKE_MOVES, SMOKE_LONG_GAME))
+            asyncio.run(main(SMOKE_GAMES, SMOKE_MOVES, SMOKE_LONG_GAME, arguments.postgres))
         else:
-            asyncio.run(main(arguments.games, arguments.moves))
+            asyncio.run(main(arguments.games, arguments.moves, postgres=arguments.postgres))
     except BenchFailure as error:
         print(f"FAILED: {error}", file=sys.stderr)
         sys.exit(1)

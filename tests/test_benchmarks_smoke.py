@@ -82,3 +82,21 @@ def test_smoke_run_works_and_prints_its_figures(name: str) -> None:
     assert run.returncode == 0, output
     missing = [pattern for pattern in EXPECTED[name] if not re.search(pattern, run.stdout)]
     assert not missing, f"not printed: {missing}\n{output}"
+
+
+def test_the_storage_benchmark_measures_postgresql_too(postgres_url: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "benchmarks/storage.py", "--smoke", "--postgres", postgres_url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120.0,
+    )
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    for pattern in (
+        rf"copy from SQLite: {NUMBER} rows \({NUMBER} moves\) in {NUMBER} s, counts checked",
+        rf"recording one move: median {NUMBER} ms +p95 {NUMBER} ms",
+        rf"start-up: open {NUMBER} s; load 20 games: storage part {NUMBER} s",
+    ):
+        assert re.search(pattern, run.stdout), f"not printed: {pattern}\n{output}"
