@@ -83,10 +83,18 @@ def test_a_cluster_given_shard_ids_splits_only_those() -> None:
     environ = {"DISCORD_TOKEN": "t", "TAFL_SHARD_COUNT": "16", "TAFL_SHARD_IDS": "8-15"}
     children = plan(load_settings(environ), 16, 2, environ=environ, command=("bot",))
     assert [child.env and child.env["TAFL_SHARD_IDS"] for child in children] == ["8-11", "12-15"]
-    with pytest.raises(ConfigError, match=r"^--processes must be between 1 and 8 .* not 9$"):
-        plan(load_settings(environ), 16, 9, environ=environ)
-    with pytest.raises(ConfigError, match=r"^--processes must be between 1 and 8 .* not 0$"):
+    with pytest.raises(ConfigError, match=r"^--processes must be at least 1, not 0$"):
         plan(load_settings(environ), 16, 0, environ=environ)
+
+
+def test_more_processes_than_shards_run_one_per_shard(caplog: pytest.LogCaptureFixture) -> None:
+    environ = {"DISCORD_TOKEN": "t", "TAFL_SHARD_COUNT": "16", "TAFL_SHARD_IDS": "8-15"}
+    with caplog.at_level(logging.WARNING):
+        children = plan(load_settings(environ), 16, 9, environ=environ, command=("bot",))
+    assert [child.env and child.env["TAFL_SHARD_IDS"] for child in children] == [
+        str(k) for k in range(8, 16)
+    ]
+    assert "9 processes asked for but there are only 8 shards to run: running 8" in caplog.text
 
 
 def test_several_processes_need_postgresql() -> None:

@@ -234,8 +234,9 @@ async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_i
                 await asyncio.to_thread(server.halt)
                 refused = await world.error_reply(ben, channel, "move", move="d5-f5")
                 assert refused == (
-                    "The bot cannot reach its game database right now, so nothing was changed "
-                    "(a move you sent was not played). Please try again in a minute."
+                    "The bot cannot reach its game database right now. Please try again in a "
+                    "minute; if you had just moved, the board will then show whether your move "
+                    "counted."
                 )
                 # The clocks notice once, and wait (the first tick comes once the bot is ready).
                 await logged(bot, "the clocks wait for the database")

@@ -136,6 +136,13 @@ def test_the_command_prints_a_summary_or_one_line_why_not(tmp_path: Path) -> Non
     assert missing.stderr.strip() == (
         "copy refused: the source and the target are the same database"
     )
+    absent = subprocess.run(
+        [*command, str(tmp_path / "typo.sqlite3"), str(tmp_path / "b.sqlite3")],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert absent.returncode == 1 and "there is no database file" in absent.stderr
+    assert not (tmp_path / "typo.sqlite3").exists() and not (tmp_path / "b.sqlite3").exists()
+    (tmp_path / "a.sqlite3").touch()  # an empty file is an empty database
     done = subprocess.run(
         [*command, str(tmp_path / "a.sqlite3"), str(tmp_path / "b.sqlite3")],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=60,

@@ -22,6 +22,7 @@ from bot.storage import (
     SchemaTooNewError,
     Storage,
     StorageError,
+    redact,
 )
 from bot.storage.migrations import MIGRATIONS, Migration
 from bot.storage.postgres import PostgresDatabase, bind, numbered
@@ -38,6 +39,25 @@ async def schema_url(postgres_url: str) -> AsyncIterator[str]:
         yield url
     finally:
         await pg_server.drop_schema(url)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://tafl:hunter2@db:5432/tafl?sslmode=require",
+         "postgresql://tafl:***@db:5432/tafl?sslmode=require"),
+        ("postgresql://u@h/db?password=hunter2&sslmode=require",
+         "postgresql://u@h/db?password=***&sslmode=require"),
+        ("postgresql://tafl:hun#ter2@h:5432/db", "postgresql://***@h:5432/db"),
+        ("postgresql://tafl:hun?ter2@h/db", "postgresql://***@h/db"),
+        ("postgresql://tafl:hunter2@h:99999/db", "postgresql://***@h:99999/db"),
+        ("postgresql://tafl@127.0.0.1:5432/t?search_path=s1",
+         "postgresql://tafl@127.0.0.1:5432/t?search_path=s1"),
+        ("data/tafl.sqlite3", "data/tafl.sqlite3"),
+    ],
+)  # fmt: skip
+def test_a_password_never_shows_in_a_database_name(url: str, shown: str) -> None:
+    assert redact(url) == shown
 
 
 def test_placeholders_become_numbered_and_literals_stay() -> None:

@@ -108,11 +108,17 @@ def plan(
     """The processes to run: ``command`` once per range of shards, its environment ``environ``
     plus the range in ``TAFL_SHARD_COUNT`` and ``TAFL_SHARD_IDS``."""
     ids = settings.shards.ids if settings.shards is not None else range(count)
-    if not 1 <= processes <= len(set(ids)):
-        raise ConfigError(
-            f"--processes must be between 1 and {len(set(ids))} (the number of shards to run),"
-            f" not {processes}"
-        )
+    if processes < 1:
+        raise ConfigError(f"--processes must be at least 1, not {processes}")
+    if processes > len(set(ids)):
+        # A process without a shard would have nothing to do: a deployment that asks for more
+        # processes than Discord currently wants shards (docker-compose's TAFL_PROCESSES) runs
+        # one per shard rather than refusing to start.
+        log.warning(
+            "%d processes asked for but there are only %d shards to run: running %d",
+            processes, len(set(ids)), len(set(ids)),
+        )  # fmt: skip
+        processes = len(set(ids))
     children = []
     for number, shards in enumerate(split_shards(ids, processes), start=1):
         ranges = format_ranges(shards)

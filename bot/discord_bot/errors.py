@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.storage import (
     ChannelBusy,
+    Conflict,
     DatabaseUnavailable,
     GameNotActive,
     NotFound,
@@ -23,10 +24,13 @@ from .wording import seconds_left
 log = logging.getLogger(__name__)
 
 GENERIC = "Something went wrong on our side; the game is safe. Please try again."
+UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction token that has expired (or was never valid)."""
 UNAVAILABLE = (
-    "The bot cannot reach its game database right now, so nothing was changed (a move you sent "
-    "was not played). Please try again in a minute."
+    "The bot cannot reach its game database right now. Please try again in a minute; if you had "
+    "just moved, the board will then show whether your move counted."
 )
+CONFLICT = "That clashed with another action at the same moment and was undone; please try again."
 
 
 class UserError(Exception):
@@ -61,6 +65,8 @@ def _storage_message(error: StorageError) -> str:
         return "This channel already has a game; start a thread to play another."
     if isinstance(error, DatabaseUnavailable):
         return UNAVAILABLE
+    if isinstance(error, Conflict):
+        return CONFLICT
     return str(error)
 
 
@@ -68,6 +74,11 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
     """Reply privately: the reason for expected errors, a generic line (and a log) for bugs."""
     message = friendly_message(error)
     original = getattr(error, "original", error)
+    if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+        # The answer missed Discord's 3 s window (a busy moment): the player has already seen
+        # "This interaction failed", and a second answer to the same token would fail too.
+        log.warning("%s answered too late for Discord (the interaction had expired)", where)
+        return
     if message is None:
         log.error("%s failed:\n%s", where, "".join(traceback.format_exception(original)))
         message = GENERIC

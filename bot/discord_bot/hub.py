@@ -12,14 +12,16 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.engine import Game, GameOverError, MoveResult, Side, TaflError, Termination
 from bot.storage import (
+    Conflict,
     DatabaseUnavailable,
     FinishedGame,
     GameRecord,
     GameStatus,
+    OfferClosed,
     OfferKind,
     Participant,
     PositionChanged,
@@ -261,7 +263,9 @@ class GameHub:
             except TaflError as error:
                 raise UserError(f"Illegal move: {error}") from None
             try:
-                await self.storage.games.append_move(live.id, game.ply, move.text(game.size))
+                appended = await self.storage.games.append_move(
+                    live.id, game.ply, move.text(game.size)
+                )
             except PositionChanged:
                 # Only this process writes this game's moves, one at a time, so the database is
                 # ahead: an earlier write committed although its answer was lost. Catch up.
@@ -280,7 +284,14 @@ class GameHub:
             if result.outcome is not None:
                 finished = await self._record_ending(live)
             else:
-                live.record = await self.storage.games.get(live.id)
+                # From the write's own answer, not a second read that an outage could fail
+                # after the move is already committed and played.
+                live.record = replace(
+                    live.record,
+                    ply=appended.ply,
+                    move_deadline=appended.move_deadline,
+                    reminder_sent=False,
+                )
             return Played(live, result, finished, withdrawn)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
@@ -310,6 +321,10 @@ class GameHub:
             finished = await self.storage.games.finish(
                 live.id, outcome.result_text, outcome.termination
             )
+        except (DatabaseUnavailable, Conflict) as error:
+            # Passing trouble, not a broken game: keep it, and settle() records it later.
+            log.warning("game %d: its result waits for the database: %s", live.id, error)
+            raise ResultNotRecorded(live, set_aside=False) from error
         except Exception as error:
             problem = f"its result could not be recorded: {type(error).__name__}: {error}"
             log.exception("game %d (channel %d): %s", live.id, live.record.channel_id, problem)
@@ -341,6 +356,8 @@ class GameHub:
     async def forfeit_on_time(self, live: LiveGame, expected_ply: int) -> Ended | None:
         """The side to move ran out of time; ``None`` if a move landed meanwhile."""
         async with live.lock:
+            if live.unsure:
+                await self._resync(live)
             if live.game.ply != expected_ply or self.get(live.record.channel_id) is not live:
                 return None
             try:
@@ -349,6 +366,14 @@ class GameHub:
                 )
             except PositionChanged:
                 return None
+
+    async def catch_up(self, live: LiveGame) -> None:
+        """Rebuild ``live`` from the database if a write's outcome is unknown (before acting on
+        whose turn it is)."""
+        if live.unsure:
+            async with live.lock:
+                if live.unsure:
+                    await self._resync(live)
 
     async def offer_draw(self, channel_id: int, user_id: int) -> LiveGame:
         """Record a draw offer (stored, so it outlives a restart); the opponent answers with a
@@ -393,12 +418,19 @@ class GameHub:
             if offer is None or offer.ply != ply or live.game.ply != ply:
                 raise UserError("That draw offer is no longer open.")
             self._check_answerer(live, offer, user_id)
-            await self._take_offer(live, "draw", ply)
-            live.draw_offer = None
             if not accept:
+                await self._take_offer(live, "draw", ply)
+                live.draw_offer = None
                 self._decline(live, "draw", offer)
                 return None
-            return await self._end(live, "draw", Termination.AGREED_DRAW, ply)
+            try:
+                ended = await self._end(
+                    live, "draw", Termination.AGREED_DRAW, ply, accepting="draw"
+                )
+            except OfferClosed:
+                live.draw_offer = None
+                raise UserError("That draw offer is no longer open.") from None
+            return ended
 
     async def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
         """Ask to take back one's last move; the opponent answers with a button. (Against the
@@ -453,22 +485,28 @@ class GameHub:
             if offer is None or offer.ply != ply or live.game.ply != ply:
                 raise UserError("That takeback request is no longer open.")
             self._check_answerer(live, offer, user_id)
-            await self._take_offer(live, "takeback", ply)
-            live.takeback_offer = None
             if not accept:
+                await self._take_offer(live, "takeback", ply)
+                live.takeback_offer = None
                 self._decline(live, "takeback", offer)
                 return None
             asker_side = live.side_of(offer.user_id)
             assert asker_side is not None  # checked when the request was made
-            return await self._take_back(live, live.participant(asker_side), asker_side, ply)
+            try:
+                return await self._take_back(
+                    live, live.participant(asker_side), asker_side, ply, accepting=True
+                )
+            except OfferClosed:
+                live.takeback_offer = None
+                raise UserError("That takeback request is no longer open.") from None
 
     async def _take_back(
-        self, live: LiveGame, asker: Participant, side: Side, ply: int
+        self, live: LiveGame, asker: Participant, side: Side, ply: int, *, accepting: bool = False
     ) -> TakenBack:
         """Take back :func:`moves_to_take_back`; the caller holds the game's lock."""
         plies = len(moves_to_take_back(live, side))
         try:
-            await self.storage.games.take_back(live.id, ply, plies)
+            await self.storage.games.take_back(live.id, ply, plies, accepting=accepting)
         except PositionChanged:
             await self._resync(live)  # as in play(): the database is ahead
             raise UserError("The position changed; ask again.") from None
@@ -509,10 +547,16 @@ class GameHub:
             raise UserError("You made this offer; your opponent answers it.")
 
     async def _end(
-        self, live: LiveGame, result: str, reason: Termination, expected_ply: int | None = None
+        self,
+        live: LiveGame,
+        result: str,
+        reason: Termination,
+        expected_ply: int | None = None,
+        *,
+        accepting: OfferKind | None = None,
     ) -> Ended:
         finished = await self.storage.games.finish(
-            live.id, result, reason, expected_ply=expected_ply
+            live.id, result, reason, expected_ply=expected_ply, accepting=accepting
         )
         self._drop(live)
         live.record = finished.record

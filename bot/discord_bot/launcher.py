@@ -11,11 +11,12 @@ import discord
 import yarl
 
 from bot import native
-from bot.storage import Shards, Storage, StorageError, format_ranges, redact
+from bot.storage import DatabaseUnusable, Shards, Storage, StorageError, format_ranges, redact
 
 from .client import TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
 from .logs import setup_logging
+from .supervisor import CONFIG_ERROR
 
 log = logging.getLogger("bot")
 
@@ -49,9 +50,14 @@ def close_on_sigterm(bot: TaflBot) -> None:
 async def _serve(settings: Settings) -> int:
     try:
         storage = await Storage.open(settings.database, shards=settings.shards)
+    except DatabaseUnusable as error:
+        # Left untouched, and no restart can help (a wrong password, a newer schema, another
+        # application's tables): status 2 stops a cluster instead of restarting it forever.
+        log.critical("%s", error)
+        return CONFIG_ERROR
     except StorageError as error:
-        # Unusable (left untouched), unreachable (a supervisor or compose restarts us later), or
-        # a migration that failed (rolled back): one line each, no traceback.
+        # Unreachable (a supervisor or compose restarts us later), or a migration that failed
+        # (rolled back): one line each, no traceback.
         log.critical("%s", error)
         return 1
     except OSError as error:
@@ -67,6 +73,9 @@ async def _serve(settings: Settings) -> int:
         return 1
     except (discord.HTTPException, OSError) as error:
         log.critical("cannot reach Discord: %s", error)
+        return 1
+    except StorageError as error:  # the database lost while loading the games at start-up
+        log.critical("%s", error)
         return 1
     finally:
         await bot.shutdown()

@@ -21,7 +21,7 @@ from .models import (
     SideName,
     to_datetime,
 )
-from .players import participant_columns, participant_from_row, player_id
+from .players import participant_columns, participant_from_row, player_ids
 from .shards import Shards
 
 DEFAULT_EXPIRY_SECONDS = 15 * 60
@@ -99,10 +99,11 @@ class ChallengeStore:
             raise ValueError(f"move_seconds must be positive, not {move_seconds}")
         now = self._db.now()
         async with self._db.transaction() as connection:
-            challenger_id = await player_id(connection, challenger, now)
-            challenged_id = (
-                None if challenged is None else await player_id(connection, challenged, now)
-            )
+            # Both rows in one fixed order: two people challenging each other at once must not
+            # deadlock.
+            people = (challenger,) if challenged is None else (challenger, challenged)
+            ids = await player_ids(connection, people, now)
+            challenger_id, challenged_id = ids[0], (ids[1] if len(ids) > 1 else None)
             new_id = await connection.fetch_value(
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id,
@@ -179,6 +180,8 @@ class ChallengeStore:
         async with self._db.transaction() as connection:
             challenge = await _fetch(connection, challenge_id)
             self._check_acceptable(challenge, accepter, now)
+            # The players' rows first, in the one fixed order every transaction uses.
+            accepter_id, _ = await player_ids(connection, (accepter, challenge.challenger), now)
             # Claim it first, with the condition in the statement: of two accepts racing (two
             # clicks, two people, two processes) the second waits for the first's row lock, then
             # finds it no longer pending and makes no game.
@@ -187,7 +190,7 @@ class ChallengeStore:
                 UPDATE challenges SET status = 'accepted', resolved_at = ?, challenged_id = ?
                 WHERE id = ? AND status = 'pending' AND expires_at > ?
                 """,
-                (now, await player_id(connection, accepter, now), challenge_id, now),
+                (now, accepter_id, challenge_id, now),
             )
             if claimed == 0:
                 self._check_open(await _fetch(connection, challenge_id), now)

@@ -3,12 +3,14 @@ one process, and back.
 
 The copy reads the source in one consistent snapshot and writes the target in one transaction,
 so a failure leaves the target as empty as it was. It refuses a target that holds anything, and
-compares every table's row count on both sides before it reports success. Stop the bot first:
-moves played during the copy would not be in it.
+compares every table's row count on both sides before it commits. Stop the bot first: moves
+played during the copy would not be in it. Both databases are opened as the bot opens them, so
+an older source is first brought up to the current schema.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from .database import Connection, Database, open_database
 from .errors import StorageError
 from .postgres import PostgresDatabase
+from .target import is_postgres_url
 
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("players", ("id",)),
@@ -66,6 +69,9 @@ async def copy_database(
     """
     if os.fspath(source) == os.fspath(target):
         raise CopyError("the source and the target are the same database")
+    if not is_postgres_url(source) and not await asyncio.to_thread(os.path.isfile, source):
+        # Opening it would create an empty database and "copy" nothing.
+        raise CopyError(f"there is no database file {os.fspath(source)!r} to copy from")
     say = progress or (lambda line: None)
     source_db = await open_database(source)
     try:
@@ -99,15 +105,22 @@ async def _copy(source: Database, target: Database, say: Callable[[str], None]) 
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                     f" (SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
                 )
-    copied = await target.table_counts(names)
-    original = await source.table_counts(names)
-    if copied != original or copied != counts:
-        raise CopyError(
-            f"the counts differ after the copy (source {original}, target {copied}); the bot "
-            "was probably running and writing to the source: stop it and copy into an empty "
-            "database again"
-        )
+        # Checked before the commit, against the one snapshot that was read: a mismatch rolls
+        # the whole copy back and leaves the target empty.
+        original = await _counts(reading, names)
+        copied = await _counts(writing, names)
+        if copied != original or copied != counts:
+            raise CopyError(
+                f"the counts differ (source {original}, target {copied}); nothing was copied"
+            )
     return CopyReport(source.target, target.target, counts)
+
+
+async def _counts(connection: Connection, tables: list[str]) -> dict[str, int]:
+    return {
+        table: int(await connection.fetch_value(f"SELECT count(*) FROM {table}"))
+        for table in tables
+    }
 
 
 async def _copy_table(

@@ -39,6 +39,15 @@ class DatabaseUnavailable(StorageError):
         self.problem = problem
 
 
+class Conflict(StorageError):
+    """The database undid a transaction that collided with another at the same moment (a
+    deadlock or a serialisation failure): nothing was written, and trying again will work."""
+
+    def __init__(self, target: str, problem: str) -> None:
+        super().__init__(f"the database {target} undid a clashing transaction: {problem}")
+        self.target = target
+
+
 class UniqueViolation(StorageError):
     """A write would break a unique rule (an index or key); ``constraint`` names it when the
     backend says (PostgreSQL does, SQLite does not)."""
@@ -96,6 +105,11 @@ class PositionChanged(StorageError):
         self.game_id = game_id
         self.expected_ply = expected_ply
         self.actual_ply = actual_ply
+
+
+class OfferClosed(StorageError):
+    """The draw offer or takeback request being accepted is no longer open (answered already,
+    or made at another position)."""
 
 
 class NothingToTakeBack(StorageError):

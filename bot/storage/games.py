@@ -23,6 +23,7 @@ from .errors import (
     GameNotActive,
     NotFound,
     NothingToTakeBack,
+    OfferClosed,
     PositionChanged,
     UniqueViolation,
 )
@@ -33,6 +34,7 @@ from .models import (
     GameResult,
     GameStatus,
     MoveRecord,
+    OfferKind,
     Participant,
     RatingChange,
     SideName,
@@ -160,6 +162,16 @@ async def explain_mismatch(connection: Connection, game_id: int, expected_ply: i
     if ply != expected_ply:
         return PositionChanged(game_id, expected_ply, ply)
     return NothingToTakeBack(f"game {game_id} has only {ply} moves to take back")
+
+
+async def _claim_offer(connection: Connection, game_id: int, kind: OfferKind, ply: int) -> None:
+    """Remove the open offer being accepted; :class:`OfferClosed` (rolling back) if it is gone."""
+    taken = await connection.fetch_value(
+        "DELETE FROM offers WHERE game_id = ? AND kind = ? AND ply = ? RETURNING ply",
+        (game_id, kind, ply),
+    )
+    if taken is None:
+        raise OfferClosed(f"the {kind} offer of game {game_id} at ply {ply} is no longer open")
 
 
 async def _withdraw_offers(connection: Connection, game_id: int) -> None:
@@ -305,16 +317,23 @@ class GameStore:
             await _withdraw_offers(connection, game_id)
         return AppendedMove(game_id, ply, to_datetime(deadline))
 
-    async def take_back(self, game_id: int, expected_ply: int, plies: int = 1) -> AppendedMove:
+    async def take_back(
+        self, game_id: int, expected_ply: int, plies: int = 1, *, accepting: bool = False
+    ) -> AppendedMove:
         """Take back the last ``plies`` moves (2 undoes a move and its reply).
 
         Appends a takeback entry to the log; the moves taken back stay in the log as history and
-        replay skips them. The move deadline restarts for the side now to move.
+        replay skips them. The move deadline restarts for the side now to move. ``accepting``
+        settles the open takeback request made at ``expected_ply`` in the same transaction
+        (:class:`OfferClosed` if there is none), so a request is never used up without its
+        takeback, nor the other way round.
         """
         if plies < 1:
             raise ValueError(f"plies must be at least 1, not {plies}")
         now = self._db.now()
         async with self._db.transaction() as connection:
+            if accepting:
+                await _claim_offer(connection, game_id, "takeback", expected_ply)
             row = await connection.fetch_one(
                 """
                 UPDATE games SET
@@ -343,6 +362,7 @@ class GameStore:
         reason: Termination | str,
         *,
         expected_ply: int | None = None,
+        accepting: OfferKind | None = None,
     ) -> FinishedGame:
         """End a game with a result; a rated game's ratings change in the same transaction.
 
@@ -356,6 +376,9 @@ class GameStore:
         each side has moved once is not rated (:data:`~.models.PLIES_TO_COUNT`): its result is
         kept, its ``rated`` flag is cleared and :attr:`FinishedGame.ended_before_both_moved` says
         why.
+
+        ``accepting="draw"`` settles the open draw offer made at ``expected_ply`` in the same
+        transaction (:class:`OfferClosed` if there is none).
         """
         result = GameResult(result)
         reason = Termination(reason)
@@ -363,6 +386,10 @@ class GameStore:
             raise ValueError(f"a game cannot end as {result.value!r} by {reason.value!r}")
         now = self._db.now()
         async with self._db.transaction() as connection:
+            if accepting is not None:
+                if expected_ply is None:
+                    raise ValueError("accepting an offer needs the ply it was made at")
+                await _claim_offer(connection, game_id, accepting, expected_ply)
             record = await self._end(
                 connection,
                 game_id,

@@ -44,14 +44,20 @@ async def player_id(connection: Connection, participant: Participant, now: int) 
             (participant.user_id, participant.display_name, now),
         )
     else:
+        # Nothing to refresh for the AI: DO NOTHING leaves its row unlocked, so games against it
+        # never wait for each other here.
         value = await connection.fetch_value(
             """
             INSERT INTO players (ai_level, created_at) VALUES (?, ?)
-            ON CONFLICT (ai_level) DO UPDATE SET ai_level = excluded.ai_level
+            ON CONFLICT (ai_level) DO NOTHING
             RETURNING id
             """,
             (participant.ai_level, now),
         )
+        if value is None:
+            value = await connection.fetch_value(
+                "SELECT id FROM players WHERE ai_level = ?", (participant.ai_level,)
+            )
     return int(value)
 
 

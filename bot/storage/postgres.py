@@ -15,6 +15,7 @@ into PostgreSQL's ``$1``.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import re
@@ -27,6 +28,7 @@ import asyncpg
 
 from .database import Clock, Connection, Database, Parameters, Row
 from .errors import (
+    Conflict,
     DatabaseUnavailable,
     DatabaseUnusable,
     MigrationMismatchError,
@@ -43,12 +45,21 @@ MIGRATION_LOCK = 0x7AF1_0001
 """The advisory lock key that serialises migrations between processes starting together."""
 
 CONNECT_TIMEOUT = 10.0
-"""Seconds to wait for a new connection before calling the server unreachable."""
+"""Seconds to wait for a connection (new, or free in the pool) before calling the server
+unreachable."""
+CLOSE_TIMEOUT = 10.0
+"""Seconds :meth:`PostgresDatabase.close` waits for connections in use."""
+
+COMMAND_TIMEOUT = 30.0
+"""Seconds one statement may take before it is abandoned (a half-open connection must not hold
+a game's lock until the kernel gives up on it)."""
 
 # SQLSTATE classes and codes that mean "the server cannot be used right now" rather than "this
-# statement is wrong": connection exceptions, the server shutting down or starting, too many
-# connections, and resources exhausted (disk full, out of memory).
-_UNAVAILABLE_CLASSES = ("08", "53", "57P")
+# statement is wrong": connection exceptions, resources exhausted (disk full, too many
+# connections), the server shutting down or starting, a standby after a failover refusing
+# writes, and system (I/O) errors.
+_UNAVAILABLE_CLASSES = ("08", "53", "57P", "58", "25006")
+_CONFLICT = ("40001", "40P01")
 _AUTHENTICATION = ("28000", "28P01")
 _NO_DATABASE = "3D000"
 _UNIQUE = "23505"
@@ -108,25 +119,32 @@ def sqlstate(error: BaseException) -> str | None:
     return code if isinstance(code, str) else None
 
 
-def is_unavailable(error: BaseException) -> bool:
-    """Whether ``error`` means the database cannot be reached or used right now."""
+def is_unavailable(error: BaseException, *, connection_closed: bool = False) -> bool:
+    """Whether ``error`` means the database cannot be reached or used right now.
+
+    Without an SQLSTATE only a failed socket, a timeout, or an error raised because the
+    connection is closed (``connection_closed``, asked of the connection itself) count: asyncpg's
+    other client-side errors are mistakes in our use of it, and must surface as bugs.
+    """
     code = sqlstate(error)
     if code is not None:
         return code.startswith(_UNAVAILABLE_CLASSES)
-    # No SQLSTATE: a socket that failed, a connect that timed out, or asyncpg finding its
-    # connection closed under it.
-    return isinstance(
-        error,
-        OSError | TimeoutError | asyncpg.InterfaceError | asyncpg.InternalClientError,
-    ) and not isinstance(error, asyncpg.InterfaceWarning)
+    if isinstance(error, OSError | TimeoutError):
+        return True
+    return connection_closed and isinstance(error, asyncpg.InterfaceError)
 
 
-def classify(error: BaseException, target: str) -> BaseException:
+def classify(
+    error: BaseException, target: str, *, connection_closed: bool = False
+) -> BaseException:
     """The backend-neutral error for ``error`` (by SQLSTATE), or ``error`` itself."""
-    if sqlstate(error) == _UNIQUE:
+    code = sqlstate(error)
+    if code == _UNIQUE:
         constraint = getattr(error, "constraint_name", None)
         return UniqueViolation(constraint if isinstance(constraint, str) else None, str(error))
-    if is_unavailable(error):
+    if code in _CONFLICT:
+        return Conflict(target, _describe(error))
+    if is_unavailable(error, connection_closed=connection_closed):
         return DatabaseUnavailable(target, _describe(error))
     return error
 
@@ -151,14 +169,14 @@ class PostgresConnection(Connection):
         try:
             return list(await self._connection.fetch(query, *arguments))
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
-            raise classify(error, self._target) from error
+            raise self._classify(error) from error
 
     async def execute(self, sql: str, parameters: Parameters = ()) -> int:
         query, arguments = bind(sql, parameters)
         try:
             status = await self._connection.execute(query, *arguments)
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
-            raise classify(error, self._target) from error
+            raise self._classify(error) from error
         # The command tag: "UPDATE 3", "INSERT 0 1", "DELETE 0"; its last word is the row count.
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
@@ -168,7 +186,10 @@ class PostgresConnection(Connection):
         try:
             await self._connection.executemany(query, [tuple(row) for row in rows])
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
-            raise classify(error, self._target) from error
+            raise self._classify(error) from error
+
+    def _classify(self, error: BaseException) -> BaseException:
+        return classify(error, self._target, connection_closed=self._connection.is_closed())
 
     @property
     def for_update(self) -> str:
@@ -206,18 +227,22 @@ class PostgresDatabase(Database):
             # reconnecting in the background while the server is away, logging a traceback a
             # second; connections are made when asked for, and kept for reuse.
             pool = await asyncpg.create_pool(
-                url, min_size=0, max_size=pool_size, timeout=CONNECT_TIMEOUT
+                url,
+                min_size=0,
+                max_size=pool_size,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=COMMAND_TIMEOUT,
             )
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
             raise _refusal(error, target) from error
         except ValueError as error:  # asyncpg's verdict on a malformed URL
-            raise DatabaseUnusable(target, f"the URL is not valid ({error})") from error
+            raise DatabaseUnusable(target, "the URL is not valid") from error
         try:
             # The first connection, made now so that a refusal (no such database, a wrong
-            # password, no server) is told as such at start-up.
-            async with pool.acquire() as probe:
+            # password, no server, a bad connection option) is told as such at start-up.
+            async with pool.acquire(timeout=CONNECT_TIMEOUT) as probe:
                 await probe.fetchval("SELECT 1")
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, ValueError) as error:
             pool.terminate()
             raise _refusal(error, target) from error
         try:
@@ -230,7 +255,7 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy[Any]]:
         try:
-            async with self._pool.acquire() as connection:
+            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
                 yield connection
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
             converted = classify(error, self.target)
@@ -242,7 +267,12 @@ class PostgresDatabase(Database):
     async def transaction(self) -> AsyncIterator[Connection]:
         """A READ COMMITTED transaction on a pooled connection: committed when the block ends,
         rolled back on any error or cancellation."""
-        async with self._connection() as connection, connection.transaction():
+        # READ COMMITTED named, not left to the server's default: every guarantee above is
+        # argued for it, and a stricter default would bring serialisation failures instead.
+        async with (
+            self._connection() as connection,
+            connection.transaction(isolation="read_committed"),
+        ):
             yield PostgresConnection(connection, self.target)
 
     @asynccontextmanager
@@ -263,13 +293,18 @@ class PostgresDatabase(Database):
     async def close(self) -> None:
         """Wait for connections in use to be released (at most 10 s), then close the pool."""
         try:
-            await self._pool.close()
+            await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT)
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, TimeoutError):
             self._pool.terminate()
 
 
 def _refusal(error: BaseException, target: str) -> StorageError:
     """Why the first connection failed, as the error that stops the start-up."""
+    if isinstance(error, ValueError | asyncpg.ClientConfigurationError):
+        # asyncpg's verdict on the URL or its options (its text may quote the URL: not shown).
+        return DatabaseUnusable(
+            target, f"the URL or one of its options is not valid ({type(error).__name__})"
+        )
     code = sqlstate(error)
     if code in _AUTHENTICATION:
         return DatabaseUnusable(target, f"the server refused the login ({_describe(error)})")
@@ -360,12 +395,19 @@ async def _check_version(
             f"its schema {schema!r} holds tables that are not this bot's (there is no"
             " schema_migrations table); use an empty database or schema",
         )
-    recorded = [
-        (int(row[0]), str(row[1]))
-        for row in await connection.fetch(
-            "SELECT version, name FROM schema_migrations ORDER BY version"
-        )
-    ]
+    try:
+        recorded = [
+            (int(row[0]), str(row[1]))
+            for row in await connection.fetch(
+                "SELECT version, name FROM schema_migrations ORDER BY version"
+            )
+        ]
+    except asyncpg.UndefinedColumnError as error:
+        raise DatabaseUnusable(
+            target,
+            f"its schema {schema!r} has a schema_migrations table of another application; use"
+            " an empty database or schema",
+        ) from error
     known = len(migrations)
     newest = max((version for version, _ in recorded), default=0)
     if newest > known:

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import os
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
@@ -22,14 +22,30 @@ def is_postgres_url(target: str | os.PathLike[str]) -> bool:
 
 
 def redact(target: str | os.PathLike[str]) -> str:
-    """``target`` safe for logs and messages: a URL's password becomes ``***``."""
+    """``target`` safe for logs and messages: a URL's password, in its user part or as a
+    ``password=`` option, becomes ``***``. Never raises: a URL it cannot read is masked from
+    ``://`` to its last ``@``."""
     text = os.fspath(target)
     if not is_postgres_url(text):
         return text
-    parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    scheme, _, rest = text.partition("://")
+    try:
+        parts = urlsplit(text)
+        options = [
+            (name, "***" if name.lower() == "password" else value)
+            for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        ]
+        netloc = parts.netloc
+        if parts.password is not None:
+            user = quote(unquote(parts.username or ""), safe="")
+            host = parts.hostname or ""
+            port = f":{parts.port}" if parts.port else ""
+            netloc = f"{user}:***@{host}{port}"
+        if parts.password is None and ":" in rest.rpartition("@")[0]:
+            # There is a user:password part that urlsplit did not see as one.
+            raise ValueError("unreadable user part")
+        query = "&".join(f"{name}={value}" for name, value in options) if options else ""
+        return urlunsplit(parts._replace(netloc=netloc, query=query))
+    except ValueError:
+        # A password with characters urlsplit stops at (#, ?), a port out of range, ...
+        return f"{scheme}://***@{rest.rpartition('@')[2]}" if "@" in rest else f"{scheme}://***"

@@ -134,7 +134,10 @@ class Timers(commands.Cog):
             if not reminder_due(record.move_seconds, remaining):
                 continue
             live = self.bot.hub.by_id(record.id)
-            if live is None or live.to_move.is_ai:
+            if live is None:
+                continue
+            await self.bot.hub.catch_up(live)
+            if live.to_move.is_ai or live.game.ply != record.ply:
                 continue
             if not await storage.games.mark_reminder_sent(record.id, record.ply):
                 continue
