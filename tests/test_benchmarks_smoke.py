@@ -4,11 +4,13 @@ the benchmarks themselves judge their targets when run in full (README, Developm
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pg_server
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,9 +62,19 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"event loop worst lag {NUMBER} ms \(target <= 50 ms; [1-9]\d* reports\)",
         rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
     ),
+    "scale": (
+        r"CPUs: \d+ \(os\.cpu_count\(\)\)",
+        r"configuration +processes +games +moves +median ms +p95 ms +moves/s +late",
+        rf"SQLite +1 +8 +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER} +\d+",
+        rf"PostgreSQL +2 +8 +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER} +\d+",
+        rf"autocomplete: [1-9]\d* answered, median {NUMBER} ms",
+    ),
 }
-TIMEOUT = {"bot_latency": 240.0}
+TIMEOUT = {"bot_latency": 240.0, "scale": 180.0}
 """Generous limits: a smoke run takes seconds, but the machine may be loaded."""
+NEEDS_POSTGRES = {"scale"}
+"""Benchmarks given the session's PostgreSQL (``TAFL_TEST_POSTGRES_URL``), so that they skip,
+or fail in CI, exactly as the storage tests do when there is none."""
 
 
 def test_every_benchmark_has_a_smoke_run() -> None:
@@ -70,10 +82,14 @@ def test_every_benchmark_has_a_smoke_run() -> None:
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
-def test_smoke_run_works_and_prints_its_figures(name: str) -> None:
+def test_smoke_run_works_and_prints_its_figures(name: str, request: pytest.FixtureRequest) -> None:
+    env = None
+    if name in NEEDS_POSTGRES:
+        env = {**os.environ, pg_server.URL_VARIABLE: request.getfixturevalue("postgres_url")}
     run = subprocess.run(
         [sys.executable, f"benchmarks/{name}.py", "--smoke"],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=TIMEOUT.get(name, 120.0),
