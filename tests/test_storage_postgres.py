@@ -20,6 +20,8 @@ from bot.storage import (
     DatabaseUnusable,
     MigrationMismatchError,
     SchemaTooNewError,
+    Shards,
+    ShardTaken,
     Storage,
     StorageError,
     redact,
@@ -241,3 +243,21 @@ async def test_a_server_lost_mid_run_refuses_writes_then_recovers_with_nothing_h
             await storage.close()
     finally:
         server.stop()
+
+
+async def test_two_processes_cannot_run_one_shard(schema_url: str) -> None:
+    first = await Storage.open(schema_url, shards=Shards.of(4, {0, 1}))
+    second = await Storage.open(schema_url, shards=Shards.of(4, {1, 2}))
+    third = await Storage.open(schema_url, shards=Shards.of(4, {2, 3}))
+    try:
+        await first.claim_shards()
+        with pytest.raises(ShardTaken, match="shard 1 is already run by another bot process"):
+            await second.claim_shards()
+        await third.claim_shards()  # no overlap with the first
+        await first.close()  # its shards are free again at once
+        await second.close()
+        second = await Storage.open(schema_url, shards=Shards.of(4, {1}))
+        await second.claim_shards()
+    finally:
+        await second.close()
+        await third.close()

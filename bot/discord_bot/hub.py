@@ -423,14 +423,17 @@ class GameHub:
                 live.draw_offer = None
                 self._decline(live, "draw", offer)
                 return None
+            # Answered, so not among the offers the ending withdraws; back if the ending fails.
+            live.draw_offer = None
             try:
-                ended = await self._end(
+                return await self._end(
                     live, "draw", Termination.AGREED_DRAW, ply, accepting="draw"
                 )
             except OfferClosed:
-                live.draw_offer = None
                 raise UserError("That draw offer is no longer open.") from None
-            return ended
+            except BaseException:
+                live.draw_offer = offer
+                raise
 
     async def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
         """Ask to take back one's last move; the opponent answers with a button. (Against the
@@ -492,13 +495,16 @@ class GameHub:
                 return None
             asker_side = live.side_of(offer.user_id)
             assert asker_side is not None  # checked when the request was made
+            live.takeback_offer = None  # as for a draw: answered, unless the takeback fails
             try:
                 return await self._take_back(
                     live, live.participant(asker_side), asker_side, ply, accepting=True
                 )
             except OfferClosed:
-                live.takeback_offer = None
                 raise UserError("That takeback request is no longer open.") from None
+            except BaseException:
+                live.takeback_offer = offer
+                raise
 
     async def _take_back(
         self, live: LiveGame, asker: Participant, side: Side, ply: int, *, accepting: bool = False

@@ -63,6 +63,14 @@ async def _serve(settings: Settings) -> int:
     except OSError as error:
         log.critical("cannot open the database %s: %s", redact(settings.database), error)
         return 1
+    try:
+        await storage.claim_shards()
+    except StorageError as error:
+        # Another process runs one of our shards (perhaps one just killed, whose connection
+        # the server has not dropped yet): a later restart may succeed.
+        log.critical("%s", error)
+        await storage.close()
+        return 1
     bot = make_bot(settings, storage)
     close_on_sigterm(bot)
     try:

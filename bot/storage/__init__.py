@@ -23,6 +23,7 @@ from .errors import (
     OfferClosed,
     PositionChanged,
     SchemaTooNewError,
+    ShardTaken,
     StorageError,
     UniqueViolation,
 )
@@ -112,6 +113,7 @@ __all__ = [
     "SchemaTooNewError",
     "ServerSettings",
     "SettingsStore",
+    "ShardTaken",
     "Shards",
     "SideChoice",
     "SideName",

@@ -26,6 +26,13 @@ class DatabaseUnusable(StorageError):
         self.path = path
 
 
+class ShardTaken(StorageError):
+    """Another bot process already runs one of this process's shards on the same database."""
+
+    def __init__(self, target: str, problem: str) -> None:
+        super().__init__(f"cannot serve from the database {target}: {problem}")
+
+
 class DatabaseUnavailable(StorageError):
     """The database cannot be reached (a server down, a connection lost, a disk full or locked).
 

@@ -33,6 +33,7 @@ from .errors import (
     DatabaseUnusable,
     MigrationMismatchError,
     SchemaTooNewError,
+    ShardTaken,
     StorageError,
     UniqueViolation,
 )
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x7AF1_0001
 """The advisory lock key that serialises migrations between processes starting together."""
+SHARD_LOCK_CLASS = 0x7AF1
+"""The first half of each shard's advisory lock key (the second is the shard id)."""
 
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a connection (new, or free in the pool) before calling the server
@@ -204,6 +207,35 @@ class PostgresDatabase(Database):
     def __init__(self, pool: asyncpg.Pool, target: str, clock: Clock) -> None:
         super().__init__(target, clock)
         self._pool = pool
+        self._shard_holder: asyncpg.pool.PoolConnectionProxy[Any] | None = None
+
+    async def claim_shards(self, shard_ids: Iterable[int]) -> None:
+        """Hold a lock per shard for as long as this database stays open, so that no second
+        process (a stray one, or an overlapping ``TAFL_SHARD_IDS`` on another machine) answers
+        the same servers. :class:`ShardTaken` if another process holds one of them.
+
+        The locks belong to one pooled connection kept aside; PostgreSQL drops them the moment
+        that connection ends, so a process killed outright frees its shards at once.
+        """
+        try:
+            # Kept out of the pool until close(); asyncpg's reset on release drops its locks.
+            holder = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            raise classify(error, self.target) from error
+        try:
+            for shard in sorted(shard_ids):
+                if not await holder.fetchval(
+                    "SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK_CLASS, shard
+                ):
+                    raise ShardTaken(
+                        self.target,
+                        f"shard {shard} is already run by another bot process on this database"
+                        " (two processes must not run one shard: check TAFL_SHARD_IDS)",
+                    )
+        except BaseException:
+            await self._pool.release(holder)
+            raise
+        self._shard_holder = holder
 
     @classmethod
     async def open(
@@ -292,6 +324,9 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         """Wait for connections in use to be released (at most 10 s), then close the pool."""
+        if self._shard_holder is not None:
+            await self._pool.release(self._shard_holder)
+            self._shard_holder = None
         try:
             await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT)
         except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, TimeoutError):

@@ -21,6 +21,7 @@ from .leaderboards import LeaderboardStore
 from .models import GameRecord, GameStatus
 from .movelog import moves_in_effect
 from .offers import OfferStore
+from .postgres import PostgresDatabase
 from .preferences import PreferencesStore
 from .ratings import RatingStore
 from .replay import replay_game
@@ -219,6 +220,15 @@ class Storage:
         return StartupReport(
             tuple(loaded), tuple(broken), replay_seconds, time.perf_counter() - started
         )
+
+    async def claim_shards(self) -> None:
+        """Make sure no other bot process serves this process's shards from the same database,
+        for as long as it stays open (PostgreSQL; an SQLite file serves one process anyway).
+
+        :class:`~bot.storage.errors.ShardTaken` if one does.
+        """
+        if isinstance(self.db, PostgresDatabase):
+            await self.db.claim_shards(self.shards.ids)
 
     async def load_game(self, game_id: int, replay: Replayer | None = None) -> LoadedGame:
         """One game rebuilt from what is committed (e.g. after a write whose outcome the caller
