@@ -5,6 +5,7 @@ Open one :class:`Storage` at start-up (``await Storage.open(target)``), call
 :meth:`Storage.load_active_games`, and share it. All SQL of the project lives in this package.
 """
 
+from .analyses import AnalysisStore
 from .challenges import DEFAULT_EXPIRY_SECONDS, ChallengeStore
 from .database import Database
 from .errors import (
@@ -70,6 +71,7 @@ __all__ = [
     "MIN_GAMES_GLOBAL",
     "MIN_GAMES_SERVER",
     "PLIES_TO_COUNT",
+    "AnalysisStore",
     "AppendedMove",
     "Challenge",
     "ChallengeClosed",

@@ -30,6 +30,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("challenges", ("id",)),
     ("ratings", ("player_id", "variant")),
     ("rating_changes", ("game_id", "player_id")),
+    ("game_analyses", ("game_id", "budget")),
 )
 """Every table with data, parents before the tables whose rows refer to them, and its key."""
 

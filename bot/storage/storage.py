@@ -13,6 +13,7 @@ from types import TracebackType
 
 from bot.engine import Game
 
+from .analyses import AnalysisStore
 from .challenges import ChallengeStore
 from .database import Clock, Database, Row, Synchronous, open_database
 from .errors import StorageError
@@ -144,7 +145,8 @@ def _replay_all(
 
 class Storage:
     """The bot's storage: ``games``, ``challenges``, ``offers`` (draw and takeback),
-    ``ratings``, ``leaderboards``, ``settings`` (per server) and ``preferences`` (per player).
+    ``analyses`` (reviews of finished games), ``ratings``, ``leaderboards``, ``settings`` (per
+    server) and ``preferences`` (per player).
 
     Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
     """
@@ -156,6 +158,7 @@ class Storage:
         self.games = GameStore(db, self.shards)
         self.challenges = ChallengeStore(db, self.shards)
         self.offers = OfferStore(db, self.shards)
+        self.analyses = AnalysisStore(db)
         self.ratings = RatingStore(db)
         self.leaderboards = LeaderboardStore(db)
         self.settings = SettingsStore(db)
