@@ -9,6 +9,7 @@ from .analyses import AnalysisStore
 from .challenges import DEFAULT_EXPIRY_SECONDS, ChallengeStore
 from .database import Database
 from .errors import (
+    AttemptChanged,
     ChallengeClosed,
     ChannelBusy,
     Conflict,
@@ -59,6 +60,14 @@ from .models import (
 )
 from .offers import OfferStore
 from .preferences import PreferencesStore
+from .puzzles import (
+    DailySolver,
+    PuzzleAttempt,
+    PuzzleRating,
+    PuzzleStore,
+    RatedGo,
+    StoredPuzzle,
+)
 from .ratings import RatingStore
 from .settings import SettingsStore
 from .shards import Shards, format_ranges, parse_ranges, shard_of
@@ -73,12 +82,14 @@ __all__ = [
     "PLIES_TO_COUNT",
     "AnalysisStore",
     "AppendedMove",
+    "AttemptChanged",
     "Challenge",
     "ChallengeClosed",
     "ChallengeStatus",
     "ChallengeStore",
     "ChannelBusy",
     "Conflict",
+    "DailySolver",
     "Database",
     "DatabaseCorruptError",
     "DatabaseUnavailable",
@@ -107,6 +118,10 @@ __all__ = [
     "PlayerStats",
     "PositionChanged",
     "PreferencesStore",
+    "PuzzleAttempt",
+    "PuzzleRating",
+    "PuzzleStore",
+    "RatedGo",
     "Rating",
     "RatingChange",
     "RatingStore",
@@ -124,6 +139,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredOffer",
+    "StoredPuzzle",
     "Streak",
     "UniqueViolation",
     "UnreplayableGame",

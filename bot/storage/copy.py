@@ -31,6 +31,10 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ratings", ("player_id", "variant")),
     ("rating_changes", ("game_id", "player_id")),
     ("game_analyses", ("game_id", "budget")),
+    ("puzzles", ("id",)),
+    ("puzzle_ratings", ("player_id",)),
+    ("puzzle_attempts", ("player_id", "puzzle_id")),
+    ("daily_puzzles", ("guild_id", "day")),
 )
 """Every table with data, parents before the tables whose rows refer to them, and its key."""
 

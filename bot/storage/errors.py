@@ -119,6 +119,10 @@ class OfferClosed(StorageError):
     or made at another position)."""
 
 
+class AttemptChanged(StorageError):
+    """A puzzle go moved on (or ended) before this move arrived: another click came first."""
+
+
 class NothingToTakeBack(StorageError):
     """A takeback asked for more moves than the game has."""
 

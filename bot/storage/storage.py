@@ -24,6 +24,7 @@ from .movelog import moves_in_effect
 from .offers import OfferStore
 from .postgres import PostgresDatabase
 from .preferences import PreferencesStore
+from .puzzles import PuzzleStore
 from .ratings import RatingStore
 from .replay import replay_game
 from .settings import SettingsStore
@@ -145,8 +146,8 @@ def _replay_all(
 
 class Storage:
     """The bot's storage: ``games``, ``challenges``, ``offers`` (draw and takeback),
-    ``analyses`` (reviews of finished games), ``ratings``, ``leaderboards``, ``settings`` (per
-    server) and ``preferences`` (per player).
+    ``analyses`` (reviews of finished games), ``puzzles``, ``ratings``, ``leaderboards``,
+    ``settings`` (per server) and ``preferences`` (per player).
 
     Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
     """
@@ -159,6 +160,7 @@ class Storage:
         self.challenges = ChallengeStore(db, self.shards)
         self.offers = OfferStore(db, self.shards)
         self.analyses = AnalysisStore(db)
+        self.puzzles = PuzzleStore(db)
         self.ratings = RatingStore(db)
         self.leaderboards = LeaderboardStore(db)
         self.settings = SettingsStore(db)
