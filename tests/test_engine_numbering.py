@@ -85,3 +85,23 @@ def test_the_repetition_limit_is_the_occurrence_that_draws() -> None:
         occurrences.append(played.repetitions())
     assert occurrences == list(range(1, REPETITION_LIMIT + 1))
     assert played.outcome is not None and played.outcome.termination is Termination.REPETITION
+
+
+def test_remarks_on_moves_are_written_after_their_turn_and_read_past() -> None:
+    played = Game("brandubh")
+    for move in ("a4-a2", "d5-f5", "a2-c2"):
+        played.play(move)
+    record = played.to_record(
+        comments={2: "d5-f5 lets the king out [soon] | or not", 3: "a quiet move"}
+    )
+    lines = record.splitlines()
+    turns = lines[lines.index("1. a4-a2 d5-f5") :]
+    assert turns == [
+        "1. a4-a2 d5-f5",
+        "[|d5-f5 lets the king out (soon) / or not]",
+        "2. a2-c2",
+        "[a quiet move]",
+    ]
+    again = Game.from_record(record)
+    assert [result.notation for result in again.history] == ["a4-a2", "d5-f5", "a2-c2"]
+    assert played.to_record(comments={}) == played.to_record()

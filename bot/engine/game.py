@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 
 from .board import ATTACKERS, DEFENDERS, Board
@@ -464,8 +465,15 @@ class Game:
 
     # ------------------------------------------------------------------ records
 
-    def to_record(self, tags: dict[str, str] | None = None) -> str:
-        """The game as an OTN game record: tags, rules, start position, numbered moves."""
+    def to_record(
+        self, tags: dict[str, str] | None = None, comments: Mapping[int, str] | None = None
+    ) -> str:
+        """The game as an OTN game record: tags, rules, start position, numbered moves.
+
+        ``comments`` maps a ply (1 for the first move) to a remark on that move, written as
+        OpenTafl writes its commented records: after each turn's line, a line in brackets with
+        the remarks on the turn's moves separated by ``|`` (``[d4-d8 lets the king out|]``).
+        """
         all_tags = {"variant": self.variant.name}
         if self.outcome is not None:
             all_tags["result"] = {None: "0", Side.ATTACKERS: "1", Side.DEFENDERS: "-1"}[
@@ -481,8 +489,26 @@ class Game:
             parse_position(self.variant.start, self.size), self.size
         ):
             lines.append(self.start_position)
-        lines.extend(self.numbered_moves())
+        remarks = {ply: _comment_text(text) for ply, text in (comments or {}).items() if text}
+        if not remarks:
+            lines.extend(self.numbered_moves())
+            return "\n".join(lines) + "\n"
+        turn: list[int] = []
+        for ply in range(1, len(self._history) + 1):
+            if turn and not self.move_number(ply).second:
+                lines.extend(self._commented_turn(turn, remarks))
+                turn = []
+            turn.append(ply)
+        if turn:
+            lines.extend(self._commented_turn(turn, remarks))
         return "\n".join(lines) + "\n"
+
+    def _commented_turn(self, plies: list[int], remarks: Mapping[int, str]) -> list[str]:
+        number = self.move_number(plies[0])
+        line = f"{number} " + " ".join(self._history[ply - 1].notation for ply in plies)
+        if not any(ply in remarks for ply in plies):
+            return [line]
+        return [line, "[" + "|".join(remarks.get(ply, "") for ply in plies) + "]"]
 
     @classmethod
     def from_record(cls, text: str) -> Game:
@@ -497,6 +523,8 @@ class Game:
             line = raw.strip()
             if not line:
                 continue
+            if moves and line.startswith("["):
+                continue  # the remarks on the turn above (tags come before the moves)
             tag = re.fullmatch(r"\[([^:\]]+):(.*)\]", line)
             if tag:
                 tags[tag.group(1).strip().lower()] = tag.group(2).strip()
@@ -519,3 +547,8 @@ class Game:
             except TaflError as error:
                 raise TaflError(f"record move {index}: {error}") from None
         return game
+
+
+def _comment_text(text: str) -> str:
+    """A remark fit for a bracketed comment line: one line, no brackets or bars."""
+    return " ".join(text.replace("[", "(").replace("]", ")").replace("|", "/").split())
