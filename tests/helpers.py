@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
+from bot.ai.search import MATE
 from bot.engine import Game, Side, format_position, get_variant, parse_square
 
 _CODES = {"t": 1, "T": 2, "K": 3}
@@ -35,3 +37,27 @@ BRANDUBH_GROUP_CAPTURE = (
     "f3-e3", "d6-d5", "c4-c5", "b4-c4", "c5-a5", "d1-d2", "a5-a2", "g3-f3",
 )
 """A brandubh game from the start that the attackers win by surrounding the king's group."""
+
+
+def made_up_analysis(moments: tuple[Moment, ...] = ()) -> GameAnalysis:
+    """The group-capture brandubh game with made-up scores (even for eight positions, then
+    400 for the attackers until they win) and the given moments, for drawing tests."""
+    moves = BRANDUBH_GROUP_CAPTURE
+    scores = [0] * 8 + [400] * (len(moves) - 8) + [MATE]
+    evals = tuple(PositionEval(score, None if score == MATE else "d1-d2") for score in scores)
+    return GameAnalysis(
+        variant="brandubh",
+        start_position=Game("brandubh").start_position,
+        first_turn=Side.ATTACKERS,
+        moves=moves,
+        evals=evals,
+        moments=moments,
+        move_accuracy=(100.0,) * len(moves),
+        attackers_accuracy=100.0,
+        defenders_accuracy=100.0,
+    )
+
+
+MADE_UP_BLUNDER = Moment(8, Side.DEFENDERS, MomentKind.BLUNDER, "f5-f3", "f5-f4", 0, 400,
+                         "f5-f3 allows ...", 0.33, critical=True)
+"""A blunder for :func:`made_up_analysis`: the defenders' 4… f5-f3, critical."""

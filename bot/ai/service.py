@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import multiprocessing
 from dataclasses import dataclass, field
@@ -19,8 +20,9 @@ from typing import Any
 
 from bot.engine.types import Side
 
+from .analysis import SAFETY_SECONDS, PositionEval
 from .levels import LEVELS, get_level
-from .worker import worker_main
+from .worker import EVALUATE, worker_main
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +51,7 @@ class _Request:
 
 
 class AIService:
-    """A pool of search worker processes serving ``choose_move`` requests.
+    """A pool of search worker processes serving ``choose_move`` and ``evaluate`` requests.
 
     >>> service = AIService(workers=2)          # doctest: +SKIP
     >>> await service.start()                   # doctest: +SKIP
@@ -175,15 +177,58 @@ class AIService:
             "seed": seed,
             "time_limit": time_limit,
         }
-        request = _Request(game_key, payload)
-        if game_key is not None:
-            previous = self._requests.get(game_key)
+        return await self._ask(payload, time_limit + self.grace, game_key)
+
+    async def evaluate(
+        self,
+        *,
+        variant: str,
+        start_position: str | None,
+        start_turn: Side | None,
+        moves: list[str],
+        max_depth: int | None = None,
+        time_limit: float | None = None,
+        key: str | None = None,
+    ) -> PositionEval:
+        """The search's verdict on the position after ``moves``, for the post-game analysis.
+
+        Runs :func:`bot.ai.analysis.evaluate_position` in a worker (the default budget when
+        neither limit is given); the caller awaits one position at a time, so it can report
+        progress between them. ``key`` works as ``game_key`` does for :meth:`choose_move`:
+        :meth:`cancel` with it stops the evaluation. Raises :class:`AIError` when the request
+        is invalid or the worker fails twice.
+        """
+        if self._idle is None or self._closed:
+            raise AIError("the AI service is not running: call start() first")
+        payload: dict[str, Any] = {
+            "kind": EVALUATE,
+            "variant": variant,
+            "start_position": start_position,
+            "start_turn": None if start_turn is None else start_turn.value,
+            "moves": list(moves),
+            "max_depth": max_depth,
+            "time_limit": time_limit,
+        }
+        # A search limited only by its depth has no clock of its own: it gets four times the
+        # safety net before its worker is presumed hung.
+        budget = time_limit if time_limit is not None else SAFETY_SECONDS
+        if max_depth is not None and time_limit is None:
+            budget = 4 * SAFETY_SECONDS
+        text = await self._ask(payload, budget + self.grace, key)
+        return PositionEval.from_dict(json.loads(text))
+
+    async def _ask(self, payload: dict[str, Any], patience: float, key: str | None) -> str:
+        """Send one request to a worker and return its text, retrying once on a fresh worker
+        if the first one crashes."""
+        request = _Request(key, payload)
+        if key is not None:
+            previous = self._requests.get(key)
             if previous is not None and not previous.cancelled.done():
                 previous.cancelled.set_result(None)  # a newer request supersedes it
-            self._requests[game_key] = request
+            self._requests[key] = request
         try:
             for attempt in range(2):
-                status, text = await self._run(request, time_limit + self.grace)
+                status, text = await self._run(request, patience)
                 if status == "ok":
                     return text
                 if status == "crashed" and attempt == 0:
@@ -192,11 +237,12 @@ class AIService:
                 raise AIError(text)
             raise AIError("the AI worker crashed twice")
         finally:
-            if game_key is not None and self._requests.get(game_key) is request:
-                del self._requests[game_key]
+            if key is not None and self._requests.get(key) is request:
+                del self._requests[key]
 
     def cancel(self, game_key: str) -> None:
-        """Stop thinking for ``game_key`` (its game ended): its ``choose_move`` is cancelled."""
+        """Stop thinking for ``game_key`` (its game ended): its ``choose_move`` (or the
+        ``evaluate`` with that ``key``) is cancelled."""
         request = self._requests.get(game_key)
         if request is not None and not request.cancelled.done():
             request.cancelled.set_result(None)

@@ -1,23 +1,32 @@
-"""The search worker: a separate process that answers move requests over a pipe.
+"""The search worker: a separate process that answers search requests over a pipe.
 
-Requests are dicts (see :class:`bot.ai.service.AIService`); answers are ``("ok", move_text)`` or
-``("error", message)``. A worker keeps its searchers (and their transposition tables) between
-requests; it exits on ``None`` or when the pipe closes.
+Requests are dicts (see :class:`bot.ai.service.AIService`): a move request, or with
+``"kind": "evaluate"`` a position to evaluate for the post-game analysis. Answers are
+``("ok", text)`` (the move ``e1-e4``, or the evaluation as JSON) or ``("error", message)``. A
+worker keeps its playing searchers (and their transposition tables) between requests; it exits
+on ``None`` or when the pipe closes.
 """
 
 from __future__ import annotations
 
+import json
 from multiprocessing.connection import Connection
 from typing import Any
 
 from bot.engine.errors import TaflError
 from bot.engine.types import Side
 
+from .analysis import evaluate_position
 from .player import choose_move_text
+
+EVALUATE = "evaluate"
+"""The ``kind`` of an evaluation request (a request without one asks for a move)."""
 
 
 def answer(request: dict[str, Any]) -> tuple[str, str]:
     """Compute the answer to one request (also usable in-process, e.g. in tests)."""
+    if request.get("kind") == EVALUATE:
+        return _evaluate(request)
     start_turn = request.get("start_turn")
     try:
         text = choose_move_text(
@@ -33,6 +42,22 @@ def answer(request: dict[str, Any]) -> tuple[str, str]:
     except (TaflError, ValueError) as error:
         return "error", str(error)
     return "ok", text
+
+
+def _evaluate(request: dict[str, Any]) -> tuple[str, str]:
+    start_turn = request.get("start_turn")
+    try:
+        evaluation = evaluate_position(
+            request["variant"],
+            request.get("start_position"),
+            Side(start_turn) if start_turn is not None else None,
+            list(request["moves"]),
+            time_limit=request.get("time_limit"),
+            max_depth=request.get("max_depth"),
+        )
+    except (TaflError, ValueError) as error:
+        return "error", str(error)
+    return "ok", json.dumps(evaluation.to_dict())
 
 
 def worker_main(connection: Connection) -> None:

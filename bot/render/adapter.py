@@ -1,9 +1,22 @@
-"""Build BoardViews from the rules engine's `Game` (the only module here that knows the engine)."""
+"""Build BoardViews from the rules engine's `Game` and the AI's game analysis (the only module
+here that knows them)."""
 
 from __future__ import annotations
 
-from bot.engine import Game, MoveResult, Side, Termination
-from bot.render.view import ATTACKER, DEFENDER, KING, BoardView, Caption, SideName, Square
+from dataclasses import replace
+
+from bot.ai.analysis import GameAnalysis, MomentKind
+from bot.engine import Game, Move, MoveResult, Side, Termination
+from bot.render.view import (
+    ATTACKER,
+    DEFENDER,
+    KING,
+    Arrow,
+    BoardView,
+    Caption,
+    SideName,
+    Square,
+)
 
 _SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS: "defenders"}
 _CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
@@ -122,3 +135,77 @@ def replay_views(
                                           defenders=defenders))
     views.reverse()
     return views
+
+
+def view_before_move(
+    game: Game,
+    ply: int,
+    *,
+    better: str | None = None,
+    status: str | None = None,
+    caption: bool = False,
+    attackers: str | None = None,
+    defenders: str | None = None,
+) -> BoardView:
+    """The position before the ``ply``-th move of ``game`` (1 is the first move), with that
+    move as a solid arrow and ``better`` (``e1-e4``), if given, as a dashed one.
+
+    The position keeps the markers of the move before it (its tint, captures, the king's open
+    roads), which is what the player saw when choosing. With ``caption`` the strip shows the
+    move with its number and ``status`` (e.g. "Blunder: better d4-d6").
+    """
+    if not 1 <= ply <= game.ply:
+        raise ValueError(f"ply {ply}: the game has moves 1 to {game.ply}")
+    played = game.history[ply - 1].move
+    before = game.copy()
+    while before.ply >= ply:
+        before.undo()
+    view = board_view_from_game(before, caption=caption, attackers=attackers,
+                                defenders=defenders)
+    arrows = [Arrow(played.origin, played.target, "played")]
+    if better is not None:
+        move = Move.parse(better, game.size)
+        if move != played:
+            arrows.append(Arrow(move.origin, move.target, "better"))
+    strip = view.caption
+    if strip is not None:
+        strip = replace(
+            strip,
+            move_label=str(game.move_number(ply)),
+            move_text=played.text(game.size),
+            status=status,
+        )
+    return replace(view, arrows=tuple(arrows), caption=strip)
+
+
+_KIND_WORDS = {
+    MomentKind.BLUNDER: "Blunder",
+    MomentKind.MISSED_WIN: "Missed win",
+    MomentKind.MISSED_DEFENCE: "Missed defence",
+}
+
+
+def analysis_view(
+    analysis: GameAnalysis,
+    ply: int,
+    *,
+    caption: bool = False,
+    attackers: str | None = None,
+    defenders: str | None = None,
+) -> BoardView:
+    """The position before the ``ply``-th move of an analysed game, with the move played and
+    the better one as arrows: the moment's better move when that move was a decisive moment,
+    else the search's choice if it differs. The caption's status names the moment ("Missed win:
+    better e5-e9") or just the better move."""
+    game = Game(analysis.variant, analysis.start_position, analysis.first_turn)
+    for text in analysis.moves:
+        game.play(text)
+    moment = next((m for m in analysis.moments if m.ply == ply), None)
+    if moment is not None:
+        better: str | None = moment.better
+        status: str | None = f"{_KIND_WORDS[moment.kind]}: better {moment.better}"
+    else:
+        better = analysis.evals[ply - 1].best_move
+        status = f"Better: {better}" if better and better != analysis.moves[ply - 1] else None
+    return view_before_move(game, ply, better=better, status=status, caption=caption,
+                            attackers=attackers, defenders=defenders)

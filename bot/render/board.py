@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from PIL import Image
 
+from bot.render.arrows import draw_arrows
 from bot.render.background import square_kind
 from bot.render.kit import get_kit
 from bot.render.layout import DEFAULT_WIDTH, Layout
@@ -95,7 +96,7 @@ def render_board(
     """Draw a position as a palette ("P") image about `width` pixels wide.
 
     `flip` shows the board from the other side (turned 180°: a1 top-right). The caption strip
-    appears when the view has a caption.
+    appears when the view has a caption; arrows are drawn over everything else.
     """
     layout = Layout.fit(view.size, width, caption=view.caption is not None)
     kit = get_kit(get_theme(theme), layout)
@@ -104,6 +105,8 @@ def render_board(
         image.paste(kit.tile(key), layout.top_left(square, flip))
     if view.caption is not None:
         image.paste(kit.caption(view.caption), (0, 0))
+    if view.arrows:
+        draw_arrows(image, layout, flip, view.arrows, kit.theme, kit.palette)
     return image
 
 

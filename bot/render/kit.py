@@ -14,13 +14,14 @@ from functools import lru_cache
 from PIL import Image
 
 from bot.render import sprites
+from bot.render.arrows import draw_arrows
 from bot.render.background import draw_background
 from bot.render.caption import draw_caption
 from bot.render.layout import Layout
 from bot.render.palette import build_palette, quantize
 from bot.render.theme import RGB, Theme
 from bot.render.tiles import TileKey, compose
-from bot.render.view import ATTACKER, DEFENDER, KING, Caption, Square
+from bot.render.view import ATTACKER, DEFENDER, KING, Arrow, Caption, Square
 
 _SAMPLE_CAPTION = Caption("Attackers", "Defenders", "attackers", "12…", "e1-e4", "Raichi!", 3, 2)
 
@@ -85,7 +86,11 @@ class Kit:
         rows = -(-len(keys) // columns)
         caption_height = layout.caption or round(layout.width * 0.075)
         sample = Image.new("RGB", (layout.width, layout.height + rows * square + caption_height))
-        sample.paste(draw_background(self.theme, layout, False, None, frozenset(), frozenset()))
+        board = draw_background(self.theme, layout, False, None, frozenset(), frozenset())
+        # Arrows' rims and edges blend with the squares: the palette must cover those too.
+        n = layout.size
+        arrows = (Arrow(0, n - 1, "played"), Arrow(n + 1, n * (n - 2) + 1, "better"))
+        sample.paste(draw_arrows(board, layout, False, arrows, self.theme))
         for index, key in enumerate(keys):
             x, y = index % columns * square, layout.height + index // columns * square
             sample.paste(compose(self.theme, square, key), (x, y))

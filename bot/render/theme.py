@@ -59,6 +59,16 @@ class Theme:
     route: RGB
     route_halo: RGB
     threat: RGB
+    arrow_played: RGB
+    """The move that was played, drawn as a solid arrow."""
+    arrow_better: RGB
+    """The better move, drawn as a dashed arrow."""
+    arrow_halo: RGB
+    """The rim round both arrows, so they stand out on dark pieces and light squares alike."""
+    moment_blunder: RGB
+    """The evaluation chart's marks: each kind of decisive moment has a colour and a shape."""
+    moment_missed_win: RGB
+    moment_missed_defence: RGB
     # Caption strip.
     caption_bg: RGB
     caption_text: RGB
@@ -97,6 +107,12 @@ CLASSIC = Theme(
     route=(0, 112, 176),
     route_halo=(255, 255, 255),
     threat=(212, 96, 0),
+    arrow_played=(212, 96, 0),
+    arrow_better=(0, 112, 176),
+    arrow_halo=(255, 248, 232),
+    moment_blunder=(212, 96, 0),
+    moment_missed_win=(0, 112, 176),
+    moment_missed_defence=(204, 120, 168),
     caption_bg=(52, 32, 20),
     caption_text=(248, 232, 204),
     caption_dim=(192, 160, 120),
@@ -134,6 +150,12 @@ CONTRAST = Theme(
     route=(0, 112, 176),
     route_halo=(255, 255, 255),
     threat=(212, 96, 0),
+    arrow_played=(212, 96, 0),
+    arrow_better=(0, 112, 176),
+    arrow_halo=(255, 255, 255),
+    moment_blunder=(212, 96, 0),
+    moment_missed_win=(0, 112, 176),
+    moment_missed_defence=(204, 120, 168),
     caption_bg=(0, 0, 0),
     caption_text=(255, 255, 255),
     caption_dim=(200, 200, 200),

@@ -27,6 +27,19 @@ _OTN_PIECES: Final = {"t": ATTACKER, "T": DEFENDER, "K": KING}
 SideName = Literal["attackers", "defenders"]
 """A side as the caption names it."""
 
+ArrowStyle = Literal["played", "better"]
+"""How an arrow is drawn: the move that was played (solid) or the one that should have been
+(dashed, another colour): the two stay apart by shape as well as by hue."""
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """An arrow from one square's centre to another's, over the pieces."""
+
+    origin: Square
+    target: Square
+    style: ArrowStyle = "played"
+
 
 @dataclass(frozen=True)
 class Caption:
@@ -69,6 +82,8 @@ class BoardView:
     """The king can be captured by the attackers' next move."""
     fort: frozenset[Square] = frozenset()
     """The squares of an exit fort that won the game (the king's and the empty ones inside)."""
+    arrows: tuple[Arrow, ...] = ()
+    """Moves drawn as arrows over the board (the analysis: the move played, the better one)."""
     caption: Caption | None = None
 
     def __post_init__(self) -> None:
@@ -87,6 +102,8 @@ class BoardView:
             squares.append(self.throne)
         if self.last_move is not None:
             squares.extend(self.last_move)
+        for arrow in self.arrows:
+            squares.extend((arrow.origin, arrow.target))
         if any(not 0 <= sq < area for sq in squares):
             raise ValueError(f"a marked square is off the {self.size}x{self.size} board")
         if any(code not in PIECE_CODES[1:] for _, code in self.captured):
@@ -98,6 +115,11 @@ class BoardView:
                 and origin % self.size != target % self.size
             ):
                 raise ValueError("last_move must join two different squares on a rank or file")
+        for arrow in self.arrows:
+            if arrow.origin == arrow.target:
+                raise ValueError("an arrow must join two different squares")
+            if arrow.style not in ("played", "better"):
+                raise ValueError(f"unknown arrow style {arrow.style!r}: 'played' or 'better'")
 
     @property
     def king_square(self) -> Square | None:

@@ -1,0 +1,628 @@
+"""Post-game analysis: every position scored by a fixed-depth search, the decisive moments found
+and explained, and an accuracy figure per side.
+
+Two steps, so that the bot can show progress between positions:
+
+1. :func:`evaluate_position` searches one position of a game (in a worker process, through
+   :meth:`bot.ai.service.AIService.evaluate`) and returns a :class:`PositionEval`.
+2. :func:`review` takes a game's moves and the evaluations of all its positions and finds the
+   moments that decided it, without searching again: a **blunder** (the mover's winning chances
+   fall by :data:`BLUNDER_DROP` or more, or a won position becomes lost), a **missed win** (a
+   move that ended the game at once, or a forced win in two, was on the board and not played)
+   and a **missed defence** (the opponent threatened to win at once, the threat could be met, and
+   was not). :mod:`bot.ai.explain` proves each one on the board and words it.
+
+Scores are in hundredths of an attacker from the **attackers'** point of view; forced results
+are mate scores (see :data:`bot.ai.search.MATE`). :func:`win_chance` maps a score to the
+attackers' winning chances with a logistic curve fitted per variant on finished games (see
+:data:`CALIBRATIONS`); accuracy follows lichess's formula on those chances (:func:`accuracy_of`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from bot.engine.board import ATTACKERS, Board
+from bot.engine.game import Game
+from bot.engine.types import MoveNumber, Side
+from bot.engine.variants import Variant, get_variant
+
+from . import explain
+from .player import move_text, replay
+from .search import MATE, MATE_BOUND, Searcher, SearchResult
+
+FORMAT_VERSION = 1
+"""The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are)."""
+
+# ---------------------------------------------------------------------------------- the budget
+
+DEFAULT_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
+"""The default search depth by board size (plies before the tactical quiescence).
+
+A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
+the machine. Chosen so that a 60-move game takes well under a minute in pure Python on a shared
+two-core machine (``benchmarks/analysis.py``): about 0.4 to 0.8 s a position on 9x9 at depth 4,
+as much on 7x7 at depth 5 (depth 6 there: 2.6 s) and on 11x11 at depth 3 (depth 4: 2.3 s).
+The compiled search (``python -m bot.native build``) halves these times.
+"""
+SAFETY_SECONDS = 30.0
+"""The time limit of a default-budget search, a safety net only: a normal position finishes its
+depth in a second or two; a pathological one must not hold a worker for minutes."""
+
+
+def default_depth(variant: str | Variant) -> int:
+    """The default analysis depth for a variant (by its board size)."""
+    size = (get_variant(variant) if isinstance(variant, str) else variant).size
+    if size in DEFAULT_DEPTHS:
+        return DEFAULT_DEPTHS[size]
+    return 3 if size > 11 else 5
+
+
+# ---------------------------------------------------------------------------------- scoring
+
+@dataclass(frozen=True)
+class Calibration:
+    """How a variant's scores map to winning chances:
+    ``1 / (1 + exp(-slope * (score - centre)))`` for the attackers."""
+
+    slope: float
+    """Per hundredth of an attacker."""
+    centre: int = 0
+    """The score at which both sides win as often (the evaluation's bias in this variant)."""
+
+
+CALIBRATIONS: dict[str, Calibration] = {
+    "copenhagen": Calibration(0.0019, 950),
+}
+"""Fitted by maximum likelihood on real games (Copenhagen: the odd-numbered games of
+``tests/data/copenhagen-games.csv``, ``benchmarks/analysis.py --fit``). Copenhagen's evaluation
+leans far towards the attackers (their ring closing in scores as if it already held), so its
+even point is 950, and its slope is shallow: the scores say little between 0 and 900."""
+DEFAULT_CALIBRATION = Calibration(0.004)
+"""The other variants': the start is even, and a score of 100 (an attacker up) is 60%, 275 is
+75%, 550 is 90%."""
+
+
+def calibration_for(variant: str | Variant) -> Calibration:
+    """The calibration of a variant's scores (:data:`CALIBRATIONS`, else the default)."""
+    name = variant if isinstance(variant, str) else variant.name
+    return CALIBRATIONS.get(get_variant(name).name, DEFAULT_CALIBRATION)
+
+
+BLUNDER_DROP = 0.2
+"""How far the mover's winning chances must fall (0..1) for a move to be a blunder.
+
+Calibrated against the evaluation's own noise: when the engine's first choice is played, the
+chances measured before and after the move still differ by the search's horizon effects; this
+margin is above almost all of that noise (``benchmarks/analysis.py --judge`` prints it)."""
+WON = 0.8
+"""Winning chances from which a position counts as won (a blunder that turns a won position
+into a lost one is reported whatever the margin)."""
+CRITICAL = 3
+"""How many of the moments are flagged as the critical ones, to show with a board."""
+
+
+def win_chance(score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> float:
+    """The attackers' winning chances (0..1) at ``score`` (attackers' point of view); forced
+    results are certain."""
+    if score > MATE_BOUND:
+        return 1.0
+    if score < -MATE_BOUND:
+        return 0.0
+    exponent = -calibration.slope * (score - calibration.centre)
+    return 1.0 / (1.0 + math.exp(min(exponent, 700.0)))
+
+
+def chance_for(side: Side, score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> float:
+    """``side``'s winning chances at ``score`` (attackers' point of view)."""
+    chance = win_chance(score, calibration)
+    return chance if side is Side.ATTACKERS else 1.0 - chance
+
+
+def accuracy_of(loss: float) -> float:
+    """The accuracy (0..100) of a move that cost the mover ``loss`` of their winning chances
+    (0..1), by lichess's formula: ``103.1668 * exp(-0.04354 * loss%) - 3.1669``, clamped.
+
+    No loss is 100; losing 5 points of winning chances is 80, 10 points 64, 20 points 40, 50
+    points 8.5.
+    """
+    value = 103.1668 * math.exp(-0.04354 * max(0.0, loss) * 100.0) - 3.1669
+    return min(100.0, max(0.0, value))
+
+
+# ---------------------------------------------------------------------------------- one position
+
+
+@dataclass(frozen=True)
+class PositionEval:
+    """The search's verdict on one position."""
+
+    score: int
+    """Hundredths of an attacker from the attackers' point of view; beyond ``±MATE_BOUND`` a
+    forced result (``MATE - n``: the attackers win in ``n`` plies; ``-(MATE - n)``: the
+    defenders do). A finished game scores ``±MATE`` (or 0 for a draw)."""
+    best_move: str | None
+    """The search's move for the side to move (``None`` when the game is over)."""
+    pv: tuple[str, ...] = ()
+    """The principal variation, starting with :attr:`best_move`."""
+    depth: int = 0
+    """The deepest complete iteration (0 for a finished game)."""
+    nodes: int = 0
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced result (positive: the attackers win), or ``None``."""
+        if self.score > MATE_BOUND:
+            return MATE - self.score
+        if self.score < -MATE_BOUND:
+            return -(MATE + self.score)
+        return None
+
+    def for_side(self, side: Side) -> int:
+        """The score from ``side``'s point of view."""
+        return self.score if side is Side.ATTACKERS else -self.score
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (see :meth:`from_dict`)."""
+        return {
+            "score": self.score,
+            "best": self.best_move,
+            "pv": list(self.pv),
+            "depth": self.depth,
+            "nodes": self.nodes,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PositionEval:
+        """The inverse of :meth:`to_dict`."""
+        return cls(
+            score=int(data["score"]),
+            best_move=data["best"],
+            pv=tuple(data["pv"]),
+            depth=int(data["depth"]),
+            nodes=int(data["nodes"]),
+        )
+
+
+def evaluate_position(
+    variant: str,
+    start_position: str | None,
+    first_turn: Side | None,
+    moves: Sequence[str],
+    *,
+    time_limit: float | None = None,
+    max_depth: int | None = None,
+) -> PositionEval:
+    """Search the position after ``moves`` at a fixed budget; a finished game is scored exactly.
+
+    With neither limit given the budget is :func:`default_depth` with :data:`SAFETY_SECONDS` as
+    a safety net. ``max_depth`` alone searches to that depth with no time limit, so the result
+    depends on nothing but the position and its history: the same every time. ``time_limit``
+    alone deepens until the time is up.
+
+    The score is the mean of the last two iterations' (unless either is a forced result): a
+    fixed-depth search flatters the side that makes the last move of its horizon, by as much as
+    an attacker in some positions, and the mean of an odd and an even depth cancels that swing,
+    so that the positions before and after a move are judged alike.
+    """
+    game, hashes = replay(variant, start_position, first_turn, list(moves))
+    if game.outcome is not None:
+        winner = game.outcome.winner
+        score = 0 if winner is None else MATE if winner is Side.ATTACKERS else -MATE
+        return PositionEval(score, None)
+    limit: float | None = time_limit
+    if max_depth is None and time_limit is None:
+        depth, limit = default_depth(game.variant), SAFETY_SECONDS
+    else:
+        depth = max_depth if max_depth is not None else 64
+    board = Board(game.variant, list(game.board.cells), game.board.turn)
+    iterations: list[SearchResult] = []
+    # A fresh searcher: a table left by other positions would make the result depend on what
+    # the process searched before.
+    result = Searcher(game.variant).search(
+        board,
+        max_depth=depth,
+        time_limit=limit,
+        history=hashes[:-1],
+        on_iteration=iterations.append,
+    )
+    score = _steady_score(result, iterations)
+    sign = 1 if board.turn == ATTACKERS else -1
+    pv = tuple(move_text(move, game.size) for move in result.pv)
+    best = move_text(result.move, game.size) if result.move is not None else None
+    if best is not None and (not pv or pv[0] != best):
+        pv = (best,)  # a move of an unfinished iteration that beat the last complete one
+    return PositionEval(sign * score, best, pv, result.depth, result.nodes)
+
+
+def _steady_score(result: SearchResult, iterations: list[SearchResult]) -> int:
+    """The search's score with the odd/even swing of the last two iterations averaged out."""
+    if not iterations or iterations[-1].move != result.move:
+        return result.score
+    last = iterations[-1].score
+    if abs(last) > MATE_BOUND or len(iterations) < 2:
+        return last
+    previous = iterations[-2].score
+    if abs(previous) > MATE_BOUND:
+        return last
+    return round((last + previous) / 2)
+
+
+# ---------------------------------------------------------------------------------- moments
+
+
+class MomentKind(StrEnum):
+    """What kind of decisive moment a move was (the values are stored: never change them)."""
+
+    BLUNDER = "blunder"
+    MISSED_WIN = "missed win"
+    MISSED_DEFENCE = "missed defence"
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A move that decided the game, with the better move and why."""
+
+    ply: int
+    """Which move of the game (1 is the first move played)."""
+    side: Side
+    """Who played it."""
+    kind: MomentKind
+    move: str
+    """The move played, ``e1-e4``."""
+    better: str
+    """The move that should have been played."""
+    before: int
+    """The score before the move (attackers' point of view)."""
+    after: int
+    """The score after it (attackers' point of view)."""
+    explanation: str
+    """Why, in a player's words: ``d4-d8 lets the king reach c9``."""
+    loss: float
+    """How much of the mover's winning chances the move threw away (0..1)."""
+    critical: bool = False
+    """Among the :data:`CRITICAL` moments that cost the most: shown with a board."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (see :meth:`from_dict`)."""
+        return {
+            "ply": self.ply,
+            "side": self.side.value,
+            "kind": self.kind.value,
+            "move": self.move,
+            "better": self.better,
+            "before": self.before,
+            "after": self.after,
+            "explanation": self.explanation,
+            "loss": self.loss,
+            "critical": self.critical,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Moment:
+        """The inverse of :meth:`to_dict`."""
+        return cls(
+            ply=int(data["ply"]),
+            side=Side(data["side"]),
+            kind=MomentKind(data["kind"]),
+            move=data["move"],
+            better=data["better"],
+            before=int(data["before"]),
+            after=int(data["after"]),
+            explanation=data["explanation"],
+            loss=float(data["loss"]),
+            critical=bool(data["critical"]),
+        )
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """A whole game reviewed: its evaluations, decisive moments and accuracy per side."""
+
+    variant: str
+    start_position: str
+    """The start position (OTN)."""
+    first_turn: Side
+    moves: tuple[str, ...]
+    """The moves, ``e1-e4``."""
+    evals: tuple[PositionEval, ...]
+    """One per position: before the first move, ..., after the last (``len(moves) + 1``)."""
+    moments: tuple[Moment, ...]
+    """The decisive moments in game order."""
+    move_accuracy: tuple[float, ...]
+    """Each move's accuracy (0..100, see :func:`accuracy_of`), in game order."""
+    attackers_accuracy: float | None
+    """The mean accuracy of the attackers' moves (``None`` when they made none)."""
+    defenders_accuracy: float | None
+
+    def accuracy(self, side: Side) -> float | None:
+        """``side``'s accuracy (0..100), or ``None`` when it made no move."""
+        return self.attackers_accuracy if side is Side.ATTACKERS else self.defenders_accuracy
+
+    @property
+    def critical(self) -> tuple[Moment, ...]:
+        """The moments to show with a board, in game order."""
+        return tuple(moment for moment in self.moments if moment.critical)
+
+    def win_chances(self) -> list[float]:
+        """The attackers' winning chances (0..1) at every position (see :func:`win_chance`)."""
+        calibration = calibration_for(self.variant)
+        return [win_chance(evaluation.score, calibration) for evaluation in self.evals]
+
+    def mover(self, ply: int) -> Side:
+        """Who played the ``ply``-th move."""
+        first = self.first_turn
+        return first if ply % 2 == 1 else first.other
+
+    def move_label(self, ply: int) -> str:
+        """The ``ply``-th move's number as game records write it: ``12.`` or ``12…``."""
+        return str(MoveNumber.of(ply, self.first_turn, get_variant(self.variant).first))
+
+    def to_json(self) -> str:
+        """The analysis as compact JSON, to store (see :meth:`from_json`)."""
+        data = {
+            "version": FORMAT_VERSION,
+            "variant": self.variant,
+            "start_position": self.start_position,
+            "first_turn": self.first_turn.value,
+            "moves": list(self.moves),
+            "evals": [evaluation.to_dict() for evaluation in self.evals],
+            "moments": [moment.to_dict() for moment in self.moments],
+            "move_accuracy": list(self.move_accuracy),
+            "attackers_accuracy": self.attackers_accuracy,
+            "defenders_accuracy": self.defenders_accuracy,
+        }
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameAnalysis:
+        """Read what :meth:`to_json` wrote; raises ``ValueError`` for another format."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+            found = data.get("version") if isinstance(data, dict) else None
+            raise ValueError(f"not a game analysis of format {FORMAT_VERSION} (found {found!r})")
+        return cls(
+            variant=data["variant"],
+            start_position=data["start_position"],
+            first_turn=Side(data["first_turn"]),
+            moves=tuple(data["moves"]),
+            evals=tuple(PositionEval.from_dict(item) for item in data["evals"]),
+            moments=tuple(Moment.from_dict(item) for item in data["moments"]),
+            move_accuracy=tuple(float(value) for value in data["move_accuracy"]),
+            attackers_accuracy=_optional_float(data["attackers_accuracy"]),
+            defenders_accuracy=_optional_float(data["defenders_accuracy"]),
+        )
+
+
+def _optional_float(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------- the review
+
+
+def review(
+    variant: str,
+    start_position: str | None,
+    first_turn: Side | None,
+    moves: Sequence[str],
+    evals: Sequence[PositionEval],
+) -> GameAnalysis:
+    """Find the decisive moments of a game from the evaluations of its positions.
+
+    ``evals`` holds one :class:`PositionEval` per position, the start included
+    (``len(moves) + 1``), all searched at the same budget. No search is run here: the moments
+    come from comparing consecutive scores, and their explanations from playing moves on the
+    board (see :mod:`bot.ai.explain`).
+    """
+    game = Game(variant, start_position, first_turn)
+    if len(evals) != len(moves) + 1:
+        raise ValueError(
+            f"{len(evals)} evaluations for {len(moves)} moves: one per position is needed "
+            f"({len(moves) + 1})"
+        )
+    boards = [explain.copy_board(game.board)]
+    played: list[str] = []
+    for text in moves:
+        result = game.play(text)
+        played.append(result.move.text(game.size))
+        boards.append(explain.copy_board(game.board))
+    calibration = calibration_for(game.variant)
+    finder = _Finder(boards, evals, game, calibration)
+    moments: list[Moment] = []
+    accuracy: list[float] = []
+    for index, move in enumerate(played):
+        side = explain.mover_of(boards[index])
+        before, after = evals[index], evals[index + 1]
+        engine_choice = move == before.best_move
+        loss = 0.0 if engine_choice else max(
+            0.0,
+            chance_for(side, before.score, calibration)
+            - chance_for(side, after.score, calibration),
+        )
+        accuracy.append(round(accuracy_of(loss), 1))
+        if not engine_choice:
+            moment = finder.moment(index, move)
+            if moment is not None:
+                moments.append(moment)
+    moments = _flag_critical(moments)
+    return GameAnalysis(
+        variant=game.variant.name,
+        start_position=game.start_position,
+        first_turn=game.start_turn,
+        moves=tuple(played),
+        evals=tuple(evals),
+        moments=tuple(moments),
+        move_accuracy=tuple(accuracy),
+        attackers_accuracy=_mean(accuracy[0 if game.start_turn is Side.ATTACKERS else 1 :: 2]),
+        defenders_accuracy=_mean(accuracy[0 if game.start_turn is Side.DEFENDERS else 1 :: 2]),
+    )
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 1) if values else None
+
+
+def _flag_critical(moments: list[Moment]) -> list[Moment]:
+    """Flag the :data:`CRITICAL` moments that cost the most (the earlier one on a tie)."""
+    ranked = sorted(moments, key=lambda moment: (-moment.loss, moment.ply))
+    chosen = {moment.ply for moment in ranked[:CRITICAL]}
+    return [replace(moment, critical=moment.ply in chosen) for moment in moments]
+
+
+class _Finder:
+    """Judges the moves of one game; caches each position's game-ending moves."""
+
+    def __init__(self, boards: list[Board], evals: Sequence[PositionEval], game: Game,
+                 calibration: Calibration) -> None:
+        self.boards = boards
+        self.evals = evals
+        self.game = game
+        self.calibration = calibration
+        self.size = game.size
+        self._finishes: dict[int, list[explain.Finish]] = {}
+
+    def finishes(self, index: int) -> list[explain.Finish]:
+        """The side to move's game-ending moves in position ``index``."""
+        if index not in self._finishes:
+            self._finishes[index] = explain.finishes(self.boards[index])
+        return self._finishes[index]
+
+    def moment(self, index: int, move: str) -> Moment | None:
+        """The moment the move from position ``index`` was, if it was one (the engine's own
+        choice never is: the caller skips it)."""
+        board = self.boards[index]
+        side = explain.mover_of(board)
+        before, after = self.evals[index], self.evals[index + 1]
+        if self.game.history[index].outcome is not None:
+            return None  # the move ended the game: a win, or a repetition nothing could avoid
+        if before.for_side(side) < -MATE_BOUND:
+            return None  # already lost by force: the mistake was earlier
+        still_winning = after.for_side(side) > MATE_BOUND
+        chance_before = chance_for(side, before.score, self.calibration)
+        chance_after = chance_for(side, after.score, self.calibration)
+        loss = round(max(0.0, chance_before - chance_after), 3)
+
+        def make(kind: MomentKind, better: str, explanation: str) -> Moment:
+            return Moment(index + 1, side, kind, move, better, before.score, after.score,
+                          explanation, loss)
+
+        if not still_winning:
+            found = self._missed_win(index)
+            if found is not None:
+                return make(MomentKind.MISSED_WIN, *found)
+        opponent_finishes = self.finishes(index + 1)
+        if opponent_finishes:
+            found = self._missed_defence(index, move, opponent_finishes)
+            if found is not None:
+                return make(MomentKind.MISSED_DEFENCE, *found)
+        dropped = chance_before - chance_after >= BLUNDER_DROP
+        turned = chance_before >= WON and chance_after <= 1.0 - WON
+        if (dropped or turned) and before.best_move is not None:
+            explanation = self._blunder(index, move, opponent_finishes, chance_before,
+                                        chance_after)
+            return make(MomentKind.BLUNDER, before.best_move, explanation)
+        return None
+
+    def _missed_win(self, index: int) -> tuple[str, str] | None:
+        """The better move and the sentence, when a win in one or two was not played."""
+        board = self.boards[index]
+        before = self.evals[index]
+        wins = self.finishes(index)
+        if wins:
+            chosen = next(
+                (w for w in wins if move_text(w.move, self.size) == before.best_move), wins[0]
+            )
+            return move_text(chosen.move, self.size), explain.would_have(board, chosen)
+        side = explain.mover_of(board)
+        mate = before.mate_in
+        if mate is None or before.best_move is None:
+            return None
+        plies = mate if side is Side.ATTACKERS else -mate
+        if not 0 < plies <= 3:
+            return None
+        best = _engine_move(board, before.best_move)
+        if best is None or not explain.wins_in_two(board, best):
+            return None
+        return before.best_move, explain.forced_two(board, best, before.pv[1:])
+
+    def _missed_defence(
+        self, index: int, move: str, opponent_finishes: list[explain.Finish]
+    ) -> tuple[str, str] | None:
+        """The better move and the sentence, when a threat to win at once was left standing
+        although a move could have met it."""
+        board = self.boards[index]
+        threatened = {finish.move for finish in explain.threats(board)}
+        standing = [finish for finish in opponent_finishes if finish.move in threatened]
+        if not standing:
+            return None  # the move made the threat itself: a blunder, judged later
+        defence = self._defence(index)
+        if defence is None:
+            return None  # nothing could stop it: the game was already lost
+        board_after = self.boards[index + 1]
+        finish = standing[0]
+        sentence = explain.left_open(board_after, move, finish)
+        return defence, f"{sentence}; {defence} {explain.closes(finish)}"
+
+    def _defence(self, index: int) -> str | None:
+        """A move after which the opponent cannot win at once: the search's choice if it is
+        one, else the first such move."""
+        board = explain.copy_board(self.boards[index])
+        before = self.evals[index]
+        best = _engine_move(board, before.best_move) if before.best_move else None
+        candidates = board.moves()
+        if best is not None:
+            candidates.remove(best)
+            candidates.insert(0, best)
+        for candidate in candidates:
+            status = board.make(candidate)
+            safe = status is None and not explain.finishes(board)
+            board.unmake()
+            if safe:
+                return move_text(candidate, self.size)
+        return None
+
+    def _blunder(
+        self,
+        index: int,
+        move: str,
+        opponent_finishes: list[explain.Finish],
+        chance_before: float,
+        chance_after: float,
+    ) -> str:
+        """Why the move was a blunder, from the opponent's best answer on the board."""
+        board_after = explain.copy_board(self.boards[index + 1])
+        if opponent_finishes:
+            return explain.lets(board_after, move, opponent_finishes[0])
+        after = self.evals[index + 1]
+        opponent = explain.mover_of(board_after)
+        reply = _engine_move(board_after, after.best_move) if after.best_move else None
+        effect = explain.answer_effect(board_after, reply) if reply is not None else None
+        if after.for_side(opponent) > MATE_BOUND:
+            if effect is not None:
+                return f"{move} allows {effect}, and the {opponent.value} win by force"
+            return (
+                f"{move} allows a forced win for the {opponent.value}, starting with "
+                f"{after.best_move}"
+            )
+        mover = opponent.other.value
+        fall = f"the {mover}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
+        if effect is not None:
+            return f"{move} allows {effect}: {fall}"
+        return f"after {move} {fall}"
+
+
+def _engine_move(board: Board, text: str | None) -> int | None:
+    """The legal move of ``board`` written ``text`` (``None`` when there is none)."""
+    if text is None:
+        return None
+    size = board.variant.size
+    for move in board.moves():
+        if move_text(move, size) == text:
+            return move
+    return None

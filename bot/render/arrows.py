@@ -1,0 +1,136 @@
+"""Arrows over a rendered board: the move played (solid) and the better move (dashed).
+
+Arrows cross squares, so they are not tiles: each is drawn once over the finished board, as two
+anti-aliased masks (a light halo, then the colour) rendered at SUPERSAMPLE times the size inside
+the arrow's own bounding box only, which keeps it cheap. The styles differ by shape as well as by
+colour (solid against dashed shaft, a wider head for the better move), so a reader who cannot
+tell the hues apart still can tell the arrows apart.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from bot.render.layout import Layout
+from bot.render.palette import quantize
+from bot.render.sprites import SUPERSAMPLE
+from bot.render.theme import Theme
+from bot.render.view import Arrow
+
+SHAFT = 0.17
+"""Shaft width as a fraction of a square."""
+HEAD_LENGTH = 0.42
+HEAD_WIDTH = {"played": 0.44, "better": 0.52}
+TIP_BEYOND_CENTRE = 0.28
+"""How far past the target square's centre the tip reaches (fractions of a square): the head
+sits on the target square, clear of the next one."""
+DASH, GAP = 0.26, 0.14
+"""The better move's dashes and gaps along the shaft (fractions of a square)."""
+HALO = 0.045
+"""Width of the light rim (fraction of a square)."""
+
+Point = tuple[float, float]
+
+
+def draw_arrows(image: Image.Image, layout: Layout, flip: bool, arrows: Iterable[Arrow],
+                theme: Theme, palette: Image.Image | None = None) -> Image.Image:
+    """``image`` with the arrows drawn over it, in place; the better move goes on top, since it
+    is the one the picture teaches.
+
+    A palette image needs its ``palette``: only the boxes the arrows cover are drawn in RGB and
+    mapped back to it, so the rest of the board keeps its exact pixels.
+    """
+    for arrow in sorted(arrows, key=lambda item: item.style == "better"):
+        _draw(image, layout, flip, arrow, theme, palette)
+    return image
+
+
+def _draw(image: Image.Image, layout: Layout, flip: bool, arrow: Arrow, theme: Theme,
+          palette: Image.Image | None) -> None:
+    square = layout.square
+    start = layout.centre(arrow.origin, flip)
+    end = layout.centre(arrow.target, flip)
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    tip = (end[0] + ux * TIP_BEYOND_CENTRE * square, end[1] + uy * TIP_BEYOND_CENTRE * square)
+    pad = square * 0.5
+    left = max(0, math.floor(min(start[0], tip[0]) - pad))
+    top = max(0, math.floor(min(start[1], tip[1]) - pad))
+    right = min(image.width, math.ceil(max(start[0], tip[0]) + pad))
+    bottom = min(image.height, math.ceil(max(start[1], tip[1]) + pad))
+    box = (right - left, bottom - top)
+    scale = SUPERSAMPLE
+
+    def local(point: Point) -> Point:
+        return (point[0] - left) * scale, (point[1] - top) * scale
+
+    core = Image.new("L", (box[0] * scale, box[1] * scale), 0)
+    draw = ImageDraw.Draw(core)
+    unit = square * scale
+    head_length = HEAD_LENGTH * unit
+    head_half = HEAD_WIDTH[arrow.style] * unit / 2
+    shaft_half = SHAFT * unit / 2
+    a, b = local(start), local(tip)
+    base = (b[0] - ux * head_length, b[1] - uy * head_length)
+    # Perpendicular to the arrow, for the widths.
+    px, py = -uy, ux
+    if arrow.style == "played":
+        segments = [(a, base)]
+    else:
+        segments = _dashes(a, base, (ux, uy), DASH * unit, GAP * unit)
+    for p, q in segments:
+        draw.polygon(
+            [
+                (p[0] + px * shaft_half, p[1] + py * shaft_half),
+                (q[0] + px * shaft_half, q[1] + py * shaft_half),
+                (q[0] - px * shaft_half, q[1] - py * shaft_half),
+                (p[0] - px * shaft_half, p[1] - py * shaft_half),
+            ],
+            fill=255,
+        )
+    if arrow.style == "played":
+        # A round dot where the move started, so its origin reads even under the piece.
+        radius = shaft_half * 1.35
+        draw.ellipse((a[0] - radius, a[1] - radius, a[0] + radius, a[1] + radius), fill=255)
+    draw.polygon(
+        [
+            (base[0] + px * head_half, base[1] + py * head_half),
+            b,
+            (base[0] - px * head_half, base[1] - py * head_half),
+        ],
+        fill=255,
+    )
+    # The rim grows the arrow by blurring it and keeping every touched pixel: a blur costs the
+    # same whatever its radius, unlike a max filter.
+    rim = max(2.0, HALO * unit)
+    halo = core.filter(ImageFilter.BoxBlur(rim)).point(lambda value: 255 if value > 24 else 0)
+    colour = theme.arrow_played if arrow.style == "played" else theme.arrow_better
+    region = image.crop((left, top, right, bottom)).convert("RGB")
+    for mask, fill in ((halo, theme.arrow_halo), (core, colour)):
+        small = mask.resize(box, Image.Resampling.LANCZOS)
+        region.paste(fill, (0, 0), small)
+    if palette is not None:
+        region = quantize(region, palette)
+    image.paste(region, (left, top))
+
+
+def _dashes(a: Point, b: Point, unit: Point, dash: float, gap: float) -> list[tuple[Point, Point]]:
+    """Dash segments from ``a`` to ``b``, evenly spread: the first starts at ``a`` and the last
+    reaches ``b``, so the shaft leaves the origin and meets the head (dashes stretch a little
+    to fit a whole number of them)."""
+    total = math.hypot(b[0] - a[0], b[1] - a[1])
+    count = max(1, round((total + gap) / (dash + gap)))
+    length = (total - gap * (count - 1)) / count
+    segments: list[tuple[Point, Point]] = []
+    for index in range(count):
+        begin = index * (length + gap)
+        end = begin + length
+        segments.append(
+            ((a[0] + unit[0] * begin, a[1] + unit[1] * begin),
+             (a[0] + unit[0] * end, a[1] + unit[1] * end))
+        )
+    return segments

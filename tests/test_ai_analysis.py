@@ -1,0 +1,210 @@
+"""Post-game analysis: scores of single positions, and the moments the review finds in games whose
+decisive moves are known (built by hand on brandubh boards, searched at small depths)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import position
+
+from bot.ai.analysis import (
+    CALIBRATIONS,
+    GameAnalysis,
+    MomentKind,
+    PositionEval,
+    accuracy_of,
+    calibration_for,
+    chance_for,
+    default_depth,
+    evaluate_position,
+    review,
+    win_chance,
+)
+from bot.ai.search import MATE, MATE_BOUND
+from bot.engine import Game, Side
+
+DEPTH = 2
+
+
+def analyse(pieces: str, turn: str, moves: list[str], variant: str = "brandubh") -> GameAnalysis:
+    """Evaluate every position of a short game from a hand-built position and review it."""
+    start = position(Game(variant).size, pieces)
+    side = Side.parse(turn)
+    evals = [
+        evaluate_position(variant, start, side, moves[:ply], max_depth=DEPTH)
+        for ply in range(len(moves) + 1)
+    ]
+    return review(variant, start, side, moves, evals)
+
+
+# --- one position ------------------------------------------------------------------------------
+
+
+def test_a_finished_game_scores_its_result_without_searching() -> None:
+    start = position(7, "K:a4 t:a5,a3,b6,e7 T:d3")
+    game = Game("brandubh", start, Side.ATTACKERS)
+    game.play("b6-b4")  # the king is surrounded on the edge
+    assert game.outcome is not None and game.outcome.winner is Side.ATTACKERS
+    evaluation = evaluate_position("brandubh", start, Side.ATTACKERS, ["b6-b4"], max_depth=DEPTH)
+    assert evaluation == PositionEval(MATE, None)
+    assert evaluation.mate_in == 0 and evaluation.depth == evaluation.nodes == 0
+
+
+def test_scores_are_from_the_attackers_point_of_view_whoever_moves() -> None:
+    # The defenders to move with an escape in one: a forced win for them, so a negative score.
+    escape = evaluate_position(
+        "brandubh", position(7, "K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4"), Side.DEFENDERS, [],
+        max_depth=DEPTH,
+    )
+    assert escape.score == -(MATE - 1) and escape.mate_in == -1
+    assert escape.best_move == "a4-a7" and escape.pv[0] == "a4-a7"
+    assert escape.for_side(Side.DEFENDERS) == MATE - 1
+    # The attackers to move with the king's capture in one.
+    capture = evaluate_position(
+        "brandubh", position(7, "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"), Side.ATTACKERS, [],
+        max_depth=DEPTH,
+    )
+    assert capture.score == MATE - 1 and capture.best_move == "b6-b4"
+
+
+def test_a_depth_limited_evaluation_is_the_same_every_time() -> None:
+    moves = ["e2-c2", "c5-c3", "a4-b4"]
+    first = evaluate_position("tablut", None, None, moves, max_depth=3)
+    assert first.depth == 3 and first.nodes > 0 and abs(first.score) < MATE_BOUND
+    assert first.best_move is not None and first.pv[0] == first.best_move
+    # Another searcher searched something else in between: it must not matter.
+    evaluate_position("tablut", None, None, ["d1-d3"], max_depth=3)
+    assert evaluate_position("tablut", None, None, moves, max_depth=3) == first
+
+
+def test_the_default_budget_is_a_depth_per_board_size() -> None:
+    assert default_depth("brandubh") == 5
+    assert default_depth("tablut") == 4
+    assert default_depth("copenhagen") == 3
+
+
+def test_winning_chances_and_accuracy_follow_their_formulas() -> None:
+    assert win_chance(0) == 0.5
+    assert win_chance(MATE - 3) == 1.0 and win_chance(-(MATE - 3)) == 0.0
+    assert 0.59 < win_chance(100) < 0.61  # an attacker up is 60%
+    assert chance_for(Side.DEFENDERS, 100) == pytest.approx(1 - win_chance(100))
+    copenhagen = calibration_for("copenhagen")
+    assert copenhagen is CALIBRATIONS["copenhagen"]
+    assert win_chance(copenhagen.centre, copenhagen) == 0.5
+    assert accuracy_of(0.0) == pytest.approx(100.0, abs=0.01)
+    assert accuracy_of(0.1) == pytest.approx(63.6, abs=0.1)
+    assert accuracy_of(1.0) == 0.0
+
+
+# --- the moments --------------------------------------------------------------------------------
+
+
+def test_a_missed_escape_in_one_is_a_missed_win_with_the_escape_named() -> None:
+    analysis = analyse("K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4", "defenders", ["d3-d2"])
+    [moment] = analysis.moments
+    assert (moment.ply, moment.side, moment.kind) == (1, Side.DEFENDERS, MomentKind.MISSED_WIN)
+    assert (moment.move, moment.better) == ("d3-d2", "a4-a7")
+    assert moment.explanation == "a4-a7 was an escape for the king"
+    assert moment.before == -(MATE - 1) and abs(moment.after) < MATE_BOUND
+    assert moment.critical and moment.loss > 0.5
+
+
+def test_a_missed_king_capture_is_a_missed_win() -> None:
+    analysis = analyse("K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5", "attackers", ["f1-f2"])
+    [moment] = analysis.moments
+    assert moment.kind is MomentKind.MISSED_WIN and moment.side is Side.ATTACKERS
+    assert moment.better == "b6-b4"
+    assert moment.explanation == "b6-b4 would have captured the king"
+
+
+def test_a_missed_fork_is_a_missed_win_in_two_with_both_roads_named() -> None:
+    # c4-a4 gives the king two roads (to a1 and a7); one attackers' move cannot close both.
+    analysis = analyse("K:c4 t:b6,e7,g3,f1,b2 T:c2,c6,e4,e2", "defenders", ["c6-c5"])
+    [moment] = analysis.moments
+    assert moment.kind is MomentKind.MISSED_WIN and moment.better == "c4-a4"
+    assert moment.before == -(MATE - 3)
+    assert moment.explanation == (
+        "c4-a4 would have opened two roads for the king (a1 and a7): one move cannot close both"
+    )
+
+
+def test_a_raichi_left_open_is_a_missed_defence() -> None:
+    analysis = analyse("K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4", "attackers", ["g3-g2"])
+    [moment] = analysis.moments
+    assert moment.kind is MomentKind.MISSED_DEFENCE and moment.side is Side.ATTACKERS
+    assert (moment.move, moment.better) == ("g3-g2", "c5-a5")
+    assert moment.explanation == (
+        "g3-g2 leaves the king's road to a7 open; c5-a5 would have closed it"
+    )
+    assert moment.after == -(MATE - 1)
+
+
+def test_a_king_left_in_a_capture_threat_is_a_missed_defence() -> None:
+    analysis = analyse("K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5", "defenders", ["e5-e6"])
+    [moment] = analysis.moments
+    assert moment.kind is MomentKind.MISSED_DEFENCE and moment.side is Side.DEFENDERS
+    assert moment.explanation.startswith("e5-e6 leaves the king to be captured by b6-b4; ")
+    assert moment.explanation.endswith(f"{moment.better} would have saved him")
+    # The better move really saves him: after it the attackers cannot take the king at once.
+    game = Game("brandubh", position(7, "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"), Side.DEFENDERS)
+    game.play(moment.better)
+    assert not game.king_threatened()
+
+
+def test_a_move_that_opens_the_kings_road_is_a_blunder_that_says_where_he_goes() -> None:
+    analysis = analyse("K:a4 t:a3,a5,e7,g3,f1 T:d3,e4", "attackers", ["a5-b5"])
+    [moment] = analysis.moments
+    assert moment.kind is MomentKind.BLUNDER and moment.side is Side.ATTACKERS
+    assert moment.explanation == "a5-b5 lets the king reach a7"
+    assert moment.better != "a5-b5" and moment.loss >= 0.2
+
+
+def test_a_game_of_the_engines_own_moves_has_no_moments() -> None:
+    moves: list[str] = []
+    evals = [evaluate_position("tablut", None, None, moves, max_depth=DEPTH)]
+    for _ in range(6):
+        best = evals[-1].best_move
+        assert best is not None
+        moves.append(best)
+        evals.append(evaluate_position("tablut", None, None, moves, max_depth=DEPTH))
+    analysis = review("tablut", None, None, moves, evals)
+    assert analysis.moments == ()
+    assert analysis.move_accuracy == (100.0,) * 6
+    assert analysis.attackers_accuracy == analysis.defenders_accuracy == 100.0
+
+
+def test_the_review_needs_one_evaluation_per_position() -> None:
+    evals = [evaluate_position("brandubh", None, None, [], max_depth=1)]
+    with pytest.raises(ValueError, match="one per position"):
+        review("brandubh", None, None, ["d2-c2"], evals)
+
+
+def test_only_the_costliest_moments_are_critical() -> None:
+    # Four moments in one game: the attackers miss the king's capture three times, then leave
+    # his road open; the three costliest are flagged, the earlier one on a tie.
+    start = "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"
+    moves = ["f1-f2", "e5-e6", "f2-f1", "e6-e5", "f1-f2", "e5-e6", "f2-f1"]
+    analysis = analyse(start, "attackers", moves)
+    missed = [m for m in analysis.moments if m.kind is MomentKind.MISSED_WIN]
+    assert len(analysis.moments) >= 4 and len(missed) >= 3
+    assert len(analysis.critical) == 3
+    ranked = sorted(analysis.moments, key=lambda m: (-m.loss, m.ply))
+    assert {m.ply for m in analysis.critical} == {m.ply for m in ranked[:3]}
+
+
+# --- storing ------------------------------------------------------------------------------------
+
+
+def test_an_analysis_round_trips_through_json() -> None:
+    analysis = analyse("K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4", "defenders", ["d3-d2", "c5-a5"])
+    text = analysis.to_json()
+    again = GameAnalysis.from_json(text)
+    assert again == analysis
+    assert again.to_json() == text
+    assert again.moments[0].kind is MomentKind.MISSED_WIN
+    assert again.move_label(1) == "1…" and again.move_label(2) == "2."
+    assert again.mover(1) is Side.DEFENDERS and again.mover(2) is Side.ATTACKERS
+
+
+def test_json_of_another_format_is_refused() -> None:
+    with pytest.raises(ValueError, match="format 1"):
+        GameAnalysis.from_json('{"version": 99}')

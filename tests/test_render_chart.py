@@ -1,0 +1,84 @@
+"""The evaluation chart: its size, the sides' areas and the moments' marks at known places."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from helpers import BRANDUBH_GROUP_CAPTURE, MADE_UP_BLUNDER, made_up_analysis, position
+from PIL import Image
+
+from bot.ai.analysis import Moment, MomentKind, evaluate_position, review
+from bot.ai.search import MATE
+from bot.engine import Side
+from bot.render import render_png
+from bot.render.adapter import analysis_view
+from bot.render.chart import ASPECT, SCALE, _Frame, draw_eval_chart, render_eval_chart
+from bot.render.theme import RGB, get_theme
+
+CLASSIC = get_theme("classic")
+
+
+def rgb(image: Image.Image, xy: tuple[float, float]) -> RGB:
+    pixel = image.convert("RGB").getpixel((round(xy[0]), round(xy[1])))
+    assert isinstance(pixel, tuple)
+    return pixel[0], pixel[1], pixel[2]
+
+
+def near(a: RGB, b: RGB, tolerance: int = 12) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+# --- the chart ----------------------------------------------------------------------------------
+
+
+def test_the_chart_is_a_png_of_the_asked_width() -> None:
+    analysis = made_up_analysis((MADE_UP_BLUNDER,))
+    for width in (800, 400):
+        data = render_eval_chart(analysis, width=width, attackers="Ragnar", defenders="Carl")
+        image = Image.open(io.BytesIO(data))
+        assert data.startswith(b"\x89PNG")
+        assert image.size == (width, round(width * ASPECT))
+    with pytest.raises(ValueError, match="at least"):
+        render_eval_chart(analysis, width=200)
+
+
+def test_the_attackers_share_is_dark_below_the_line_and_the_defenders_light_above() -> None:
+    analysis = made_up_analysis()
+    image = draw_eval_chart(analysis, theme=CLASSIC)
+    frame = _Frame(image.width * SCALE, image.height * SCALE, len(analysis.evals))
+
+    def at(index: float, chance: float) -> RGB:
+        return rgb(image, (frame.x(index) / SCALE, frame.y(chance) / SCALE))
+
+    # Even for the first eight positions (50%), then 400 for the attackers (about 83%).
+    assert near(at(3, 0.3), CLASSIC.attacker) and near(at(3, 0.7), CLASSIC.defender)
+    assert near(at(12, 0.7), CLASSIC.attacker) and near(at(12, 0.95), CLASSIC.defender)
+
+
+def test_a_moment_is_marked_on_the_line_in_its_kinds_colour() -> None:
+    missed = Moment(12, Side.DEFENDERS, MomentKind.MISSED_WIN, "c5-a5", "d4-d7", -MATE + 1,
+                    400, "...", 1.0, critical=True)
+    plain = draw_eval_chart(made_up_analysis(), theme=CLASSIC)
+    marked = draw_eval_chart(made_up_analysis((MADE_UP_BLUNDER, missed)), theme=CLASSIC)
+    frame = _Frame(plain.width * SCALE, plain.height * SCALE, len(BRANDUBH_GROUP_CAPTURE) + 1)
+    for moment, colour in ((MADE_UP_BLUNDER, CLASSIC.moment_blunder),
+                           (missed, CLASSIC.moment_missed_win)):
+        centre = (frame.x(moment.ply) / SCALE, frame.y(0.83) / SCALE)
+        assert near(rgb(marked, centre), colour, 30), moment.kind
+        assert not near(rgb(plain, centre), colour, 30)
+        # The critical labels are filled, in the row nearest the plot (they do not overlap).
+        label = (frame.x(moment.ply) / SCALE, (frame.top - frame.row * 0.8) / SCALE)
+        assert near(rgb(marked, label), colour, 30)
+
+
+def test_a_real_analysis_draws_in_both_themes() -> None:
+    start = position(7, "K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4")
+    moves = ["d3-d2", "c5-a5"]
+    evals = [evaluate_position("brandubh", start, Side.DEFENDERS, moves[:n], max_depth=1)
+             for n in range(3)]
+    analysis = review("brandubh", start, Side.DEFENDERS, moves, evals)
+    assert analysis.moments  # the missed escape
+    for theme in ("classic", "contrast"):
+        assert render_eval_chart(analysis, theme=theme).startswith(b"\x89PNG")
+        assert render_png(analysis_view(analysis, 1, caption=True), theme=theme)
