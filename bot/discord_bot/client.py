@@ -20,6 +20,7 @@ from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.play import Play
 from .cogs.preferences import PlayerOptions
+from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .config import Settings
@@ -118,6 +119,7 @@ class TaflBot(commands.Bot):
             Info(self),
             ServerOptions(self),
             PlayerOptions(self),
+            Review(self),
             Timers(self),
         )
         for feature in features:

@@ -327,7 +327,10 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
     if game.is_over or live.record.ended_at is not None:
-        embed.set_footer(text="Rematch: the button or /tafl rematch · /tafl export saves the game")
+        embed.set_footer(
+            text="Rematch: the button or /tafl rematch · /tafl analyze reviews the game · "
+            "/tafl export saves it"
+        )
     else:
         embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")
     return fit_embed(embed)

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai.analysis import GameAnalysis
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
 from bot.storage import GameRecord, NotFound, Participant, Results
@@ -21,6 +22,7 @@ from ..present import plain_name, render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
 from ..wording import plural, rating_with_games, side_record
 from .challenges import VARIANT_CHOICES
+from .review import budget_of, record_comments
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -145,7 +147,10 @@ class Info(commands.Cog):
             tags["termination"] = record.reason.value
         if record.result is not None:  # also for games ended off the board (resignation, time)
             tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
-        text = played.to_record(tags)
+        # A reviewed game carries its review's verdicts as remarks on the moves.
+        stored = await self.bot.storage.analyses.get(record.id, budget_of(record.variant))
+        comments = None if stored is None else record_comments(GameAnalysis.from_json(stored))
+        text = played.to_record(tags, comments)
         await interaction.response.send_message(
             f"Game #{record.id}: {moves_text(played)}.",
             file=discord.File(io.BytesIO(text.encode()), f"tafl-game-{record.id}.otn"),

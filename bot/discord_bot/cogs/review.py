@@ -1,0 +1,234 @@
+"""``/tafl analyze``: the computer's review of a finished game.
+
+Every position is searched at a fixed depth (the same budget gives the same review, so a stored
+review is reused as it is) in the AI's worker processes, one position per request, so AI games in
+other channels are never kept waiting for more than one position. A progress line is edited while
+it works; the review is then stored, and asking again is instant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ai.analysis import GameAnalysis, Moment, MomentKind, default_depth, review
+from bot.engine import Game, Side, get_variant
+from bot.render import render_png
+from bot.render.adapter import analysis_view
+from bot.render.chart import render_eval_chart
+from bot.storage import GameRecord, GameStatus, NotFound
+from bot.storage.replay import replay_game
+
+from ..errors import UserError
+from ..limits import fit_embed
+from ..present import plain_name
+from ..wording import plural
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+log = logging.getLogger(__name__)
+
+PROGRESS_EVERY = 2.0
+"""Seconds between edits of the progress line (Discord limits edits; players need only a pulse)."""
+
+KIND_TITLES = {
+    MomentKind.BLUNDER: "Blunder",
+    MomentKind.MISSED_WIN: "Missed win",
+    MomentKind.MISSED_DEFENCE: "Missed defence",
+}
+
+
+def budget_of(variant: str) -> str:
+    """The name of the search budget a review is made (and stored) with."""
+    return f"depth {default_depth(variant)}"
+
+
+def side_name(side: Side) -> str:
+    """``attackers`` / ``defenders``, as players read them."""
+    return side.value
+
+
+def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) -> str:
+    """One moment in a player's words: ``23… Bob (defenders), blunder: d4-d8 lets the king
+    reach c9; better d4-d6.``"""
+    who = f"{names[moment.side]} ({side_name(moment.side)})"
+    return (
+        f"**{analysis.move_label(moment.ply)} {moment.move}** {who}, "
+        f"{KIND_TITLES[moment.kind].lower()}: {moment.explanation}; better **{moment.better}**."
+    )
+
+
+def accuracy_line(analysis: GameAnalysis, names: dict[Side, str]) -> str:
+    """Both sides' accuracy, or that a side made no move."""
+    parts = []
+    for side in (Side.ATTACKERS, Side.DEFENDERS):
+        accuracy = analysis.accuracy(side)
+        figure = "no moves" if accuracy is None else f"{accuracy:.0f}% accuracy"
+        parts.append(f"{names[side]} ({side_name(side)}): {figure}")
+    return " · ".join(parts)
+
+
+def record_comments(analysis: GameAnalysis) -> dict[int, str]:
+    """The review as remarks on the moves of an OTN record (``/tafl export``)."""
+    return {
+        moment.ply: (
+            f"{KIND_TITLES[moment.kind]}: {moment.explanation}; better {moment.better}"
+        )
+        for moment in analysis.moments
+    }
+
+
+def present(
+    analysis: GameAnalysis, record: GameRecord, names: dict[Side, str], length: str
+) -> tuple[discord.Embed, list[discord.File]]:
+    """The review as an embed (accuracy, the decisive moments) with the evaluation chart, and
+    a board with arrows for each critical moment. ``length`` says how long the game was ("18
+    moves", counted as its record numbers them). Pure drawing: run it in a thread."""
+    variant = get_variant(analysis.variant)
+    embed = discord.Embed(
+        title=f"Review of game #{record.id} ({variant.title}, {length})",
+        description=accuracy_line(analysis, names),
+    )
+    if analysis.moments:
+        embed.add_field(
+            name="The moments that decided it",
+            value="\n".join(moment_line(analysis, m, names) for m in analysis.moments[:8]),
+            inline=False,
+        )
+        if len(analysis.moments) > 8:
+            embed.set_footer(text=f"And {len(analysis.moments) - 8} more in /tafl export.")
+    else:
+        embed.add_field(
+            name="No decisive mistake",
+            value="Neither side threw away a clear advantage: the result grew move by move.",
+            inline=False,
+        )
+    chart = render_eval_chart(analysis)
+    files = [discord.File(io.BytesIO(chart), f"review-{record.id}.png")]
+    embed.set_image(url=f"attachment://review-{record.id}.png")
+    attackers, defenders = names[Side.ATTACKERS], names[Side.DEFENDERS]
+    for moment in analysis.critical:
+        view = analysis_view(
+            analysis, moment.ply, caption=True, attackers=attackers, defenders=defenders
+        )
+        files.append(
+            discord.File(io.BytesIO(render_png(view)), f"review-{record.id}-move-{moment.ply}.png")
+        )
+    return fit_embed(embed), files
+
+
+class Review(commands.Cog):
+    """Post-game analysis."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        self._working: dict[tuple[int, str], asyncio.Task[GameAnalysis]] = {}
+        """Reviews being made: a second ask for the same game waits for the first."""
+
+    @app_commands.command(name="analyze", description="A computer review of a finished game")
+    @app_commands.describe(game="Game number (this channel's last finished game by default)")
+    async def analyze(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Review a finished game: accuracy, the decisive moments, a chart and boards."""
+        record = await self._finished(interaction, game)
+        played = replay_game(record, await self.bot.storage.games.moves(record.id))
+        # Found and finished: from here every answer is public, with a "thinking" pulse.
+        await interaction.response.defer(thinking=True)
+        analysis = await self.analysis(record, played, interaction)
+        names = {Side.ATTACKERS: plain_name(record.attackers),
+                 Side.DEFENDERS: plain_name(record.defenders)}  # fmt: skip
+        length = plural(played.full_moves, "move")
+        embed, files = await asyncio.to_thread(present, analysis, record, names, length)
+        await interaction.edit_original_response(content=None, embed=embed, attachments=files)
+
+    async def analysis(
+        self, record: GameRecord, played: Game, interaction: discord.Interaction | None = None
+    ) -> GameAnalysis:
+        """The stored review of a game, or a new one (stored before it is returned)."""
+        budget = budget_of(record.variant)
+        stored = await self.bot.storage.analyses.get(record.id, budget)
+        if stored is not None:
+            return GameAnalysis.from_json(stored)
+        key = (record.id, budget)
+        task = self._working.get(key)
+        if task is None:
+            task = asyncio.create_task(self._make(record, played, interaction))
+            self._working[key] = task
+            task.add_done_callback(lambda _: self._working.pop(key, None))
+        return await asyncio.shield(task)
+
+    async def _make(
+        self, record: GameRecord, played: Game, interaction: discord.Interaction | None
+    ) -> GameAnalysis:
+        moves = [result.move.text(played.size) for result in played.history]
+        depth = default_depth(record.variant)
+        total = len(moves) + 1
+        started = time.monotonic()
+        shown = started
+        evals = []
+        for ply in range(total):
+            evals.append(
+                await self.bot.ai.evaluate(
+                    variant=record.variant,
+                    start_position=record.start_position,
+                    start_turn=Side(record.first_turn),
+                    moves=moves[:ply],
+                    max_depth=depth,
+                    key=f"review-{record.id}",
+                )
+            )
+            now = time.monotonic()
+            if interaction is not None and now - shown >= PROGRESS_EVERY and ply + 1 < total:
+                shown = now
+                try:
+                    await interaction.edit_original_response(
+                        content=f"Reviewing game #{record.id}: {ply + 1} of {total} positions "
+                        f"searched ({now - started:.0f} s)…"
+                    )
+                except discord.HTTPException as error:  # the pulse is a courtesy only
+                    log.info("could not update the review progress: %s", error)
+        analysis = await asyncio.to_thread(
+            review, record.variant, record.start_position, Side(record.first_turn), moves, evals
+        )
+        await self.bot.storage.analyses.save(
+            record.id, budget_of(record.variant), analysis.to_json()
+        )
+        log.info(
+            "game %d reviewed: %d positions in %.1f s, %d moments",
+            record.id, total, time.monotonic() - started, len(analysis.moments),
+        )  # fmt: skip
+        return analysis
+
+    async def _finished(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
+        """The game asked for, which must have ended with a result in this server."""
+        storage = self.bot.storage
+        if game_id is None:
+            game_id = await storage.games.last_finished_in_channel(interaction.channel_id or 0)
+            if game_id is None:
+                raise UserError(
+                    "No game has finished in this channel yet: name one, e.g. "
+                    "`/tafl analyze game:12`."
+                )
+        try:
+            record = await storage.games.get(game_id)
+        except NotFound:
+            record = None
+        # Looked up only within the server it was played in: ids are guessable.
+        if record is None or record.guild_id != interaction.guild_id:
+            raise UserError(f"There is no game #{game_id} in this server.")
+        if record.status is not GameStatus.FINISHED:
+            if record.status is GameStatus.ACTIVE:
+                raise UserError(
+                    f"Game #{record.id} is still being played: it can be reviewed once it ends."
+                )
+            raise UserError(
+                f"Game #{record.id} ended without a result, so there is nothing to review."
+            )
+        return record

@@ -1,0 +1,98 @@
+"""``/tafl analyze`` end to end: the real bot reviews a finished game on the Discord stand-in,
+posts the accuracy, the decisive moments, the chart and a board per critical moment, stores
+the review (asking again is instant) and writes its verdicts into ``/tafl export``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, split_log
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
+
+NAMES = ["ann", "ben", "cat"]
+KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
+"""A brandubh game the attackers lose at once: a4-a6 lets the king reach a4 with a road to a1."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    async with open_world(tmp_path_factory.mktemp("bot_e2e_review"), NAMES) as world:
+        yield world
+
+
+@pytest.fixture
+def bot_log(world: World) -> Iterator[None]:
+    with printed_log(world):
+        yield
+
+
+async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_boards(
+    world: World, bot_log: None, tmp_path: Path
+) -> None:
+    ann, ben = world.user("ann"), world.user("ben")
+    channel = world.channel("review")
+    await world.challenge(ann, ben, channel, variant="brandubh", side="attackers")
+    boards = await world.play_line(ann, ben, channel, KING_RUNS)
+    assert "escaped" in boards[-1].text.lower() or "wins" in boards[-1].text.lower()
+
+    asked = await world.fake.send_slash_command(
+        ben, channel, "tafl", subcommand="analyze", options={}
+    )
+    review = await asked.wait_response(
+        lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+    )
+    [embed] = review.data["embeds"]
+    assert embed["title"] == "Review of game #1 (Brandubh, 3 moves)", embed
+    assert "ann (attackers):" in embed["description"] and "% accuracy" in embed["description"]
+    [moments] = embed["fields"]
+    assert moments["name"] == "The moments that decided it", embed
+    # a4-a6 let the king reach a4 with a road to a1 (after that the game was lost whatever the
+    # attackers did): it must be named, with why and a better move.
+    assert "**2. a4-a6** ann (attackers), blunder: a4-a6 allows d4-a4" in moments["value"]
+    assert "road for the king to a1" in moments["value"] and "better **" in moments["value"]
+    message = asked.original_message
+    assert message is not None and not message.ephemeral
+    names = [attachment.filename for attachment in message.attachments]
+    assert names[0] == "review-1.png" and any(n.startswith("review-1-move-") for n in names)
+    assert attachment_is_png(message)[0] >= 400  # the chart, readable on a phone
+    for attachment in message.attachments:
+        assert attachment.data.startswith(b"\x89PNG")
+        (tmp_path / attachment.filename).write_bytes(attachment.data)
+    if os.environ.get("TAFL_KEEP_REVIEW_IMAGES"):
+        print("review images kept in", tmp_path)
+
+    # Again: the stored review, no second search.
+    again = await world.command(ann, channel, "analyze", game=1)
+    repeat = await again.wait_response(
+        lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT
+    )
+    assert repeat.data["embeds"][0]["fields"] == [moments]
+    reviewed = [entry for entry in split_log(world.bot.log_text()) if "game 1 reviewed" in entry]
+    assert len(reviewed) == 1
+
+    # The record carries the verdicts as remarks on the moves.
+    exported = await world.command(ann, channel, "export", game=1)
+    record = exported.original_message
+    assert record is not None
+    text = record.attachments[0].data.decode()
+    assert "\n2. a4-a6 d4-a4-\n[Blunder: a4-a6 allows d4-a4, opening a road" in text, text
+
+
+async def test_only_finished_games_of_this_server_are_reviewed(
+    world: World, bot_log: None
+) -> None:
+    ann, cat = world.user("ann"), world.user("cat")
+    channel = world.channel("not-yet")
+    nothing = await world.error_reply(ann, channel, "analyze")
+    assert nothing.startswith("No game has finished in this channel yet")
+    await world.challenge(cat, ann, channel, variant="brandubh", side="defenders")
+    await world.play_line(ann, cat, channel, ["b4-b7"])
+    playing = await world.error_reply(ann, channel, "analyze", game=2)
+    assert playing == "Game #2 is still being played: it can be reviewed once it ends."
+    missing = await world.error_reply(ann, channel, "analyze", game=99)
+    assert missing == "There is no game #99 in this server."
