@@ -1,0 +1,224 @@
+"""The puzzle generator and checker on the command line.
+
+    python -m bot.ai.puzzles generate --variant tablut --count 30 --seed 1 --out tablut.jsonl
+    python -m bot.ai.puzzles generate --variant copenhagen --count 30 --seed 1 \\
+        --source csv tests/data/copenhagen-games.csv --out copenhagen.jsonl
+    python -m bot.ai.puzzles verify [FILE ...] [--exhaustive]   # re-prove (default: the set)
+    python -m bot.ai.puzzles show FILE [ID ...]                  # boards and main lines
+
+``generate`` mines self-play games of the AI's weaker levels (or a CSV of recorded games),
+keeps the positions where a short search sees a forced win, proves each exactly and writes the
+puzzles as JSON Lines. The same arguments give the same file. ``verify`` proves every puzzle
+again from its position and fails unless the proof gives the same puzzle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from bot.engine.game import Game
+from bot.engine.types import Piece
+from bot.engine.variants import get_variant
+
+from .mining import (
+    Candidate,
+    Tally,
+    candidates,
+    generate,
+    recorded_games,
+    self_play_games,
+)
+from .proof import Prover
+from .puzzle import MAX_LENGTH, Puzzle, Rejection, examine
+from .starter import load_starter_set, read_puzzles, write_puzzles
+
+
+def _per_length(text: str | None) -> dict[int, int] | None:
+    if not text:
+        return None
+    caps = {}
+    for item in text.split(","):
+        length, _, cap = item.partition(":")
+        caps[int(length)] = int(cap)
+    return caps
+
+
+def _generate(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    kind, *rest = args.source
+    tally = Tally()
+    if kind == "selfplay" and not rest:
+        games = self_play_games(variant, args.seed, tally)
+        last_plies = args.last_plies
+    elif kind == "csv" and len(rest) == 1:
+        games = recorded_games(Path(rest[0]), variant, args.seed, tally)
+        last_plies = args.last_plies if args.last_plies is not None else 24
+    else:
+        print("--source is 'selfplay' or 'csv PATH'", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    lengths: Counter[int] = Counter()
+
+    def found(puzzle: Puzzle) -> None:
+        lengths[puzzle.length] += 1
+        print(
+            f"[{time.perf_counter() - started:6.0f}s] {tally.puzzles:3}/{args.count} "
+            f"{puzzle.id} {puzzle.to_move.value} win in {puzzle.length} ({puzzle.goal.value}), "
+            f"rating {puzzle.rating}, tree {puzzle.solution.size()}: {puzzle.source}",
+            flush=True,
+        )
+        if tally.puzzles % 10 == 0:
+            print(f"         {tally.summary()}", flush=True)
+
+    def rejected(candidate: Candidate, rejection: Rejection) -> None:
+        if args.verbose:
+            print(f"         rejected ({rejection.reason}): {candidate.source}", flush=True)
+
+    stream = candidates(
+        games,
+        tally,
+        search_depth=args.search_depth,
+        max_length=args.max_length,
+        last_plies=last_plies,
+    )
+    if args.max_games is not None:
+        stream = _until(stream, lambda: tally.games > args.max_games)
+    puzzles = generate(
+        stream,
+        args.count,
+        tally,
+        max_length=args.max_length,
+        per_length=_per_length(args.per_length),
+        on_puzzle=found,
+        on_rejection=rejected,
+    )
+    write_puzzles(Path(args.out), puzzles)
+    spread = ", ".join(f"length {n}: {lengths[n]}" for n in sorted(lengths))
+    print(f"{tally.summary()}")
+    print(
+        f"wrote {len(puzzles)} puzzles ({spread}) to {args.out} in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    return 0 if len(puzzles) >= args.count else 1
+
+
+def _until(stream: Iterator[Candidate], stop: Callable[[], bool]) -> Iterator[Candidate]:
+    """``stream`` until ``stop()`` says so (asked before each candidate)."""
+    for item in stream:
+        if stop():
+            return
+        yield item
+
+
+def _verify(args: argparse.Namespace) -> int:
+    puzzles = (
+        [p for path in args.files for p in read_puzzles(Path(path))]
+        if args.files
+        else load_starter_set()
+    )
+    started = time.perf_counter()
+    provers: dict[str, Prover] = {}
+    failures = 0
+    for index, puzzle in enumerate(puzzles, start=1):
+        variant = get_variant(puzzle.variant)
+        prover = provers.setdefault(variant.name, Prover(variant, exhaustive=args.exhaustive))
+        again = examine(
+            variant,
+            puzzle.position,
+            puzzle.to_move,
+            MAX_LENGTH,
+            source=puzzle.source,
+            prover=prover,
+        )
+        if again != puzzle:
+            failures += 1
+            why = again.reason if isinstance(again, Rejection) else "a different puzzle"
+            print(f"MISMATCH {puzzle.id}: {why}", flush=True)
+        elif args.verbose:
+            print(f"ok {puzzle.id}", flush=True)
+        if index % 25 == 0:
+            print(f"[{time.perf_counter() - started:5.0f}s] {index}/{len(puzzles)}", flush=True)
+    print(
+        f"{len(puzzles) - failures} of {len(puzzles)} puzzles proved again "
+        f"({'every move played' if args.exhaustive else 'fast wins'}) in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    return 1 if failures else 0
+
+
+_MARKS = {Piece.EMPTY: ".", Piece.ATTACKER: "a", Piece.DEFENDER: "d", Piece.KING: "K"}
+
+
+def board_text(game: Game) -> str:
+    """The position as text, the last rank on top (``a`` attackers, ``d`` defenders)."""
+    n = game.size
+    cells = game.cells
+    rows = []
+    for rank in range(n - 1, -1, -1):
+        marks = " ".join(_MARKS[cells[rank * n + file]] for file in range(n))
+        rows.append(f"{rank + 1:>2} {marks}")
+    rows.append("   " + " ".join("abcdefghijklmnopqrs"[:n]))
+    return "\n".join(rows)
+
+
+def _show(args: argparse.Namespace) -> int:
+    puzzles = read_puzzles(Path(args.file))
+    wanted = set(args.ids)
+    for puzzle in puzzles:
+        if wanted and puzzle.id not in wanted:
+            continue
+        print(f"{puzzle.id}  {puzzle.prompt}  ({puzzle.goal.value}, rating {puzzle.rating})")
+        print(f"  from {puzzle.source}")
+        print(board_text(puzzle.game()))
+        print("  " + " ".join(puzzle.main_line()))
+        print("  hints: " + " / ".join(puzzle.hints()))
+        print()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.ai.puzzles",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    gen = commands.add_parser("generate", help="mine and prove puzzles")
+    gen.add_argument("--variant", required=True)
+    gen.add_argument("--count", type=int, required=True)
+    gen.add_argument("--seed", type=int, default=1)
+    gen.add_argument("--source", nargs="+", default=["selfplay"], metavar="KIND",
+                     help="'selfplay' (default) or 'csv PATH'")  # fmt: skip
+    gen.add_argument("--out", required=True)
+    gen.add_argument("--max-length", type=int, default=MAX_LENGTH)
+    gen.add_argument("--search-depth", type=int, default=2,
+                     help="plies of the search that picks candidates")  # fmt: skip
+    gen.add_argument("--per-length", help="caps by length, e.g. 1:8,2:12,3:10")
+    gen.add_argument("--last-plies", type=int,
+                     help="look only this close to each game's end (csv default 24)")  # fmt: skip
+    gen.add_argument("--max-games", type=int, help="stop after this many games")
+    gen.add_argument("--verbose", action="store_true", help="print every rejection")
+    check = commands.add_parser("verify", help="prove puzzles again")
+    check.add_argument("files", nargs="*", help="JSON Lines files (default: the starter set)")
+    check.add_argument("--exhaustive", action="store_true",
+                       help="play every move to find wins at once (slower)")  # fmt: skip
+    check.add_argument("--verbose", action="store_true")
+    show = commands.add_parser("show", help="print puzzles with their boards and solutions")
+    show.add_argument("file")
+    show.add_argument("ids", nargs="*")
+    args = parser.parse_args(argv)
+    if args.command == "generate":
+        return _generate(args)
+    if args.command == "verify":
+        return _verify(args)
+    return _show(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
