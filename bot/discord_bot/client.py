@@ -20,6 +20,7 @@ from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.play import Play
 from .cogs.preferences import PlayerOptions
+from .cogs.puzzles import Puzzles
 from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
@@ -120,6 +121,7 @@ class TaflBot(commands.Bot):
             ServerOptions(self),
             PlayerOptions(self),
             Review(self),
+            Puzzles(self),
             Timers(self),
         )
         for feature in features:

@@ -146,6 +146,12 @@ class PuzzleStore:
             raise NotFound(f"there is no puzzle {puzzle_id}")
         return _puzzle(row)
 
+    async def ids(self) -> list[str]:
+        """Every puzzle's id, in id order."""
+        async with self._db.read() as connection:
+            rows = await connection.fetch("SELECT id FROM puzzles ORDER BY id")
+        return [str(row[0]) for row in rows]
+
     async def count(self) -> dict[str, int]:
         """How many puzzles there are per variant."""
         async with self._db.read() as connection:

@@ -193,8 +193,19 @@ class Play(commands.Cog):
         interaction: discord.Interaction,
         move: app_commands.Range[str, 1, MOVE_MAX_LENGTH],
     ) -> None:
-        """Check the move with the engine, commit it, then post the new board."""
+        """Check the move with the engine, commit it, then post the new board. Someone not
+        playing in this channel's game who has a puzzle open is moving in the puzzle."""
         channel_id = interaction.channel_id or 0
+        live = self.bot.hub.get(channel_id)
+        if live is None or live.side_of(interaction.user.id) is None:
+            # Imported here: the puzzles cog imports from this module.
+            from .puzzles import Puzzles
+
+            puzzles = self.bot.cog(Puzzles)
+            attempt = await puzzles.open_go(interaction.user.id)
+            if attempt is not None:
+                await puzzles.move(interaction, attempt, move)
+                return
         try:
             played = await self.bot.hub.play(channel_id, participant_of(interaction.user), move)
         except ResultNotRecorded as error:
@@ -209,6 +220,13 @@ class Play(commands.Cog):
         """Legal moves for the player to move, filtered by what they typed (captures and king
         moves marked); anyone else gets one line saying whose turn it is."""
         live = self.bot.hub.get(interaction.channel_id or 0)
+        if live is None or live.side_of(interaction.user.id) is None:
+            from .puzzles import Puzzles  # as in move()
+
+            puzzles = self.bot.cog(Puzzles)
+            attempt = await puzzles.open_go(interaction.user.id)
+            if attempt is not None:
+                return move_choices(await puzzles.legal_moves(attempt), current)
         if live is None or live.game.is_over:
             return [
                 app_commands.Choice(

@@ -1,0 +1,229 @@
+"""``/tafl puzzle``: positions with one forced win, solved by moving, rated as lichess rates them.
+
+A go is private (the board and the answers are ephemeral) and is played with ``/tafl move``,
+which comes here when the person is not playing the channel's game. Each person has one go open
+at a time, stored, so a restart loses nothing. A server's daily puzzle is the same for everyone
+that day, and asking for it lists who has solved it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import logging
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ai.puzzles import Puzzle, load_starter_set
+from bot.engine import Game, TaflError, get_variant
+from bot.render import board_view_from_game, render_png
+from bot.storage import AttemptChanged, PuzzleAttempt, RatedGo, StoredPuzzle
+
+from ..errors import UserError
+from ..limits import CONTENT, clip
+from ..wording import plural
+from .challenges import VARIANT_CHOICES
+from .play import participant_of
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+log = logging.getLogger(__name__)
+
+
+def today() -> str:
+    """The day a daily puzzle belongs to (UTC, so it is the same day on every process)."""
+    return datetime.now(UTC).strftime("%Y-%m-%d")
+
+
+def daily_order(guild_id: int, day: str, puzzle_ids: list[str]) -> list[str]:
+    """The puzzles in the order a server's daily puzzle is chosen from on ``day``: a shuffle
+    fixed by the server and the day, so every process picks the same."""
+    return sorted(
+        puzzle_ids,
+        key=lambda pid: hashlib.sha256(f"{guild_id}:{day}:{pid}".encode()).hexdigest(),
+    )
+
+
+def rating_change(rated: RatedGo) -> str:
+    """``puzzle rating 1500? → 1532? (+32)``"""
+    delta = round(rated.player_after.rating) - round(rated.player_before.rating)
+    return (
+        f"puzzle rating {rated.player_before.display} → {rated.player_after.display} ({delta:+d})"
+    )
+
+
+def board_png(game: Game) -> bytes:
+    """The puzzle's board as the player sees it now (run in a thread)."""
+    return render_png(board_view_from_game(game, caption=True))
+
+
+def position_of(puzzle: Puzzle, line: tuple[str, ...]) -> Game:
+    """The puzzle's game after the moves of a go."""
+    game = puzzle.game()
+    for move in line:
+        game.play(move)
+    return game
+
+
+class Puzzles(commands.Cog):
+    """Puzzles: a personal one near your puzzle rating, or the server's puzzle of the day."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        self._puzzles: dict[str, Puzzle] = {}
+
+    async def cog_load(self) -> None:
+        """Add the shipped set to the database (puzzles stored before keep their ratings)."""
+        shipped = await asyncio.to_thread(load_starter_set)
+        added = await self.bot.storage.puzzles.add(
+            (p.id, p.variant, _json(p), float(p.rating)) for p in shipped
+        )
+        log.info("puzzles: %d shipped, %d new in the database", len(shipped), added)
+
+    @app_commands.command(name="puzzle", description="Solve a puzzle: one forced win to find")
+    @app_commands.describe(
+        variant="Which rules (any by default)",
+        daily="Today's puzzle of this server, the same for everyone",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def puzzle(
+        self, interaction: discord.Interaction, variant: str | None = None, daily: bool = False
+    ) -> None:
+        """Start a puzzle (or go back to the one in progress) and show its board privately."""
+        storage = self.bot.storage.puzzles
+        person = participant_of(interaction.user)
+        guild_id = interaction.guild_id
+        day = None
+        solvers_line = ""
+        if daily:
+            if guild_id is None:
+                raise UserError("The daily puzzle belongs to a server: ask in a server channel.")
+            day = today()
+            chosen = await storage.daily(
+                guild_id, day, daily_order(guild_id, day, await self._ids())
+            )
+            stored = await storage.get(chosen)
+            solvers = await storage.daily_solvers(guild_id, day)
+            solvers_line = (
+                f"\nSolved today by {plural(len(solvers), 'player')}: "
+                + ", ".join(f"<@{s.user_id}>" for s in solvers[:20])
+                if solvers
+                else "\nNobody has solved it yet today."
+            )
+        else:
+            found = await storage.pick(
+                person.user_id or 0, get_variant(variant).name if variant else None
+            )
+            if found is None:
+                raise UserError(
+                    "You have tried every puzzle"
+                    + (f" of {get_variant(variant).title}" if variant else "")
+                    + ". Try `/tafl puzzle daily:True`, or another variant."
+                )
+            stored = found
+        attempt = await storage.start(person, stored.id, guild_id=guild_id, daily_day=day)
+        puzzle = self._puzzle(stored)
+        game = position_of(puzzle, attempt.line)
+        png = await asyncio.to_thread(board_png, game)
+        practice = " (practice: you have tried it before)" if attempt.rated else ""
+        text = (
+            f"**Puzzle {stored.id}** ({get_variant(stored.variant).title}, rated "
+            f"{round(stored.rating.rating)}){practice}: {puzzle.prompt} Answer with "
+            f"`/tafl move`.{solvers_line}"
+        )
+        await interaction.response.send_message(
+            clip(text, CONTENT),
+            file=discord.File(io.BytesIO(png), f"puzzle-{stored.id}.png"),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def open_go(self, user_id: int) -> PuzzleAttempt | None:
+        """The person's puzzle in progress (``/tafl move`` asks before routing a move here)."""
+        return await self.bot.storage.puzzles.open_attempt(user_id)
+
+    async def legal_moves(self, attempt: PuzzleAttempt) -> Game:
+        """The puzzle's position now, for ``/tafl move``'s list of legal moves."""
+        return position_of(await self._load(attempt.puzzle_id), attempt.line)
+
+    async def move(
+        self, interaction: discord.Interaction, attempt: PuzzleAttempt, text: str
+    ) -> None:
+        """Judge a move of a go: the reply, the win, or a hint and another try."""
+        storage = self.bot.storage.puzzles
+        puzzle = await self._load(attempt.puzzle_id)
+        user_id = interaction.user.id
+        try:
+            verdict = await asyncio.to_thread(
+                puzzle.answer, attempt.line, text, attempt=attempt.mistakes + 1
+            )
+        except TaflError as error:
+            raise UserError(f"Illegal move: {error}") from None
+        try:
+            if verdict.correct and verdict.solved:
+                line = (*attempt.line, verdict.move)
+                _, rated = await storage.solve(user_id, puzzle.id, attempt.line, line)
+                words = f"**{verdict.move}** wins: solved!"
+                if rated is not None:
+                    words += f" Your {rating_change(rated)}."
+                elif attempt.mistakes:
+                    words += " (Not rated: a move was wrong on the way.)"
+                await self._answer(
+                    interaction, puzzle, line, words + " `/tafl puzzle` for another."
+                )
+                return
+            if verdict.correct:
+                assert verdict.reply is not None
+                line = (*attempt.line, verdict.move, verdict.reply)
+                await storage.advance(user_id, puzzle.id, attempt.line, line)
+                await self._answer(
+                    interaction,
+                    puzzle,
+                    line,
+                    f"**{verdict.move}** is right. The answer is **{verdict.reply}**: your move.",
+                )
+                return
+            _, rated = await storage.mistake(user_id, puzzle.id, attempt.line)
+        except AttemptChanged:
+            raise UserError("That puzzle moved on before this move arrived; look again.") from None
+        why = f" ({verdict.refutation})" if verdict.refutation else ""
+        words = f"**{verdict.move}** is not it{why}. Hint: {verdict.hint} Try again."
+        if rated is not None:
+            words += f" (Your first try at this puzzle counts as missed: {rating_change(rated)}.)"
+        await self._answer(interaction, puzzle, attempt.line, words)
+
+    async def _answer(
+        self, interaction: discord.Interaction, puzzle: Puzzle, line: tuple[str, ...], words: str
+    ) -> None:
+        png = await asyncio.to_thread(board_png, position_of(puzzle, line))
+        await interaction.response.send_message(
+            clip(words, CONTENT),
+            file=discord.File(io.BytesIO(png), f"puzzle-{puzzle.id}.png"),
+            ephemeral=True,
+        )
+
+    async def _ids(self) -> list[str]:
+        return await self.bot.storage.puzzles.ids()
+
+    async def _load(self, puzzle_id: str) -> Puzzle:
+        if puzzle_id not in self._puzzles:
+            self._puzzle(await self.bot.storage.puzzles.get(puzzle_id))
+        return self._puzzles[puzzle_id]
+
+    def _puzzle(self, stored: StoredPuzzle) -> Puzzle:
+        puzzle = self._puzzles.get(stored.id)
+        if puzzle is None:
+            puzzle = self._puzzles[stored.id] = Puzzle.from_json(stored.data)
+        return puzzle
+
+
+def _json(puzzle: Puzzle) -> str:
+    import json
+
+    return json.dumps(puzzle.to_json(), separators=(",", ":"))
