@@ -413,6 +413,8 @@ def test_a_broken_record_is_refused_with_its_reason(
 ) -> None:
     with pytest.raises(PuzzleError, match=r"not a puzzle record|solution node|not an ending"):
         Puzzle.from_json({**fork.to_json(), **change})
+    with pytest.raises(PuzzleError, match="not a puzzle record"):
+        Puzzle.from_json("{not json")
 
 
 # ----------------------------------------------------------------------------- the starter set
