@@ -199,8 +199,8 @@ class Puzzle:
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str) -> Puzzle:
         """Read a puzzle written by :meth:`to_json` (the object or its JSON text)."""
-        record = json.loads(data) if isinstance(data, str) else data
         try:
+            record = json.loads(data) if isinstance(data, str) else data
             return cls(
                 id=str(record["id"]),
                 variant=get_variant(str(record["variant"])).name,

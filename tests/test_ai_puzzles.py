@@ -1,0 +1,489 @@
+"""Puzzles: the prover on positions whose answers are known, the uniqueness rule, solution
+trees checked move by move with the rules engine, the checker, the records, the shipped set
+and the generator.
+
+Hand-built positions are checked twice: by the prover and by a plain search written here with
+nothing but :class:`~bot.engine.Game` (every move, every reply), so a fault in the prover's
+shortcuts cannot hide behind itself.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from copenhagen_records import load_games
+from helpers import position
+
+from bot.ai.puzzles import (
+    REASONS,
+    Prover,
+    Puzzle,
+    PuzzleError,
+    Rejection,
+    Solution,
+    examine,
+    load_starter_set,
+    prove,
+    puzzle_id,
+    read_puzzles,
+)
+from bot.ai.puzzles.__main__ import main as puzzles_main
+from bot.engine import (
+    VARIANTS,
+    Board,
+    Game,
+    IllegalMoveError,
+    Move,
+    Outcome,
+    Side,
+    Termination,
+    get_variant,
+)
+from bot.engine.tables import MOVE_SHIFT
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def setup(variant: str, pieces: str) -> str:
+    """An OTN position from ``"K:e7 T:d7 t:e8"`` text."""
+    return position(get_variant(variant).size, pieces)
+
+
+def plain_winning_moves(game: Game, max_length: int) -> list[str]:
+    """The first moves that force a win within ``max_length`` moves, by trying every move and
+    every reply with the referee (slow: for small positions and short wins only)."""
+    me = game.turn
+
+    def wins_within(n: int) -> bool:
+        return any(wins_with(move, n) for move in game.legal_moves())
+
+    def wins_with(move: Move, n: int) -> bool:
+        result = game.play(move)
+        try:
+            if result.outcome is not None:
+                return result.outcome.winner is me
+            return n > 1 and all(loses_after(reply, n - 1) for reply in game.legal_moves())
+        finally:
+            game.undo()
+
+    def loses_after(reply: Move, n: int) -> bool:
+        result = game.play(reply)
+        try:
+            if result.outcome is not None:
+                return result.outcome.winner is me
+            return wins_within(n)
+        finally:
+            game.undo()
+
+    return [m.text(game.size) for m in game.legal_moves() if wins_with(m, max_length)]
+
+
+def wins_at_once(game: Game) -> bool:
+    """Whether the side to move has a move that ends the game in its favour (every move tried
+    on the engine's board)."""
+    board = Board(game.variant, list(game.board.cells), game.board.turn)
+    for move in board.moves():
+        status = board.make(move)
+        won = status is not None or not board.has_moves()
+        board.unmake()
+        if won:
+            return True
+    return False
+
+
+def check_tree(puzzle: Puzzle) -> int:
+    """Walk the whole solution with the referee: each solver move is legal and, where it says
+    so, ends the game in the solver's favour; every legal reply is either listed with a
+    continuation or leaves the solver a win at once; no line is longer than the puzzle says.
+    Returns the number of solver moves checked."""
+    game = puzzle.game()
+    checked = 0
+
+    def check(node: Solution, moves_left: int) -> None:
+        nonlocal checked
+        checked += 1
+        assert moves_left >= 1, f"{node.move}: longer than {puzzle.length}"
+        result = game.play(node.move)
+        try:
+            if node.ending is not None:
+                assert result.outcome == Outcome(puzzle.to_move, node.ending)
+                return
+            assert result.outcome is None
+            listed = dict(node.replies)
+            legal = [m.text(game.size) for m in game.legal_moves()]
+            assert set(listed) <= set(legal)
+            assert node.resisting in legal
+            for reply in legal:
+                answer = game.play(reply)
+                try:
+                    assert answer.outcome is None, f"{reply} wins for the other side"
+                    if reply in listed:
+                        check(listed[reply], moves_left - 1)
+                    else:
+                        assert moves_left >= 2 and wins_at_once(game), f"{reply} unanswered"
+                finally:
+                    game.undo()
+            longest = max((child.length for child in listed.values()), default=1)
+            shown = listed.get(node.resisting)
+            assert (shown.length if shown else 1) == longest
+        finally:
+            game.undo()
+
+    check(puzzle.solution, puzzle.length)
+    assert puzzle.solution.length == puzzle.length
+    return checked
+
+
+def must_be_puzzle(found: Puzzle | Rejection) -> Puzzle:
+    assert isinstance(found, Puzzle), found
+    return found
+
+
+# Positions built by hand, each with the one answer a player would give.
+
+CAPTURE_IN_ONE = ("tablut", "K:e7 T:d7,f7,c2,g2 t:e8,h6,a3,i3", Side.ATTACKERS)
+"""h6-e6 takes the king between e6 and e8 (d7 and f7 keep the other attackers out); the
+king's road down the e file through the throne means nothing else will do."""
+
+ESCAPE_IN_ONE = ("brandubh", "K:a5 T:e3 t:a3,b6,b5,e2,f5", Side.DEFENDERS)
+"""a5-a7 reaches the corner; a5-a6 would be taken at once between a5 (a3-a5) and b6 and the
+corner. With three moves, a5-a4 also wins (in three), so that length has two answers."""
+
+TWO_ESCAPES = ("brandubh", "K:a5 T:e3 t:b6,b5,e2,f5", Side.DEFENDERS)
+"""a5-a7 and a5-a1 both reach a corner."""
+
+FORK_IN_TWO = ("brandubh", "K:c5 T:e5 t:a4,b6,c7,e6,f5,g3,e2", Side.DEFENDERS)
+"""c5-c1 opens the roads to a1 and g1 at once: one block cannot close both. c5-a5 looks
+close (the road to a7 opens) but b6-a6 closes it."""
+
+
+# ----------------------------------------------------------------------------- the prover
+
+
+def test_capture_in_one_is_a_puzzle_with_its_only_move() -> None:
+    variant, pieces, side = CAPTURE_IN_ONE
+    puzzle = must_be_puzzle(examine(variant, setup(variant, pieces), side))
+    assert (puzzle.length, puzzle.goal, puzzle.to_move) == (1, Termination.KING_CAPTURED, side)
+    assert puzzle.solution == Solution("h6-e6", Termination.KING_CAPTURED)
+    assert plain_winning_moves(puzzle.game(), 2) == ["h6-e6"]
+    assert check_tree(puzzle) == 1
+
+
+def test_escape_in_one_is_refused_as_too_easy_unless_asked_for() -> None:
+    variant, pieces, side = ESCAPE_IN_ONE
+    start = setup(variant, pieces)
+    assert examine(variant, start, side, 2) == Rejection("escape in one", "a5-a7")
+    puzzle = must_be_puzzle(examine(variant, start, side, 2, allow_escape_in_one=True))
+    assert puzzle.main_line() == ["a5-a7"]
+    assert plain_winning_moves(puzzle.game(), 2) == ["a5-a7"]
+
+
+def test_two_winning_moves_in_one_are_rejected() -> None:
+    variant, pieces, side = TWO_ESCAPES
+    found = examine(variant, setup(variant, pieces), side, allow_escape_in_one=True)
+    assert found == Rejection("several winning moves", "a5-a1, a5-a7 win at once")
+
+
+def test_a_second_winning_first_move_of_any_length_rejects_the_position() -> None:
+    variant, pieces, side = ESCAPE_IN_ONE
+    found = examine(variant, setup(variant, pieces), side, 3, allow_escape_in_one=True)
+    assert found == Rejection("several winning moves", "a5-a7 (in 1), a5-a4 (in 3)")
+    variant, pieces, side = FORK_IN_TWO
+    found = examine(variant, setup(variant, pieces), side, 3)
+    assert found == Rejection("several winning moves", "c5-c1 (in 2), c5-c2 (in 3)")
+
+
+def test_win_in_two_by_a_fork_where_one_block_refutes_the_tempting_move() -> None:
+    variant, pieces, side = FORK_IN_TWO
+    puzzle = must_be_puzzle(examine(variant, setup(variant, pieces), side, 2))
+    assert (puzzle.length, puzzle.goal) == (2, Termination.KING_ESCAPED)
+    assert puzzle.main_line() == ["c5-c1", "e2-e1", "c1-a1"]
+    assert plain_winning_moves(puzzle.game(), 2) == ["c5-c1"]
+    check_tree(puzzle)
+    tempting = puzzle.answer([], "c5-a5")
+    assert not tempting.correct
+    assert tempting.refutation == "after c5-a5, b6-a6 closes the route to a7"
+
+
+def test_a_position_without_a_forced_win_is_rejected() -> None:
+    found = examine("brandubh", get_variant("brandubh").start, Side.ATTACKERS)
+    assert found == Rejection("no forced win", "within 3")
+    assert prove("brandubh", get_variant("brandubh").start, Side.ATTACKERS) is None
+
+
+def test_a_finished_game_is_rejected() -> None:
+    # The lone king on b2 cannot move: the defenders have lost already.
+    found = examine("tablut", setup("tablut", "K:b2 t:a2,c2,b1,b3"), Side.DEFENDERS)
+    assert isinstance(found, Rejection) and found.reason == "game over"
+
+
+def test_a_budget_too_small_gives_up_instead_of_guessing() -> None:
+    variant, pieces, side = FORK_IN_TWO
+    found = examine(variant, setup(variant, pieces), side, 3, budget=50)
+    assert isinstance(found, Rejection) and found.reason == "too costly"
+    assert found.reason in REASONS
+
+
+SPECIAL_ENDINGS = [
+    # (variant, pieces, side to move, the winning move, its ending)
+    ("copenhagen", "K:f1 T:d1,e2,f2,g5 t:j9", "defenders", "g5-g1", Termination.EXIT_FORT),
+    (
+        "copenhagen",
+        "K:c3 T:d4 t:b3,b4,c2,d2,c5,d5,e3,h4",
+        "attackers",
+        "h4-e4",
+        Termination.ENCIRCLEMENT,
+    ),
+    ("fidchell", "K:c3 t:b3,c4,g7 T:c2", "defenders", "c2-d2", Termination.TUICHI),
+    ("tablut", "K:b2 T:b1 t:a1,c1,a2,c2,h3", "attackers", "h3-b3", Termination.NO_LEGAL_MOVE),
+]
+
+
+@pytest.mark.parametrize("variant, pieces, turn, move, ending", SPECIAL_ENDINGS)
+def test_wins_at_once_by_every_kind_of_ending_are_found(
+    variant: str, pieces: str, turn: str, move: str, ending: Termination
+) -> None:
+    game = Game(variant, setup(variant, pieces), Side.parse(turn))
+    board = game.board
+    fast = Prover(game.variant).winning_moves_now(board)
+    every = Prover(game.variant, exhaustive=True).winning_moves_now(board)
+    assert fast == every
+    target = game.parse_move(move)
+    assert (target.origin << MOVE_SHIFT | target.target, ending) in fast
+
+
+def _positions_of_recorded_games(count: int) -> list[Game]:
+    games = []
+    for record in load_games()[:count]:
+        game = Game("copenhagen")
+        for move, _ in record.moves:
+            if game.is_over:
+                break
+            game.play(move)
+            games.append(game.copy())
+    return games
+
+
+def test_fast_wins_at_once_agree_with_playing_every_move() -> None:
+    # Recorded Copenhagen games (exit forts, shieldwalls, the king on the edge) with either
+    # side to move, and the positions along the shipped puzzles' main lines in every variant.
+    positions: list[tuple[Board, str]] = []
+    for game in _positions_of_recorded_games(20):
+        for turn in (0, 1):
+            positions.append((Board(game.variant, list(game.board.cells), turn), "copenhagen"))
+    for puzzle in load_starter_set():
+        game = puzzle.game()
+        for move in puzzle.main_line()[:-1]:
+            game.play(move)
+            for turn in (0, 1):
+                positions.append((Board(game.variant, list(game.board.cells), turn), puzzle.id))
+    provers = {name: (Prover(v), Prover(v, exhaustive=True)) for name, v in VARIANTS.items()}
+    disagreements = []
+    for board, where in positions:
+        fast, every = provers[board.variant.name]
+        if fast.winning_moves_now(board) != every.winning_moves_now(board):
+            disagreements.append(where)
+    assert len(positions) > 1000
+    assert not disagreements
+
+
+# ----------------------------------------------------------------------------- the checker
+
+
+@pytest.fixture(scope="module")
+def fork() -> Puzzle:
+    variant, pieces, side = FORK_IN_TWO
+    return must_be_puzzle(examine(variant, setup(variant, pieces), side, 2))
+
+
+@pytest.mark.parametrize("typed", ["c5-c1", "c5c1", "C5 - C1", "c5 to c1", "c1", "c5-c1-"])
+def test_the_right_move_in_any_notation_brings_the_reply(fork: Puzzle, typed: str) -> None:
+    verdict = fork.answer([], typed)
+    assert (verdict.correct, verdict.solved, verdict.move, verdict.reply) == (
+        True,
+        False,
+        "c5-c1",
+        "e2-e1",
+    )
+
+
+def test_the_last_right_move_solves_the_puzzle(fork: Puzzle) -> None:
+    verdict = fork.answer(["c5-c1", "e2-e1"], "c1a1")
+    assert (verdict.correct, verdict.solved, verdict.ending) == (
+        True,
+        True,
+        Termination.KING_ESCAPED,
+    )
+    # Any other reply is answered as well: after b6-b1 the other corner is open.
+    assert fork.continuation(["c5-c1", "b6-b1"]) == "c1-g1"
+    assert fork.answer(["c5-c1", "b6-b1"], "c1-g1").solved
+
+
+def test_a_wrong_move_gets_hints_that_do_not_give_the_move_away(fork: Puzzle) -> None:
+    hints = fork.hints()
+    assert hints == [
+        "The king can reach a corner in 2 moves, whatever the attackers do.",
+        "Look for a move that makes two threats at once: the attackers can answer only one.",
+        "Look at the king on c5.",
+    ]
+    for attempt, hint in enumerate(hints, start=1):
+        verdict = fork.answer([], "e5-e4", attempt=attempt)
+        assert not verdict.correct and verdict.hint == hint
+        assert "c1" not in hint
+    assert fork.answer([], "e5-e4", attempt=9).hint == hints[-1]
+
+
+def test_a_wrong_last_move_is_explained_by_the_reply_that_stops_it(fork: Puzzle) -> None:
+    verdict = fork.answer(["c5-c1", "e2-e1"], "c1-d1")
+    assert not verdict.correct
+    assert verdict.hint == "The king can reach a corner this move."
+    assert verdict.refutation == "after c1-d1, b6-b1 closes the route to a1"
+
+
+def test_illegal_moves_and_lines_out_of_turn_are_refused(fork: Puzzle) -> None:
+    with pytest.raises(IllegalMoveError, match="c5-c7"):
+        fork.answer([], "c5-c7")
+    with pytest.raises(PuzzleError, match="attackers' turn"):
+        fork.answer(["c5-c1"], "e2-e1")
+    with pytest.raises(PuzzleError, match="already over"):
+        fork.answer(["c5-c1", "e2-e1", "c1-a1", "b6-b1"], "a1-b1")
+
+
+def test_after_the_first_move_another_forced_win_is_accepted() -> None:
+    # In a three-move puzzle, after the first move and a reply, a move other than the stored
+    # one that still wins within the two moves left is correct, and the checker goes on from
+    # it with its own proof.
+    prover_cache: dict[str, Prover] = {}
+    for puzzle in load_starter_set():
+        if puzzle.length != 3:
+            continue
+        line = puzzle.main_line()[:2]
+        game = puzzle.game()
+        for text in line:
+            game.play(text)
+        prover = prover_cache.setdefault(puzzle.variant, Prover(game.variant))
+        stored = puzzle.continuation(line)
+        board = game.board
+        for move in game.legal_moves():
+            other = move.text(game.size)
+            board.make(move.origin << MOVE_SHIFT | move.target)
+            wins = prover.wins_after(board, 1)
+            board.unmake()
+            if wins == 1 and other != stored:
+                verdict = puzzle.answer(line, other)
+                assert verdict.correct and not verdict.solved and verdict.reply is not None
+                further = [*line, other, verdict.reply]
+                assert puzzle.answer(further, puzzle.continuation(further)).solved
+                return
+    pytest.skip("no three-move puzzle of the set has a second way on after its first move")
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def test_json_round_trip(fork: Puzzle) -> None:
+    record = fork.to_json()
+    assert record == {
+        "id": puzzle_id("brandubh", fork.position, Side.DEFENDERS),
+        "variant": "brandubh",
+        "position": fork.position,
+        "to_move": "defenders",
+        "goal": "king escaped",
+        "length": 2,
+        "rating": fork.rating,
+        "source": "",
+        "solution": ["c5-c1", "e2-e1", {}],
+    }
+    assert Puzzle.from_json(record) == fork
+    assert Puzzle.from_json(json.dumps(record)) == fork
+    for puzzle in load_starter_set()[:20]:
+        assert Puzzle.from_json(json.loads(json.dumps(puzzle.to_json()))) == puzzle
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"goal": "checkmate"}, {"to_move": "white"}, {"solution": ["c5-c1"]}, {"variant": "go"}],
+)
+def test_a_broken_record_is_refused_with_its_reason(
+    fork: Puzzle, change: dict[str, object]
+) -> None:
+    with pytest.raises(PuzzleError, match=r"not a puzzle record|solution node|not an ending"):
+        Puzzle.from_json({**fork.to_json(), **change})
+    with pytest.raises(PuzzleError, match="not a puzzle record"):
+        Puzzle.from_json("{not json")
+
+
+# ----------------------------------------------------------------------------- the starter set
+
+
+@pytest.fixture(scope="module")
+def starter() -> list[Puzzle]:
+    return load_starter_set()
+
+
+def test_the_starter_set_has_150_puzzles_in_every_variant_with_a_spread(
+    starter: list[Puzzle],
+) -> None:
+    assert len(starter) >= 150
+    assert len({p.id for p in starter}) == len(starter)
+    assert {p.variant for p in starter} == set(VARIANTS)
+    assert {p.length for p in starter} == {1, 2, 3}
+    assert {p.to_move for p in starter} == {Side.ATTACKERS, Side.DEFENDERS}
+    goals = Counter(p.goal for p in starter)
+    assert goals[Termination.KING_ESCAPED] >= 20
+    assert goals[Termination.KING_CAPTURED] + goals[Termination.GROUP_CAPTURED] >= 20
+    for puzzle in starter:
+        assert puzzle.id == puzzle_id(puzzle.variant, puzzle.position, puzzle.to_move)
+        assert puzzle.solution.length == puzzle.length
+        assert puzzle.source
+        assert 800 <= puzzle.rating <= 2500
+
+
+def test_a_sample_of_the_starter_set_proves_again_and_its_trees_hold(
+    starter: list[Puzzle],
+) -> None:
+    # The smallest tree of each variant and length: every one of them proved afresh and walked
+    # with the referee (python -m bot.ai.puzzles verify proves the whole set again).
+    sample: dict[tuple[str, int], Puzzle] = {}
+    for puzzle in starter:
+        key = (puzzle.variant, puzzle.length)
+        if key not in sample or puzzle.solution.size() < sample[key].solution.size():
+            sample[key] = puzzle
+    rng = random.Random(15)
+    chosen = rng.sample(sorted(sample.values(), key=lambda p: p.id), 8)
+    for puzzle in chosen:
+        again = examine(puzzle.variant, puzzle.position, puzzle.to_move, source=puzzle.source)
+        assert again == puzzle, puzzle.id
+        check_tree(puzzle)
+
+
+def test_every_starter_puzzle_accepts_its_own_main_line(starter: list[Puzzle]) -> None:
+    for puzzle in starter[::5]:
+        line = puzzle.main_line()
+        for index in range(0, len(line), 2):
+            verdict = puzzle.answer(line[:index], line[index])
+            assert verdict.correct, (puzzle.id, line[:index])
+            if index + 1 < len(line):
+                assert verdict.reply == line[index + 1]
+            else:
+                assert verdict.solved and verdict.ending is puzzle.goal
+
+
+# ----------------------------------------------------------------------------- the generator
+
+
+def test_generate_on_a_tiny_run_writes_puzzles_that_verify(tmp_path: Path) -> None:
+    out = tmp_path / "fidchell.jsonl"
+    args = ["generate", "--variant", "fidchell", "--count", "2", "--seed", "4", "--out", str(out)]
+    assert puzzles_main(args) == 0
+    first = out.read_text()
+    puzzles = read_puzzles(out)
+    assert len(puzzles) == 2
+    assert all(p.source.startswith("self-play fidchell seed 4 game ") for p in puzzles)
+    assert puzzles_main(["verify", str(out)]) == 0
+    assert puzzles_main(args) == 0
+    assert out.read_text() == first  # the same seed, the same file
