@@ -86,7 +86,10 @@ def test_winning_chances_and_accuracy_follow_their_formulas() -> None:
     assert win_chance(0) == 0.5
     assert win_chance(MATE - 3) == 1.0 and win_chance(-(MATE - 3)) == 0.0
     assert 0.59 < win_chance(100) < 0.61  # an attacker up is 60%
-    assert chance_for(Side.DEFENDERS, 100) == pytest.approx(1 - win_chance(100))
+    assert chance_for(Side.DEFENDERS, PositionEval(100, "d1-d3")) == pytest.approx(
+        1 - win_chance(100)
+    )
+    assert PositionEval(0, None).chance(calibration_for("copenhagen")) == 0.5  # a drawn game
     copenhagen = calibration_for("copenhagen")
     assert copenhagen is CALIBRATIONS["copenhagen"]
     assert win_chance(copenhagen.centre, copenhagen) == 0.5
@@ -158,6 +161,19 @@ def test_a_move_that_opens_the_kings_road_is_a_blunder_that_says_where_he_goes()
     assert moment.better != "a5-b5" and moment.loss >= 0.2
 
 
+def test_repeating_a_won_position_into_a_draw_is_a_blunder_and_only_the_third_time() -> None:
+    # The defenders can win by force all along; their king's men shuffle b4-c4 and back.
+    moves = ["a2-a3", "c4-b4", "a3-a2", "b4-c4"] * 2
+    analysis = analyse("K:d4 t:a2,g6 T:c4,e4,d3,d5,c5", "attackers", moves)
+    # A position seen once before is no draw yet: the scores stay forced wins until the end.
+    assert all(e.score < -MATE_BOUND for e in analysis.evals[:-1])
+    assert analysis.evals[-1] == PositionEval(0, None)
+    [moment] = analysis.moments
+    assert (moment.ply, moment.kind, moment.move) == (8, MomentKind.BLUNDER, "b4-c4")
+    assert moment.explanation == "b4-c4 repeats the position a third time: a draw"
+    assert moment.loss == 0.5  # from certain to an even share
+
+
 def test_a_game_of_the_engines_own_moves_has_no_moments() -> None:
     moves: list[str] = []
     evals = [evaluate_position("tablut", None, None, moves, max_depth=DEPTH)]
@@ -203,6 +219,7 @@ def test_an_analysis_round_trips_through_json() -> None:
     assert again.moments[0].kind is MomentKind.MISSED_WIN
     assert again.move_label(1) == "1…" and again.move_label(2) == "2."
     assert again.mover(1) is Side.DEFENDERS and again.mover(2) is Side.ATTACKERS
+    assert again.comments() == {1: "Missed win (better a4-a7): a4-a7 was an escape for the king"}
 
 
 def test_json_of_another_format_is_refused() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -118,9 +119,10 @@ def win_chance(score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> fl
     return 1.0 / (1.0 + math.exp(min(exponent, 700.0)))
 
 
-def chance_for(side: Side, score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> float:
-    """``side``'s winning chances at ``score`` (attackers' point of view)."""
-    chance = win_chance(score, calibration)
+def chance_for(side: Side, evaluation: PositionEval,
+               calibration: Calibration = DEFAULT_CALIBRATION) -> float:
+    """``side``'s winning chances in an evaluated position (see :meth:`PositionEval.chance`)."""
+    chance = evaluation.chance(calibration)
     return chance if side is Side.ATTACKERS else 1.0 - chance
 
 
@@ -162,6 +164,18 @@ class PositionEval:
         if self.score < -MATE_BOUND:
             return -(MATE + self.score)
         return None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game was over in this position (it has no move)."""
+        return self.best_move is None
+
+    def chance(self, calibration: Calibration = DEFAULT_CALIBRATION) -> float:
+        """The attackers' winning chances (0..1): :func:`win_chance` of the score, but a drawn
+        game is an even share whatever the calibration says of a score of 0."""
+        if self.finished and abs(self.score) <= MATE_BOUND:
+            return 0.5
+        return win_chance(self.score, calibration)
 
     def for_side(self, side: Side) -> int:
         """The score from ``side``'s point of view."""
@@ -221,6 +235,11 @@ def evaluate_position(
     else:
         depth = max_depth if max_depth is not None else 64
     board = Board(game.variant, list(game.board.cells), game.board.turn)
+    # The search calls any return to a position of its history a draw. The game draws only at
+    # the third occurrence, so only positions seen twice already are its history here: with
+    # every earlier position, a game that once repeated would read as drawn when it is not.
+    counts = Counter(hashes)
+    repeated = [key for key, count in counts.items() if count >= 2]
     iterations: list[SearchResult] = []
     # A fresh searcher: a table left by other positions would make the result depend on what
     # the process searched before.
@@ -228,7 +247,7 @@ def evaluate_position(
         board,
         max_depth=depth,
         time_limit=limit,
-        history=hashes[:-1],
+        history=repeated,
         on_iteration=iterations.append,
     )
     score = _steady_score(result, iterations)
@@ -352,7 +371,7 @@ class GameAnalysis:
     def win_chances(self) -> list[float]:
         """The attackers' winning chances (0..1) at every position (see :func:`win_chance`)."""
         calibration = calibration_for(self.variant)
-        return [win_chance(evaluation.score, calibration) for evaluation in self.evals]
+        return [evaluation.chance(calibration) for evaluation in self.evals]
 
     def mover(self, ply: int) -> Side:
         """Who played the ``ply``-th move."""
@@ -362,6 +381,15 @@ class GameAnalysis:
     def move_label(self, ply: int) -> str:
         """The ``ply``-th move's number as game records write it: ``12.`` or ``12…``."""
         return str(MoveNumber.of(ply, self.first_turn, get_variant(self.variant).first))
+
+    def comments(self) -> dict[int, str]:
+        """A comment for each moment's move, by ply, for a game record's export:
+        ``"Blunder (better d4-d6): d4-d8 lets the king reach c9"``."""
+        return {
+            moment.ply: f"{moment.kind.value.capitalize()} (better {moment.better}): "
+            f"{moment.explanation}"
+            for moment in self.moments
+        }
 
     def to_json(self) -> str:
         """The analysis as compact JSON, to store (see :meth:`from_json`)."""
@@ -442,8 +470,7 @@ def review(
         engine_choice = move == before.best_move
         loss = 0.0 if engine_choice else max(
             0.0,
-            chance_for(side, before.score, calibration)
-            - chance_for(side, after.score, calibration),
+            chance_for(side, before, calibration) - chance_for(side, after, calibration),
         )
         accuracy.append(round(accuracy_of(loss), 1))
         if not engine_choice:
@@ -499,14 +526,17 @@ class _Finder:
         board = self.boards[index]
         side = explain.mover_of(board)
         before, after = self.evals[index], self.evals[index + 1]
-        if self.game.history[index].outcome is not None:
-            return None  # the move ended the game: a win, or a repetition nothing could avoid
+        outcome = self.game.history[index].outcome
+        if outcome is not None and outcome.winner is side:
+            return None  # the move won the game
         if before.for_side(side) < -MATE_BOUND:
             return None  # already lost by force: the mistake was earlier
         still_winning = after.for_side(side) > MATE_BOUND
-        chance_before = chance_for(side, before.score, self.calibration)
-        chance_after = chance_for(side, after.score, self.calibration)
+        chance_before = chance_for(side, before, self.calibration)
+        chance_after = chance_for(side, after, self.calibration)
         loss = round(max(0.0, chance_before - chance_after), 3)
+        dropped = chance_before - chance_after >= BLUNDER_DROP
+        turned = chance_before >= WON and chance_after <= 1.0 - WON
 
         def make(kind: MomentKind, better: str, explanation: str) -> Moment:
             return Moment(index + 1, side, kind, move, better, before.score, after.score,
@@ -516,13 +546,16 @@ class _Finder:
             found = self._missed_win(index)
             if found is not None:
                 return make(MomentKind.MISSED_WIN, *found)
+        if (dropped or turned) and before.best_move is not None and outcome is not None:
+            # Only a repetition ends the game against its mover: no answer to read.
+            return make(MomentKind.BLUNDER, before.best_move, explain.repeats(move, outcome))
+        if outcome is not None:
+            return None
         opponent_finishes = self.finishes(index + 1)
         if opponent_finishes:
             found = self._missed_defence(index, move, opponent_finishes)
             if found is not None:
                 return make(MomentKind.MISSED_DEFENCE, *found)
-        dropped = chance_before - chance_after >= BLUNDER_DROP
-        turned = chance_before >= WON and chance_after <= 1.0 - WON
         if (dropped or turned) and before.best_move is not None:
             explanation = self._blunder(index, move, opponent_finishes, chance_before,
                                         chance_after)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.engine.board import ATTACKERS, Board
 from bot.engine.tables import TARGET_MASK
-from bot.engine.types import Side, Termination, square_name
+from bot.engine.types import Outcome, Side, Termination, square_name
 
 from .player import move_text
 
@@ -179,6 +179,17 @@ def closes(finish: Finish) -> str:
     if finish.termination in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
         return "would have saved him"
     return "would have stopped it"
+
+
+def repeats(played: str, outcome: Outcome) -> str:
+    """A move that ended the game by repeating the position: ``e2-e4 repeats the position a
+    third time: a draw``."""
+    if outcome.winner is None:
+        return f"{played} repeats the position a third time: a draw"
+    return (
+        f"{played} repeats the position a third time, which loses for the "
+        f"{outcome.winner.other.value} here"
+    )
 
 
 def forced_two(board: Board, move: int, line: tuple[str, ...]) -> str:

@@ -7,10 +7,20 @@ or by hand (see `parse_otn_position`).
     view = board_view_from_game(game, caption=True, attackers="Ragnar", defenders="Linnaeus")
     png = render_png(view, theme="classic", flip=False)
     gif = render_gif(replay_views(game))
+
+For a game analysed by `bot.ai.analysis.review`: `render_eval_chart(analysis)` draws its
+evaluation chart, and `analysis_view(analysis, ply)` the position before a move with the move
+played and the better one as arrows.
 """
 
-from bot.render.adapter import board_view_from_game, replay_views
+from bot.render.adapter import (
+    analysis_view,
+    board_view_from_game,
+    replay_views,
+    view_before_move,
+)
 from bot.render.board import encode_png, render_board, render_png
+from bot.render.chart import render_eval_chart
 from bot.render.fonts import FontMissingError
 from bot.render.gif import render_gif
 from bot.render.layout import DEFAULT_WIDTH, Layout
@@ -20,6 +30,7 @@ from bot.render.view import (
     DEFENDER,
     EMPTY,
     KING,
+    Arrow,
     BoardView,
     Caption,
     parse_otn_position,
@@ -33,17 +44,21 @@ __all__ = [
     "EMPTY",
     "KING",
     "THEMES",
+    "Arrow",
     "BoardView",
     "Caption",
     "FontMissingError",
     "Layout",
     "Theme",
+    "analysis_view",
     "board_view_from_game",
     "encode_png",
     "get_theme",
     "parse_otn_position",
     "render_board",
+    "render_eval_chart",
     "render_gif",
     "render_png",
     "replay_views",
+    "view_before_move",
 ]
