@@ -80,7 +80,8 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     record = exported.original_message
     assert record is not None
     text = record.attachments[0].data.decode()
-    assert "\n2. a4-a6 d4-a4-\n[Blunder: a4-a6 allows d4-a4, opening a road" in text, text
+    remark = "[Blunder (better b7-b6): a4-a6 allows d4-a4, opening a road"
+    assert f"\n2. a4-a6 d4-a4-\n{remark}" in text, text
 
 
 async def test_only_finished_games_of_this_server_are_reviewed(

@@ -22,7 +22,7 @@ from ..present import plain_name, render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
 from ..wording import plural, rating_with_games, side_record
 from .challenges import VARIANT_CHOICES
-from .review import budget_of, record_comments
+from .review import budget_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -149,7 +149,7 @@ class Info(commands.Cog):
             tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
         # A reviewed game carries its review's verdicts as remarks on the moves.
         stored = await self.bot.storage.analyses.get(record.id, budget_of(record.variant))
-        comments = None if stored is None else record_comments(GameAnalysis.from_json(stored))
+        comments = None if stored is None else GameAnalysis.from_json(stored).comments()
         text = played.to_record(tags, comments)
         await interaction.response.send_message(
             f"Game #{record.id}: {moves_text(played)}.",

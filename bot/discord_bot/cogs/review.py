@@ -76,16 +76,6 @@ def accuracy_line(analysis: GameAnalysis, names: dict[Side, str]) -> str:
     return " · ".join(parts)
 
 
-def record_comments(analysis: GameAnalysis) -> dict[int, str]:
-    """The review as remarks on the moves of an OTN record (``/tafl export``)."""
-    return {
-        moment.ply: (
-            f"{KIND_TITLES[moment.kind]}: {moment.explanation}; better {moment.better}"
-        )
-        for moment in analysis.moments
-    }
-
-
 def present(
     analysis: GameAnalysis, record: GameRecord, names: dict[Side, str], length: str
 ) -> tuple[discord.Embed, list[discord.File]]:
