@@ -43,7 +43,8 @@ def find_binaries() -> Path | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port nothing listens on (a moment ago)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -124,7 +125,7 @@ def start() -> PostgresServer:
             ) from None
         owner = "postgres"
         os.chown(folder, account.pw_uid, account.pw_gid)
-    server = PostgresServer(folder, binaries, _free_port(), owner)
+    server = PostgresServer(folder, binaries, free_port(), owner)
     data = folder / "data"
     steps = [
         (str(binaries / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8",

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -183,11 +182,6 @@ async def logged(bot: BotProcess, text: str) -> None:
     raise AssertionError(f"the bot never logged {text!r}:\n{bot.log_text()}")
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
 
 async def test_a_database_out_of_reach_at_start_is_one_line_without_its_password(
     tmp_path: Path,
@@ -195,7 +189,7 @@ async def test_a_database_out_of_reach_at_start_is_one_line_without_its_password
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
         "DISCORD_TOKEN": "not-used",
-        "TAFL_DATABASE": f"postgresql://tafl:hunter2@127.0.0.1:{_closed_port()}/tafl",
+        "TAFL_DATABASE": f"postgresql://tafl:hunter2@127.0.0.1:{pg_server.free_port()}/tafl",
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=ROOT, env=env,

@@ -4,7 +4,6 @@ server that cannot be reached at start or is lost mid-run."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -195,14 +194,9 @@ async def test_the_move_log_is_append_only_on_postgresql_too(schema_url: str) ->
             await raw_execute(schema_url, sql)
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
 
 async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
-    url = f"postgresql://tafl:hunter2@127.0.0.1:{_closed_port()}/tafl"
+    url = f"postgresql://tafl:hunter2@127.0.0.1:{pg_server.free_port()}/tafl"
     with pytest.raises(DatabaseUnavailable) as raised:
         await Storage.open(url)
     message = str(raised.value)

@@ -35,7 +35,7 @@ from bot.engine.variants import Variant, get_variant
 
 from . import explain
 from .player import move_text, replay
-from .search import MATE, MATE_BOUND, Searcher, SearchResult
+from .search import MATE, MATE_BOUND, Searcher, SearchResult, plies_to_result
 
 FORMAT_VERSION = 1
 """The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are)."""
@@ -159,11 +159,7 @@ class PositionEval:
     @property
     def mate_in(self) -> int | None:
         """Plies to a forced result (positive: the attackers win), or ``None``."""
-        if self.score > MATE_BOUND:
-            return MATE - self.score
-        if self.score < -MATE_BOUND:
-            return -(MATE + self.score)
-        return None
+        return plies_to_result(self.score)
 
     @property
     def finished(self) -> bool:

@@ -35,6 +35,16 @@ _KILLER_BONUS = 1 << 24
 _KING_BONUS = 1 << 22
 
 
+def plies_to_result(score: int) -> int | None:
+    """Plies to the forced result a mate score stands for (positive: a win for the side the
+    score is counted for), or ``None`` for an ordinary score."""
+    if score > MATE_BOUND:
+        return MATE - score
+    if score < -MATE_BOUND:
+        return -(MATE + score)
+    return None
+
+
 class SearchTimeout(Exception):
     """Raised inside the search when the time budget or a stop request ends it."""
 
@@ -55,11 +65,7 @@ class SearchResult:
     @property
     def mate_in(self) -> int | None:
         """Plies to a forced result (positive: the mover wins), or ``None``."""
-        if self.score > MATE_BOUND:
-            return MATE - self.score
-        if self.score < -MATE_BOUND:
-            return -(MATE + self.score)
-        return None
+        return plies_to_result(self.score)
 
 
 class Searcher:

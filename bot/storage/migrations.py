@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import MigrationMismatchError, SchemaTooNewError
 
 
 @dataclass(frozen=True)
@@ -513,3 +516,31 @@ def check_sequence(migrations: tuple[Migration, ...]) -> None:
             raise ValueError(
                 f"migration {migration.version} is out of sequence (expected {expected})"
             )
+
+
+def check_history(
+    target: str | Path,
+    recorded: list[tuple[int, str]],
+    migrations: tuple[Migration, ...],
+    *,
+    newest: int = 0,
+) -> set[int]:
+    """The versions a database has applied, from its ``(version, name)`` rows, refusing one
+    this code must not touch: a newer schema (``newest`` adds a version recorded elsewhere,
+    SQLite's ``user_version``), or a history that names its migrations differently."""
+    known = len(migrations)
+    newest = max([newest, *(version for version, _ in recorded)])
+    if newest > known:
+        raise SchemaTooNewError(
+            target,
+            f"its schema is version {newest} but this version of the bot knows only up to {known}"
+            " (was it opened by a newer bot? upgrade the bot or restore an older backup)",
+        )
+    for version, name in recorded:
+        if migrations[version - 1].name != name:
+            raise MigrationMismatchError(
+                target,
+                f"its migration {version} is {name!r} but this code's migration {version} is "
+                f"{migrations[version - 1].name!r}",
+            )
+    return {version for version, _ in recorded}

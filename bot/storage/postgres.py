@@ -31,13 +31,17 @@ from .errors import (
     Conflict,
     DatabaseUnavailable,
     DatabaseUnusable,
-    MigrationMismatchError,
-    SchemaTooNewError,
     ShardTaken,
     StorageError,
     UniqueViolation,
 )
-from .migrations import MIGRATIONS, POSTGRES_MIGRATIONS_TABLE, Migration, check_sequence
+from .migrations import (
+    MIGRATIONS,
+    POSTGRES_MIGRATIONS_TABLE,
+    Migration,
+    check_history,
+    check_sequence,
+)
 from .target import redact
 
 log = logging.getLogger(__name__)
@@ -443,19 +447,4 @@ async def _check_version(
             f"its schema {schema!r} has a schema_migrations table of another application; use"
             " an empty database or schema",
         ) from error
-    known = len(migrations)
-    newest = max((version for version, _ in recorded), default=0)
-    if newest > known:
-        raise SchemaTooNewError(
-            target,
-            f"its schema is version {newest} but this version of the bot knows only up to {known}"
-            " (was it opened by a newer bot? upgrade the bot or restore an older backup)",
-        )
-    for version, name in recorded:
-        if migrations[version - 1].name != name:
-            raise MigrationMismatchError(
-                target,
-                f"its migration {version} is {name!r} but this code's migration {version} is "
-                f"{migrations[version - 1].name!r}",
-            )
-    return {version for version, _ in recorded}
+    return check_history(target, recorded, migrations)

@@ -26,13 +26,11 @@ from .errors import (
     DatabaseCorruptError,
     DatabaseUnavailable,
     DatabaseUnusable,
-    MigrationMismatchError,
     NotADatabaseError,
-    SchemaTooNewError,
     StorageError,
     UniqueViolation,
 )
-from .migrations import MIGRATIONS, MIGRATIONS_TABLE, Migration, check_sequence
+from .migrations import MIGRATIONS, MIGRATIONS_TABLE, Migration, check_history, check_sequence
 
 log = logging.getLogger(__name__)
 
@@ -292,21 +290,7 @@ async def _check_version(
         raise DatabaseUnusable(
             path, "it holds tables that are not this bot's (there is no schema_migrations table)"
         )
-    newest = max([user_version, *(version for version, _ in recorded)])
-    if newest > known:
-        raise SchemaTooNewError(
-            path,
-            f"its schema is version {newest} but this version of the bot knows only up to {known}"
-            " (was it opened by a newer bot? upgrade the bot or restore an older backup)",
-        )
-    for version, name in recorded:
-        if migrations[version - 1].name != name:
-            raise MigrationMismatchError(
-                path,
-                f"its migration {version} is {name!r} but this code's migration {version} is "
-                f"{migrations[version - 1].name!r}",
-            )
-    return {version for version, _ in recorded}
+    return check_history(path, recorded, migrations, newest=user_version)
 
 
 async def _migrate(

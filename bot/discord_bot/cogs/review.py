@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.analysis import GameAnalysis, Moment, MomentKind, default_depth, review
+from bot.ai.analysis import GameAnalysis, Moment, default_depth, review
 from bot.engine import Game, Side, get_variant
 from bot.render import render_png
 from bot.render.adapter import analysis_view
@@ -39,13 +39,6 @@ log = logging.getLogger(__name__)
 PROGRESS_EVERY = 2.0
 """Seconds between edits of the progress line (Discord limits edits; players need only a pulse)."""
 
-KIND_TITLES = {
-    MomentKind.BLUNDER: "Blunder",
-    MomentKind.MISSED_WIN: "Missed win",
-    MomentKind.MISSED_DEFENCE: "Missed defence",
-}
-
-
 def budget_of(variant: str) -> str:
     """The name of the search budget a review is made (and stored) with."""
     return f"depth {default_depth(variant)}"
@@ -62,7 +55,7 @@ def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) 
     who = f"{names[moment.side]} ({side_name(moment.side)})"
     return (
         f"**{analysis.move_label(moment.ply)} {moment.move}** {who}, "
-        f"{KIND_TITLES[moment.kind].lower()}: {moment.explanation}; better **{moment.better}**."
+        f"{moment.kind.value}: {moment.explanation}; better **{moment.better}**."
     )
 
 
