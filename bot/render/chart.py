@@ -64,7 +64,8 @@ class _Frame:
         self.legend = round(6.0 * unit)
         self.left = round(7.0 * unit)
         self.right = round(3.0 * unit)
-        self.top = self.header + self.labels
+        # A gap, so that a mark at 100% stays clear of the labels above it.
+        self.top = self.header + self.labels + round(2.5 * unit)
         self.bottom = height - self.ticks - self.legend
         self.plot_width = width - self.left - self.right
         self.spans = max(1, positions - 1)
