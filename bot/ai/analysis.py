@@ -7,10 +7,11 @@ Two steps, so that the bot can show progress between positions:
    :meth:`bot.ai.service.AIService.evaluate`) and returns a :class:`PositionEval`.
 2. :func:`review` takes a game's moves and the evaluations of all its positions and finds the
    moments that decided it, without searching again: a **blunder** (the mover's winning chances
-   fall by :data:`BLUNDER_DROP` or more, or a won position becomes lost), a **missed win** (a
-   move that ended the game at once, or a forced win in two, was on the board and not played)
-   and a **missed defence** (the opponent threatened to win at once, the threat could be met, and
-   was not). :mod:`bot.ai.explain` proves each one on the board and words it.
+   fall by :data:`BLUNDER_DROP` or more, a won position becomes lost, or the move allows a forced
+   win that was not there), a **missed win** (a move that ended the game at once, or a forced
+   win in two, was on the board and not played) and a **missed defence** (the opponent
+   threatened to win at once, the threat could be met, and was not). :mod:`bot.ai.explain`
+   proves each one on the board and words it.
 
 Scores are in hundredths of an attacker from the **attackers'** point of view; forced results
 are mate scores (see :data:`bot.ai.search.MATE`). :func:`win_chance` maps a score to the
@@ -104,6 +105,9 @@ margin is above almost all of that noise (``benchmarks/analysis.py --judge`` pri
 WON = 0.8
 """Winning chances from which a position counts as won (a blunder that turns a won position
 into a lost one is reported whatever the margin)."""
+HOPELESS = 0.05
+"""Winning chances below which a move that allows a forced loss is no longer a blunder: the
+game was lost already, the forced line only came into the search's sight."""
 CRITICAL = 3
 """How many of the moments are flagged as the critical ones, to show with a board."""
 
@@ -537,6 +541,10 @@ class _Finder:
         loss = round(max(0.0, chance_before - chance_after), 3)
         dropped = chance_before - chance_after >= BLUNDER_DROP
         turned = chance_before >= WON and chance_after <= 1.0 - WON
+        # A forced loss where there was none is a blunder however small the drop, unless the
+        # game was already hopeless (as lichess counts a move that lets the opponent mate).
+        doomed = after.for_side(side) < -MATE_BOUND and chance_before >= HOPELESS
+        dropped = dropped or doomed
 
         def make(kind: MomentKind, better: str, explanation: str) -> Moment:
             return Moment(index + 1, side, kind, move, better, before.score, after.score,
@@ -632,8 +640,15 @@ class _Finder:
         board_after = explain.copy_board(self.boards[index + 1])
         if opponent_finishes:
             return explain.lets(board_after, move, opponent_finishes[0])
-        after = self.evals[index + 1]
+        before, after = self.evals[index], self.evals[index + 1]
         opponent = explain.mover_of(board_after)
+        mover = opponent.other
+        if before.for_side(mover) > MATE_BOUND and before.best_move is not None:
+            moves = (MATE - before.for_side(mover) + 1) // 2
+            return (
+                f"{move} lets a forced win slip: {before.best_move} would have won within "
+                f"{moves} moves"
+            )
         reply = _engine_move(board_after, after.best_move) if after.best_move else None
         effect = explain.answer_effect(board_after, reply) if reply is not None else None
         if after.for_side(opponent) > MATE_BOUND:
@@ -643,8 +658,9 @@ class _Finder:
                 f"{move} allows a forced win for the {opponent.value}, starting with "
                 f"{after.best_move}"
             )
-        mover = opponent.other.value
-        fall = f"the {mover}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
+        fall = (
+            f"the {mover.value}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
+        )
         if effect is not None:
             return f"{move} allows {effect}: {fall}"
         return f"after {move} {fall}"
