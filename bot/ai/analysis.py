@@ -48,9 +48,10 @@ DEFAULT_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
 
 A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
 the machine. Chosen so that a 60-move game takes well under a minute in pure Python on a shared
-two-core machine (``benchmarks/analysis.py``): about 0.4 to 0.8 s a position on 9x9 at depth 4,
-as much on 7x7 at depth 5 (depth 6 there: 2.6 s) and on 11x11 at depth 3 (depth 4: 2.3 s).
-The compiled search (``python -m bot.native build``) halves these times.
+two-core machine: ``benchmarks/analysis.py`` analyses its 60-move tablut game at depth 4 in 26 s
+(0.43 s a position, the slowest 1.3 s; 10 s with the compiled search, ``python -m bot.native
+build``). 7x7 boards at depth 5 and Copenhagen's 11x11 at depth 3 cost about as much a position
+(0.5 s); one ply more costs four times as much on either (2.6 s and 2.3 s).
 """
 SAFETY_SECONDS = 30.0
 """The time limit of a default-budget search, a safety net only: a normal position finishes its
@@ -79,15 +80,29 @@ class Calibration:
 
 
 CALIBRATIONS: dict[str, Calibration] = {
-    "copenhagen": Calibration(0.0019, 950),
+    "copenhagen": Calibration(0.0013, 475),
+    "tablut": Calibration(0.0022, 625),
 }
-"""Fitted by maximum likelihood on real games (Copenhagen: the odd-numbered games of
-``tests/data/copenhagen-games.csv``, ``benchmarks/analysis.py --fit``). Copenhagen's evaluation
-leans far towards the attackers (their ring closing in scores as if it already held), so its
-even point is 950, and its slope is shallow: the scores say little between 0 and 900."""
-DEFAULT_CALIBRATION = Calibration(0.004)
-"""The other variants': the start is even, and a score of 100 (an attacker up) is 60%, 275 is
-75%, 550 is 90%."""
+"""Fitted by maximum likelihood on finished games, by ``benchmarks/analysis.py --fit``:
+
+- ``copenhagen``: 1,853 positions (every 8th ply) of 300 real games, the odd-numbered lines of
+  ``tests/data/copenhagen-games.csv`` (``--fit --games 300 --selfplay 0``). Copenhagen's
+  evaluation leans towards the attackers (their ring closing in scores before it holds), so
+  the sides win as often at 475, and the slope is shallow: 2,000 is still only 87%.
+- ``tablut``: 794 positions (every 6th ply) of 120 self-play games, ``medium`` and ``hard``
+  each against itself, odd seeds (``--fit --games 0 --selfplay 120``), for want of recorded
+  human games. Between equal levels the defenders won nearly three games in four, so the even
+  point is 625: the start is about 20% for the attackers. Smaller samples disagree (40 games:
+  slopes 0.0034 to 0.0038, even points 275 to 675): refit on the bot's own finished games once
+  there are a few hundred.
+
+The judge (``benchmarks/analysis.py --judge``) measures the verdicts on the other half of the
+games, which the fits never saw. Copenhagen, 1,651 positions of 300 real games: of the
+positions called won with 80% or more, 91.7% were won by that side (96.0% from 90%; the side
+that won more often won 54.8%); of those with a forced result, 54 of 55. Tablut, 746 positions
+of 120 self-play games: 96.1% (99.5% from 90%; the usual winner 66.9%); forced, 132 of 132."""
+DEFAULT_CALIBRATION = Calibration(0.0022)
+"""The other variants', for want of games: tablut's slope, even at the start (0)."""
 
 
 def calibration_for(variant: str | Variant) -> Calibration:
@@ -99,9 +114,10 @@ def calibration_for(variant: str | Variant) -> Calibration:
 BLUNDER_DROP = 0.2
 """How far the mover's winning chances must fall (0..1) for a move to be a blunder.
 
-Calibrated against the evaluation's own noise: when the engine's first choice is played, the
-chances measured before and after the move still differ by the search's horizon effects; this
-margin is above almost all of that noise (``benchmarks/analysis.py --judge`` prints it)."""
+Above the evaluation's own noise: after the engine's own choice the chances measured before and
+after the move still differ by the search's horizon effects, by 3.3% on average and 15.6% at
+most over the 17 such moves of ``benchmarks/analysis.py``'s game (it prints them). Lichess's
+blunder, 15 points, would sit inside that noise."""
 WON = 0.8
 """Winning chances from which a position counts as won (a blunder that turns a won position
 into a lost one is reported whatever the margin)."""
