@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind
 from bot.engine.types import Side
 from bot.render import sprites
-from bot.render.caption import _fit
+from bot.render.caption import fit_text
 from bot.render.fonts import font
 from bot.render.theme import DEFAULT_THEME, RGB, Theme, get_theme
 from bot.render.view import ATTACKER, DEFENDER
@@ -149,7 +149,7 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame,
     for side, code, name in players:
         figure = figures[side]
         room = half - icon_size - face.getlength(figure) - 1.4 * pad
-        shown = _fit(name, face, room)
+        shown = fit_text(name, face, room)
         parts = [shown, figure] if side is Side.ATTACKERS else [figure, shown]
         total = icon_size + 1.4 * pad + sum(face.getlength(part) for part in parts)
         x = float(pad) if side is Side.ATTACKERS else frame.width - pad - total
