@@ -62,6 +62,16 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"event loop worst lag {NUMBER} ms \(target <= 50 ms; [1-9]\d* reports\)",
         rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
     ),
+    "analysis": (
+        rf"tablut game of 12 moves \(plies\) at depth 2: 13 positions in {NUMBER} s "
+        rf"\({NUMBER} s a position, slowest {NUMBER} s\); review {NUMBER} s",
+        rf"accuracy: attackers {NUMBER}%, defenders {NUMBER}%",
+        r"moments found: \d+",
+        r"judge on copenhagen, 2 real games .*: [1-9]\d* positions in",
+        r"forced results: \d+, won by that side: \d+",
+        r"called won \(chances >= 80%\): \d+, won by that side: \d+",
+        r"judge on tablut, 1 self-play games .*: [1-9]\d* positions in",
+    ),
     "scale": (
         r"CPUs: \d+ \(os\.cpu_count\(\)\)",
         r"configuration +processes +games +moves +median ms +p95 ms +moves/s +late",

@@ -14,7 +14,7 @@ ELLIPSIS = "…"
 MINUS = "−"  # U+2212: a real minus sign, the width of a digit, unlike a hyphen
 
 
-def _fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     """`text`, shortened with an ellipsis until it fits in `width` pixels."""
     if face.getlength(text) <= width:
         return text
@@ -74,7 +74,7 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
         start = x
         image.paste(sprite, (round(x), round(mid - icon_size / 2)), sprite)
         x += icon_size + pad * 0.4
-        text = _fit(name, face, name_room)
+        text = fit_text(name, face, name_room)
         colour = theme.caption_text if caption.to_move in (None, side) else theme.caption_dim
         draw.text((x, mid), text, font=face, fill=colour, anchor="lm")
         x += face.getlength(text)
@@ -90,7 +90,7 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
     # Right: status then move, right-aligned.
     x = width - pad - right_width
     for text, is_status in right:
-        shown = _fit(text, face, max(0.0, width - pad - x))
+        shown = fit_text(text, face, max(0.0, width - pad - x))
         colour = theme.caption_accent if is_status else theme.caption_dim
         draw.text((x, mid), shown, font=face, fill=colour, anchor="lm")
         x += face.getlength(shown) + gap

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind
 from bot.engine.types import Side
 from bot.render import sprites
-from bot.render.caption import _fit
+from bot.render.caption import fit_text
 from bot.render.fonts import font
 from bot.render.theme import DEFAULT_THEME, RGB, Theme, get_theme
 from bot.render.view import ATTACKER, DEFENDER
@@ -64,7 +64,8 @@ class _Frame:
         self.legend = round(6.0 * unit)
         self.left = round(7.0 * unit)
         self.right = round(3.0 * unit)
-        self.top = self.header + self.labels
+        # A gap, so that a mark at 100% stays clear of the labels above it.
+        self.top = self.header + self.labels + round(2.5 * unit)
         self.bottom = height - self.ticks - self.legend
         self.plot_width = width - self.left - self.right
         self.spans = max(1, positions - 1)
@@ -148,7 +149,7 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame,
     for side, code, name in players:
         figure = figures[side]
         room = half - icon_size - face.getlength(figure) - 1.4 * pad
-        shown = _fit(name, face, room)
+        shown = fit_text(name, face, room)
         parts = [shown, figure] if side is Side.ATTACKERS else [figure, shown]
         total = icon_size + 1.4 * pad + sum(face.getlength(part) for part in parts)
         x = float(pad) if side is Side.ATTACKERS else frame.width - pad - total

@@ -62,7 +62,7 @@ class Theme:
     arrow_played: RGB
     """The move that was played, drawn as a solid arrow."""
     arrow_better: RGB
-    """The better move, drawn as a dashed arrow."""
+    """The better move, drawn as a dashed arrow (not the blue of the king's roads)."""
     arrow_halo: RGB
     """The rim round both arrows, so they stand out on dark pieces and light squares alike."""
     moment_blunder: RGB
@@ -108,7 +108,7 @@ CLASSIC = Theme(
     route_halo=(255, 255, 255),
     threat=(212, 96, 0),
     arrow_played=(212, 96, 0),
-    arrow_better=(0, 112, 176),
+    arrow_better=(0, 156, 116),
     arrow_halo=(255, 248, 232),
     moment_blunder=(212, 96, 0),
     moment_missed_win=(0, 112, 176),
@@ -151,7 +151,7 @@ CONTRAST = Theme(
     route_halo=(255, 255, 255),
     threat=(212, 96, 0),
     arrow_played=(212, 96, 0),
-    arrow_better=(0, 112, 176),
+    arrow_better=(0, 156, 116),
     arrow_halo=(255, 255, 255),
     moment_blunder=(212, 96, 0),
     moment_missed_win=(0, 112, 176),

@@ -1,0 +1,378 @@
+"""Post-game analysis: how long a game takes at the default budget, and whether its verdicts agree
+with how real games ended.
+
+.venv/bin/python benchmarks/analysis.py            # a 60-move tablut game at the default budget
+.venv/bin/python benchmarks/analysis.py --judge    # and the judge: real games and self-play
+.venv/bin/python benchmarks/analysis.py --fit      # fit the score calibrations (other games)
+.venv/bin/python benchmarks/analysis.py --smoke    # a quick check that it all works
+
+**Timing.** Every position of a fixed 60-move (60-ply) tablut game of the ``medium`` level
+against itself is evaluated at the default budget (:func:`bot.ai.analysis.default_depth`), in
+this process, one after another as the bot's worker does, then reviewed; the moments found are
+printed, and how far the chances moved after the engine's own choices (the evaluation's noise,
+which the blunder margin must clear).
+
+**The judge.** Positions are sampled from finished games (every 8th ply of real Copenhagen games
+from ``tests/data/copenhagen-games.csv``; every 6th ply of tablut games between equal levels)
+and evaluated at the default budget; a position the evaluation calls won for a side (a forced
+result, or winning chances of 80% or more) should have been won by that side. ``--judge`` uses
+the even-numbered Copenhagen games and even self-play seeds; ``--fit`` fits the calibration
+(:data:`bot.ai.analysis.CALIBRATIONS`) on the odd ones, so the judge's figures are measured on
+games the calibration never saw. ``--judge`` takes about 12 minutes with the compiled search
+(300 Copenhagen games, 120 self-play games; ``--games``/``--selfplay`` change them), twice that
+in pure Python; ``--save`` writes the judged positions to a CSV that ``--load`` judges or fits
+again without searching. The benchmark exits with status 2 when something did not work (an
+evaluation without a move, or no position judged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout, uninstalled
+sys.path.insert(0, str(ROOT / "tests"))  # the Copenhagen records' reader lives with the tests
+
+from copenhagen_records import load_games  # noqa: E402
+
+from bot import native  # noqa: E402
+from bot.ai.analysis import (  # noqa: E402
+    BLUNDER_DROP,
+    WON,
+    Calibration,
+    GameAnalysis,
+    PositionEval,
+    calibration_for,
+    chance_for,
+    default_depth,
+    evaluate_position,
+    review,
+    win_chance,
+)
+from bot.ai.player import move_text, think  # noqa: E402
+from bot.ai.search import MATE_BOUND  # noqa: E402
+from bot.engine import Board, Game, Side, TaflError  # noqa: E402
+
+GAME = (
+    "e8-h8", "d5-d7", "d1-d5", "e7-e8", "f9-f7", "e8-d8", "a6-c6", "e3-b3", "f1-f3", "e4-c4",
+    "e1-d1", "g5-g2", "e9-g9", "e6-h6", "h8-e8", "h6-f6", "c6-c8", "e5-e6", "c8-c6", "e6-e5",
+    "i4-g4", "b3-d3", "b5-b7", "c4-c5", "a4-c4", "g2-h2", "a5-d5", "f6-g6", "i5-i1", "d3-b3",
+    "d1-d3", "b3-b1", "c4-e4", "h2-g2", "i1-c1", "f5-g5", "f3-f5", "g6-g5", "g9-g6", "e5-f5",
+    "g4-f4", "f5-e5", "d3-g3", "g2-i2", "f4-f5", "e5-e6", "g6-f6", "b1-b6", "d5-d6", "e6-e5",
+    "c6-c5", "e5-d5", "e4-d4", "b6-b5", "c1-c5", "d5-d6", "c5-c6", "b5-b6", "d9-c9", "d6-c6",
+)
+"""60 moves of a tablut game of the ``medium`` level against itself (two random moves, then the
+level's seeded search; the defenders escaped at move 66)."""
+SMOKE_PLIES = 12
+SMOKE_DEPTH = 2
+JUDGE_GAMES = 300
+COPENHAGEN_STEP = 8
+SELFPLAY_GAMES = 120
+SELFPLAY_STEP = 6
+SELFPLAY_LEVELS = ("medium", "hard")
+"""Self-play games pair each level with itself, so the result follows the position, not the
+difference in strength."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One judged position: its score, and who won the game it comes from."""
+
+    variant: str
+    score: int
+    attackers_won: bool
+
+
+# ---------------------------------------------------------------------------------- timing
+
+
+def time_game(moves: Sequence[str], depth: int | None) -> tuple[GameAnalysis, list[float], float]:
+    """Evaluate every position of a tablut game and review it; returns the analysis, the time
+    of each evaluation and the review's time."""
+    evals: list[PositionEval] = []
+    times: list[float] = []
+    for ply in range(len(moves) + 1):
+        started = time.perf_counter()
+        evals.append(evaluate_position("tablut", None, None, moves[:ply], max_depth=depth))
+        times.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    analysis = review("tablut", None, None, moves, evals)
+    return analysis, times, time.perf_counter() - started
+
+
+def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
+                depth: int) -> None:
+    """Print the timing, the accuracy, the moments and the evaluation's noise."""
+    total = sum(times)
+    print(
+        f"tablut game of {len(analysis.moves)} moves (plies) at depth {depth}: "
+        f"{len(times)} positions in {total:.1f} s ({total / len(times):.2f} s a position, "
+        f"slowest {max(times):.2f} s); review {review_time:.2f} s"
+    )
+    print(
+        f"accuracy: attackers {analysis.attackers_accuracy:.0f}%, "
+        f"defenders {analysis.defenders_accuracy:.0f}%"
+    )
+    print(f"moments found: {len(analysis.moments)}")
+    for moment in analysis.moments:
+        flag = " [critical]" if moment.critical else ""
+        print(
+            f"  {analysis.move_label(moment.ply)} {moment.side.value} {moment.kind.value}: "
+            f"{moment.move} (better {moment.better}, -{moment.loss:.0%}){flag}: "
+            f"{moment.explanation}"
+        )
+    noise = _engine_noise(analysis)
+    if noise:
+        print(
+            f"noise: after the engine's own choice ({len(noise)} moves) the mover's chances moved "
+            f"by {statistics.mean(noise):.1%} on average, {max(noise):.1%} at most "
+            f"(blunder margin {BLUNDER_DROP:.0%})"
+        )
+
+
+def _engine_noise(analysis: GameAnalysis) -> list[float]:
+    """How much the mover's chances fell after each move that was the engine's own choice."""
+    calibration = calibration_for(analysis.variant)
+    drops = []
+    for index, move in enumerate(analysis.moves):
+        before, after = analysis.evals[index], analysis.evals[index + 1]
+        if move == before.best_move and abs(after.score) < MATE_BOUND:
+            side = analysis.mover(index + 1)
+            drops.append(abs(chance_for(side, before, calibration)
+                             - chance_for(side, after, calibration)))
+    return drops
+
+
+# ---------------------------------------------------------------------------------- judge
+
+
+def copenhagen_samples(parity: int, games: int, step: int, depth: int | None,
+                       seed: int = 5) -> Iterator[Sample]:
+    """Positions of real Copenhagen games won by one side, the lines of ``parity`` (0 even,
+    1 odd), in a seeded order; every ``step``-th ply, up to the end or an illegal move."""
+    finished = [g for g in load_games() if g.result in ("White", "Black") and
+                g.index % 2 == parity]
+    random.Random(seed).shuffle(finished)
+    for recorded in finished[:games]:
+        moves = [move for move, _ in recorded.moves]
+        for ply in range(step, len(moves) + 1, step):
+            try:
+                game = Game("copenhagen")
+                for text in moves[:ply]:
+                    game.play(text)
+            except TaflError:
+                break  # a move the engine refuses: the rest of the record is not judged
+            if game.is_over:
+                break
+            evaluation = evaluate_position("copenhagen", None, None, moves[:ply],
+                                           max_depth=depth)
+            yield Sample("copenhagen", evaluation.score, recorded.result == "Black")
+
+
+def selfplay_game(variant: str, level: str, seed: int, max_plies: int = 160) -> Game:
+    """A game of ``level`` against itself after four random moves, reproducible by ``seed``."""
+    rng = random.Random(seed)
+    game = Game(variant)
+    for _ in range(4):
+        game.play(rng.choice(game.legal_moves()))
+    hashes = [game.board.hash]
+    while not game.is_over and game.ply < max_plies:
+        board = Board(game.variant, list(game.board.cells), game.board.turn)
+        result = think(board, level, seed=seed * 1000 + game.ply, history=hashes[:-1],
+                       fresh=True)
+        assert result.move is not None
+        game.play(move_text(result.move, game.size))
+        hashes.append(game.board.hash)
+    return game
+
+
+def selfplay_samples(parity: int, games: int, step: int, depth: int | None,
+                     levels: Sequence[str] = SELFPLAY_LEVELS) -> Iterator[Sample]:
+    """Positions of tablut self-play games that one side won; seeds of ``parity``."""
+    for number in range(games):
+        seed = 2 * number + parity + 2
+        level = levels[number % len(levels)]
+        game = selfplay_game("tablut", level, seed)
+        if game.outcome is None or game.outcome.winner is None:
+            continue
+        moves = [result.move.text(game.size) for result in game.history]
+        for ply in range(step, len(moves), step):
+            evaluation = evaluate_position("tablut", None, None, moves[:ply], max_depth=depth)
+            yield Sample("tablut", evaluation.score, game.outcome.winner is Side.ATTACKERS)
+
+
+def report_judge(name: str, samples: list[Sample], seconds: float) -> None:
+    """Print how often a position called won was won by that side, for each side, beside how
+    often the side that usually wins did win (what a judge that always named it would score)."""
+    calibration = calibration_for(samples[0].variant) if samples else Calibration(0.0)
+    attackers = sum(s.attackers_won for s in samples)
+    usual = max(attackers, len(samples) - attackers)
+    print(f"judge on {name}: {len(samples)} positions in {seconds:.0f} s; the attackers won "
+          f"the games of {_share(attackers, len(samples))} (always naming the usual winner: "
+          f"{_share(usual, len(samples))} right)")
+    forced = [s for s in samples if abs(s.score) > MATE_BOUND]
+    forced_right = sum((s.score > 0) == s.attackers_won for s in forced)
+    print(f"  forced results: {len(forced)}, won by that side: {forced_right} "
+          f"({_share(forced_right, len(forced))})")
+    for threshold in (WON, 0.9):
+        parts = []
+        total = right = 0
+        for side in (Side.ATTACKERS, Side.DEFENDERS):
+            called = [s for s in samples
+                      if _chance(s, side, calibration) >= threshold]
+            won = sum(s.attackers_won == (side is Side.ATTACKERS) for s in called)
+            total += len(called)
+            right += won
+            parts.append(f"{side.value} {won}/{len(called)}")
+        print(f"  called won (chances >= {threshold:.0%}): {total}, won by that side: {right} "
+              f"({_share(right, total)}; {', '.join(parts)})")
+    edges = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.0001)
+    cells = []
+    for low, high in itertools.pairwise(edges):
+        group = [s for s in samples if low <= win_chance(s.score, calibration) < high]
+        if group:
+            won_share = sum(s.attackers_won for s in group) / len(group)
+            cells.append(f"{low:.0%}-{min(high, 1):.0%}: {won_share:.0%} of {len(group)}")
+    print("  attackers' chances given -> games the attackers won: " + "; ".join(cells))
+
+
+def _chance(sample: Sample, side: Side, calibration: Calibration) -> float:
+    chance = win_chance(sample.score, calibration)
+    return chance if side is Side.ATTACKERS else 1.0 - chance
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part / whole:.1%}" if whole else "n/a"
+
+
+def fit(samples: list[Sample]) -> Calibration:
+    """The calibration of greatest likelihood for these samples (a grid search; forced results
+    are certain whatever the calibration, so they are left out)."""
+    scored = [(s.score, s.attackers_won) for s in samples if abs(s.score) <= MATE_BOUND]
+    best: tuple[float, Calibration] | None = None
+    for centre in range(-500, 2001, 25):
+        for step in range(4, 101):
+            calibration = Calibration(step / 10_000, centre)
+            likelihood = 0.0
+            for score, won in scored:
+                chance = min(max(win_chance(score, calibration), 1e-9), 1 - 1e-9)
+                likelihood += math.log(chance if won else 1 - chance)
+            if best is None or likelihood > best[0]:
+                best = (likelihood, calibration)
+    assert best is not None
+    return best[1]
+
+
+def _load(path: Path) -> dict[str, list[Sample]]:
+    """Samples written by ``--save``, by variant."""
+    found: dict[str, list[Sample]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        variant, score, winner = line.split(",")
+        found.setdefault(variant, []).append(Sample(variant, int(score), winner == "attackers"))
+    return found
+
+
+def collect(samples: Iterator[Sample]) -> tuple[list[Sample], float]:
+    """Every sample, and the seconds they took."""
+    started = time.perf_counter()
+    found = list(samples)
+    return found, time.perf_counter() - started
+
+
+def judge(args: argparse.Namespace) -> list[str]:
+    """Judge (or with ``--fit``, fit) on Copenhagen records and tablut self-play; returns the
+    problems found. ``--games 0`` or ``--selfplay 0`` leaves a part out."""
+    parity = 1 if args.fit else 0
+    half = "odd" if args.fit else "even"
+    if args.smoke:
+        games, step, depth, selfplay = 2, 20, 1, 1
+    else:
+        games, step, depth, selfplay = args.games, COPENHAGEN_STEP, None, args.selfplay
+    found: dict[str, list[Sample]] = {}
+    if args.load is not None:
+        for name, samples in _load(args.load).items():
+            report_judge(f"{name}, positions from {args.load}", samples, 0.0)
+            found[name] = samples
+        games = selfplay = 0
+    if games:
+        shown = depth if depth is not None else default_depth("copenhagen")
+        found["copenhagen"], seconds = collect(copenhagen_samples(parity, games, step, depth))
+        report_judge(f"copenhagen, {games} real games ({half} lines of the records), every "
+                     f"{step}th ply at depth {shown}", found["copenhagen"], seconds)
+    if selfplay:
+        levels = ("easy",) if args.smoke else SELFPLAY_LEVELS
+        step = 10 if args.smoke else SELFPLAY_STEP
+        shown = depth if depth is not None else default_depth("tablut")
+        found["tablut"], seconds = collect(selfplay_samples(parity, selfplay, step, depth,
+                                                            levels))
+        report_judge(f"tablut, {selfplay} self-play games ({'/'.join(levels)} against itself, "
+                     f"{half} seeds), every {step}th ply at depth {shown}", found["tablut"],
+                     seconds)
+    if args.save is not None:
+        with args.save.open("w", encoding="utf-8") as out:
+            out.write("variant,score,winner\n")
+            for samples in found.values():
+                for sample in samples:
+                    winner = "attackers" if sample.attackers_won else "defenders"
+                    out.write(f"{sample.variant},{sample.score},{winner}\n")
+    if args.fit:
+        for name, samples in found.items():
+            best = fit(samples)
+            print(f"fitted {name}: Calibration({best.slope}, {best.centre}) "
+                  f"(now {calibration_for(name)})")
+    return [f"no {name} position was judged" for name, samples in found.items() if not samples]
+
+
+# ---------------------------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; returns the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--judge", action="store_true",
+                        help="also measure the verdicts on real and self-play games")
+    parser.add_argument("--fit", action="store_true",
+                        help="fit the calibrations on the other half of the games instead")
+    parser.add_argument("--games", type=int, default=JUDGE_GAMES,
+                        help=f"Copenhagen games to judge (default {JUDGE_GAMES})")
+    parser.add_argument("--selfplay", type=int, default=SELFPLAY_GAMES,
+                        help=f"tablut self-play games to judge (default {SELFPLAY_GAMES})")
+    parser.add_argument("--save", type=Path, metavar="CSV",
+                        help="also write the judged positions (variant, score, winner) to CSV")
+    parser.add_argument("--load", type=Path, metavar="CSV",
+                        help="judge (or fit) positions saved by --save instead of searching")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a quick check: a short game at depth 2, a few games judged")
+    args = parser.parse_args(argv)
+    print(f"engine and search: {native.describe()} (python -m bot.native build|clean)")
+    problems: list[str] = []
+
+    if not args.fit and args.load is None:
+        moves = GAME[:SMOKE_PLIES] if args.smoke else GAME
+        depth = SMOKE_DEPTH if args.smoke else default_depth("tablut")
+        analysis, times, review_time = time_game(moves, SMOKE_DEPTH if args.smoke else None)
+        report_game(analysis, times, review_time, depth)
+        problems += [
+            f"position {index} has no move" for index, e in enumerate(analysis.evals[:-1])
+            if e.best_move is None
+        ]
+
+    if args.judge or args.fit or args.smoke or args.load is not None:
+        problems += judge(args)
+    for text in problems:
+        print(f"BAD {text}")
+    return 2 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
