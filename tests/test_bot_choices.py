@@ -6,13 +6,19 @@ import re
 
 from helpers import game as built
 
+from bot.ai.puzzles import load_starter_set
 from bot.discord_bot.cogs.play import move_choices
 from bot.discord_bot.views import (
     BACK,
     MAX_OPTIONS,
+    NextPuzzleButton,
     PieceSelect,
+    PuzzlePieceSelect,
+    PuzzleTargetSelect,
     TargetSelect,
     piece_view,
+    puzzle_piece_view,
+    puzzle_target_view,
     rank_bands,
     target_view,
 )
@@ -120,7 +126,8 @@ async def test_more_pieces_than_a_menu_holds_are_split_by_ranks_and_none_is_lost
     assert listed_squares(menus, 11) == [square_name(sq, 11) for sq in origins]
     assert all(len(menu.item.options) <= MAX_OPTIONS for menu in menus)
     assert [menu.item.placeholder for menu in menus] == [
-        "Choose a piece on ranks 2–4", "Choose a piece on rank 9"
+        "Choose a piece on ranks 2–4",
+        "Choose a piece on rank 9",
     ]
     ids = [menu.item.custom_id for menu in menus]
     assert ids == ["tafl:pc:3:0", "tafl:pc:3:0:1"]
@@ -139,3 +146,43 @@ def test_rank_bands_keep_whole_ranks_and_fill_each_band() -> None:
     assert rank_bands(every, size) == [ranks[0] + ranks[1], ranks[2] + ranks[3]]
     assert rank_bands(every[:25], size) == [every[:25]]
     assert rank_bands([], size) == []
+
+
+async def test_every_shipped_puzzle_has_menus_whose_ids_read_back_within_discords_limits() -> None:
+    for puzzle in load_starter_set():
+        game = puzzle.game()
+        view = puzzle_piece_view(puzzle.id, 2, game)
+        items = view.children
+        assert len(items) <= 5 and isinstance(items[-1], NextPuzzleButton)
+        for item in items[:-1]:
+            assert isinstance(item, PuzzlePieceSelect)
+            custom_id = item.item.custom_id
+            assert custom_id is not None and len(custom_id) <= 100
+            match = re.fullmatch(PuzzlePieceSelect.__discord_ui_compiled_template__, custom_id)
+            assert match is not None, custom_id
+            back = await PuzzlePieceSelect.from_custom_id(None, None, match)  # type: ignore[arg-type]
+            assert (back.puzzle_id, back.step, back.part) == (puzzle.id, 2, item.part)
+        origins = {move.origin for move in game.legal_moves()}
+        listed = {int(o.value) for item in items[:-1] for o in item.item.options}  # type: ignore[attr-defined]
+        assert listed == origins, puzzle.id
+        # Step two for the solution's first move lists its destination, then Back.
+        first = game.parse_move(puzzle.main_line()[0])
+        targets = puzzle_target_view(puzzle.id, 2, game, first.origin)
+        assert targets is not None
+        [menu] = targets.children
+        assert isinstance(menu, PuzzleTargetSelect)
+        values = [o.value for o in menu.item.options]
+        assert str(first.target) in values and values[-1] == BACK
+        match = re.fullmatch(
+            PuzzleTargetSelect.__discord_ui_compiled_template__, menu.item.custom_id
+        )  # type: ignore[arg-type]
+        assert match is not None
+        assert match["puzzle"] == puzzle.id and int(match["origin"]) == first.origin
+    button = NextPuzzleButton("tablut-corner")
+    match = re.fullmatch(
+        NextPuzzleButton.__discord_ui_compiled_template__, button.item.custom_id or ""
+    )
+    assert (
+        match is not None
+        and (await NextPuzzleButton.from_custom_id(None, None, match)).variant == "tablut-corner"
+    )  # type: ignore[arg-type]

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
+from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, private_text
+from fakediscord import FakeMessage
 
 from bot.ai.puzzles import Puzzle, load_starter_set
+from bot.engine import parse_square
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
@@ -78,6 +80,7 @@ async def test_a_puzzle_is_solved_by_moving_with_a_hint_after_a_wrong_move(
         if index + 1 < len(line):
             assert answer == (
                 f"**{line[index]}** is right. The answer is **{line[index + 1]}**: your move."
+                f"\n-# Puzzle {puzzle.id}: {puzzle.prompt}"
             ), answer
     assert answer.startswith(f"**{line[-1]}** wins: solved!"), answer
     assert "Not rated: a move was wrong on the way." in answer
@@ -99,3 +102,109 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it
     second = await private(world, "cat", "daily", "puzzle", daily=True)
     assert f"**Puzzle {puzzle.id}**" in second
     assert f"Solved today by 1 player: <@{world.user('ben').id}>" in second, second
+
+
+def menu_id(message: FakeMessage, prefix: str) -> str:
+    """The custom id of the one component on ``message`` starting with ``prefix``."""
+    found = [cid for cid in message.custom_ids if cid.startswith(prefix)]
+    assert len(found) == 1, (prefix, message.custom_ids)
+    return found[0]
+
+
+async def pick(world: World, user: str, message: FakeMessage, prefix: str, value: str) -> str:
+    """``user`` picks ``value`` in the menu starting with ``prefix``; the click's answer (the
+    message updated in place, or a private error)."""
+    menus = [cid for cid in message.custom_ids if cid.startswith(prefix)]
+    custom_id = next(
+        cid
+        for cid in menus
+        if any(o["value"] == value for o in (message.component(cid) or {}).get("options", []))
+    )
+    clicked = await world.fake.choose_select(world.user(user), message, custom_id, [value])
+    response = await clicked.wait_callback(timeout=WAIT)
+    return response.content or ""
+
+
+def square(text: str, size: int) -> str:
+    """The menu value of a square name (its index on the board)."""
+    return str(parse_square(text, size))
+
+
+async def test_a_puzzle_is_solved_by_clicking_on_its_own_board(world: World, bot_log: None) -> None:
+    world.channel("clicks")
+    interaction = await world.command(
+        world.user("cat"), world.existing("clicks"), "puzzle", variant="tablut"
+    )
+    await interaction.wait_response(lambda r: bool(r.content), timeout=WAIT)
+    board = interaction.original_message
+    assert board is not None and board.ephemeral
+    match = SHOWN.search(board.content)
+    assert match and "Choose your move below" in board.content, board.content
+    puzzle = shipped(match.group(1))
+    size = puzzle.game().size
+    line = puzzle.main_line()
+    first_image = board.attachments[0].data
+    assert len(line) > 1, "the tablut puzzle nearest 1500 takes two moves"
+    # Asking again shows the same go, not a new puzzle.
+    asked = await world.command(world.user("cat"), world.existing("clicks"), "puzzle")
+    await asked.wait_response(lambda r: bool(r.content), timeout=WAIT)
+    again = asked.original_message
+    assert again is not None and again.ephemeral
+    assert f"**Puzzle {puzzle.id}**" in again.content and "in progress" in again.content
+
+    # A piece, then Back, then the solution's first move by clicking.
+    wrong = next(
+        m for m in puzzle.game().legal_moves() if not puzzle.answer((), m.text(size)).correct
+    )
+    origin, target = wrong.text(size).split("-")
+    await pick(world, "cat", board, "tafl:zp:", square(origin, size))
+    assert menu_id(board, "tafl:zt:").endswith(f":0:{square(origin, size)}")
+    assert board.attachments[0].data == first_image, "choosing a piece keeps the board"
+    await pick(world, "cat", board, "tafl:zt:", "back")
+    assert menu_id(board, "tafl:zp:")
+    await pick(world, "cat", board, "tafl:zp:", square(origin, size))
+    await pick(world, "cat", board, "tafl:zt:", square(target, size))
+    assert board.content.startswith(f"**{wrong.text(size)}** is not it"), board.content
+    assert "Hint: " in board.content and f"-# Puzzle {puzzle.id}: " in board.content
+    for index in range(0, len(line), 2):
+        before = board.attachments[0].data
+        origin, target = line[index].split("-")
+        await pick(world, "cat", board, "tafl:zp:", square(origin, size))
+        await pick(world, "cat", board, "tafl:zt:", square(target, size))
+        assert attachment_is_png(board)[0] > 0 and board.attachments[0].data != before
+        if index + 1 < len(line):
+            assert board.content.startswith(f"**{line[index]}** is right."), board.content
+        if index == 0:
+            # The menu on the board shown again is now a move behind: it says so.
+            clicked = await world.fake.choose_select(
+                world.user("cat"), again, menu_id(again, "tafl:zp:"), [square(origin, size)]
+            )
+            stale = await private_text(clicked)
+            assert stale.startswith("That board is out of date"), stale
+    assert board.content.startswith(f"**{line[-1]}** wins: solved!"), board.content
+    assert [b["label"] for b in board.buttons] == ["Next puzzle"], board.buttons
+    assert not [cid for cid in board.custom_ids if cid.startswith(("tafl:zp", "tafl:zt"))]
+
+    # The next one is another tablut puzzle, shown privately with its own menus.
+    nxt = await world.click(world.user("cat"), board, "tafl:zn:tablut")
+    await nxt.wait_response(lambda r: bool(r.content), timeout=WAIT)
+    second = nxt.original_message
+    assert second is not None and second.ephemeral
+    found = SHOWN.search(second.content)
+    assert found and found.group(1) != puzzle.id and "(Tablut, rated" in second.content
+    assert menu_id(second, "tafl:zp:").endswith(":0")
+
+    other = shipped(found.group(1))
+    # And a menu of a puzzle left behind says that it is no longer open.
+    skipped = await world.click(world.user("cat"), second, "tafl:zn:tablut")
+    await skipped.wait_response(lambda r: bool(r.content), timeout=WAIT)
+    third = skipped.original_message
+    assert third is not None and f"**Puzzle {other.id}**" not in third.content
+    clicked = await world.fake.choose_select(
+        world.user("cat"),
+        second,
+        menu_id(second, "tafl:zp:"),
+        [second.component(menu_id(second, "tafl:zp:"))["options"][0]["value"]],  # type: ignore[index]
+    )
+    gone = await private_text(clicked)
+    assert gone.startswith(f"Puzzle {other.id} is no longer open."), gone

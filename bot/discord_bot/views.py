@@ -302,6 +302,128 @@ class TargetSelect(
         await _dispatch(interaction, self)
 
 
+PUZZLE_ID = r"[a-z0-9-]{1,60}"
+"""How a puzzle's id is written in a custom id (``tablut-2cae849b``)."""
+
+
+class PuzzlePieceSelect(
+    discord.ui.DynamicItem[Select],
+    template=rf"tafl:zp:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+)(?::(?P<part>\d+))?",
+):
+    """Click-to-move in a puzzle, step one: a piece. ``step`` is the number of moves played in
+    the go when the menu was shown, so a menu left on an older board is recognised."""
+
+    def __init__(
+        self,
+        puzzle_id: str,
+        step: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        part: int = 0,
+        placeholder: str = "Choose a piece to move",
+    ) -> None:
+        suffix = f":{part}" if part else ""
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder,
+                custom_id=f"tafl:zp:{puzzle_id}:{step}{suffix}",
+                options=options or [discord.SelectOption(label="-")],
+            )
+        )
+        self.puzzle_id = puzzle_id
+        self.step = step
+        self.part = part
+
+    @property
+    def choice(self) -> int | None:
+        """The square chosen (``None`` if the click carried no choice)."""
+        values = self.item.values
+        return int(values[0]) if values and values[0].isdigit() else None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PuzzlePieceSelect:
+        return cls(match["puzzle"], int(match["step"]), part=int(match["part"] or 0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, self)
+
+
+class PuzzleTargetSelect(
+    discord.ui.DynamicItem[Select],
+    template=rf"tafl:zt:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+):(?P<origin>\d+)",
+):
+    """Click-to-move in a puzzle, step two: where the chosen piece goes (or Back)."""
+
+    def __init__(
+        self,
+        puzzle_id: str,
+        step: int,
+        origin: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str = "Choose the destination",
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder,
+                custom_id=f"tafl:zt:{puzzle_id}:{step}:{origin}",
+                options=options or [discord.SelectOption(label="-")],
+            )
+        )
+        self.puzzle_id = puzzle_id
+        self.step = step
+        self.origin = origin
+
+    @property
+    def choice(self) -> int | None:
+        """The square chosen (``None`` if the click carried no choice, or Back)."""
+        values = self.item.values
+        return int(values[0]) if values and values[0].isdigit() else None
+
+    @property
+    def back(self) -> bool:
+        """Whether the player chose to go back to the choice of a piece."""
+        return list(self.item.values) == [BACK]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PuzzleTargetSelect:
+        return cls(match["puzzle"], int(match["step"]), int(match["origin"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, self)
+
+
+class NextPuzzleButton(
+    discord.ui.DynamicItem[Button], template=r"tafl:zn:(?P<variant>[a-z0-9-]{1,40})"
+):
+    """Another puzzle of the same variant: "Next puzzle" under a solved one, "Another
+    puzzle" (skipping this one) under one in progress."""
+
+    def __init__(self, variant: str, *, skip: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Another puzzle" if skip else "Next puzzle",
+                style=discord.ButtonStyle.secondary if skip else discord.ButtonStyle.primary,
+                emoji="🧩",
+                custom_id=f"tafl:zn:{variant}",
+            )
+        )
+        self.variant = variant
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> NextPuzzleButton:
+        return cls(match["variant"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, self)
+
+
 DYNAMIC_ITEMS = (
     GameButton,
     ChallengeButton,
@@ -310,6 +432,9 @@ DYNAMIC_ITEMS = (
     RematchButton,
     PieceSelect,
     TargetSelect,
+    PuzzlePieceSelect,
+    PuzzleTargetSelect,
+    NextPuzzleButton,
 )
 
 
@@ -391,16 +516,15 @@ def _band_placeholder(band: Sequence[int], size: int) -> str:
     return f"Choose a piece on {ranks}"
 
 
-def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
-    """Menus of the side to move's pieces that can move (``None`` if there are none): one menu,
-    or one per band of ranks when more pieces can move than a menu holds."""
+def piece_menus(game: Game) -> list[tuple[list[discord.SelectOption], str]]:
+    """The options and placeholder of each menu of the side to move's pieces that can move:
+    one menu, or one per band of ranks when more pieces can move than a menu holds (none when
+    no piece can move)."""
     size = game.size
     origins = sorted({move.origin for move in game.legal_moves()})
-    if not origins:
-        return None
-    bands = rank_bands(origins, size)
-    view = discord.ui.View(timeout=None)
-    for part, band in enumerate(bands[:MAX_MENUS]):
+    bands = rank_bands(origins, size) if origins else []
+    menus = []
+    for band in bands[:MAX_MENUS]:
         options = []
         for origin in band:
             count = len(game.legal_moves(origin))
@@ -415,17 +539,17 @@ def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
                 )
             )
         placeholder = "Choose a piece to move" if len(bands) == 1 else _band_placeholder(band, size)
-        view.add_item(PieceSelect(game_id, game.ply, options, part=part, placeholder=placeholder))
-    return view
+        menus.append((options, placeholder))
+    return menus
 
 
-def target_view(game_id: int, game: Game, origin: int) -> discord.ui.View | None:
-    """A menu of the squares the piece on ``origin`` can reach, those that capture marked, and
-    a last option to go back and choose another piece."""
+def target_options(game: Game, origin: int) -> list[discord.SelectOption]:
+    """The squares the piece on ``origin`` can reach, those that capture marked, and a last
+    option to go back and choose another piece (empty when the piece cannot move)."""
     size = game.size
     moves = game.legal_moves(origin)
     if not moves:
-        return None
+        return []
     options = []
     for move in moves[: MAX_OPTIONS - 1]:
         captures = game.captures_of(move)
@@ -447,6 +571,64 @@ def target_view(game_id: int, game: Game, origin: int) -> discord.ui.View | None
             label="Back", value=BACK, emoji="↩️", description="Choose another piece"
         )
     )
+    return options
+
+
+def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
+    """Step one of click-to-move in a game (``None`` if no piece can move)."""
+    menus = piece_menus(game)
+    if not menus:
+        return None
+    view = discord.ui.View(timeout=None)
+    for part, (options, placeholder) in enumerate(menus):
+        view.add_item(PieceSelect(game_id, game.ply, options, part=part, placeholder=placeholder))
+    return view
+
+
+def target_view(game_id: int, game: Game, origin: int) -> discord.ui.View | None:
+    """Step two of click-to-move in a game (``None`` if the piece cannot move)."""
+    options = target_options(game, origin)
+    if not options:
+        return None
     view = discord.ui.View(timeout=None)
     view.add_item(TargetSelect(game_id, game.ply, origin, options))
+    return view
+
+
+def puzzle_piece_view(puzzle_id: str, step: int, game: Game) -> discord.ui.View:
+    """Under a puzzle's board: click-to-move's choice of a piece (``step``: the moves played
+    in the go so far) and a button to leave it for another puzzle of its variant."""
+    view = discord.ui.View(timeout=None)
+    for part, (options, placeholder) in enumerate(piece_menus(game)[: MAX_MENUS - 1]):
+        view.add_item(
+            PuzzlePieceSelect(puzzle_id, step, options, part=part, placeholder=placeholder)
+        )
+    view.add_item(NextPuzzleButton(game.variant.name, skip=True))
+    return view
+
+
+def puzzle_target_view(
+    puzzle_id: str, step: int, game: Game, origin: int
+) -> discord.ui.View | None:
+    """Step two of click-to-move in a puzzle (``None`` if the piece cannot move)."""
+    options = target_options(game, origin)
+    if not options:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        PuzzleTargetSelect(
+            puzzle_id,
+            step,
+            origin,
+            options,
+            placeholder=f"Move {square_name(origin, game.size)} to…",
+        )
+    )
+    return view
+
+
+def next_puzzle_view(variant: str) -> discord.ui.View:
+    """Under a solved puzzle: the next one of ``variant``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(NextPuzzleButton(variant))
     return view

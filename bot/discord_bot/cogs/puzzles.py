@@ -20,12 +20,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai.puzzles import Puzzle, load_starter_set
-from bot.engine import Game, TaflError, get_variant
+from bot.engine import Game, TaflError, get_variant, square_name
 from bot.render import board_view_from_game, render_png
 from bot.storage import AttemptChanged, PuzzleAttempt, RatedGo, StoredPuzzle
 
 from ..errors import UserError
 from ..limits import CONTENT, clip
+from ..views import (
+    NextPuzzleButton,
+    PuzzlePieceSelect,
+    PuzzleTargetSelect,
+    next_puzzle_view,
+    puzzle_piece_view,
+    puzzle_target_view,
+)
 from ..wording import plural
 from .challenges import VARIANT_CHOICES
 from .play import participant_of
@@ -34,6 +42,9 @@ if TYPE_CHECKING:
     from ..client import TaflBot
 
 log = logging.getLogger(__name__)
+
+
+STALE = "That board is out of date: your puzzle has moved on since. Use its newest board."
 
 
 def today() -> str:
@@ -77,6 +88,9 @@ class Puzzles(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
         self._puzzles: dict[str, Puzzle] = {}
+        bot.clicks.register(PuzzlePieceSelect, self.on_piece_chosen)
+        bot.clicks.register(PuzzleTargetSelect, self.on_target_chosen)
+        bot.clicks.register(NextPuzzleButton, self.on_next)
 
     async def cog_load(self) -> None:
         """Add the shipped set to the database (puzzles stored before keep their ratings)."""
@@ -95,51 +109,75 @@ class Puzzles(commands.Cog):
     async def puzzle(
         self, interaction: discord.Interaction, variant: str | None = None, daily: bool = False
     ) -> None:
-        """Start a puzzle (or go back to the one in progress) and show its board privately."""
+        """Show the puzzle in progress (of ``variant``, if given), or start the next one, or
+        the server's puzzle of the day; privately, with menus to move by clicking."""
+        await self._show(interaction, variant and get_variant(variant).name, daily=daily)
+
+    async def on_next(self, interaction: discord.Interaction, button: NextPuzzleButton) -> None:
+        """Next puzzle / Another puzzle: a new puzzle of the same variant."""
+        await self._show(interaction, button.variant, daily=False, fresh=True)
+
+    async def _show(
+        self,
+        interaction: discord.Interaction,
+        variant: str | None,
+        *,
+        daily: bool,
+        fresh: bool = False,
+    ) -> None:
         storage = self.bot.storage.puzzles
         person = participant_of(interaction.user)
         guild_id = interaction.guild_id
         day = None
         solvers_line = ""
-        if daily:
-            if guild_id is None:
-                raise UserError("The daily puzzle belongs to a server: ask in a server channel.")
-            day = today()
-            chosen = await storage.daily(
-                guild_id, day, daily_order(guild_id, day, await self._ids())
-            )
-            stored = await storage.get(chosen)
-            solvers = await storage.daily_solvers(guild_id, day)
-            solvers_line = (
-                f"\nSolved today by {plural(len(solvers), 'player')}: "
-                + ", ".join(f"<@{s.user_id}>" for s in solvers[:20])
-                if solvers
-                else "\nNobody has solved it yet today."
-            )
+        open_go = None if daily or fresh else await storage.open_attempt(interaction.user.id)
+        open_puzzle = None if open_go is None else await storage.get(open_go.puzzle_id)
+        if open_puzzle is not None and variant in (None, open_puzzle.variant):
+            assert open_go is not None
+            # Back to the go in progress (its private board may have been dismissed).
+            attempt, stored = open_go, open_puzzle
+            note = " (in progress; **Another puzzle** leaves it)"
         else:
-            found = await storage.pick(
-                person.user_id or 0, get_variant(variant).name if variant else None
-            )
-            if found is None:
-                raise UserError(
-                    "You have tried every puzzle"
-                    + (f" of {get_variant(variant).title}" if variant else "")
-                    + ". Try `/tafl puzzle daily:True`, or another variant."
+            if daily:
+                if guild_id is None:
+                    raise UserError(
+                        "The daily puzzle belongs to a server: ask in a server channel."
+                    )
+                day = today()
+                chosen = await storage.daily(
+                    guild_id, day, daily_order(guild_id, day, await self._ids())
                 )
-            stored = found
-        attempt = await storage.start(person, stored.id, guild_id=guild_id, daily_day=day)
+                stored = await storage.get(chosen)
+                solvers = await storage.daily_solvers(guild_id, day)
+                solvers_line = (
+                    f"\nSolved today by {plural(len(solvers), 'player')}: "
+                    + ", ".join(f"<@{s.user_id}>" for s in solvers[:20])
+                    if solvers
+                    else "\nNobody has solved it yet today."
+                )
+            else:
+                found = await storage.pick(person.user_id or 0, variant)
+                if found is None:
+                    raise UserError(
+                        "You have tried every puzzle"
+                        + (f" of {get_variant(variant).title}" if variant else "")
+                        + ". Try `/tafl puzzle daily:True`, or another variant."
+                    )
+                stored = found
+            attempt = await storage.start(person, stored.id, guild_id=guild_id, daily_day=day)
+            note = " (practice: you have tried it before)" if attempt.rated else ""
         puzzle = self._puzzle(stored)
         game = position_of(puzzle, attempt.line)
         png = await asyncio.to_thread(board_png, game)
-        practice = " (practice: you have tried it before)" if attempt.rated else ""
         text = (
             f"**Puzzle {stored.id}** ({get_variant(stored.variant).title}, rated "
-            f"{round(stored.rating.rating)}){practice}: {puzzle.prompt} Answer with "
-            f"`/tafl move`.{solvers_line}"
+            f"{round(stored.rating.rating)}){note}: {puzzle.prompt} Choose your move below, "
+            f"or type it with `/tafl move`.{solvers_line}"
         )
         await interaction.response.send_message(
             clip(text, CONTENT),
             file=discord.File(io.BytesIO(png), f"puzzle-{stored.id}.png"),
+            view=puzzle_piece_view(puzzle.id, len(attempt.line), game),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -153,9 +191,15 @@ class Puzzles(commands.Cog):
         return position_of(await self._load(attempt.puzzle_id), attempt.line)
 
     async def move(
-        self, interaction: discord.Interaction, attempt: PuzzleAttempt, text: str
+        self,
+        interaction: discord.Interaction,
+        attempt: PuzzleAttempt,
+        text: str,
+        *,
+        in_place: bool = False,
     ) -> None:
-        """Judge a move of a go: the reply, the win, or a hint and another try."""
+        """Judge a move of a go: the reply, the win, or a hint and another try. Answered with
+        a new private board, or (``in_place``, for a click) by updating the clicked one."""
         storage = self.bot.storage.puzzles
         puzzle = await self._load(attempt.puzzle_id)
         user_id = interaction.user.id
@@ -174,39 +218,97 @@ class Puzzles(commands.Cog):
                     words += f" Your {rating_change(rated)}."
                 elif attempt.mistakes:
                     words += " (Not rated: a move was wrong on the way.)"
-                await self._answer(
-                    interaction, puzzle, line, words + " `/tafl puzzle` for another."
-                )
+                await self._answer(interaction, puzzle, line, words, solved=True, in_place=in_place)
                 return
             if verdict.correct:
                 assert verdict.reply is not None
                 line = (*attempt.line, verdict.move, verdict.reply)
                 await storage.advance(user_id, puzzle.id, attempt.line, line)
-                await self._answer(
-                    interaction,
-                    puzzle,
-                    line,
-                    f"**{verdict.move}** is right. The answer is **{verdict.reply}**: your move.",
+                words = (
+                    f"**{verdict.move}** is right. The answer is **{verdict.reply}**: your move."
                 )
+                await self._answer(interaction, puzzle, line, words, in_place=in_place)
                 return
             _, rated = await storage.mistake(user_id, puzzle.id, attempt.line)
         except AttemptChanged:
-            raise UserError("That puzzle moved on before this move arrived; look again.") from None
+            raise UserError(STALE) from None
         why = f" ({verdict.refutation})" if verdict.refutation else ""
         words = f"**{verdict.move}** is not it{why}. Hint: {verdict.hint} Try again."
         if rated is not None:
             words += f" (Your first try at this puzzle counts as missed: {rating_change(rated)}.)"
-        await self._answer(interaction, puzzle, attempt.line, words)
+        await self._answer(interaction, puzzle, attempt.line, words, in_place=in_place)
 
     async def _answer(
-        self, interaction: discord.Interaction, puzzle: Puzzle, line: tuple[str, ...], words: str
+        self,
+        interaction: discord.Interaction,
+        puzzle: Puzzle,
+        line: tuple[str, ...],
+        words: str,
+        *,
+        solved: bool = False,
+        in_place: bool = False,
     ) -> None:
-        png = await asyncio.to_thread(board_png, position_of(puzzle, line))
-        await interaction.response.send_message(
-            clip(words, CONTENT),
-            file=discord.File(io.BytesIO(png), f"puzzle-{puzzle.id}.png"),
-            ephemeral=True,
+        game = position_of(puzzle, line)
+        png = await asyncio.to_thread(board_png, game)
+        image = discord.File(io.BytesIO(png), f"puzzle-{puzzle.id}.png")
+        view = (
+            next_puzzle_view(puzzle.variant)
+            if solved
+            else puzzle_piece_view(puzzle.id, len(line), game)
         )
+        # Said on every board, since a click replaces the words that set the task.
+        footer = "" if solved else f"\n-# Puzzle {puzzle.id}: {puzzle.prompt}"
+        content = clip(words, CONTENT - len(footer)) + footer
+        if in_place:
+            await interaction.response.edit_message(content=content, attachments=[image], view=view)
+        else:
+            await interaction.response.send_message(content, file=image, view=view, ephemeral=True)
+
+    # ------------------------------------------------------------------ click-to-move
+
+    async def on_piece_chosen(
+        self, interaction: discord.Interaction, menu: PuzzlePieceSelect
+    ) -> None:
+        """Click-to-move, step one: show where the chosen piece can go (the board and its
+        words stay)."""
+        attempt, game = await self._current(interaction, menu.puzzle_id, menu.step)
+        origin = menu.choice
+        view = (
+            None
+            if origin is None
+            else puzzle_target_view(attempt.puzzle_id, menu.step, game, origin)
+        )
+        if view is None:
+            raise UserError("That piece cannot move now; choose another.")
+        await interaction.response.edit_message(view=view)
+
+    async def on_target_chosen(
+        self, interaction: discord.Interaction, menu: PuzzleTargetSelect
+    ) -> None:
+        """Click-to-move, step two: judge the move, or with Back choose another piece."""
+        attempt, game = await self._current(interaction, menu.puzzle_id, menu.step)
+        if menu.back or menu.choice is None:
+            await interaction.response.edit_message(
+                view=puzzle_piece_view(attempt.puzzle_id, menu.step, game)
+            )
+            return
+        size = game.size
+        text = f"{square_name(menu.origin, size)}-{square_name(menu.choice, size)}"
+        await self.move(interaction, attempt, text, in_place=True)
+
+    async def _current(
+        self, interaction: discord.Interaction, puzzle_id: str, step: int
+    ) -> tuple[PuzzleAttempt, Game]:
+        """The go a menu belongs to and its position, or why the menu no longer counts."""
+        attempt = await self.open_go(interaction.user.id)
+        if attempt is None or attempt.puzzle_id != puzzle_id:
+            raise UserError(
+                f"Puzzle {puzzle_id} is no longer open. `/tafl puzzle` shows the one you are on,"
+                " or a new one."
+            )
+        if len(attempt.line) != step:
+            raise UserError(STALE)
+        return attempt, await self.legal_moves(attempt)
 
     async def _ids(self) -> list[str]:
         return await self.bot.storage.puzzles.ids()
