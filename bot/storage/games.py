@@ -260,6 +260,17 @@ class GameStore:
             f"WHERE g.status = 'active' AND {self._shards.where('g.guild_id')} ORDER BY g.id"
         )
 
+    async def finished(
+        self, variant: str | None = None, *, after_id: int = 0, limit: int = 500
+    ) -> list[GameRecord]:
+        """Up to ``limit`` finished games with ids above ``after_id`` (of ``variant``, or every
+        variant), in id order: pass the last id back to read them all a page at a time."""
+        return await self._select(
+            "WHERE g.status = 'finished' AND g.id > ?"
+            " AND (CAST(? AS TEXT) IS NULL OR g.variant = ?) ORDER BY g.id LIMIT ?",
+            (after_id, variant, variant, limit),
+        )
+
     async def unreplayable(self) -> list[GameRecord]:
         """Games set aside because their moves no longer replay."""
         return await self._select("WHERE g.status = 'unreplayable' ORDER BY g.id")

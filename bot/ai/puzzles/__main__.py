@@ -8,8 +8,10 @@
 
 ``generate`` mines self-play games of the AI's weaker levels (or a CSV of recorded games),
 keeps the positions where a short search sees a forced win, proves each exactly and writes the
-puzzles as JSON Lines. The same arguments give the same file. ``verify`` proves every puzzle
-again from its position and fails unless the proof gives the same puzzle.
+puzzles as JSON Lines. The same arguments give the same file. (The games people played on
+the bot are mined by ``python -m bot.storage puzzles DATABASE``, which reads its database.)
+``verify`` proves every puzzle again from its position and fails unless the proof gives the
+same puzzle.
 """
 
 from __future__ import annotations
@@ -17,24 +19,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bot.engine.game import Game
 from bot.engine.types import Piece
 from bot.engine.variants import get_variant
 
-from .mining import (
-    Candidate,
-    Tally,
-    candidates,
-    generate,
-    recorded_games,
-    self_play_games,
-)
+from .mining import Tally, mine, recorded_games, self_play_games
 from .proof import Prover
-from .puzzle import MAX_LENGTH, Puzzle, Rejection, examine
+from .puzzle import MAX_LENGTH, Rejection, examine
 from .starter import load_starter_set, read_puzzles, write_puzzles
 
 
@@ -61,58 +54,20 @@ def _generate(args: argparse.Namespace) -> int:
     else:
         print("--source is 'selfplay' or 'csv PATH'", file=sys.stderr)
         return 2
-    started = time.perf_counter()
-    lengths: Counter[int] = Counter()
-
-    def found(puzzle: Puzzle) -> None:
-        lengths[puzzle.length] += 1
-        print(
-            f"[{time.perf_counter() - started:6.0f}s] {tally.puzzles:3}/{args.count} "
-            f"{puzzle.id} {puzzle.to_move.value} win in {puzzle.length} ({puzzle.goal.value}), "
-            f"rating {puzzle.rating}, tree {puzzle.solution.size()}: {puzzle.source}",
-            flush=True,
-        )
-        if tally.puzzles % 10 == 0:
-            print(f"         {tally.summary()}", flush=True)
-
-    def rejected(candidate: Candidate, rejection: Rejection) -> None:
-        if args.verbose:
-            print(f"         rejected ({rejection.reason}): {candidate.source}", flush=True)
-
-    stream = candidates(
+    puzzles = mine(
         games,
         tally,
+        args.count,
         search_depth=args.search_depth,
         max_length=args.max_length,
         last_plies=last_plies,
-    )
-    if args.max_games is not None:
-        stream = _until(stream, lambda: tally.games > args.max_games)
-    puzzles = generate(
-        stream,
-        args.count,
-        tally,
-        max_length=args.max_length,
         per_length=_per_length(args.per_length),
-        on_puzzle=found,
-        on_rejection=rejected,
+        max_games=args.max_games,
+        verbose=args.verbose,
     )
     write_puzzles(Path(args.out), puzzles)
-    spread = ", ".join(f"length {n}: {lengths[n]}" for n in sorted(lengths))
-    print(f"{tally.summary()}")
-    print(
-        f"wrote {len(puzzles)} puzzles ({spread}) to {args.out} in "
-        f"{time.perf_counter() - started:.0f} s"
-    )
+    print(f"wrote {len(puzzles)} puzzles to {args.out}")
     return 0 if len(puzzles) >= args.count else 1
-
-
-def _until(stream: Iterator[Candidate], stop: Callable[[], bool]) -> Iterator[Candidate]:
-    """``stream`` until ``stop()`` says so (asked before each candidate)."""
-    for item in stream:
-        if stop():
-            return
-        yield item
 
 
 def _verify(args: argparse.Namespace) -> int:

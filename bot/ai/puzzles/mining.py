@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -248,3 +249,67 @@ def generate(
         if len(puzzles) >= count:
             break
     return puzzles
+
+
+def mine(
+    games: Iterable[tuple[Game, str]],
+    tally: Tally,
+    count: int,
+    *,
+    search_depth: int = 2,
+    max_length: int = MAX_LENGTH,
+    last_plies: int | None = None,
+    per_length: dict[int, int] | None = None,
+    max_games: int | None = None,
+    verbose: bool = False,
+    say: Callable[[str], None] = lambda line: print(line, flush=True),
+) -> list[Puzzle]:
+    """:func:`candidates` of ``games`` through :func:`generate`, saying each puzzle found (and
+    with ``verbose`` each rejection) and a summary, as the command-line tools show them.
+    ``max_games`` stops after that many games."""
+    started = time.perf_counter()
+    lengths: Counter[int] = Counter()
+
+    def found(puzzle: Puzzle) -> None:
+        lengths[puzzle.length] += 1
+        say(
+            f"[{time.perf_counter() - started:6.0f}s] {tally.puzzles:3}/{count} "
+            f"{puzzle.id} {puzzle.to_move.value} win in {puzzle.length} ({puzzle.goal.value}), "
+            f"rating {puzzle.rating}, tree {puzzle.solution.size()}: {puzzle.source}"
+        )
+        if tally.puzzles % 10 == 0:
+            say(f"         {tally.summary()}")
+
+    def rejected(candidate: Candidate, rejection: Rejection) -> None:
+        if verbose:
+            say(f"         rejected ({rejection.reason}): {candidate.source}")
+
+    stream = candidates(
+        games, tally, search_depth=search_depth, max_length=max_length, last_plies=last_plies
+    )
+    if max_games is not None:
+        stream = _until(stream, lambda: tally.games > max_games)
+    puzzles = generate(
+        stream,
+        count,
+        tally,
+        max_length=max_length,
+        per_length=per_length,
+        on_puzzle=found,
+        on_rejection=rejected,
+    )
+    spread = ", ".join(f"length {n}: {lengths[n]}" for n in sorted(lengths))
+    say(tally.summary())
+    say(
+        f"found {len(puzzles)} puzzles{f' ({spread})' if spread else ''} in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    return puzzles
+
+
+def _until(stream: Iterator[Candidate], stop: Callable[[], bool]) -> Iterator[Candidate]:
+    """``stream`` until ``stop()`` says so (asked before each candidate)."""
+    for item in stream:
+        if stop():
+            return
+        yield item

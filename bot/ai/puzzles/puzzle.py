@@ -196,6 +196,10 @@ class Puzzle:
             "solution": self.solution.to_json(),
         }
 
+    def to_text(self) -> str:
+        """The puzzle as compact JSON text, one line (how files and databases keep it)."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str) -> Puzzle:
         """Read a puzzle written by :meth:`to_json` (the object or its JSON text)."""

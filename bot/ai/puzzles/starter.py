@@ -29,7 +29,7 @@ def read_puzzles(path: Path) -> list[Puzzle]:
 
 def write_puzzles(path: Path, puzzles: Iterable[Puzzle]) -> None:
     """Write ``puzzles`` as JSON Lines (compact, one puzzle a line, so diffs stay readable)."""
-    lines = [json.dumps(p.to_json(), separators=(",", ":")) for p in puzzles]
+    lines = [p.to_text() for p in puzzles]
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     temporary.replace(path)

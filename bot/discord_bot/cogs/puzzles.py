@@ -96,7 +96,7 @@ class Puzzles(commands.Cog):
         """Add the shipped set to the database (puzzles stored before keep their ratings)."""
         shipped = await asyncio.to_thread(load_starter_set)
         added = await self.bot.storage.puzzles.add(
-            (p.id, p.variant, _json(p), float(p.rating)) for p in shipped
+            (p.id, p.variant, p.to_text(), float(p.rating)) for p in shipped
         )
         log.info("puzzles: %d shipped, %d new in the database", len(shipped), added)
 
@@ -324,8 +324,3 @@ class Puzzles(commands.Cog):
             puzzle = self._puzzles[stored.id] = Puzzle.from_json(stored.data)
         return puzzle
 
-
-def _json(puzzle: Puzzle) -> str:
-    import json
-
-    return json.dumps(puzzle.to_json(), separators=(",", ":"))
