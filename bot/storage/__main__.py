@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-
 from pathlib import Path
 
 from bot.engine import VARIANTS

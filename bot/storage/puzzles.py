@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 from .database import Connection, Database, Row
 from .errors import AttemptChanged, NotFound
@@ -240,38 +241,23 @@ class PuzzleStore:
         self, user_id: int, puzzle_id: str, expected: tuple[str, ...], line: tuple[str, ...]
     ) -> PuzzleAttempt:
         """Record a right move (and the reply) of an open go: the line becomes ``line``.
-        :class:`PositionChanged` if the go is no longer at ``expected`` (a racing click)."""
-        return await self._finish_step(user_id, puzzle_id, expected, line, solved=False)
+        :class:`AttemptChanged` if the go is no longer at ``expected`` (a racing click)."""
+        attempt, _ = await self._step(user_id, puzzle_id, expected, line, "advance")
+        return attempt
 
     async def solve(
         self, user_id: int, puzzle_id: str, expected: tuple[str, ...], line: tuple[str, ...]
     ) -> tuple[PuzzleAttempt, RatedGo | None]:
         """Record the winning move: the go is solved, and rated as a win if it was the
-        person's first go and no move was wrong."""
-        attempt = await self._finish_step(user_id, puzzle_id, expected, line, solved=True)
-        rated = None
-        if attempt.rated is None and attempt.mistakes == 0:
-            rated = await self._rate_first_go(user_id, puzzle_id, "win")
-        return await self._reread(user_id, puzzle_id), rated
+        person's first go and no move was wrong (in the same transaction)."""
+        return await self._step(user_id, puzzle_id, expected, line, "solve")
 
     async def mistake(
         self, user_id: int, puzzle_id: str, expected: tuple[str, ...]
     ) -> tuple[PuzzleAttempt, RatedGo | None]:
         """Record a wrong move (the go stays open for another try); the person's first go is
-        rated as lost at its first wrong move."""
-        async with self._db.transaction() as connection:
-            changed = await connection.execute(
-                """
-                UPDATE puzzle_attempts SET mistakes = mistakes + 1
-                WHERE puzzle_id = ? AND status = 'open' AND line = ?
-                  AND player_id = (SELECT id FROM players WHERE discord_user_id = ?)
-                """,
-                (puzzle_id, " ".join(expected), user_id),
-            )
-            if changed == 0:
-                raise AttemptChanged(f"the go at puzzle {puzzle_id} is no longer at that move")
-        rated = await self._rate_first_go(user_id, puzzle_id, "loss")
-        return await self._reread(user_id, puzzle_id), rated
+        rated as lost at its first wrong move (in the same transaction)."""
+        return await self._step(user_id, puzzle_id, expected, expected, "mistake")
 
     async def daily(self, guild_id: int, day: str, candidates: Iterable[str]) -> str:
         """The server's puzzle of ``day`` (``YYYY-MM-DD``): chosen from ``candidates`` (puzzle
@@ -326,101 +312,57 @@ class PuzzleStore:
             solvers.append(DailySolver(row[0], row[1], row[2], finished))
         return solvers
 
-    async def _finish_step(
+    async def _step(
         self,
         user_id: int,
         puzzle_id: str,
         expected: tuple[str, ...],
         line: tuple[str, ...],
-        *,
-        solved: bool,
-    ) -> PuzzleAttempt:
+        kind: Literal["advance", "solve", "mistake"],
+    ) -> tuple[PuzzleAttempt, RatedGo | None]:
+        """One move of a go and, when it settles a first go, its rating: one transaction, so
+        a crash between them cannot leave a solved go unrated or a miss uncounted."""
         now = self._db.now()
         async with self._db.transaction() as connection:
-            changed = await connection.execute(
-                """
-                UPDATE puzzle_attempts SET line = ?, status = ?, finished_at = ?
-                WHERE puzzle_id = ? AND status = 'open' AND line = ?
-                  AND player_id = (SELECT id FROM players WHERE discord_user_id = ?)
-                """,
-                (
-                    " ".join(line), "solved" if solved else "open", now if solved else None,
-                    puzzle_id, " ".join(expected), user_id,
-                ),
-            )  # fmt: skip
-            if changed == 0:
+            if kind != "advance":
+                # The puzzle's row first, as the rating below will lock it: two people
+                # settling the same puzzle then queue here instead of deadlocking over the
+                # key-share lock each one's attempt row takes on it.
+                await connection.fetch_value(
+                    "SELECT id FROM puzzles WHERE id = ?" + connection.for_update, (puzzle_id,)
+                )
+            pid = await connection.fetch_value(
+                "SELECT id FROM players WHERE discord_user_id = ?", (user_id,)
+            )
+            if kind == "mistake":
+                changed = await connection.execute(
+                    "UPDATE puzzle_attempts SET mistakes = mistakes + 1"
+                    " WHERE player_id = ? AND puzzle_id = ? AND status = 'open' AND line = ?",
+                    (pid, puzzle_id, " ".join(expected)),
+                )
+            else:
+                solved = kind == "solve"
+                changed = await connection.execute(
+                    """
+                    UPDATE puzzle_attempts SET line = ?, status = ?, finished_at = ?
+                    WHERE player_id = ? AND puzzle_id = ? AND status = 'open' AND line = ?
+                    """,
+                    (
+                        " ".join(line), "solved" if solved else "open", now if solved else None,
+                        pid, puzzle_id, " ".join(expected),
+                    ),
+                )  # fmt: skip
+            if pid is None or changed == 0:
                 raise AttemptChanged(f"the go at puzzle {puzzle_id} is no longer at that move")
-            pid = await connection.fetch_value(
-                "SELECT id FROM players WHERE discord_user_id = ?", (user_id,)
-            )
-            return await _fetch_attempt(connection, int(pid), puzzle_id)
-
-    async def _reread(self, user_id: int, puzzle_id: str) -> PuzzleAttempt:
-        async with self._db.read() as connection:
-            row = await connection.fetch_one(
-                _ATTEMPT + "WHERE p.discord_user_id = ? AND a.puzzle_id = ?", (user_id, puzzle_id)
-            )
-        if row is None:
-            raise NotFound(f"there is no go at puzzle {puzzle_id}")
-        return _attempt(row)
-
-    async def _rate_first_go(
-        self, user_id: int, puzzle_id: str, result: PuzzleResult
-    ) -> RatedGo | None:
-        """Rate the go if it is the person's first at this puzzle and not rated yet."""
-        now = self._db.now()
-        async with self._db.transaction() as connection:
-            pid = await connection.fetch_value(
-                "SELECT id FROM players WHERE discord_user_id = ?", (user_id,)
-            )
-            # The claim: only an unrated go becomes rated, once, whatever races it.
-            claimed = await connection.execute(
-                "UPDATE puzzle_attempts SET rated = ?"
-                " WHERE player_id = ? AND puzzle_id = ? AND rated IS NULL",
-                (result, pid, puzzle_id),
-            )
-            if claimed == 0:
-                return None
-            fresh = Rating()
-            await connection.execute(
-                """
-                INSERT INTO puzzle_ratings (player_id, rating, rd, volatility, updated_at)
-                VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id) DO NOTHING
-                """,
-                (pid, fresh.rating, fresh.rd, fresh.volatility, now),
-            )
-            person = await connection.fetch_one(
-                "SELECT rating, rd, volatility FROM puzzle_ratings WHERE player_id = ?"
-                + connection.for_update,
-                (pid,),
-            )
-            puzzle = await connection.fetch_one(
-                "SELECT rating, rd, volatility FROM puzzles WHERE id = ?" + connection.for_update,
-                (puzzle_id,),
-            )
-            assert person is not None and puzzle is not None  # both written or checked above
-            person_before = Rating(person[0], person[1], person[2])
-            puzzle_before = Rating(puzzle[0], puzzle[1], puzzle[2])
-            score = 1.0 if result == "win" else 0.0
-            person_after, puzzle_after = rate_game(person_before, puzzle_before, score)
-            won = int(result == "win")
-            await connection.execute(
-                """
-                UPDATE puzzle_ratings SET rating = ?, rd = ?, volatility = ?,
-                    attempts = attempts + 1, solved = solved + ?, updated_at = ?
-                WHERE player_id = ?
-                """,
-                (person_after.rating, person_after.rd, person_after.volatility, won, now, pid),
-            )
-            await connection.execute(
-                """
-                UPDATE puzzles SET rating = ?, rd = ?, volatility = ?,
-                    attempts = attempts + 1, solved = solved + ?
-                WHERE id = ?
-                """,
-                (puzzle_after.rating, puzzle_after.rd, puzzle_after.volatility, won, puzzle_id),
-            )
-        return RatedGo(result, person_before, person_after, puzzle_before, puzzle_after)
+            attempt = await _fetch_attempt(connection, int(pid), puzzle_id)
+            rated = None
+            if kind == "mistake":
+                rated = await _rate_first_go(connection, int(pid), puzzle_id, "loss", now)
+            elif kind == "solve" and attempt.mistakes == 0:
+                rated = await _rate_first_go(connection, int(pid), puzzle_id, "win", now)
+            if rated is not None:
+                attempt = await _fetch_attempt(connection, int(pid), puzzle_id)
+            return attempt, rated
 
 
 def _puzzle(row: Row) -> StoredPuzzle:
@@ -436,3 +378,57 @@ async def _fetch_attempt(connection: Connection, pid: int, puzzle_id: str) -> Pu
     if row is None:
         raise NotFound(f"there is no go at puzzle {puzzle_id}")
     return _attempt(row)
+
+
+async def _rate_first_go(
+    connection: Connection, pid: int, puzzle_id: str, result: PuzzleResult, now: int
+) -> RatedGo | None:
+    """Rate the go if it is the person's first at this puzzle and not rated yet."""
+    # The claim: only an unrated go becomes rated, once, whatever races it.
+    claimed = await connection.execute(
+        "UPDATE puzzle_attempts SET rated = ?"
+        " WHERE player_id = ? AND puzzle_id = ? AND rated IS NULL",
+        (result, pid, puzzle_id),
+    )
+    if claimed == 0:
+        return None
+    fresh = Rating()
+    await connection.execute(
+        """
+        INSERT INTO puzzle_ratings (player_id, rating, rd, volatility, updated_at)
+        VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id) DO NOTHING
+        """,
+        (pid, fresh.rating, fresh.rd, fresh.volatility, now),
+    )
+    person = await connection.fetch_one(
+        "SELECT rating, rd, volatility FROM puzzle_ratings WHERE player_id = ?"
+        + connection.for_update,
+        (pid,),
+    )
+    puzzle = await connection.fetch_one(
+        "SELECT rating, rd, volatility FROM puzzles WHERE id = ?" + connection.for_update,
+        (puzzle_id,),
+    )
+    assert person is not None and puzzle is not None  # both written or checked above
+    person_before = Rating(person[0], person[1], person[2])
+    puzzle_before = Rating(puzzle[0], puzzle[1], puzzle[2])
+    score = 1.0 if result == "win" else 0.0
+    person_after, puzzle_after = rate_game(person_before, puzzle_before, score)
+    won = int(result == "win")
+    await connection.execute(
+        """
+        UPDATE puzzle_ratings SET rating = ?, rd = ?, volatility = ?,
+            attempts = attempts + 1, solved = solved + ?, updated_at = ?
+        WHERE player_id = ?
+        """,
+        (person_after.rating, person_after.rd, person_after.volatility, won, now, pid),
+    )
+    await connection.execute(
+        """
+        UPDATE puzzles SET rating = ?, rd = ?, volatility = ?,
+            attempts = attempts + 1, solved = solved + ?
+        WHERE id = ?
+        """,
+        (puzzle_after.rating, puzzle_after.rd, puzzle_after.volatility, won, puzzle_id),
+    )
+    return RatedGo(result, person_before, person_after, puzzle_before, puzzle_after)
