@@ -2,6 +2,7 @@
 with how real games ended.
 
 .venv/bin/python benchmarks/analysis.py            # a 60-move tablut game at the default budget
+.venv/bin/python benchmarks/analysis.py --copenhagen 120   # a real Copenhagen game instead
 .venv/bin/python benchmarks/analysis.py --judge    # and the judge: real games and self-play
 .venv/bin/python benchmarks/analysis.py --fit      # fit the score calibrations (other games)
 .venv/bin/python benchmarks/analysis.py --smoke    # a quick check that it all works
@@ -95,18 +96,37 @@ class Sample:
 # ---------------------------------------------------------------------------------- timing
 
 
-def time_game(moves: Sequence[str], depth: int | None) -> tuple[GameAnalysis, list[float], float]:
-    """Evaluate every position of a tablut game and review it; returns the analysis, the time
-    of each evaluation and the review's time."""
+def time_game(
+    moves: Sequence[str], depth: int | None, variant: str = "tablut"
+) -> tuple[GameAnalysis, list[float], float]:
+    """Evaluate every position of a game and review it; returns the analysis, the time of each
+    evaluation and the review's time."""
     evals: list[PositionEval] = []
     times: list[float] = []
     for ply in range(len(moves) + 1):
         started = time.perf_counter()
-        evals.append(evaluate_position("tablut", None, None, moves[:ply], max_depth=depth))
+        evals.append(evaluate_position(variant, None, None, moves[:ply], max_depth=depth))
         times.append(time.perf_counter() - started)
     started = time.perf_counter()
-    analysis = review("tablut", None, None, moves, evals)
+    analysis = review(variant, None, None, moves, evals)
     return analysis, times, time.perf_counter() - started
+
+
+def copenhagen_game(min_plies: int) -> list[str]:
+    """The moves of the first recorded Copenhagen game (in the file's order) that replays to
+    its end and lasts at least ``min_plies``: a long real game for timing."""
+    for recorded in load_games():
+        moves = [move for move, _ in recorded.moves]
+        if len(moves) < min_plies:
+            continue
+        game = Game("copenhagen")
+        try:
+            for text in moves:
+                game.play(text)
+        except TaflError:
+            continue
+        return moves
+    raise SystemExit(f"no recorded Copenhagen game of {min_plies} plies replays")
 
 
 def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
@@ -114,7 +134,7 @@ def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
     """Print the timing, the accuracy, the moments and the evaluation's noise."""
     total = sum(times)
     print(
-        f"tablut game of {len(analysis.moves)} moves (plies) at depth {depth}: "
+        f"{analysis.variant} game of {len(analysis.moves)} moves (plies) at depth {depth}: "
         f"{len(times)} positions in {total:.1f} s ({total / len(times):.2f} s a position, "
         f"slowest {max(times):.2f} s); review {review_time:.2f} s"
     )
@@ -351,6 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also write the judged positions (variant, score, winner) to CSV")
     parser.add_argument("--load", type=Path, metavar="CSV",
                         help="judge (or fit) positions saved by --save instead of searching")
+    parser.add_argument("--copenhagen", type=int, metavar="PLIES",
+                        help="time a real Copenhagen game of at least PLIES plies instead")
     parser.add_argument("--smoke", action="store_true",
                         help="a quick check: a short game at depth 2, a few games judged")
     args = parser.parse_args(argv)
@@ -358,9 +380,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     problems: list[str] = []
 
     if not args.fit and args.load is None:
-        moves = GAME[:SMOKE_PLIES] if args.smoke else GAME
-        depth = SMOKE_DEPTH if args.smoke else default_depth("tablut")
-        analysis, times, review_time = time_game(moves, SMOKE_DEPTH if args.smoke else None)
+        variant = "tablut" if args.copenhagen is None else "copenhagen"
+        moves: Sequence[str] = GAME if args.copenhagen is None else copenhagen_game(args.copenhagen)
+        if args.smoke:
+            moves = moves[:SMOKE_PLIES]
+        depth = SMOKE_DEPTH if args.smoke else default_depth(variant)
+        analysis, times, review_time = time_game(
+            moves, SMOKE_DEPTH if args.smoke else None, variant
+        )
         report_game(analysis, times, review_time, depth)
         problems += [
             f"position {index} has no move" for index, e in enumerate(analysis.evals[:-1])

@@ -166,6 +166,8 @@ async def test_a_puzzle_is_solved_by_clicking_on_its_own_board(world: World, bot
     await pick(world, "cat", board, "tafl:zt:", square(target, size))
     assert board.content.startswith(f"**{wrong.text(size)}** is not it"), board.content
     assert "Hint: " in board.content and f"-# Puzzle {puzzle.id}: " in board.content
+    # The same position, with the refused move drawn as an arrow.
+    assert board.attachments[0].data != first_image
     for index in range(0, len(line), 2):
         before = board.attachments[0].data
         origin, target = line[index].split("-")

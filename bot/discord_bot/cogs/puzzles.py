@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import io
 import logging
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ from discord.ext import commands
 
 from bot.ai.puzzles import Puzzle, load_starter_set
 from bot.engine import Game, TaflError, get_variant, square_name
-from bot.render import board_view_from_game, render_png
+from bot.render import Arrow, board_view_from_game, render_png
 from bot.storage import AttemptChanged, PuzzleAttempt, RatedGo, StoredPuzzle
 
 from ..errors import UserError
@@ -69,9 +70,14 @@ def rating_change(rated: RatedGo) -> str:
     )
 
 
-def board_png(game: Game) -> bytes:
-    """The puzzle's board as the player sees it now (run in a thread)."""
-    return render_png(board_view_from_game(game, caption=True))
+def board_png(game: Game, tried: str | None = None) -> bytes:
+    """The puzzle's board as the player sees it now (run in a thread); ``tried``, a wrong move
+    just refused, is drawn as an arrow so the player sees which move the words are about."""
+    view = board_view_from_game(game, caption=True)
+    if tried is not None:
+        move = game.parse_move(tried)
+        view = replace(view, arrows=(Arrow(move.origin, move.target, "played"),))
+    return render_png(view)
 
 
 def position_of(puzzle: Puzzle, line: tuple[str, ...]) -> Game:
@@ -236,7 +242,9 @@ class Puzzles(commands.Cog):
         words = f"**{verdict.move}** is not it{why}. Hint: {verdict.hint} Try again."
         if rated is not None:
             words += f" (Your first try at this puzzle counts as missed: {rating_change(rated)}.)"
-        await self._answer(interaction, puzzle, attempt.line, words, in_place=in_place)
+        await self._answer(
+            interaction, puzzle, attempt.line, words, tried=verdict.move, in_place=in_place
+        )
 
     async def _answer(
         self,
@@ -246,10 +254,11 @@ class Puzzles(commands.Cog):
         words: str,
         *,
         solved: bool = False,
+        tried: str | None = None,
         in_place: bool = False,
     ) -> None:
         game = position_of(puzzle, line)
-        png = await asyncio.to_thread(board_png, game)
+        png = await asyncio.to_thread(board_png, game, tried)
         image = discord.File(io.BytesIO(png), f"puzzle-{puzzle.id}.png")
         view = (
             next_puzzle_view(puzzle.variant)
