@@ -126,3 +126,17 @@ def test_the_storage_benchmark_measures_postgresql_too(postgres_url: str) -> Non
         rf"start-up: open {NUMBER} s; load 20 games: storage part {NUMBER} s",
     ):
         assert re.search(pattern, run.stdout), f"not printed: {pattern}\n{output}"
+
+
+def test_the_analysis_benchmark_times_a_real_copenhagen_game_too() -> None:
+    run = subprocess.run(
+        [sys.executable, "benchmarks/analysis.py", "--smoke", "--copenhagen", "120"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120.0,
+    )
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    pattern = rf"copenhagen game of 12 moves \(plies\) at depth 2: 13 positions in {NUMBER} s"
+    assert re.search(pattern, run.stdout), f"not printed: {pattern}\n{output}"
