@@ -3,6 +3,7 @@
 The failures are real: the test adds a trigger to the bot's own SQLite file that makes the
 database refuse one write, as a full disk would. The bot process must tell the players in a
 sentence, log the traceback, keep every other game going, and carry on once the fault is gone.
+A game whose start committed while the bot never heard back is picked up by the next command.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, open_world, printed_log
-from fakediscord import FakeMessage
+from fakediscord import FakeChannel, FakeMessage
 from helpers import BRANDUBH_GROUP_CAPTURE
+
+from bot.engine import Game
+from bot.storage import Participant, Storage
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
@@ -119,3 +123,75 @@ async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
         ).fetchone()
     assert (status, count) == ("unreplayable", len(BRANDUBH_GROUP_CAPTURE))
     await world.challenge(nia, mo, channel, variant="tablut")
+
+
+async def lost_start(world: World, channel: FakeChannel, attackers: str, defenders: str) -> int:
+    """A game committed in ``channel`` whose start the bot never learned of, as when the answer
+    to its commit was lost to an outage: written by a second storage on the same file."""
+    storage = await Storage.open(database(world))
+    try:
+        record = await storage.games.create(
+            guild_id=world.guild.id,
+            channel_id=channel.id,
+            variant="brandubh",
+            attackers=participant(world, attackers),
+            defenders=participant(world, defenders),
+        )
+    finally:
+        await storage.close()
+    return record.id
+
+
+def participant(world: World, name: str) -> Participant:
+    if name == "AI":
+        return Participant.ai(1)
+    return Participant.user(world.user(name).id, name)
+
+
+async def test_a_game_whose_start_was_lost_is_picked_up_by_the_next_move(
+    world: World, bot_log: None
+) -> None:
+    channel = world.channel("lost-start")
+    lost = await lost_start(world, channel, "lin", "mo")
+    start = Game("brandubh")
+    legal = {move.text(start.size) for move in start.legal_moves()}
+    # The player's list of moves already knows the game.
+    ask = await world.fake.send_autocomplete(
+        world.user("lin"), channel, "tafl", subcommand="move", focused="move",
+        options={"move": ""},
+    )  # fmt: skip
+    await ask.wait_callback(timeout=WAIT)
+    offered = {choice["value"] for choice in ask.choices}
+    assert offered and offered <= legal, ask.choices
+    first = sorted(legal)[0]
+    start.play(first)
+    reply = start.legal_moves()[0].text(start.size)
+    boards = await world.play_line(world.user("lin"), world.user("mo"), channel, [first, reply])
+    assert all(board.attachments for board in boards)
+    assert f"game {lost} was in the database but not tracked" in world.bot.log_text()
+
+
+async def test_a_busy_channel_names_the_lost_game_and_its_ai_plays_on(
+    world: World, bot_log: None
+) -> None:
+    channel = world.channel("lost-ai")
+    lost = await lost_start(world, channel, "AI", "nia")
+    mark = world.fake.checkpoint()
+    refused = await world.error_reply(world.user("nia"), channel, "play", variant="brandubh")
+    assert f"already has a game (#{lost})" in refused, refused
+    # The AI was to move: it moves, and then the defender can.
+    await world.fake.wait_for_message(
+        channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark, timeout=WAIT
+    )
+    storage = await Storage.open(database(world))
+    try:
+        moves = await storage.games.moves(lost)
+    finally:
+        await storage.close()
+    assert len(moves) == 1, moves
+    game = Game("brandubh")
+    game.play(moves[0])
+    answer = await world.command(
+        world.user("nia"), channel, "move", move=game.legal_moves()[0].text(game.size)
+    )
+    assert answer.callback is not None and not answer.callback.ephemeral, answer.responses

@@ -226,6 +226,29 @@ class GameHub:
             )
         return live
 
+    async def recover(self, channel_id: int) -> LiveGame | None:
+        """The channel's active game: the one tracked, or else one the database holds that this
+        process lost track of (its creation committed but the answer was lost to an outage),
+        rebuilt from what is committed and tracked from now on. ``None`` if there is none."""
+        live = self._by_channel.get(channel_id)
+        if live is not None:
+            return live
+        record = await self.storage.games.active_in_channel(channel_id)
+        if record is None:
+            return None
+        loaded = await self.storage.load_game(record.id)
+        if channel_id in self._by_channel:  # tracked meanwhile (a racing command)
+            return self._by_channel[channel_id]
+        live = LiveGame(loaded.record, loaded.game)
+        self._by_channel[channel_id] = live
+        log.warning(
+            "game %d was in the database but not tracked (its start's answer was lost); picked"
+            " up at ply %d",
+            live.id,
+            live.game.ply,
+        )
+        return live
+
     def adopt(self, record: GameRecord) -> LiveGame:
         """Start tracking a game the database has just created."""
         game = Game(record.variant, record.start_position, Side(record.first_turn))

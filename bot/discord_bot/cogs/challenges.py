@@ -237,7 +237,7 @@ class Challenges(commands.Cog):
                 challenge_id, me, challenger_side=choice, channel_id=venue
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(error.game_id or 0, in_thread=True)) from None
+            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
         live = self.bot.hub.adopt(record)
         where = f" in {thread.mention}" if thread is not None else ""
         # The game exists now: post its board even if the challenge cannot be edited.
@@ -284,7 +284,7 @@ class Challenges(commands.Cog):
                 rated=True,
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(error.game_id or 0, in_thread=True)) from None
+            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
         live = self.bot.hub.adopt(record)
         lines = [f"**{rules.title}** against the AI ({level})."]
         if thread is None:
@@ -346,10 +346,16 @@ class Challenges(commands.Cog):
                 rated=True,
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(error.game_id or 0, in_thread=True)) from None
+            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
         live = self.bot.hub.adopt(record)
         note = f"Rematch of game #{old.id}: {sides}."
         await self.bot.cog(Play).open_game(live, [note], interaction)
+
+    async def _busy_with(self, busy: ChannelBusy) -> int:
+        """The id of the game that makes a channel busy. It may be one this process lost track
+        of (its start's answer was lost): it is tracked from now on, so its players can go on."""
+        live = await self.bot.cog(Play).live_game(busy.channel_id)
+        return busy.game_id or (live.id if live is not None else 0)
 
     async def _offer_rematch(
         self,

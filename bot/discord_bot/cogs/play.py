@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.ai import AIError
 from bot.engine import Game, Move, Piece, Side, TaflError, parse_square, square_name
-from bot.storage import Participant, StorageError
+from bot.storage import DatabaseUnavailable, Participant, StorageError
 
 from ..errors import UserError
 from ..hub import Ended, LiveGame, Offer, Played, ResultNotRecorded, moves_to_take_back
@@ -196,7 +196,7 @@ class Play(commands.Cog):
         """Check the move with the engine, commit it, then post the new board. Someone not
         playing in this channel's game who has a puzzle open is moving in the puzzle."""
         channel_id = interaction.channel_id or 0
-        live = self.bot.hub.get(channel_id)
+        live = await self.live_game(channel_id)
         if live is None or live.side_of(interaction.user.id) is None:
             # Imported here: the puzzles cog imports from this module.
             from .puzzles import Puzzles
@@ -219,7 +219,10 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Legal moves for the player to move, filtered by what they typed (captures and king
         moves marked); anyone else gets one line saying whose turn it is."""
-        live = self.bot.hub.get(interaction.channel_id or 0)
+        try:
+            live = await self.live_game(interaction.channel_id or 0)
+        except DatabaseUnavailable:
+            live = None  # only a lost game's pick-up needed the database: the move will say
         if live is None or live.side_of(interaction.user.id) is None:
             from .puzzles import Puzzles  # as in move()
 
@@ -498,6 +501,17 @@ class Play(commands.Cog):
             await self.ai_reply(live, lines, interaction)
         else:
             await post_board(self.bot, live, lines, interaction=interaction)
+
+    async def live_game(self, channel_id: int) -> LiveGame | None:
+        """The channel's active game, picked up from the database if this process had lost
+        track of it (:meth:`GameHub.recover`), with the AI set thinking if it is to move."""
+        known = self.bot.hub.get(channel_id)
+        if known is not None:
+            return known
+        live = await self.bot.hub.recover(channel_id)
+        if live is not None and live.to_move.is_ai and not self.ai_thinking(live):
+            self.schedule_ai(live)
+        return live
 
     def schedule_ai(self, live: LiveGame, lines: Sequence[str] = ()) -> None:
         """Let the AI move in the background (after a restart, or when a game starts with the
