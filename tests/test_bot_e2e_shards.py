@@ -4,8 +4,11 @@ shards each get their games answered over their own shard's connection."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pg_server
+import pytest
 from e2e_support import WAIT, BotProcess, World, bot_env, split_log
 from fakediscord import FakeDiscord, FakeGuild
 
@@ -66,3 +69,35 @@ async def test_a_cluster_process_runs_the_recommended_shards_and_answers_each_gu
         assert line in log
     problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
     assert not problems, "the bot logged errors:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+async def schema_url(postgres_url: str) -> AsyncIterator[str]:
+    url = await pg_server.fresh_schema(postgres_url)
+    try:
+        yield url
+    finally:
+        await pg_server.drop_schema(url)
+
+
+async def test_the_processes_of_a_cluster_take_turns_to_identify(
+    tmp_path: Path, schema_url: str
+) -> None:
+    """Discord lets this bot identify one shard per 5 s (max_concurrency 1) whichever process
+    runs it: two processes started together must not both identify at once."""
+    async with FakeDiscord(recommended_shards=2, max_concurrency=1) as fake:
+        env = bot_env(fake, None, tmp_path, {"TAFL_DATABASE": schema_url})
+        bot = BotProcess(env, tmp_path / "bot.log", args=("cluster", "--processes", "2"))
+        await bot.start(fake, None)
+        try:
+            await fake.wait_until_connected(identifies=2, shard_count=2, timeout=WAIT)
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        print(log)
+        fake.assert_healthy()
+    assert code == 0
+    (first, _), (second, _) = sorted(fake.gateway.identified, key=lambda item: item[0])
+    assert {shard for _, shard in fake.gateway.identified} == {(0, 2), (1, 2)}
+    assert second - first >= 4.5, fake.gateway.identified  # 5 s apart, less the clocks' slack
+    assert "bot.cluster: 2 shards (recommended by Discord) in 2 process(es)" in log

@@ -27,7 +27,7 @@ from .cogs.timers import Timers
 from .config import Settings
 from .errors import report
 from .hub import GameHub, Played
-from .identify import IdentifyPacer
+from .identify import IdentifyPacer, SharedIdentifyPacer
 from .loopmonitor import watch_loop_lag
 from .views import DYNAMIC_ITEMS, ClickRouter
 
@@ -227,7 +227,7 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
             shard_ids=sorted(shards.ids),
             shard_count=shards.count,
         )
-        self.identify_pacer = IdentifyPacer()
+        self.identify_pacer = self._pacer(1)
 
     async def setup_hook(self) -> None:
         """Everything the plain bot does, then learn how fast the shards may identify."""
@@ -237,17 +237,25 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
         except discord.DiscordException as error:  # GatewayNotFound wraps HTTP failures
             log.warning("could not read the session start limits, identifying slowly: %s", error)
             return
-        self.identify_pacer = IdentifyPacer(max(1, limits.max_concurrency))
+        self.identify_pacer = self._pacer(max(1, limits.max_concurrency))
         log.info(
             "Discord lets this bot identify %d shard(s) per 5 s (%d sessions left today)",
             limits.max_concurrency,
             limits.remaining,
         )
 
+    def _pacer(self, max_concurrency: int) -> IdentifyPacer:
+        """This process's own turns, or a cluster's shared ones (``TAFL_IDENTIFY_LOCK``)."""
+        path = self.settings.identify_lock
+        if path is None:
+            return IdentifyPacer(max_concurrency)
+        return SharedIdentifyPacer(path, max_concurrency)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for the shard's turn under Discord's identify limit (instead of discord.py's
         flat 5 s before each IDENTIFY but the first)."""
-        delay = self.identify_pacer.reserve(shard_id or 0)
+        # A thread: a cluster's shared pacer waits for a file lock other processes may hold.
+        delay = await asyncio.to_thread(self.identify_pacer.reserve, shard_id or 0)
         if delay > 0:
             await asyncio.sleep(delay)
 

@@ -14,7 +14,9 @@ import asyncio
 import logging
 import os
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -139,14 +141,20 @@ async def _run(settings: Settings, processes: int, environ: Mapping[str, str]) -
             log.critical("%s", error)
             return 1
         source = "recommended by Discord"
-    try:
-        children = plan(settings, count, processes, environ=environ)
-    except ConfigError as error:
-        return _refuse(error)
-    log.info("%d shards (%s) in %d process(es)", count, source, len(children))
-    for child in children:
-        log.info("%s: python -m bot", child.name)
-    return await Supervisor(children).run()
+    with tempfile.TemporaryDirectory(prefix="tafl-cluster-") as folder:
+        # The processes take turns to identify through this file (Discord's max_concurrency
+        # is the bot's, not each process's).
+        lock = environ.get("TAFL_IDENTIFY_LOCK") or str(Path(folder) / "identify.json")
+        try:
+            children = plan(
+                settings, count, processes, environ={**environ, "TAFL_IDENTIFY_LOCK": lock}
+            )
+        except ConfigError as error:
+            return _refuse(error)
+        log.info("%d shards (%s) in %d process(es)", count, source, len(children))
+        for child in children:
+            log.info("%s: python -m bot", child.name)
+        return await Supervisor(children).run()
 
 
 def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:

@@ -39,6 +39,9 @@ class Settings:
     shards: Shards | None = None
     """``TAFL_SHARD_COUNT`` / ``TAFL_SHARD_IDS``: the Discord shards this process runs; ``None``
     (neither set) is the plain unsharded bot."""
+    identify_lock: str | None = None
+    """``TAFL_IDENTIFY_LOCK``: the file through which the processes of ``python -m bot cluster``
+    take turns to identify their shards (the cluster sets it for its processes)."""
 
     def __repr__(self) -> str:  # neither the token nor a database password may reach a log
         shards = None
@@ -49,7 +52,8 @@ class Settings:
             f"test_guild_id={self.test_guild_id!r}, api_base={self.api_base!r}, "
             f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
             f"loop_monitor={self.loop_monitor!r}, timer_tick={self.timer_tick!r}, "
-            f"challenge_expiry={self.challenge_expiry!r}, shards={shards!r})"
+            f"challenge_expiry={self.challenge_expiry!r}, shards={shards!r}, "
+            f"identify_lock={self.identify_lock!r})"
         )
 
 
@@ -87,6 +91,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         timer_tick=_number(environ, "TAFL_TIMER_TICK", 5.0, minimum=0.1),
         challenge_expiry=int(_number(environ, "TAFL_CHALLENGE_EXPIRY", 15 * 60, minimum=5)),
         shards=_shards(environ),
+        identify_lock=environ.get("TAFL_IDENTIFY_LOCK", "").strip() or None,
     )
 
 

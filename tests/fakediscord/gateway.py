@@ -203,6 +203,8 @@ class Gateway:
         self.sessions: dict[str, GatewaySession] = {}
         self.connections: set[Connection] = set()
         self.identify_count = 0
+        self.identified: list[tuple[float, tuple[int, int] | None]] = []
+        """When each IDENTIFY was accepted (``time.monotonic()``) and for which shard."""
         self.resume_count = 0
 
     # -- EventSink ---------------------------------------------------------------------------
@@ -377,6 +379,7 @@ class Gateway:
         connection.session = session
         session.connection = connection
         self.identify_count += 1
+        self.identified.append((time.monotonic(), shard))
         world = self.world
         guilds = [g for g in world.guilds.values() if world.bot_in(g) and session.owns(g.id)]
         ready: JSON = {
