@@ -1,15 +1,20 @@
-"""``python -m bot cluster`` end to end: the real supervisor and bot against the Discord stand-in,
-which recommends 4 shards; one process runs them all (SQLite), and guilds on two different
-shards each get their games answered over their own shard's connection."""
+"""Starting on Discord's gateway end to end: ``python -m bot cluster`` (the real supervisor and
+bot against the Discord stand-in, which recommends 4 shards; one process runs them all on
+SQLite, and guilds on two different shards each get their games answered over their own
+shard's connection), its processes' turns to identify, and the day's budget of sessions."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pg_server
 import pytest
-from e2e_support import WAIT, BotProcess, World, bot_env, split_log
+from e2e_support import ROOT, WAIT, BotProcess, World, bot_env, split_log
 from fakediscord import FakeDiscord, FakeGuild
 
 
@@ -101,3 +106,54 @@ async def test_the_processes_of_a_cluster_take_turns_to_identify(
     assert {shard for _, shard in fake.gateway.identified} == {(0, 2), (1, 2)}
     assert second - first >= 4.5, fake.gateway.identified  # 5 s apart, less the clocks' slack
     assert "bot.cluster: 2 shards (recommended by Discord) in 2 process(es)" in log
+
+
+async def test_a_bot_short_of_gateway_sessions_waits_for_the_days_budget(tmp_path: Path) -> None:
+    """Past its daily budget of sessions Discord resets a bot's token: a bot restarted in a loop
+    must wait for the budget to reset instead of connecting again."""
+    async with FakeDiscord(session_starts=10, session_reset_after_ms=1500) as fake:
+        guild = fake.create_guild("Club")
+        bot = BotProcess(bot_env(fake, guild, tmp_path), tmp_path / "bot.log")
+        started = time.monotonic()
+        await bot.start(fake, guild)
+        try:
+            [(connected, _)] = fake.gateway.identified
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+    assert code == 0, log
+    assert connected - started >= 1.5, "it connected before the budget reset"
+    assert (
+        "Discord allows only 10 more gateway sessions today (of 10); starting 1 now would risk"
+        in log
+    )
+
+
+async def test_a_bot_waiting_for_the_days_budget_stops_at_once_when_asked(tmp_path: Path) -> None:
+    async with FakeDiscord(session_starts=5, session_reset_after_ms=3_600_000) as fake:
+        guild = fake.create_guild("Club")
+        log_path = tmp_path / "bot.log"
+        with log_path.open("wb") as log_file:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=ROOT, env=bot_env(fake, guild, tmp_path),
+                stdin=asyncio.subprocess.DEVNULL, stdout=log_file, stderr=log_file,
+            )  # fmt: skip
+            try:
+                await wait_for_line(log_path, "waits 60 minutes for the day's budget to reset")
+                process.send_signal(signal.SIGTERM)
+                code = await asyncio.wait_for(process.wait(), WAIT)
+            finally:
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()
+        assert fake.gateway.identify_count == 0
+    log = log_path.read_text()
+    assert code == 0, log
+    assert "stopped while waiting for Discord's session budget" in log
+
+
+async def wait_for_line(path: Path, text: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while text not in (logged := await asyncio.to_thread(path.read_text, errors="replace")):
+        assert time.monotonic() < deadline, f"never logged {text!r}:\n{logged}"
+        await asyncio.sleep(0.1)

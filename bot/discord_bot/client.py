@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Coroutine
 from typing import Any, TypeVar
@@ -33,6 +34,12 @@ from .views import DYNAMIC_ITEMS, ClickRouter
 
 log = logging.getLogger(__name__)
 
+class StoppedBeforeConnecting(Exception):
+    """Asked to stop (SIGTERM) before the bot had connected: nothing to close cleanly."""
+
+
+SESSION_RESERVE = 10
+"""Gateway sessions a process leaves unstarted in the day's budget (for other processes)."""
 INTERACTION_GRACE_SECONDS = 10.0
 """On shutdown, how long interactions already being handled may take to finish before they are
 cancelled quietly (their replies need the HTTP session, which closes last)."""
@@ -102,10 +109,17 @@ class TaflBot(commands.Bot):
         self.settled_at_start: list[Played] = []
         # Tasks handling an interaction right now (see track_interaction).
         self.in_flight: set[asyncio.Task[object]] = set()
+        self.session_limits: discord.SessionStartLimits | None = None
+        self._stopping = asyncio.Event()
         self._closed = False
 
     async def setup_hook(self) -> None:
-        """Load games, the AI workers and the cogs, then sync the commands."""
+        """Mind the day's budget of gateway sessions, load games, the AI workers and the cogs,
+        then sync the commands."""
+        shards = self.settings.shards
+        self.session_limits = await self._within_session_budget(
+            1 if shards is None else len(shards.ids)
+        )
         await self.ai.start()
         if self.settings.loop_monitor:
             self.spawn(watch_loop_lag(), "loop-monitor")
@@ -149,6 +163,38 @@ class TaflBot(commands.Bot):
             await self.tree.sync()
             log.info("commands synced globally")
 
+    async def _within_session_budget(self, sessions: int) -> discord.SessionStartLimits | None:
+        """Discord's limits on starting gateway sessions, after waiting for the day's budget to
+        reset if starting ``sessions`` now would leave less than :data:`SESSION_RESERVE`.
+
+        Past the budget (1,000 a day for most bots) Discord resets the bot's token, and the
+        bot is down until someone puts a new one in: a process restarted in a loop (a crash
+        at each start) must wait instead. ``None`` when the limits cannot be read.
+        """
+        try:
+            # What AutoShardedClient.fetch_session_start_limits does, for the plain bot too.
+            _, _, raw = await self.http.get_bot_gateway()
+            limits = discord.SessionStartLimits(**raw)
+        except discord.DiscordException as error:  # GatewayNotFound wraps HTTP failures
+            log.warning("could not read Discord's session start limits: %s", error)
+            return None
+        if limits.remaining - sessions < SESSION_RESERVE:
+            wait = limits.reset_after / 1000
+            log.error(
+                "Discord allows only %d more gateway sessions today (of %d); starting %d now "
+                "would risk its resetting the bot's token, so the bot waits %.0f minutes for "
+                "the day's budget to reset. Is it being restarted in a loop? (see the log above)",
+                limits.remaining,
+                limits.total,
+                sessions,
+                wait / 60,
+            )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), wait)
+            if self._stopping.is_set():
+                raise StoppedBeforeConnecting("stopped while waiting for Discord's session budget")
+        return limits
+
     def cog(self, kind: type[CogT]) -> CogT:
         """The loaded cog of class ``kind`` (typed, unlike ``get_cog``)."""
         found = self.get_cog(kind.__cog_name__)
@@ -180,6 +226,7 @@ class TaflBot(commands.Bot):
     async def close(self) -> None:
         """Let interactions being handled finish (their replies need the HTTP session), stop
         background work, then close the connection and the session."""
+        self._stopping.set()
         await self._finish_in_flight()
         await self._cancel_background()
         await super().close()
@@ -232,11 +279,9 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Everything the plain bot does, then learn how fast the shards may identify."""
         await super().setup_hook()
-        try:
-            limits = await self.fetch_session_start_limits()
-        except discord.DiscordException as error:  # GatewayNotFound wraps HTTP failures
-            log.warning("could not read the session start limits, identifying slowly: %s", error)
-            return
+        limits = self.session_limits
+        if limits is None:
+            return  # identifying slowly, as if one shard a time were allowed
         self.identify_pacer = self._pacer(max(1, limits.max_concurrency))
         log.info(
             "Discord lets this bot identify %d shard(s) per 5 s (%d sessions left today)",

@@ -13,7 +13,7 @@ import yarl
 from bot import native
 from bot.storage import DatabaseUnusable, Shards, Storage, StorageError, format_ranges, redact
 
-from .client import TaflBot, make_bot
+from .client import StoppedBeforeConnecting, TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
 from .logs import setup_logging
 from .supervisor import CONFIG_ERROR
@@ -85,6 +85,8 @@ async def _serve(settings: Settings) -> int:
     except StorageError as error:  # the database lost while loading the games at start-up
         log.critical("%s", error)
         return 1
+    except StoppedBeforeConnecting as stopped:
+        log.info("%s", stopped)
     finally:
         await bot.shutdown()
     return 0

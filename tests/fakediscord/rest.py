@@ -7,6 +7,7 @@ cover a bot that lacks a permission.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
@@ -31,11 +32,17 @@ class RestApi:
         *,
         recommended_shards: int = 1,
         max_concurrency: int = 1,
+        session_starts: int = 1000,
+        session_reset_after_ms: int = 14 * 3600 * 1000,
+        sessions_used: Callable[[], int] = lambda: 0,
     ) -> None:
         self.world = world
         self.gateway_url = gateway_url
         self.recommended_shards = recommended_shards
         self.max_concurrency = max_concurrency
+        self.session_starts = session_starts
+        self.session_reset_after_ms = session_reset_after_ms
+        self.sessions_used = sessions_used
 
     def add_routes(self, app: web.Application, prefix: str) -> None:
         r = app.router
@@ -152,9 +159,9 @@ class RestApi:
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
         self._authorize(request)
         limit = {
-            "total": 1000,
-            "remaining": 999,
-            "reset_after": 0,
+            "total": self.session_starts,
+            "remaining": max(0, self.session_starts - self.sessions_used()),
+            "reset_after": self.session_reset_after_ms,
             "max_concurrency": self.max_concurrency,
         }
         return json_response(

@@ -120,9 +120,13 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41_250,
         recommended_shards: int = 1,
         max_concurrency: int = 1,
+        session_starts: int = 1000,
+        session_reset_after_ms: int = 14 * 3600 * 1000,
     ) -> None:
         """``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot``
-        answers (the shard count a bot should use; how many shards may identify per 5 s)."""
+        answers (the shard count a bot should use; how many shards may identify per 5 s), with
+        the day's budget of sessions: ``session_starts`` less the IDENTIFYs made so far, reset
+        in ``session_reset_after_ms``."""
         self.world = World(token=token, bot_name=bot_name)
         self.gateway = Gateway(
             self.world,
@@ -139,6 +143,9 @@ class FakeDiscord:
             "",
             recommended_shards=recommended_shards,
             max_concurrency=max_concurrency,
+            session_starts=session_starts,
+            session_reset_after_ms=session_reset_after_ms,
+            sessions_used=lambda: self.gateway.identify_count,
         )
         self._host = host
         self._port = port
