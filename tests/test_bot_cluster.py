@@ -76,7 +76,22 @@ def test_each_process_gets_its_range_and_the_rest_of_the_environment() -> None:
         "process 3 (shards 6-7)",
     ]
     assert children[1].command == ("bot",)
-    assert children[1].env == {**environ, "TAFL_SHARD_COUNT": "8", "TAFL_SHARD_IDS": "3-5"}
+    workers = str(max(1, (os.cpu_count() or 2) // 3))
+    assert children[1].env == {
+        **environ, "TAFL_SHARD_COUNT": "8", "TAFL_SHARD_IDS": "3-5", "TAFL_AI_WORKERS": workers
+    }  # fmt: skip
+
+
+def test_the_ai_workers_are_shared_out_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    environ = {"DISCORD_TOKEN": "t", "TAFL_DATABASE": PG_URL}
+    settings = load_settings(environ)
+    assert [c.env["TAFL_AI_WORKERS"] for c in plan(settings, 8, 3, environ=environ)] == ["2"] * 3
+    assert plan(settings, 8, 1, environ=environ)[0].env["TAFL_AI_WORKERS"] == "8"
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert plan(settings, 8, 4, environ=environ)[0].env["TAFL_AI_WORKERS"] == "1"
+    chosen = {**environ, "TAFL_AI_WORKERS": "3"}
+    assert plan(load_settings(chosen), 8, 4, environ=chosen)[3].env["TAFL_AI_WORKERS"] == "3"
 
 
 def test_a_cluster_given_shard_ids_splits_only_those() -> None:

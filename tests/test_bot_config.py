@@ -17,6 +17,8 @@ def test_defaults_and_values() -> None:
     assert settings.test_guild_id == 42
     assert settings.log_level == "INFO"
     assert settings.api_base is None and settings.gateway_url is None
+    assert settings.ai_workers == 2 and settings.identify_lock is None
+    assert load_settings({"DISCORD_TOKEN": "t", "TAFL_AI_WORKERS": " 5 "}).ai_workers == 5
     assert "secret-token" not in repr(settings) and "secret-token" not in str(settings)
 
 
@@ -27,6 +29,8 @@ def test_defaults_and_values() -> None:
         ({"DISCORD_TOKEN": " "}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": "t", "DISCORD_TEST_GUILD_ID": "abc"}, "must be a server id"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
+        ({"DISCORD_TOKEN": "t", "TAFL_AI_WORKERS": "0"}, "from 1 to 64, not '0'"),
+        ({"DISCORD_TOKEN": "t", "TAFL_AI_WORKERS": "two"}, "TAFL_AI_WORKERS must be a whole"),
     ],
 )
 def test_bad_settings_say_what_is_wrong(environ: dict[str, str], message: str) -> None:

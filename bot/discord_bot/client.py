@@ -308,5 +308,5 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
 def make_bot(settings: Settings, storage: Storage) -> TaflBot:
     """The plain bot, or the sharded one when ``settings.shards`` is set."""
     if settings.shards is None:
-        return TaflBot(settings, storage)
-    return ShardedTaflBot(settings, storage)
+        return TaflBot(settings, storage, ai_workers=settings.ai_workers)
+    return ShardedTaflBot(settings, storage, ai_workers=settings.ai_workers)

@@ -108,7 +108,8 @@ def plan(
     command: Sequence[str] = (sys.executable, "-m", "bot"),
 ) -> list[Child]:
     """The processes to run: ``command`` once per range of shards, its environment ``environ``
-    plus the range in ``TAFL_SHARD_COUNT`` and ``TAFL_SHARD_IDS``."""
+    plus the range in ``TAFL_SHARD_COUNT`` and ``TAFL_SHARD_IDS``, and ``TAFL_AI_WORKERS``
+    (when not set: the machine's cores divided between the processes, at least 1 each)."""
     ids = settings.shards.ids if settings.shards is not None else range(count)
     if processes < 1:
         raise ConfigError(f"--processes must be at least 1, not {processes}")
@@ -121,10 +122,19 @@ def plan(
             processes, len(set(ids)), len(set(ids)),
         )  # fmt: skip
         processes = len(set(ids))
+    # The machine's cores shared out, unless TAFL_AI_WORKERS says how many each process runs.
+    workers = environ.get("TAFL_AI_WORKERS", "").strip() or str(
+        max(1, (os.cpu_count() or 2) // processes)
+    )
     children = []
     for number, shards in enumerate(split_shards(ids, processes), start=1):
         ranges = format_ranges(shards)
-        env = {**environ, "TAFL_SHARD_COUNT": str(count), "TAFL_SHARD_IDS": ranges}
+        env = {
+            **environ,
+            "TAFL_SHARD_COUNT": str(count),
+            "TAFL_SHARD_IDS": ranges,
+            "TAFL_AI_WORKERS": workers,
+        }
         children.append(Child(f"process {number} (shards {ranges})", tuple(command), env))
     return children
 

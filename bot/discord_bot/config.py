@@ -19,6 +19,9 @@ class ConfigError(Exception):
     """A setting is missing or malformed; the message says which and what to do."""
 
 
+MAX_AI_WORKERS = 64
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the bot reads from its environment (see ``.env.example``)."""
@@ -39,6 +42,8 @@ class Settings:
     shards: Shards | None = None
     """``TAFL_SHARD_COUNT`` / ``TAFL_SHARD_IDS``: the Discord shards this process runs; ``None``
     (neither set) is the plain unsharded bot."""
+    ai_workers: int = 2
+    """``TAFL_AI_WORKERS``: processes that search for the AI and the analysis (1 to 64)."""
     identify_lock: str | None = None
     """``TAFL_IDENTIFY_LOCK``: the file through which the processes of ``python -m bot cluster``
     take turns to identify their shards (the cluster sets it for its processes)."""
@@ -53,7 +58,7 @@ class Settings:
             f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
             f"loop_monitor={self.loop_monitor!r}, timer_tick={self.timer_tick!r}, "
             f"challenge_expiry={self.challenge_expiry!r}, shards={shards!r}, "
-            f"identify_lock={self.identify_lock!r})"
+            f"ai_workers={self.ai_workers!r}, identify_lock={self.identify_lock!r})"
         )
 
 
@@ -91,6 +96,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         timer_tick=_number(environ, "TAFL_TIMER_TICK", 5.0, minimum=0.1),
         challenge_expiry=int(_number(environ, "TAFL_CHALLENGE_EXPIRY", 15 * 60, minimum=5)),
         shards=_shards(environ),
+        ai_workers=_ai_workers(environ),
         identify_lock=environ.get("TAFL_IDENTIFY_LOCK", "").strip() or None,
     )
 
@@ -132,6 +138,19 @@ def _shards(environ: Mapping[str, str]) -> Shards | None:
             f"TAFL_SHARD_COUNT={count} the shards are numbered 0 to {count - 1}"
         )
     return Shards.of(count, ids)
+
+
+def _ai_workers(environ: Mapping[str, str]) -> int:
+    """``TAFL_AI_WORKERS``: a whole number from 1 to :data:`MAX_AI_WORKERS` (default 2)."""
+    text = environ.get("TAFL_AI_WORKERS", "").strip()
+    if not text:
+        return 2
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_AI_WORKERS:
+        raise ConfigError(
+            f"TAFL_AI_WORKERS must be a whole number of processes from 1 to {MAX_AI_WORKERS}, "
+            f"not {text!r}"
+        )
+    return int(text)
 
 
 def _number(environ: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
