@@ -32,9 +32,11 @@ HELP_START = (
     "button).\n"
     "**2.** Or play the bot's AI: `/tafl play` (choose a `level`: easy, medium, hard, master).\n"
     "**3.** To move, type `/tafl move` and pick a move from the list (like `e1-e4`), or press "
-    "**Move** under the board. `/tafl rules` explains the game."
+    "**Move** under the board. `/tafl rules` explains the game.\n"
+    "**4.** To get better: `/tafl analyze` reviews your last game, and `/tafl puzzle` gives you "
+    "a position to win."
 )
-"""The first three lines of /tafl help: enough to start and make a move."""
+"""The first lines of /tafl help: enough to start, make a move, and learn."""
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="This server", value="server"),
@@ -62,7 +64,7 @@ class Info(commands.Cog):
 
     @app_commands.command(name="help", description="How to start a game, and every command")
     async def help(self, interaction: discord.Interaction) -> None:
-        """Three lines to get going, then each command with its description (read from the
+        """Four lines to get going, then each command with its description (read from the
         commands themselves, so the list cannot fall behind), in the order they were added:
         starting, playing, looking back, options."""
         listed = "\n".join(
