@@ -27,7 +27,7 @@ from bot.storage import GameRecord, GameStatus, NotFound
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
-from ..limits import fit_embed
+from ..limits import EMBED_FIELD_VALUE, fit_embed
 from ..present import plain_name
 from ..wording import plural
 
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+MOMENTS_LISTED = 8
+"""At most this many moments in the review's text (the rest are in the exported record)."""
 PROGRESS_EVERY = 2.0
 """Seconds between edits of the progress line (Discord limits edits; players need only a pulse)."""
 
@@ -53,10 +55,34 @@ def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) 
     """One moment in a player's words: ``23… Bob (defenders), blunder: d4-d8 lets the king
     reach c9; better d4-d6.``"""
     who = f"{names[moment.side]} ({side_name(moment.side)})"
+    # An explanation that already names the better move ("d8-f8 would have closed it") needs
+    # no second mention.
+    better = "" if moment.better in moment.explanation else f"; better **{moment.better}**"
     return (
         f"**{analysis.move_label(moment.ply)} {moment.move}** {who}, "
-        f"{moment.kind.value}: {moment.explanation}; better **{moment.better}**."
+        f"{moment.kind.value}: {moment.explanation}{better}."
     )
+
+
+def listed_moments(
+    analysis: GameAnalysis, names: dict[Side, str], room: int = EMBED_FIELD_VALUE
+) -> tuple[list[str], int]:
+    """The moments' lines that fit in ``room`` characters, in the order of the game, and how
+    many were left out. The boards' (critical) moments come first, then the costliest, so
+    the text always covers the boards and the worst mistakes, and no line is cut."""
+    ranked = sorted(analysis.moments, key=lambda m: (not m.critical, -m.loss, m.ply))
+    chosen: list[Moment] = []
+    used = 0
+    for moment in ranked:
+        if len(chosen) == MOMENTS_LISTED:
+            break
+        size = len(moment_line(analysis, moment, names)) + 1  # and its line break
+        if used + size > room:
+            continue
+        chosen.append(moment)
+        used += size
+    chosen.sort(key=lambda m: m.ply)
+    return [moment_line(analysis, m, names) for m in chosen], len(analysis.moments) - len(chosen)
 
 
 def accuracy_line(analysis: GameAnalysis, names: dict[Side, str]) -> str:
@@ -81,13 +107,13 @@ def present(
         description=accuracy_line(analysis, names),
     )
     if analysis.moments:
+        lines, left_out = listed_moments(analysis, names)
         embed.add_field(
-            name="The moments that decided it",
-            value="\n".join(moment_line(analysis, m, names) for m in analysis.moments[:8]),
-            inline=False,
+            name="The moments that decided it", value="\n".join(lines), inline=False
         )
-        if len(analysis.moments) > 8:
-            embed.set_footer(text=f"And {len(analysis.moments) - 8} more in /tafl export.")
+        if left_out:
+            more = plural(left_out, "more moment")
+            embed.set_footer(text=f"{more} in the game record: /tafl export game:{record.id}")
     else:
         embed.add_field(
             name="No decisive mistake",

@@ -1,0 +1,71 @@
+"""The review's text: which moments it lists when there are more than fit, and how each reads."""
+
+from __future__ import annotations
+
+from bot.ai.analysis import GameAnalysis, Moment, MomentKind
+from bot.discord_bot.cogs.review import MOMENTS_LISTED, listed_moments, moment_line
+from bot.discord_bot.limits import EMBED_FIELD_VALUE
+from bot.engine import Side, get_variant
+
+NAMES = {Side.ATTACKERS: "Ann", Side.DEFENDERS: "Ben"}
+
+
+def moment(ply: int, loss: float, *, critical: bool = False, why: str = "") -> Moment:
+    return Moment(
+        ply=ply,
+        side=Side.ATTACKERS if ply % 2 else Side.DEFENDERS,
+        kind=MomentKind.BLUNDER,
+        move="a4-a3",
+        better="d2-d3",
+        before=0,
+        after=0,
+        explanation=why or f"a4-a3 allows e5-e7, opening a road for the king ({'x' * 90})",
+        loss=loss,
+        critical=critical,
+    )
+
+
+def analysis(moments: list[Moment]) -> GameAnalysis:
+    brandubh = get_variant("brandubh")
+    return GameAnalysis(
+        variant="brandubh",
+        start_position=brandubh.start,
+        first_turn=brandubh.first,
+        moves=("a4-a3",) * 40,
+        evals=(),
+        moments=tuple(moments),
+        move_accuracy=(),
+        attackers_accuracy=None,
+        defenders_accuracy=None,
+    )
+
+
+def test_the_boards_moments_and_the_costliest_are_listed_whole_in_game_order() -> None:
+    # Twelve early small slips, then the two that decided the game (shown as boards).
+    moments = [moment(ply, 0.21) for ply in range(1, 13)]
+    moments += [moment(30, 0.6, critical=True), moment(35, 0.9, critical=True)]
+    moments.insert(3, moment(4, 0.5))
+    reviewed = analysis(moments)
+    lines, left_out = listed_moments(reviewed, NAMES)
+    text = "\n".join(lines)
+    assert len(text) <= EMBED_FIELD_VALUE and len(lines) < len(moments)
+    assert left_out == len(moments) - len(lines)
+    assert lines[-2].startswith("**15… a4-a3**") and lines[-1].startswith("**18. a4-a3**")
+    assert any(line.startswith("**2… a4-a3**") for line in lines)  # the costliest early one
+    assert all(line.endswith(".") for line in lines)  # none cut short
+    plies = [int(line.split("**")[1].split(".")[0].split("…")[0]) for line in lines]
+    assert plies == sorted(plies)
+
+
+def test_at_most_eight_are_listed_even_when_short() -> None:
+    moments = [moment(ply, 0.3, why="short") for ply in range(1, 20)]
+    lines, left_out = listed_moments(analysis(moments), NAMES)
+    assert len(lines) == MOMENTS_LISTED and left_out == 19 - MOMENTS_LISTED
+
+
+def test_the_better_move_is_named_once() -> None:
+    reviewed = analysis([])
+    named = moment(3, 0.4, why="the king had a road to a7; d2-d3 would have closed it")
+    assert moment_line(reviewed, named, NAMES).endswith("d2-d3 would have closed it.")
+    plain = moment(3, 0.4, why="a4-a3 allows e5-e7")
+    assert moment_line(reviewed, plain, NAMES).endswith("allows e5-e7; better **d2-d3**.")
