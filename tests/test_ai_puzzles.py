@@ -206,7 +206,7 @@ def test_win_in_two_by_a_fork_where_one_block_refutes_the_tempting_move() -> Non
     check_tree(puzzle)
     tempting = puzzle.answer([], "c5-a5")
     assert not tempting.correct
-    assert tempting.refutation == "after c5-a5, b6-a6 closes the route to a7"
+    assert tempting.refutation == "b6-a6 closes the road to a7"
 
 
 def test_a_position_without_a_forced_win_is_rejected() -> None:
@@ -341,7 +341,7 @@ def test_a_wrong_last_move_is_explained_by_the_reply_that_stops_it(fork: Puzzle)
     verdict = fork.answer(["c5-c1", "e2-e1"], "c1-d1")
     assert not verdict.correct
     assert verdict.hint == "The king can reach a corner this move."
-    assert verdict.refutation == "after c1-d1, b6-b1 closes the route to a1"
+    assert verdict.refutation == "b6-b1 closes the road to a1"
 
 
 def test_illegal_moves_and_lines_out_of_turn_are_refused(fork: Puzzle) -> None:

@@ -74,16 +74,18 @@ async def test_a_puzzle_is_solved_by_moving_with_a_hint_after_a_wrong_move(
     wrong = next(move for move in sorted(legal) if puzzle.answer((), move).correct is False)
     answer = await private(world, "ann", "puzzles", "move", move=wrong)
     assert answer.startswith(f"**{wrong}** is not it") and "Hint: " in answer, answer
-    assert "counts as missed: puzzle rating 1500?" in answer, answer
+    assert "\nYour first try counts as a miss: puzzle rating 1500 → 1" in answer, answer
+    assert "(−" in answer and ", provisional)." in answer, answer
     for index in range(0, len(line), 2):
         answer = await private(world, "ann", "puzzles", "move", move=line[index])
         if index + 1 < len(line):
             assert answer == (
-                f"**{line[index]}** is right. The answer is **{line[index + 1]}**: your move."
+                f"**{line[index]}** is right. The {puzzle.to_move.other.value} reply "
+                f"**{line[index + 1]}**: your move."
                 f"\n-# Puzzle {puzzle.id}: {puzzle.prompt}"
             ), answer
     assert answer.startswith(f"**{line[-1]}** wins: solved!"), answer
-    assert "Not rated: a move was wrong on the way." in answer
+    assert "\nNot rated: a move was wrong on the way." in answer
 
 
 async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it(
@@ -98,7 +100,7 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it
     line = puzzle.main_line()
     for index in range(0, len(line), 2):
         answer = await private(world, "ben", "daily", "move", move=line[index])
-    assert "wins: solved! Your puzzle rating 1500? → " in answer, answer
+    assert "wins: solved!\nYour puzzle rating 1500 → " in answer, answer
     second = await private(world, "cat", "daily", "puzzle", daily=True)
     assert f"**Puzzle {puzzle.id}**" in second
     assert f"Solved today by 1 player: <@{world.user('ben').id}>" in second, second

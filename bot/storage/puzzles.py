@@ -23,6 +23,11 @@ from .glicko2 import Rating, rate_game
 from .models import Participant, to_datetime
 from .players import player_id
 
+PUZZLE_RD = 200.0
+"""A new puzzle's rating deviation: its initial rating is the generator's estimate (from its
+length and kind), worth more than a newcomer's 350, so that its first solver does not swing it
+by hundreds of points."""
+
 PuzzleResult = str
 """``"win"`` or ``"loss"``, the person's result in a rated go."""
 
@@ -121,7 +126,7 @@ class PuzzleStore:
         """Add ``(id, variant, data, initial rating)`` puzzles not stored yet (the shipped set at
         start-up); returns how many were new. Stored puzzles keep their earned ratings."""
         now = self._db.now()
-        fresh = Rating()
+        fresh = Rating(rd=PUZZLE_RD)
         added = 0
         async with self._db.transaction() as connection:
             for puzzle_id, variant, data, rating in puzzles:

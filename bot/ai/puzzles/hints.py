@@ -33,9 +33,9 @@ def goal_hint(goal: Termination, side: Side, length: int, escape: Escape) -> str
     if goal in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
         return f"The king can be captured {within}."
     if goal is Termination.TUICHI:
-        return f"The king can open two routes at once (Tuichi wins here) {within}."
+        return f"The king can open two roads at once (Tuichi wins here) {within}."
     if goal is Termination.EXIT_FORT:
-        return f"The king can shut himself into an exit fort on the edge {within}."
+        return f"The defenders can close an exit fort round the king on the edge {within}."
     if goal is Termination.ENCIRCLEMENT:
         return f"The defenders can be encircled {within}."
     if goal is Termination.NO_LEGAL_MOVE:
@@ -67,7 +67,6 @@ def piece_hint(piece: Piece, square: str) -> str:
 
 
 def refutation_text(
-    move: str,
     reply: str,
     *,
     side: Side,
@@ -77,27 +76,36 @@ def refutation_text(
     captured: str | None,
     threatened: bool,
 ) -> str:
-    """Why ``move`` fails, told by the other side's ``reply`` that holds.
+    """Why a wrong move fails, told by the other side's ``reply`` that holds, to follow
+    "**d4-c4** is not it: " (``the king escapes with e1-b1``).
 
     ``blocks`` names the square the solver's threat needed that the reply took (an escape
     square, or the square next to the king), ``captured`` a square the reply captured on, and
-    ``threatened`` whether ``move`` threatened anything at all.
+    ``threatened`` whether the wrong move threatened anything at all.
     """
-    after = f"after {move}"
+    other = side.other.value
     if reply_ending is Termination.KING_ESCAPED:
-        return f"{after}, the king escapes with {reply}"
+        return f"the king escapes with {reply}"
     if reply_ending in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
-        return f"{after}, {reply} captures the king"
+        return f"{reply} captures the king"
+    if reply_ending is Termination.TUICHI:
+        return f"{reply} opens two roads for the king at once (Tuichi), and the defenders win"
+    if reply_ending is Termination.EXIT_FORT:
+        return f"{reply} closes an exit fort round the king, and the defenders win"
+    if reply_ending is Termination.ENCIRCLEMENT:
+        return f"{reply} completes the encirclement, and the attackers win"
+    if reply_ending is Termination.NO_LEGAL_MOVE:
+        return f"{reply} leaves the {side.value} without a legal move"
     if reply_ending is not None:
-        return f"{after}, {reply} wins for the {side.other.value} ({reply_ending.value})"
+        return f"{reply} wins for the {other}"
     if king_reply and side is Side.ATTACKERS and threatened:
-        return f"{after}, the king steps away with {reply}"
+        return f"the king steps away with {reply}"
     if blocks is not None:
         if side is Side.DEFENDERS:
-            return f"{after}, {reply} closes the route to {blocks}"
-        return f"{after}, {reply} covers {blocks}"
+            return f"{reply} closes the road to {blocks}"
+        return f"{reply} covers {blocks}"
     if captured is not None:
-        return f"{after}, {reply} captures the piece on {captured}"
+        return f"{reply} captures the piece on {captured}"
     if not threatened:
-        return f"{move} threatens nothing yet, so the {side.other.value} have time: {reply}"
-    return f"{after}, {reply} holds"
+        return f"it threatens nothing yet, so the {other} have time for {reply}"
+    return f"{reply} holds"

@@ -130,8 +130,8 @@ class Verdict:
     hint: str | None = None
     """After a wrong move: a hint that points the way without giving the move."""
     refutation: str | None = None
-    """After a wrong move, when found cheaply: why it fails (``after e5-e7, f7-e7 closes the
-    route to e9``)."""
+    """After a wrong move, when found cheaply: why it fails, told by the reply that holds
+    (``f7-e7 closes the road to e9``)."""
     ending: Termination | None = None
     """How the game ended when solved."""
 
@@ -274,7 +274,7 @@ class Puzzle:
                 return self._correct(text, alternative)
         hint_list = self._hints(self._replay(line_so_far), node)
         hint = hint_list[max(0, min(attempt, len(hint_list)) - 1)]
-        return Verdict(False, text, hint=hint, refutation=self._refutation(game, text, remaining))
+        return Verdict(False, text, hint=hint, refutation=self._refutation(game, remaining))
 
     # ------------------------------------------------------------------ internals
 
@@ -366,7 +366,7 @@ class Puzzle:
             second = third  # a win at once has no "kind of move" worth telling apart
         return [first, second, third] if second != third else [first, third]
 
-    def _refutation(self, game: Game, text: str, remaining: int) -> str | None:
+    def _refutation(self, game: Game, remaining: int) -> str | None:
         """Why the move just played in ``game`` fails: the reply that holds, in words."""
         board = _copy(game.board)
         prover = self._prover()
@@ -388,7 +388,6 @@ class Puzzle:
             return None  # the move simply did not win: no reply needs naming
         captured = square_name(played.captures[0], size) if played.captures else None
         return hints.refutation_text(
-            text,
             played.move.text(size),
             side=self.to_move,
             reply_ending=played.outcome.termination if played.outcome else None,

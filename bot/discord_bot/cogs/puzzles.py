@@ -63,11 +63,12 @@ def daily_order(guild_id: int, day: str, puzzle_ids: list[str]) -> list[str]:
 
 
 def rating_change(rated: RatedGo) -> str:
-    """``puzzle rating 1500? → 1532? (+32)``"""
-    delta = round(rated.player_after.rating) - round(rated.player_before.rating)
-    return (
-        f"puzzle rating {rated.player_before.display} → {rated.player_after.display} ({delta:+d})"
-    )
+    """``puzzle rating 1500 → 1532 (+32, provisional)``: words rather than the "?" of the
+    tables, which a sentence would leave unexplained."""
+    before, after = rated.player_before, rated.player_after
+    delta = f"{round(after.rating) - round(before.rating):+d}".replace("-", "−")
+    provisional = ", provisional" if after.provisional else ""
+    return f"puzzle rating {round(before.rating)} → {round(after.rating)} ({delta}{provisional})"
 
 
 def board_png(game: Game, tried: str | None = None) -> bytes:
@@ -142,7 +143,7 @@ class Puzzles(commands.Cog):
             assert open_go is not None
             # Back to the go in progress (its private board may have been dismissed).
             attempt, stored = open_go, open_puzzle
-            note = " (in progress; **Another puzzle** leaves it)"
+            note = "; in progress: **Another puzzle** skips it, unrated if you have not moved"
         else:
             if daily:
                 if guild_id is None:
@@ -171,13 +172,13 @@ class Puzzles(commands.Cog):
                     )
                 stored = found
             attempt = await storage.start(person, stored.id, guild_id=guild_id, daily_day=day)
-            note = " (practice: you have tried it before)" if attempt.rated else ""
+            note = "; practice: you have tried it before" if attempt.rated else ""
         puzzle = self._puzzle(stored)
         game = position_of(puzzle, attempt.line)
         png = await asyncio.to_thread(board_png, game)
         text = (
             f"**Puzzle {stored.id}** ({get_variant(stored.variant).title}, rated "
-            f"{round(stored.rating.rating)}){note}: {puzzle.prompt} Choose your move below, "
+            f"{round(stored.rating.rating)}{note}): {puzzle.prompt} Choose your move below, "
             f"or type it with `/tafl move`.{solvers_line}"
         )
         await interaction.response.send_message(
@@ -221,9 +222,9 @@ class Puzzles(commands.Cog):
                 _, rated = await storage.solve(user_id, puzzle.id, attempt.line, line)
                 words = f"**{verdict.move}** wins: solved!"
                 if rated is not None:
-                    words += f" Your {rating_change(rated)}."
+                    words += f"\nYour {rating_change(rated)}."
                 elif attempt.mistakes:
-                    words += " (Not rated: a move was wrong on the way.)"
+                    words += "\nNot rated: a move was wrong on the way."
                 await self._answer(interaction, puzzle, line, words, solved=True, in_place=in_place)
                 return
             if verdict.correct:
@@ -231,17 +232,18 @@ class Puzzles(commands.Cog):
                 line = (*attempt.line, verdict.move, verdict.reply)
                 await storage.advance(user_id, puzzle.id, attempt.line, line)
                 words = (
-                    f"**{verdict.move}** is right. The answer is **{verdict.reply}**: your move."
+                    f"**{verdict.move}** is right. The {puzzle.to_move.other.value} reply "
+                    f"**{verdict.reply}**: your move."
                 )
                 await self._answer(interaction, puzzle, line, words, in_place=in_place)
                 return
             _, rated = await storage.mistake(user_id, puzzle.id, attempt.line)
         except AttemptChanged:
             raise UserError(STALE) from None
-        why = f" ({verdict.refutation})" if verdict.refutation else ""
+        why = f": {verdict.refutation}" if verdict.refutation else ""
         words = f"**{verdict.move}** is not it{why}. Hint: {verdict.hint} Try again."
         if rated is not None:
-            words += f" (Your first try at this puzzle counts as missed: {rating_change(rated)}.)"
+            words += f"\nYour first try counts as a miss: {rating_change(rated)}."
         await self._answer(
             interaction, puzzle, attempt.line, words, tried=verdict.move, in_place=in_place
         )
@@ -332,4 +334,3 @@ class Puzzles(commands.Cog):
         if puzzle is None:
             puzzle = self._puzzles[stored.id] = Puzzle.from_json(stored.data)
         return puzzle
-
