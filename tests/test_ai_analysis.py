@@ -258,3 +258,27 @@ def test_an_analysis_round_trips_through_json() -> None:
 def test_json_of_another_format_is_refused() -> None:
     with pytest.raises(ValueError, match="format 1"):
         GameAnalysis.from_json('{"version": 99}')
+
+
+# A brandubh game between careless players (from the start position): the attackers' c6-c7
+# (move 9.) lets the defenders force a win with e5-e7; they do not play it, and the attackers'
+# next move leaves the same line standing.
+CARELESS = [
+    "d6-e6", "d5-g5", "b4-b5", "e4-e1", "f4-f1", "c4-c6", "e6-g6", "d4-f4", "g6-f6", "c6-e6",
+    "d7-d6", "f4-f5", "d2-e2", "f5-c5", "d6-c6", "c5-e5", "c6-c7", "d3-d7", "d1-d3", "e5-d5",
+]  # fmt: skip
+
+
+def test_a_winning_line_left_standing_is_not_said_to_be_allowed_again() -> None:
+    game = Game("brandubh")
+    depth = default_depth("brandubh")
+    evals = [
+        evaluate_position("brandubh", game.start_position, game.start_turn, CARELESS[:ply],
+                          max_depth=depth)
+        for ply in range(len(CARELESS) + 1)
+    ]  # fmt: skip
+    analysis = review("brandubh", game.start_position, game.start_turn, CARELESS, evals)
+    said = {moment.ply: moment.explanation for moment in analysis.moments}
+    assert said[17].startswith("c6-c7 allows e5-e7, opening a road for the king"), said
+    assert said[18].startswith("d3-d7 lets a forced win slip: e5-e7 would have won"), said
+    assert said[19].startswith("d1-d3 does not stop e5-e7, opening a road for the king"), said

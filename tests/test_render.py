@@ -640,3 +640,16 @@ def test_an_exit_fort_that_won_is_marked_on_its_squares_and_nowhere_else() -> No
     before = game("copenhagen", "K:f2 T:d1,e1,g1,h1,d2,h2,d3,e3,f3,g3,h3 t:a6,k6,f11", "defenders")
     assert before.exit_fort() == frozenset()
     assert board_view_from_game(before).fort == frozenset()
+
+
+def test_a_reviewed_board_drops_its_move_before_the_better_move() -> None:
+    caption = Caption("Ragnar Lodbrok", "Carl Linnaeus", None, "13…", "c9-g9",
+                      "Blunder: better a4-a6", 7, 1, status_first=True)
+    face = font(10)
+    gap = face.getlength("   ")
+    full = _right_items(caption, face, gap, room=1000)
+    assert [text for text, _ in full] == ["Blunder: better a4-a6", "13… c9-g9"]
+    short = _right_items(caption, face, gap, room=face.getlength("Blunder: better a4-a6 "))
+    assert [text for text, _ in short] == ["Blunder: better a4-a6"]
+    tight = _right_items(caption, face, gap, room=face.getlength("Blunder   13… c9-g9"))
+    assert [text for text, _ in tight] == ["Blunder", "13… c9-g9"]

@@ -664,8 +664,22 @@ class _Finder:
         reply = _engine_move(board_after, after.best_move) if after.best_move else None
         effect = explain.answer_effect(board_after, reply) if reply is not None else None
         if after.for_side(opponent) > MATE_BOUND:
+            # The same winning line the opponent already had before its last move (and let
+            # slip): the move did not make it, it failed to stop it.
+            earlier = self.evals[index - 1] if index > 0 else None
+            standing = (
+                earlier is not None
+                and earlier.best_move == after.best_move
+                and earlier.for_side(opponent) > MATE_BOUND
+            )
+            verb = "does not stop" if standing else "allows"
             if effect is not None:
-                return f"{move} allows {effect}, and the {opponent.value} win by force"
+                return f"{move} {verb} {effect}, and the {opponent.value} win by force"
+            if standing:
+                return (
+                    f"{move} does not stop the {opponent.value}' forced win, starting with "
+                    f"{after.best_move}"
+                )
             return (
                 f"{move} allows a forced win for the {opponent.value}, starting with "
                 f"{after.best_move}"
@@ -675,6 +689,8 @@ class _Finder:
         )
         if effect is not None:
             return f"{move} allows {effect}: {fall}"
+        if after.best_move is not None:
+            return f"{move} lets the {opponent.value} play {after.best_move}: {fall}"
         return f"after {move} {fall}"
 
 

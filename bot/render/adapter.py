@@ -174,6 +174,7 @@ def view_before_move(
             move_label=str(game.move_number(ply)),
             move_text=played.text(game.size),
             status=status,
+            status_first=True,
         )
     return replace(view, arrows=tuple(arrows), caption=strip)
 

@@ -31,6 +31,12 @@ DASH, GAP = 0.26, 0.14
 """The better move's dashes and gaps along the shaft (fractions of a square)."""
 HALO = 0.045
 """Width of the light rim (fraction of a square)."""
+START_BEYOND_CENTRE = 0.3
+"""How far from the origin square's centre the arrow starts (fraction of a square): at the
+piece's rim, so the piece, a king's crown above all, stays in view."""
+SIDE_BY_SIDE = 0.19
+"""How far two arrows along the same line are moved apart, each to its side (fraction of a
+square), so that the one underneath still shows."""
 
 Point = tuple[float, float]
 
@@ -43,19 +49,41 @@ def draw_arrows(image: Image.Image, layout: Layout, flip: bool, arrows: Iterable
     A palette image needs its ``palette``: only the boxes the arrows cover are drawn in RGB and
     mapped back to it, so the rest of the board keeps its exact pixels.
     """
-    for arrow in sorted(arrows, key=lambda item: item.style == "better"):
-        _draw(image, layout, flip, arrow, theme, palette)
+    ordered = sorted(arrows, key=lambda item: item.style == "better")
+    ends = [(layout.centre(a.origin, flip), layout.centre(a.target, flip)) for a in ordered]
+    for index, arrow in enumerate(ordered):
+        others = ends[:index] + ends[index + 1:]
+        shift = SIDE_BY_SIDE if any(_overlap(ends[index], other) for other in others) else 0.0
+        # Side by side: the played move to one side of the line, the better one to the other.
+        side = -shift if arrow.style == "played" else shift
+        _draw(image, layout, *ends[index], arrow, theme, palette, side)
     return image
 
 
-def _draw(image: Image.Image, layout: Layout, flip: bool, arrow: Arrow, theme: Theme,
-          palette: Image.Image | None) -> None:
+def _overlap(first: tuple[Point, Point], second: tuple[Point, Point]) -> bool:
+    """Whether two moves run along the same rank or file over a shared stretch (an arrow
+    would hide the other)."""
+    (a, b), (c, d) = first, second
+    for axis in (0, 1):
+        other = 1 - axis
+        if a[other] == b[other] == c[other] == d[other]:
+            low, high = sorted((a[axis], b[axis]))
+            low2, high2 = sorted((c[axis], d[axis]))
+            return min(high, high2) > max(low, low2)
+    return False
+
+
+def _draw(image: Image.Image, layout: Layout, centre_from: Point, centre_to: Point,
+          arrow: Arrow, theme: Theme, palette: Image.Image | None, side: float) -> None:
     square = layout.square
-    start = layout.centre(arrow.origin, flip)
-    end = layout.centre(arrow.target, flip)
-    dx, dy = end[0] - start[0], end[1] - start[1]
+    dx, dy = centre_to[0] - centre_from[0], centre_to[1] - centre_from[1]
     length = math.hypot(dx, dy)
     ux, uy = dx / length, dy / length
+    # ``side`` moves the whole arrow across its line (see SIDE_BY_SIDE).
+    across = (-uy * side * square, ux * side * square)
+    start = (centre_from[0] + ux * START_BEYOND_CENTRE * square + across[0],
+             centre_from[1] + uy * START_BEYOND_CENTRE * square + across[1])
+    end = (centre_to[0] + across[0], centre_to[1] + across[1])
     tip = (end[0] + ux * TIP_BEYOND_CENTRE * square, end[1] + uy * TIP_BEYOND_CENTRE * square)
     pad = square * 0.5
     left = max(0, math.floor(min(start[0], tip[0]) - pad))
@@ -93,7 +121,7 @@ def _draw(image: Image.Image, layout: Layout, flip: bool, arrow: Arrow, theme: T
             fill=255,
         )
     if arrow.style == "played":
-        # A round dot where the move started, so its origin reads even under the piece.
+        # A round dot where the move starts, so its origin reads at a glance.
         radius = shaft_half * 1.35
         draw.ellipse((a[0] - radius, a[1] - radius, a[0] + radius, a[1] + radius), fill=255)
     draw.polygon(

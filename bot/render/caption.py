@@ -28,16 +28,21 @@ def _right_items(caption: Caption, face: ImageFont.FreeTypeFont, gap: float,
     """The status and the move, as (text, is_status), in the fullest form that fits `room`.
 
     A player needs the status more than the move, so when space is short the status first loses
-    its detail (the part after a colon: the bot's message says it in words), then the move goes.
+    its detail (the part after a colon: the bot's message says it in words), then the move goes;
+    with ``status_first`` the move goes before the detail.
     """
     text = " ".join(part for part in (caption.move_label, caption.move_text) if part)
     move = [(text, False)] if text else []
     forms = [caption.status] if caption.status else []
     if caption.status and ":" in caption.status:
         forms.append(caption.status.split(":", 1)[0])
-    candidates = [[(status, True), *move] for status in forms] or [move]
-    if forms and move:
-        candidates.append([(forms[-1], True)])
+    if caption.status_first:
+        candidates = [items for status in forms for items in ([(status, True), *move],
+                                                              [(status, True)])] or [move]
+    else:
+        candidates = [[(status, True), *move] for status in forms] or [move]
+        if forms and move:
+            candidates.append([(forms[-1], True)])
     for items in candidates:
         if _width(items, face, gap) <= room:
             return items

@@ -60,6 +60,9 @@ class Caption:
     """Attackers' pieces captured so far, shown beside their player."""
     defenders_lost: int = 0
     """Defenders' pieces captured so far, shown beside their player."""
+    status_first: bool = False
+    """When space is short, drop the move before the status's detail: on a reviewed board the
+    arrow shows the move, and the detail ("better d4-d6") is what the picture is for."""
 
 
 @dataclass(frozen=True)
