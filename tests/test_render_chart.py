@@ -84,3 +84,19 @@ def test_a_real_analysis_draws_in_both_themes() -> None:
     for theme in ("classic", "contrast"):
         assert render_eval_chart(analysis, theme=theme).startswith(b"\x89PNG")
         assert render_png(analysis_view(analysis, 1, caption=True), theme=theme)
+
+
+def test_the_legend_of_every_kind_and_the_boards_stays_inside_the_chart() -> None:
+    moments = tuple(
+        Moment(2 + index, Side.DEFENDERS, kind, "f5-f3", "f5-f4", 0, 400, "...", 0.5,
+               critical=True)
+        for index, kind in enumerate(MomentKind)
+    )  # fmt: skip
+    for kinds in (moments, moments[:1]):
+        image = draw_eval_chart(made_up_analysis(kinds), theme=CLASSIC)
+        frame = _Frame(image.width * SCALE, image.height * SCALE, len(BRANDUBH_GROUP_CAPTURE) + 1)
+        y = (frame.height - frame.legend / 2) / SCALE
+        row = [rgb(image, (x, y)) for x in range(image.width)]
+        inked = [x for x, colour in enumerate(row) if not near(colour, row[0], 20)]
+        # Drawn, and clear of both edges.
+        assert inked and inked[0] > image.width * 0.01 and inked[-1] < image.width * 0.99

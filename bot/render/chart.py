@@ -328,10 +328,30 @@ def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
     items = [(kind, _KIND_LABELS[kind]) for kind in kinds]
     gap = unit * 3
     widths = [radius * 2 + unit + face.getlength(text) for _, text in items]
-    x = (frame.width - sum(widths) - gap * (len(items) - 1)) / 2
-    for (kind, text), item_width in zip(items, widths, strict=True):
+    # A filled move number means the moment has its own board under the review.
+    boards = next((m for m in analysis.moments if m.critical), None)
+    sample = "12." if boards is not None else ""
+    sample_box = face.getlength(sample) + unit * 1.8
+    boards_text = ""
+    if boards is not None:
+        # The fullest wording that fits beside the kinds (all three kinds leave little room).
+        room = frame.width - unit * 4 - sum(widths) - gap * len(widths) - sample_box - unit
+        boards_text = next(
+            (t for t in ("shown on a board", "on a board") if face.getlength(t) <= room), ""
+        )
+        widths.append(sample_box + unit + face.getlength(boards_text))
+    x = (frame.width - sum(widths) - gap * (len(widths) - 1)) / 2
+    for (kind, text), item_width in zip(items, widths, strict=False):
         _shape(draw, _KIND_SHAPES[kind], (x + radius, y), radius + unit * 0.3, (255, 255, 255))
         _shape(draw, _KIND_SHAPES[kind], (x + radius, y), radius, kind_colour(theme, kind))
         draw.text((x + 2 * radius + unit, y), text, font=face, fill=theme.caption_text,
                   anchor="lm")
         x += item_width + gap
+    if boards is not None:
+        half = frame.row * 0.4
+        box = (x, y - half, x + sample_box, y + half)
+        draw.rounded_rectangle(box, radius=half * 2 / 3, fill=kind_colour(theme, boards.kind))
+        draw.text(((box[0] + box[2]) / 2, y), sample, font=face, fill=(255, 255, 255),
+                  anchor="mm")
+        draw.text((x + sample_box + unit, y), boards_text, font=face,
+                  fill=theme.caption_text, anchor="lm")
