@@ -40,6 +40,16 @@ async def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> Asy
 
 
 @pytest.fixture
+async def schema_url(postgres_url: str) -> AsyncIterator[str]:
+    """An empty schema of its own on the session's PostgreSQL server, dropped afterwards."""
+    url = await pg_server.fresh_schema(postgres_url)
+    try:
+        yield url
+    finally:
+        await pg_server.drop_schema(url)
+
+
+@pytest.fixture
 async def storage(database_target: str, clock: FakeClock) -> AsyncIterator[Storage]:
     """A new database on each backend, on the fake clock."""
     storage = await open_storage(database_target, clock)

@@ -110,9 +110,10 @@ def test_smoke_run_works_and_prints_its_figures(name: str, request: pytest.Fixtu
     assert not missing, f"not printed: {missing}\n{output}"
 
 
-def test_the_storage_benchmark_measures_postgresql_too(postgres_url: str) -> None:
+def smoke_prints(name: str, options: list[str], patterns: tuple[str, ...]) -> None:
+    """``benchmarks/<name>.py --smoke`` with ``options`` exits 0 and prints every pattern."""
     run = subprocess.run(
-        [sys.executable, "benchmarks/storage.py", "--smoke", "--postgres", postgres_url],
+        [sys.executable, f"benchmarks/{name}.py", "--smoke", *options],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -120,23 +121,19 @@ def test_the_storage_benchmark_measures_postgresql_too(postgres_url: str) -> Non
     )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
-    for pattern in (
+    missing = [pattern for pattern in patterns if not re.search(pattern, run.stdout)]
+    assert not missing, f"not printed: {missing}\n{output}"
+
+
+def test_the_storage_benchmark_measures_postgresql_too(postgres_url: str) -> None:
+    smoke_prints("storage", ["--postgres", postgres_url], (
         rf"copy from SQLite: {NUMBER} rows \({NUMBER} moves\) in {NUMBER} s, counts checked",
         rf"recording one move: median {NUMBER} ms +p95 {NUMBER} ms",
         rf"start-up: open {NUMBER} s; load 20 games: storage part {NUMBER} s",
-    ):
-        assert re.search(pattern, run.stdout), f"not printed: {pattern}\n{output}"
+    ))  # fmt: skip
 
 
 def test_the_analysis_benchmark_times_a_real_copenhagen_game_too() -> None:
-    run = subprocess.run(
-        [sys.executable, "benchmarks/analysis.py", "--smoke", "--copenhagen", "120"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120.0,
-    )
-    output = run.stdout + run.stderr
-    assert run.returncode == 0, output
-    pattern = rf"copenhagen game of 12 moves \(plies\) at depth 2: 13 positions in {NUMBER} s"
-    assert re.search(pattern, run.stdout), f"not printed: {pattern}\n{output}"
+    smoke_prints("analysis", ["--copenhagen", "120"], (
+        rf"copenhagen game of 12 moves \(plies\) at depth 2: 13 positions in {NUMBER} s",
+    ))  # fmt: skip

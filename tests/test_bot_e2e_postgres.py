@@ -9,7 +9,6 @@ import asyncio
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pg_server
@@ -18,15 +17,6 @@ from e2e_support import ROOT, WAIT, BotProcess, World, bot_env, split_log
 from fakediscord import FakeDiscord, FakeGuild, FakeUser
 
 from bot.storage import GameStatus, Participant, Storage
-
-
-@pytest.fixture
-async def schema_url(postgres_url: str) -> AsyncIterator[str]:
-    url = await pg_server.fresh_schema(postgres_url)
-    try:
-        yield url
-    finally:
-        await pg_server.drop_schema(url)
 
 
 def sessions_of(fake: FakeDiscord, guild: FakeGuild) -> set[tuple[int, int] | None]:

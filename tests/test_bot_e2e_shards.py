@@ -9,11 +9,8 @@ import asyncio
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pg_server
-import pytest
 from e2e_support import ROOT, WAIT, BotProcess, World, bot_env, split_log
 from fakediscord import FakeDiscord, FakeGuild
 
@@ -74,15 +71,6 @@ async def test_a_cluster_process_runs_the_recommended_shards_and_answers_each_gu
         assert line in log
     problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
     assert not problems, "the bot logged errors:\n" + "\n".join(problems)
-
-
-@pytest.fixture
-async def schema_url(postgres_url: str) -> AsyncIterator[str]:
-    url = await pg_server.fresh_schema(postgres_url)
-    try:
-        yield url
-    finally:
-        await pg_server.drop_schema(url)
 
 
 async def test_the_processes_of_a_cluster_take_turns_to_identify(

@@ -5,10 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pg_server
 import pytest
 from storage_helpers import ALICE, BOB, CAROL, new_game, open_storage, play_opening, random_moves
 
@@ -18,15 +16,6 @@ from bot.storage.copy import TABLES, CopyError, copy_database
 from bot.storage.database import open_database
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-async def schema_url(postgres_url: str) -> AsyncIterator[str]:
-    url = await pg_server.fresh_schema(postgres_url)
-    try:
-        yield url
-    finally:
-        await pg_server.drop_schema(url)
 
 
 async def fill(storage: Storage) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -30,16 +29,6 @@ from bot.storage.postgres import PostgresDatabase, bind, numbered
 
 ADD_COLOUR = "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';"
 EXTRA = Migration(LATEST_VERSION + 1, "test: a column added later", ADD_COLOUR, ADD_COLOUR)
-
-
-@pytest.fixture
-async def schema_url(postgres_url: str) -> AsyncIterator[str]:
-    """An empty schema of its own on the session's server."""
-    url = await pg_server.fresh_schema(postgres_url)
-    try:
-        yield url
-    finally:
-        await pg_server.drop_schema(url)
 
 
 @pytest.mark.parametrize(

@@ -215,7 +215,26 @@ class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>
         await _dispatch(interaction, self)
 
 
+class SquareMenu:
+    """What a click-to-move menu's click says: a square (its options' values are square
+    numbers), or Back."""
+
+    item: Select
+
+    @property
+    def choice(self) -> int | None:
+        """The square chosen (``None`` if the click carried no choice, or Back)."""
+        values = self.item.values
+        return int(values[0]) if values and values[0].isdigit() else None
+
+    @property
+    def back(self) -> bool:
+        """Whether the player chose to go back to the choice of a piece."""
+        return list(self.item.values) == [BACK]
+
+
 class PieceSelect(
+    SquareMenu,
     discord.ui.DynamicItem[Select],
     template=r"tafl:pc:(?P<game>\d+):(?P<ply>\d+)(?::(?P<part>\d+))?",
 ):
@@ -246,12 +265,6 @@ class PieceSelect(
         self.ply = ply
         self.part = part
 
-    @property
-    def choice(self) -> int | None:
-        """The square chosen (``None`` if the click carried no choice)."""
-        values = self.item.values
-        return int(values[0]) if values and values[0].isdigit() else None
-
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
@@ -263,7 +276,9 @@ class PieceSelect(
 
 
 class TargetSelect(
-    discord.ui.DynamicItem[Select], template=r"tafl:to:(?P<game>\d+):(?P<ply>\d+):(?P<origin>\d+)"
+    SquareMenu,
+    discord.ui.DynamicItem[Select],
+    template=r"tafl:to:(?P<game>\d+):(?P<ply>\d+):(?P<origin>\d+)",
 ):
     """Step two: choose where the chosen piece goes."""
 
@@ -281,17 +296,6 @@ class TargetSelect(
         self.ply = ply
         self.origin = origin
 
-    @property
-    def choice(self) -> int | None:
-        """The square chosen (``None`` if the click carried no choice, or Back)."""
-        values = self.item.values
-        return int(values[0]) if values and values[0].isdigit() else None
-
-    @property
-    def back(self) -> bool:
-        """Whether the player chose to go back to the choice of a piece."""
-        return list(self.item.values) == [BACK]
-
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
@@ -307,6 +311,7 @@ PUZZLE_ID = r"[a-z0-9-]{1,60}"
 
 
 class PuzzlePieceSelect(
+    SquareMenu,
     discord.ui.DynamicItem[Select],
     template=rf"tafl:zp:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+)(?::(?P<part>\d+))?",
 ):
@@ -334,12 +339,6 @@ class PuzzlePieceSelect(
         self.step = step
         self.part = part
 
-    @property
-    def choice(self) -> int | None:
-        """The square chosen (``None`` if the click carried no choice)."""
-        values = self.item.values
-        return int(values[0]) if values and values[0].isdigit() else None
-
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
@@ -351,6 +350,7 @@ class PuzzlePieceSelect(
 
 
 class PuzzleTargetSelect(
+    SquareMenu,
     discord.ui.DynamicItem[Select],
     template=rf"tafl:zt:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+):(?P<origin>\d+)",
 ):
@@ -375,17 +375,6 @@ class PuzzleTargetSelect(
         self.puzzle_id = puzzle_id
         self.step = step
         self.origin = origin
-
-    @property
-    def choice(self) -> int | None:
-        """The square chosen (``None`` if the click carried no choice, or Back)."""
-        values = self.item.values
-        return int(values[0]) if values and values[0].isdigit() else None
-
-    @property
-    def back(self) -> bool:
-        """Whether the player chose to go back to the choice of a piece."""
-        return list(self.item.values) == [BACK]
 
     @classmethod
     async def from_custom_id(
