@@ -25,6 +25,7 @@ from bot.storage import Participant, Storage
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
 DISK_FULL = "the disk is full, says a test trigger"
+UNREPLAYABLE = "cannot be replayed and is set aside"
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -32,7 +33,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
     async with open_world(
         tmp_path_factory.mktemp("bot_e2e_failures"),
         ["lin", "mo", "nia", "oz"],
-        expected_errors=(DISK_FULL,),
+        expected_errors=(DISK_FULL, UNREPLAYABLE),
     ) as world:
         yield world
 
@@ -195,3 +196,23 @@ async def test_a_busy_channel_names_the_lost_game_and_its_ai_plays_on(
         world.user("nia"), channel, "move", move=game.legal_moves()[0].text(game.size)
     )
     assert answer.callback is not None and not answer.callback.ephemeral, answer.responses
+
+
+async def test_a_lost_game_that_no_longer_replays_is_set_aside_and_frees_the_channel(
+    world: World, bot_log: None
+) -> None:
+    channel = world.channel("lost-broken")
+    lost = await lost_start(world, channel, "lin", "mo")
+    storage = await Storage.open(database(world))
+    try:
+        await storage.games.append_move(lost, 0, "a1-a1")  # a move the rules refuse
+    finally:
+        await storage.close()
+    answer = await world.error_reply(world.user("lin"), channel, "move", move="d1-c1")
+    assert "no game" in answer.lower(), answer
+    assert f"game {lost} cannot be replayed and is set aside" in world.bot.log_text()
+    # The channel takes a new game at once; the broken one keeps its moves, set aside.
+    await world.challenge(world.user("lin"), world.user("mo"), channel, variant="brandubh")
+    with sqlite3.connect(database(world)) as connection:
+        [status] = connection.execute("SELECT status FROM games WHERE id = ?", (lost,)).fetchone()
+    assert status == "unreplayable"

@@ -236,7 +236,14 @@ class GameHub:
         record = await self.storage.games.active_in_channel(channel_id)
         if record is None:
             return None
-        loaded = await self.storage.load_game(record.id)
+        try:
+            loaded = await self.storage.load_game(record.id)
+        except TaflError as error:
+            # Set aside with its moves, as at start-up: one broken game must not stop the
+            # channel's next one.
+            log.error("game %d cannot be replayed and is set aside: %s", record.id, error)
+            await self.storage.games.mark_unreplayable(record.id, str(error))
+            return None
         if channel_id in self._by_channel:  # tracked meanwhile (a racing command)
             return self._by_channel[channel_id]
         live = LiveGame(loaded.record, loaded.game)
