@@ -105,6 +105,16 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it
     assert f"**Puzzle {puzzle.id}**" in second
     assert f"Solved today by 1 player: <@{world.user('ben').id}>" in second, second
 
+    # The puzzle rating is part of the record /tafl stats shows.
+    stats = await world.command(world.user("cat"), world.existing("daily"), "stats",
+                                player=world.user("ben"))  # fmt: skip
+    assert stats.original_message is not None
+    shown = stats.original_message.text
+    assert re.search(r"Puzzles \d+\? after 1 rated puzzle, 1 solved at the first try", shown), shown
+    mine = await world.command(world.user("cat"), world.existing("daily"), "stats")
+    assert mine.original_message is not None
+    assert "Puzzles None rated yet: `/tafl puzzle` gives you one." in mine.original_message.text
+
 
 def menu_id(message: FakeMessage, prefix: str) -> str:
     """The custom id of the one component on ``message`` starting with ``prefix``."""

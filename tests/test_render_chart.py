@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from helpers import BRANDUBH_GROUP_CAPTURE, MADE_UP_BLUNDER, made_up_analysis, position
@@ -100,3 +101,29 @@ def test_the_legend_of_every_kind_and_the_boards_stays_inside_the_chart() -> Non
         inked = [x for x, colour in enumerate(row) if not near(colour, row[0], 20)]
         # Drawn, and clear of both edges.
         assert inked and inked[0] > image.width * 0.01 and inked[-1] < image.width * 0.99
+
+
+def test_only_a_labelled_moment_has_a_line_from_its_label_down_to_the_plot() -> None:
+    # A long game with a moment at every ply: two rows of labels cannot hold them all, and a
+    # line for each mark would bar the plot.
+    short = made_up_analysis()
+    plies = 4 * len(short.moves)
+    moments = tuple(
+        Moment(ply, short.mover(ply), MomentKind.BLUNDER, "f5-f3", "f5-f4", 0, 400, "...",
+               0.9 - ply / 1000)
+        for ply in range(1, plies + 1)
+    )  # fmt: skip
+    analysis = replace(
+        short, moves=short.moves * 4, evals=(short.evals[0],) * (plies + 1),
+        move_accuracy=(100.0,) * plies, moments=moments,
+    )  # fmt: skip
+    image = draw_eval_chart(analysis, theme=CLASSIC)
+    frame = _Frame(image.width * SCALE, image.height * SCALE, plies + 1)
+    # Just inside the top of the plot: far from every mark (the line is at 50%).
+    y = (frame.top + frame.row * 0.3) / SCALE
+    lined = [
+        moment.ply for moment in moments
+        if near(rgb(image, (frame.x(moment.ply) / SCALE, y)), CLASSIC.moment_blunder, 40)
+    ]  # fmt: skip
+    # The costliest (the earliest here) claim the labels first: they have lines, the rest none.
+    assert lined and lined[0] == 1 and len(lined) < plies // 2, lined

@@ -252,13 +252,14 @@ def _moments(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
         half = face.getlength(label) / 2 + unit * 0.9
         left = min(max(x - half, 0), frame.width - 2 * half)
         span = (left, left + 2 * half)
-        top: float = frame.top
         for row in reversed(range(LABEL_ROWS)):
             if all(span[1] < a or span[0] > b for a, b in placed[row]):
                 placed[row].append(span)
                 top = _label(draw, span, frame, row, label, face, colour, moment, theme)
+                # Only a labelled moment gets a line, to tie its number to its mark: in a
+                # game of many swings a line for every mark would bar the plot.
+                draw.line(((x, top), (x, frame.bottom)), fill=colour, width=line_width)
                 break
-        draw.line(((x, top), (x, frame.bottom)), fill=colour, width=line_width)
     for moment in analysis.moments:  # marks last, over every line
         x, y = frame.x(moment.ply), frame.y(chances[moment.ply])
         _mark(draw, (x, y), unit * (1.6 if moment.critical else 1.25), moment, theme)

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.ai.analysis import GameAnalysis
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
-from bot.storage import GameRecord, NotFound, Participant, Results
+from bot.storage import GameRecord, NotFound, Participant, PuzzleRating, Results
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
@@ -270,12 +270,29 @@ class Info(commands.Cog):
             value="\n".join(rating_lines) or "No rated games yet.",
             inline=False,
         )
+        if only is None:  # one puzzle rating across the variants, as lichess keeps
+            puzzles = await storage.puzzles.rating(user.id)
+            embed.add_field(
+                name="Puzzles", value=puzzle_record(puzzles, yours=user == interaction.user),
+                inline=False,
+            )
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
 
 def variant_title(name: str) -> str:
     """A stored variant's title (its stored name if this version no longer plays it)."""
     return VARIANTS[name].title if name in VARIANTS else name
+
+
+def puzzle_record(record: PuzzleRating, *, yours: bool) -> str:
+    """A stats field: the puzzle rating and how the rated (first) goes went, or that there
+    are none yet (with how to start, when it is your own record)."""
+    if not record.attempts:
+        return "None rated yet" + (": `/tafl puzzle` gives you one." if yours else ".")
+    return (
+        f"{record.rating.display} after {plural(record.attempts, 'rated puzzle')}, "
+        f"{record.solved} solved at the first try"
+    )
 
 
 def results_text(results: Results) -> str:
