@@ -83,6 +83,7 @@ async def test_the_destination_menu_marks_captures_and_ends_with_back() -> None:
     assert view is not None
     [menu] = view.children
     assert isinstance(menu, TargetSelect)
+    assert menu.item.placeholder == "Move a4 to…"  # which piece, once its menu has gone
     options = menu.item.options
     labels = {option.label: option.value for option in options}
     assert labels["a4-c4 ×c3"] == str(parse_square("c4", 7))
@@ -171,6 +172,7 @@ async def test_every_shipped_puzzle_has_menus_whose_ids_read_back_within_discord
         assert targets is not None
         [menu] = targets.children
         assert isinstance(menu, PuzzleTargetSelect)
+        assert menu.item.placeholder == f"Move {square_name(first.origin, game.size)} to…"
         values = [o.value for o in menu.item.options]
         assert str(first.target) in values and values[-1] == BACK
         match = re.fullmatch(

@@ -233,6 +233,18 @@ class SquareMenu:
         return list(self.item.values) == [BACK]
 
 
+def square_select(
+    custom_id: str, placeholder: str, options: list[discord.SelectOption] | None
+) -> Select:
+    """A click-to-move menu; a menu rebuilt from its custom id alone (a click after a restart)
+    gets a placeholder option, as Discord requires one."""
+    return discord.ui.Select(
+        placeholder=placeholder,
+        custom_id=custom_id,
+        options=options or [discord.SelectOption(label="-")],
+    )
+
+
 class PieceSelect(
     SquareMenu,
     discord.ui.DynamicItem[Select],
@@ -254,13 +266,7 @@ class PieceSelect(
         placeholder: str = "Choose a piece to move",
     ) -> None:
         suffix = f":{part}" if part else ""
-        super().__init__(
-            discord.ui.Select(
-                placeholder=placeholder,
-                custom_id=f"tafl:pc:{game_id}:{ply}{suffix}",
-                options=options or [discord.SelectOption(label="-")],
-            )
-        )
+        super().__init__(square_select(f"tafl:pc:{game_id}:{ply}{suffix}", placeholder, options))
         self.game_id = game_id
         self.ply = ply
         self.part = part
@@ -283,15 +289,15 @@ class TargetSelect(
     """Step two: choose where the chosen piece goes."""
 
     def __init__(
-        self, game_id: int, ply: int, origin: int, options: list[discord.SelectOption] | None = None
+        self,
+        game_id: int,
+        ply: int,
+        origin: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str = "Choose the destination",
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                placeholder="Choose the destination",
-                custom_id=f"tafl:to:{game_id}:{ply}:{origin}",
-                options=options or [discord.SelectOption(label="-")],
-            )
-        )
+        super().__init__(square_select(f"tafl:to:{game_id}:{ply}:{origin}", placeholder, options))
         self.game_id = game_id
         self.ply = ply
         self.origin = origin
@@ -328,13 +334,7 @@ class PuzzlePieceSelect(
         placeholder: str = "Choose a piece to move",
     ) -> None:
         suffix = f":{part}" if part else ""
-        super().__init__(
-            discord.ui.Select(
-                placeholder=placeholder,
-                custom_id=f"tafl:zp:{puzzle_id}:{step}{suffix}",
-                options=options or [discord.SelectOption(label="-")],
-            )
-        )
+        super().__init__(square_select(f"tafl:zp:{puzzle_id}:{step}{suffix}", placeholder, options))
         self.puzzle_id = puzzle_id
         self.step = step
         self.part = part
@@ -366,11 +366,7 @@ class PuzzleTargetSelect(
         placeholder: str = "Choose the destination",
     ) -> None:
         super().__init__(
-            discord.ui.Select(
-                placeholder=placeholder,
-                custom_id=f"tafl:zt:{puzzle_id}:{step}:{origin}",
-                options=options or [discord.SelectOption(label="-")],
-            )
+            square_select(f"tafl:zt:{puzzle_id}:{step}:{origin}", placeholder, options)
         )
         self.puzzle_id = puzzle_id
         self.step = step
@@ -563,6 +559,11 @@ def target_options(game: Game, origin: int) -> list[discord.SelectOption]:
     return options
 
 
+def move_to(game: Game, origin: int) -> str:
+    """The destination menu's placeholder: which piece it moves."""
+    return f"Move {square_name(origin, game.size)} to…"
+
+
 def piece_view(game_id: int, game: Game) -> discord.ui.View | None:
     """Step one of click-to-move in a game (``None`` if no piece can move)."""
     menus = piece_menus(game)
@@ -580,7 +581,9 @@ def target_view(game_id: int, game: Game, origin: int) -> discord.ui.View | None
     if not options:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TargetSelect(game_id, game.ply, origin, options))
+    view.add_item(
+        TargetSelect(game_id, game.ply, origin, options, placeholder=move_to(game, origin))
+    )
     return view
 
 
@@ -610,7 +613,7 @@ def puzzle_target_view(
             step,
             origin,
             options,
-            placeholder=f"Move {square_name(origin, game.size)} to…",
+            placeholder=move_to(game, origin),
         )
     )
     return view
