@@ -477,6 +477,12 @@ def test_routes_and_the_danger_ring_are_drawn_after_an_attackers_move_too() -> N
     caption = board_view_from_game(played, caption=True).caption
     assert caption is not None and caption.status == "Open roads!"  # not a call: not theirs
 
+    # A puzzle being solved keeps them to itself: finding them is the puzzle.
+    hidden = board_view_from_game(played, caption=True, hints=False)
+    assert hidden.routes == () and not hidden.king_threatened
+    assert hidden.caption is not None and hidden.caption.status is None
+    assert hidden.last_move == view.last_move  # the move itself is still shown
+
 
 @pytest.mark.parametrize("theme", list(THEMES.values()), ids=list(THEMES))
 def test_a_capture_cross_never_hides_a_route_target(theme: Theme) -> None:

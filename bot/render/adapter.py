@@ -24,8 +24,9 @@ _CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
 winner already says who the repetition was forbidden to)."""
 
 
-def _status(game: Game, last: MoveResult | None) -> str | None:
-    """The caption's highlighted note: the result, the king's side's call, or a king in danger.
+def _status(game: Game, last: MoveResult | None, hints: bool = True) -> str | None:
+    """The caption's highlighted note: the result, the king's side's call, or a king in danger
+    (only the result without ``hints``).
 
     The part after a colon is the detail the caption drops first when space is short.
     """
@@ -34,6 +35,8 @@ def _status(game: Game, last: MoveResult | None) -> str | None:
         verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
         ending = outcome.termination
         return f"{verdict}: {_CAPTION_WORDS.get(ending, ending.value)}"
+    if not hints:
+        return None
     if last is not None and last.tuichi:
         return "Tuichi!"
     if last is not None and last.raichi:
@@ -63,6 +66,7 @@ def board_view_from_game(
     caption: bool = False,
     attackers: str | None = None,
     defenders: str | None = None,
+    hints: bool = True,
 ) -> BoardView:
     """The current position of `game` with its last move, captures and king markers.
 
@@ -71,7 +75,8 @@ def board_view_from_game(
     defenders' move that opened it. With `caption` the strip names the players (`attackers`,
     `defenders`, defaulting to the side names) with the pieces each has lost, shows whose turn
     it is, the last move with its number as the game record writes it (`12.` or `12…`), and the
-    announcement or the result.
+    announcement or the result. Without `hints` (a puzzle being solved, whose point is to find
+    the road or the threat) neither the markers nor the announcement are shown.
     """
     variant = game.variant
     last = game.history[-1] if game.history else None
@@ -87,8 +92,9 @@ def board_view_from_game(
             king = _captured_king_square(game)
             if king is not None:
                 captured.append((king, KING))
-        routes = last.routes
-        threatened = last.king_threatened
+        if hints:
+            routes = last.routes
+            threatened = last.king_threatened
     strip = None
     if caption:
         strip = Caption(
@@ -99,7 +105,7 @@ def board_view_from_game(
             # The plain move: the markers show the captures and the king's roads, and the
             # status says the rest in words (OTN's suffixes are for records).
             move_text=None if last is None else last.move.text(game.size),
-            status=_status(game, last),
+            status=_status(game, last, hints),
             attackers_lost=game.lost(Side.ATTACKERS),
             defenders_lost=game.lost(Side.DEFENDERS),
         )
