@@ -487,3 +487,14 @@ def test_generate_on_a_tiny_run_writes_puzzles_that_verify(tmp_path: Path) -> No
     assert puzzles_main(["verify", str(out)]) == 0
     assert puzzles_main(args) == 0
     assert out.read_text() == first  # the same seed, the same file
+
+
+def test_a_reply_that_leaves_another_win_standing_is_not_named_as_the_refutation() -> None:
+    # Win in one: e7-d7 captures the king. After a6-a7 the defenders' c6-c7 takes d7's
+    # neighbour, but e7-d7 still wins, so "c6-c7 covers d7" would be false: the move simply
+    # did not win.
+    [puzzle] = [p for p in load_starter_set() if p.id == "tablut-ashton-14805de3"]
+    assert puzzle.main_line() == ["e7-d7"]
+    verdict = puzzle.answer([], "a6-a7")
+    assert not verdict.correct and verdict.refutation is None
+    assert verdict.hint == "The king can be captured this move."

@@ -384,8 +384,17 @@ class Puzzle:
         blocks = None
         if target in critical:
             blocks = square_name(critical[target], size)
-        if remaining == 1 and played.outcome is None and blocks is None:
-            return None  # the move simply did not win: no reply needs naming
+        if remaining == 1 and played.outcome is None:
+            if blocks is None:
+                return None  # the move simply did not win: no reply needs naming
+            try:
+                still = prover.winning_moves_now(_copy(game.board))
+            except ProofBudgetExceeded:
+                return None
+            if still:
+                # The reply takes one square the move needed, but another way still wins:
+                # it does not explain the failure, which is only that the move did not win.
+                return None
         captured = square_name(played.captures[0], size) if played.captures else None
         return hints.refutation_text(
             played.move.text(size),
