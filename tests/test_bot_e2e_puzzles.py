@@ -58,7 +58,7 @@ async def test_a_puzzle_is_solved_by_moving_with_a_hint_after_a_wrong_move(
     world.channel("puzzles")
     shown = await private(world, "ann", "puzzles", "puzzle", variant="brandubh")
     match = SHOWN.search(shown)
-    assert match and "(Brandubh, rated " in shown and "to play and win in" in shown, shown
+    assert match and "(Brandubh, difficulty " in shown and "to play and win in" in shown, shown
     puzzle = shipped(match.group(1))
     line = puzzle.main_line()
     # The moves list offers the puzzle's legal moves, not "no game in this channel".
@@ -74,7 +74,7 @@ async def test_a_puzzle_is_solved_by_moving_with_a_hint_after_a_wrong_move(
     wrong = next(move for move in sorted(legal) if puzzle.answer((), move).correct is False)
     answer = await private(world, "ann", "puzzles", "move", move=wrong)
     assert answer.startswith(f"**{wrong}** is not it") and "Hint: " in answer, answer
-    assert "\nYour first try counts as a miss: puzzle rating 1500 → 1" in answer, answer
+    assert "\nThis puzzle counts as missed: your puzzle rating 1500 → 1" in answer, answer
     assert "(−" in answer and ", provisional)." in answer, answer
     for index in range(0, len(line), 2):
         answer = await private(world, "ann", "puzzles", "move", move=line[index])
@@ -85,7 +85,7 @@ async def test_a_puzzle_is_solved_by_moving_with_a_hint_after_a_wrong_move(
                 f"\n-# Puzzle {puzzle.id}: {puzzle.prompt}"
             ), answer
     assert answer.startswith(f"**{line[-1]}** wins: solved!"), answer
-    assert "\nNot rated: a move was wrong on the way." in answer
+    assert "\nYour puzzle rating had already counted this puzzle as missed." in answer
 
 
 async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it(
@@ -97,6 +97,9 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it
     match = SHOWN.search(first)
     assert match
     puzzle = shipped(match.group(1))
+    # Asked again, the daily puzzle shows the go in progress rather than starting it over.
+    again = await private(world, "ben", "daily", "puzzle", daily=True)
+    assert f"**Puzzle {puzzle.id}**" in again and "\n-# In progress." in again, again
     line = puzzle.main_line()
     for index in range(0, len(line), 2):
         answer = await private(world, "ben", "daily", "move", move=line[index])
@@ -162,7 +165,7 @@ async def test_a_puzzle_is_solved_by_clicking_on_its_own_board(world: World, bot
     await asked.wait_response(lambda r: bool(r.content), timeout=WAIT)
     again = asked.original_message
     assert again is not None and again.ephemeral
-    assert f"**Puzzle {puzzle.id}**" in again.content and "in progress" in again.content
+    assert f"**Puzzle {puzzle.id}**" in again.content and "\n-# In progress." in again.content
 
     # A piece, then Back, then the solution's first move by clicking.
     wrong = next(
@@ -205,7 +208,7 @@ async def test_a_puzzle_is_solved_by_clicking_on_its_own_board(world: World, bot
     second = nxt.original_message
     assert second is not None and second.ephemeral
     found = SHOWN.search(second.content)
-    assert found and found.group(1) != puzzle.id and "(Tablut, rated" in second.content
+    assert found and found.group(1) != puzzle.id and "(Tablut, difficulty" in second.content
     assert menu_id(second, "tafl:zp:").endswith(":0")
 
     other = shipped(found.group(1))
@@ -214,6 +217,7 @@ async def test_a_puzzle_is_solved_by_clicking_on_its_own_board(world: World, bot
     await skipped.wait_response(lambda r: bool(r.content), timeout=WAIT)
     third = skipped.original_message
     assert third is not None and f"**Puzzle {other.id}**" not in third.content
+    assert f"\n-# You left puzzle {other.id} unsolved." in third.content, third.content
     clicked = await world.fake.choose_select(
         world.user("cat"),
         second,
@@ -222,3 +226,15 @@ async def test_a_puzzle_is_solved_by_clicking_on_its_own_board(world: World, bot
     )
     gone = await private_text(clicked)
     assert gone.startswith(f"Puzzle {other.id} is no longer open."), gone
+
+
+async def test_a_player_of_the_channels_game_is_told_that_typed_moves_go_to_the_game(
+    world: World, bot_log: None
+) -> None:
+    channel = world.channel("playing")
+    await world.challenge(world.user("ann"), world.user("ben"), channel, variant="brandubh")
+    shown = await private(world, "ann", "playing", "puzzle", variant="tablut")
+    assert "Choose your move below, `/tafl move` here plays in your game" in shown, shown
+    # Someone who is not playing there types as usual.
+    other = await private(world, "cat", "playing", "puzzle", variant="tablut")
+    assert "or type it with `/tafl move`." in other, other

@@ -37,7 +37,7 @@ from ..views import (
 )
 from ..wording import plural
 from .challenges import VARIANT_CHOICES
-from .play import participant_of
+from .play import Play, participant_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -45,7 +45,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-STALE = "That board is out of date: your puzzle has moved on since. Use its newest board."
+STALE = (
+    "That board is out of date: your puzzle has moved on since. Use its newest board, or "
+    "`/tafl puzzle` to show it again."
+)
+
+IN_PROGRESS = "\n-# In progress. **Another puzzle** leaves it for a new one."
+PRACTICE = "\n-# Practice: you have tried it before, so it is not rated."
 
 
 def today() -> str:
@@ -138,13 +144,17 @@ class Puzzles(commands.Cog):
         guild_id = interaction.guild_id
         day = None
         solvers_line = ""
-        open_go = None if daily or fresh else await storage.open_attempt(interaction.user.id)
+        open_go = await storage.open_attempt(interaction.user.id)
         open_puzzle = None if open_go is None else await storage.get(open_go.puzzle_id)
-        if open_puzzle is not None and variant in (None, open_puzzle.variant):
+        if (
+            not (daily or fresh)
+            and open_puzzle is not None
+            and variant in (None, open_puzzle.variant)
+        ):
             assert open_go is not None
             # Back to the go in progress (its private board may have been dismissed).
             attempt, stored = open_go, open_puzzle
-            note = "; in progress: **Another puzzle** skips it, unrated if you have not moved"
+            note = IN_PROGRESS
         else:
             if daily:
                 if guild_id is None:
@@ -172,15 +182,31 @@ class Puzzles(commands.Cog):
                         + ". Try `/tafl puzzle daily:True`, or another variant."
                     )
                 stored = found
-            attempt = await storage.start(person, stored.id, guild_id=guild_id, daily_day=day)
-            note = "; practice: you have tried it before" if attempt.rated else ""
+            if open_go is not None and open_go.puzzle_id == stored.id:
+                attempt, note = open_go, IN_PROGRESS  # the daily puzzle, already under way
+            else:
+                attempt = await storage.start(
+                    person, stored.id, guild_id=guild_id, daily_day=day
+                )
+                note = PRACTICE if attempt.rated else ""
+                if open_go is not None:
+                    # Said, so a puzzle never disappears unseen (an older board's button, or
+                    # a puzzle of another variant, replaces the one in progress).
+                    note += f"\n-# You left puzzle {open_go.puzzle_id} unsolved."
         puzzle = self._puzzle(stored)
         game = position_of(puzzle, attempt.line)
         png = await asyncio.to_thread(board_png, game)
+        live = await self.bot.cog(Play).live_game(interaction.channel_id or 0)
+        typing = (
+            "`/tafl move` here plays in your game, so use the menus, or type the move in "
+            "another channel."
+            if live is not None and live.side_of(interaction.user.id) is not None
+            else "or type it with `/tafl move`."
+        )
         text = (
-            f"**Puzzle {stored.id}** ({get_variant(stored.variant).title}, rated "
-            f"{round(stored.rating.rating)}{note}): {puzzle.prompt} Choose your move below, "
-            f"or type it with `/tafl move`.{solvers_line}"
+            f"**Puzzle {stored.id}** ({get_variant(stored.variant).title}, difficulty "
+            f"{round(stored.rating.rating)}): {puzzle.prompt} Choose your move below, "
+            f"{typing}{solvers_line}{note}"
         )
         await interaction.response.send_message(
             clip(text, CONTENT),
@@ -224,8 +250,10 @@ class Puzzles(commands.Cog):
                 words = f"**{verdict.move}** wins: solved!"
                 if rated is not None:
                     words += f"\nYour {rating_change(rated)}."
-                elif attempt.mistakes:
-                    words += "\nNot rated: a move was wrong on the way."
+                elif attempt.rated == "loss":
+                    words += "\nYour puzzle rating had already counted this puzzle as missed."
+                elif attempt.rated == "win":
+                    words += "\nPractice: you had solved it before, so your rating stays."
                 await self._answer(interaction, puzzle, line, words, solved=True, in_place=in_place)
                 return
             if verdict.correct:
@@ -244,7 +272,7 @@ class Puzzles(commands.Cog):
         why = f": {verdict.refutation}" if verdict.refutation else ""
         words = f"**{verdict.move}** is not it{why}. Hint: {verdict.hint} Try again."
         if rated is not None:
-            words += f"\nYour first try counts as a miss: {rating_change(rated)}."
+            words += f"\nThis puzzle counts as missed: your {rating_change(rated)}."
         await self._answer(
             interaction, puzzle, attempt.line, words, tried=verdict.move, in_place=in_place
         )
