@@ -648,14 +648,19 @@ def test_an_exit_fort_that_won_is_marked_on_its_squares_and_nowhere_else() -> No
     assert board_view_from_game(before).fort == frozenset()
 
 
-def test_a_reviewed_board_drops_its_move_before_the_better_move() -> None:
+def test_a_reviewed_board_drops_its_move_before_the_better_move_and_its_number_last() -> None:
     caption = Caption("Ragnar Lodbrok", "Carl Linnaeus", None, "13…", "c9-g9",
                       "Blunder: better a4-a6", 7, 1, status_first=True)
     face = font(10)
     gap = face.getlength("   ")
     full = _right_items(caption, face, gap, room=1000)
     assert [text for text, _ in full] == ["Blunder: better a4-a6", "13… c9-g9"]
+    numbered = _right_items(caption, face, gap,
+                            room=face.getlength("Blunder: better a4-a6   13… "))
+    assert [text for text, _ in numbered] == ["Blunder: better a4-a6", "13…"]
     short = _right_items(caption, face, gap, room=face.getlength("Blunder: better a4-a6 "))
-    assert [text for text, _ in short] == ["Blunder: better a4-a6"]
-    tight = _right_items(caption, face, gap, room=face.getlength("Blunder   13… c9-g9"))
-    assert [text for text, _ in tight] == ["Blunder", "13… c9-g9"]
+    assert [text for text, _ in short] == ["Blunder", "13… c9-g9"]
+    tight = _right_items(caption, face, gap, room=face.getlength("Blunder   13… "))
+    assert [text for text, _ in tight] == ["Blunder", "13…"]
+    tightest = _right_items(caption, face, gap, room=face.getlength("Blunder"))
+    assert [text for text, _ in tightest] == ["Blunder"]

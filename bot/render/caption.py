@@ -28,8 +28,9 @@ def _right_items(caption: Caption, face: ImageFont.FreeTypeFont, gap: float,
     """The status and the move, as (text, is_status), in the fullest form that fits `room`.
 
     A player needs the status more than the move, so when space is short the status first loses
-    its detail (the part after a colon: the bot's message says it in words), then the move goes;
-    with ``status_first`` the move goes before the detail.
+    its detail (the part after a colon: the bot's message says it in words), then the move goes.
+    With ``status_first`` (a reviewed board, whose arrows show the moves) the move's text goes
+    before the detail, and its number last: it tells which moment of the review the board is.
     """
     text = " ".join(part for part in (caption.move_label, caption.move_text) if part)
     move = [(text, False)] if text else []
@@ -37,8 +38,12 @@ def _right_items(caption: Caption, face: ImageFont.FreeTypeFont, gap: float,
     if caption.status and ":" in caption.status:
         forms.append(caption.status.split(":", 1)[0])
     if caption.status_first:
-        candidates = [items for status in forms for items in ([(status, True), *move],
-                                                              [(status, True)])] or [move]
+        numbered = [(caption.move_label, False)] if caption.move_label and caption.move_text else []
+        candidates = [
+            items for status in forms for items in ([(status, True), *move],
+                                                    [(status, True), *numbered])
+        ]
+        candidates = [*candidates, [(forms[-1], True)]] if forms else [move]
     else:
         candidates = [[(status, True), *move] for status in forms] or [move]
         if forms and move:

@@ -61,8 +61,9 @@ class Caption:
     defenders_lost: int = 0
     """Defenders' pieces captured so far, shown beside their player."""
     status_first: bool = False
-    """When space is short, drop the move before the status's detail: on a reviewed board the
-    arrow shows the move, and the detail ("better d4-d6") is what the picture is for."""
+    """When space is short, drop the move's text before the status's detail ("better d4-d6"),
+    and its number only after the detail: on a reviewed board the arrows show both moves, and
+    the number tells which moment of the review the board is."""
 
 
 @dataclass(frozen=True)
