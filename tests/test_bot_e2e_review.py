@@ -48,6 +48,7 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     )
     [embed] = review.data["embeds"]
     assert embed["title"] == "Review of game #1 (Brandubh, 3 moves)", embed
+    assert embed["description"].startswith("ben won with the defenders (king escaped).\n")
     assert "ann (attackers):" in embed["description"] and "% accuracy" in embed["description"]
     [moments] = embed["fields"]
     assert moments["name"] == "The moments that decided it", embed
@@ -97,3 +98,27 @@ async def test_only_finished_games_of_this_server_are_reviewed(
     assert playing == "Game #2 is still being played: it can be reviewed once it ends."
     missing = await world.error_reply(ann, channel, "analyze", game=99)
     assert missing == "There is no game #99 in this server."
+    # Discord's app itself refuses a number no game can have (the option's minimum is 1).
+    with pytest.raises(ValueError, match="outside"):
+        await world.command(ann, channel, "analyze", game=0)
+
+
+async def test_a_resigned_game_says_who_gave_up_and_lists_its_key_moments(
+    world: World, bot_log: None
+) -> None:
+    ben, cat = world.user("ben"), world.user("cat")
+    channel = world.channel("resigned")
+    await world.challenge(ben, cat, channel, variant="brandubh", side="defenders")
+    # a4-a6 lets the king reach a4 with a road to a1; the defenders resign all the same.
+    await world.play_line(cat, ben, channel, KING_RUNS[:3])
+    resigned = await world.command(ben, channel, "resign")
+    assert resigned.original_message is not None and "resigned" in resigned.original_message.text
+    reviewed = await world.fake.send_slash_command(cat, channel, "tafl", subcommand="analyze")
+    review = await reviewed.wait_response(
+        lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+    )
+    [embed] = review.data["embeds"]
+    assert embed["description"].startswith(
+        "ben (defenders) resigned, with a forced win on the board (d4-a4 started it).\n"
+    ), embed
+    assert embed["fields"][0]["name"] == "The key moments", embed

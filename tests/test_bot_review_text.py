@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from bot.ai.analysis import GameAnalysis, Moment, MomentKind
-from bot.discord_bot.cogs.review import MOMENTS_LISTED, listed_moments, moment_line
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
+from bot.ai.search import MATE
+from bot.discord_bot.cogs.review import (
+    MOMENTS_LISTED,
+    listed_moments,
+    moment_line,
+    progress_text,
+    result_line,
+)
 from bot.discord_bot.limits import EMBED_FIELD_VALUE
-from bot.engine import Side, get_variant
+from bot.engine import Side, Termination, get_variant
+from bot.storage import GameRecord, GameResult, GameStatus, Participant
 
 NAMES = {Side.ATTACKERS: "Ann", Side.DEFENDERS: "Ben"}
 
@@ -69,3 +80,49 @@ def test_the_better_move_is_named_once() -> None:
     assert moment_line(reviewed, named, NAMES).endswith("d2-d3 would have closed it.")
     plain = moment(3, 0.4, why="a4-a3 allows e5-e7")
     assert moment_line(reviewed, plain, NAMES).endswith("allows e5-e7; better **d2-d3**.")
+
+
+def finished(result: GameResult | None, reason: Termination) -> GameRecord:
+    brandubh = get_variant("brandubh")
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    return GameRecord(
+        id=7, guild_id=1, channel_id=1, variant="brandubh", start_position=brandubh.start,
+        first_turn="attackers", attackers=Participant.user(1, "Ann"),
+        defenders=Participant.user(2, "Ben"), rated=True, status=GameStatus.FINISHED,
+        result=result, reason=reason, ply=3, move_seconds=None, move_deadline=None,
+        reminder_sent=False, board_message_id=None, problem=None, created_at=now,
+        updated_at=now, ended_at=now,
+    )  # fmt: skip
+
+
+def ending_at(score: int, best: str | None = "a4-a5") -> GameAnalysis:
+    """An analysis whose last position scores ``score`` (the attackers' view)."""
+    return replace(analysis([]), evals=(PositionEval(0, "d2-d3"), PositionEval(score, best)))
+
+
+def test_the_review_says_how_the_game_ended_and_what_a_resignation_gave_away() -> None:
+    won = finished(GameResult.DEFENDERS, Termination.KING_ESCAPED)
+    assert result_line(ending_at(-MATE, None), won, NAMES) == (
+        "Ben won with the defenders (king escaped)."
+    )
+    drawn = finished(GameResult.DRAW, Termination.AGREED_DRAW)
+    assert result_line(ending_at(0), drawn, NAMES) == "Drawn (agreed draw)."
+    # Ben resigned with a forced win of his own on the board (the defenders' mate score).
+    resigned = finished(GameResult.ATTACKERS, Termination.RESIGNATION)
+    assert result_line(ending_at(-(MATE - 3)), resigned, NAMES) == (
+        "Ben (defenders) resigned, with a forced win on the board (a4-a5 started it)."
+    )
+    better = result_line(ending_at(-900), resigned, NAMES)
+    assert better.startswith("Ben (defenders) resigned where the engine gave them ")
+    assert better.endswith("% winning chances.")
+    assert result_line(ending_at(900), resigned, NAMES) == "Ben (defenders) resigned."
+    late = finished(GameResult.DEFENDERS, Termination.TIMEOUT)
+    assert result_line(ending_at(900), late, NAMES).startswith("Ann (attackers) ran out of time")
+
+
+def test_the_progress_line_says_roughly_how_long_is_left() -> None:
+    assert progress_text(3, 10, 100, 5.0) == (
+        "Reviewing game #3: 10 of 100 positions searched, about 45 s left…"
+    )
+    assert progress_text(3, 10, 161, 9.0).endswith(", about 2 min left…")
+    assert progress_text(3, 99, 100, 30.0).endswith(", about 5 s left…")  # never "0 s"

@@ -8,6 +8,7 @@ a character too long, so every text that can hold a person's input or a long lis
 from __future__ import annotations
 
 import discord
+from discord import app_commands
 
 CONTENT = 2000
 ATTACHMENT = 10 * 1024 * 1024
@@ -24,6 +25,10 @@ SELECT_DESCRIPTION = 100
 CHOICE_NAME = 100
 
 ELLIPSIS = "…"
+
+GameNumber = app_commands.Range[int, 1, 2**53]
+"""A game number option: Discord's app refuses 0, negative numbers and integers beyond what
+its own integer options can carry, before the command is sent."""
 
 
 def clip(text: str, limit: int) -> str:

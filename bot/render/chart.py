@@ -329,9 +329,10 @@ def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
     items = [(kind, _KIND_LABELS[kind]) for kind in kinds]
     gap = unit * 3
     widths = [radius * 2 + unit + face.getlength(text) for _, text in items]
-    # A filled move number means the moment has its own board under the review.
+    # A filled move number means the moment has its own board under the review; the sample is
+    # the first such number of this game, not a made-up one the chart does not have.
     boards = next((m for m in analysis.moments if m.critical), None)
-    sample = "12." if boards is not None else ""
+    sample = analysis.move_label(boards.ply) if boards is not None else ""
     sample_box = face.getlength(sample) + unit * 1.8
     boards_text = ""
     if boards is not None:

@@ -17,7 +17,7 @@ from bot.storage import GameRecord, NotFound, Participant, PuzzleRating, Results
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
-from ..limits import fit_embed
+from ..limits import GameNumber, fit_embed
 from ..present import plain_name, render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
 from ..wording import plural, rating_with_games, side_record
@@ -136,7 +136,9 @@ class Info(commands.Cog):
 
     @app_commands.command(name="export", description="The game record as an OTN file")
     @app_commands.describe(game="Game number (this channel's game by default)")
-    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def export(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         """Attach the OpenTafl Notation record of a game."""
         record, played = await self._game(interaction, game)
         tags = {
@@ -160,7 +162,9 @@ class Info(commands.Cog):
 
     @app_commands.command(name="history", description="The moves of a game so far")
     @app_commands.describe(game="Game number (this channel's game by default)")
-    async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def history(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         """The numbered move list as text."""
         record, played = await self._game(interaction, game)
         body = "\n".join(played.numbered_moves()) or "No moves yet."
@@ -174,7 +178,9 @@ class Info(commands.Cog):
 
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.describe(game="Game number (this channel's game by default)")
-    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def replay(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         """Render the whole game as a GIF (deferred: a long game takes a moment)."""
         # Find the game first: a wrong number must get a private answer, and after a public
         # "thinking" defer every answer would be public.

@@ -19,15 +19,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai.analysis import GameAnalysis, Moment, default_depth, review
-from bot.engine import Game, Side, get_variant
+from bot.ai.search import MATE_BOUND
+from bot.engine import Game, Side, Termination, get_variant
 from bot.render import render_png
 from bot.render.adapter import analysis_view
 from bot.render.chart import render_eval_chart
-from bot.storage import GameRecord, GameStatus, NotFound
+from bot.storage import GameRecord, GameResult, GameStatus, NotFound
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
-from ..limits import EMBED_FIELD_VALUE, fit_embed
+from ..limits import EMBED_FIELD_VALUE, GameNumber, fit_embed
 from ..present import plain_name
 from ..wording import plural
 
@@ -40,6 +41,19 @@ MOMENTS_LISTED = 8
 """At most this many moments in the review's text (the rest are in the exported record)."""
 PROGRESS_EVERY = 2.0
 """Seconds between edits of the progress line (Discord limits edits; players need only a pulse)."""
+
+def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
+    """The progress line: positions searched, and roughly how long the rest will take at the
+    pace so far (positions differ, so it is rounded to what a player needs)."""
+    left = elapsed / done * (total - done)
+    if left < 60:
+        remaining = f"about {max(5, round(left / 5) * 5)} s left"
+    else:
+        remaining = f"about {round(left / 60)} min left"
+    return (
+        f"Reviewing game #{game_id}: {done} of {total} positions searched, {remaining}…"
+    )
+
 
 def budget_of(variant: str) -> str:
     """The name of the search budget a review is made (and stored) with."""
@@ -85,6 +99,29 @@ def listed_moments(
     return [moment_line(analysis, m, names) for m in chosen], len(analysis.moments) - len(chosen)
 
 
+def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, str]) -> str:
+    """How the game ended, in words; a game given up in a position the engine liked for the side
+    that gave it up says so (a resignation with a forced win on the board is worth knowing)."""
+    reason = record.reason
+    if record.result is None or record.result is GameResult.DRAW:
+        return f"Drawn ({reason.value if reason else 'game over'})."
+    winner = Side(record.result.value)
+    loser = winner.other
+    if reason not in (Termination.RESIGNATION, Termination.TIMEOUT):
+        how = reason.value if reason else "game over"
+        return f"{names[winner]} won with the {winner.value} ({how})."
+    gave_up = "resigned" if reason is Termination.RESIGNATION else "ran out of time"
+    line = f"{names[loser]} ({loser.value}) {gave_up}"
+    final = analysis.evals[-1]
+    chance = analysis.win_chances()[-1]
+    chance = chance if loser is Side.ATTACKERS else 1.0 - chance
+    if final.for_side(loser) > MATE_BOUND:
+        return f"{line}, with a forced win on the board ({final.best_move} started it)."
+    if chance >= 0.5:
+        return f"{line} where the engine gave them {chance:.0%} winning chances."
+    return f"{line}."
+
+
 def accuracy_line(analysis: GameAnalysis, names: dict[Side, str]) -> str:
     """Both sides' accuracy, or that a side made no move."""
     parts = []
@@ -104,13 +141,19 @@ def present(
     variant = get_variant(analysis.variant)
     embed = discord.Embed(
         title=f"Review of game #{record.id} ({variant.title}, {length})",
-        description=accuracy_line(analysis, names),
+        description=f"{result_line(analysis, record, names)}\n{accuracy_line(analysis, names)}",
     )
     if analysis.moments:
         lines, left_out = listed_moments(analysis, names)
-        embed.add_field(
-            name="The moments that decided it", value="\n".join(lines), inline=False
+        # Only a game won on the board was decided by its moments; a draw, a resignation or
+        # a timeout had them all the same.
+        decided = (
+            record.result not in (None, GameResult.DRAW)
+            and record.reason is not None
+            and record.reason.on_board
         )
+        heading = "The moments that decided it" if decided else "The key moments"
+        embed.add_field(name=heading, value="\n".join(lines), inline=False)
         if left_out:
             more = plural(left_out, "more moment")
             embed.set_footer(text=f"{more} in the game record: /tafl export game:{record.id}")
@@ -141,10 +184,14 @@ class Review(commands.Cog):
         self.bot = bot
         self._working: dict[tuple[int, str], asyncio.Task[GameAnalysis]] = {}
         """Reviews being made: a second ask for the same game waits for the first."""
+        self._watching: dict[tuple[int, str], list[discord.Interaction]] = {}
+        """Who is waiting for each review being made: each of them sees its progress."""
 
     @app_commands.command(name="analyze", description="A computer review of a finished game")
     @app_commands.describe(game="Game number (this channel's last finished game by default)")
-    async def analyze(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def analyze(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         """Review a finished game: accuracy, the decisive moments, a chart and boards."""
         record = await self._finished(interaction, game)
         played = replay_game(record, await self.bot.storage.games.moves(record.id))
@@ -166,15 +213,23 @@ class Review(commands.Cog):
         if stored is not None:
             return GameAnalysis.from_json(stored)
         key = (record.id, budget)
+        watching = self._watching.setdefault(key, [])
+        if interaction is not None:
+            watching.append(interaction)
         task = self._working.get(key)
         if task is None:
-            task = asyncio.create_task(self._make(record, played, interaction))
+            task = asyncio.create_task(self._make(record, played, watching))
             self._working[key] = task
-            task.add_done_callback(lambda _: self._working.pop(key, None))
+
+            def finished(_: object) -> None:
+                self._working.pop(key, None)
+                self._watching.pop(key, None)
+
+            task.add_done_callback(finished)
         return await asyncio.shield(task)
 
     async def _make(
-        self, record: GameRecord, played: Game, interaction: discord.Interaction | None
+        self, record: GameRecord, played: Game, watching: list[discord.Interaction]
     ) -> GameAnalysis:
         moves = [result.move.text(played.size) for result in played.history]
         depth = default_depth(record.variant)
@@ -194,15 +249,14 @@ class Review(commands.Cog):
                 )
             )
             now = time.monotonic()
-            if interaction is not None and now - shown >= PROGRESS_EVERY and ply + 1 < total:
+            if watching and now - shown >= PROGRESS_EVERY and ply + 1 < total:
                 shown = now
-                try:
-                    await interaction.edit_original_response(
-                        content=f"Reviewing game #{record.id}: {ply + 1} of {total} positions "
-                        f"searched ({now - started:.0f} s)…"
-                    )
-                except discord.HTTPException as error:  # the pulse is a courtesy only
-                    log.info("could not update the review progress: %s", error)
+                text = progress_text(record.id, ply + 1, total, now - started)
+                for interaction in list(watching):
+                    try:
+                        await interaction.edit_original_response(content=text)
+                    except discord.HTTPException as error:  # the pulse is a courtesy only
+                        log.info("could not update the review progress: %s", error)
         analysis = await asyncio.to_thread(
             review, record.variant, record.start_position, Side(record.first_turn), moves, evals
         )
