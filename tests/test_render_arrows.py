@@ -125,3 +125,19 @@ def test_without_a_moment_the_view_shows_the_engines_choice_if_it_differs() -> N
     with pytest.raises(ValueError, match="moves 1 to 1"):
         view_before_move(game, 2)
 
+
+
+def test_a_refused_move_ends_in_a_cross_on_its_target_instead_of_a_head() -> None:
+    layout = Layout.fit(9)
+    for style in ("played", "refused"):
+        view = replace(lonely_king(), arrows=(Arrow(sq("b2"), sq("b8"), style),))
+        image = render_board(view).convert("RGB")
+        x, y = layout.centre(sq("b8"), False)
+        quarter = layout.square / 4
+        ahead = rgb(image, (x, y - quarter))  # past the centre, along the move (up the board)
+        # The head covers the square past its centre; the cross leaves that line clear...
+        assert near(ahead, CLASSIC.arrow_played) is (style == "played"), style
+        # ...and its bars run corner-wise through the centre.
+        corner = rgb(image, (x - quarter * 0.5, y - quarter * 0.5))
+        assert near(corner, CLASSIC.arrow_played) is (style == "refused"), style
+        assert near(rgb(image, (x, y + layout.square)), CLASSIC.arrow_played)  # the shaft

@@ -1,4 +1,5 @@
-"""Arrows over a rendered board: the move played (solid) and the better move (dashed).
+"""Arrows over a rendered board: the move played (solid), the better move (dashed), and a move
+tried and refused (solid, with a cross where a head would be).
 
 Arrows cross squares, so they are not tiles: each is drawn once over the finished board, as two
 anti-aliased masks (a light halo, then the colour) rendered at SUPERSAMPLE times the size inside
@@ -23,7 +24,9 @@ from bot.render.view import Arrow
 SHAFT = 0.17
 """Shaft width as a fraction of a square."""
 HEAD_LENGTH = 0.42
-HEAD_WIDTH = {"played": 0.44, "better": 0.52}
+HEAD_WIDTH = {"played": 0.44, "better": 0.52, "refused": 0.44}
+CROSS = 0.3
+"""Half the span of a refused move's cross, centred on its target (fraction of a square)."""
 TIP_BEYOND_CENTRE = 0.28
 """How far past the target square's centre the tip reaches (fractions of a square): the head
 sits on the target square, clear of the next one."""
@@ -55,7 +58,7 @@ def draw_arrows(image: Image.Image, layout: Layout, flip: bool, arrows: Iterable
         others = ends[:index] + ends[index + 1:]
         shift = SIDE_BY_SIDE if any(_overlap(ends[index], other) for other in others) else 0.0
         # Side by side: the played move to one side of the line, the better one to the other.
-        side = -shift if arrow.style == "played" else shift
+        side = shift if arrow.style == "better" else -shift
         _draw(image, layout, *ends[index], arrow, theme, palette, side)
     return image
 
@@ -103,13 +106,30 @@ def _draw(image: Image.Image, layout: Layout, centre_from: Point, centre_to: Poi
     head_half = HEAD_WIDTH[arrow.style] * unit / 2
     shaft_half = SHAFT * unit / 2
     a, b = local(start), local(tip)
-    base = (b[0] - ux * head_length, b[1] - uy * head_length)
+    refused = arrow.style == "refused"
+    # A refused move's shaft stops short of its cross, centred on the target, so the cross
+    # reads on its own.
+    centre = local(end)
+    gap = CROSS * 0.8 * unit
+    base = (
+        (centre[0] - ux * gap, centre[1] - uy * gap)
+        if refused
+        else (b[0] - ux * head_length, b[1] - uy * head_length)
+    )
     # Perpendicular to the arrow, for the widths.
     px, py = -uy, ux
-    if arrow.style == "played":
-        segments = [(a, base)]
-    else:
+    if arrow.style == "better":
         segments = _dashes(a, base, (ux, uy), DASH * unit, GAP * unit)
+    else:
+        segments = [(a, base)]
+    if refused:
+        # The cross: two bars through the target's centre, square to each other and at 45
+        # degrees to the shaft, so they read as "not this" whichever way the move went.
+        span = CROSS * unit
+        for rx, ry in ((ux + px, uy + py), (ux - px, uy - py)):
+            norm = math.hypot(rx, ry)
+            rx, ry = rx / norm * span, ry / norm * span
+            segments.append(((centre[0] - rx, centre[1] - ry), (centre[0] + rx, centre[1] + ry)))
     for p, q in segments:
         draw.polygon(
             [
@@ -120,23 +140,24 @@ def _draw(image: Image.Image, layout: Layout, centre_from: Point, centre_to: Poi
             ],
             fill=255,
         )
-    if arrow.style == "played":
+    if arrow.style != "better":
         # A round dot where the move starts, so its origin reads at a glance.
         radius = shaft_half * 1.35
         draw.ellipse((a[0] - radius, a[1] - radius, a[0] + radius, a[1] + radius), fill=255)
-    draw.polygon(
-        [
-            (base[0] + px * head_half, base[1] + py * head_half),
-            b,
-            (base[0] - px * head_half, base[1] - py * head_half),
-        ],
-        fill=255,
-    )
+    if not refused:
+        draw.polygon(
+            [
+                (base[0] + px * head_half, base[1] + py * head_half),
+                b,
+                (base[0] - px * head_half, base[1] - py * head_half),
+            ],
+            fill=255,
+        )
     # The rim grows the arrow by blurring it and keeping every touched pixel: a blur costs the
     # same whatever its radius, unlike a max filter.
     rim = max(2.0, HALO * unit)
     halo = core.filter(ImageFilter.BoxBlur(rim)).point(lambda value: 255 if value > 24 else 0)
-    colour = theme.arrow_played if arrow.style == "played" else theme.arrow_better
+    colour = theme.arrow_better if arrow.style == "better" else theme.arrow_played
     region = image.crop((left, top, right, bottom)).convert("RGB")
     for mask, fill in ((halo, theme.arrow_halo), (core, colour)):
         small = mask.resize(box, Image.Resampling.LANCZOS)

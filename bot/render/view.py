@@ -7,7 +7,7 @@ engine; `adapter.board_view_from_game` builds one from an engine `Game`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 Square = int
 """A square index: rank_index * size + file_index, a1 = 0 at the bottom-left (as the engine)."""
@@ -27,9 +27,10 @@ _OTN_PIECES: Final = {"t": ATTACKER, "T": DEFENDER, "K": KING}
 SideName = Literal["attackers", "defenders"]
 """A side as the caption names it."""
 
-ArrowStyle = Literal["played", "better"]
-"""How an arrow is drawn: the move that was played (solid) or the one that should have been
-(dashed, another colour): the two stay apart by shape as well as by hue."""
+ArrowStyle = Literal["played", "better", "refused"]
+"""How an arrow is drawn: the move that was played (solid), the one that should have been
+(dashed, another colour), or a move tried and refused (solid, ending in a cross on its target
+instead of a head): they stay apart by shape as well as by hue."""
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,9 @@ class BoardView:
         for arrow in self.arrows:
             if arrow.origin == arrow.target:
                 raise ValueError("an arrow must join two different squares")
-            if arrow.style not in ("played", "better"):
-                raise ValueError(f"unknown arrow style {arrow.style!r}: 'played' or 'better'")
+            if arrow.style not in get_args(ArrowStyle):
+                styles = ", ".join(repr(style) for style in get_args(ArrowStyle))
+                raise ValueError(f"unknown arrow style {arrow.style!r}: one of {styles}")
 
     @property
     def king_square(self) -> Square | None:

@@ -84,7 +84,7 @@ def board_png(game: Game, tried: str | None = None) -> bytes:
     view = board_view_from_game(game, caption=True, hints=game.is_over)
     if tried is not None:
         move = game.parse_move(tried)
-        view = replace(view, arrows=(Arrow(move.origin, move.target, "played"),))
+        view = replace(view, arrows=(Arrow(move.origin, move.target, "refused"),))
     return render_png(view)
 
 
