@@ -7,7 +7,7 @@ with how real games ended.
 .venv/bin/python benchmarks/analysis.py --fit      # fit the score calibrations (other games)
 .venv/bin/python benchmarks/analysis.py --smoke    # a quick check that it all works
 
-**Timing.** Every position of a fixed 60-move (60-ply) tablut game of the ``medium`` level
+**Timing.** Every position of a fixed 60-move (120-ply) tablut game of the ``medium`` level
 against itself is evaluated at the default budget (:func:`bot.ai.analysis.default_depth`), in
 this process, one after another as the bot's worker does, then reviewed; the moments found are
 printed, and how far the chances moved after the engine's own choices (the evaluation's noise,
@@ -64,15 +64,22 @@ from bot.ai.search import MATE_BOUND  # noqa: E402
 from bot.engine import Board, Game, Side, TaflError  # noqa: E402
 
 GAME = (
-    "e8-h8", "d5-d7", "d1-d5", "e7-e8", "f9-f7", "e8-d8", "a6-c6", "e3-b3", "f1-f3", "e4-c4",
-    "e1-d1", "g5-g2", "e9-g9", "e6-h6", "h8-e8", "h6-f6", "c6-c8", "e5-e6", "c8-c6", "e6-e5",
-    "i4-g4", "b3-d3", "b5-b7", "c4-c5", "a4-c4", "g2-h2", "a5-d5", "f6-g6", "i5-i1", "d3-b3",
-    "d1-d3", "b3-b1", "c4-e4", "h2-g2", "i1-c1", "f5-g5", "f3-f5", "g6-g5", "g9-g6", "e5-f5",
-    "g4-f4", "f5-e5", "d3-g3", "g2-i2", "f4-f5", "e5-e6", "g6-f6", "b1-b6", "d5-d6", "e6-e5",
-    "c6-c5", "e5-d5", "e4-d4", "b6-b5", "c1-c5", "d5-d6", "c5-c6", "b5-b6", "d9-c9", "d6-c6",
+    "b5-b4", "e3-i3", "e2-i2", "e4-e2", "b4-e4", "e2-e3", "i4-e4", "e3-b3", "d1-d3", "g5-g2",
+    "i6-g6", "e7-h7", "d9-d7", "f5-f7", "f1-f2", "g2-g4", "a6-c6", "c5-c4", "e9-b9", "b3-b2",
+    "i5-i3", "h7-h9", "i3-g3", "g4-i4", "f2-f5", "b2-f2", "b9-b2", "h9-h7", "a5-c5", "c4-c1",
+    "h5-h4", "h7-h6", "g6-g8", "h6-h8", "g3-g2", "f2-f3", "f9-i9", "f3-e3", "i9-i8", "c1-c3",
+    "a4-e4", "e3-f3", "g2-g6", "c3-e3", "h4-e4", "e3-e2", "b2-b4", "f3-e3", "b4-e4", "e3-h3",
+    "e4-e3", "e5-e4", "c5-c4", "e4-g4", "e3-g3", "g4-h4", "f5-h5", "i4-i6", "i2-i4", "h4-f4",
+    "g3-f3", "f4-g4", "e1-g1", "g4-e4", "f3-e3", "e4-f4", "e3-f3", "f4-e4", "f3-e3", "e4-g4",
+    "e3-f3", "f7-g7", "f3-f4", "g4-g3", "f4-f3", "h3-h4", "i4-i3", "g3-g4", "c4-f4", "i6-h6",
+    "f3-g3", "g4-g5", "i8-i5", "g5-e5", "g3-e3", "d5-d6", "c6-c5", "e5-d5", "e3-d3", "d5-f5",
+    "g8-f8", "f5-e5", "i3-e3", "g7-i7", "f8-f5", "d6-b6", "f4-e4", "h4-g4", "g1-f1", "g4-g5",
+    "f1-f5", "g5-g4", "d3-d5", "g4-g5", "e8-f8", "e6-d6", "d7-e7", "e5-f5", "e4-f4", "g5-h5",
+    "e3-g3", "f5-g5", "f8-g8", "g5-e5", "g3-e3", "e5-f5", "e7-f7", "f5-g5", "f4-g4", "g5-e5",
 )
-"""60 moves of a tablut game of the ``medium`` level against itself (two random moves, then the
-level's seeded search; the defenders escaped at move 66)."""
+"""The first 60 moves (120 plies) of a tablut game of the ``medium`` level against itself (two
+random moves, then the level's search seeded with 73 plus the ply; the defenders escaped at ply
+130): longer than most tablut games, so a review of a real game takes less."""
 SMOKE_PLIES = 12
 SMOKE_DEPTH = 2
 JUDGE_GAMES = 300
@@ -129,12 +136,18 @@ def copenhagen_game(min_plies: int) -> list[str]:
     raise SystemExit(f"no recorded Copenhagen game of {min_plies} plies replays")
 
 
+def full_moves(analysis: GameAnalysis) -> int:
+    """How many moves the game lasted, as its record numbers them (a move is both sides')."""
+    return int(analysis.move_label(len(analysis.moves)).rstrip(".…")) if analysis.moves else 0
+
+
 def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
                 depth: int) -> None:
     """Print the timing, the accuracy, the moments and the evaluation's noise."""
     total = sum(times)
     print(
-        f"{analysis.variant} game of {len(analysis.moves)} moves (plies) at depth {depth}: "
+        f"{analysis.variant} game of {full_moves(analysis)} moves ({len(analysis.moves)} plies) "
+        f"at depth {depth}: "
         f"{len(times)} positions in {total:.1f} s ({total / len(times):.2f} s a position, "
         f"slowest {max(times):.2f} s); review {review_time:.2f} s"
     )

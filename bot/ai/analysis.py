@@ -47,11 +47,11 @@ DEFAULT_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
 """The default search depth by board size (plies before the tactical quiescence).
 
 A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
-the machine. Chosen so that a 60-move game takes well under a minute in pure Python on a shared
-two-core machine: ``benchmarks/analysis.py`` analyses its 60-move tablut game at depth 4 in 26 s
-(0.43 s a position, the slowest 1.3 s; 10 s with the compiled search, ``python -m bot.native
-build``). 7x7 boards at depth 5 and Copenhagen's 11x11 at depth 3 cost about as much a position
-(0.5 s); one ply more costs four times as much on either (2.6 s and 2.3 s).
+the machine. Chosen so that a long game takes a minute or two in pure Python on a two-core
+machine: ``benchmarks/analysis.py`` analyses its 60-move (120-ply) tablut game at depth 4 in
+90 s (0.74 s a position, the slowest 3.5 s; 34 s with the compiled search, ``python -m
+bot.native build``). 7x7 boards at depth 5 and Copenhagen's 11x11 at depth 3 cost about as
+much a position (0.5 s); one ply more costs four times as much on either (2.6 s and 2.3 s).
 """
 SAFETY_SECONDS = 30.0
 """The time limit of a default-budget search, a safety net only: a normal position finishes its
@@ -115,9 +115,9 @@ BLUNDER_DROP = 0.2
 """How far the mover's winning chances must fall (0..1) for a move to be a blunder.
 
 Above the evaluation's own noise: after the engine's own choice the chances measured before and
-after the move still differ by the search's horizon effects, by 3.3% on average and 15.6% at
-most over the 17 such moves of ``benchmarks/analysis.py``'s game (it prints them). Lichess's
-blunder, 15 points, would sit inside that noise."""
+after the move still differ by the search's horizon effects (over the 55 such moves of
+``benchmarks/analysis.py``'s game, 1.3% on average and 5.7% at most; its earlier, shorter game
+showed 15.6% at most). Lichess's blunder, 15 points, would sit close to that noise."""
 WON = 0.8
 """Winning chances from which a position counts as won (a blunder that turns a won position
 into a lost one is reported whatever the margin)."""
