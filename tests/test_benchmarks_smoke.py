@@ -63,7 +63,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
     ),
     "analysis": (
-        rf"tablut game of 12 moves \(plies\) at depth 2: 13 positions in {NUMBER} s "
+        rf"tablut game of 6 moves \(12 plies\) at depth 2: 13 positions in {NUMBER} s "
         rf"\({NUMBER} s a position, slowest {NUMBER} s\); review {NUMBER} s",
         rf"accuracy: attackers {NUMBER}%, defenders {NUMBER}%",
         r"moments found: \d+",
@@ -135,5 +135,5 @@ def test_the_storage_benchmark_measures_postgresql_too(postgres_url: str) -> Non
 
 def test_the_analysis_benchmark_times_a_real_copenhagen_game_too() -> None:
     smoke_prints("analysis", ["--copenhagen", "120"], (
-        rf"copenhagen game of 12 moves \(plies\) at depth 2: 13 positions in {NUMBER} s",
+        rf"copenhagen game of 6 moves \(12 plies\) at depth 2: 13 positions in {NUMBER} s",
     ))  # fmt: skip
