@@ -54,7 +54,7 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     assert moments["name"] == "The moments that decided it", embed
     # a4-a6 let the king reach a4 with a road to a1 (after that the game was lost whatever the
     # attackers did): it must be named, with why and a better move.
-    assert "**2. a4-a6** ann (attackers), blunder: a4-a6 allows d4-a4" in moments["value"]
+    assert "**2. a4-a6** ann (attackers), blunder: allows d4-a4" in moments["value"]
     assert "road for the king to a1" in moments["value"] and "better **" in moments["value"]
     message = asked.original_message
     assert message is not None and not message.ephemeral

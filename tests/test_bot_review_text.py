@@ -79,7 +79,9 @@ def test_the_better_move_is_named_once() -> None:
     named = moment(3, 0.4, why="the king had a road to a7; d2-d3 would have closed it")
     assert moment_line(reviewed, named, NAMES).endswith("d2-d3 would have closed it.")
     plain = moment(3, 0.4, why="a4-a3 allows e5-e7")
-    assert moment_line(reviewed, plain, NAMES).endswith("allows e5-e7; better **d2-d3**.")
+    line = moment_line(reviewed, plain, NAMES)
+    # The move is said once, in bold at the start.
+    assert line == "**2. a4-a3** Ann (attackers), blunder: allows e5-e7; better **d2-d3**."
 
 
 def finished(result: GameResult | None, reason: Termination) -> GameRecord:

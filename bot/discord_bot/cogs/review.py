@@ -66,15 +66,17 @@ def side_name(side: Side) -> str:
 
 
 def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) -> str:
-    """One moment in a player's words: ``23… Bob (defenders), blunder: d4-d8 lets the king
+    """One moment in a player's words: ``23… d4-d8 Bob (defenders), blunder: lets the king
     reach c9; better d4-d6.``"""
     who = f"{names[moment.side]} ({side_name(moment.side)})"
     # An explanation that already names the better move ("d8-f8 would have closed it") needs
     # no second mention.
     better = "" if moment.better in moment.explanation else f"; better **{moment.better}**"
+    # The line starts with the move in bold: the explanation need not say it again.
+    why = moment.explanation.removeprefix(f"{moment.move} ")
     return (
         f"**{analysis.move_label(moment.ply)} {moment.move}** {who}, "
-        f"{moment.kind.value}: {moment.explanation}{better}."
+        f"{moment.kind.value}: {why}{better}."
     )
 
 
