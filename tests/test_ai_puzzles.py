@@ -498,3 +498,13 @@ def test_a_reply_that_leaves_another_win_standing_is_not_named_as_the_refutation
     verdict = puzzle.answer([], "a6-a7")
     assert not verdict.correct and verdict.refutation is None
     assert verdict.hint == "The king can be captured this move."
+
+
+def test_a_tuichi_puzzle_says_the_king_is_given_two_roads_by_any_defender() -> None:
+    # Fidchell: a defender's move (c1-a1), not the king's, opens the two roads that win.
+    [puzzle] = [p for p in load_starter_set() if p.id == "fidchell-3f9d269d"]
+    assert puzzle.goal is Termination.TUICHI and puzzle.main_line()[-1] == "c1-a1"
+    assert puzzle.hints()[0] == (
+        "The king can be given two open roads at once (Tuichi wins here) in 2 moves, "
+        "whatever the attackers do."
+    )

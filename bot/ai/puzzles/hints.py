@@ -33,7 +33,8 @@ def goal_hint(goal: Termination, side: Side, length: int, escape: Escape) -> str
     if goal in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
         return f"The king can be captured {within}."
     if goal is Termination.TUICHI:
-        return f"The king can open two roads at once (Tuichi wins here) {within}."
+        # Any defender's move can open the roads, not only the king's.
+        return f"The king can be given two open roads at once (Tuichi wins here) {within}."
     if goal is Termination.EXIT_FORT:
         return f"The defenders can close an exit fort round the king on the edge {within}."
     if goal is Termination.ENCIRCLEMENT:
