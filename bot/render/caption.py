@@ -69,9 +69,13 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
         (DEFENDER, caption.defenders, caption.defenders_lost, "defenders"),
     )
     losses = [f" {MINUS}{lost}" if lost else "" for _, _, lost, _ in players]
-    # Each player keeps room for a piece, a few letters of the name and the losses.
+    # Each player keeps room for a piece, the name (up to a side's name: "Defenders" is never
+    # cut for the status) and the losses.
     fixed = 2 * (icon_size + pad * 0.4) + sum(face.getlength(text) for text in losses) + 3 * pad
-    room = width - pad - fixed - 2 * face.getlength("Mmm…")
+    kept = face.getlength("Defenders")
+    room = width - pad - fixed - sum(
+        min(face.getlength(name), kept) for _, name, _, _ in players
+    )
     right = _right_items(caption, face, gap, room)
     right_width = min(_width(right, face, gap), room)
 
