@@ -282,3 +282,15 @@ def test_a_winning_line_left_standing_is_not_said_to_be_allowed_again() -> None:
     assert said[17].startswith("c6-c7 allows e5-e7, opening a road for the king"), said
     assert said[18].startswith("d3-d7 lets a forced win slip: e5-e7 would have won"), said
     assert said[19].startswith("d1-d3 does not stop e5-e7, opening a road for the king"), said
+
+
+def test_a_quiet_king_move_that_punishes_a_blunder_is_named_as_the_king_going_somewhere() -> None:
+    start = position(7, "K:c3 T:e5 t:b7,f1,f6")
+    moves = ["f6-f7"]
+    # Made-up verdicts: the attackers had 50% before f6-f7 and about 12% after it, when the
+    # defenders' best answer is the king's quiet step to c2.
+    evals = [PositionEval(0, "b7-b6"), PositionEval(-900, "c3-c2")]
+    reviewed = review("brandubh", start, Side.ATTACKERS, moves, evals)
+    [moment] = reviewed.moments
+    assert moment.kind is MomentKind.BLUNDER
+    assert moment.explanation.startswith("f6-f7 lets the king go to c2: the attackers' chances")

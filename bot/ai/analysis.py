@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.engine.board import ATTACKERS, Board
 from bot.engine.game import Game
+from bot.engine.tables import MOVE_SHIFT
 from bot.engine.types import MoveNumber, Side
 from bot.engine.variants import Variant, get_variant
 
@@ -690,6 +691,10 @@ class _Finder:
         if effect is not None:
             return f"{move} allows {effect}: {fall}"
         if after.best_move is not None:
+            if reply is not None and reply >> MOVE_SHIFT == board_after.king:
+                # Named as the piece players watch, not as a side's move.
+                target = after.best_move.split("-")[-1]
+                return f"{move} lets the king go to {target}: {fall}"
             return f"{move} lets the {opponent.value} play {after.best_move}: {fall}"
         return f"after {move} {fall}"
 
