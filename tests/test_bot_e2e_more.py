@@ -167,8 +167,10 @@ async def test_export_replay_and_rules_attach_files_that_read_back(
     assert "\n1. " in record.data.decode() and "\n2. " in record.data.decode()
 
     for command in ("replay", "export", "history"):  # a wrong number is answered privately
-        reply = await world.error_reply(amy, channel, command, game=0)
-        assert "no game #0" in reply, (command, reply)
+        reply = await world.error_reply(amy, channel, command, game=999)
+        assert "no game #999" in reply, (command, reply)
+        with pytest.raises(ValueError, match="outside"):  # Discord's app refuses 0 itself
+            await world.command(amy, channel, command, game=0)
 
     replay = await world.command(amy, channel, "replay")
     gif = await replay.wait_followup(timeout=WAIT)
@@ -495,6 +497,7 @@ async def test_stats_show_people_apart_from_the_ai_and_every_rating(
             False,
         ),
         ("Ratings", fields[2][1], False),
+        ("Puzzles", "None rated yet.", False),  # val asked about zed: no hint to zed's command
     ], fields
     assert re.fullmatch(r"Brandubh: 1\d{3}\? after 1 rated game", fields[2][1]), fields[2][1]
 

@@ -214,6 +214,10 @@ class SqliteDatabase(Database):
         async with self._lock:
             try:
                 await self._connection.execute("PRAGMA optimize")
+            except sqlite3.OperationalError as error:
+                # Housekeeping only: another process holding the file busy past the timeout
+                # must not make a close fail (the statistics are refreshed next time).
+                log.info("skipped PRAGMA optimize on close: %s", error)
             finally:
                 await self._connection.close()
 
