@@ -128,3 +128,11 @@ def test_the_progress_line_says_roughly_how_long_is_left() -> None:
     )
     assert progress_text(3, 10, 161, 9.0).endswith(", about 2 min left…")
     assert progress_text(3, 99, 100, 30.0).endswith(", about 5 s left…")  # never "0 s"
+
+
+def test_the_ais_name_takes_its_side_inside_its_own_brackets() -> None:
+    names = {Side.ATTACKERS: "ann", Side.DEFENDERS: "Tafl AI (easy)"}
+    line = moment_line(analysis([]), moment(4, 0.4, why="a4-a3 allows e5-e7"), names)
+    assert line.startswith("**2… a4-a3** Tafl AI (easy, defenders), blunder: allows e5-e7"), line
+    resigned = finished(GameResult.ATTACKERS, Termination.RESIGNATION)
+    assert result_line(ending_at(900), resigned, names) == "Tafl AI (easy, defenders) resigned."

@@ -65,10 +65,19 @@ def side_name(side: Side) -> str:
     return side.value
 
 
+def player_and_side(names: dict[Side, str], side: Side) -> str:
+    """``ann (attackers)``; a name that already ends in brackets takes the side inside them:
+    ``Tafl AI (easy, defenders)``, not ``Tafl AI (easy) (defenders)``."""
+    name = names[side]
+    if name.endswith(")"):
+        return f"{name[:-1]}, {side_name(side)})"
+    return f"{name} ({side_name(side)})"
+
+
 def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) -> str:
     """One moment in a player's words: ``23… d4-d8 Bob (defenders), blunder: lets the king
     reach c9; better d4-d6.``"""
-    who = f"{names[moment.side]} ({side_name(moment.side)})"
+    who = player_and_side(names, moment.side)
     # An explanation that already names the better move ("d8-f8 would have closed it") needs
     # no second mention.
     better = "" if moment.better in moment.explanation else f"; better **{moment.better}**"
@@ -113,7 +122,7 @@ def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, st
         how = reason.value if reason else "game over"
         return f"{names[winner]} won with the {winner.value} ({how})."
     gave_up = "resigned" if reason is Termination.RESIGNATION else "ran out of time"
-    line = f"{names[loser]} ({loser.value}) {gave_up}"
+    line = f"{player_and_side(names, loser)} {gave_up}"
     final = analysis.evals[-1]
     chance = analysis.win_chances()[-1]
     chance = chance if loser is Side.ATTACKERS else 1.0 - chance
@@ -130,7 +139,7 @@ def accuracy_line(analysis: GameAnalysis, names: dict[Side, str]) -> str:
     for side in (Side.ATTACKERS, Side.DEFENDERS):
         accuracy = analysis.accuracy(side)
         figure = "no moves" if accuracy is None else f"{accuracy:.0f}% accuracy"
-        parts.append(f"{names[side]} ({side_name(side)}): {figure}")
+        parts.append(f"{player_and_side(names, side)}: {figure}")
     return " · ".join(parts)
 
 
