@@ -294,3 +294,14 @@ def test_a_quiet_king_move_that_punishes_a_blunder_is_named_as_the_king_going_so
     [moment] = reviewed.moments
     assert moment.kind is MomentKind.BLUNDER
     assert moment.explanation.startswith("f6-f7 lets the king go to c2: the attackers' chances")
+
+
+def test_a_capture_that_punishes_a_blunder_says_whose_piece_it_takes() -> None:
+    start = position(7, "K:f2 T:c4,e6 t:c5,b7,g3")
+    # Made-up verdicts: after g3-g2 the defenders' best answer e6-c6 takes the attacker on c5.
+    evals = [PositionEval(0, "b7-b6"), PositionEval(-900, "e6-c6")]
+    reviewed = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals)
+    [moment] = reviewed.moments
+    assert moment.explanation.startswith(
+        "g3-g2 allows e6-c6, capturing the attacker on c5: the attackers' chances fall"
+    ), moment.explanation

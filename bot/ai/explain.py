@@ -108,8 +108,10 @@ def _squares(squares: list[int] | tuple[int, ...], size: int) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _pieces(count: int) -> str:
-    return "a piece" if count == 1 else f"{count} pieces"
+def _pieces(count: int, owner: Side) -> str:
+    """``the attacker`` / ``2 defenders``: whose pieces a capture takes, as players say it."""
+    piece = "attacker" if owner is Side.ATTACKERS else "defender"
+    return f"the {piece}" if count == 1 else f"{count} {piece}s"
 
 
 def would_have(board: Board, finish: Finish) -> str:
@@ -270,7 +272,10 @@ def answer_effect(board_after: Board, reply: int) -> str | None:
         board_after.unmake()
     answer = move_text(reply, size)
     if captured:
-        return f"{answer}, capturing {_pieces(len(captured))} on {_squares(captured, size)}"
+        # The reply's side takes the other side's pieces.
+        owner = _SIDES[board_after.turn ^ 1]
+        taken = _pieces(len(captured), owner)
+        return f"{answer}, capturing {taken} on {_squares(captured, size)}"
     if len(routes) >= 2:
         return f"{answer}, opening two roads for the king ({_squares(routes, size)})"
     if routes:
