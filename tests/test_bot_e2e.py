@@ -310,6 +310,8 @@ async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
         and f"**2.** {alice.username}" in text
         and "(3 games)" in text
     ), text
+    # After three games every rating is provisional: the "?" is explained under the list.
+    assert "? marks a provisional rating" in text, text
 
     everywhere = await world.command(
         alice, channel, "leaderboard", variant="brandubh", scope="global"
@@ -324,6 +326,7 @@ async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
     assert "As attackers: 0 wins · 2 losses · 0 draws" in stats_text, stats_text
     assert "As defenders: 0 wins · 1 loss · 0 draws" in stats_text, stats_text
     assert re.search(r"Brandubh: \d+\? after 3 rated games", stats_text), stats_text
+    assert "? marks a provisional rating" in stats_text, stats_text
 
 
 async def test_without_attach_permission_the_board_is_text_and_a_draw_can_be_agreed(

@@ -38,6 +38,9 @@ HELP_START = (
 )
 """The first lines of /tafl help: enough to start, make a move, and learn."""
 
+PROVISIONAL = "? marks a provisional rating: it moves fast until a few more games settle it."
+"""Said under a list with a provisional rating in it: the "?" is not explained anywhere else."""
+
 SCOPE_CHOICES = [
     app_commands.Choice(name="This server", value="server"),
     app_commands.Choice(name="Everywhere", value="global"),
@@ -229,7 +232,10 @@ class Info(commands.Cog):
                 f"{entry.rating.display} ({plural(entry.games, 'game')})"
                 for entry in entries
             )
-        await interaction.response.send_message(embed=discord.Embed(title=title, description=text))
+        embed = discord.Embed(title=title, description=text)
+        if any(entry.rating.provisional for entry in entries):
+            embed.set_footer(text=PROVISIONAL)
+        await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="stats", description="A player's record")
     @app_commands.describe(
@@ -276,12 +282,16 @@ class Info(commands.Cog):
             value="\n".join(rating_lines) or "No rated games yet.",
             inline=False,
         )
+        provisional = any(rated.games and rated.rating.provisional for rated in ratings)
         if only is None:  # one puzzle rating across the variants, as lichess keeps
             puzzles = await storage.puzzles.rating(user.id)
             embed.add_field(
                 name="Puzzles", value=puzzle_record(puzzles, yours=user == interaction.user),
                 inline=False,
             )
+            provisional = provisional or bool(puzzles.attempts and puzzles.rating.provisional)
+        if provisional:
+            embed.set_footer(text=PROVISIONAL)
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
 
