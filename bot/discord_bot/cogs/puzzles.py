@@ -79,8 +79,9 @@ def rating_change(rated: RatedGo) -> str:
 
 def board_png(game: Game, tried: str | None = None) -> bytes:
     """The puzzle's board as the player sees it now (run in a thread); ``tried``, a wrong move
-    just refused, is drawn as an arrow so the player sees which move the words are about. The
-    king's roads and threats are left for the player to find until the puzzle is over."""
+    just refused, is drawn as a line ending in a cross, so the player sees which move the words
+    are about. The king's roads and threats are left for the player to find until the puzzle is
+    over."""
     view = board_view_from_game(game, caption=True, hints=game.is_over)
     if tried is not None:
         move = game.parse_move(tried)
