@@ -26,6 +26,8 @@ from .shards import Shards
 
 DEFAULT_EXPIRY_SECONDS = 15 * 60
 """How long a challenge stays open unless the caller says otherwise."""
+QUICK_CANCEL_SECONDS = 60
+"""A challenge cancelled this soon after it was made was a slip being corrected."""
 
 _SELECT = f"""
 SELECT c.*, {participant_columns("a", "a_")}, {participant_columns("b", "b_")}
@@ -146,15 +148,20 @@ class ChallengeStore:
 
     async def seconds_since_last(self, user_id: int) -> int | None:
         """Whole seconds since ``user_id`` last made a challenge (``None`` if never): for a
-        cooldown that can say how long is left."""
+        cooldown that can say how long is left.
+
+        A challenge its challenger cancelled within :data:`QUICK_CANCEL_SECONDS` does not count:
+        it was taken back to correct it (a wrong option), not sent to pester anyone.
+        """
         async with self._db.read() as connection:
             latest = await connection.fetch_value(
                 """
                 SELECT max(c.created_at) FROM challenges AS c
                 JOIN players AS p ON p.id = c.challenger_id
                 WHERE p.discord_user_id = ?
+                  AND NOT (c.status = 'cancelled' AND c.resolved_at - c.created_at <= ?)
                 """,
-                (user_id,),
+                (user_id, QUICK_CANCEL_SECONDS),
             )
         return None if latest is None else self._db.now() - int(latest)
 
