@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, open_world, printed_log
-from fakediscord import FakeChannel, FakeMessage
+from fakediscord import FakeChannel, FakeMessage, Permission
 from helpers import BRANDUBH_GROUP_CAPTURE
 
 from bot.engine import Game
@@ -32,7 +32,7 @@ UNREPLAYABLE = "cannot be replayed and is set aside"
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
     async with open_world(
         tmp_path_factory.mktemp("bot_e2e_failures"),
-        ["lin", "mo", "nia", "oz"],
+        ["lin", "mo", "nia", "oz", "pia", "quo", "ras", "sol"],
         expected_errors=(DISK_FULL, UNREPLAYABLE),
     ) as world:
         yield world
@@ -178,9 +178,13 @@ async def test_a_busy_channel_names_the_lost_game_and_its_ai_plays_on(
     channel = world.channel("lost-ai")
     lost = await lost_start(world, channel, "AI", "nia")
     mark = world.fake.checkpoint()
-    refused = await world.error_reply(world.user("nia"), channel, "play", variant="brandubh")
-    assert f"already has a game (#{lost})" in refused, refused
-    # The AI was to move: it moves, and then the defender can.
+    # The channel turns out to be busy only when the new game is written: it goes to a thread,
+    # as it would have had the bot known.
+    asked = await world.command(world.user("nia"), channel, "play", variant="brandubh")
+    assert asked.callback is not None and not asked.callback.ephemeral, asked.responses
+    assert asked.original_message is not None
+    assert "your game against the AI (medium) is in" in asked.original_message.text
+    # The AI was to move in the lost game: it moves, and then the defender can.
     await world.fake.wait_for_message(
         channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark, timeout=WAIT
     )
@@ -196,6 +200,46 @@ async def test_a_busy_channel_names_the_lost_game_and_its_ai_plays_on(
         world.user("nia"), channel, "move", move=game.legal_moves()[0].text(game.size)
     )
     assert answer.callback is not None and not answer.callback.ephemeral, answer.responses
+
+    # Where no thread may be opened, the refusal names the game and the channel for what it is.
+    closed = world.channel("lost-ai-no-threads")
+    world.fake.set_permissions(closed, world.fake.bot_user, deny=Permission.CREATE_PUBLIC_THREADS)
+    other = await lost_start(world, closed, "AI", "oz")
+    refused = await world.error_reply(world.user("oz"), closed, "play", variant="brandubh")
+    assert refused.startswith(
+        f"This channel already has a game (#{other}), and I may not open a thread here"
+    ), refused
+
+
+async def test_a_challenge_accepted_as_its_channel_fills_goes_to_a_thread_or_says_why(
+    world: World, bot_log: None
+) -> None:
+    """A game that takes the channel between the click and the write (another challenge
+    accepted at the same moment, or another process's game): the accepted challenge goes to a
+    thread of its own, or, where none may be opened, is refused in words that fit a channel."""
+    pia, quo, ras, sol = (world.user(name) for name in ("pia", "quo", "ras", "sol"))
+    channel = world.channel("accept-race")
+    offer = await world.offer_challenge(pia, quo, channel, variant="brandubh")
+    racing = await lost_start(world, channel, "nia", "oz")
+    mark = world.fake.checkpoint()
+    accepted = await world.click(quo, offer, ":accept")
+    assert accepted.callback is not None and not accepted.callback.ephemeral
+    board = await world.fake.wait_for_message(
+        None, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
+    )
+    thread = world.fake.world.channels[board.channel_id]
+    assert thread.is_thread and thread.name == "pia vs quo · Brandubh", thread
+    assert f"game #{racing} " not in board.text
+
+    closed = world.channel("accept-race-closed")
+    world.fake.set_permissions(closed, world.fake.bot_user, deny=Permission.CREATE_PUBLIC_THREADS)
+    offer = await world.offer_challenge(ras, sol, closed, variant="brandubh")
+    racing = await lost_start(world, closed, "nia", "oz")
+    refused = await world.click_error(sol, offer, ":accept")
+    assert refused.startswith(
+        f"This channel already has a game (#{racing}), and I may not open a thread here"
+    ), refused
+    assert "thread already" not in refused
 
 
 async def test_a_lost_game_that_no_longer_replays_is_set_aside_and_frees_the_channel(

@@ -511,13 +511,22 @@ async def test_server_settings_give_games_threads_and_a_default_time(
     xan, yul = world.user("xan"), world.user("yul")
     channel = world.channel("settings")
     reply = await world.error_reply(xan, channel, "settings", threads=True)
-    assert "Manage Server" in reply, reply
+    assert "Manage Server" in reply and "with no options shows them" in reply, reply
     managers = world.fake.create_role(world.guild, "managers", Permission.MANAGE_GUILD)
     world.fake.give_role(world.guild, xan, managers)
     try:
         shown = await world.command(xan, channel, "settings", threads=True, time="1d")
         text = await private_embed(shown)
         assert "a thread per game" in text and "1 day" in text, text
+        # Anyone may read them (a bare command), privately, and is told who changes them.
+        seen = await private_embed(await world.command(yul, channel, "settings"))
+        assert "a thread per game" in seen and "1 day" in seen, seen
+        assert "Members with the Manage Server permission can change these." in seen, seen
+
+        # A challenge opts out of the server's default time with the settings' own word.
+        offer = await world.offer_challenge(xan, yul, channel, variant="brandubh", time="none")
+        assert "per move" not in offer.text, offer.text
+        await world.click(xan, offer, ":cancel")
 
         mark = world.fake.checkpoint()
         offer = await world.offer_challenge(xan, yul, channel, variant="brandubh")

@@ -40,11 +40,11 @@ async def test_moves_are_checked_committed_and_survive_a_restart(tmp_path: Path)
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
     await hub.play(CHANNEL, BO, "d3-c3")
-    position = hub.require(CHANNEL).game.position_otn()
+    position = (await hub.require(CHANNEL)).game.position_otn()
     await storage.close()
 
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.game.position_otn() == position and live.game.ply == 2
     await storage.close()
 
@@ -60,7 +60,7 @@ async def test_turn_and_membership_errors_are_specific(tmp_path: Path) -> None:
         await hub.play(CHANNEL, ANN, "d1-d3")
     with pytest.raises(UserError, match="no game in this channel"):
         await hub.play(CHANNEL + 1, ANN, "d1-c1")
-    assert await storage.games.moves(hub.require(CHANNEL).id) == []
+    assert await storage.games.moves((await hub.require(CHANNEL)).id) == []
     await storage.close()
 
 
@@ -74,7 +74,7 @@ async def test_racing_submissions_apply_exactly_one(tmp_path: Path) -> None:
     )
     errors = [r for r in results if isinstance(r, UserError)]
     assert len(errors) == 1 and "position changed" in str(errors[0])
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.game.ply == 1
     assert len(await storage.games.moves(live.id)) == 1
     await storage.close()
@@ -138,7 +138,7 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     await storage.close()
 
     storage, hub = await new_hub(database_target)
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.draw_offer is not None and live.takeback_offer is not None
     assert (live.draw_offer.user_id, live.draw_offer.ply) == (ANN.user_id, 2)
     assert live.draw_offer.message_id == 4242
@@ -150,7 +150,7 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     await storage.close()
 
     storage, hub = await new_hub(database_target)
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.draw_offer is None and live.takeback_offer is None
     with pytest.raises(UserError, match="no longer open"):
         await hub.answer_draw(live.id, BO.user_id or 0, 2, accept=True)
@@ -163,7 +163,7 @@ async def test_a_move_committed_whose_answer_was_lost_is_caught_up_not_repeated(
     storage, hub = await new_hub(database_target)
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     # Bo's move reaches the database, but (a connection lost at commit) the hub never learns.
     await storage.games.append_move(live.id, 1, "d3-c3")
     with pytest.raises(UserError, match="position changed"):
@@ -258,7 +258,7 @@ async def test_a_result_that_cannot_be_stored_yet_is_stored_on_a_later_try(
     await storage.close()
 
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
-    live = hub.require(CHANNEL)  # neither finished nor set aside: kept to try again
+    live = await hub.require(CHANNEL)  # neither finished nor set aside: kept to try again
     assert live.game.is_over and await hub.settle() == []
     async with storage.db.transaction() as connection:
         await connection.execute(f"DROP TRIGGER refuse_{game_id}")
@@ -344,7 +344,7 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
     assert [(r.side.value, r.notation) for r in taken.moves] == [
         ("attackers", "d1-c1"), ("defenders", "d3-e3"),
     ]
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.game.ply == 0 and await storage.games.moves(live.id) == []
 
     # The AI failed to reply: only the player's move goes.
@@ -363,5 +363,5 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
     await hub.play(CHANNEL, ai, "d3-e3")
     with pytest.raises(UserError, match="is rated"):
         await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
-    assert hub.require(CHANNEL).game.ply == 2
+    assert (await hub.require(CHANNEL)).game.ply == 2
     await storage.close()

@@ -3,14 +3,16 @@ players' losses, the deadline, the repetition warning and Copenhagen's endings."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+import discord
 from helpers import game
 
 from bot.discord_bot.hub import LiveGame
 from bot.discord_bot.present import board_embed, describe_move
-from bot.engine import Game, Side
-from bot.storage import GameRecord, GameStatus, Participant
+from bot.engine import Game, Side, Termination
+from bot.storage import GameRecord, GameResult, GameStatus, Participant
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -109,6 +111,30 @@ def test_embed_shows_each_sides_losses_and_the_deadline() -> None:
     stamp = int(deadline.timestamp())
     assert fields["⚪ Deadline"] == f"<t:{stamp}:R> (<t:{stamp}:f>)"
     assert "⚪ Deadline" not in {f.name for f in board_embed(live(played), None, []).fields}
+
+
+def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> None:
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    played.play("h8-h7")  # Raichi, then the attackers resign
+    resigned = live(played)
+    resigned.record = replace(
+        resigned.record, status=GameStatus.FINISHED, result=GameResult.DEFENDERS,
+        reason=Termination.RESIGNATION, ended_at=NOW,
+    )
+    embed = board_embed(resigned, None, ["<@1> resigned."])
+    assert embed.title == "Tablut · game #7 · 1… h8-h7 · Defenders win (resignation)"
+    assert embed.colour == discord.Colour.light_grey()
+    assert "Rematch" in (embed.footer.text or "")
+    drawn = live(played)
+    drawn.record = replace(
+        drawn.record, status=GameStatus.FINISHED, result=GameResult.DRAW,
+        reason=Termination.AGREED_DRAW, ended_at=NOW,
+    )
+    assert (board_embed(drawn, None, []).title or "").endswith("· Draw (agreed draw)")
+    # While it is played the title has no result and the colour is the side to move's.
+    going = board_embed(live(played), None, [])
+    assert going.title == "Tablut · game #7 · 1… h8-h7"
+    assert going.colour == discord.Colour.dark_grey()
 
 
 # -- Copenhagen's own endings, in words ------------------------------------------------------------

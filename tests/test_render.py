@@ -11,7 +11,7 @@ import pytest
 from helpers import game, position
 from PIL import Image, ImageSequence
 
-from bot.engine import Game, get_variant, parse_square
+from bot.engine import Game, Outcome, Side, Termination, get_variant, parse_square
 from bot.render import (
     ATTACKER,
     DEFENDER,
@@ -664,3 +664,27 @@ def test_a_reviewed_board_drops_its_move_before_the_better_move_and_its_number_l
     assert [text for text, _ in tight] == ["Blunder", "13…"]
     tightest = _right_items(caption, face, gap, room=face.getlength("Blunder"))
     assert [text for text, _ in tightest] == ["Blunder"]
+
+
+@pytest.mark.parametrize(
+    ("winner", "ending", "status"),
+    [
+        (Side.DEFENDERS, Termination.RESIGNATION, "Defenders win: resignation"),
+        (Side.ATTACKERS, Termination.TIMEOUT, "Attackers win: timeout"),
+        (None, Termination.AGREED_DRAW, "Draw: agreed draw"),
+    ],
+)
+def test_a_game_ended_off_the_board_is_captioned_with_its_result_not_a_turn_or_call(
+    winner: Side | None, ending: Termination, status: str
+) -> None:
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    played.play("h8-h7")  # Raichi: the king has a road to i4, and the attackers are to move
+    live = board_view_from_game(played, caption=True)
+    assert live.caption is not None and live.caption.status == "Raichi!"
+    assert live.caption.to_move == "attackers"
+
+    ended = board_view_from_game(played, caption=True, outcome=Outcome(winner, ending))
+    assert ended.caption is not None
+    assert ended.caption.status == status and ended.caption.to_move is None
+    # The last frame of a replay shows the same result.
+    assert replay_views(played, caption=True, outcome=Outcome(winner, ending))[-1] == ended

@@ -14,7 +14,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from bot.engine import Game, GameOverError, MoveResult, Side, TaflError, Termination
+from bot.engine import (
+    Game,
+    GameOverError,
+    MoveResult,
+    Outcome,
+    Side,
+    TaflError,
+    Termination,
+)
 from bot.storage import (
     Conflict,
     DatabaseUnavailable,
@@ -29,14 +37,14 @@ from bot.storage import (
 )
 
 from .errors import UserError
-from .wording import seconds_left
+from .wording import game_over, seconds_left
 
 log = logging.getLogger(__name__)
 
 OFFER_COOLDOWN_SECONDS = 60
 """After a draw offer or takeback request is declined, how long before the same player may ask
 again, unless a move is played first (which makes it a new question)."""
-
+START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
 
 
 
@@ -93,6 +101,12 @@ class LiveGame:
         pending = tuple(offer for offer in (self.draw_offer, self.takeback_offer) if offer)
         self.draw_offer = self.takeback_offer = None
         return pending
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended: on the board, or (resigned, out of time, agreed drawn) as
+        stored; ``None`` while it is played."""
+        return self.game.outcome or self.record.outcome
 
     @property
     def against_ai(self) -> bool:
@@ -216,15 +230,26 @@ class GameHub:
         """Every active game."""
         return list(self._by_channel.values())
 
-    def require(self, channel_id: int) -> LiveGame:
-        """The channel's active game, or a user-facing error."""
+    async def require(self, channel_id: int) -> LiveGame:
+        """The channel's active game, or a user-facing error that says how its last game
+        ended (or that it has had none)."""
         live = self.get(channel_id)
         if live is None:
-            raise UserError(
-                "There is no game in this channel. Start one with `/tafl challenge` or "
-                "`/tafl play`."
-            )
+            raise await self.no_game(channel_id)
         return live
+
+    async def no_game(self, channel_id: int) -> UserError:
+        """Why there is no game to act on in a channel: how its last game ended, or that it
+        has never had one."""
+        last = await self.storage.games.last_finished_in_channel(channel_id)
+        if last is None:
+            return UserError(f"There is no game in this channel. {START_NEW}")
+        return await self.game_over(last)
+
+    async def game_over(self, game_id: int) -> UserError:
+        """The answer to anything done in a game that has ended: how it ended, and how to start
+        a new one."""
+        return UserError(f"{game_over(await self.storage.games.get(game_id))} {START_NEW}")
 
     async def recover(self, channel_id: int) -> LiveGame | None:
         """The channel's active game: the one tracked, or else one the database holds that this
@@ -274,7 +299,7 @@ class GameHub:
         expected_ply: int | None = None,
     ) -> Played:
         """Check, commit and apply one move by ``player``; raises :class:`UserError` to explain."""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         async with live.lock:
             if live.unsure:
                 await self._resync(live)
@@ -373,10 +398,10 @@ class GameHub:
 
     async def resign(self, channel_id: int, user_id: int) -> Ended:
         """The user gives up; the other side wins."""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         async with live.lock:
             if self.get(channel_id) is not live:  # the game ended while we waited
-                raise UserError("This game is already over.")
+                raise await self.game_over(live.id)
             side = live.side_of(user_id)
             if side is None:
                 raise UserError("You are not playing in this game.")
@@ -408,7 +433,7 @@ class GameHub:
     async def offer_draw(self, channel_id: int, user_id: int) -> LiveGame:
         """Record a draw offer (stored, so it outlives a restart); the opponent answers with a
         button."""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         if live.side_of(user_id) is None:
             raise UserError("You are not playing in this game.")
         if live.against_ai:
@@ -442,7 +467,7 @@ class GameHub:
 
     async def answer_draw(self, game_id: int, user_id: int, ply: int, accept: bool) -> Ended | None:
         """The opponent accepts (the game ends drawn) or declines a draw offer."""
-        live = self._require_id(game_id)
+        live = await self.require_id(game_id)
         async with live.lock:
             offer = live.draw_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
@@ -468,7 +493,7 @@ class GameHub:
     async def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
         """Ask to take back one's last move; the opponent answers with a button. (Against the
         AI there is nobody to ask: see :meth:`take_back_against_ai`.)"""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         self._takeback_side(live, user_id)
         if live.against_ai:
             raise UserError("Against the AI, `/tafl takeback` takes your move back at once.")
@@ -482,10 +507,10 @@ class GameHub:
 
         The caller makes sure the AI is not thinking about a reply meanwhile.
         """
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         async with live.lock:
             if self.get(channel_id) is not live:
-                raise UserError("This game is already over.")
+                raise await self.game_over(live.id)
             side = self._takeback_side(live, user_id)
             if not live.against_ai:
                 raise UserError("Your opponent must agree: use `/tafl takeback` to ask.")
@@ -512,7 +537,7 @@ class GameHub:
         self, game_id: int, user_id: int, ply: int, accept: bool
     ) -> TakenBack | None:
         """The opponent agrees (the asker's last move is taken back) or refuses."""
-        live = self._require_id(game_id)
+        live = await self.require_id(game_id)
         async with live.lock:
             offer = live.takeback_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
@@ -598,10 +623,11 @@ class GameHub:
         live.record = finished.record
         return Ended(live, finished, live.clear_offers())
 
-    def _require_id(self, game_id: int) -> LiveGame:
+    async def require_id(self, game_id: int) -> LiveGame:
+        """An active game by id (a button's), or how it ended."""
         live = self.by_id(game_id)
         if live is None:
-            raise UserError("That game is over.")
+            raise await self.game_over(game_id)
         return live
 
     async def _resync(self, live: LiveGame) -> None:
@@ -613,7 +639,7 @@ class GameHub:
         log.info("game %d was rebuilt from the database at ply %d", live.id, live.game.ply)
         if loaded.record.status is not GameStatus.ACTIVE:
             self._drop(live)
-            raise UserError("This game is already over.")
+            raise UserError(f"{game_over(loaded.record)} {START_NEW}")
 
     def _drop(self, live: LiveGame) -> None:
         if self._by_channel.get(live.record.channel_id) is live:

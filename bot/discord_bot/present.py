@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.ai import LEVELS
 from bot.engine import (
     REPETITION_LIMIT,
     Game,
     MoveResult,
+    Outcome,
     Piece,
     Side,
     Square,
@@ -32,22 +32,10 @@ from bot.storage import FinishedGame, Participant
 
 from .hub import LiveGame, TakenBack
 from .limits import ATTACHMENT, fit_embed
+from .wording import plain_name
 
 SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
 COLOUR = {Side.ATTACKERS: discord.Colour.dark_grey(), Side.DEFENDERS: discord.Colour.light_grey()}
-
-
-def level_name(level: int) -> str:
-    """The AI level stored as ``level`` (1-based) by name."""
-    return LEVELS[level - 1] if 1 <= level <= len(LEVELS) else f"level {level}"
-
-
-def plain_name(participant: Participant) -> str:
-    """A name without a ping (for images, embeds and records)."""
-    if participant.is_ai:
-        assert participant.ai_level is not None
-        return f"Tafl AI ({level_name(participant.ai_level)})"
-    return participant.display_name or f"player {participant.user_id}"
 
 
 def mention(participant: Participant) -> str:
@@ -178,6 +166,13 @@ def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
     return lines
 
 
+def result_words(outcome: Outcome) -> str:
+    """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw (agreed
+    draw)``."""
+    verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
+    return f"{verdict} ({outcome.termination.value})"
+
+
 def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
     """Lines announcing the result and the rating changes."""
     record = finished.record
@@ -279,6 +274,7 @@ async def render_board(
         caption=True,
         attackers=plain_name(live.record.attackers),
         defenders=plain_name(live.record.defenders),
+        outcome=live.outcome,
     )
     data = await asyncio.to_thread(render_png, view, flip=flip, theme=theme)
     return BoardImage(data, f"tafl-{live.id}-{live.game.ply}.png")
@@ -289,11 +285,19 @@ REPLAY_WIDTHS = (DEFAULT_WIDTH, 480, 360)
 
 
 async def render_replay(
-    game: Game, attackers: str, defenders: str, limit: int = ATTACHMENT
+    game: Game,
+    attackers: str,
+    defenders: str,
+    limit: int = ATTACHMENT,
+    *,
+    outcome: Outcome | None = None,
 ) -> tuple[bytes, int] | None:
     """An animated GIF of the whole game and its width, rendered in a worker thread: drawn
-    smaller when a long game would not fit in ``limit`` bytes, ``None`` if it never does."""
-    views = replay_views(game, caption=True, attackers=attackers, defenders=defenders)
+    smaller when a long game would not fit in ``limit`` bytes, ``None`` if it never does. The
+    last frame shows ``outcome``, the stored result of a game ended off the board."""
+    views = replay_views(
+        game, caption=True, attackers=attackers, defenders=defenders, outcome=outcome
+    )
     for width in REPLAY_WIDTHS:
         data = await asyncio.to_thread(render_gif, views, width=width)
         if len(data) <= limit:
@@ -315,7 +319,13 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
     if game.history:
         # As the image's caption and the game record number it: "12." or "12…".
         title += f" · {game.move_number()} {game.history[-1].move.text(game.size)}"
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR[game.turn])
+    outcome = live.outcome
+    if outcome is None:
+        colour = COLOUR[game.turn]
+    else:  # the winner's colour; a draw's is neither side's
+        colour = COLOUR[outcome.winner] if outcome.winner else discord.Colour.blurple()
+        title += f" · {result_words(outcome)}"
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     embed.add_field(name="Attackers ⚫", value=player_field(live, Side.ATTACKERS))
     embed.add_field(name="Defenders ⚪", value=player_field(live, Side.DEFENDERS))
     deadline = live.record.move_deadline
@@ -326,7 +336,7 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
         )
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
-    if game.is_over or live.record.ended_at is not None:
+    if outcome is not None:
         embed.set_footer(
             text="Rematch: the button or /tafl rematch · /tafl analyze reviews the game · "
             "/tafl export saves it"

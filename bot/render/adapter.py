@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.ai.analysis import GameAnalysis, MomentKind
-from bot.engine import Game, Move, MoveResult, Side, Termination
+from bot.engine import Game, Move, MoveResult, Outcome, Side, Termination
 from bot.render.view import (
     ATTACKER,
     DEFENDER,
@@ -24,13 +24,14 @@ _CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
 winner already says who the repetition was forbidden to)."""
 
 
-def _status(game: Game, last: MoveResult | None, hints: bool = True) -> str | None:
+def _status(
+    outcome: Outcome | None, last: MoveResult | None, hints: bool = True
+) -> str | None:
     """The caption's highlighted note: the result, the king's side's call, or a king in danger
     (only the result without ``hints``).
 
     The part after a colon is the detail the caption drops first when space is short.
     """
-    outcome = game.outcome
     if outcome is not None:
         verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
         ending = outcome.termination
@@ -67,6 +68,7 @@ def board_view_from_game(
     attackers: str | None = None,
     defenders: str | None = None,
     hints: bool = True,
+    outcome: Outcome | None = None,
 ) -> BoardView:
     """The current position of `game` with its last move, captures and king markers.
 
@@ -77,8 +79,14 @@ def board_view_from_game(
     it is, the last move with its number as the game record writes it (`12.` or `12…`), and the
     announcement or the result. Without `hints` (a puzzle being solved, whose point is to find
     the road or the threat) neither the markers nor the announcement are shown.
+
+    `outcome` is how the game ended when the players or the clock ended it (a resignation, a
+    loss on time, an agreed draw), which the board itself cannot know. A finished game's caption
+    shows its result, never whose turn it is nor a call (the markers still show what the last
+    move did).
     """
     variant = game.variant
+    ended = game.outcome or outcome
     last = game.history[-1] if game.history else None
     last_move: tuple[Square, Square] | None = None
     captured: list[tuple[Square, int]] = []
@@ -100,12 +108,12 @@ def board_view_from_game(
         strip = Caption(
             attackers=attackers or "Attackers",
             defenders=defenders or "Defenders",
-            to_move=None if game.is_over else _SIDE_NAMES[game.turn],
+            to_move=None if ended is not None else _SIDE_NAMES[game.turn],
             move_label=None if last is None else str(game.move_number()),
             # The plain move: the markers show the captures and the king's roads, and the
             # status says the rest in words (OTN's suffixes are for records).
             move_text=None if last is None else last.move.text(game.size),
-            status=_status(game, last, hints),
+            status=_status(ended, last, hints),
             attackers_lost=game.lost(Side.ATTACKERS),
             defenders_lost=game.lost(Side.DEFENDERS),
         )
@@ -130,11 +138,13 @@ def replay_views(
     caption: bool = False,
     attackers: str | None = None,
     defenders: str | None = None,
+    outcome: Outcome | None = None,
 ) -> list[BoardView]:
-    """One view per position of the game, from the start to the current one (for a GIF)."""
+    """One view per position of the game, from the start to the current one (for a GIF); the
+    last shows ``outcome``, a result decided off the board (see :func:`board_view_from_game`)."""
     replay = game.copy()
     views = [board_view_from_game(replay, caption=caption, attackers=attackers,
-                                  defenders=defenders)]
+                                  defenders=defenders, outcome=outcome)]
     while replay.ply:
         replay.undo()
         views.append(board_view_from_game(replay, caption=caption, attackers=attackers,

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Literal
 
-from bot.engine import Termination
+from bot.engine import Outcome, Side, Termination
 from bot.render import DEFAULT_THEME
 
 from .glicko2 import Rating
@@ -139,6 +139,15 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The stored result as the engine's :class:`~bot.engine.Outcome` (``None`` until the
+        game has ended with one): the only record of an ending off the board."""
+        if self.result is None or self.reason is None:
+            return None
+        winner = None if self.result is GameResult.DRAW else Side(self.result.value)
+        return Outcome(winner, self.reason)
 
     @property
     def both_sides_moved(self) -> bool:

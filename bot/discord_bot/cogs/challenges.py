@@ -4,7 +4,6 @@ rematches."""
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,14 +22,15 @@ from bot.storage import (
     SideChoice,
 )
 
+from ..durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
 from ..errors import UserError
 from ..hub import pick_sides
 from ..limits import CONTENT, clip
-from ..present import mention, plain_name
+from ..present import mention
 from ..table import post_board
-from ..venue import busy_message, open_thread, thread_name, wants_thread
+from ..venue import busy_message, can_open_threads, open_thread, thread_name, wants_thread
 from ..views import ChallengeButton, RematchButton, challenge_view
-from ..wording import seconds_left
+from ..wording import plain_name, seconds_left
 from .play import Play, participant_of
 
 if TYPE_CHECKING:
@@ -50,35 +50,6 @@ LEVEL_CHOICES = [
     for level, description in describe_levels().items()
 ]
 CHALLENGE_COOLDOWN_SECONDS = 20
-TIME_MAX_LENGTH = 20
-"""Room for "14 days" written out with spaces; Discord refuses anything longer."""
-MIN_MOVE_SECONDS = 10
-MAX_MOVE_SECONDS = 14 * 24 * 3600
-_DURATION = re.compile(r"\s*(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?\s*")
-_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def parse_duration(text: str) -> int:
-    """Seconds from ``30s``, ``5m``, ``2h``, ``3d`` or a bare number of minutes."""
-    match = _DURATION.fullmatch(text.lower())
-    if not match:
-        raise UserError(f"{text!r} is not a time: write it like `30s`, `10m`, `24h` or `3d`.")
-    amount = int(match.group(1))
-    unit = (match.group(2) or "m")[0]
-    seconds = amount * _UNIT[unit]
-    if not MIN_MOVE_SECONDS <= seconds <= MAX_MOVE_SECONDS:
-        raise UserError(f"Time per move must be between {MIN_MOVE_SECONDS} seconds and 14 days.")
-    return seconds
-
-
-def describe_duration(seconds: int) -> str:
-    """``90`` → "90 seconds", ``3600`` → "1 hour", ``172800`` → "2 days" (the largest whole
-    unit)."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
 def side_choice(text: str) -> SideChoice:
@@ -129,7 +100,7 @@ class Challenges(commands.Cog):
         opponent="Who you want to play",
         variant="Which rules (Tablut by default)",
         side="Which side you take",
-        time="Time per move, like 10m, 24h or 3d (none by default)",
+        time=f"Time per move, like 10m, 24h or 3d; {NO_LIMIT_HINT} (else the server's default)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, side=SIDE_CHOICES)
     @app_commands.guild_only()
@@ -149,7 +120,7 @@ class Challenges(commands.Cog):
         channel_id = interaction.channel_id or 0
         settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
         in_thread = wants_thread(self.bot, interaction, channel_id, settings)
-        move_seconds = parse_duration(time) if time else settings.default_move_seconds
+        move_seconds = settings.default_move_seconds if time is None else parse_move_time(time)
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
         # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
         store = self.bot.storage.challenges
@@ -224,9 +195,7 @@ class Challenges(commands.Cog):
         venue = challenge.channel_id
         thread = None
         if wants_thread(self.bot, interaction, challenge.channel_id, settings):
-            title = get_variant(challenge.variant).title
-            name = thread_name(plain_name(challenge.challenger), plain_name(me), title)
-            thread = await open_thread(interaction, name, from_message=interaction.message)
+            thread = await self._game_thread(interaction, challenge, me)
             venue = thread.id
         choice = challenge.challenger_side
         if choice == "random":
@@ -237,7 +206,15 @@ class Challenges(commands.Cog):
                 challenge_id, me, challenger_side=choice, channel_id=venue
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
+            # Another game took the channel meanwhile (two challenges accepted at once): this
+            # one goes to a thread of its own, as it would have a moment later.
+            if thread is not None or not can_open_threads(interaction):
+                raise UserError(busy_message(await self._busy_with(error), interaction)) from None
+            thread = await self._game_thread(interaction, challenge, me)
+            venue = thread.id
+            _, record = await store.accept(
+                challenge_id, me, challenger_side=choice, channel_id=venue
+            )
         live = self.bot.hub.adopt(record)
         where = f" in {thread.mention}" if thread is not None else ""
         # The game exists now: post its board even if the challenge cannot be edited.
@@ -248,6 +225,15 @@ class Challenges(commands.Cog):
             )
         finally:
             await post_board(self.bot, live, [f"**{live.game.variant.title}** begins."])
+
+    @staticmethod
+    async def _game_thread(
+        interaction: discord.Interaction, challenge: Challenge, accepter: Participant
+    ) -> discord.Thread:
+        """A thread for an accepted challenge's game, opened from the challenge message."""
+        title = get_variant(challenge.variant).title
+        name = thread_name(plain_name(challenge.challenger), plain_name(accepter), title)
+        return await open_thread(interaction, name, from_message=interaction.message)
 
     @app_commands.command(name="play", description="Play against the bot's AI")
     @app_commands.describe(variant="Which rules", side="Which side you take", level="How strong")
@@ -262,29 +248,39 @@ class Challenges(commands.Cog):
         """Start a game against the AI in this channel."""
         channel_id = interaction.channel_id or 0
         rules = get_variant(variant)
+        me = participant_of(interaction.user)
+        name = thread_name(plain_name(me), f"Tafl AI ({level})", rules.title)
         thread = None
         if interaction.guild_id is not None:
             settings = await self.bot.storage.settings.get(interaction.guild_id)
             if wants_thread(self.bot, interaction, channel_id, settings):
-                me = participant_of(interaction.user)
-                name = thread_name(plain_name(me), f"Tafl AI ({level})", rules.title)
                 thread = await open_thread(interaction, name)
                 channel_id = thread.id
         elif (busy := self.bot.hub.get(channel_id)) is not None:
-            raise UserError(busy_message(busy.id, in_thread=True))
+            raise UserError(busy_message(busy.id, interaction))
         ai = Participant.ai(LEVELS.index(level) + 1)
-        attackers, defenders = pick_sides(participant_of(interaction.user), ai, side)
-        try:
-            record = await self.bot.storage.games.create(
+        attackers, defenders = pick_sides(me, ai, side)
+
+        async def create(venue: int) -> GameRecord:
+            return await self.bot.storage.games.create(
                 guild_id=interaction.guild_id,
-                channel_id=channel_id,
+                channel_id=venue,
                 variant=rules.name,
                 attackers=attackers,
                 defenders=defenders,
                 rated=True,
             )
+
+        try:
+            record = await create(channel_id)
         except ChannelBusy as error:
-            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
+            # A game this process had not seen took the channel: as for a game it knew of,
+            # this one goes to a thread of its own where one can be opened.
+            if thread is not None or not can_open_threads(interaction):
+                raise UserError(busy_message(await self._busy_with(error), interaction)) from None
+            await self._busy_with(error)  # and the unseen game is tracked from now on
+            thread = await open_thread(interaction, name)
+            record = await create(thread.id)
         live = self.bot.hub.adopt(record)
         lines = [f"**{rules.title}** against the AI ({level})."]
         if thread is None:
@@ -319,7 +315,7 @@ class Challenges(commands.Cog):
         if me not in (old.attackers.user_id, old.defenders.user_id):
             raise UserError("Only the players of that game can ask for a rematch.")
         if (busy := self.bot.hub.get(old.channel_id)) is not None:
-            raise UserError(busy_message(busy.id, in_thread=True))
+            raise UserError(busy_message(busy.id, interaction))
         attackers, defenders = old.defenders, old.attackers
         if (
             get_variant(old.variant).rematch_winner_defends
@@ -346,7 +342,7 @@ class Challenges(commands.Cog):
                 rated=True,
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
+            raise UserError(busy_message(await self._busy_with(error), interaction)) from None
         live = self.bot.hub.adopt(record)
         note = f"Rematch of game #{old.id}: {sides}."
         await self.bot.cog(Play).open_game(live, [note], interaction)
@@ -397,4 +393,4 @@ class Challenges(commands.Cog):
             await store.set_message(challenge.id, message.id)
 
 
-__all__ = ["Challenges", "parse_duration"]
+__all__ = ["Challenges"]

@@ -18,9 +18,9 @@ from bot.storage.replay import replay_game
 
 from ..errors import UserError
 from ..limits import GameNumber, fit_embed
-from ..present import plain_name, render_replay
+from ..present import render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
-from ..wording import plural, rating_with_games, side_record
+from ..wording import plain_name, plural, rating_with_games, side_record
 from .challenges import VARIANT_CHOICES
 from .review import budget_of
 
@@ -190,7 +190,10 @@ class Info(commands.Cog):
         record, played = await self._game(interaction, game)
         await interaction.response.defer(thinking=True)
         rendered = await render_replay(
-            played, plain_name(record.attackers), plain_name(record.defenders)
+            played,
+            plain_name(record.attackers),
+            plain_name(record.defenders),
+            outcome=record.outcome,
         )
         if rendered is None:
             await interaction.followup.send(

@@ -4,6 +4,7 @@ takeback, and the AI's replies."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Sequence
@@ -24,9 +25,7 @@ from ..present import (
     describe_end,
     describe_move,
     describe_takeback,
-    level_name,
     mention,
-    plain_name,
     render_board,
     takeback_request,
 )
@@ -42,6 +41,7 @@ from ..views import (
     piece_view,
     target_view,
 )
+from ..wording import level_name, plain_name
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -231,12 +231,13 @@ class Play(commands.Cog):
             if attempt is not None:
                 return move_choices(await puzzles.legal_moves(attempt), current)
         if live is None or live.game.is_over:
-            return [
-                app_commands.Choice(
-                    name="No game in this channel: start one with /tafl challenge or /tafl play",
-                    value=NO_GAME_VALUE,
-                )
-            ]
+            why = "No game in this channel: start one with /tafl challenge or /tafl play"
+            if live is None:
+                with contextlib.suppress(StorageError):  # the line is only a courtesy
+                    # A menu line shows no markdown.
+                    why = str(await self.bot.hub.no_game(interaction.channel_id or 0))
+                    why = why.replace("`", "")
+            return [app_commands.Choice(name=clip(why, CHOICE_NAME), value=NO_GAME_VALUE)]
         if live.to_move.user_id != interaction.user.id:
             return [not_mover_choice(live, interaction.user.id)]
         return move_choices(live.game, current)
@@ -249,7 +250,7 @@ class Play(commands.Cog):
         """Bump the board: a fresh message with the position and whose turn it is (naming the
         player to move without pinging them). If the AI is to move but not thinking (its last
         attempt failed), it tries again and the board comes with its move."""
-        live = self.bot.hub.require(interaction.channel_id or 0)
+        live = await self.bot.hub.require(interaction.channel_id or 0)
         if live.to_move.is_ai and not live.game.is_over:
             if self.ai_thinking(live):
                 raise UserError("The AI is thinking; its move comes with the next board.")
@@ -273,7 +274,7 @@ class Play(commands.Cog):
     async def takeback(self, interaction: discord.Interaction) -> None:
         """Against the AI (unrated games): take back at once your last move and its reply.
         Against a person: post a takeback request; the opponent must agree."""
-        await self._take_back(interaction, self.bot.hub.require(interaction.channel_id or 0))
+        await self._take_back(interaction, await self.bot.hub.require(interaction.channel_id or 0))
 
     async def _take_back(self, interaction: discord.Interaction, live: LiveGame) -> None:
         """`/tafl takeback` and the Take back button."""
@@ -324,9 +325,7 @@ class Play(commands.Cog):
     async def on_game_button(self, interaction: discord.Interaction, button: GameButton) -> None:
         """Move / Flip board / Offer draw / Take back / Resign under a board."""
         action = button.action
-        live = self.bot.hub.by_id(button.game_id)
-        if live is None:
-            raise UserError("This game is over.")
+        live = await self.bot.hub.require_id(button.game_id)
         if action == "board":
             # The channel's board turned around, in the clicker's own theme.
             shown = await board_look(self.bot, live)
@@ -360,9 +359,7 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, button: ConfirmResignButton
     ) -> None:
         """The second click of the Resign button."""
-        live = self.bot.hub.by_id(button.game_id)
-        if live is None:
-            raise UserError("This game is already over.")
+        live = await self.bot.hub.require_id(button.game_id)
         ended = await self.bot.hub.resign(live.record.channel_id, interaction.user.id)
         # The game has ended: announce it even if the private reply cannot be edited.
         try:
@@ -372,9 +369,9 @@ class Play(commands.Cog):
 
     async def on_piece_chosen(self, interaction: discord.Interaction, menu: PieceSelect) -> None:
         """Step two of click-to-move: show where the chosen piece can go."""
-        live = self.bot.hub.by_id(menu.game_id)
+        live = await self.bot.hub.require_id(menu.game_id)
         origin = menu.choice
-        if live is None or live.game.ply != menu.ply or origin is None:
+        if live.game.ply != menu.ply or origin is None:
             raise UserError("The position has changed; press Move again.")
         self.bot.hub.check_mover(live, interaction.user.id)
         view = target_view(live.id, live.game, origin)
@@ -386,10 +383,8 @@ class Play(commands.Cog):
 
     async def on_target_chosen(self, interaction: discord.Interaction, menu: TargetSelect) -> None:
         """Last step of click-to-move: play it (or, with Back, choose another piece)."""
-        live = self.bot.hub.by_id(menu.game_id)
+        live = await self.bot.hub.require_id(menu.game_id)
         target = menu.choice
-        if live is None:
-            raise UserError("This game is over.")
         if menu.back:
             if live.game.ply != menu.ply:
                 raise UserError("The position has changed; press Move again.")

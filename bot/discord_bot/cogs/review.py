@@ -29,8 +29,7 @@ from bot.storage.replay import replay_game
 
 from ..errors import UserError
 from ..limits import EMBED_FIELD_VALUE, GameNumber, fit_embed
-from ..present import plain_name
-from ..wording import plural
+from ..wording import plain_name, plural
 
 if TYPE_CHECKING:
     from ..client import TaflBot
