@@ -12,6 +12,11 @@ import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, split_log
 
+from bot.ai.analysis import GameAnalysis
+from bot.discord_bot.cogs.review import budget_of
+from bot.render import analysis_view, render_eval_chart, render_png
+from bot.storage import Storage
+
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
 NAMES = ["ann", "ben", "cat"]
@@ -83,6 +88,34 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     text = record.attachments[0].data.decode()
     remark = "[Blunder (better b7-b6): a4-a6 allows d4-a4, opening a road"
     assert f"\n2. a4-a6 d4-a4-\n{remark}" in text, text
+
+    # Asked by a defender who likes high contrast and boards turned to their side: the
+    # review's boards and chart are drawn that way (a review is public, but the asker's).
+    await world.command(ben, channel, "preferences", theme="contrast", flip=True)
+    try:
+        mine = await world.fake.send_slash_command(
+            ben, channel, "tafl", subcommand="analyze", options={"game": 1}
+        )
+        await mine.wait_response(
+            lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT
+        )
+        assert mine.original_message is not None
+        attachments = mine.original_message.attachments
+    finally:
+        await world.command(ben, channel, "preferences", theme="classic", flip=False)
+    storage = await Storage.open(world.bot.env["TAFL_DATABASE"])
+    try:
+        stored = await storage.analyses.get(1, budget_of("brandubh"))
+    finally:
+        await storage.close()
+    assert stored is not None
+    analysis = GameAnalysis.from_json(stored)
+    moment = analysis.critical[0]
+    view = analysis_view(analysis, moment.ply, caption=True, attackers="ann", defenders="ben")
+    board = next(a for a in attachments if a.filename == f"review-1-move-{moment.ply}.png")
+    assert board.data == render_png(view, theme="contrast", flip=True)
+    assert attachments[0].data == render_eval_chart(analysis, theme="contrast")
+    assert message.attachments[0].data == render_eval_chart(analysis)  # ben's were classic
 
 
 async def test_only_finished_games_of_this_server_are_reviewed(

@@ -69,6 +69,9 @@ class BoardLook:
     flip: bool
 
 
+PLAIN = BoardLook(DEFAULT_THEME, False)
+"""The look of a board drawn for nobody in particular."""
+
 def board_viewer(live: LiveGame) -> Participant | None:
     """Whose preferences a board posted for the whole channel follows: the player to move (the
     one who must study it), else, when that is the AI, the person playing it."""
@@ -83,11 +86,16 @@ async def board_look(bot: TaflBot, live: LiveGame, user_id: int | None = None) -
     if user_id is None:
         viewer = board_viewer(live)
         if viewer is None or viewer.user_id is None:
-            return BoardLook(DEFAULT_THEME, False)
+            return PLAIN
         user_id = viewer.user_id
+    return await look_for(bot, user_id, live.side_of(user_id))
+
+
+async def look_for(bot: TaflBot, user_id: int, side: Side | None) -> BoardLook:
+    """How ``user_id`` wants boards drawn when they play ``side`` (``None``: not playing), for
+    every board drawn for one person: a game's, a puzzle's, a review they asked for."""
     preferences = await bot.storage.preferences.get(user_id)
-    turned = preferences.flip and live.side_of(user_id) is TOP_SIDE
-    return BoardLook(preferences.theme, turned)
+    return BoardLook(preferences.theme, preferences.flip and side is TOP_SIDE)
 
 
 def text_message(live: LiveGame, content_lines: list[str], flip: bool = False) -> str:

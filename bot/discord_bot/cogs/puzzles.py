@@ -27,6 +27,7 @@ from bot.storage import AttemptChanged, PuzzleAttempt, RatedGo, StoredPuzzle
 
 from ..errors import UserError
 from ..limits import CONTENT, clip
+from ..table import PLAIN, BoardLook, look_for
 from ..views import (
     NextPuzzleButton,
     PuzzlePieceSelect,
@@ -77,16 +78,16 @@ def rating_change(rated: RatedGo) -> str:
     return f"puzzle rating {round(before.rating)} → {round(after.rating)} ({delta}{provisional})"
 
 
-def board_png(game: Game, tried: str | None = None) -> bytes:
-    """The puzzle's board as the player sees it now (run in a thread); ``tried``, a wrong move
-    just refused, is drawn as a line ending in a cross, so the player sees which move the words
-    are about. The king's roads and threats are left for the player to find until the puzzle is
-    over."""
+def board_png(game: Game, tried: str | None = None, look: BoardLook = PLAIN) -> bytes:
+    """The puzzle's board as the player sees it now (run in a thread), drawn as they like
+    (``look``); ``tried``, a wrong move just refused, is drawn as a line ending in a cross, so
+    the player sees which move the words are about. The king's roads and threats are left for
+    the player to find until the puzzle is over."""
     view = board_view_from_game(game, caption=True, hints=game.is_over)
     if tried is not None:
         move = game.parse_move(tried)
         view = replace(view, arrows=(Arrow(move.origin, move.target, "refused"),))
-    return render_png(view)
+    return render_png(view, theme=look.theme, flip=look.flip)
 
 
 def position_of(puzzle: Puzzle, line: tuple[str, ...]) -> Game:
@@ -196,7 +197,8 @@ class Puzzles(commands.Cog):
                     note += f"\n-# You left puzzle {open_go.puzzle_id} unsolved."
         puzzle = self._puzzle(stored)
         game = position_of(puzzle, attempt.line)
-        png = await asyncio.to_thread(board_png, game)
+        look = await look_for(self.bot, interaction.user.id, puzzle.to_move)
+        png = await asyncio.to_thread(board_png, game, None, look)
         live = await self.bot.cog(Play).live_game(interaction.channel_id or 0)
         typing = (
             "`/tafl move` here plays in your game, so use the menus, or type the move in "
@@ -290,7 +292,8 @@ class Puzzles(commands.Cog):
         in_place: bool = False,
     ) -> None:
         game = position_of(puzzle, line)
-        png = await asyncio.to_thread(board_png, game, tried)
+        look = await look_for(self.bot, interaction.user.id, puzzle.to_move)
+        png = await asyncio.to_thread(board_png, game, tried, look)
         image = discord.File(io.BytesIO(png), f"puzzle-{puzzle.id}.png")
         view = (
             next_puzzle_view(puzzle.variant)

@@ -29,6 +29,7 @@ from bot.storage.replay import replay_game
 
 from ..errors import UserError
 from ..limits import EMBED_FIELD_VALUE, GameNumber, fit_embed
+from ..table import PLAIN, BoardLook, look_for
 from ..wording import plain_name, plural
 
 if TYPE_CHECKING:
@@ -143,11 +144,16 @@ def accuracy_line(analysis: GameAnalysis, names: dict[Side, str]) -> str:
 
 
 def present(
-    analysis: GameAnalysis, record: GameRecord, names: dict[Side, str], length: str
+    analysis: GameAnalysis,
+    record: GameRecord,
+    names: dict[Side, str],
+    length: str,
+    look: BoardLook = PLAIN,
 ) -> tuple[discord.Embed, list[discord.File]]:
     """The review as an embed (accuracy, the decisive moments) with the evaluation chart, and
-    a board with arrows for each critical moment. ``length`` says how long the game was ("18
-    moves", counted as its record numbers them). Pure drawing: run it in a thread."""
+    a board with arrows for each critical moment, drawn as the asker likes (``look``).
+    ``length`` says how long the game was ("18 moves", counted as its record numbers them).
+    Pure drawing: run it in a thread."""
     variant = get_variant(analysis.variant)
     embed = discord.Embed(
         title=f"Review of game #{record.id} ({variant.title}, {length})",
@@ -173,7 +179,7 @@ def present(
             value="Neither side threw away a clear advantage: the result grew move by move.",
             inline=False,
         )
-    chart = render_eval_chart(analysis)
+    chart = render_eval_chart(analysis, theme=look.theme)
     files = [discord.File(io.BytesIO(chart), f"review-{record.id}.png")]
     embed.set_image(url=f"attachment://review-{record.id}.png")
     attackers, defenders = names[Side.ATTACKERS], names[Side.DEFENDERS]
@@ -182,7 +188,10 @@ def present(
             analysis, moment.ply, caption=True, attackers=attackers, defenders=defenders
         )
         files.append(
-            discord.File(io.BytesIO(render_png(view)), f"review-{record.id}-move-{moment.ply}.png")
+            discord.File(
+                io.BytesIO(render_png(view, theme=look.theme, flip=look.flip)),
+                f"review-{record.id}-move-{moment.ply}.png",
+            )
         )
     return fit_embed(embed), files
 
@@ -211,7 +220,10 @@ class Review(commands.Cog):
         names = {Side.ATTACKERS: plain_name(record.attackers),
                  Side.DEFENDERS: plain_name(record.defenders)}  # fmt: skip
         length = plural(played.full_moves, "move")
-        embed, files = await asyncio.to_thread(present, analysis, record, names, length)
+        # Drawn for the one who asked, as their own boards are: public, but theirs.
+        side = record.side_of(interaction.user.id)
+        look = await look_for(self.bot, interaction.user.id, None if side is None else Side(side))
+        embed, files = await asyncio.to_thread(present, analysis, record, names, length, look)
         await interaction.edit_original_response(content=None, embed=embed, attachments=files)
 
     async def analysis(
