@@ -342,21 +342,30 @@ async def test_draw_offer_by_button_declined_then_draw_by_command_accepted(
     assert offer is not None and not offer.ephemeral and quin.mention in offer.text
     await world.click(quin, offer, ":no")
     assert "declined the draw" in offer.text and not offer.buttons
-    line = quiet_moves(Game("brandubh"), 1)
+    line = quiet_moves(Game("brandubh"), 2)
     board = await play(world, pam, channel, line[0])  # the game goes on
 
+    # Offered on his own turn, the draw goes along with his move and stands (as on lichess).
     asked = await world.command(quin, channel, "draw")
     offer = asked.original_message
     assert offer is not None and pam.mention in offer.text
+    board = await play(world, quin, channel, line[1])
+    assert offer.text == (
+        f"{pam.mention}, {quin.mention} offers a draw with their move `{line[1]}`."
+    ), offer.text
     mark = world.fake.checkpoint()
     await world.click(pam, offer, ":yes")
     final = await world.board_after(channel, mark, "**Draw**")
     assert [cid.split(":")[1] for cid in final.custom_ids] == ["rm"]  # Rematch only
+    assert final.embeds[0]["title"].endswith("· Draw (agreed draw)"), final.embeds
     await world.fake.wait_until(
         lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT
     )
     reply = await world.error_reply(pam, channel, "move", move="d1-c1")
-    assert "no game" in reply, reply
+    assert re.fullmatch(
+        r"Game #\d+ is over: drawn \(agreed draw\)\. Start a new one with `/tafl challenge` "
+        r"or `/tafl play`\.", reply
+    ), reply
 
 
 async def test_the_resign_button_asks_for_confirmation(world: World, bot_log: None) -> None:

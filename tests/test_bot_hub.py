@@ -157,6 +157,51 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     await storage.close()
 
 
+async def test_a_draw_offer_made_on_your_turn_goes_along_with_your_move(
+    database_target: str,
+) -> None:
+    """As on lichess: offered by the player to move, it stands after their move until the
+    opponent answers or moves; offered while waiting, the opponent's move withdraws it."""
+    storage, hub = await new_hub(database_target)
+    await start(hub)
+    ann, bo = ANN.user_id or 0, BO.user_id or 0
+    live = await hub.offer_draw(CHANNEL, ann)  # Ann is to move
+    assert live.draw_offer is not None
+    await hub.remember_offer_message(live, live.draw_offer, 77)
+    played = await hub.play(CHANNEL, ANN, "d1-c1")
+    assert played.withdrawn == ()
+    assert played.carried is not None and (played.carried.ply, played.carried.message_id) == (1, 77)
+    assert live.draw_offer == played.carried
+    await storage.close()
+
+    storage, hub = await new_hub(database_target)  # it stands in the database too
+    live = await hub.require(CHANNEL)
+    assert live.draw_offer is not None
+    assert (live.draw_offer.user_id, live.draw_offer.ply, live.draw_offer.message_id) == (
+        ann, 1, 77,
+    )
+    # Bo moves instead of answering: the offer is gone.
+    played = await hub.play(CHANNEL, BO, "d3-c3")
+    assert [offer.user_id for offer in played.withdrawn] == [ann] and played.carried is None
+    assert await storage.offers.open_offers() == []
+
+    # Offered while the opponent is to move: withdrawn by the opponent's move, not carried.
+    await hub.offer_draw(CHANNEL, bo)  # Ann to move at ply 2
+    played = await hub.play(CHANNEL, ANN, "c1-d1")
+    assert [offer.user_id for offer in played.withdrawn] == [bo] and played.carried is None
+
+    # Carried, then accepted at the new ply: the game is drawn.
+    await hub.offer_draw(CHANNEL, bo)  # Bo to move at ply 3
+    played = await hub.play(CHANNEL, BO, "c3-d3")
+    assert played.carried is not None and played.carried.ply == 4
+    with pytest.raises(UserError, match="no longer open"):  # the old ply's buttons
+        await hub.answer_draw(live.id, ann, 3, accept=True)
+    ended = await hub.answer_draw(live.id, ann, 4, accept=True)
+    assert ended is not None and ended.finished.record.result is not None
+    assert ended.finished.record.result.value == "draw"
+    await storage.close()
+
+
 async def test_a_move_committed_whose_answer_was_lost_is_caught_up_not_repeated(
     database_target: str,
 ) -> None:

@@ -143,6 +143,8 @@ class Played:
     finished: FinishedGame | None
     withdrawn: tuple[Offer, ...] = ()
     """Offers the move made pointless."""
+    carried: Offer | None = None
+    """A draw offer the mover had made on their turn: it stands, now at the new ply."""
 
 
 @dataclass(frozen=True)
@@ -317,9 +319,10 @@ class GameHub:
                 raise UserError("This game is already over.") from None
             except TaflError as error:
                 raise UserError(f"Illegal move: {error}") from None
+            ply = game.ply
             try:
                 appended = await self.storage.games.append_move(
-                    live.id, game.ply, move.text(game.size)
+                    live.id, ply, move.text(game.size), mover=player.user_id
                 )
             except PositionChanged:
                 # Only this process writes this game's moves, one at a time, so the database is
@@ -333,11 +336,20 @@ class GameHub:
                 live.unsure = True
                 raise
             result = game.play(move)
-            withdrawn = live.clear_offers()
+            # A draw offer its mover made on their own turn goes along with the move (storage
+            # has moved it to the new ply); every other offer is withdrawn by it.
+            offer = live.draw_offer
+            carried = None
+            if offer is not None and offer.user_id == player.user_id and offer.ply == ply:
+                carried = replace(offer, ply=appended.ply)
+            withdrawn = tuple(o for o in live.clear_offers() if o is not offer or not carried)
+            live.draw_offer = carried
             live.declined.clear()
             finished = None
             if result.outcome is not None:
                 finished = await self._record_ending(live)
+                if carried is not None:  # the ending withdrew it, as every offer
+                    withdrawn, carried, live.draw_offer = (*withdrawn, carried), None, None
             else:
                 # From the write's own answer, not a second read that an outage could fail
                 # after the move is already committed and played.
@@ -347,7 +359,7 @@ class GameHub:
                     move_deadline=appended.move_deadline,
                     reminder_sent=False,
                 )
-            return Played(live, result, finished, withdrawn)
+            return Played(live, result, finished, withdrawn, carried)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:

@@ -216,17 +216,29 @@ async def strip_controls(
 
     A message that is gone or cannot be edited is only logged: it is not worth failing a move.
     """
+    await replace_controls(bot, channel_id, message_id, None, content)
+
+
+async def replace_controls(
+    bot: TaflBot,
+    channel_id: int,
+    message_id: int,
+    view: discord.ui.View | None,
+    content: str | None = None,
+) -> None:
+    """Put ``view`` (``None``: nothing) in place of a message's buttons and menus, optionally
+    replacing its text, in one edit; a message that is gone or cannot be edited is only logged."""
     channel = await resolve_channel(bot, channel_id)
     if not isinstance(channel, EDITABLE):
         return
     message = channel.get_partial_message(message_id)
     try:
         if content is None:
-            await message.edit(view=None)
+            await message.edit(view=view)
         else:
-            await message.edit(content=clip(content, CONTENT), view=None)
+            await message.edit(content=clip(content, CONTENT), view=view)
     except discord.HTTPException as error:
-        log.info("could not take the controls off message %d: %s", message_id, error)
+        log.info("could not change the controls of message %d: %s", message_id, error)
 
 
 async def _retire_last_final_board(bot: TaflBot, live: LiveGame) -> None:

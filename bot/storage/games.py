@@ -175,7 +175,8 @@ async def _claim_offer(connection: Connection, game_id: int, kind: OfferKind, pl
 
 
 async def _withdraw_offers(connection: Connection, game_id: int) -> None:
-    """Offers are valid only at their ply: a move, takeback or ending withdraws them."""
+    """Offers are valid only at their ply: a takeback or an ending withdraws them (a move too,
+    but for a draw offer its mover made with it: see :meth:`GameStore.append_move`)."""
     await connection.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
 
 
@@ -297,13 +298,19 @@ class GameStore:
             )
         return moves_in_effect((row[0], row[1], row[2]) for row in rows)
 
-    async def append_move(self, game_id: int, expected_ply: int, move: str) -> AppendedMove:
+    async def append_move(
+        self, game_id: int, expected_ply: int, move: str, *, mover: int | None = None
+    ) -> AppendedMove:
         """Commit ``move`` as ply ``expected_ply + 1``; announce it only after this returns.
 
         Store the engine's canonical text (``Move.text(size)``, e.g. ``"e1-e4"``): it is what replay
         feeds back to ``Game.play``. :class:`PositionChanged` if the game is no longer at
         ``expected_ply`` (another submission won), :class:`GameNotActive` if it has ended. If the
         awaiting task is cancelled the move may or may not be committed: re-read the game.
+
+        The move withdraws the open offers, except a draw offer that ``mover`` (a Discord user
+        id) made on their own turn: as on lichess, it goes along with their move and stands, at
+        the new ply, until the opponent answers it or moves.
         """
         now = self._db.now()
         async with self._db.transaction() as connection:
@@ -325,7 +332,15 @@ class GameStore:
                 " VALUES (?, ?, 'move', ?, ?, ?)",
                 (game_id, seq, ply, move, now),
             )
-            await _withdraw_offers(connection, game_id)
+            if mover is not None:
+                await connection.execute(
+                    "UPDATE offers SET ply = ? WHERE game_id = ? AND kind = 'draw' AND ply = ?"
+                    " AND user_id = ?",
+                    (ply, game_id, expected_ply, mover),
+                )
+            await connection.execute(
+                "DELETE FROM offers WHERE game_id = ? AND ply <> ?", (game_id, ply)
+            )
         return AppendedMove(game_id, ply, to_datetime(deadline))
 
     async def take_back(

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import AIError
-from bot.engine import Game, Move, Piece, Side, TaflError, parse_square, square_name
+from bot.engine import Game, Move, MoveResult, Piece, Side, TaflError, parse_square, square_name
 from bot.storage import DatabaseUnavailable, Participant, StorageError
 
 from ..errors import UserError
@@ -29,7 +29,7 @@ from ..present import (
     render_board,
     takeback_request,
 )
-from ..table import board_look, post_board, resolve_channel, strip_controls
+from ..table import board_look, post_board, replace_controls, resolve_channel, strip_controls
 from ..views import (
     ConfirmResignButton,
     GameButton,
@@ -453,6 +453,8 @@ class Play(commands.Cog):
         thinks, so no "thinking" message is left behind."""
         live = played.live
         await self.withdraw_offers(live, played.withdrawn, "a move was played")
+        if played.carried is not None:
+            await self._carry_offer(live, played.carried, played.result)
         lines = describe_move(live, played.result)
         if played.finished is not None:
             self.bot.ai.cancel(str(live.id))
@@ -475,6 +477,25 @@ class Play(commands.Cog):
         lines = lines + describe_end(ended.live, ended.finished)
         await post_board(
             self.bot, ended.live, lines, interaction=interaction, finished=ended.finished
+        )
+
+    async def _carry_offer(self, live: LiveGame, offer: Offer, result: MoveResult) -> None:
+        """A draw offer made with a move stands: its buttons now answer it at the new ply."""
+        if offer.message_id is None:
+            return
+        side = live.side_of(offer.user_id)
+        assert side is not None
+        opponent = live.participant(side.other)
+        text = (
+            f"{mention(opponent)}, {mention(live.participant(side))} offers a draw with their "
+            f"move `{result.move.text(live.game.size)}`."
+        )
+        await replace_controls(
+            self.bot,
+            live.record.channel_id,
+            offer.message_id,
+            offer_view(offer.kind, live.id, offer.ply),
+            text,
         )
 
     async def withdraw_offers(self, live: LiveGame, offers: Sequence[Offer], why: str) -> None:
