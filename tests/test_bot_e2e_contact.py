@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "ada", "bea", "cy", "dom", "eli", "flo", "gil", "hux", "ida", "jay", "kit", "lou", "mia",
-    "nat", "ora", "pip",
+    "nat", "ora", "pip", "qi", "rae",
 ]  # fmt: skip
 
 
@@ -394,3 +394,40 @@ async def test_expired_cancelled_and_too_early_challenges_say_whose_and_which(
     declined = await world.offer_challenge(pip, nat, world.channel("refused"), variant="brandubh")
     await world.click(nat, declined, ":decline")
     assert declined.text == f"{nat.mention} declined {pip.mention}'s **Brandubh** challenge."
+
+
+# -- old boards and bumped boards ------------------------------------------------------------------
+
+
+async def test_old_boards_stop_calling_on_anyone_and_a_bumped_board_repeats_the_words(
+    world: World, bot_log: None
+) -> None:
+    qi, rae = world.user("qi"), world.user("rae")
+    channel = world.channel("old-boards")
+    first = await world.challenge(qi, rae, channel, variant="brandubh", side="attackers")
+    number = re.search(r"game #(\d+)", first.text)
+    assert number is not None and "your move" in first.content, first.content
+    line, capture = capture_line()
+    await play(world, qi, channel, line[0])
+
+    async def retired(message: FakeMessage, words: str) -> None:
+        await world.fake.wait_until(
+            lambda: True if message.content == words else None, timeout=WAIT
+        )
+        assert not message.buttons and "your move" not in message.text
+
+    await retired(first, f"Game #{number.group(1)} at the start.")
+    second = world.fake.bot_messages(channel)[-1]
+    await play(world, rae, channel, line[1])
+    await retired(second, f"After 1. {line[0]}")
+    board = await play(world, qi, channel, capture)
+    words = board.embeds[0]["description"]
+    assert "capturing the piece on" in words, words
+
+    # Posted again by anyone: the same words, and the player to move named without a ping.
+    bumped = await world.command(qi, channel, "board")
+    again = bumped.original_message
+    assert again is not None and again.embeds[0]["description"] == words
+    assert again.content == f"⚪ {rae.mention}, your move with the defenders."
+    await retired(board, f"After 2. {capture}")
+    await world.command(qi, channel, "resign")

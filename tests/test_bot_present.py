@@ -10,7 +10,13 @@ import discord
 from helpers import game
 
 from bot.discord_bot.hub import LiveGame
-from bot.discord_bot.present import board_embed, describe_move
+from bot.discord_bot.present import (
+    board_embed,
+    describe_move,
+    last_board_words,
+    retired_board,
+    text_board,
+)
 from bot.engine import Game, Side, Termination
 from bot.storage import GameRecord, GameResult, GameStatus, Participant
 
@@ -135,6 +141,39 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
     going = board_embed(live(played), None, [])
     assert going.title == "Tablut · game #7 · 1… h8-h7"
     assert going.colour == discord.Colour.dark_grey()
+
+
+def test_a_retired_board_says_which_position_it_shows_and_calls_on_nobody() -> None:
+    played = Game("brandubh")
+    game_live = live(played)
+    assert retired_board(game_live, 0) == "Game #7 at the start."
+    played.play("d2-c2")
+    played.play("d3-e3")
+    assert retired_board(game_live, 1) == "After 1. d2-c2"
+    assert retired_board(game_live, 2) == "After 1… d3-e3"
+    assert retired_board(game_live, 3) == "Game #7 before a move that was taken back."
+    assert retired_board(game_live, None) is None  # a board from before boards knew their ply
+    # A board posted as text keeps its position, without the line addressed to the mover.
+    position = Game("brandubh")
+    position.play("d2-c2")
+    shown = retired_board(game_live, 1, with_board=True)
+    assert shown == f"After 1. d2-c2\n{text_board(position)}"
+
+
+def test_a_board_posted_again_repeats_the_words_of_the_last_one() -> None:
+    played = Game("brandubh")
+    ai_game = live(played)
+    ai_game.record = replace(ai_game.record, defenders=Participant.ai(2))
+    played.play("d2-c2")
+    mine = describe_move(ai_game, played.history[-1])
+    played.play("d3-e3")  # the AI's reply came on the same board as the move it answered
+    words = last_board_words(ai_game)
+    assert words == [*mine, *describe_move(ai_game, played.history[-1])]
+    assert words[0].startswith("⚫ <@1> played `d2-c2`")
+    assert words[-1].startswith("⚪ Tafl AI (medium) played `d3-e3`")
+    people = live(played)
+    assert last_board_words(people) == describe_move(people, played.history[-1])
+    assert last_board_words(live(Game("brandubh"))) == []
 
 
 # -- Copenhagen's own endings, in words ------------------------------------------------------------

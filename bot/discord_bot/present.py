@@ -146,9 +146,11 @@ def repetition_news(game: Game, result: MoveResult) -> str | None:
     )
 
 
-def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
-    """Lines saying what a move did, in words."""
-    size = live.game.size
+def describe_move(live: LiveGame, result: MoveResult, game: Game | None = None) -> list[str]:
+    """Lines saying what a move did, in words; ``game`` is the game just after it (by default
+    the live game: the move is its last)."""
+    game = live.game if game is None else game
+    size = game.size
     who = mention(live.participant(result.side))
     line = f"{SIDE_ICON[result.side]} {who} played `{result.move.text(size)}`"
     if len(result.captures) == 1:
@@ -160,7 +162,7 @@ def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
         )
     lines = [line, *king_news(result, size)]
     # A warning before the last occurrence, the news after it (only one of them can apply).
-    news = repetition_warning(live.game) or repetition_news(live.game, result)
+    news = repetition_warning(game) or repetition_news(game, result)
     if news:
         lines.append(news)
     return lines
@@ -171,6 +173,24 @@ def result_words(outcome: Outcome) -> str:
     draw)``."""
     verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
     return f"{verdict} ({outcome.termination.value})"
+
+
+def last_board_words(live: LiveGame) -> list[str]:
+    """The words of the newest board of a game still being played, for posting it again: what
+    its last move did and, when that move was the AI's reply, the move it answered (they came
+    on one board)."""
+    game = live.game
+    if not game.history:
+        return []
+    last = game.history[-1]
+    lines: list[str] = []
+    if live.participant(last.side).is_ai and game.ply >= 2:
+        before = game.copy()
+        before.undo()
+        answered = before.history[-1]
+        if not live.participant(answered.side).is_ai:
+            lines = describe_move(live, answered, before)
+    return lines + describe_move(live, last)
 
 
 def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
@@ -205,6 +225,30 @@ def whose_turn(live: LiveGame) -> str:
     if deadline is not None:
         line += f" Time runs out <t:{int(deadline.timestamp())}:R>."
     return line
+
+
+def retired_board(
+    live: LiveGame, ply: int | None, *, with_board: bool = False
+) -> str | None:
+    """What a board message says once a newer board has replaced it: the position it shows,
+    addressed to nobody (``After 12. d1-d4``); ``with_board`` adds that position as text, for
+    a board that was posted as text. ``ply`` is the position's (``None``: not recorded, and
+    the words are left as they are)."""
+    game = live.game
+    if ply is None:
+        return None
+    if ply > game.ply:
+        return f"Game #{live.id} before a move that was taken back."
+    if ply == 0:
+        line = f"Game #{live.id} at the start."
+    else:
+        line = f"After {game.move_number(ply)} {game.history[ply - 1].move.text(game.size)}"
+    if not with_board:
+        return line
+    position = game.copy()
+    while position.ply > ply:
+        position.undo()
+    return f"{line}\n{text_board(position)}"
 
 
 def name_moves(live: LiveGame, moves: Sequence[MoveResult]) -> str:

@@ -15,7 +15,14 @@ from bot.storage import FinishedGame, Participant
 
 from .hub import LiveGame
 from .limits import CONTENT, clip
-from .present import BoardImage, board_embed, render_board, text_board, whose_turn
+from .present import (
+    BoardImage,
+    board_embed,
+    render_board,
+    retired_board,
+    text_board,
+    whose_turn,
+)
 from .views import AI_ACTIONS, PEOPLE_ACTIONS, RATED_AI_ACTIONS, finished_view, game_view
 
 if TYPE_CHECKING:
@@ -171,11 +178,13 @@ async def post_board(
             # The permissions changed under us: fall back to the text board.
             message = await channel.send(text, view=view, allowed_mentions=mentions)
     if message is not None:
-        previous = live.record.board_message_id
-        await bot.storage.games.set_board_message(live.id, message.id)
-        live.record = replace(live.record, board_message_id=message.id)
+        previous, shown = live.record.board_message_id, live.record.board_ply
+        await bot.storage.games.set_board_message(live.id, message.id, live.game.ply)
+        live.record = replace(live.record, board_message_id=message.id, board_ply=live.game.ply)
         if previous is not None and previous != message.id:
-            await strip_controls(bot, live.record.channel_id, previous)
+            # Its words no longer call on anyone to move: they say which position it shows.
+            retired = retired_board(live, shown, with_board=not attach)
+            await strip_controls(bot, live.record.channel_id, previous, retired)
         elif previous is None:
             await _retire_last_final_board(bot, live)
     return message

@@ -82,6 +82,7 @@ def game_from_row(row: Row) -> GameRecord:
         created_at=created_at,
         updated_at=updated_at,
         ended_at=to_datetime(row["ended_at"]),
+        board_ply=row["board_ply"],
     )
 
 
@@ -459,11 +460,15 @@ class GameStore:
             )
             return await _clear_rated(connection, game_id) if record.rated else record
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the latest board message, so its buttons can be disabled later."""
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, ply: int | None = None
+    ) -> None:
+        """Remember the latest board message and the ply of the position it shows, so that it
+        can be retired later: its buttons taken off, its words no longer addressed to anyone."""
         async with self._db.transaction() as connection:
             changed = await connection.execute(
-                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+                "UPDATE games SET board_message_id = ?, board_ply = ? WHERE id = ?",
+                (message_id, ply, game_id),
             )
             if changed == 0:
                 raise NotFound(f"there is no game {game_id}")

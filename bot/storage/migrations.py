@@ -504,6 +504,16 @@ CREATE TABLE daily_puzzles (
 );
 """,
     ),
+    Migration(
+        7,
+        "games: the position their board message shows",
+        """
+ALTER TABLE games ADD COLUMN board_ply INTEGER CHECK (board_ply >= 0);
+""",
+        """
+ALTER TABLE games ADD COLUMN board_ply INTEGER CHECK (board_ply >= 0);
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -139,6 +139,8 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
+    board_ply: int | None = None
+    """The ply of the position the board message shows (``None`` before the first board)."""
 
     @property
     def outcome(self) -> Outcome | None:

@@ -25,6 +25,7 @@ from ..present import (
     describe_end,
     describe_move,
     describe_takeback,
+    last_board_words,
     mention,
     render_board,
     takeback_request,
@@ -254,9 +255,11 @@ class Play(commands.Cog):
         if live.to_move.is_ai and not live.game.is_over:
             if self.ai_thinking(live):
                 raise UserError("The AI is thinking; its move comes with the next board.")
-            await self.ai_reply(live, [], interaction)
+            await self.ai_reply(live, last_board_words(live), interaction)
             return
-        await post_board(self.bot, live, [], interaction=interaction, flip=flip, ping=False)
+        await post_board(
+            self.bot, live, last_board_words(live), interaction=interaction, flip=flip, ping=False
+        )
 
     @app_commands.command(name="resign", description="Resign the game in this channel")
     async def resign(self, interaction: discord.Interaction) -> None:
