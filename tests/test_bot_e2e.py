@@ -310,14 +310,21 @@ async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
         and f"**2.** {alice.username}" in text
         and "(3 games)" in text
     ), text
-    # After three games every rating is provisional: the "?" is explained under the list.
+    # After three games every rating is provisional: the "?" is explained under the list, and
+    # what it takes to be listed is said.
     assert "? marks a provisional rating" in text, text
+    assert "A player appears after 3 rated games of Brandubh in this server." in text, text
 
+    # An empty list is nobody else's business: a private answer, with what it takes to appear.
     everywhere = await world.command(
         alice, channel, "leaderboard", variant="brandubh", scope="global"
     )
+    assert everywhere.callback is not None and everywhere.callback.ephemeral
     assert everywhere.original_message is not None
-    assert "Nobody has played enough" in everywhere.original_message.text  # 10 games needed
+    assert everywhere.original_message.text == (
+        "Nobody is on the Brandubh leaderboard yet. A player appears after 10 rated games of "
+        "Brandubh."
+    ), everywhere.original_message.text
 
     stats = await world.command(alice, channel, "stats", variant="brandubh")
     assert stats.callback is not None and stats.callback.ephemeral

@@ -13,7 +13,15 @@ from discord.ext import commands
 from bot.ai.analysis import GameAnalysis
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
-from bot.storage import GameRecord, NotFound, Participant, PuzzleRating, Results
+from bot.storage import (
+    MIN_GAMES_GLOBAL,
+    MIN_GAMES_SERVER,
+    GameRecord,
+    NotFound,
+    Participant,
+    PuzzleRating,
+    Results,
+)
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
@@ -219,25 +227,31 @@ class Info(commands.Cog):
     async def leaderboard(
         self, interaction: discord.Interaction, variant: str = "tablut", scope: str = "server"
     ) -> None:
-        """Top players of a variant in this server or everywhere."""
+        """Top players of a variant in this server or everywhere; an empty list is answered
+        privately, with what it takes to appear on it."""
+        rules = get_variant(variant)
         guild_id = interaction.guild_id if scope == "server" else None
-        entries = await self.bot.storage.leaderboards.leaderboard(
-            get_variant(variant).name, guild_id=guild_id
-        )
-        title = f"{get_variant(variant).title} leaderboard " + (
-            "(this server)" if guild_id else "(global)"
-        )
+        entries = await self.bot.storage.leaderboards.leaderboard(rules.name, guild_id=guild_id)
+        gate = MIN_GAMES_SERVER if guild_id else MIN_GAMES_GLOBAL
+        where = " in this server" if guild_id else ""
+        needed = f"A player appears after {plural(gate, 'rated game')} of {rules.title}{where}."
         if not entries:
-            text = "Nobody has played enough rated games yet."
-        else:
-            text = "\n".join(
-                f"**{entry.rank}.** {entry.display_name or entry.user_id} — "
-                f"{entry.rating.display} ({plural(entry.games, 'game')})"
-                for entry in entries
+            await interaction.response.send_message(
+                f"Nobody is on the {rules.title} leaderboard{where} yet. {needed}",
+                ephemeral=True,
             )
+            return
+        title = f"{rules.title} leaderboard " + ("(this server)" if guild_id else "(global)")
+        text = "\n".join(
+            f"**{entry.rank}.** {entry.display_name or entry.user_id} — "
+            f"{entry.rating.display} ({plural(entry.games, 'game')})"
+            for entry in entries
+        )
         embed = discord.Embed(title=title, description=text)
+        notes = [needed]
         if any(entry.rating.provisional for entry in entries):
-            embed.set_footer(text=PROVISIONAL)
+            notes.append(PROVISIONAL)
+        embed.set_footer(text="\n".join(notes))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="stats", description="A player's record")
