@@ -431,3 +431,8 @@ async def test_old_boards_stop_calling_on_anyone_and_a_bumped_board_repeats_the_
     assert again.content == f"⚪ {rae.mention}, your move with the defenders."
     await retired(board, f"After 2. {capture}")
     await world.command(qi, channel, "resign")
+    # Once over, the moves list says how it ended.
+    over = await choices(world, rae, channel, "")
+    assert [choice["name"] for choice in over] == [
+        f"Game #{number.group(1)} is over: rae won with the defenders (resignation)."
+    ], over

@@ -26,6 +26,7 @@ from e2e_support import (
 from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
 from PIL import Image
 
+from bot.ai import level_rating
 from bot.engine import Game
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
@@ -548,8 +549,33 @@ async def test_server_settings_give_games_threads_and_a_default_time(
         assert thread.is_thread and thread.name == "xan vs yul · Brandubh"
         assert "Time runs out" in board.text
         await world.command(xan, thread, "resign")
+
+        # Rated games against the AI: the AI plays at its level's fixed rating, published at
+        # the start, and only the person's rating moves.
+        await world.command(xan, channel, "settings", threads=False, rated_ai=True)
+        ai_channel = world.channel("rated-ai")
+        easy = level_rating("brandubh", "easy")
+        started = await world.command(
+            yul, ai_channel, "play", variant="brandubh", level="easy", side="attackers"
+        )
+        assert started.original_message is not None
+        assert f"against the AI (easy, rated {easy})." in started.original_message.text
+        await world.command(yul, ai_channel, "move", move="d1-c1")
+        await world.fake.wait_for_message(
+            ai_channel, lambda m: m.text.count("played `") == 2, timeout=WAIT
+        )
+        resigned = await world.command(yul, ai_channel, "resign")
+        final = resigned.original_message
+        assert final is not None
+        assert re.search(
+            rf"{yul.mention}: 1500\? → \d+\? \(-\d+\) against Tafl AI \(easy\), rated {easy}\n",
+            final.text + "\n",
+        ), final.text
+        assert "Tafl AI (easy): " not in final.text, final.text
     finally:  # the other scenarios of the module expect the defaults
-        shown = await world.command(xan, channel, "settings", threads=False, time="none")
+        shown = await world.command(
+            xan, channel, "settings", threads=False, time="none", rated_ai=False
+        )
     text = await private_embed(shown)
     assert "no limit" in text and "in the channel" in text, text
 

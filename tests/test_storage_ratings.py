@@ -97,6 +97,32 @@ async def test_games_against_the_ai_are_rated_only_where_the_server_says_so(
     assert not (await play(storage, ALICE, ai, "attackers", guild_id=1)).rated
 
 
+async def test_the_ai_plays_at_its_fixed_rating_and_only_the_person_is_rated(
+    database_target: str,
+) -> None:
+    fixed = {1: 1200.0, 4: 2300.0}
+    storage = await open_storage(database_target, ai_ratings=lambda _, level: fixed[level])
+    try:
+        await storage.settings.set_rated_ai_games(1, True)
+        master = Participant.ai(4)
+        game = await play(storage, master, ALICE, "attackers")  # Alice loses to master
+        changes = await storage.ratings.changes_for_game(game.id)
+        ai_change, alice_change = changes
+        assert ai_change.before == ai_change.after == Rating.fixed(2300.0)
+        assert not ai_change.before.provisional and ai_change.before.display == "2300"
+        expected, _ = rate_game(Rating(), Rating.fixed(2300.0), 0.0)
+        assert alice_change.after == expected
+        # Losing to a settled 2300 costs a newcomer far less than to a provisional 1500 did.
+        assert -100 < alice_change.delta < 0
+        # The AI's own rating row never moves and counts no games.
+        assert (await storage.ratings.get(master, "tablut")).games == 0
+        await play(storage, ALICE, Participant.ai(1), "defenders")  # and loses to easy
+        assert (await storage.ratings.get(ALICE, "tablut")).games == 2
+        assert (await storage.ratings.get(Participant.ai(1), "tablut")).games == 0
+    finally:
+        await storage.close()
+
+
 async def test_global_leaderboard_orders_by_rating_and_applies_the_gate(storage: Storage) -> None:
     # Alice beats everyone, Dave loses to everyone, Bob and Carol draw: 9 games each.
     for _ in range(3):

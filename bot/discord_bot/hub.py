@@ -243,10 +243,18 @@ class GameHub:
     async def no_game(self, channel_id: int) -> UserError:
         """Why there is no game to act on in a channel: how its last game ended, or that it
         has never had one."""
+        ending = await self.last_ending(channel_id)
+        if ending is None:
+            return UserError(
+                "There is no game in this channel. Start one with `/tafl challenge` or "
+                "`/tafl play`."
+            )
+        return UserError(f"{ending} {START_NEW}")
+
+    async def last_ending(self, channel_id: int) -> str | None:
+        """How the channel's last game ended (``Game #4 is over: ...``), if it has had one."""
         last = await self.storage.games.last_finished_in_channel(channel_id)
-        if last is None:
-            return UserError(f"There is no game in this channel. {START_NEW}")
-        return await self.game_over(last)
+        return None if last is None else game_over(await self.storage.games.get(last))
 
     async def game_over(self, game_id: int) -> UserError:
         """The answer to anything done in a game that has ended: how it ended, and how to start

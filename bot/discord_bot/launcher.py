@@ -11,12 +11,14 @@ import discord
 import yarl
 
 from bot import native
+from bot.ai import level_rating
 from bot.storage import DatabaseUnusable, Shards, Storage, StorageError, format_ranges, redact
 
 from .client import StoppedBeforeConnecting, TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
 from .logs import setup_logging
 from .supervisor import CONFIG_ERROR
+from .wording import level_name
 
 log = logging.getLogger("bot")
 
@@ -47,9 +49,17 @@ def close_on_sigterm(bot: TaflBot) -> None:
     loop.add_signal_handler(signal.SIGTERM, close)
 
 
+def ai_rating(variant: str, level: int) -> float:
+    """The AI's fixed rating at a stored level (1-based) in ``variant``: rated games against it
+    move only the player's rating."""
+    return level_rating(variant, level_name(level))
+
+
 async def _serve(settings: Settings) -> int:
     try:
-        storage = await Storage.open(settings.database, shards=settings.shards)
+        storage = await Storage.open(
+            settings.database, shards=settings.shards, ai_ratings=ai_rating
+        )
     except DatabaseUnusable as error:
         # Left untouched, and no restart can help (a wrong password, a newer schema, another
         # application's tables): status 2 stops a cluster instead of restarting it forever.

@@ -202,10 +202,17 @@ def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
     else:
         side = Side(record.result.value)
         lines = [f"**{mention(live.participant(side))} wins** with the {side.value} ({reason})."]
+    # The AI's rating is fixed: its side of the change is said beside the person's.
+    ai = next((c for c in finished.rating_changes if c.participant.is_ai), None)
+    against = ""
+    if ai is not None:
+        against = f" against {plain_name(ai.participant)}, rated {ai.before.display}"
     for change in finished.rating_changes:
+        if change.participant.is_ai:
+            continue
         lines.append(
             f"{mention(change.participant)}: {change.before.display} → {change.after.display} "
-            f"({change.shown_delta:+d})"
+            f"({change.shown_delta:+d}){against}"
         )
     if finished.ended_before_both_moved:
         lines.append("This game was not rated: it ended before both sides had moved.")

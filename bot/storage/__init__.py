@@ -68,7 +68,7 @@ from .puzzles import (
     RatedGo,
     StoredPuzzle,
 )
-from .ratings import RatingStore
+from .ratings import FixedRatings, RatingStore
 from .settings import SettingsStore
 from .shards import Shards, format_ranges, parse_ranges, shard_of
 from .storage import LoadedGame, Replayer, StartupReport, Storage, UnreplayableGame
@@ -95,6 +95,7 @@ __all__ = [
     "DatabaseUnavailable",
     "DatabaseUnusable",
     "FinishedGame",
+    "FixedRatings",
     "GameNotActive",
     "GameRecord",
     "GameResult",

@@ -42,7 +42,7 @@ from .models import (
 )
 from .movelog import moves_in_effect
 from .players import participant_columns, participant_from_row, player_ids
-from .ratings import rate_finished_game
+from .ratings import FixedRatings, rate_finished_game
 from .replay import variant_start
 from .settings import fetch_settings
 from .shards import Shards
@@ -195,9 +195,12 @@ class GameStore:
     game is timed and settled by the one that answers for it.
     """
 
-    def __init__(self, db: Database, shards: Shards | None = None) -> None:
+    def __init__(
+        self, db: Database, shards: Shards | None = None, fixed: FixedRatings | None = None
+    ) -> None:
         self._db = db
         self._shards = shards or Shards.every()
+        self._fixed = fixed
 
     async def create(
         self,
@@ -445,6 +448,7 @@ class GameStore:
                     (ids[0], record.attackers),
                     (ids[1], record.defenders),
                     result,
+                    self._fixed,
                 )
         return FinishedGame(record, changes, ended_before_both_moved=too_short)
 

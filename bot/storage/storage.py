@@ -25,7 +25,7 @@ from .offers import OfferStore
 from .postgres import PostgresDatabase
 from .preferences import PreferencesStore
 from .puzzles import PuzzleStore
-from .ratings import RatingStore
+from .ratings import FixedRatings, RatingStore
 from .replay import replay_game
 from .settings import SettingsStore
 from .shards import Shards
@@ -152,11 +152,13 @@ class Storage:
     Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
     """
 
-    def __init__(self, db: Database, shards: Shards | None = None) -> None:
+    def __init__(
+        self, db: Database, shards: Shards | None = None, ai_ratings: FixedRatings | None = None
+    ) -> None:
         self.db = db
         self.shards = shards or Shards.every()
         """The servers this process answers for; the background scans see only theirs."""
-        self.games = GameStore(db, self.shards)
+        self.games = GameStore(db, self.shards, ai_ratings)
         self.challenges = ChallengeStore(db, self.shards)
         self.offers = OfferStore(db, self.shards)
         self.analyses = AnalysisStore(db)
@@ -175,6 +177,7 @@ class Storage:
         synchronous: Synchronous = "FULL",
         check_integrity: bool = True,
         clock: Clock = time.time,
+        ai_ratings: FixedRatings | None = None,
     ) -> Storage:
         """Open (creating if needed) and migrate the database at ``target``: an SQLite file path,
         or a ``postgresql://`` URL.
@@ -183,12 +186,15 @@ class Storage:
         database, when the bot must not start (the database is then left untouched), and
         :class:`~bot.storage.errors.DatabaseUnavailable` when its server cannot be reached.
         ``shards`` limits the background scans to those shards' servers (all, by default).
+        ``ai_ratings`` gives the AI's fixed rating at each level: rated games against it then
+        move only the player's rating (without it, the AI is rated like a player).
         """
         return cls(
             await open_database(
                 target, synchronous=synchronous, check_integrity=check_integrity, clock=clock
             ),
             shards,
+            ai_ratings,
         )
 
     async def load_active_games(self, replay: Replayer | None = None) -> StartupReport:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import LEVELS, describe_levels
+from bot.ai import LEVELS, describe_levels, level_rating
 from bot.engine import VARIANTS, get_variant
 from bot.storage import (
     Challenge,
@@ -282,7 +282,9 @@ class Challenges(commands.Cog):
             thread = await open_thread(interaction, name)
             record = await create(thread.id)
         live = self.bot.hub.adopt(record)
-        lines = [f"**{rules.title}** against the AI ({level})."]
+        lines = [
+            f"**{rules.title}** against the AI ({level}, rated {level_rating(rules.name, level)})."
+        ]
         if thread is None:
             await self.bot.cog(Play).open_game(live, lines, interaction)
             return

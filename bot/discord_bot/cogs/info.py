@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import level_ratings
 from bot.ai.analysis import GameAnalysis
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
@@ -102,6 +103,13 @@ class Info(commands.Cog):
         embed.add_field(name="Calls", value=calls_text(rules), inline=False)
         for name, text in special_rules(rules):
             embed.add_field(name=name, value=text, inline=False)
+        ladder = level_ratings(rules.name).items()
+        embed.add_field(
+            name="The AI's ratings",
+            value=" · ".join(f"{level} {rating}" for level, rating in ladder)
+            + " (fixed: a rated game against it moves only your rating)",
+            inline=False,
+        )
         embed.add_field(
             name="Start a game",
             value=(

@@ -235,9 +235,7 @@ class Play(commands.Cog):
             why = "No game in this channel: start one with /tafl challenge or /tafl play"
             if live is None:
                 with contextlib.suppress(StorageError):  # the line is only a courtesy
-                    # A menu line shows no markdown.
-                    why = str(await self.bot.hub.no_game(interaction.channel_id or 0))
-                    why = why.replace("`", "")
+                    why = await self.bot.hub.last_ending(interaction.channel_id or 0) or why
             return [app_commands.Choice(name=clip(why, CHOICE_NAME), value=NO_GAME_VALUE)]
         if live.to_move.user_id != interaction.user.id:
             return [not_mover_choice(live, interaction.user.id)]
