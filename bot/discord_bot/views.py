@@ -528,16 +528,19 @@ def piece_menus(game: Game) -> list[tuple[list[discord.SelectOption], str]]:
     return menus
 
 
-def target_options(game: Game, origin: int) -> list[discord.SelectOption]:
-    """The squares the piece on ``origin`` can reach, those that capture marked, and a last
-    option to go back and choose another piece (empty when the piece cannot move)."""
+def target_options(
+    game: Game, origin: int, *, mark_captures: bool = True
+) -> list[discord.SelectOption]:
+    """The squares the piece on ``origin`` can reach, those that capture marked (unless
+    ``mark_captures`` is off: in a puzzle that would give the answer away), and a last option
+    to go back and choose another piece (empty when the piece cannot move)."""
     size = game.size
     moves = game.legal_moves(origin)
     if not moves:
         return []
     options = []
     for move in moves[: MAX_OPTIONS - 1]:
-        captures = game.captures_of(move)
+        captures = game.captures_of(move) if mark_captures else ()
         label = move.text(size)
         description = None
         if captures:
@@ -602,8 +605,9 @@ def puzzle_piece_view(puzzle_id: str, step: int, game: Game) -> discord.ui.View:
 def puzzle_target_view(
     puzzle_id: str, step: int, game: Game, origin: int
 ) -> discord.ui.View | None:
-    """Step two of click-to-move in a puzzle (``None`` if the piece cannot move)."""
-    options = target_options(game, origin)
+    """Step two of click-to-move in a puzzle (``None`` if the piece cannot move); captures
+    are not marked, since finding them is the puzzle."""
+    options = target_options(game, origin, mark_captures=False)
     if not options:
         return None
     view = discord.ui.View(timeout=None)

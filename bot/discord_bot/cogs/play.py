@@ -78,23 +78,25 @@ _SQUARE = re.compile(r"[a-z][0-9]{1,2}")
 Choice = app_commands.Choice[str]
 
 
-def move_label(game: Game, move: Move) -> str:
+def move_label(game: Game, move: Move, *, mark_captures: bool = True) -> str:
     """A move as autocomplete shows it: ``K`` before a king move, ``×`` and the squares it
-    captures after a capture (``Ke5-e7``, ``d1-d4 ×d5``)."""
+    captures after a capture (``Ke5-e7``, ``d1-d4 ×d5``), unless ``mark_captures`` is off."""
     size = game.size
     label = move.text(size)
     if game.piece_at(move.origin) is Piece.KING:
         label = "K" + label
-    captures = game.captures_of(move)
+    captures = game.captures_of(move) if mark_captures else ()
     if captures:
         label += " ×" + ",".join(square_name(sq, size) for sq in captures)
     return label
 
 
-def move_choices(game: Game, typed: str) -> list[Choice]:
+def move_choices(game: Game, typed: str, *, mark_captures: bool = True) -> list[Choice]:
     """The mover's legal moves matching what they typed, as autocomplete choices whose value is
     the plain move. Nothing typed lists captures first; a typed square lists that piece's moves,
-    then the moves that end there; a square nothing can move from or to says why in one line."""
+    then the moves that end there; a square nothing can move from or to says why in one line.
+    Without ``mark_captures`` (a puzzle, where finding them is the point) captures are neither
+    marked nor listed first."""
     size = game.size
     moves = game.legal_moves()
     texts = {move: move.text(size) for move in moves}
@@ -111,11 +113,16 @@ def move_choices(game: Game, typed: str) -> list[Choice]:
         ]
         if not chosen:
             return [nothing_matches(game, cleaned, typed)]
-    else:
+    elif mark_captures:
         captures = {move: bool(game.captures_of(move)) for move in moves}
         chosen = sorted(moves, key=lambda move: not captures[move])
+    else:
+        chosen = moves
     return [
-        app_commands.Choice(name=clip(move_label(game, move), CHOICE_NAME), value=texts[move])
+        app_commands.Choice(
+            name=clip(move_label(game, move, mark_captures=mark_captures), CHOICE_NAME),
+            value=texts[move],
+        )
         for move in chosen[:MAX_CHOICES]
     ]
 
@@ -230,7 +237,8 @@ class Play(commands.Cog):
             puzzles = self.bot.cog(Puzzles)
             attempt = await puzzles.open_go(interaction.user.id)
             if attempt is not None:
-                return move_choices(await puzzles.legal_moves(attempt), current)
+                position = await puzzles.legal_moves(attempt)
+                return move_choices(position, current, mark_captures=False)
         if live is None or live.game.is_over:
             why = "No game in this channel: start one with /tafl challenge or /tafl play"
             if live is None:

@@ -20,9 +20,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.puzzles import Puzzle, load_starter_set
-from bot.engine import Game, TaflError, get_variant, square_name
-from bot.render import Arrow, board_view_from_game, render_png
+from bot.ai.puzzles import Puzzle, Verdict, load_starter_set
+from bot.engine import Game, Piece, Side, TaflError, get_variant, square_name
+from bot.render import ATTACKER, DEFENDER, Arrow, board_view_from_game, render_png
 from bot.storage import AttemptChanged, PuzzleAttempt, RatedGo, StoredPuzzle
 
 from ..errors import UserError
@@ -78,16 +78,37 @@ def rating_change(rated: RatedGo) -> str:
     return f"puzzle rating {round(before.rating)} → {round(after.rating)} ({delta}{provisional})"
 
 
-def board_png(game: Game, tried: str | None = None, look: BoardLook = PLAIN) -> bytes:
+def board_png(
+    game: Game, tried: str | None = None, look: BoardLook = PLAIN, *, answered: bool = False
+) -> bytes:
     """The puzzle's board as the player sees it now (run in a thread), drawn as they like
     (``look``); ``tried``, a wrong move just refused, is drawn as a line ending in a cross, so
-    the player sees which move the words are about. The king's roads and threats are left for
-    the player to find until the puzzle is over."""
+    the player sees which move the words are about. ``answered``: the last move is the reply to
+    the player's right move, whose captures stay marked too (the board shows the reply, and the
+    pieces would vanish unseen). The king's roads and threats are left for the player to find
+    until the puzzle is over."""
     view = board_view_from_game(game, caption=True, hints=game.is_over)
+    if answered and game.ply >= 2:
+        mine = game.history[-2]
+        victim = DEFENDER if mine.side is Side.ATTACKERS else ATTACKER
+        kept = [(sq, victim) for sq in mine.captures if game.piece_at(sq) is Piece.EMPTY]
+        view = replace(view, captured=(*view.captured, *kept))
     if tried is not None:
         move = game.parse_move(tried)
         view = replace(view, arrows=(Arrow(move.origin, move.target, "refused"),))
     return render_png(view, theme=look.theme, flip=look.flip)
+
+
+def capturing(verdict: Verdict, puzzle: Puzzle) -> str:
+    """``, capturing the attacker on h4`` after a right move that captured (the piece is gone
+    from the next board, which shows the reply), else nothing."""
+    if not verdict.captures:
+        return ""
+    pieces = "defender" if puzzle.to_move is Side.ATTACKERS else "attacker"
+    if len(verdict.captures) == 1:
+        return f", capturing the {pieces} on {verdict.captures[0]}"
+    squares = ", ".join(verdict.captures[:-1]) + f" and {verdict.captures[-1]}"
+    return f", capturing the {pieces}s on {squares}"
 
 
 def position_of(puzzle: Puzzle, line: tuple[str, ...]) -> Game:
@@ -264,8 +285,8 @@ class Puzzles(commands.Cog):
                 line = (*attempt.line, verdict.move, verdict.reply)
                 await storage.advance(user_id, puzzle.id, attempt.line, line)
                 words = (
-                    f"**{verdict.move}** is right. The {puzzle.to_move.other.value} reply "
-                    f"**{verdict.reply}**: your move."
+                    f"**{verdict.move}** is right{capturing(verdict, puzzle)}. The "
+                    f"{puzzle.to_move.other.value} reply **{verdict.reply}**: your move."
                 )
                 await self._answer(interaction, puzzle, line, words, in_place=in_place)
                 return
@@ -293,7 +314,8 @@ class Puzzles(commands.Cog):
     ) -> None:
         game = position_of(puzzle, line)
         look = await look_for(self.bot, interaction.user.id, puzzle.to_move)
-        png = await asyncio.to_thread(board_png, game, tried, look)
+        answered = not solved and tried is None
+        png = await asyncio.to_thread(board_png, game, tried, look, answered=answered)
         image = discord.File(io.BytesIO(png), f"puzzle-{puzzle.id}.png")
         view = (
             next_puzzle_view(puzzle.variant)
