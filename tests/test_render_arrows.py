@@ -141,3 +141,23 @@ def test_a_refused_move_ends_in_a_cross_on_its_target_instead_of_a_head() -> Non
         corner = rgb(image, (x - quarter * 0.5, y - quarter * 0.5))
         assert near(corner, CLASSIC.arrow_played) is (style == "refused"), style
         assert near(rgb(image, (x, y + layout.square)), CLASSIC.arrow_played)  # the shaft
+
+
+@pytest.mark.parametrize("style", ["played", "better"])
+def test_a_one_square_arrow_is_drawn_long_enough_to_read_at_phone_size(style: str) -> None:
+    """On an 11x11 board a phone shows squares about 30 px wide: a one-square move's arrow
+    starts nearer its piece's centre so that it spans more than a square, shaft and head."""
+    view = board_view_from_game(Game("copenhagen"))
+    arrow = Arrow(sq("d4", 11), sq("c4", 11), style)  # type: ignore[arg-type]
+    image = render_board(replace(view, arrows=(arrow,))).convert("RGB")
+    theme = get_theme("classic")
+    colour = theme.arrow_better if style == "better" else theme.arrow_played
+    xs = [x for x in range(image.width) for y in range(image.height)
+          if image.getpixel((x, y)) == colour]  # fmt: skip
+    assert (max(xs) - min(xs)) / Layout.fit(11).square >= 1.1
+    # Both of its squares show it.
+    layout = Layout.fit(11)
+    for name in ("d4", "c4"):
+        left, top = layout.top_left(sq(name, 11), False)
+        box = image.crop((left, top, left + layout.square, top + layout.square))
+        assert colour in {pixel for _, pixel in box.getcolors(1 << 16) or []}

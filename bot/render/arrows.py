@@ -37,6 +37,10 @@ HALO = 0.045
 START_BEYOND_CENTRE = 0.3
 """How far from the origin square's centre the arrow starts (fraction of a square): at the
 piece's rim, so the piece, a king's crown above all, stays in view."""
+MIN_DRAWN = 1.2
+"""The shortest an arrow is drawn, start to tip (squares): a one-square move starts nearer its
+piece's centre, so that its shaft still shows beside its head when a phone shows the board at
+360 px."""
 SIDE_BY_SIDE = 0.19
 """How far two arrows along the same line are moved apart, each to its side (fraction of a
 square), so that the one underneath still shows."""
@@ -84,8 +88,10 @@ def _draw(image: Image.Image, layout: Layout, centre_from: Point, centre_to: Poi
     ux, uy = dx / length, dy / length
     # ``side`` moves the whole arrow across its line (see SIDE_BY_SIDE).
     across = (-uy * side * square, ux * side * square)
-    start = (centre_from[0] + ux * START_BEYOND_CENTRE * square + across[0],
-             centre_from[1] + uy * START_BEYOND_CENTRE * square + across[1])
+    span = length / square
+    lead = max(0.0, min(START_BEYOND_CENTRE, span + TIP_BEYOND_CENTRE - MIN_DRAWN))
+    start = (centre_from[0] + ux * lead * square + across[0],
+             centre_from[1] + uy * lead * square + across[1])
     end = (centre_to[0] + across[0], centre_to[1] + across[1])
     tip = (end[0] + ux * TIP_BEYOND_CENTRE * square, end[1] + uy * TIP_BEYOND_CENTRE * square)
     pad = square * 0.5
