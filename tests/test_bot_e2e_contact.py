@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "ada", "bea", "cy", "dom", "eli", "flo", "gil", "hux", "ida", "jay", "kit", "lou", "mia",
-    "nat", "ora", "pip", "qi", "rae",
+    "nat", "ora", "pip", "qi", "rae", "sid",
 ]  # fmt: skip
 
 
@@ -436,3 +436,36 @@ async def test_old_boards_stop_calling_on_anyone_and_a_bumped_board_repeats_the_
     assert [choice["name"] for choice in over] == [
         f"Game #{number.group(1)} is over: rae won with the defenders (resignation)."
     ], over
+
+
+async def test_while_the_ai_thinks_about_a_move_made_from_the_menu_the_channel_shows_typing(
+    world: World, bot_log: None
+) -> None:
+    """A move chosen from the menus answers the menu privately; the AI's reply comes as a new
+    board. Meanwhile the bot is shown typing, which the board ends: no message is left."""
+    sid = world.user("sid")
+    channel = world.channel("ai-typing")
+    started = await world.command(sid, channel, "play", variant="brandubh", side="attackers")
+    board = started.original_message
+    assert board is not None
+    clicked = await world.click(sid, board, ":move")
+    menu = clicked.original_message
+    assert menu is not None
+    pieces = menu.custom_ids[0]
+    origin = menu.component(pieces)["options"][0]["value"]  # type: ignore[index]
+    await (await world.fake.choose_select(sid, menu, pieces, [origin])).wait_callback(
+        timeout=WAIT
+    )
+    targets = menu.custom_ids[0]
+    target = menu.component(targets)["options"][0]["value"]  # type: ignore[index]
+    before = len(world.fake.bot_messages(channel))
+    mark = world.fake.checkpoint()
+    await world.fake.choose_select(sid, menu, targets, [target])
+    reply = await world.fake.wait_for_message(
+        channel, lambda m: m.text.count("played `") == 2, after=mark, timeout=WAIT
+    )
+    assert world.fake.typing_started(channel) >= 1
+    assert not world.fake.bot_is_typing(channel)  # the board ended it
+    public = [m for m in world.fake.bot_messages(channel)[before:] if not m.ephemeral]
+    assert public == [reply], public  # one board: the move and the reply, nothing stale
+    await world.command(sid, channel, "resign")

@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 
 
 AI_RETRY_SECONDS = 2.0
+TYPING_REFRESH = 8.0
+"""Seconds between typing indicators while the AI thinks (Discord shows one for 10 s)."""
 MOVE_MAX_LENGTH = 40
 """Longer than any way of writing a move (``e11-e10xe9/d10/f10--``), far shorter than abuse."""
 PIECE_PROMPT = "Which piece? (Or type `/tafl move`.)"
@@ -576,6 +578,9 @@ class Play(commands.Cog):
     ) -> None:
         """Whatever goes wrong, the players are told in a sentence (with the board as it is)
         and the log gets the traceback; the game stays as it was."""
+        # Without a deferred interaction to show "thinking", the channel shows the bot typing
+        # (it leaves nothing behind: the board ends it).
+        typing = None if interaction is not None else self._show_typing(live)
         try:
             outcome = await self._ai_move(live)
         except asyncio.CancelledError:
@@ -584,6 +589,8 @@ class Play(commands.Cog):
             log.exception("the AI's turn in game %d failed", live.id)
             outcome = AI_FAILED
         finally:
+            if typing is not None:
+                typing.cancel()
             # Thinking is over once the move is played (or given up): from here on another
             # request may start a new search, while this one posts the board.
             task = asyncio.current_task()
@@ -603,6 +610,22 @@ class Play(commands.Cog):
         await post_board(
             self.bot, live, lines, interaction=interaction, finished=outcome.finished
         )
+
+    def _show_typing(self, live: LiveGame) -> asyncio.Task[None]:
+        """Show the bot typing in the game's channel until the task is cancelled."""
+        return asyncio.create_task(self._keep_typing(live.record.channel_id))
+
+    async def _keep_typing(self, channel_id: int) -> None:
+        channel = await resolve_channel(self.bot, channel_id)
+        if channel is None:
+            return
+        while True:
+            try:
+                await channel.typing()  # shown for up to 10 s, or until the bot's next message
+            except discord.HTTPException as error:  # a courtesy: never worth failing a move
+                log.info("could not show typing in channel %d: %s", channel_id, error)
+                return
+            await asyncio.sleep(TYPING_REFRESH)
 
     async def _post_or_tell(
         self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
