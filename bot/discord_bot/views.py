@@ -71,7 +71,7 @@ class GameButton(
 ):
     """Move / flip / offer draw / take back / resign under a board message."""
 
-    def __init__(self, game_id: int, action: str, *, disabled: bool = False) -> None:
+    def __init__(self, game_id: int, action: str) -> None:
         label, style, emoji = GAME_ACTIONS[action]
         super().__init__(
             discord.ui.Button(
@@ -79,7 +79,6 @@ class GameButton(
                 style=style,
                 emoji=emoji,
                 custom_id=f"tafl:g:{game_id}:{action}",
-                disabled=disabled,
             )
         )
         self.game_id = game_id
@@ -107,14 +106,13 @@ class ChallengeButton(
         "cancel": ("Cancel", discord.ButtonStyle.danger),
     }
 
-    def __init__(self, challenge_id: int, action: str, *, disabled: bool = False) -> None:
+    def __init__(self, challenge_id: int, action: str) -> None:
         label, style = self.STYLES[action]
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=style,
                 custom_id=f"tafl:ch:{challenge_id}:{action}",
-                disabled=disabled,
             )
         )
         self.challenge_id = challenge_id
@@ -136,16 +134,13 @@ class OfferButton(
 ):
     """The opponent's answer to a draw offer or a takeback request."""
 
-    def __init__(
-        self, kind: str, game_id: int, ply: int, answer: str, *, disabled: bool = False
-    ) -> None:
+    def __init__(self, kind: str, game_id: int, ply: int, answer: str) -> None:
         yes = answer == "yes"
         super().__init__(
             discord.ui.Button(
                 label=("Accept" if yes else "Decline"),
                 style=discord.ButtonStyle.success if yes else discord.ButtonStyle.secondary,
                 custom_id=f"tafl:of:{kind}:{game_id}:{ply}:{answer}",
-                disabled=disabled,
             )
         )
         self.kind = kind
@@ -431,14 +426,12 @@ RATED_AI_ACTIONS = ("move", "board", "resign")
 """Against the AI in a rated game: neither draws nor takebacks."""
 
 
-def game_view(
-    game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS, *, disabled: bool = False
-) -> discord.ui.View:
+def game_view(game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS) -> discord.ui.View:
     """The buttons under a board message of an ongoing game (``actions``, keys of
     :data:`GAME_ACTIONS`, in order)."""
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(GameButton(game_id, action, disabled=disabled))
+        view.add_item(GameButton(game_id, action))
     return view
 
 
@@ -456,11 +449,11 @@ def finished_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
+def challenge_view(challenge_id: int) -> discord.ui.View:
     """Accept / Decline / Cancel under a challenge."""
     view = discord.ui.View(timeout=None)
     for action in ("accept", "decline", "cancel"):
-        view.add_item(ChallengeButton(challenge_id, action, disabled=disabled))
+        view.add_item(ChallengeButton(challenge_id, action))
     return view
 
 

@@ -328,6 +328,12 @@ class Challenges(commands.Cog):
             loser = old.defenders if winner == old.attackers else old.attackers
             attackers, defenders = loser, winner
         sides = f"{mention(attackers)} attacks, {mention(defenders)} defends"
+        if (attackers, defenders) == (old.attackers, old.defenders):
+            # The players expect a swap: say why there is none.
+            title = get_variant(old.variant).title
+            sides += (
+                f" again: in {title} the winner takes the defenders (Linnaeus's law 12)"
+            )
         if not (attackers.is_ai or defenders.is_ai):
             await self._offer_rematch(interaction, old, attackers, defenders, sides)
             return

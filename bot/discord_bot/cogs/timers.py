@@ -17,7 +17,6 @@ from ..hub import Played
 from ..limits import CONTENT, clip
 from ..present import mention
 from ..table import resolve_channel
-from ..views import challenge_view
 from .challenges import whose_challenge
 from .play import Play
 
@@ -150,7 +149,7 @@ class Timers(commands.Cog):
                 )
 
     async def expire_challenges(self) -> None:
-        """Pending challenges past their expiry are closed and their buttons disabled."""
+        """Pending challenges past their expiry are closed and their buttons taken off."""
         storage = self.bot.storage
         for challenge in await storage.challenges.expire_due():
             if challenge.message_id is None:
@@ -163,9 +162,9 @@ class Timers(commands.Cog):
                 "Ask again with `/tafl challenge`."
             )
             try:
+                # As an accepted, declined or cancelled challenge: no buttons left.
                 await channel.get_partial_message(challenge.message_id).edit(
-                    content=clip(text, CONTENT),
-                    view=challenge_view(challenge.id, disabled=True),
+                    content=clip(text, CONTENT), view=None
                 )
             except discord.HTTPException as error:
                 log.info("could not mark challenge %d expired: %s", challenge.id, error)
