@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.ai import LEVELS, level_rating, level_ratings
@@ -35,3 +37,16 @@ def test_neighbouring_levels_are_spaced_by_their_measured_score() -> None:
     assert level_rating("tablut", "Master") == ratings["master"]
     # Brandubh's master and hard scored even: the same rating.
     assert level_ratings("brandubh")["master"] == level_ratings("brandubh")["hard"]
+
+
+def test_the_readme_publishes_the_ratings_the_bot_uses() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = readme.split("<!-- ai-ratings:")[1].split("\n\n")[0]
+    rows = {
+        line.split("|")[1].strip(" `"): [int(cell) for cell in line.split("|")[2:-1]]
+        for line in table.splitlines()
+        if line.startswith("| `")
+    }
+    assert rows == {
+        variant: [level_ratings(variant)[level] for level in LEVELS] for variant in VARIANTS
+    }
