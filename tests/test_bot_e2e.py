@@ -365,7 +365,7 @@ async def test_without_attach_permission_the_board_is_text_and_a_draw_can_be_agr
     mark = world.fake.checkpoint()
     await (await world.fake.click_button(erin, offer.original_message, yes)).wait_callback()
     final = await world.board_after(channel, mark, "**Draw**")
-    assert "agreed" in final.text
+    assert "**Draw** by agreement." in final.text, final.text
     # The last board of the game has its buttons disabled.
     await world.fake.wait_until(
         lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT

@@ -343,13 +343,14 @@ async def test_draw_offer_by_button_declined_then_draw_by_command_accepted(
     await world.click(pam, offer, ":yes")
     final = await world.board_after(channel, mark, "**Draw**")
     assert [cid.split(":")[1] for cid in final.custom_ids] == ["rm"]  # Rematch only
-    assert final.embeds[0]["title"].endswith("· Draw (agreed draw)"), final.embeds
+    assert final.embeds[0]["title"].endswith("· Draw by agreement"), final.embeds
+    assert "**Draw** by agreement." in final.text and "agreed a draw" not in final.text
     await world.fake.wait_until(
         lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT
     )
     reply = await world.error_reply(pam, channel, "move", move="d1-c1")
     assert re.fullmatch(
-        r"Game #\d+ is over: drawn \(agreed draw\)\. Start a new one with `/tafl challenge` "
+        r"Game #\d+ is over: drawn by agreement\. Start a new one with `/tafl challenge` "
         r"or `/tafl play`\.", reply
     ), reply
 
@@ -388,6 +389,12 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
     ), again.original_message.text  # swapped, as usual: nothing to explain
     reply = await world.click_error(sam, again.original_message, ":accept")
     assert "your own challenge" in reply, reply  # only the other player can accept a rematch
+    # Both asking at once makes one offer, not two: the second asker is sent to the first's.
+    reply = await world.error_reply(ray, channel, "rematch")
+    assert reply == (
+        f"{sam.mention} has already asked you for a game here: accept it with the button on "
+        "their offer."
+    ), reply
     await world.click(ray, again.original_message, ":accept")
     await world.first_board(channel, mark)
     await world.command(ray, channel, "resign")
@@ -523,10 +530,12 @@ async def test_server_settings_give_games_threads_and_a_default_time(
         seen = await private_embed(await world.command(yul, channel, "settings"))
         assert "a thread per game" in seen and "1 day" in seen, seen
         assert "Members with the Manage Server permission can change these." in seen, seen
+        mine = await private_embed(await world.command(xan, channel, "settings"))
+        assert "Give /tafl settings an option to change it" in mine, mine
 
         # A challenge opts out of the server's default time with the settings' own word.
         offer = await world.offer_challenge(xan, yul, channel, variant="brandubh", time="none")
-        assert "per move" not in offer.text, offer.text
+        assert "to **Brandubh**, no time limit, taking" in offer.text, offer.text
         await world.click(xan, offer, ":cancel")
 
         mark = world.fake.checkpoint()

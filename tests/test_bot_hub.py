@@ -202,6 +202,22 @@ async def test_a_draw_offer_made_on_your_turn_goes_along_with_your_move(
     await storage.close()
 
 
+async def test_an_open_offer_is_not_asked_twice_by_either_player(tmp_path: Path) -> None:
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    await start(hub)
+    ann, bo = ANN.user_id or 0, BO.user_id or 0
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    await hub.offer_draw(CHANNEL, ann)
+    with pytest.raises(UserError, match="You have already offered a draw; your opponent has"):
+        await hub.offer_draw(CHANNEL, ann)
+    with pytest.raises(UserError, match="<@1> has already offered you a draw: answer it"):
+        await hub.offer_draw(CHANNEL, bo)
+    await hub.offer_takeback(CHANNEL, ann)
+    with pytest.raises(UserError, match="You have already asked to take back a move"):
+        await hub.offer_takeback(CHANNEL, ann)
+    await storage.close()
+
+
 async def test_a_move_committed_whose_answer_was_lost_is_caught_up_not_repeated(
     database_target: str,
 ) -> None:

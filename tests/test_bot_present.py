@@ -7,18 +7,28 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import discord
+import pytest
 from helpers import game
 
 from bot.discord_bot.hub import LiveGame
 from bot.discord_bot.present import (
     board_embed,
+    describe_end,
     describe_move,
     last_board_words,
     retired_board,
     text_board,
 )
 from bot.engine import Game, Side, Termination
-from bot.storage import GameRecord, GameResult, GameStatus, Participant
+from bot.storage import (
+    FinishedGame,
+    GameRecord,
+    GameResult,
+    GameStatus,
+    Participant,
+    Rating,
+    RatingChange,
+)
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -136,11 +146,55 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
         drawn.record, status=GameStatus.FINISHED, result=GameResult.DRAW,
         reason=Termination.AGREED_DRAW, ended_at=NOW,
     )
-    assert (board_embed(drawn, None, []).title or "").endswith("· Draw (agreed draw)")
+    assert (board_embed(drawn, None, []).title or "").endswith("· Draw by agreement")
     # While it is played the title has no result and the colour is the side to move's.
     going = board_embed(live(played), None, [])
     assert going.title == "Tablut · game #7 · 1… h8-h7"
     assert going.colour == discord.Colour.dark_grey()
+
+
+@pytest.mark.parametrize(
+    ("result", "reason", "said"),
+    [
+        (GameResult.DEFENDERS, Termination.RESIGNATION,
+         "<@1> resigned: **<@2> wins** with the defenders."),
+        (GameResult.ATTACKERS, Termination.TIMEOUT,
+         "<@2> ran out of time: **<@1> wins** with the attackers."),
+        (GameResult.DRAW, Termination.AGREED_DRAW, "**Draw** by agreement."),
+        (GameResult.DRAW, Termination.REPETITION, "**Draw** (threefold repetition)."),
+        (GameResult.DEFENDERS, Termination.KING_ESCAPED,
+         "**<@2> wins** with the defenders (king escaped)."),
+    ],
+)  # fmt: skip
+def test_the_end_is_told_once_in_a_sentence_that_fits_how_it_came(
+    result: GameResult, reason: Termination, said: str
+) -> None:
+    played = Game("brandubh")
+    played.play("d2-c2")
+    played.play("d3-e3")
+    ended = live(played)
+    ended.record = replace(
+        ended.record, status=GameStatus.FINISHED, result=result, reason=reason, ended_at=NOW
+    )
+    assert describe_end(ended, FinishedGame(ended.record, ())) == [said]
+
+
+def test_against_the_ai_only_the_persons_rating_change_is_told_with_the_ais_rating() -> None:
+    played = Game("brandubh")
+    ended = live(played)
+    ai = Participant.ai(1)
+    ended.record = replace(
+        ended.record, defenders=ai, status=GameStatus.FINISHED, result=GameResult.DEFENDERS,
+        reason=Termination.RESIGNATION, ended_at=NOW,
+    )
+    changes = (
+        RatingChange(ANN, Rating(), Rating(1286.4, 260)),
+        RatingChange(ai, Rating.fixed(1430), Rating.fixed(1430)),
+    )
+    assert describe_end(ended, FinishedGame(ended.record, changes)) == [
+        "<@1> resigned: **Tafl AI (easy) wins** with the defenders.",
+        "<@1>: 1500? → 1286? (-214) against Tafl AI (easy), rated 1430",
+    ]
 
 
 def test_a_retired_board_says_which_position_it_shows_and_calls_on_nobody() -> None:

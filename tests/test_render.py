@@ -671,7 +671,7 @@ def test_a_reviewed_board_drops_its_move_before_the_better_move_and_its_number_l
     [
         (Side.DEFENDERS, Termination.RESIGNATION, "Defenders win: resignation"),
         (Side.ATTACKERS, Termination.TIMEOUT, "Attackers win: timeout"),
-        (None, Termination.AGREED_DRAW, "Draw: agreed draw"),
+        (None, Termination.AGREED_DRAW, "Draw: by agreement"),
     ],
 )
 def test_a_game_ended_off_the_board_is_captioned_with_its_result_not_a_turn_or_call(
@@ -683,8 +683,10 @@ def test_a_game_ended_off_the_board_is_captioned_with_its_result_not_a_turn_or_c
     assert live.caption is not None and live.caption.status == "Raichi!"
     assert live.caption.to_move == "attackers"
 
+    assert live.routes  # the road to i4
     ended = board_view_from_game(played, caption=True, outcome=Outcome(winner, ending))
     assert ended.caption is not None
     assert ended.caption.status == status and ended.caption.to_move is None
+    assert ended.routes == () and not ended.king_threatened  # nothing left to play for
     # The last frame of a replay shows the same result.
     assert replay_views(played, caption=True, outcome=Outcome(winner, ending))[-1] == ended

@@ -150,3 +150,9 @@ async def test_a_challenge_cancelled_within_a_minute_does_not_count_for_the_cool
     await storage.challenges.cancel(kept.id, ALICE.user_id or 0)  # open a minute: it counted
     assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 61
     assert first.id < slip.id < kept.id
+    # Only the latest slip is forgiven: posting and cancelling in a loop meets the cooldown.
+    clock.advance(100)
+    for _ in range(2):
+        spam = await challenge(storage, challenged=BOB)
+        await storage.challenges.cancel(spam.id, ALICE.user_id or 0)
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 0

@@ -458,6 +458,7 @@ class GameHub:
             raise UserError("You are not playing in this game.")
         if live.against_ai:
             raise UserError("The AI does not take draw offers; play on or resign.")
+        self._check_open(live.draw_offer, user_id)
         self._check_cooldown(live, "draw", user_id)
         live.draw_offer = await self._store_offer(live, "draw", user_id)
         return live
@@ -517,6 +518,7 @@ class GameHub:
         self._takeback_side(live, user_id)
         if live.against_ai:
             raise UserError("Against the AI, `/tafl takeback` takes your move back at once.")
+        self._check_open(live.takeback_offer, user_id)
         self._check_cooldown(live, "takeback", user_id)
         live.takeback_offer = await self._store_offer(live, "takeback", user_id)
         return live
@@ -620,6 +622,29 @@ class GameHub:
             f"Your opponent has just declined. You can {ask} again in {seconds_left(left)}, "
             "or after the next move."
         )
+
+    @staticmethod
+    def _check_open(offer: Offer | None, user_id: int) -> None:
+        """Refuse a second offer of a kind while one is open: the question is already asked
+        (and a second message would leave the first one's buttons hanging)."""
+        if offer is None:
+            return
+        mine = offer.user_id == user_id
+        if offer.kind == "draw":
+            text = (
+                "You have already offered a draw; your opponent has not answered yet."
+                if mine
+                else f"<@{offer.user_id}> has already offered you a draw: answer it with the "
+                "buttons on their offer."
+            )
+        else:
+            text = (
+                "You have already asked to take back a move; your opponent has not answered yet."
+                if mine
+                else f"<@{offer.user_id}> has asked to take back a move: answer them first, with "
+                "the buttons on their request."
+            )
+        raise UserError(text)
 
     def _check_answerer(self, live: LiveGame, offer: Offer, user_id: int) -> None:
         if live.side_of(user_id) is None:

@@ -168,9 +168,16 @@ def describe_move(live: LiveGame, result: MoveResult, game: Game | None = None) 
     return lines
 
 
+def ending_text(reason: Termination | None) -> str:
+    """How a game ended, as a record stores it (``king escaped``)."""
+    return reason.value if reason else "game over"
+
+
 def result_words(outcome: Outcome) -> str:
-    """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw (agreed
-    draw)``."""
+    """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw by
+    agreement``."""
+    if outcome.termination is Termination.AGREED_DRAW:
+        return "Draw by agreement"
     verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
     return f"{verdict} ({outcome.termination.value})"
 
@@ -194,14 +201,23 @@ def last_board_words(live: LiveGame) -> list[str]:
 
 
 def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
-    """Lines announcing the result and the rating changes."""
+    """Lines announcing the result, in a sentence that fits how the game ended ("@bo resigned:
+    **@al wins** with the attackers."), then the rating changes."""
     record = finished.record
-    reason = record.reason.value if record.reason else "game over"
+    reason = record.reason
     if record.result is None or record.result.value == "draw":
-        lines = [f"**Draw** ({reason})."]
+        agreed = reason is Termination.AGREED_DRAW
+        lines = ["**Draw** by agreement." if agreed else f"**Draw** ({ending_text(reason)})."]
     else:
         side = Side(record.result.value)
-        lines = [f"**{mention(live.participant(side))} wins** with the {side.value} ({reason})."]
+        wins = f"**{mention(live.participant(side))} wins** with the {side.value}"
+        loser = mention(live.participant(side.other))
+        if reason is Termination.RESIGNATION:
+            lines = [f"{loser} resigned: {wins}."]
+        elif reason is Termination.TIMEOUT:
+            lines = [f"{loser} ran out of time: {wins}."]
+        else:
+            lines = [f"{wins} ({ending_text(reason)})."]
     # The AI's rating is fixed: its side of the change is said beside the person's.
     ai = next((c for c in finished.rating_changes if c.participant.is_ai), None)
     against = ""
@@ -388,9 +404,10 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
     if outcome is not None:
+        # A game that ended before both sides moved has nothing to review.
+        review = " · /tafl analyze reviews the game" if live.record.both_sides_moved else ""
         embed.set_footer(
-            text="Rematch: the button or /tafl rematch · /tafl analyze reviews the game · "
-            "/tafl export saves it"
+            text=f"Rematch: the button or /tafl rematch{review} · /tafl export saves it"
         )
     else:
         embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")

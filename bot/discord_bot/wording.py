@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from bot.ai import LEVELS
+from bot.engine import Termination
 from bot.storage import GameRecord, GameStatus, Participant, PlayerRating, SideRecord
 
 # English plurals the bot uses that are not just word + "s".
@@ -63,7 +64,8 @@ def game_over(record: GameRecord) -> str:
         return f"Game #{record.id} was set aside because of a problem on our side."
     reason = record.reason.value if record.reason else "game over"
     if record.result is None or record.result.value == "draw":
-        return f"Game #{record.id} is over: drawn ({reason})."
+        agreed = record.reason is Termination.AGREED_DRAW
+        return f"Game #{record.id} is over: drawn {'by agreement' if agreed else f'({reason})'}."
     winner = record.attackers if record.result.value == "attackers" else record.defenders
     return (
         f"Game #{record.id} is over: {plain_name(winner)} won with the {record.result.value} "

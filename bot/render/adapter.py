@@ -19,9 +19,13 @@ from bot.render.view import (
 )
 
 _SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS: "defenders"}
-_CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
-"""Shorter words for an ending whose full name would rarely fit beside the players' names (the
-winner already says who the repetition was forbidden to)."""
+_CAPTION_WORDS = {
+    Termination.PERPETUAL_REPETITION: "repetition",
+    Termination.AGREED_DRAW: "by agreement",
+}
+"""Other words for an ending whose full name would rarely fit beside the players' names (the
+winner already says who the repetition was forbidden to) or repeat the verdict ("Draw: agreed
+draw")."""
 
 
 def _status(
@@ -81,9 +85,9 @@ def board_view_from_game(
     the road or the threat) neither the markers nor the announcement are shown.
 
     `outcome` is how the game ended when the players or the clock ended it (a resignation, a
-    loss on time, an agreed draw), which the board itself cannot know. A finished game's caption
-    shows its result, never whose turn it is nor a call (the markers still show what the last
-    move did).
+    loss on time, an agreed draw), which the board itself cannot know. A finished game's board
+    shows its result, never whose turn it is, a call, or the king's roads and dangers (but for
+    the roads of a Tuichi, which won the game).
     """
     variant = game.variant
     ended = game.outcome or outcome
@@ -100,7 +104,9 @@ def board_view_from_game(
             king = _captured_king_square(game)
             if king is not None:
                 captured.append((king, KING))
-        if hints:
+        # A finished game has nothing left to play for: its roads and dangers are no longer
+        # news, unless the roads are what ended it (Tuichi).
+        if hints and (ended is None or ended.termination is Termination.TUICHI):
             routes = last.routes
             threatened = last.king_threatened
     strip = None

@@ -37,6 +37,16 @@ LEFT JOIN players AS b ON b.id = c.challenged_id
 """
 
 
+def _slip(row: Row) -> bool:
+    """Whether a challenge row is one its challenger cancelled within a minute."""
+    resolved = row["resolved_at"]
+    return (
+        row["status"] == ChallengeStatus.CANCELLED.value
+        and resolved is not None
+        and int(resolved) - int(row["created_at"]) <= QUICK_CANCEL_SECONDS
+    )
+
+
 def _challenge_from_row(row: Row) -> Challenge:
     created_at = to_datetime(row["created_at"])
     expires_at = to_datetime(row["expires_at"])
@@ -150,20 +160,24 @@ class ChallengeStore:
         """Whole seconds since ``user_id`` last made a challenge (``None`` if never): for a
         cooldown that can say how long is left.
 
-        A challenge its challenger cancelled within :data:`QUICK_CANCEL_SECONDS` does not count:
-        it was taken back to correct it (a wrong option), not sent to pester anyone.
+        Their latest challenge does not count if they cancelled it within
+        :data:`QUICK_CANCEL_SECONDS`: it was taken back to correct it (a wrong option), not
+        sent to pester anyone. Only the latest is forgiven, so posting and cancelling in a
+        loop still meets the cooldown at the second challenge.
         """
         async with self._db.read() as connection:
-            latest = await connection.fetch_value(
+            rows = await connection.fetch(
                 """
-                SELECT max(c.created_at) FROM challenges AS c
+                SELECT c.created_at, c.status, c.resolved_at FROM challenges AS c
                 JOIN players AS p ON p.id = c.challenger_id
                 WHERE p.discord_user_id = ?
-                  AND NOT (c.status = 'cancelled' AND c.resolved_at - c.created_at <= ?)
+                ORDER BY c.created_at DESC, c.id DESC LIMIT 2
                 """,
-                (user_id, QUICK_CANCEL_SECONDS),
+                (user_id,),
             )
-        return None if latest is None else self._db.now() - int(latest)
+        if rows and _slip(rows[0]):
+            rows = rows[1:]
+        return None if not rows else self._db.now() - int(rows[0]["created_at"])
 
     async def accept(
         self,

@@ -143,6 +143,8 @@ class Challenges(commands.Cog):
         )
         title = get_variant(variant).title
         clock = f", {describe_duration(move_seconds)} per move" if move_seconds else ""
+        if not move_seconds and settings.default_move_seconds:
+            clock = ", no time limit"  # unlike the server's other challenges: say so
         side_text = "a random side" if side == "random" else f"the {side}"
         expires = int(challenge.expires_at.timestamp())
         where = " The game will have its own thread." if in_thread else ""
@@ -375,8 +377,15 @@ class Challenges(commands.Cog):
         store = self.bot.storage.challenges
         # Not under the challenge cooldown (the players have just played each other), but one
         # open offer at a time, so the button cannot be used to spam the opponent.
-        if any(c.challenger == me for c in await store.pending(old.channel_id)):
+        pending = await store.pending(old.channel_id)
+        if any(c.challenger == me for c in pending):
             raise UserError("You have already offered a game here; wait for the answer.")
+        if any(c.challenger == opponent and c.challenged == me for c in pending):
+            # Both asked at once: one offer is enough, and theirs is waiting for this player.
+            raise UserError(
+                f"{mention(opponent)} has already asked you for a game here: accept it with "
+                "the button on their offer."
+            )
         challenge = await store.create(
             guild_id=old.guild_id,
             channel_id=old.channel_id,

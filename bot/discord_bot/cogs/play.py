@@ -273,7 +273,7 @@ class Play(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         """The player gives up; the other side wins."""
         ended = await self.bot.hub.resign(interaction.channel_id or 0, interaction.user.id)
-        await self.announce_end(ended, [f"{interaction.user.mention} resigned."], interaction)
+        await self.announce_end(ended, interaction)
 
     @app_commands.command(name="draw", description="Offer your opponent a draw")
     async def draw(self, interaction: discord.Interaction) -> None:
@@ -376,7 +376,7 @@ class Play(commands.Cog):
         try:
             await interaction.response.edit_message(content="You resigned.", view=None)
         finally:
-            await self.announce_end(ended, [f"{interaction.user.mention} resigned."])
+            await self.announce_end(ended)
 
     async def on_piece_chosen(self, interaction: discord.Interaction, menu: PieceSelect) -> None:
         """Step two of click-to-move: show where the chosen piece can go."""
@@ -440,7 +440,7 @@ class Play(commands.Cog):
             try:
                 await interaction.response.edit_message(content="Draw agreed.", view=None)
             finally:
-                await self.announce_end(ended, ["The players agreed a draw."])
+                await self.announce_end(ended)
             return
         taken = await hub.answer_takeback(game_id, user_id, ply, accept)
         if taken is None:
@@ -480,12 +480,13 @@ class Play(commands.Cog):
         await post_board(self.bot, live, lines, interaction=interaction)
 
     async def announce_end(
-        self, ended: Ended, lines: list[str], interaction: discord.Interaction | None = None
+        self, ended: Ended, interaction: discord.Interaction | None = None
     ) -> None:
-        """Post the final board for a game ended by the players or the clock."""
+        """Post the final board for a game ended by the players or the clock (its words say
+        how: a resignation, time, an agreed draw)."""
         self.bot.ai.cancel(str(ended.live.id))
         await self.withdraw_offers(ended.live, ended.withdrawn, "the game is over")
-        lines = lines + describe_end(ended.live, ended.finished)
+        lines = describe_end(ended.live, ended.finished)
         await post_board(
             self.bot, ended.live, lines, interaction=interaction, finished=ended.finished
         )

@@ -18,9 +18,11 @@ from ..errors import UserError
 if TYPE_CHECKING:
     from ..client import TaflBot
 
-def describe_settings(settings: ServerSettings, *, may_change: bool) -> discord.Embed:
+def describe_settings(
+    settings: ServerSettings, *, may_change: bool, changed: bool = False
+) -> discord.Embed:
     """The server's settings as a player would read them; the footer says who may change
-    them (``may_change``: the reader may)."""
+    them (``may_change``: the reader may) and, once ``changed``, from when it applies."""
     time = settings.default_move_seconds
     embed = discord.Embed(title="Tafl settings for this server")
     embed.add_field(
@@ -39,11 +41,13 @@ def describe_settings(settings: ServerSettings, *, may_change: bool) -> discord.
         value="rated" if settings.rated_ai_games else "unrated",
         inline=False,
     )
-    embed.set_footer(
-        text="Changes apply to games started from now on."
-        if may_change
-        else "Members with the Manage Server permission can change these."
-    )
+    if changed:
+        footer = "Changes apply to games started from now on."
+    elif may_change:
+        footer = "Give /tafl settings an option to change it (for games started afterwards)."
+    else:
+        footer = "Members with the Manage Server permission can change these."
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -86,15 +90,16 @@ class ServerOptions(commands.Cog):
                 "Only members with the Manage Server permission can change these; "
                 "`/tafl settings` with no options shows them."
             )
-        changed = current
+        updated = current
         if threads is not None:
-            changed = replace(changed, game_threads=threads)
+            updated = replace(updated, game_threads=threads)
         if time is not None:
-            changed = replace(changed, default_move_seconds=parse_move_time(time))
+            updated = replace(updated, default_move_seconds=parse_move_time(time))
         if rated_ai is not None:
-            changed = replace(changed, rated_ai_games=rated_ai)
-        if changed != current:
-            changed = await store.save(changed)
+            updated = replace(updated, rated_ai_games=rated_ai)
+        if updated != current:
+            updated = await store.save(updated)
         await interaction.response.send_message(
-            embed=describe_settings(changed, may_change=True), ephemeral=True
+            embed=describe_settings(updated, may_change=True, changed=updated != current),
+            ephemeral=True,
         )

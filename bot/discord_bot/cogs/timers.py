@@ -117,10 +117,9 @@ class Timers(commands.Cog):
             live = self.bot.hub.by_id(record.id)
             if live is None:
                 continue
-            loser = live.to_move
             ended = await self.bot.hub.forfeit_on_time(live, record.ply)
             if ended is not None:
-                await play.announce_end(ended, [f"{mention(loser)} ran out of time."])
+                await play.announce_end(ended)
 
     async def send_reminders(self) -> None:
         """Ping players when a quarter of their move time (at most an hour) is left."""
