@@ -54,6 +54,11 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"event loop worst lag {NUMBER} ms \(target <= 50 ms\), median {NUMBER} ms over "
         r"[1-9]\d* ticks",
     ),
+    "live_first": (
+        r"AI service, 2 workers: 1 hard tablut move, idle and while 2 reviews run \(depth 2\)",
+        rf"move 1: {NUMBER} s idle, {NUMBER} s under load",
+        rf"worst delay under load [+-]{NUMBER} s \(target <= \+1\.0 s\)",
+    ),
     "bot_latency": (
         r"/tafl move -> first response over [1-9]\d* moves",
         rf"median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms",

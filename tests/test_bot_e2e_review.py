@@ -19,7 +19,7 @@ from bot.storage import Storage
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
-NAMES = ["ann", "ben", "cat"]
+NAMES = ["ann", "ben", "cat", "dag", "eva"]
 KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
 """A brandubh game the attackers lose at once: a4-a6 lets the king reach a4 with a road to a1."""
 
@@ -155,3 +155,32 @@ async def test_a_resigned_game_says_who_gave_up_and_lists_its_key_moments(
         "ben (defenders) resigned, with a forced win on the board (d4-a4 started it).\n"
     ), embed
     assert embed["fields"][0]["name"] == "The key moments", embed
+
+
+async def test_a_members_reviews_are_made_one_at_a_time_and_the_next_says_so(
+    world: World, bot_log: None
+) -> None:
+    dag, eva = world.user("dag"), world.user("eva")
+    channels = [world.channel("one-at-a-time-1"), world.channel("one-at-a-time-2")]
+    # One challenge each (a member may challenge once in 20 s); dag attacks in both games.
+    sides = ((dag, eva, "attackers"), (eva, dag, "defenders"))
+    for (challenger, challenged, side), channel in zip(sides, channels, strict=True):
+        await world.challenge(challenger, challenged, channel, variant="brandubh", side=side)
+        await world.play_line(dag, eva, channel, KING_RUNS)
+    # Both asked at once: one is made while the other waits, saying so; both are posted.
+    asks = [
+        await world.fake.send_slash_command(dag, channel, "tafl", subcommand="analyze")
+        for channel in channels
+    ]
+    reviews = [
+        await ask.wait_response(
+            lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+        )
+        for ask in asks
+    ]
+    titles = [review.data["embeds"][0]["title"] for review in reviews]
+    assert all(title.startswith("Review of game #") for title in titles), titles
+    said = [response.data.get("content") or "" for ask in asks for response in ask.responses]
+    waited = [text for text in said if "will be reviewed after" in text]
+    assert len(waited) == 1, [ask.responses for ask in asks]
+    assert waited[0].startswith("Game #") and "after your other review (each member's" in waited[0]

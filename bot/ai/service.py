@@ -3,13 +3,19 @@
 Each worker is a ``spawn``-context process with its own pipe. The event loop only sends a small
 request and is woken by the pipe's file descriptor when the answer arrives, so many games can
 think at once without adding lag. Cancelling a game kills its worker (the quickest way to stop a
-pure-Python search) and a fresh one takes its place; a worker that crashes is replaced too.
+search) and a fresh one takes its place; a worker that crashes is replaced too.
+
+Live play comes first. A move for a game is served before any waiting review position, and
+reviews (background work) hold at most all workers but one, so a game's move never waits behind
+them; when every worker is busy and a move is waiting, a worker searching a review position is
+stopped for it, and that position is searched again later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import multiprocessing
@@ -33,21 +39,41 @@ class AIError(RuntimeError):
     """The AI could not produce a move (bad request, repeated crashes or a hung worker)."""
 
 
+LIVE = 0
+"""The priority of a move for a game being played."""
+BACKGROUND = 1
+"""The priority of review work (a position of a finished game)."""
+PREEMPTED = "preempted"
+"""The status of a background search stopped to free its worker for a live one."""
+
+
 @dataclass(eq=False)
 class _Worker:
     process: BaseProcess
     connection: Connection
     game_key: str | None = None
     future: asyncio.Future[tuple[str, str]] | None = None
+    priority: int | None = None
+    """The priority of the request it serves (``None``: free)."""
 
 
 @dataclass(eq=False)
 class _Request:
     game_key: str | None
     payload: dict[str, Any]
+    priority: int = LIVE
     cancelled: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
+
+
+@dataclass(order=True)
+class _Waiter:
+    """A request waiting for a worker: the lowest (priority, arrival) is served first."""
+
+    priority: int
+    arrival: int
+    future: asyncio.Future[_Worker] = field(compare=False)
 
 
 class AIService:
@@ -77,9 +103,14 @@ class AIService:
         """Seconds per move by level name, overriding the levels' defaults."""
         self.grace = grace
         """Extra seconds past a move's budget before a silent worker is presumed hung."""
+        self.background_limit = max(1, workers - 1)
+        """Workers that review work may hold at once: the rest are kept for live play."""
         self._context: Any = multiprocessing.get_context(context)
         self._workers: list[_Worker] = []
-        self._idle: asyncio.Queue[_Worker] | None = None
+        self._free: list[_Worker] = []
+        self._waiting: list[_Waiter] = []
+        self._arrivals = itertools.count()
+        self._running = False
         self._requests: dict[str, _Request] = {}
         self._closed = False
 
@@ -87,12 +118,12 @@ class AIService:
 
     async def start(self) -> None:
         """Start the worker processes (process creation runs in a thread)."""
-        self._idle = asyncio.Queue()
+        self._running = True
         self._closed = False
         for _ in range(self.size):
             worker = await asyncio.to_thread(self._spawn)
             self._workers.append(worker)
-            self._idle.put_nowait(worker)
+            self._release(worker)
 
     async def close(self) -> None:
         """Stop every worker; pending requests fail with ``asyncio.CancelledError``."""
@@ -100,6 +131,10 @@ class AIService:
         for request in list(self._requests.values()):
             if not request.cancelled.done():
                 request.cancelled.set_result(None)
+        for waiter in self._waiting:
+            waiter.future.cancel()
+        self._waiting.clear()
+        self._free.clear()
         workers, self._workers = self._workers, []
         for worker in workers:
             if worker.future is not None and not worker.future.done():
@@ -135,14 +170,76 @@ class AIService:
         with contextlib.suppress(OSError):
             worker.process.kill()
         await asyncio.to_thread(self._reap, [worker])
-        if self._closed or self._idle is None:
+        if self._closed or not self._running:
             return
         fresh = await asyncio.to_thread(self._spawn)
         if self._closed:
             await asyncio.to_thread(self._reap, [fresh])
             return
         self._workers.append(fresh)
-        self._idle.put_nowait(fresh)
+        self._release(fresh)
+
+    # ------------------------------------------------------------------ who gets a worker
+
+    def _background_busy(self) -> int:
+        return sum(1 for worker in self._workers if worker.priority == BACKGROUND)
+
+    def _may_take(self, priority: int) -> bool:
+        return priority == LIVE or self._background_busy() < self.background_limit
+
+    def _release(self, worker: _Worker) -> None:
+        """A free worker goes to the first waiter allowed to take it, else to the free list."""
+        worker.priority = worker.game_key = worker.future = None
+        self._waiting = [waiter for waiter in self._waiting if not waiter.future.done()]
+        for waiter in sorted(self._waiting):
+            if self._may_take(waiter.priority):
+                self._waiting.remove(waiter)
+                worker.priority = waiter.priority
+                waiter.future.set_result(worker)
+                return
+        self._free.append(worker)
+
+    async def _acquire(self, request: _Request) -> _Worker:
+        """A worker for ``request``, waiting for one if need be (``asyncio.CancelledError``
+        when the request is cancelled meanwhile)."""
+        if self._free and self._may_take(request.priority):
+            worker = self._free.pop()
+            worker.priority = request.priority
+            return worker
+        waiter = _Waiter(
+            request.priority, next(self._arrivals), asyncio.get_running_loop().create_future()
+        )
+        self._waiting.append(waiter)
+        if request.priority == LIVE:
+            self._preempt()
+        waits: set[asyncio.Future[Any]] = {waiter.future, request.cancelled}
+        try:
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            self._give_back(waiter)
+            raise
+        if request.cancelled.done() or waiter.future not in done:
+            self._give_back(waiter)
+            raise asyncio.CancelledError
+        return waiter.future.result()
+
+    def _give_back(self, waiter: _Waiter) -> None:
+        """A waiter that no longer wants a worker leaves the queue; a worker it was handed
+        meanwhile goes to the next."""
+        if waiter in self._waiting:
+            self._waiting.remove(waiter)
+        if waiter.future.done() and not waiter.future.cancelled():
+            self._release(waiter.future.result())
+        else:
+            waiter.future.cancel()
+
+    def _preempt(self) -> None:
+        """A live request is waiting and no worker is free: stop one review search for it."""
+        for worker in self._workers:
+            future = worker.future
+            if worker.priority == BACKGROUND and future is not None and not future.done():
+                future.set_result((PREEMPTED, "stopped for a live game"))
+                return
 
     # ------------------------------------------------------------------ requests
 
@@ -165,7 +262,7 @@ class AIService:
         fails twice.
         """
         chosen = get_level(level)
-        if self._idle is None or self._closed:
+        if not self._running or self._closed:
             raise AIError("the AI service is not running: call start() first")
         time_limit = self.time_limits.get(chosen.name, chosen.time_limit)
         payload: dict[str, Any] = {
@@ -177,7 +274,7 @@ class AIService:
             "seed": seed,
             "time_limit": time_limit,
         }
-        return await self._ask(payload, time_limit + self.grace, game_key)
+        return await self._ask(payload, time_limit + self.grace, game_key, LIVE)
 
     async def evaluate(
         self,
@@ -196,9 +293,10 @@ class AIService:
         neither limit is given); the caller awaits one position at a time, so it can report
         progress between them. ``key`` works as ``game_key`` does for :meth:`choose_move`:
         :meth:`cancel` with it stops the evaluation. Raises :class:`AIError` when the request
-        is invalid or the worker fails twice.
+        is invalid or the worker fails twice. Evaluations are background work: live games'
+        moves are served first (see the module's docstring).
         """
-        if self._idle is None or self._closed:
+        if not self._running or self._closed:
             raise AIError("the AI service is not running: call start() first")
         payload: dict[str, Any] = {
             "kind": EVALUATE,
@@ -214,28 +312,35 @@ class AIService:
         budget = time_limit if time_limit is not None else SAFETY_SECONDS
         if max_depth is not None and time_limit is None:
             budget = 4 * SAFETY_SECONDS
-        text = await self._ask(payload, budget + self.grace, key)
+        text = await self._ask(payload, budget + self.grace, key, BACKGROUND)
         return PositionEval.from_dict(json.loads(text))
 
-    async def _ask(self, payload: dict[str, Any], patience: float, key: str | None) -> str:
+    async def _ask(
+        self, payload: dict[str, Any], patience: float, key: str | None, priority: int
+    ) -> str:
         """Send one request to a worker and return its text, retrying once on a fresh worker
-        if the first one crashes."""
-        request = _Request(key, payload)
+        if the first one crashes (and as often as it is stopped for live play)."""
+        request = _Request(key, payload, priority)
         if key is not None:
             previous = self._requests.get(key)
             if previous is not None and not previous.cancelled.done():
                 previous.cancelled.set_result(None)  # a newer request supersedes it
             self._requests[key] = request
         try:
-            for attempt in range(2):
+            crashes = 0
+            while True:
                 status, text = await self._run(request, patience)
                 if status == "ok":
                     return text
-                if status == "crashed" and attempt == 0:
+                if status == PREEMPTED:
+                    continue  # searched again once a worker is free for it
+                if status == "crashed" and crashes == 0:
+                    crashes += 1
                     log.warning("AI worker crashed; retrying on a fresh worker")
                     continue
-                raise AIError(text)
-            raise AIError("the AI worker crashed twice")
+                raise AIError(
+                    "the AI worker crashed twice" if status == "crashed" and crashes else text
+                )
         finally:
             if key is not None and self._requests.get(key) is request:
                 del self._requests[key]
@@ -248,16 +353,7 @@ class AIService:
             request.cancelled.set_result(None)
 
     async def _run(self, request: _Request, patience: float) -> tuple[str, str]:
-        assert self._idle is not None
-        getter = asyncio.ensure_future(self._idle.get())
-        waits: set[asyncio.Future[Any]] = {getter, request.cancelled}
-        done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        if request.cancelled in done:
-            if getter.done() and not getter.cancelled():
-                self._idle.put_nowait(getter.result())
-            getter.cancel()
-            raise asyncio.CancelledError
-        worker = getter.result()
+        worker = await self._acquire(request)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[str, str]] = loop.create_future()
         worker.future = future
@@ -279,12 +375,10 @@ class AIService:
             raise
         if future in done:
             status, text = future.result()
-            worker.future = None
-            worker.game_key = None
-            if status == "crashed":
-                await self._replace(worker)
+            if status in ("crashed", PREEMPTED):
+                await self._replace(worker)  # a preempted one is still searching: stop it
             else:
-                self._idle.put_nowait(worker)
+                self._release(worker)
             return status, text
         if request.cancelled in done:
             await self._replace(worker)

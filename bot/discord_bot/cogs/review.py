@@ -55,6 +55,15 @@ def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
     )
 
 
+def waiting_text(game_id: int, ahead: int) -> str:
+    """What a member sees while their earlier reviews are made first."""
+    others = "your other review" if ahead == 1 else f"your {ahead} other reviews"
+    return (
+        f"Game #{game_id} will be reviewed after {others} (each member's reviews are made one "
+        "at a time, so that games against the AI keep their pace)…"
+    )
+
+
 def budget_of(variant: str) -> str:
     """The name of the search budget a review is made (and stored) with."""
     return f"depth {default_depth(variant)}"
@@ -205,6 +214,11 @@ class Review(commands.Cog):
         """Reviews being made: a second ask for the same game waits for the first."""
         self._watching: dict[tuple[int, str], list[discord.Interaction]] = {}
         """Who is waiting for each review being made: each of them sees its progress."""
+        self._turns: dict[int, asyncio.Lock] = {}
+        """Each member's reviews are made one at a time, in the order asked (the lock is
+        fair), so one member cannot fill the AI's workers with reviews."""
+        self._asked: dict[int, int] = {}
+        """How many reviews each member has asked for that are not ready yet."""
 
     @app_commands.command(name="analyze", description="A computer review of a finished game")
     @app_commands.describe(game="Game number (this channel's last finished game by default)")
@@ -229,12 +243,42 @@ class Review(commands.Cog):
     async def analysis(
         self, record: GameRecord, played: Game, interaction: discord.Interaction | None = None
     ) -> GameAnalysis:
-        """The stored review of a game, or a new one (stored before it is returned)."""
+        """The stored review of a game, or a new one (stored before it is returned).
+
+        A member who asks for a review while another of theirs is being made waits for it
+        (told how many are ahead); asking for one being made already just watches it."""
         budget = budget_of(record.variant)
         stored = await self.bot.storage.analyses.get(record.id, budget)
         if stored is not None:
             return GameAnalysis.from_json(stored)
         key = (record.id, budget)
+        if interaction is None or key in self._working:
+            return await self._review(record, played, key, interaction)
+        member = interaction.user.id
+        turn = self._turns.setdefault(member, asyncio.Lock())
+        ahead = self._asked.get(member, 0)
+        self._asked[member] = ahead + 1
+        try:
+            if turn.locked():
+                await interaction.edit_original_response(content=waiting_text(record.id, ahead))
+            async with turn:
+                stored = await self.bot.storage.analyses.get(record.id, budget)
+                if stored is not None:  # made meanwhile, for someone else
+                    return GameAnalysis.from_json(stored)
+                return await self._review(record, played, key, interaction)
+        finally:
+            self._asked[member] -= 1
+            if not self._asked[member]:
+                del self._asked[member], self._turns[member]
+
+    async def _review(
+        self,
+        record: GameRecord,
+        played: Game,
+        key: tuple[int, str],
+        interaction: discord.Interaction | None,
+    ) -> GameAnalysis:
+        """Make the review (or watch the one being made), showing its progress to the asker."""
         watching = self._watching.setdefault(key, [])
         if interaction is not None:
             watching.append(interaction)
