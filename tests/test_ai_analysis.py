@@ -3,20 +3,26 @@ decisive moves are known (built by hand on brandubh boards, searched at small de
 
 from __future__ import annotations
 
+import math
+
 import pytest
-from helpers import position
+from helpers import BRANDUBH_GROUP_CAPTURE, position
 
 from bot.ai.analysis import (
     CALIBRATIONS,
+    Deepening,
     GameAnalysis,
     MomentKind,
     PositionEval,
     accuracy_of,
     calibration_for,
     chance_for,
+    deepen,
     default_depth,
     evaluate_position,
     review,
+    side_accuracy,
+    volatility_weights,
     win_chance,
 )
 from bot.ai.search import MATE, MATE_BOUND
@@ -305,3 +311,86 @@ def test_a_capture_that_punishes_a_blunder_says_whose_piece_it_takes() -> None:
     assert moment.explanation.startswith(
         "g3-g2 allows e6-c6, capturing the attacker on c5: the attackers' chances fall"
     ), moment.explanation
+
+
+# --- smaller costs, slow losses, accuracy, blame ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("after", "kind"),
+    [(-900, MomentKind.BLUNDER), (-400, MomentKind.MISTAKE), (-200, MomentKind.INACCURACY),
+     (-100, None)],
+)  # fmt: skip
+def test_a_move_is_a_blunder_mistake_or_inaccuracy_by_lichesss_thresholds(
+    after: int, kind: MomentKind | None
+) -> None:
+    # From even (50%), the attackers' chances fall to 12%, 29%, 39% or 45%.
+    start = position(7, "K:f2 T:c4,e6 t:c5,b7,g3")
+    evals = [PositionEval(0, "b7-b6"), PositionEval(after, "e6-c6", ("e6-c6", "b7-b6"))]
+    moments = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals).moments
+    assert [moment.kind for moment in moments] == ([kind] if kind else [])
+
+
+def test_a_piece_lost_without_compensation_is_named() -> None:
+    start = position(7, "K:f2 T:c4,e6 t:c5,b7,g3")
+    # After g3-g2 the defenders take the attacker on c5 and the attackers take nothing back.
+    evals = [PositionEval(0, "b7-b6"), PositionEval(-400, "e6-c6", ("e6-c6", "b7-b6"))]
+    [moment] = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals).moments
+    assert moment.explanation == (
+        "g3-g2 loses the attacker on c5 for nothing: the attackers' chances fall from 50% to 29%"
+    ), moment.explanation
+
+
+def _scores_for(chances: list[float]) -> list[int]:
+    """Scores (attackers' view) whose winning chances are ``chances``, in a variant without a
+    calibration of its own (slope 0.0022, even at 0)."""
+    slope = calibration_for("brandubh").slope
+    return [round(math.log(c / (1 - c)) / slope) for c in chances]
+
+
+def test_a_slow_loss_names_the_moves_that_made_it_and_costs_accuracy() -> None:
+    # The group-capture game's first 15 moves, with made-up verdicts: the defenders start at
+    # 86% and each of their seven moves costs 9.5 points, down to 19.5%; no move stands out.
+    moves = list(BRANDUBH_GROUP_CAPTURE[:15])
+    chances = [0.14]
+    for index in range(len(moves)):
+        chances.append(chances[-1] + (0.095 if index % 2 == 1 else 0.0))  # defenders' moves
+    evals = [PositionEval(score, "a1-a1", depth=2) for score in _scores_for(chances)]
+    analysis = review("brandubh", None, None, moves, evals)
+    slow = [m for m in analysis.moments if m.side is Side.DEFENDERS]
+    assert 1 <= len(slow) <= 3 and all(m.kind is MomentKind.INACCURACY for m in slow)
+    assert all(0.08 < m.loss < 0.1 for m in slow)
+    assert analysis.defenders_accuracy is not None and analysis.defenders_accuracy < 90
+
+
+def test_one_move_that_throws_the_game_away_weighs_in_the_sides_accuracy() -> None:
+    # 39 perfect moves and one that loses everything: the plain mean would say 97.5%.
+    accuracies = [100.0] * 39 + [0.0]
+    assert side_accuracy(accuracies, [1.0] * 40) == pytest.approx((97.5 + 40 / 1.39) / 2, 0.01)
+    assert side_accuracy([], []) is None
+    # Volatile stretches weigh more: lichess's weights, from the winning chances around a move.
+    weights = volatility_weights([0.5] * 6 + [0.9, 0.1, 0.9, 0.1] + [0.5] * 6)
+    assert len(weights) == 15 and min(weights) == 0.5 and max(weights) == 12.0
+
+
+def test_a_forced_result_first_seen_late_is_searched_back_to_the_move_that_allowed_it() -> None:
+    # Position 4 is lost for the attackers in 3 plies; positions 3 and 2 looked even at depth 2.
+    # Searched again deeper, 3 and 2 are lost too, and 1 holds: the move from 1 allowed it.
+    lost = PositionEval(-(MATE - 3), "d1-d2")
+    evals = [PositionEval(0, "a1-a2")] * 4 + [lost, PositionEval(-(MATE - 2), "d2-d3")]
+    deeper = {3: PositionEval(-(MATE - 4), "x"), 2: PositionEval(-(MATE - 5), "y"),
+              1: PositionEval(50, "z")}  # fmt: skip
+    asked: list[tuple[int, int]] = []
+
+    def evaluate(index: int, depth: int) -> PositionEval:
+        asked.append((index, depth))
+        return deeper[index]
+
+    found = deepen(evals, 2, evaluate)
+    assert asked == [(3, 4), (2, 5), (1, 6)]
+    assert found[3] == deeper[3] and found[2] == deeper[2] and found[1] == evals[1]
+    # Within the search's own horizon nothing is searched again.
+    assert deepen(evals, 4, evaluate) == evals and len(asked) == 3
+    # Nor beyond the limit of plies.
+    deepening = Deepening(evals, 2, deeper=1)
+    assert deepening.next() == (3, 3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.ai.analysis import GameAnalysis, MomentKind
+from bot.ai.analysis import GameAnalysis
 from bot.engine import Game, Move, MoveResult, Outcome, Side, Termination
 from bot.render.view import (
     ATTACKER,
@@ -201,13 +201,6 @@ def view_before_move(
     return replace(view, arrows=tuple(arrows), caption=strip)
 
 
-_KIND_WORDS = {
-    MomentKind.BLUNDER: "Blunder",
-    MomentKind.MISSED_WIN: "Missed win",
-    MomentKind.MISSED_DEFENCE: "Missed defence",
-}
-
-
 def analysis_view(
     analysis: GameAnalysis,
     ply: int,
@@ -226,7 +219,7 @@ def analysis_view(
     moment = next((m for m in analysis.moments if m.ply == ply), None)
     if moment is not None:
         better: str | None = moment.better
-        status: str | None = f"{_KIND_WORDS[moment.kind]}: better {moment.better}"
+        status: str | None = f"{moment.kind.value.capitalize()}: better {moment.better}"
     else:
         better = analysis.evals[ply - 1].best_move
         status = f"Better: {better}" if better and better != analysis.moves[ply - 1] else None

@@ -39,6 +39,8 @@ _KIND_SHAPES = {
     MomentKind.BLUNDER: "circle",
     MomentKind.MISSED_WIN: "diamond",
     MomentKind.MISSED_DEFENCE: "square",
+    MomentKind.MISTAKE: "triangle",
+    MomentKind.INACCURACY: "dot",
 }
 
 
@@ -48,6 +50,8 @@ def kind_colour(theme: Theme, kind: MomentKind) -> RGB:
         MomentKind.BLUNDER: theme.moment_blunder,
         MomentKind.MISSED_WIN: theme.moment_missed_win,
         MomentKind.MISSED_DEFENCE: theme.moment_missed_defence,
+        MomentKind.MISTAKE: theme.moment_mistake,
+        MomentKind.INACCURACY: theme.moment_inaccuracy,
     }[kind]
 
 
@@ -302,37 +306,46 @@ def _shape(draw: ImageDraw.ImageDraw, shape: str, centre: tuple[float, float], r
     elif shape == "diamond":
         r = radius * 1.3
         draw.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=fill)
+    elif shape == "triangle":
+        r = radius * 1.35
+        draw.polygon([(x, y - r), (x + r * 0.87, y + r * 0.5), (x - r * 0.87, y + r * 0.5)],
+                     fill=fill)
+    elif shape == "dot":
+        r = radius * 0.75
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
     else:
         r = radius * 0.92
         draw.rectangle((x - r, y - r, x + r, y + r), fill=fill)
-
-
-_KIND_LABELS = {
-    MomentKind.BLUNDER: "blunder",
-    MomentKind.MISSED_WIN: "missed win",
-    MomentKind.MISSED_DEFENCE: "missed defence",
-}
 
 
 def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
             theme: Theme) -> None:
     """The kinds of moment the chart shows, each with its shape; or that there were none."""
     unit = frame.width / 100
-    face = font(round(2.9 * unit))
-    y = frame.height - frame.legend / 2
     kinds = [kind for kind in MomentKind if any(m.kind is kind for m in analysis.moments)]
+    y = frame.height - frame.legend / 2
+    # Up to five kinds in one row: a smaller face when their labels need the room.
+    radius, gap = unit * 1.1, unit * 3
+    boards = next((m for m in analysis.moments if m.critical), None)
+    sample = analysis.move_label(boards.ply) if boards is not None else ""
+    size = 2.9
+    while size > 1.6:
+        face = font(round(size * unit))
+        needed = sum(radius * 2 + unit + face.getlength(kind.value) for kind in kinds)
+        needed += gap * max(0, len(kinds) - 1)
+        if boards is not None:  # the sample number, at least
+            needed += gap + face.getlength(sample) + unit * 1.8
+        if needed <= frame.width - unit * 4:
+            break
+        size -= 0.1
     if not kinds:
         draw.text((frame.width / 2, y), "no decisive mistakes", font=face,
                   fill=theme.caption_dim, anchor="mm")
         return
-    radius = unit * 1.1
-    items = [(kind, _KIND_LABELS[kind]) for kind in kinds]
-    gap = unit * 3
+    items = [(kind, kind.value) for kind in kinds]
     widths = [radius * 2 + unit + face.getlength(text) for _, text in items]
     # A filled move number means the moment has its own board under the review; the sample is
     # the first such number of this game, not a made-up one the chart does not have.
-    boards = next((m for m in analysis.moments if m.critical), None)
-    sample = analysis.move_label(boards.ply) if boards is not None else ""
     sample_box = face.getlength(sample) + unit * 1.8
     boards_text = ""
     if boards is not None:

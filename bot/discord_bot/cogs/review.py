@@ -9,16 +9,26 @@ it works; the review is then stored, and asking again is instant.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.analysis import GameAnalysis, Moment, default_depth, review
+from bot.ai.analysis import (
+    METHOD,
+    Deepening,
+    GameAnalysis,
+    Moment,
+    MomentKind,
+    default_depth,
+    review,
+)
 from bot.ai.search import MATE_BOUND
 from bot.engine import Game, Side, Termination, get_variant
 from bot.render import render_png
@@ -28,7 +38,7 @@ from bot.storage import GameRecord, GameResult, GameStatus, NotFound
 from bot.storage.replay import replay_game
 
 from ..errors import UserError
-from ..limits import EMBED_FIELD_VALUE, GameNumber, fit_embed
+from ..limits import EMBED_FIELD_VALUE, GameNumber, clip, fit_embed
 from ..table import PLAIN, BoardLook, look_for
 from ..wording import plain_name, plural
 
@@ -65,8 +75,8 @@ def waiting_text(game_id: int, ahead: int) -> str:
 
 
 def budget_of(variant: str) -> str:
-    """The name of the search budget a review is made (and stored) with."""
-    return f"depth {default_depth(variant)}"
+    """The name of the search budget and method a review is made (and stored) with."""
+    return f"depth {default_depth(variant)}, method {METHOD}"
 
 
 def side_name(side: Side) -> str:
@@ -99,12 +109,17 @@ def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) 
 
 
 def listed_moments(
-    analysis: GameAnalysis, names: dict[Side, str], room: int = EMBED_FIELD_VALUE
+    analysis: GameAnalysis,
+    names: dict[Side, str],
+    room: int = EMBED_FIELD_VALUE,
+    moments: Sequence[Moment] | None = None,
 ) -> tuple[list[str], int]:
-    """The moments' lines that fit in ``room`` characters, in the order of the game, and how
-    many were left out. The boards' (critical) moments come first, then the costliest, so
-    the text always covers the boards and the worst mistakes, and no line is cut."""
-    ranked = sorted(analysis.moments, key=lambda m: (not m.critical, -m.loss, m.ply))
+    """The lines of ``moments`` (by default all of the analysis's) that fit in ``room``
+    characters, in the order of the game, and how many were left out. The boards' (critical)
+    moments come first, then the costliest, so the text always covers the boards and the worst
+    mistakes, and no line is cut."""
+    given = analysis.moments if moments is None else moments
+    ranked = sorted(given, key=lambda m: (not m.critical, -m.loss, m.ply))
     chosen: list[Moment] = []
     used = 0
     for moment in ranked:
@@ -116,7 +131,21 @@ def listed_moments(
         chosen.append(moment)
         used += size
     chosen.sort(key=lambda m: m.ply)
-    return [moment_line(analysis, m, names) for m in chosen], len(analysis.moments) - len(chosen)
+    return [moment_line(analysis, m, names) for m in chosen], len(given) - len(chosen)
+
+
+def inaccuracies_text(analysis: GameAnalysis, names: dict[Side, str]) -> str:
+    """The inaccuracies, side by side, each as its move and what it cost: ``Ann (attackers):
+    12. a4-a5 (−11%), 15. c3-c5 (−12%)``."""
+    lines = []
+    for side in (Side.ATTACKERS, Side.DEFENDERS):
+        mine = [m for m in analysis.moments if m.kind is MomentKind.INACCURACY and m.side is side]
+        if mine:
+            moves = ", ".join(
+                f"{analysis.move_label(m.ply)} {m.move} (−{m.loss:.0%})" for m in mine
+            )
+            lines.append(f"{player_and_side(names, side)}: {moves}")
+    return clip("\n".join(lines), EMBED_FIELD_VALUE)
 
 
 def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, str]) -> str:
@@ -168,8 +197,12 @@ def present(
         title=f"Review of game #{record.id} ({variant.title}, {length})",
         description=f"{result_line(analysis, record, names)}\n{accuracy_line(analysis, names)}",
     )
-    if analysis.moments:
-        lines, left_out = listed_moments(analysis, names)
+    decisive = [m for m in analysis.moments if m.kind.decisive]
+    mistakes = [m for m in analysis.moments if m.kind is MomentKind.MISTAKE]
+    left_out = 0
+    if decisive:
+        lines, left = listed_moments(analysis, names, moments=decisive)
+        left_out += left
         # Only a game won on the board was decided by its moments; a draw, a resignation or
         # a timeout had them all the same.
         decided = (
@@ -179,10 +212,19 @@ def present(
         )
         heading = "The moments that decided it" if decided else "The key moments"
         embed.add_field(name=heading, value="\n".join(lines), inline=False)
-        if left_out:
-            more = plural(left_out, "more moment")
-            embed.set_footer(text=f"{more} in the game record: /tafl export game:{record.id}")
-    else:
+    if mistakes:
+        lines, left = listed_moments(analysis, names, moments=mistakes)
+        left_out += left
+        heading = "Mistakes" if decisive else "Mistakes (no single move decided the game)"
+        embed.add_field(name=heading, value="\n".join(lines), inline=False)
+    if any(m.kind is MomentKind.INACCURACY for m in analysis.moments):
+        embed.add_field(
+            name="Inaccuracies", value=inaccuracies_text(analysis, names), inline=False
+        )
+    if left_out:
+        more = plural(left_out, "more moment")
+        embed.set_footer(text=f"{more} in the game record: /tafl export game:{record.id}")
+    if not analysis.moments:
         embed.add_field(
             name="No decisive mistake",
             value="Neither side threw away a clear advantage: the result grew move by move.",
@@ -323,15 +365,43 @@ class Review(commands.Cog):
                         await interaction.edit_original_response(content=text)
                     except discord.HTTPException as error:  # the pulse is a courtesy only
                         log.info("could not update the review progress: %s", error)
+        # Where a forced result was first seen late, look deeper for the move that allowed it.
+        deepening = Deepening(evals, depth)
+        while (ask := deepening.next()) is not None:
+            index, deeper = ask
+            if deepening.searched == 0:
+                for interaction in list(watching):
+                    with contextlib.suppress(discord.HTTPException):  # a courtesy only
+                        await interaction.edit_original_response(
+                            content=f"Reviewing game #{record.id}: every position searched; "
+                            "looking deeper where the game was decided…"
+                        )
+            deepening.accept(
+                index,
+                await self.bot.ai.evaluate(
+                    variant=record.variant,
+                    start_position=record.start_position,
+                    start_turn=Side(record.first_turn),
+                    moves=moves[:index],
+                    max_depth=deeper,
+                    key=f"review-{record.id}",
+                ),
+            )
         analysis = await asyncio.to_thread(
-            review, record.variant, record.start_position, Side(record.first_turn), moves, evals
+            review,
+            record.variant,
+            record.start_position,
+            Side(record.first_turn),
+            moves,
+            deepening.evals,
         )
         await self.bot.storage.analyses.save(
             record.id, budget_of(record.variant), analysis.to_json()
         )
         log.info(
-            "game %d reviewed: %d positions in %.1f s, %d moments",
-            record.id, total, time.monotonic() - started, len(analysis.moments),
+            "game %d reviewed: %d positions in %.1f s (%d searched again, deeper), %d moments",
+            record.id, total, time.monotonic() - started, deepening.searched,
+            len(analysis.moments),
         )  # fmt: skip
         return analysis
 
