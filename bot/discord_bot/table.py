@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine import Side
-from bot.render import DEFAULT_THEME
-from bot.storage import FinishedGame, Participant
+from bot.render import DEFAULT_THEME, THEMES
+from bot.storage import FinishedGame, Participant, PlayerPreferences
 
 from .hub import LiveGame
 from .limits import CONTENT, clip
@@ -102,7 +102,14 @@ async def look_for(bot: TaflBot, user_id: int, side: Side | None) -> BoardLook:
     """How ``user_id`` wants boards drawn when they play ``side`` (``None``: not playing), for
     every board drawn for one person: a game's, a puzzle's, a review they asked for."""
     preferences = await bot.storage.preferences.get(user_id)
-    return BoardLook(preferences.theme, preferences.flip and side is TOP_SIDE)
+    return BoardLook(theme_of(preferences), preferences.flip and side is TOP_SIDE)
+
+
+def theme_of(preferences: PlayerPreferences) -> str:
+    """The renderer's theme a player's boards are drawn in: the one they chose, while the
+    renderer has it, else its default."""
+    theme = preferences.theme
+    return theme if theme is not None and theme in THEMES else DEFAULT_THEME
 
 
 def text_message(live: LiveGame, content_lines: list[str], flip: bool = False) -> str:

@@ -13,7 +13,6 @@ from enum import StrEnum
 from typing import Literal
 
 from bot.engine import Outcome, Side, Termination
-from bot.render import DEFAULT_THEME
 
 from .glicko2 import Rating
 
@@ -395,7 +394,7 @@ class PlayerPreferences:
     """One person's options for the boards the bot draws for them (defaults until changed)."""
 
     user_id: int
-    theme: str = DEFAULT_THEME
-    """The name of one of the renderer's ``THEMES``."""
+    theme: str | None = None
+    """The name of the renderer's theme the player chose (``None``: its default)."""
     flip: bool = False
     """Turn boards to the player's own side of the table (the Discord layer says when)."""
