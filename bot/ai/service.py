@@ -16,19 +16,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import multiprocessing
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
 
 from bot.engine.types import Side
 
 from .analysis import SAFETY_SECONDS, PositionEval
 from .levels import LEVELS, get_level
-from .worker import EVALUATE, worker_main
+from .worker import EvaluationRequest, Failed, MoveRequest, Reply, Request, worker_main
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +41,22 @@ LIVE = 0
 """The priority of a move for a game being played."""
 BACKGROUND = 1
 """The priority of review work (a position of a finished game)."""
-PREEMPTED = "preempted"
-"""The status of a background search stopped to free its worker for a live one."""
+
+
+@dataclass(frozen=True)
+class _Crashed:
+    """The worker died (or could not be reached) before it answered."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Preempted:
+    """A background search stopped to free its worker for a live one."""
+
+
+_Outcome = Reply | _Crashed | _Preempted
+"""What waiting for a worker's answer ends with."""
 
 
 @dataclass(eq=False)
@@ -52,7 +64,7 @@ class _Worker:
     process: BaseProcess
     connection: Connection
     game_key: str | None = None
-    future: asyncio.Future[tuple[str, str]] | None = None
+    future: asyncio.Future[_Outcome] | None = None
     priority: int | None = None
     """The priority of the request it serves (``None``: free)."""
 
@@ -60,7 +72,7 @@ class _Worker:
 @dataclass(eq=False)
 class _Request:
     game_key: str | None
-    payload: dict[str, Any]
+    message: Request
     priority: int = LIVE
     cancelled: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -92,7 +104,6 @@ class AIService:
         *,
         time_limits: dict[str, float] | None = None,
         grace: float = 10.0,
-        context: str = "spawn",
     ) -> None:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
@@ -105,7 +116,8 @@ class AIService:
         """Extra seconds past a move's budget before a silent worker is presumed hung."""
         self.background_limit = max(1, workers - 1)
         """Workers that review work may hold at once: the rest are kept for live play."""
-        self._context: Any = multiprocessing.get_context(context)
+        # Spawned, not forked: a fork would copy the bot's event loop and open sockets.
+        self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._free: list[_Worker] = []
         self._waiting: list[_Waiter] = []
@@ -212,7 +224,9 @@ class AIService:
         self._waiting.append(waiter)
         if request.priority == LIVE:
             self._preempt()
-        waits: set[asyncio.Future[Any]] = {waiter.future, request.cancelled}
+        waits: set[asyncio.Future[_Worker] | asyncio.Future[None]] = {
+            waiter.future, request.cancelled
+        }
         try:
             done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
@@ -238,7 +252,7 @@ class AIService:
         for worker in self._workers:
             future = worker.future
             if worker.priority == BACKGROUND and future is not None and not future.done():
-                future.set_result((PREEMPTED, "stopped for a live game"))
+                future.set_result(_Preempted())
                 return
 
     # ------------------------------------------------------------------ requests
@@ -265,16 +279,12 @@ class AIService:
         if not self._running or self._closed:
             raise AIError("the AI service is not running: call start() first")
         time_limit = self.time_limits.get(chosen.name, chosen.time_limit)
-        payload: dict[str, Any] = {
-            "variant": variant,
-            "start_position": start_position,
-            "start_turn": start_turn.value,
-            "moves": list(moves),
-            "level": chosen.name,
-            "seed": seed,
-            "time_limit": time_limit,
-        }
-        return await self._ask(payload, time_limit + self.grace, game_key, LIVE)
+        request = MoveRequest(
+            variant, start_position, start_turn, tuple(moves), chosen.name, seed, time_limit
+        )
+        move = await self._ask(request, time_limit + self.grace, game_key, LIVE)
+        assert isinstance(move, str)
+        return move
 
     async def evaluate(
         self,
@@ -298,49 +308,44 @@ class AIService:
         """
         if not self._running or self._closed:
             raise AIError("the AI service is not running: call start() first")
-        payload: dict[str, Any] = {
-            "kind": EVALUATE,
-            "variant": variant,
-            "start_position": start_position,
-            "start_turn": None if start_turn is None else start_turn.value,
-            "moves": list(moves),
-            "max_depth": max_depth,
-            "time_limit": time_limit,
-        }
+        request = EvaluationRequest(
+            variant, start_position, start_turn, tuple(moves), max_depth, time_limit
+        )
         # A search limited only by its depth has no clock of its own: it gets four times the
         # safety net before its worker is presumed hung.
         budget = time_limit if time_limit is not None else SAFETY_SECONDS
         if max_depth is not None and time_limit is None:
             budget = 4 * SAFETY_SECONDS
-        text = await self._ask(payload, budget + self.grace, key, BACKGROUND)
-        return PositionEval.from_dict(json.loads(text))
+        evaluation = await self._ask(request, budget + self.grace, key, BACKGROUND)
+        assert isinstance(evaluation, PositionEval)
+        return evaluation
 
     async def _ask(
-        self, payload: dict[str, Any], patience: float, key: str | None, priority: int
-    ) -> str:
-        """Send one request to a worker and return its text, retrying once on a fresh worker
+        self, message: Request, patience: float, key: str | None, priority: int
+    ) -> str | PositionEval:
+        """Send one request to a worker and return its answer, retrying once on a fresh worker
         if the first one crashes (and as often as it is stopped for live play)."""
-        request = _Request(key, payload, priority)
+        request = _Request(key, message, priority)
         if key is not None:
             previous = self._requests.get(key)
             if previous is not None and not previous.cancelled.done():
                 previous.cancelled.set_result(None)  # a newer request supersedes it
             self._requests[key] = request
         try:
-            crashes = 0
+            crashed = False
             while True:
-                status, text = await self._run(request, patience)
-                if status == "ok":
-                    return text
-                if status == PREEMPTED:
+                outcome = await self._run(request, patience)
+                if isinstance(outcome, _Preempted):
                     continue  # searched again once a worker is free for it
-                if status == "crashed" and crashes == 0:
-                    crashes += 1
-                    log.warning("AI worker crashed; retrying on a fresh worker")
+                if isinstance(outcome, _Crashed):
+                    if crashed:
+                        raise AIError("the AI worker crashed twice")
+                    crashed = True
+                    log.warning("AI worker crashed (%s); trying a fresh one", outcome.reason)
                     continue
-                raise AIError(
-                    "the AI worker crashed twice" if status == "crashed" and crashes else text
-                )
+                if isinstance(outcome, Failed):
+                    raise AIError(outcome.reason)
+                return outcome
         finally:
             if key is not None and self._requests.get(key) is request:
                 del self._requests[key]
@@ -352,20 +357,22 @@ class AIService:
         if request is not None and not request.cancelled.done():
             request.cancelled.set_result(None)
 
-    async def _run(self, request: _Request, patience: float) -> tuple[str, str]:
+    async def _run(self, request: _Request, patience: float) -> _Outcome:
         worker = await self._acquire(request)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[tuple[str, str]] = loop.create_future()
+        future: asyncio.Future[_Outcome] = loop.create_future()
         worker.future = future
         worker.game_key = request.game_key
         try:
-            worker.connection.send(request.payload)
+            worker.connection.send(request.message)
         except (OSError, BrokenPipeError):
             await self._replace(worker)
-            return "crashed", "the AI worker had died"
+            return _Crashed("the AI worker had died")
         self._watch(worker)
         try:
-            pending: set[asyncio.Future[Any]] = {future, request.cancelled}
+            pending: set[asyncio.Future[_Outcome] | asyncio.Future[None]] = {
+                future, request.cancelled
+            }
             done, _ = await asyncio.wait(
                 pending, timeout=patience, return_when=asyncio.FIRST_COMPLETED
             )
@@ -374,12 +381,12 @@ class AIService:
             await asyncio.shield(self._replace(worker))
             raise
         if future in done:
-            status, text = future.result()
-            if status in ("crashed", PREEMPTED):
+            outcome = future.result()
+            if isinstance(outcome, _Crashed | _Preempted):
                 await self._replace(worker)  # a preempted one is still searching: stop it
             else:
                 self._release(worker)
-            return status, text
+            return outcome
         if request.cancelled in done:
             await self._replace(worker)
             raise asyncio.CancelledError
@@ -399,11 +406,10 @@ class AIService:
     def _readable(self, worker: _Worker) -> None:
         self._unwatch(worker)
         future = worker.future
-        reply: tuple[str, str]
+        reply: _Outcome
         try:
-            status, text = worker.connection.recv()
-            reply = (str(status), str(text))
+            reply = worker.connection.recv()
         except (EOFError, OSError):
-            reply = ("crashed", "the AI worker process died")
+            reply = _Crashed("the AI worker process died")
         if future is not None and not future.done():
             future.set_result(reply)
