@@ -25,7 +25,7 @@ variants = st.sampled_from(sorted(VARIANTS))
 
 
 def reference_moves(game: Game) -> list[Move]:
-    """Legal moves walked square by square straight from RULES.md (no tables)."""
+    """Legal moves walked square by square straight from docs/RULES.md (no tables)."""
     variant: Variant = game.variant
     n = variant.size
     cells = game.cells

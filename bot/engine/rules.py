@@ -260,7 +260,7 @@ class CopenhagenRules(Rules):
         of every member. A king in an attacked row counts towards the two but stays; a king
         may bracket or stand in front for the defenders.
 
-        The moving piece must be one of the brackets. RULES.md also allows a front piece to
+        The moving piece must be one of the brackets. docs/RULES.md also allows a front piece to
         complete the wall, but in the 1,752 recorded games none of the 24 walls completed
         from the front captured, and all 59 recorded wall captures were made by a bracket.
         """
@@ -354,7 +354,7 @@ class CopenhagenRules(Rules):
         return defenders == cells.count(DEFENDER)
 
     def exit_fort(self, board: Board) -> frozenset[int]:
-        """RULES.md's exit fort: the king on the edge can move, no attacker touches the fort
+        """docs/RULES.md's exit fort: the king on the edge can move, no attacker touches the fort
         (the king's square and the empty squares reachable from it), and the defenders next
         to the fort all belong to the wall that cannot be broken. Returns the fort's squares
         when it holds (empty otherwise)."""

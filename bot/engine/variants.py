@@ -1,7 +1,7 @@
 """The registry of variants: each ruleset is one frozen description, looked up by name.
 
 Move generation, captures and end-of-game checks read these descriptions; nothing else in the
-engine knows a variant by its name. ``../shared/RULES.md`` is the authority on every field.
+engine knows a variant by its name. ``docs/RULES.md`` is the authority on every field.
 """
 
 from __future__ import annotations
@@ -103,13 +103,13 @@ class Variant:
           edge he has three, so he is never captured there (``ks:m`` would let the edge count).
         - ``surf:y``: a side entirely surrounded loses (encirclement).
         - ``tfr:w``: OpenTafl gives a threefold repetition to the side to move in the repeated
-          position, so the side whose move repeats it loses. RULES.md gives it to the attackers
+          position, so the side whose move repeats it loses. docs/RULES.md gives it to the attackers
           whoever repeats; the two agree when the defenders repeat, which is what the rule is
           for, and OTN has no value closer to it.
         - ``sw:s``: shieldwall captures, and a corner may stand in for a bracket.
-        - ``swf:y``: the capturing move must be a bracket's (RULES.md also lets a front piece
+        - ``swf:y``: the capturing move must be a bracket's (docs/RULES.md also lets a front piece
           close the wall; OpenTafl's ``swf:n`` would let any move capture a closed wall).
-        - ``efe:y``: the king wins by an edge fort (RULES.md's exit fort).
+        - ``efe:y``: the king wins by an edge fort (docs/RULES.md's exit fort).
 
         Read back by OpenTafl's ``RulesSerializer.loadRulesRecord``, the record has the settings
         of its built-in Copenhagen; only the throne lists name fewer piece kinds (we have no
@@ -188,7 +188,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "on the throne, on three sides beside it, or by trapping him between two attackers "
             "elsewhere. Only the king may stop on or cross the throne."
         ),
-        # RULES.md seed 000 (Aisling-1198)
+        # Aisling-1198's rule sheet (docs/RULES.md, `tablut`)
         source=(
             "Linnaeus, Lachesis Lapponica (1732), as reconstructed by Ashton (2010), Cartier, "
             "Salmi and Walker"
@@ -216,7 +216,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "own camp or leave it but never re-enter; defenders never enter camps. Camps and "
             "the throne count as a capturing piece. The king escapes at any edge square."
         ),
-        # RULES.md seed 003
+        # Linnaeus's laws as Ashton translates them (docs/RULES.md, `tablut-ashton`)
         source=(
             "Linnaeus's laws as translated by John Ashton (2007), with the Tablut Challenge's "
             "camps"
@@ -239,7 +239,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "throne but only the king may stop on it. The king must be surrounded on all four "
             "sides by attackers, the board edge, the throne or a corner."
         ),
-        # RULES.md seed 001
+        # Ludoteka's Tablut (docs/RULES.md, `tablut-corner`)
         source="Ludoteka (ludoteka.com)",
         aliases=("ludoteka",),
     ),
@@ -260,7 +260,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "corners help), or surround the king together with every defender connected to "
             "him so that the group has no free square."
         ),
-        # RULES.md seed 002
+        # regledujeu.fr's Tablut (Gwezboell) (docs/RULES.md, `tablut-unarmed`)
         source="Board Game Arena's Tablut, as described by regledujeu.fr",
         aliases=("bga",),
     ),
@@ -282,7 +282,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "The king must be surrounded on four sides (edge, throne and corners count), or "
             "his whole group must be shut in. The defenders win most games between equals."
         ),
-        # RULES.md seed 004, first version
+        # the leaflet Jeux de Tafl's Brandubh (docs/RULES.md, `brandubh`)
         source="Jeux de Tafl (its first 7x7 version)",
         aliases=("brandub",),
     ),
@@ -304,7 +304,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "Tuichi: a move that opens two escape routes. Once the king leaves the throne, "
             "nobody may enter or cross it, and the empty throne is hostile to all."
         ),
-        # RULES.md seed 004, other version
+        # the leaflet's other version (docs/RULES.md, `fidchell`)
         source="Jeux de Tafl (its other 7x7 version)",
     ),
     Variant(
@@ -327,7 +327,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "capture. The attackers also win by encircling the king and every defender, and "
             "the defenders may not repeat a position a third time."
         ),
-        # RULES.md, section copenhagen
+        # the Rules of Copenhagen Hnefatafl 11x11 (docs/RULES.md, `copenhagen`)
         source="Copenhagen Hnefatafl 11x11 rules (aagenielsen.dk; World Tafl Federation)",
         aliases=("hnefatafl",),
     ),
