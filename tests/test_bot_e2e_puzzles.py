@@ -158,10 +158,22 @@ async def test_a_puzzle_is_solved_by_clicking_on_its_own_board(world: World, bot
     match = SHOWN.search(board.content)
     assert match and "Choose your move below" in board.content, board.content
     puzzle = shipped(match.group(1))
+    # A puzzle of two moves or more, to click through a reply: the one nearest cat's rating
+    # depends on the ratings earlier scenarios gave (the daily puzzle differs from run to run).
+    for _ in range(10):
+        if len(puzzle.main_line()) > 1:
+            break
+        skipped = await world.click(world.user("cat"), board, "tafl:zn:tablut")
+        await skipped.wait_response(lambda r: bool(r.content), timeout=WAIT)
+        board = skipped.original_message
+        assert board is not None
+        found = SHOWN.search(board.content)
+        assert found, board.content
+        puzzle = shipped(found.group(1))
     size = puzzle.game().size
     line = puzzle.main_line()
     first_image = board.attachments[0].data
-    assert len(line) > 1, "the tablut puzzle nearest 1500 takes two moves"
+    assert len(line) > 1, "no tablut puzzle of two moves near cat's rating"
     # Asking again shows the same go, not a new puzzle.
     asked = await world.command(world.user("cat"), world.existing("clicks"), "puzzle")
     await asked.wait_response(lambda r: bool(r.content), timeout=WAIT)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from itertools import groupby
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 import discord
 
@@ -65,7 +65,28 @@ async def _dispatch(interaction: discord.Interaction, item: Item) -> None:
     await router.dispatch(interaction, item)
 
 
+class Routed:
+    """What every button and menu here does: its click goes to the handler the cogs registered
+    for its class (:class:`ClickRouter`), and after a restart it is rebuilt from its custom id
+    alone (:meth:`from_match`, each class's own reading of its template)."""
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        """The item a custom id matching the class's template stands for."""
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls.from_match(match)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, cast(Item, self))
+
+
 class GameButton(
+    Routed,
     discord.ui.DynamicItem[Button],
     template=r"tafl:g:(?P<game>\d+):(?P<action>move|board|draw|takeback|resign)",
 ):
@@ -85,16 +106,13 @@ class GameButton(
         self.action = action
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> GameButton:
+    def from_match(cls, match: re.Match[str]) -> GameButton:
         return cls(int(match["game"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class ChallengeButton(
+    Routed,
     discord.ui.DynamicItem[Button],
     template=r"tafl:ch:(?P<id>\d+):(?P<action>accept|decline|cancel)",
 ):
@@ -119,16 +137,13 @@ class ChallengeButton(
         self.action = action
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ChallengeButton:
+    def from_match(cls, match: re.Match[str]) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class OfferButton(
+    Routed,
     discord.ui.DynamicItem[Button],
     template=r"tafl:of:(?P<kind>draw|takeback):(?P<game>\d+):(?P<ply>\d+):(?P<answer>yes|no)",
 ):
@@ -154,16 +169,14 @@ class OfferButton(
         return self.answer == "yes"
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OfferButton:
+    def from_match(cls, match: re.Match[str]) -> OfferButton:
         return cls(match["kind"], int(match["game"]), int(match["ply"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
-class ConfirmResignButton(discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P<game>\d+)"):
+class ConfirmResignButton(
+    Routed, discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P<game>\d+)"
+):
     """The second click of a resignation made with buttons (one stray click must not lose)."""
 
     def __init__(self, game_id: int) -> None:
@@ -177,16 +190,12 @@ class ConfirmResignButton(discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ConfirmResignButton:
+    def from_match(cls, match: re.Match[str]) -> ConfirmResignButton:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
-class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
+class RematchButton(Routed, discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
     """Offered under a finished game: a new game with the sides swapped."""
 
     def __init__(self, game_id: int) -> None:
@@ -201,13 +210,9 @@ class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RematchButton:
+    def from_match(cls, match: re.Match[str]) -> RematchButton:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class SquareMenu:
@@ -241,6 +246,7 @@ def square_select(
 
 
 class PieceSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=r"tafl:pc:(?P<game>\d+):(?P<ply>\d+)(?::(?P<part>\d+))?",
@@ -267,16 +273,13 @@ class PieceSelect(
         self.part = part
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PieceSelect:
+    def from_match(cls, match: re.Match[str]) -> PieceSelect:
         return cls(int(match["game"]), int(match["ply"]), part=int(match["part"] or 0))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class TargetSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=r"tafl:to:(?P<game>\d+):(?P<ply>\d+):(?P<origin>\d+)",
@@ -298,13 +301,9 @@ class TargetSelect(
         self.origin = origin
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TargetSelect:
+    def from_match(cls, match: re.Match[str]) -> TargetSelect:
         return cls(int(match["game"]), int(match["ply"]), int(match["origin"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 PUZZLE_ID = r"[a-z0-9-]{1,60}"
@@ -312,6 +311,7 @@ PUZZLE_ID = r"[a-z0-9-]{1,60}"
 
 
 class PuzzlePieceSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=rf"tafl:zp:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+)(?::(?P<part>\d+))?",
@@ -335,16 +335,13 @@ class PuzzlePieceSelect(
         self.part = part
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PuzzlePieceSelect:
+    def from_match(cls, match: re.Match[str]) -> PuzzlePieceSelect:
         return cls(match["puzzle"], int(match["step"]), part=int(match["part"] or 0))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class PuzzleTargetSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=rf"tafl:zt:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+):(?P<origin>\d+)",
@@ -368,17 +365,13 @@ class PuzzleTargetSelect(
         self.origin = origin
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PuzzleTargetSelect:
+    def from_match(cls, match: re.Match[str]) -> PuzzleTargetSelect:
         return cls(match["puzzle"], int(match["step"]), int(match["origin"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class NextPuzzleButton(
-    discord.ui.DynamicItem[Button], template=r"tafl:zn:(?P<variant>[a-z0-9-]{1,40})"
+    Routed, discord.ui.DynamicItem[Button], template=r"tafl:zn:(?P<variant>[a-z0-9-]{1,40})"
 ):
     """Another puzzle of the same variant: "Next puzzle" under a solved one, "Another
     puzzle" (skipping this one) under one in progress."""
@@ -395,13 +388,9 @@ class NextPuzzleButton(
         self.variant = variant
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> NextPuzzleButton:
+    def from_match(cls, match: re.Match[str]) -> NextPuzzleButton:
         return cls(match["variant"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 DYNAMIC_ITEMS = (
