@@ -13,7 +13,9 @@ import io
 import os
 import re
 import signal
+import sqlite3
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,6 +224,21 @@ class World:
         offer = await self.offer_challenge(challenger, opponent, channel, **options)
         await self.click(opponent, offer, ":accept")
         return await self.first_board(channel, mark)
+
+
+def set_deadline(world: World, game_id: int, seconds_from_now: float) -> None:
+    """Move a game's move deadline in the bot's SQLite database, as time passing would: the
+    clock's next tick reminds or forfeits at once, so a test need not wait out a real time."""
+    deadline = int(time.time() + seconds_from_now)
+    with sqlite3.connect(world.bot.env["TAFL_DATABASE"], timeout=10) as connection:
+        connection.execute("UPDATE games SET move_deadline = ? WHERE id = ?", (deadline, game_id))
+
+
+def game_number(message: FakeMessage) -> int:
+    """The number of the game a board message shows (``game #12``)."""
+    found = re.search(r"game #(\d+)", message.text)
+    assert found, message
+    return int(found.group(1))
 
 
 def button_id(message: FakeMessage, suffix: str) -> str:

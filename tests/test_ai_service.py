@@ -79,10 +79,12 @@ async def test_cancel_stops_thinking_and_a_crashed_worker_is_replaced() -> None:
                 game_key="ended",
             )
         )
-        await asyncio.sleep(0.3)
+        await _searching(service, 1)  # the cancel comes while it thinks, not before
+        thinking = service._workers[0].process
         service.cancel("ended")
         with pytest.raises(asyncio.CancelledError):
             await task
+        assert not thinking.is_alive() and service._workers[0].process is not thinking
 
         task = asyncio.ensure_future(
             service.choose_move(
@@ -169,10 +171,12 @@ async def test_an_evaluation_can_be_cancelled_by_its_key() -> None:
                 max_depth=9, key="analysis-1",
             )
         )
-        await asyncio.sleep(0.3)
+        await _searching(service, 1)  # the cancel comes while it searches, not before
+        searching = service._workers[0].process
         service.cancel("analysis-1")
         with pytest.raises(asyncio.CancelledError):
             await task
+        assert not searching.is_alive()
         quick = await service.evaluate(
             variant="brandubh", start_position=None, start_turn=None, moves=[], max_depth=1
         )

@@ -12,7 +12,15 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
+from e2e_support import (
+    WAIT,
+    World,
+    attachment_is_png,
+    game_number,
+    open_world,
+    printed_log,
+    set_deadline,
+)
 from fakediscord import FakeChannel, FakeMessage, Permission
 from helpers import BRANDUBH_GROUP_CAPTURE
 
@@ -272,6 +280,7 @@ async def test_a_player_who_lets_the_clock_run_out_forfeits(world: World, bot_lo
         frank, gus, channel, variant="brandubh", side="attackers", time="10s"
     )
     assert "Time runs out" in board.text
+    set_deadline(world, game_number(board), -1)  # the time is up
     lost = await world.fake.wait_for_message(
         channel, lambda m: "ran out of time" in m.text, timeout=WAIT
     )

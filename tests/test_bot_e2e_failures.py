@@ -8,15 +8,14 @@ A game whose start committed while the bot never heard back is picked up by the 
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, open_world, printed_log
-from fakediscord import FakeChannel, FakeMessage, Permission
+from e2e_support import WAIT, World, game_number, open_world, printed_log
+from fakediscord import FakeChannel, Permission
 from helpers import BRANDUBH_GROUP_CAPTURE
 
 from bot.engine import Game
@@ -49,12 +48,6 @@ def database(world: World) -> Path:
     return Path(world.bot.env["TAFL_DATABASE"])
 
 
-def game_id(message: FakeMessage) -> int:
-    found = re.search(r"game #(\d+)", message.text)
-    assert found, message
-    return int(found.group(1))
-
-
 def execute(world: World, sql: str) -> None:
     """Change the bot's database from outside, as an operator's shell would."""
     with sqlite3.connect(database(world), timeout=10) as connection:
@@ -70,7 +63,7 @@ async def test_an_ai_move_the_database_refuses_is_explained_and_board_lets_it_re
         lin, channel, "play", variant="brandubh", level="easy", side="attackers"
     )
     assert started.original_message is not None
-    game = game_id(started.original_message)
+    game = game_number(started.original_message)
     execute(
         world,
         f"""CREATE TRIGGER refuse_ai BEFORE INSERT ON moves
@@ -100,7 +93,7 @@ async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
     mo, nia = world.user("mo"), world.user("nia")
     channel = world.channel("result-fails")
     board = await world.challenge(mo, nia, channel, variant="brandubh", side="attackers")
-    game = game_id(board)
+    game = game_number(board)
     execute(
         world,
         f"""CREATE TRIGGER refuse_result BEFORE UPDATE OF status ON games

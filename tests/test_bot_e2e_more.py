@@ -19,8 +19,10 @@ from e2e_support import (
     World,
     attachment_is_png,
     button_id,
+    game_number,
     open_world,
     printed_log,
+    set_deadline,
 )
 from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
 from PIL import Image
@@ -237,11 +239,13 @@ async def test_a_reminder_pings_the_player_before_the_clock_runs_out(
     board = await world.challenge(
         jon, kim, channel, variant="brandubh", side="attackers", time="10s"
     )
+    set_deadline(world, game_number(board), 4)  # under a quarter of the time is left
     reminder = await world.fake.wait_for_message(
         channel, lambda m: "⏰" in m.text, after=board, timeout=WAIT
     )
     assert jon.mention in reminder.text and "your move" in reminder.text
     assert jon.id in reminder.pinged_user_ids and kim.id not in reminder.pinged_user_ids
+    set_deadline(world, game_number(board), -1)  # and then none
     lost = await world.fake.wait_for_message(
         channel, lambda m: "ran out of time" in m.text, after=board, timeout=WAIT
     )

@@ -163,13 +163,13 @@ async def test_two_processes_on_one_postgresql_share_players_and_survive_a_kill(
         await storage.close()
 
 
-async def logged(bot: BotProcess, text: str) -> None:
-    """Wait until the bot's log contains ``text``."""
+async def logged(bot: BotProcess, text: str, times: int = 1) -> None:
+    """Wait until the bot's log contains ``text`` (at least ``times`` times)."""
     for _ in range(int(WAIT / 0.05)):
-        if text in bot.log_text():
+        if bot.log_text().count(text) >= times:
             return
         await asyncio.sleep(0.05)
-    raise AssertionError(f"the bot never logged {text!r}:\n{bot.log_text()}")
+    raise AssertionError(f"the bot never logged {text!r} {times} times:\n{bot.log_text()}")
 
 
 
@@ -206,8 +206,11 @@ async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_i
             guild = fake.create_guild("Club")
             ann = fake.create_user("ann", guild=guild)
             ben = fake.create_user("ben", guild=guild)
+            # DEBUG: the clock says at each tick that it still waits, so the test can count
+            # ticks rather than sleep through them.
             env = bot_env(fake, guild, tmp_path, {"TAFL_TIMER_TICK": "0.5",
-                                                  "TAFL_DATABASE": server.url})  # fmt: skip
+                                                  "TAFL_DATABASE": server.url,
+                                                  "LOG_LEVEL": "DEBUG"})  # fmt: skip
             bot = BotProcess(env, tmp_path / "bot.log")
             await bot.start(fake, guild)
             try:
@@ -224,7 +227,8 @@ async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_i
                 )
                 # The clocks notice once, and wait (the first tick comes once the bot is ready).
                 await logged(bot, "the clocks wait for the database")
-                await asyncio.sleep(1.0)  # more ticks while it is away: no more lines
+                # Two more ticks while it is away: no more lines above DEBUG.
+                await logged(bot, "the clocks still wait for the database", times=2)
                 await asyncio.to_thread(server.resume)
                 [board] = await world.play_line(ben, ann, channel, ["d5-f5"])
                 assert "played `d5-f5`" in board.text

@@ -3,13 +3,12 @@ so they survive restarts (deadlines that passed while the bot was offline are se
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.storage import DatabaseUnavailable, StorageError
 
@@ -33,36 +32,35 @@ def reminder_due(move_seconds: int, remaining: float) -> bool:
     return remaining <= max(5, min(move_seconds // 4, REMINDER_HORIZON))
 
 
-def _report_death(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("the clock stopped", exc_info=task.exception())
-
-
 class Timers(commands.Cog):
-    """The background clock."""
+    """The background clock: a ``discord.ext.tasks`` loop that ticks every
+    ``TAFL_TIMER_TICK`` seconds (deadlines are settled to within one tick)."""
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
-        self.task: asyncio.Task[None] | None = None
         self.outage: str | None = None
         """Why the database is out of reach, while it is (the clocks wait for it)."""
 
     async def cog_load(self) -> None:
-        self.task = asyncio.create_task(self.run(), name="tafl-timers")
-        self.task.add_done_callback(_report_death)
+        self.clock.change_interval(seconds=self.bot.settings.timer_tick)
+        self.clock.start()
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        self.clock.cancel()
 
-    async def run(self) -> None:
-        """Tick until the bot stops; one failed tick is logged and the next one tries again."""
+    @tasks.loop(seconds=5.0)
+    async def clock(self) -> None:
+        """One tick; a failed tick is logged and the next one tries again (see :meth:`tick`)."""
+        await self.tick()
+
+    @clock.before_loop
+    async def before_first_tick(self) -> None:
         await self.bot.wait_until_ready()
         await self.announce_settled_at_start()
-        while not self.bot.is_closed():
-            await self.tick()
-            # Deadlines are settled to within one tick.
-            await asyncio.sleep(self.bot.settings.timer_tick)
+
+    @clock.error
+    async def clock_stopped(self, error: BaseException) -> None:
+        log.error("the clock stopped", exc_info=error)
 
     async def announce_settled_at_start(self) -> None:
         """Games whose last move ended them while the bot was down get their final board."""
@@ -99,6 +97,8 @@ class Timers(commands.Cog):
                 # can be settled meanwhile, and nothing is lost by waiting.
                 if self.outage is None:
                     log.error("the clocks wait for the database: %s", error)
+                else:
+                    log.debug("the clocks still wait for the database")
                 self.outage = str(error)
                 return
             except (StorageError, discord.HTTPException) as error:
