@@ -18,7 +18,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.storage.migrations import MIGRATIONS, Migration
+from bot.storage.migrations import MIGRATIONS, Migration, load_migrations
 from bot.storage.sqlite import SqliteDatabase as Database
 
 ADD_COLOUR = "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';"
@@ -236,3 +236,20 @@ async def test_backup_writes_a_consistent_copy_while_open(tmp_path: Path) -> Non
     copy = await open_storage(tmp_path / "backups" / "copy.sqlite3")
     assert await copy.games.moves(game.id) == ["d1-d3"]
     await copy.close()
+
+
+def test_migrations_are_read_from_one_sql_file_per_backend(tmp_path: Path) -> None:
+    create = "CREATE TABLE a (b INT);\n"
+    for backend in ("sqlite", "postgres"):
+        (tmp_path / backend).mkdir()
+        (tmp_path / backend / "0001_first.sql").write_text(f"-- the first\n{create}")
+    [first] = load_migrations(tmp_path)
+    assert (first.version, first.name, first.sqlite) == (1, "the first", create)
+    (tmp_path / "postgres" / "0002_second.sql").write_text("-- the second\nSELECT 1;\n")
+    with pytest.raises(ValueError, match="migration 2 needs a script for each"):
+        load_migrations(tmp_path)
+    (tmp_path / "sqlite" / "0002_second.sql").write_text("-- another name\nSELECT 1;\n")
+    with pytest.raises(ValueError, match="named 'another name' and 'the second'"):
+        load_migrations(tmp_path)
+    # The shipped ones: each number has both scripts, named alike, in sequence.
+    assert [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))
