@@ -19,11 +19,11 @@ def main(argv: Sequence[str] = ()) -> int:
     start: Callable[[], int]
     try:
         if argv:
-            from bot.discord_bot import cluster
+            from bot.discord_bot.runtime import cluster
 
             start = functools.partial(cluster.run, argv[1:])
         else:
-            from bot.discord_bot import launcher
+            from bot.discord_bot.runtime import launcher
 
             start = launcher.run
     except ImportError as error:  # the Discord layer is not installed in this checkout

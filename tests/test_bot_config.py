@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord_bot.config import ConfigError, load_settings
+from bot.discord_bot.runtime.config import ConfigError, load_settings
 from bot.storage import Shards
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord_bot.durations import describe_duration, parse_move_time
-from bot.discord_bot.errors import UserError
+from bot.discord_bot.app.durations import describe_duration, parse_move_time
+from bot.discord_bot.app.errors import UserError
 
 
 @pytest.mark.parametrize("text", ["none", "None", " off ", "0", "unlimited", "no limit", "no"])

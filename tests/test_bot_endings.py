@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from storage_helpers import moves_to_the_end
 
-from bot.discord_bot.errors import UserError
-from bot.discord_bot.hub import GameHub
+from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.games import GameHub
 from bot.engine import VARIANTS, Game, Termination
 from bot.storage import PLIES_TO_COUNT, GameResult, GameStatus, Participant, Storage
 

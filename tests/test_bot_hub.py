@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from storage_helpers import FakeClock
 
-from bot.discord_bot.errors import UserError
-from bot.discord_bot.hub import OFFER_COOLDOWN_SECONDS, GameHub, ResultNotRecorded
+from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.games import OFFER_COOLDOWN_SECONDS, GameHub, ResultNotRecorded
 from bot.storage import Participant, Storage
 
 ANN = Participant.user(1, "Ann")

@@ -10,7 +10,7 @@ import discord
 import pytest
 from helpers import game
 
-from bot.discord_bot.hub import LiveGame
+from bot.discord_bot.app.games import LiveGame
 from bot.discord_bot.present import (
     board_embed,
     describe_end,

@@ -11,8 +11,8 @@ import discord
 import pytest
 
 from bot.discord_bot.client import ShardedTaflBot, TaflBot, make_bot
-from bot.discord_bot.config import load_settings
-from bot.discord_bot.identify import IdentifyPacer, SharedIdentifyPacer
+from bot.discord_bot.runtime.config import load_settings
+from bot.discord_bot.runtime.identify import IdentifyPacer, SharedIdentifyPacer
 from bot.storage import Storage
 
 

@@ -17,6 +17,7 @@ from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
 from bot.storage import Storage
 
+from .app.games import GameHub, Played
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.play import Play
@@ -25,11 +26,10 @@ from .cogs.puzzles import Puzzles
 from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
-from .config import Settings
 from .errors import report
-from .hub import GameHub, Played
-from .identify import IdentifyPacer, SharedIdentifyPacer
-from .loopmonitor import watch_loop_lag
+from .runtime.config import Settings
+from .runtime.identify import IdentifyPacer, SharedIdentifyPacer
+from .runtime.loopmonitor import watch_loop_lag
 from .views import DYNAMIC_ITEMS, ClickRouter
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,6 @@
-"""Errors people caused and can fix, and the one place that turns any error into a reply."""
+"""The one place that turns any error into a reply: what people can fix (a service's
+:class:`~bot.discord_bot.app.errors.UserError`, a storage error) in a sentence, a bug as a
+generic answer and a logged traceback."""
 
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from bot.storage import (
     StorageError,
 )
 
+from .app.errors import UserError
+from .app.wording import seconds_left
 from .limits import CONTENT, clip
-from .wording import seconds_left
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +34,6 @@ UNAVAILABLE = (
     "just moved, the board will then show whether your move counted."
 )
 CONFLICT = "That clashed with another action at the same moment and was undone; please try again."
-
-
-class UserError(Exception):
-    """A message for the user who acted: what went wrong and what to do instead."""
 
 
 def friendly_message(error: BaseException) -> str | None:

@@ -30,9 +30,9 @@ from bot.render import (
 )
 from bot.storage import FinishedGame, Participant
 
-from .hub import LiveGame, TakenBack
+from .app.games import LiveGame, TakenBack
+from .app.wording import plain_name
 from .limits import ATTACHMENT, fit_embed
-from .wording import plain_name
 
 SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
 COLOUR = {Side.ATTACKERS: discord.Colour.dark_grey(), Side.DEFENDERS: discord.Colour.light_grey()}

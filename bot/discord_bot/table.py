@@ -13,7 +13,7 @@ from bot.engine import Side
 from bot.render import DEFAULT_THEME, THEMES
 from bot.storage import FinishedGame, Participant, PlayerPreferences
 
-from .hub import LiveGame
+from .app.games import LiveGame
 from .limits import CONTENT, clip
 from .present import (
     BoardImage,

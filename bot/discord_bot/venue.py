@@ -13,7 +13,7 @@ import discord
 
 from bot.storage import ServerSettings
 
-from .errors import UserError
+from .app.errors import UserError
 from .limits import clip
 
 if TYPE_CHECKING:

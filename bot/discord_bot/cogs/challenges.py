@@ -22,15 +22,15 @@ from bot.storage import (
     SideChoice,
 )
 
-from ..durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
-from ..errors import UserError
-from ..hub import pick_sides
+from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
+from ..app.errors import UserError
+from ..app.games import pick_sides
+from ..app.wording import plain_name, seconds_left
 from ..limits import CONTENT, clip
 from ..present import mention
 from ..table import post_board
 from ..venue import busy_message, can_open_threads, open_thread, thread_name, wants_thread
 from ..views import ChallengeButton, RematchButton, challenge_view
-from ..wording import plain_name, seconds_left
 from .play import Play, participant_of
 
 if TYPE_CHECKING:

@@ -25,11 +25,11 @@ from bot.storage import (
 )
 from bot.storage.replay import replay_game
 
-from ..errors import UserError
+from ..app.errors import UserError
+from ..app.wording import plain_name, plural, rating_with_games, side_record
 from ..limits import GameNumber, fit_embed
 from ..present import render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
-from ..wording import plain_name, plural, rating_with_games, side_record
 from .challenges import VARIANT_CHOICES
 from .review import budget_of
 

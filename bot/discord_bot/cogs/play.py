@@ -18,8 +18,9 @@ from bot.ai import AIError
 from bot.engine import Game, Move, MoveResult, Piece, Side, TaflError, parse_square, square_name
 from bot.storage import DatabaseUnavailable, Participant, StorageError
 
-from ..errors import UserError
-from ..hub import Ended, LiveGame, Offer, Played, ResultNotRecorded, moves_to_take_back
+from ..app.errors import UserError
+from ..app.games import Ended, LiveGame, Offer, Played, ResultNotRecorded, moves_to_take_back
+from ..app.wording import level_name, plain_name
 from ..limits import CHOICE_NAME, CONTENT, clip
 from ..present import (
     describe_end,
@@ -42,7 +43,6 @@ from ..views import (
     piece_view,
     target_view,
 )
-from ..wording import level_name, plain_name
 
 if TYPE_CHECKING:
     from ..client import TaflBot

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.render import THEMES
 from bot.storage import PlayerPreferences
 
-from ..errors import UserError
+from ..app.errors import UserError
 from ..limits import fit_embed
 from ..table import TOP_SIDE, theme_of
 

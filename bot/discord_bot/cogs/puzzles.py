@@ -25,7 +25,8 @@ from bot.engine import Game, Piece, Side, TaflError, get_variant, square_name
 from bot.render import ATTACKER, DEFENDER, Arrow, board_view_from_game, render_png
 from bot.storage import AttemptChanged, PuzzleAttempt, RatedGo, StoredPuzzle
 
-from ..errors import UserError
+from ..app.errors import UserError
+from ..app.wording import plural
 from ..limits import CONTENT, clip
 from ..table import PLAIN, BoardLook, look_for
 from ..views import (
@@ -36,7 +37,6 @@ from ..views import (
     puzzle_piece_view,
     puzzle_target_view,
 )
-from ..wording import plural
 from .challenges import VARIANT_CHOICES
 from .play import Play, participant_of
 

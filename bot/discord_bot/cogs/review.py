@@ -37,10 +37,10 @@ from bot.render.chart import render_eval_chart
 from bot.storage import GameRecord, GameResult, GameStatus, NotFound
 from bot.storage.replay import replay_game
 
-from ..errors import UserError
+from ..app.errors import UserError
+from ..app.wording import plain_name, plural
 from ..limits import EMBED_FIELD_VALUE, GameNumber, clip, fit_embed
 from ..table import PLAIN, BoardLook, look_for
-from ..wording import plain_name, plural
 
 if TYPE_CHECKING:
     from ..client import TaflBot

@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.storage import ServerSettings
 
-from ..durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
-from ..errors import UserError
+from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
+from ..app.errors import UserError
 
 if TYPE_CHECKING:
     from ..client import TaflBot

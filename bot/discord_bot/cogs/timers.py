@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 
 from bot.storage import DatabaseUnavailable, StorageError
 
-from ..hub import Played
+from ..app.games import Played
 from ..limits import CONTENT, clip
 from ..present import mention
 from ..table import resolve_channel

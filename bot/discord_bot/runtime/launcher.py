@@ -14,11 +14,11 @@ from bot import native
 from bot.ai import level_rating
 from bot.storage import DatabaseUnusable, Shards, Storage, StorageError, format_ranges, redact
 
-from .client import StoppedBeforeConnecting, TaflBot, make_bot
+from ..app.wording import level_name
+from ..client import StoppedBeforeConnecting, TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
 from .logs import setup_logging
 from .supervisor import CONFIG_ERROR
-from .wording import level_name
 
 log = logging.getLogger("bot")
 
