@@ -12,8 +12,7 @@ import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, split_log
 
-from bot.ai.analysis import GameAnalysis
-from bot.discord_bot.cogs.review import budget_of
+from bot.ai.analysis import GameAnalysis, budget_name
 from bot.render import analysis_view, render_eval_chart, render_png
 from bot.storage import Storage
 
@@ -107,7 +106,7 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
         await world.command(ben, channel, "preferences", theme="classic", flip=False)
     storage = await Storage.open(world.bot.env["TAFL_DATABASE"])
     try:
-        stored = await storage.analyses.get(1, budget_of("brandubh"))
+        stored = await storage.analyses.get(1, budget_name("brandubh"))
     finally:
         await storage.close()
     assert stored is not None

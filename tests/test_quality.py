@@ -89,3 +89,84 @@ def test_storage_loads_neither_the_renderer_nor_the_ai() -> None:
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert run.stdout.strip() == "[]", run.stdout
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_imports(path: Path, known: set[str]) -> set[str]:
+    """The ``bot`` modules (of ``known``) that ``path`` imports when it runs (inside functions
+    too), not those imported only for type checking; relative imports resolved, and ``from
+    package import module`` read as importing the module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    module = _module_of(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(child) for inner in node.body for child in ast.walk(inner))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parent, base] if base else parent)
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & known
+            names.update(submodules or {base})
+    return {name for name in names if name in known}
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = {_module_of(path): path for path in (ROOT / "bot").rglob("*.py")}
+    known = set(modules)
+    return {
+        module: _runtime_imports(path, known) - {module} for module, path in modules.items()
+    }
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    """No import cycle between files (imports for type checking only aside)."""
+    graph = _graph()
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for name in sorted(graph[module]):
+            if state.get(name) == 1:
+                cycle = [*path[path.index(name) :], name]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if name not in state:
+                visit(name)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+
+
+def test_the_discord_layers_parts_import_only_what_they_should() -> None:
+    """Cogs never import one another (they share services through the bot); the services
+    (``app``) know nothing of Discord or of the adapters above them."""
+    graph = _graph()
+    cogs = {m for m in graph if m.startswith("bot.discord_bot.cogs.")}
+    for cog in cogs:
+        assert not graph[cog] & cogs, f"{cog} imports {sorted(graph[cog] & cogs)}"
+    for path in sorted((ROOT / "bot" / "discord_bot" / "app").rglob("*.py")):
+        module = _module_of(path)
+        for name in _imports(path):
+            assert name.split(".")[0] != "discord", f"{module} imports {name}"
+        outside = {
+            name for name in graph[module]
+            if name.startswith("bot.discord_bot.") and not name.startswith("bot.discord_bot.app")
+        }  # fmt: skip
+        assert not outside, f"{module} imports {sorted(outside)}"

@@ -13,7 +13,7 @@ from storage_helpers import ALICE, BOB, CAROL, new_game, open_storage, play_open
 from bot.engine import Termination
 from bot.storage import GameResult, PlayerPreferences, ServerSettings, Storage
 from bot.storage.copy import TABLES, CopyError, copy_database
-from bot.storage.database import open_database
+from bot.storage.opening import open_database
 
 ROOT = Path(__file__).resolve().parent.parent
 

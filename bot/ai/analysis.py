@@ -72,6 +72,12 @@ def default_depth(variant: str | Variant) -> int:
     return 3 if size > 11 else 5
 
 
+def budget_name(variant: str | Variant) -> str:
+    """The name of the budget and method a review of a ``variant`` game is made with, under
+    which it is stored: the same name, the same review."""
+    return f"depth {default_depth(variant)}, method {METHOD}"
+
+
 # ---------------------------------------------------------------------------------- scoring
 
 @dataclass(frozen=True)

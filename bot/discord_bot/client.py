@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ from bot.render import board_view_from_game, render_png
 from bot.storage import Storage
 
 from .app.games import GameHub, Played
+from .app.puzzles import PuzzleSessions
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.play import Play
@@ -27,9 +28,11 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .errors import report
+from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.identify import IdentifyPacer, SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
+from .table import Table
 from .views import DYNAMIC_ITEMS, ClickRouter
 
 log = logging.getLogger(__name__)
@@ -52,9 +55,6 @@ def warm_renderer() -> None:
         if variant.size not in seen:
             seen.add(variant.size)
             render_png(board_view_from_game(Game(variant), caption=True))
-
-
-CogT = TypeVar("CogT", bound=commands.Cog)
 
 
 class TaflTree(app_commands.CommandTree["TaflBot"]):
@@ -100,6 +100,12 @@ class TaflBot(commands.Bot):
         self.settings = settings
         self.storage = storage
         self.hub = GameHub(storage)
+        self.table = Table(self)
+        """Announcing moves and endings, and the AI's turns, for every cog."""
+        self.puzzles = PuzzleSessions(storage)
+        """Who is given which puzzle, and what each move does to their go."""
+        self.puzzle_desk = PuzzleDesk(self)
+        """A go's private boards and the words that answer each move."""
         self.ai = AIService(workers=ai_workers)
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
         self.background: set[asyncio.Task[None]] = set()
@@ -127,7 +133,8 @@ class TaflBot(commands.Bot):
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
-        # Added directly rather than as extensions, so that `cog(Play)` finds the one Play class.
+        # One cog per feature; what they share they reach through the bot (hub, table,
+        # puzzles, puzzle_desk, ai), never through one another.
         features = (
             Challenges(self),
             Play(self),
@@ -194,13 +201,6 @@ class TaflBot(commands.Bot):
             if self._stopping.is_set():
                 raise StoppedBeforeConnecting("stopped while waiting for Discord's session budget")
         return limits
-
-    def cog(self, kind: type[CogT]) -> CogT:
-        """The loaded cog of class ``kind`` (typed, unlike ``get_cog``)."""
-        found = self.get_cog(kind.__cog_name__)
-        if not isinstance(found, kind):
-            raise LookupError(f"the {kind.__cog_name__} cog is not loaded")
-        return found
 
     def spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """Run a coroutine in the background, keeping a reference and logging its failure."""

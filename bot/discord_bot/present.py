@@ -18,6 +18,7 @@ from bot.engine import (
     Side,
     Square,
     Termination,
+    get_variant,
     square_name,
 )
 from bot.render import (
@@ -28,7 +29,7 @@ from bot.render import (
     render_png,
     replay_views,
 )
-from bot.storage import FinishedGame, Participant
+from bot.storage import Challenge, FinishedGame, Participant
 
 from .app.games import LiveGame, TakenBack
 from .app.wording import plain_name
@@ -144,6 +145,16 @@ def repetition_news(game: Game, result: MoveResult) -> str | None:
         f"The position occurred a {nth} time: under {game.variant.title} rules the {loser} "
         "lose by repetition."
     )
+
+
+def whose_challenge(challenge: Challenge, *, to: bool = True) -> str:
+    """``@ann's Brandubh challenge to @bo``: whose challenge it was and which variant (for edits
+    of the challenge message, where mentions show names without notifying anyone again)."""
+    title = get_variant(challenge.variant).title
+    text = f"{mention(challenge.challenger)}'s **{title}** challenge"
+    if to and challenge.challenged is not None:
+        text += f" to {mention(challenge.challenged)}"
+    return text
 
 
 def describe_move(live: LiveGame, result: MoveResult, game: Game | None = None) -> list[str]:

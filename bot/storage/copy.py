@@ -15,8 +15,9 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .database import Connection, Database, open_database
+from .database import Connection, Database
 from .errors import StorageError
+from .opening import open_database
 from .postgres import PostgresDatabase
 from .target import is_postgres_url
 

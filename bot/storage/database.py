@@ -14,15 +14,10 @@ codes (SQLSTATE, SQLite's extended result codes), never by message text.
 
 from __future__ import annotations
 
-import os
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol
-
-from .migrations import MIGRATIONS, Migration
-from .target import is_postgres_url
 
 Synchronous = Literal["NORMAL", "FULL"]
 Clock = Callable[[], float]
@@ -123,32 +118,3 @@ class Database(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the database (waiting for any transaction in progress)."""
-
-
-async def open_database(
-    target: str | os.PathLike[str],
-    *,
-    synchronous: Synchronous = "FULL",
-    check_integrity: bool = True,
-    clock: Clock = time.time,
-    migrations: tuple[Migration, ...] = MIGRATIONS,
-) -> Database:
-    """Open ``target`` (a file path, or a ``postgresql://`` URL) and bring its schema up to date.
-
-    Raises a :class:`~.errors.DatabaseUnusable` subclass when the bot must not start on it (left
-    untouched), :class:`~.errors.DatabaseUnavailable` when a server cannot be reached.
-    ``synchronous`` and ``check_integrity`` concern SQLite only.
-    """
-    if is_postgres_url(target):
-        from .postgres import PostgresDatabase
-
-        return await PostgresDatabase.open(str(target), clock=clock, migrations=migrations)
-    from .sqlite import SqliteDatabase
-
-    return await SqliteDatabase.open(
-        target,
-        synchronous=synchronous,
-        check_integrity=check_integrity,
-        clock=clock,
-        migrations=migrations,
-    )

@@ -15,13 +15,14 @@ from bot.engine import Game
 
 from .analyses import AnalysisStore
 from .challenges import ChallengeStore
-from .database import Clock, Database, Row, Synchronous, open_database
+from .database import Clock, Database, Row, Synchronous
 from .errors import StorageError
 from .games import GAME_SELECT, GameStore, fetch_game, game_from_row
 from .leaderboards import LeaderboardStore
 from .models import GameRecord, GameStatus
 from .movelog import moves_in_effect
 from .offers import OfferStore
+from .opening import open_database
 from .postgres import PostgresDatabase
 from .preferences import PreferencesStore
 from .puzzles import PuzzleStore

@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import LEVELS, describe_levels, level_rating
-from bot.engine import VARIANTS, get_variant
+from bot.ai import LEVELS, level_rating
+from bot.engine import get_variant
 from bot.storage import (
     Challenge,
     ChallengeClosed,
@@ -26,29 +26,19 @@ from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, p
 from ..app.errors import UserError
 from ..app.games import pick_sides
 from ..app.wording import plain_name, seconds_left
+from ..choices import LEVEL_CHOICES, SIDE_CHOICES, VARIANT_CHOICES
 from ..limits import CONTENT, clip
-from ..present import mention
+from ..people import participant_of
+from ..present import mention, whose_challenge
 from ..table import post_board
 from ..venue import busy_message, can_open_threads, open_thread, thread_name, wants_thread
 from ..views import ChallengeButton, RematchButton, challenge_view
-from .play import Play, participant_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
 
 log = logging.getLogger(__name__)
 
-VARIANT_CHOICES = [app_commands.Choice(name=v.title, value=v.name) for v in VARIANTS.values()]
-SIDE_CHOICES = [
-    app_commands.Choice(name="Random", value="random"),
-    # Names that hold in every variant (Tablut's Muscovites and Swedes are not Copenhagen's).
-    app_commands.Choice(name="Attackers (dark)", value="attackers"),
-    app_commands.Choice(name="Defenders and the king (light)", value="defenders"),
-]
-LEVEL_CHOICES = [
-    app_commands.Choice(name=f"{level.title()} ({description})"[:100], value=level)
-    for level, description in describe_levels().items()
-]
 CHALLENGE_COOLDOWN_SECONDS = 20
 
 
@@ -66,16 +56,6 @@ CLOSED = {
     "cancelled": "This challenge was cancelled.",
     "expired": "This challenge expired. Ask for a new one with `/tafl challenge`.",
 }
-
-
-def whose_challenge(challenge: Challenge, *, to: bool = True) -> str:
-    """``@ann's Brandubh challenge to @bo``: whose challenge it was and which variant (for edits
-    of the challenge message, where mentions show names without notifying anyone again)."""
-    title = get_variant(challenge.variant).title
-    text = f"{mention(challenge.challenger)}'s **{title}** challenge"
-    if to and challenge.challenged is not None:
-        text += f" to {mention(challenge.challenged)}"
-    return text
 
 
 def answer_refused(error: ChallengeClosed | NotAllowed) -> UserError:
@@ -288,14 +268,14 @@ class Challenges(commands.Cog):
             f"**{rules.title}** against the AI ({level}, rated {level_rating(rules.name, level)})."
         ]
         if thread is None:
-            await self.bot.cog(Play).open_game(live, lines, interaction)
+            await self.bot.table.open_game(live, lines, interaction)
             return
         await interaction.response.send_message(
             f"{interaction.user.mention}, your game against the AI ({level}) is in "
             f"{thread.mention}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.bot.cog(Play).open_game(live, lines, None)
+        await self.bot.table.open_game(live, lines, None)
 
     @app_commands.command(name="rematch", description="Play the last game of this channel again")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -355,12 +335,12 @@ class Challenges(commands.Cog):
             raise UserError(busy_message(await self._busy_with(error), interaction)) from None
         live = self.bot.hub.adopt(record)
         note = f"Rematch of game #{old.id}: {sides}."
-        await self.bot.cog(Play).open_game(live, [note], interaction)
+        await self.bot.table.open_game(live, [note], interaction)
 
     async def _busy_with(self, busy: ChannelBusy) -> int:
         """The id of the game that makes a channel busy. It may be one this process lost track
         of (its start's answer was lost): it is tracked from now on, so its players can go on."""
-        live = await self.bot.cog(Play).live_game(busy.channel_id)
+        live = await self.bot.table.live_game(busy.channel_id)
         return busy.game_id or (live.id if live is not None else 0)
 
     async def _offer_rematch(

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import level_ratings
-from bot.ai.analysis import GameAnalysis
+from bot.ai.analysis import GameAnalysis, budget_name
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
 from bot.storage import (
@@ -27,11 +27,10 @@ from bot.storage.replay import replay_game
 
 from ..app.errors import UserError
 from ..app.wording import plain_name, plural, rating_with_games, side_record
+from ..choices import VARIANT_CHOICES
 from ..limits import GameNumber, fit_embed
 from ..present import render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
-from .challenges import VARIANT_CHOICES
-from .review import budget_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -171,7 +170,7 @@ class Info(commands.Cog):
         if record.result is not None:  # also for games ended off the board (resignation, time)
             tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
         # A reviewed game carries its review's verdicts as remarks on the moves.
-        stored = await self.bot.storage.analyses.get(record.id, budget_of(record.variant))
+        stored = await self.bot.storage.analyses.get(record.id, budget_name(record.variant))
         comments = None if stored is None else GameAnalysis.from_json(stored).comments()
         text = played.to_record(tags, comments)
         await interaction.response.send_message(

@@ -3,35 +3,31 @@ takeback, and the AI's replies."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import AIError
-from bot.engine import Game, Move, MoveResult, Piece, Side, TaflError, parse_square, square_name
+from bot.engine import Game, Move, Piece, TaflError, parse_square, square_name
 from bot.storage import DatabaseUnavailable, Participant, StorageError
 
 from ..app.errors import UserError
-from ..app.games import Ended, LiveGame, Offer, Played, ResultNotRecorded, moves_to_take_back
-from ..app.wording import level_name, plain_name
-from ..limits import CHOICE_NAME, CONTENT, clip
+from ..app.games import LiveGame, Offer, ResultNotRecorded, moves_to_take_back
+from ..app.wording import plain_name
+from ..limits import CHOICE_NAME, clip
+from ..people import participant_of
 from ..present import (
-    describe_end,
-    describe_move,
     describe_takeback,
     last_board_words,
     mention,
     render_board,
     takeback_request,
 )
-from ..table import board_look, post_board, replace_controls, resolve_channel, strip_controls
+from ..table import board_look, post_board
 from ..views import (
     ConfirmResignButton,
     GameButton,
@@ -50,23 +46,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-AI_RETRY_SECONDS = 2.0
-TYPING_REFRESH = 8.0
-"""Seconds between typing indicators while the AI thinks (Discord shows one for 10 s)."""
 MOVE_MAX_LENGTH = 40
 """Longer than any way of writing a move (``e11-e10xe9/d10/f10--``), far shorter than abuse."""
 PIECE_PROMPT = "Which piece? (Or type `/tafl move`.)"
-AI_FAILED = (
-    "The AI could not move because of a problem on our side; the game is safe. "
-    "Use `/tafl board` to let it try again."
-)
-
-
-def ai_attempts(level: str) -> tuple[str, ...]:
-    """The levels tried in turn when the AI fails to answer: twice as asked, then easy."""
-    return (level, level, "easy")
-
-
 MAX_CHOICES = 25
 """Discord's limit of autocomplete choices."""
 WAIT_VALUE = "wait"
@@ -167,18 +149,11 @@ def not_mover_choice(live: LiveGame, user_id: int) -> Choice:
     return app_commands.Choice(name=clip(name, CHOICE_NAME), value=WAIT_VALUE)
 
 
-def participant_of(user: discord.abc.User) -> Participant:
-    """The storage participant for a Discord user."""
-    return Participant.user(user.id, getattr(user, "display_name", None) or user.name)
-
-
 class Play(commands.Cog):
     """Moves, boards and the endings players choose."""
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
-        # The AI's turn being thought about, by game id (at most one per game).
-        self.thinking: dict[int, asyncio.Task[None]] = {}
         clicks = bot.clicks
         clicks.register(GameButton, self.on_game_button)
         clicks.register(OfferButton, self.on_offer_button)
@@ -190,7 +165,7 @@ class Play(commands.Cog):
         """Let the AI move in games where it was to move when the bot stopped."""
         for live in self.bot.hub.active():
             if live.to_move.is_ai:
-                self.schedule_ai(live)
+                self.bot.table.schedule_ai(live)
 
     # ------------------------------------------------------------------ /tafl move
 
@@ -206,22 +181,18 @@ class Play(commands.Cog):
         """Check the move with the engine, commit it, then post the new board. Someone not
         playing in this channel's game who has a puzzle open is moving in the puzzle."""
         channel_id = interaction.channel_id or 0
-        live = await self.live_game(channel_id)
+        live = await self.bot.table.live_game(channel_id)
         if live is None or live.side_of(interaction.user.id) is None:
-            # Imported here: the puzzles cog imports from this module.
-            from .puzzles import Puzzles
-
-            puzzles = self.bot.cog(Puzzles)
-            attempt = await puzzles.open_go(interaction.user.id)
+            attempt = await self.bot.puzzles.open_go(interaction.user.id)
             if attempt is not None:
-                await puzzles.move(interaction, attempt, move)
+                await self.bot.puzzle_desk.move(interaction, attempt, move)
                 return
         try:
             played = await self.bot.hub.play(channel_id, participant_of(interaction.user), move)
         except ResultNotRecorded as error:
             await interaction.response.send_message(str(error))  # public: both players must know
             return
-        await self.announce(played, interaction=interaction)
+        await self.bot.table.announce(played, interaction=interaction)
 
     @move.autocomplete("move")
     async def move_autocomplete(
@@ -230,16 +201,13 @@ class Play(commands.Cog):
         """Legal moves for the player to move, filtered by what they typed (captures and king
         moves marked); anyone else gets one line saying whose turn it is."""
         try:
-            live = await self.live_game(interaction.channel_id or 0)
+            live = await self.bot.table.live_game(interaction.channel_id or 0)
         except DatabaseUnavailable:
             live = None  # only a lost game's pick-up needed the database: the move will say
         if live is None or live.side_of(interaction.user.id) is None:
-            from .puzzles import Puzzles  # as in move()
-
-            puzzles = self.bot.cog(Puzzles)
-            attempt = await puzzles.open_go(interaction.user.id)
+            attempt = await self.bot.puzzles.open_go(interaction.user.id)
             if attempt is not None:
-                position = await puzzles.legal_moves(attempt)
+                position = await self.bot.puzzles.position(attempt)
                 return move_choices(position, current, mark_captures=False)
         if live is None or live.game.is_over:
             why = "No game in this channel: start one with /tafl challenge or /tafl play"
@@ -261,9 +229,9 @@ class Play(commands.Cog):
         attempt failed), it tries again and the board comes with its move."""
         live = await self.bot.hub.require(interaction.channel_id or 0)
         if live.to_move.is_ai and not live.game.is_over:
-            if self.ai_thinking(live):
+            if self.bot.table.ai_thinking(live):
                 raise UserError("The AI is thinking; its move comes with the next board.")
-            await self.ai_reply(live, last_board_words(live), interaction)
+            await self.bot.table.ai_reply(live, last_board_words(live), interaction)
             return
         await post_board(
             self.bot, live, last_board_words(live), interaction=interaction, flip=flip, ping=False
@@ -273,7 +241,7 @@ class Play(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         """The player gives up; the other side wins."""
         ended = await self.bot.hub.resign(interaction.channel_id or 0, interaction.user.id)
-        await self.announce_end(ended, interaction)
+        await self.bot.table.announce_end(ended, interaction)
 
     @app_commands.command(name="draw", description="Offer your opponent a draw")
     async def draw(self, interaction: discord.Interaction) -> None:
@@ -297,13 +265,13 @@ class Play(commands.Cog):
             what = takeback_request(live, moves_to_take_back(live, side))
             await self._post_offer(interaction, live, live.takeback_offer, what)
             return
-        if self.ai_thinking(live):
+        if self.bot.table.ai_thinking(live):
             raise UserError(
                 "The AI is thinking about its reply. Once it has moved, a takeback removes "
                 "your move and its reply together."
             )
         taken = await self.bot.hub.take_back_against_ai(channel_id, interaction.user.id)
-        await self.withdraw_offers(live, taken.withdrawn, "a move was taken back")
+        await self.bot.table.withdraw_offers(live, taken.withdrawn, "a move was taken back")
         await post_board(
             self.bot, live, [describe_takeback(taken)], interaction=interaction, ping=False
         )
@@ -376,7 +344,7 @@ class Play(commands.Cog):
         try:
             await interaction.response.edit_message(content="You resigned.", view=None)
         finally:
-            await self.announce_end(ended)
+            await self.bot.table.announce_end(ended)
 
     async def on_piece_chosen(self, interaction: discord.Interaction, menu: PieceSelect) -> None:
         """Step two of click-to-move: show where the chosen piece can go."""
@@ -415,13 +383,13 @@ class Play(commands.Cog):
             )
         except ResultNotRecorded as error:
             await interaction.response.edit_message(content=f"You played `{text}`.", view=None)
-            await self._tell(error.channel_id, str(error))
+            await self.bot.table.tell(error.channel_id, str(error))
             return
         # The move is committed: announce it even if the private menu cannot be edited.
         try:
             await interaction.response.edit_message(content=f"You played `{text}`.", view=None)
         finally:
-            await self.announce(played)
+            await self.bot.table.announce(played)
 
     async def on_offer_button(self, interaction: discord.Interaction, button: OfferButton) -> None:
         """The opponent answers a draw offer or a takeback request."""
@@ -440,7 +408,7 @@ class Play(commands.Cog):
             try:
                 await interaction.response.edit_message(content="Draw agreed.", view=None)
             finally:
-                await self.announce_end(ended)
+                await self.bot.table.announce_end(ended)
             return
         taken = await hub.answer_takeback(game_id, user_id, ply, accept)
         if taken is None:
@@ -451,243 +419,7 @@ class Play(commands.Cog):
         try:
             await interaction.response.edit_message(content="Takeback agreed.", view=None)
         finally:
-            await self.withdraw_offers(taken.live, taken.withdrawn, "a move was taken back")
+            table = self.bot.table
+            await table.withdraw_offers(taken.live, taken.withdrawn, "a move was taken back")
             await post_board(self.bot, taken.live, [describe_takeback(taken)])
 
-    # ------------------------------------------------------------------ announcing
-
-    async def announce(
-        self, played: Played, *, interaction: discord.Interaction | None = None
-    ) -> None:
-        """Post the board after a committed move, or end the game. Against the AI the player's
-        move and the AI's reply arrive as one board: the interaction is deferred while it
-        thinks, so no "thinking" message is left behind."""
-        live = played.live
-        await self.withdraw_offers(live, played.withdrawn, "a move was played")
-        if played.carried is not None:
-            await self._carry_offer(live, played.carried, played.result)
-        lines = describe_move(live, played.result)
-        if played.finished is not None:
-            self.bot.ai.cancel(str(live.id))
-            lines += describe_end(live, played.finished)
-            await post_board(
-                self.bot, live, lines, interaction=interaction, finished=played.finished
-            )
-            return
-        if live.to_move.is_ai:
-            await self.ai_reply(live, lines, interaction)
-            return
-        await post_board(self.bot, live, lines, interaction=interaction)
-
-    async def announce_end(
-        self, ended: Ended, interaction: discord.Interaction | None = None
-    ) -> None:
-        """Post the final board for a game ended by the players or the clock (its words say
-        how: a resignation, time, an agreed draw)."""
-        self.bot.ai.cancel(str(ended.live.id))
-        await self.withdraw_offers(ended.live, ended.withdrawn, "the game is over")
-        lines = describe_end(ended.live, ended.finished)
-        await post_board(
-            self.bot, ended.live, lines, interaction=interaction, finished=ended.finished
-        )
-
-    async def _carry_offer(self, live: LiveGame, offer: Offer, result: MoveResult) -> None:
-        """A draw offer made with a move stands: its buttons now answer it at the new ply."""
-        if offer.message_id is None:
-            return
-        side = live.side_of(offer.user_id)
-        assert side is not None
-        opponent = live.participant(side.other)
-        text = (
-            f"{mention(opponent)}, {mention(live.participant(side))} offers a draw with their "
-            f"move `{result.move.text(live.game.size)}`."
-        )
-        await replace_controls(
-            self.bot,
-            live.record.channel_id,
-            offer.message_id,
-            offer_view(offer.kind, live.id, offer.ply),
-            text,
-        )
-
-    async def withdraw_offers(self, live: LiveGame, offers: Sequence[Offer], why: str) -> None:
-        """Edit offers that are no longer valid so their buttons do not look usable."""
-        for offer in offers:
-            if offer.message_id is not None:
-                what = "Draw offer" if offer.kind == "draw" else "Takeback request"
-                await strip_controls(
-                    self.bot, live.record.channel_id, offer.message_id, f"{what} withdrawn: {why}."
-                )
-
-    # ------------------------------------------------------------------ the AI
-
-    async def open_game(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """Post a new game's first board; when the AI moves first, its move comes on it."""
-        if live.to_move.is_ai:
-            await self.ai_reply(live, lines, interaction)
-        else:
-            await post_board(self.bot, live, lines, interaction=interaction)
-
-    async def live_game(self, channel_id: int) -> LiveGame | None:
-        """The channel's active game, picked up from the database if this process had lost
-        track of it (:meth:`GameHub.recover`), with the AI set thinking if it is to move."""
-        known = self.bot.hub.get(channel_id)
-        if known is not None:
-            return known
-        live = await self.bot.hub.recover(channel_id)
-        if live is not None and live.to_move.is_ai and not self.ai_thinking(live):
-            self.schedule_ai(live)
-        return live
-
-    def schedule_ai(self, live: LiveGame, lines: Sequence[str] = ()) -> None:
-        """Let the AI move in the background (after a restart, or when a game starts with the
-        AI to move and nobody is waiting on an interaction)."""
-        self.bot.spawn(self.ai_reply(live, list(lines), None), f"ai-game-{live.id}")
-
-    def ai_thinking(self, live: LiveGame) -> bool:
-        """Whether the AI is working on a move in this game right now."""
-        running = self.thinking.get(live.id)
-        return running is not None and not running.done()
-
-    async def ai_reply(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """Let the AI move (in its worker process: the event loop stays free) and post one
-        board with ``lines`` (what led here, e.g. the player's move) and the AI's move. Only one
-        search runs per game; a second caller just waits for it."""
-        if interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
-        running = self.thinking.get(live.id)
-        if running is not None and not running.done():
-            await asyncio.shield(running)
-            return
-        # A background task of the bot's (so a shutdown cancels it) that the interaction waits
-        # for; shielded so that cancelling the interaction alone does not cut the AI's turn.
-        task = self.bot.spawn(self._ai_turn(live, lines, interaction), f"ai-game-{live.id}")
-        self.thinking[live.id] = task
-        task.add_done_callback(lambda _: self._forget(live.id, task))
-        await asyncio.shield(task)
-
-    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
-        if self.thinking.get(game_id) is task:
-            del self.thinking[game_id]
-
-    async def _ai_turn(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """Whatever goes wrong, the players are told in a sentence (with the board as it is)
-        and the log gets the traceback; the game stays as it was."""
-        # Without a deferred interaction to show "thinking", the channel shows the bot typing
-        # (it leaves nothing behind: the board ends it).
-        typing = None if interaction is not None else self._show_typing(live)
-        try:
-            outcome = await self._ai_move(live)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the AI's turn in game %d failed", live.id)
-            outcome = AI_FAILED
-        finally:
-            if typing is not None:
-                typing.cancel()
-            # Thinking is over once the move is played (or given up): from here on another
-            # request may start a new search, while this one posts the board.
-            task = asyncio.current_task()
-            if task is not None:
-                self._forget(live.id, task)
-        if isinstance(outcome, str):
-            await self._post_or_tell(live, [*lines, outcome], interaction)
-            return
-        if outcome is None:  # the game ended or moved on while the AI thought
-            if interaction is not None and lines:
-                await interaction.followup.send(clip("\n".join(lines), CONTENT))
-            return
-        await self.withdraw_offers(live, outcome.withdrawn, "a move was played")
-        lines = lines + describe_move(live, outcome.result)
-        if outcome.finished is not None:
-            lines += describe_end(live, outcome.finished)
-        await post_board(
-            self.bot, live, lines, interaction=interaction, finished=outcome.finished
-        )
-
-    def _show_typing(self, live: LiveGame) -> asyncio.Task[None]:
-        """Show the bot typing in the game's channel until the task is cancelled."""
-        return asyncio.create_task(self._keep_typing(live.record.channel_id))
-
-    async def _keep_typing(self, channel_id: int) -> None:
-        channel = await resolve_channel(self.bot, channel_id)
-        if channel is None:
-            return
-        while True:
-            try:
-                await channel.typing()  # shown for up to 10 s, or until the bot's next message
-            except discord.HTTPException as error:  # a courtesy: never worth failing a move
-                log.info("could not show typing in channel %d: %s", channel_id, error)
-                return
-            await asyncio.sleep(TYPING_REFRESH)
-
-    async def _post_or_tell(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """The board with ``lines`` if the game is still on, else just the sentences."""
-        if self.bot.hub.by_id(live.id) is live:
-            await post_board(self.bot, live, lines, interaction=interaction)
-        elif interaction is not None:
-            await interaction.followup.send(clip("\n".join(lines), CONTENT))
-        else:
-            await self._tell(live.record.channel_id, "\n".join(lines))
-
-    async def _ai_move(self, live: LiveGame) -> Played | str | None:
-        """The AI's move, played: a :class:`Played`, a sentence saying why there is none, or
-        ``None`` when the game ended or moved on while it thought."""
-        player = live.to_move
-        assert player.ai_level is not None
-        game = live.game
-        ply = game.ply
-        text = None
-        # A failed search (a worker that died twice, no answer in time) is retried, last at the
-        # easiest level, so a game against the AI never waits for a restart.
-        for attempt, level in enumerate(ai_attempts(level_name(player.ai_level))):
-            try:
-                text = await self.bot.ai.choose_move(
-                    variant=live.record.variant,
-                    start_position=live.record.start_position,
-                    start_turn=Side(live.record.first_turn),
-                    moves=[result.move.text(game.size) for result in game.history],
-                    level=level,
-                    game_key=str(live.id),
-                )
-                break
-            except asyncio.CancelledError:
-                if self.bot.hub.by_id(live.id) is live:
-                    raise  # the bot is shutting down, not the game ending
-                return None
-            except AIError as error:
-                log.warning("AI failed in game %d, attempt %d: %s", live.id, attempt + 1, error)
-                await asyncio.sleep(AI_RETRY_SECONDS * (attempt + 1))
-        if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
-            return None
-        if text is None:
-            log.error("the AI gave up in game %d", live.id)
-            return AI_FAILED
-        try:
-            return await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
-        except ResultNotRecorded as error:
-            return str(error)
-        except (UserError, StorageError) as error:
-            if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
-                return None  # the game ended or moved on meanwhile: nothing went wrong
-            log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
-            return AI_FAILED
-
-    async def _tell(self, channel_id: int, sentence: str) -> None:
-        """A plain message to a game's channel; a failure to deliver it is only logged."""
-        channel = await resolve_channel(self.bot, channel_id)
-        if channel is None:
-            return
-        try:
-            await channel.send(clip(sentence, CONTENT))
-        except discord.HTTPException as error:
-            log.warning("could not post to channel %d: %s", channel_id, error)

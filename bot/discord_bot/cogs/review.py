@@ -21,11 +21,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai.analysis import (
-    METHOD,
     Deepening,
     GameAnalysis,
     Moment,
     MomentKind,
+    budget_name,
     default_depth,
     review,
 )
@@ -72,11 +72,6 @@ def waiting_text(game_id: int, ahead: int) -> str:
         f"Game #{game_id} will be reviewed after {others} (each member's reviews are made one "
         "at a time, so that games against the AI keep their pace)…"
     )
-
-
-def budget_of(variant: str) -> str:
-    """The name of the search budget and method a review is made (and stored) with."""
-    return f"depth {default_depth(variant)}, method {METHOD}"
 
 
 def side_name(side: Side) -> str:
@@ -289,7 +284,7 @@ class Review(commands.Cog):
 
         A member who asks for a review while another of theirs is being made waits for it
         (told how many are ahead); asking for one being made already just watches it."""
-        budget = budget_of(record.variant)
+        budget = budget_name(record.variant)
         stored = await self.bot.storage.analyses.get(record.id, budget)
         if stored is not None:
             return GameAnalysis.from_json(stored)
@@ -396,7 +391,7 @@ class Review(commands.Cog):
             deepening.evals,
         )
         await self.bot.storage.analyses.save(
-            record.id, budget_of(record.variant), analysis.to_json()
+            record.id, budget_name(record.variant), analysis.to_json()
         )
         log.info(
             "game %d reviewed: %d positions in %.1f s (%d searched again, deeper), %d moments",

@@ -14,10 +14,8 @@ from bot.storage import DatabaseUnavailable, StorageError
 
 from ..app.games import Played
 from ..limits import CONTENT, clip
-from ..present import mention
+from ..present import mention, whose_challenge
 from ..table import resolve_channel
-from .challenges import whose_challenge
-from .play import Play
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -69,10 +67,9 @@ class Timers(commands.Cog):
 
     async def announce_settled(self, settled: list[Played]) -> None:
         """Post the final board of each game; one that cannot be posted does not stop the rest."""
-        play = self.bot.cog(Play)
         for played in settled:
             try:
-                await play.announce(played)
+                await self.bot.table.announce(played)
             except Exception:
                 log.exception("could not announce the end of game %d", played.live.id)
 
@@ -112,14 +109,13 @@ class Timers(commands.Cog):
     async def settle_deadlines(self) -> None:
         """Games whose player to move ran out of time are lost on time."""
         storage = self.bot.storage
-        play = self.bot.cog(Play)
         for record in await storage.games.past_deadline():
             live = self.bot.hub.by_id(record.id)
             if live is None:
                 continue
             ended = await self.bot.hub.forfeit_on_time(live, record.ply)
             if ended is not None:
-                await play.announce_end(ended)
+                await self.bot.table.announce_end(ended)
 
     async def send_reminders(self) -> None:
         """Ping players when a quarter of their move time (at most an hour) is left."""
