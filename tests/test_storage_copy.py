@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 async def fill(storage: Storage) -> None:
     """A little of everything the bot stores."""
     await storage.settings.save(ServerSettings(guild_id=1, rated_ai_games=True, game_threads=True))
-    await storage.preferences.save(PlayerPreferences(ALICE.user_id or 0, flip=True), "Alice")
+    await storage.preferences.save(PlayerPreferences(ALICE.user_id or 0, "classic", True), "Alice")
     for channel in range(5):
         game = await new_game(storage, 100 + channel, defenders=CAROL if channel % 2 else BOB)
         await play_opening(storage, game)
