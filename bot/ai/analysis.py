@@ -252,9 +252,10 @@ def evaluate_position(
     else:
         depth = max_depth if max_depth is not None else 64
     board = Board(game.variant, list(game.board.cells), game.board.turn)
-    # The search calls any return to a position of its history a draw. The game draws only at
-    # the third occurrence, so only positions seen twice already are its history here: with
-    # every earlier position, a game that once repeated would read as drawn when it is not.
+    # The search scores any return to a position of its history as a repetition (a draw, or
+    # in Copenhagen the attackers' win). The game ends so only at the third occurrence, so only
+    # positions seen twice already are its history here: with every earlier position, a game
+    # that once repeated would read as decided when it is not.
     counts = Counter(hashes)
     repeated = [key for key, count in counts.items() if count >= 2]
     iterations: list[SearchResult] = []

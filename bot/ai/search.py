@@ -3,7 +3,8 @@
 Negamax alpha-beta with a transposition table keyed by the board's incremental Zobrist hash,
 move ordering (hash move, captures, killers, history), late-move reductions, and a tafl
 quiescence search that follows the forcing lines: the king's escape threats (Raichi and Tuichi),
-the attackers' blocks, and captures of the king. Repetitions count as draws.
+the attackers' blocks, and captures of the king. A repetition is scored by the variant's own rule
+(:attr:`bot.engine.rules.Rules.repetition_winner`): a draw, or a win for the side the rule names.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from bot.engine.board import ATTACKERS, DEFENDERS, Board
+from bot.engine.rules import rules_for
 from bot.engine.tables import ATTACKER, DEFENDER, KING, MOVE_SHIFT, TARGET_MASK
+from bot.engine.types import Side
 from bot.engine.variants import Variant
 
 from .evaluation import Evaluator, Weights
@@ -90,7 +93,15 @@ class Searcher:
         """How much worse than the draw value a repetition is for the side searching: above 0
         it plays on in a balanced position rather than repeat (against a weaker opponent)."""
         self.draw_scores = (self.draw_value, -self.draw_value)
-        """A repetition's score for the side to move, by side (set per search)."""
+        """A drawn repetition's score for the side to move, by side (set per search)."""
+        winner = rules_for(variant).repetition_winner
+        self.repetition_winner = -1 if winner is None else (
+            ATTACKERS if winner is Side.ATTACKERS else DEFENDERS
+        )
+        """The side (board index) that a repetition makes the winner, by the rules; -1 where
+        it is a draw. Any return to a position is scored so, not only the third occurrence that
+        ends the game: a cycle one side could enter, the other could repeat until the third
+        (so in Copenhagen the defenders never gain by a cycle, and the attackers seek one)."""
         self.root_turn = -1
         self.tactics = KingTactics(variant)
         self.noise = noise
@@ -130,7 +141,8 @@ class Searcher:
         """Search ``board`` (left as it was found) and return the best move found.
 
         ``history`` holds the hashes of the game's earlier positions: reaching one of them
-        again counts as a draw. The search stops after ``max_depth`` plies or when
+        again counts as a repetition, scored by the variant's rule (a draw, or in Copenhagen a
+        win for the attackers). The search stops after ``max_depth`` plies or when
         ``time_limit`` seconds have passed, or when ``stop()`` returns true; it then returns
         the best move of the deepest complete iteration, or a move of the unfinished one that
         proved better.
@@ -307,7 +319,10 @@ class Searcher:
         tactics = self.tactics
         turn = board.turn
         if key in self.path or key in self.seen:
-            return self.draw_scores[turn]
+            winner = self.repetition_winner
+            if winner < 0:
+                return self.draw_scores[turn]
+            return MATE - ply if turn == winner else -(MATE - ply)
         forced = None
         if turn == DEFENDERS:
             if tactics.has_route(board):
