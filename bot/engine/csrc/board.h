@@ -13,11 +13,13 @@
 
 #include <stdint.h>
 
-#define MAX_N 19
+#define MAX_N 11          /* the largest board of the variants (Python plays up to 19x19) */
 #define MAX_SQ (MAX_N * MAX_N)
 #define MAX_LINES (2 * MAX_N)
 #define MAX_CODES 8       /* normal, throne, corner, up to five camps */
-#define MAX_MOVES 1536    /* more than any position of a 19x19 board can have */
+/* At most two pieces reach an empty square along each of its lines (the nearest on each
+ * side), so a position has fewer than 4 moves per square, the king's aside. */
+#define MAX_MOVES (4 * MAX_SQ + 4 * MAX_N)
 #define MAX_CAPTURES 48   /* three custodial and two shieldwall rows per edge, at most */
 #define MAX_STACK 384     /* plies a board can be made ahead of its root */
 #define MOVE_SHIFT 9

@@ -330,7 +330,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyModule_AddObject(module, "Spec", (PyObject *)&SpecType) < 0 ||
         PyModule_AddObject(module, "Board", (PyObject *)&BoardType) < 0 ||
         PyModule_AddStringConstant(module, "SOURCE_DIGEST", TAFL_SOURCE_DIGEST) < 0 ||
-        PyModule_AddIntConstant(module, "MAX_STACK", MAX_STACK) < 0) {
+        PyModule_AddIntConstant(module, "MAX_STACK", MAX_STACK) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_SIZE", MAX_N) < 0) {
         Py_DECREF(module);
         return NULL;
     }
