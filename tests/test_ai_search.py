@@ -7,7 +7,6 @@ import types
 import pytest
 
 import bot.ai.search
-from bot import native
 from bot.ai import MATE, Searcher, think
 from bot.ai.arena import Player, run_match
 from bot.ai.levels import get_level
@@ -44,9 +43,6 @@ class SteppingClock:
         return self.now
 
 
-@pytest.mark.skipif(
-    "bot/ai/search.py" in native.compiled(), reason="a compiled module's clock cannot be replaced"
-)
 def test_the_search_stops_as_soon_as_its_time_budget_is_spent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
