@@ -156,6 +156,7 @@ static int load_evaluation(Evaluation *w, PyObject *data, int area) {
 
 static void release(Search *s) {
     if (!s) return;
+    spec_free(&s->spec);
     table_clear(&s->tt);
     free(s->seen.keys);
     free(s->history[0]);
@@ -184,7 +185,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
         release(s);
         return -1;
     }
-    size_t history = (size_t)s->spec.area << MOVE_SHIFT;
+    size_t history = (size_t)s->spec.area * (size_t)s->spec.area;
     s->history[0] = calloc(history, sizeof(int64_t));
     s->history[1] = calloc(history, sizeof(int64_t));
     if (!s->history[0] || !s->history[1]) {
@@ -267,7 +268,7 @@ static PyObject *Search_start(SearchObject *self, PyObject *args) {
     s->draw_scores[1] = draw_defenders;
     Py_INCREF(check);
     Py_XSETREF(s->check, check);
-    size_t history = (size_t)s->spec.area << MOVE_SHIFT;
+    size_t history = (size_t)s->spec.area * (size_t)s->spec.area;
     for (int side = 0; side < 2; side++)
         for (size_t k = 0; k < history; k++) s->history[side][k] >>= 2;
     memset(s->killers, 0, sizeof(s->killers));

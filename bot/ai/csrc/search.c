@@ -310,11 +310,7 @@ int evaluate(Search *s) {
     const Evaluation *w = &s->eval;
     const uint8_t *cells = b->cells;
     int n = sp->n;
-    int attackers = 0, defenders = 0;
-    for (int r = 0; r < n; r++) {
-        attackers += popcount32(b->side_rows[ATTACKERS][r]);
-        defenders += popcount32(b->side_rows[DEFENDERS][r]);
-    }
+    int attackers = b->men[ATTACKERS], defenders = b->men[DEFENDERS];
     long score = (long)w->defender * defenders - (long)w->attacker * attackers;
     int king = b->king;
     if (king >= 0) {
@@ -357,12 +353,9 @@ int evaluate(Search *s) {
             }
         }
     if (w->mobility) {
-        int turn = b->turn;
-        int own = board_count_moves(b);
-        b->turn = turn ^ 1;
-        int other = board_count_moves(b);
-        b->turn = turn;
-        int mobility = turn == DEFENDERS ? own - other : other - own;
+        int counts[2]; /* count_moves() of each side, as if it were to move */
+        board_count_both(b, counts);
+        int mobility = counts[DEFENDERS] - counts[ATTACKERS];
         score += (long)w->mobility * mobility;
     }
     score -= w->offset;
@@ -412,38 +405,88 @@ static void order(Search *s, const int32_t *moves, int count, int32_t hash_move,
         other_friend = sp->king_armed ? KING : DEFENDER;
         hostile = sp->hostile_att;
     }
+    /* Whether a move landing on a square looks like a capture depends on the square alone:
+     * worked out once per square (0: not yet, 1: no, 2: yes). */
+    uint8_t captures_at[MAX_SQ];
+    memset(captures_at, 0, (size_t)sp->area);
     for (int k = 0; k < count; k++) {
         int32_t move = moves[k];
         int target = move & TARGET_MASK;
-        int64_t value = history[move];
+        int64_t value = history[history_index(s, move)];
         if (move == hash_move)
             value += HASH_BONUS;
         else if (move == killer0 || move == killer1)
             value += KILLER_BONUS;
-        for (int p = 0; p < sp->pair_count[target]; p++) {
-            if (cells[sp->pair_victim[target][p]] == enemy) {
-                int anvil = sp->pair_anvil[target][p];
-                int beyond = cells[anvil];
-                if (beyond == friend_piece || beyond == other_friend || hostile[anvil]) {
-                    value += CAPTURE_BONUS;
-                    break;
+        if (!captures_at[target]) {
+            captures_at[target] = 1;
+            for (int p = 0; p < sp->pair_count[target]; p++) {
+                if (cells[sp->pair_victim[target][p]] == enemy) {
+                    int anvil = sp->pair_anvil[target][p];
+                    int beyond = cells[anvil];
+                    if (beyond == friend_piece || beyond == other_friend || hostile[anvil]) {
+                        captures_at[target] = 2;
+                        break;
+                    }
                 }
             }
         }
+        if (captures_at[target] == 2) value += CAPTURE_BONUS;
         if ((has_near && near_king[target]) || (move >> MOVE_SHIFT) == king) value += KING_BONUS;
         out[k] = value << SCORED_SHIFT | move;
     }
 }
 
-/* The next move in order: the best of out[from..count) is swapped to ``from``. */
-static inline int32_t pick(Scored *list, int from, int count) {
-    int best = from;
-    for (int k = from + 1; k < count; k++)
-        if (list[k] > list[best]) best = k;
-    Scored chosen = list[best];
-    list[best] = list[from];
-    list[from] = chosen;
-    return SCORED_MOVE(chosen);
+/* Sort scored moves best first (distinct keys, so any sort gives Python's order): quicksort
+ * down to short runs, which insertion sort finishes. */
+static void sort_scored(Scored *list, int count) {
+    while (count > 16) {
+        Scored a = list[0], b = list[count / 2], c = list[count - 1];
+        Scored pivot = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+        int i = 0, j = count - 1;
+        while (i <= j) {
+            while (list[i] > pivot) i++;
+            while (list[j] < pivot) j--;
+            if (i <= j) {
+                Scored swap = list[i];
+                list[i++] = list[j];
+                list[j--] = swap;
+            }
+        }
+        /* recurse into the smaller part, loop on the larger */
+        if (j + 1 < count - i) {
+            sort_scored(list, j + 1);
+            list += i;
+            count -= i;
+        } else {
+            sort_scored(list + i, count - i);
+            count = j + 1;
+        }
+    }
+    for (int k = 1; k < count; k++) {
+        Scored item = list[k];
+        int j = k - 1;
+        while (j >= 0 && list[j] < item) {
+            list[j + 1] = list[j];
+            j--;
+        }
+        list[j + 1] = item;
+    }
+}
+
+/* The move at ``index`` in order. The first is found by one pass (a cut-off often needs no
+ * other); asking for the second sorts the rest once. */
+static inline int32_t pick(Scored *list, int index, int count) {
+    if (index == 0) {
+        int best = 0;
+        for (int k = 1; k < count; k++)
+            if (list[k] > list[best]) best = k;
+        Scored chosen = list[best];
+        list[best] = list[0];
+        list[0] = chosen;
+    } else if (index == 1) {
+        sort_scored(list + 1, count - 1);
+    }
+    return SCORED_MOVE(list[index]);
 }
 
 /* ------------------------------------------------------------------ quiescence */
@@ -695,7 +738,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
                             killers[1] = killers[0];
                             killers[0] = move;
                         }
-                        s->history[turn][move] += (int64_t)depth * depth;
+                        s->history[turn][history_index(s, move)] += (int64_t)depth * depth;
                     }
                     break;
                 }

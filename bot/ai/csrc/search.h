@@ -74,7 +74,7 @@ typedef struct {
     uint64_t path[MAX_STACK];
     int path_length;
     uint16_t path_filter[1024];
-    int64_t *history[2];
+    int64_t *history[2]; /* Searcher.history_table, by history_index */
     int32_t killers[MAX_KILLER_PLY][2];
     int64_t nodes;
     int draw_scores[2];
@@ -95,6 +95,11 @@ int search_root(Search *s, int depth, const int32_t *moves, int count,
                 int32_t *ordered, int *scored);
 int search_pv(Search *s, int32_t first, int depth, int32_t *out);
 int evaluate(Search *s);
+
+/* A move's place in the history table: origin * area + target (dense, unlike the move int). */
+static inline size_t history_index(const Search *s, int32_t move) {
+    return (size_t)(move >> MOVE_SHIFT) * (size_t)s->spec.area + (size_t)(move & TARGET_MASK);
+}
 
 Entry *table_find(const Table *t, uint64_t key);
 int table_store(Table *t, uint64_t key, int depth, int flag, int score, int move);

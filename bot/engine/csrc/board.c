@@ -6,7 +6,16 @@
  */
 #include "board.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+#define B8(n) B6(n), B6(n + 1), B6(n + 1), B6(n + 2)
+#define B10(n) B8(n), B8(n + 1), B8(n + 1), B8(n + 2)
+_Static_assert(MAX_N == 11, "POPCOUNT11 counts 11-bit masks");
+const uint8_t POPCOUNT11[1 << MAX_N] = {B10(0), B10(1)};
 
 static inline int lowest_bit(uint32_t x) { return __builtin_ctz(x); }
 static inline int highest_bit(uint32_t x) { return 31 - __builtin_clz(x); }
@@ -35,6 +44,7 @@ void board_init(Board *b, const Spec *s, const uint8_t *cells, int turn) {
             int side = piece == ATTACKER ? ATTACKERS : DEFENDERS;
             b->side_rows[side][rank] |= 1u << file;
             b->side_cols[side][file] |= 1u << rank;
+            b->men[side]++;
         }
     }
     b->status = ST_NONE;
@@ -42,6 +52,68 @@ void board_init(Board *b, const Spec *s, const uint8_t *cells, int turn) {
 }
 
 /* ------------------------------------------------------------------ move generation */
+
+static void line_reach(const Spec *s, int L, int i, uint32_t occ, uint32_t *down, uint32_t *up);
+
+/* NIBBLES[own]: four bits set for every bit of ``own`` (selects the pieces' counts). */
+static uint64_t NIBBLES[1 << MAX_N];
+
+int spec_count_tables(Spec *s) {
+    int n = s->n;
+    if (!NIBBLES[1]) {
+        for (uint32_t own = 0; own < (1u << MAX_N); own++) {
+            uint64_t mask = 0;
+            for (int j = 0; j < MAX_N; j++)
+                if (own >> j & 1) mask |= (uint64_t)0xF << (4 * j);
+            NIBBLES[own] = mask;
+        }
+    }
+    int representative[MAX_LINES];
+    s->type_count = 0;
+    for (int L = 0; L < 2 * n; L++) {
+        int type = -1;
+        for (int t = 0; t < s->type_count && type < 0; t++)
+            if (!memcmp(s->line_code[representative[t]], s->line_code[L], (size_t)n)) type = t;
+        if (type < 0) {
+            type = s->type_count++;
+            representative[type] = L;
+        }
+        s->line_type[L] = type;
+    }
+    free(s->line_counts);
+    s->line_counts = malloc(((size_t)s->type_count << n) * sizeof(uint64_t));
+    if (!s->line_counts) return -1;
+    for (int t = 0; t < s->type_count; t++) {
+        int L = representative[t];
+        for (uint32_t occ = 0; occ < (1u << n); occ++) {
+            uint64_t packed = 0;
+            for (int i = 0; i < n; i++) {
+                if (!(occ >> i & 1)) continue;
+                uint32_t down, up;
+                line_reach(s, L, i, occ, &down, &up);
+                packed |= (uint64_t)(popcount32(down) + popcount32(up)) << (4 * i);
+            }
+            s->line_counts[((size_t)t << n) | occ] = packed;
+        }
+    }
+    return 0;
+}
+
+void spec_free(Spec *s) {
+    free(s->line_counts);
+    s->line_counts = NULL;
+}
+
+/* How many moves the pieces ``own`` have along line L: their counts summed, nibble by nibble
+ * (a piece has at most n - 1 <= 10 moves along a line, and a line at most 120). */
+static inline int nibble_sum(uint64_t counts) {
+    uint64_t bytes = (counts & 0x0F0F0F0F0F0F0F0FULL) + (counts >> 4 & 0x0F0F0F0F0F0F0F0FULL);
+    return (int)((bytes * 0x0101010101010101ULL) >> 56);
+}
+
+static inline int line_count(const Spec *s, int L, uint32_t occ, uint32_t own) {
+    return nibble_sum(s->line_counts[((size_t)s->line_type[L] << s->n) | occ] & NIBBLES[own]);
+}
 
 /* Tables.fill_line for the piece at index i of line L: where it may stop going down (towards
  * index 0) and up. Squares that block it (pieces, corners, the throne where it may not pass,
@@ -82,18 +154,6 @@ static inline int line_moves(const Spec *s, int L, uint32_t occ, uint32_t own, i
             up &= up - 1;
             out[count++] = origin | s->line_sq[L][j];
         }
-    }
-    return count;
-}
-
-static inline int line_count(const Spec *s, int L, uint32_t occ, uint32_t own) {
-    int count = 0;
-    while (own) {
-        int i = lowest_bit(own);
-        own &= own - 1;
-        uint32_t down, up;
-        line_reach(s, L, i, occ, &down, &up);
-        count += popcount32(down) + popcount32(up);
     }
     return count;
 }
@@ -149,6 +209,33 @@ int board_count_moves(const Board *b) {
         count += board_king_moves(b, buffer);
     }
     return count;
+}
+
+/* board_count_moves for both sides at once (the evaluation's mobility): ``counts[side]``,
+ * as if that side were to move. */
+void board_count_both(const Board *b, int counts[2]) {
+    counts[0] = counts[1] = 0;
+    if (b->status) return;
+    const Spec *s = b->spec;
+    int n = s->n;
+    for (int r = 0; r < n; r++) {
+        uint32_t occ = b->occ_rows[r];
+        if (!occ) continue;
+        uint64_t all = s->line_counts[((size_t)s->line_type[r] << n) | occ];
+        counts[0] += nibble_sum(all & NIBBLES[b->side_rows[0][r]]);
+        counts[1] += nibble_sum(all & NIBBLES[b->side_rows[1][r]]);
+    }
+    for (int f = 0; f < n; f++) {
+        uint32_t occ = b->occ_cols[f];
+        if (!occ) continue;
+        uint64_t all = s->line_counts[((size_t)s->line_type[n + f] << n) | occ];
+        counts[0] += nibble_sum(all & NIBBLES[b->side_cols[0][f]]);
+        counts[1] += nibble_sum(all & NIBBLES[b->side_cols[1][f]]);
+    }
+    if (b->king >= 0) {
+        int32_t buffer[4 * MAX_N];
+        counts[1] += board_king_moves(b, buffer);
+    }
 }
 
 /* Board.has_moves */
@@ -442,9 +529,7 @@ static int encircled(const Board *b) {
             }
         }
     }
-    int total = 0;
-    for (int r = 0; r < s->n; r++) total += popcount32(b->side_rows[DEFENDERS][r]);
-    return defenders == total;
+    return defenders == b->men[DEFENDERS];
 }
 
 /* CopenhagenRules.exit_fort: whether the king's exit fort holds; its squares go to ``fort``
@@ -548,6 +633,7 @@ static void remove_pieces(Board *b, const int16_t *squares, int count, int mover
         b->side_cols[side][f] ^= 1u << r;
         h ^= s->zobrist[enemy][sq];
     }
+    b->men[side] -= count;
     b->hash = h;
 }
 
@@ -631,6 +717,7 @@ void board_unmake(Board *b) {
             b->side_rows[side][r] ^= 1u << f;
             b->side_cols[side][f] ^= 1u << r;
         }
+        b->men[side] += frame->ncap;
     }
     b->hash = frame->prev_hash;
     b->status = frame->prev_status;

@@ -65,6 +65,12 @@ typedef struct {
     uint8_t line_code[MAX_LINES][MAX_N];
     uint32_t line_block[MAX_LINES][MAX_CODES]; /* squares that stop a piece starting on code */
     uint32_t line_stop[MAX_LINES][MAX_CODES];  /* squares where it may stop */
+    /* Lines alike in their special squares share a type; for each type and occupancy, how
+     * many moves the piece on each square of the line has, four bits a square (count_moves
+     * adds those of the side's pieces without walking them). */
+    int line_type[MAX_LINES];
+    int type_count;
+    uint64_t *line_counts; /* type_count << n entries, owned by the spec */
     /* Copenhagen's edges (shieldwalls): squares in order and the step inwards. */
     int edge_count;
     int16_t edge_sq[4][MAX_N];
@@ -87,14 +93,18 @@ typedef struct {
     uint32_t occ_rows[MAX_N], occ_cols[MAX_N];
     uint32_t side_rows[2][MAX_N], side_cols[2][MAX_N];
     int king, turn, status;
+    int men[2]; /* pieces of each side on the board, the king aside */
     uint64_t hash;
     int sp;
     Frame stack[MAX_STACK];
 } Board;
 
 void board_init(Board *b, const Spec *s, const uint8_t *cells, int turn);
+int spec_count_tables(Spec *s); /* fills line_type and line_counts; -1: out of memory */
+void spec_free(Spec *s);
 int board_moves(const Board *b, int32_t *out);
 int board_count_moves(const Board *b);
+void board_count_both(const Board *b, int counts[2]);
 int board_king_moves(const Board *b, int32_t *out);
 int board_king_routes(const Board *b, int32_t *out);
 int board_has_moves(const Board *b);
@@ -108,6 +118,16 @@ int board_exit_fort(const Board *b, uint8_t *fort);
 int64_t board_perft(Board *b, int depth);
 void board_perft_captures(Board *b, int depth, int64_t *leaves, int64_t *captures);
 
-static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+/* Bits set in a line mask. The compiler's builtin is a library call on baseline x86-64 (no
+ * POPCNT instruction), and line masks are short: a table of 2 ** 11 counts answers them. */
+extern const uint8_t POPCOUNT11[1 << MAX_N];
+static inline int popcount32(uint32_t x) {
+    int count = 0;
+    while (x) {
+        count += POPCOUNT11[x & ((1u << MAX_N) - 1)];
+        x >>= MAX_N;
+    }
+    return count;
+}
 
 #endif

@@ -24,6 +24,11 @@ static int Spec_init(SpecObject *self, PyObject *args, PyObject *kwargs) {
     return spec_load(&self->spec, data);
 }
 
+static void Spec_dealloc(SpecObject *self) {
+    spec_free(&self->spec);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
 static PyObject *Spec_get_size(SpecObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->spec.n);
@@ -42,6 +47,7 @@ static PyTypeObject SpecType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Spec_init,
+    .tp_dealloc = (destructor)Spec_dealloc,
     .tp_getset = Spec_getset,
 };
 

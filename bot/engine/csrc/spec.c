@@ -113,6 +113,7 @@ static int per_square(PyObject *data, const char *key, int count, int width, int
 
 int spec_load(Spec *s, PyObject *data) {
     int error = 0;
+    spec_free(s);
     memset(s, 0, sizeof(*s));
     if (!PyDict_Check(data)) {
         PyErr_SetString(PyExc_TypeError, "fast core spec: expected a dict");
@@ -272,6 +273,10 @@ int spec_load(Spec *s, PyObject *data) {
             s->edge_index_e[sq][k] = (uint8_t)e;
             s->edge_index_i[sq][k] = (uint8_t)i;
         }
+    }
+    if (spec_count_tables(s)) {
+        PyErr_NoMemory();
+        return -1;
     }
     return 0;
 }
