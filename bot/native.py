@@ -90,7 +90,7 @@ def build(root: Path = ROOT, *, quiet: bool = False) -> None:
     if not (root / "setup.py").exists():
         raise RuntimeError(f"no setup.py under {root}: build from a checkout")
     done = subprocess.run(
-        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace", "--force"],
         cwd=root,
         capture_output=True,
         text=True,

@@ -303,8 +303,23 @@ static int fork_stoppers(Search *s, uint8_t *stoppers) {
 
 /* ------------------------------------------------------------------ evaluation */
 
-/* Evaluator.evaluate, with Searcher._evaluate's noise. */
+static int evaluate_position(Search *s);
+
+/* Evaluator.evaluate, with Searcher._evaluate's noise: from the cache when the position was
+ * evaluated before (a finished game's position is not cached: its mobility counts nothing). */
 int evaluate(Search *s) {
+    const Board *b = &s->board;
+    if (b->status) return evaluate_position(s);
+    CachedEval *slot = &s->eval_cache[b->hash & ((1 << EVAL_CACHE_BITS) - 1)];
+    if (slot->used && slot->key == b->hash) return slot->value;
+    int value = evaluate_position(s);
+    slot->key = b->hash;
+    slot->value = value;
+    slot->used = 1;
+    return value;
+}
+
+static int evaluate_position(Search *s) {
     Board *b = &s->board;
     const Spec *sp = b->spec;
     const Evaluation *w = &s->eval;

@@ -64,6 +64,13 @@ typedef struct {
     size_t capacity;
 } KeySet;
 
+#define EVAL_CACHE_BITS 16
+
+typedef struct {
+    uint64_t key;
+    int32_t value, used;
+} CachedEval;
+
 typedef struct {
     Spec spec;
     EscapeRays rays;
@@ -86,6 +93,9 @@ typedef struct {
     int aborted;     /* 1: the check said stop; 2: it raised */
     int has_partial;
     int32_t partial_move, partial_score;
+    /* The evaluation is a function of the position (its hash), so leaves met again (in the
+     * next iteration, or by another move order) are not evaluated twice. */
+    CachedEval eval_cache[1 << EVAL_CACHE_BITS];
 } Search;
 
 /* Searcher._root: one iteration at ``depth``. Returns 0, or -1 when it was stopped. */
