@@ -19,6 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"[\d,]+(?:\.\d+)?"
 
 EXPECTED: dict[str, tuple[str, ...]] = {
+    "agreement": (
+        (
+            r"all +[1-9]\d* positions +[1-9]\d* moves",
+            r"copenhagen +1 searches to depth 3: +[1-9]\d* nodes, the same on both builds",
+            r"the fast core agrees with the Python reference",
+        )
+        if native.in_use()
+        else (r"the fast core is not in use: nothing to compare",)
+    ),
     "perft": (
         rf"tablut +perft 3: +353,200 leaves; python +{NUMBER} s = +{NUMBER} M leaves/s",
         rf"brandubh +perft 4: +1,007,392 leaves; python +{NUMBER} s = +{NUMBER} M leaves/s",

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -23,12 +22,13 @@ from pathlib import Path
 
 import pytest
 from copenhagen_records import load_games
+from helpers import game
 
 from bot import native
 from bot.ai import fast
-from bot.ai.agreement import SearchCase, compare_search
+from bot.ai.agreement import SearchCase, compare_search, random_position
 from bot.engine import VARIANTS, Board, Game, Side, TaflError, core, get_variant
-from bot.engine.agreement import Agreement, random_games, replayed_games
+from bot.engine.agreement import Agreement, random_games, replayed_games, tree
 from bot.engine.tables import MOVE_SHIFT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,6 +86,35 @@ def test_the_boards_agree_over_the_recorded_copenhagen_games() -> None:
     assert {"exit fort", "encirclement", "king captured", "king escaped"} <= set(report.endings)
 
 
+RULE_POSITIONS = [
+    # (variant, pieces as tests/helpers.py writes them, side to move, depth of the full tree)
+    ("tablut-unarmed", "K:c3 T:d3 t:b3,c2,c4,d4,d2,e8", "attackers", 3),  # group capture
+    ("tablut-unarmed", "K:c3 T:d3,g8 t:b3,c2,c4,e3,d2,d4,h8", "attackers", 3),
+    ("brandubh", "K:a2 T:b2 t:b3,c2,b1,a6", "attackers", 3),
+    ("tablut", "K:e5 T:e6 t:d5,f5,e4,e8", "attackers", 3),  # Linnaeus's capture by the throne
+    ("tablut-ashton", "K:e5 T:c4,g6 t:b4,h6,d2,f8", "defenders", 3),  # camps
+    ("fidchell", "K:c3 T:e5 t:a6,f2,b5,e2,c6", "defenders", 3),  # Tuichi
+    ("copenhagen", "K:f1 T:d1,e2,f2,g5 t:j9", "defenders", 2),  # exit fort
+    ("copenhagen", "K:f1 T:d1,d2,d3,e3,f2,g5 t:j9", "defenders", 2),
+    ("copenhagen", "K:c3 T:d4 t:b3,b4,c2,d2,c5,d5,e3,h4", "attackers", 2),  # encirclement
+    ("copenhagen", "K:c3 T:d4,j9 t:b3,b4,c2,d2,c5,d5,e3,e4,h8,j10", "attackers", 2),
+    ("copenhagen", "T:c1,d1,e1 t:b1,c2,d2,e2,h1 K:f6", "attackers", 2),  # shieldwall
+    ("copenhagen", "t:b1,c1,d1 T:b2,c2,d2,e2,f1 K:f6", "defenders", 2),
+]
+
+
+@needs_board
+@pytest.mark.parametrize(("variant", "pieces", "turn", "depth"), RULE_POSITIONS,
+                         ids=lambda value: str(value))
+def test_the_boards_agree_on_every_line_near_each_rule(
+    variant: str, pieces: str, turn: str, depth: int
+) -> None:
+    board = game(variant, pieces, turn).board
+    report = tree(board, depth, f"{variant} {pieces}")
+    assert report.differences == []
+    assert report.positions > 50
+
+
 @needs_board
 def test_a_difference_is_reported() -> None:
     # The comparison bites: a board that is not the C board's twin is caught at once.
@@ -110,24 +139,6 @@ def _played(variant: str, moves: list[str], turn: Side | None = None,
     return Board(game.variant, list(game.board.cells), game.board.turn)
 
 
-def _random_position(variant: str, plies: int, seed: int) -> tuple[Board, tuple[int, ...]]:
-    """A position after ``plies`` random moves (fewer if the game ends), with its history."""
-    rng = random.Random(seed)
-    game = Game(variant)
-    hashes = [game.board.hash]
-    while game.ply < plies:
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(rng.choice(moves))
-        if game.is_over:
-            game.undo()
-            break
-        hashes.append(game.board.hash)
-    board = Board(game.variant, list(game.board.cells), game.board.turn)
-    return board, tuple(hashes[:-1])
-
-
 def _puzzles(variant: str, count: int) -> list[Board]:
     path = ROOT / "assets" / "puzzles" / f"{variant}.jsonl"
     boards = []
@@ -149,12 +160,12 @@ def _cases() -> list[SearchCase]:
     for number, variant in enumerate(VARIANTS):
         depth = 2 if variant == "copenhagen" else 3
         for plies in (12, 31):
-            board, history = _random_position(variant, plies, seed=number * 100 + plies)
+            board, history = random_position(variant, plies, seed=number * 100 + plies)
             cases.append(SearchCase(f"{variant} after {plies} random plies", board, depth,
                                     history=history))
         for index, board in enumerate(_puzzles(variant, 2)):
             cases.append(SearchCase(f"{variant} puzzle {index + 1}", board, 3))
-    board, history = _random_position("tablut", 20, seed=5)
+    board, history = random_position("tablut", 20, seed=5)
     cases += [
         # The levels' settings: easy (blind to threats, noisy), medium (noisy), master
         # (contempt, which changes the repetitions' scores), on positions with a history.

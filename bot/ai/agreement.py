@@ -10,9 +10,11 @@ so both stop at the same node and must return the same partial answer).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from bot.engine.board import Board
+from bot.engine.game import Game
 
 from .search import Searcher, SearchResult
 
@@ -78,12 +80,9 @@ def run(case: SearchCase, fast: bool) -> list[Report]:
     return reports
 
 
-def compare_search(case: SearchCase) -> list[str]:
-    """The differences between the Python and the fast search of ``case`` (empty when they
-    agree)."""
-    python = run(case, False)
-    fast = run(case, True)
-    differences = []
+def differences(case: SearchCase, python: list[Report], fast: list[Report]) -> list[str]:
+    """What differs between the two builds' reports of ``case`` (empty when nothing does)."""
+    found = []
     names = ("move", "score", "depth", "nodes", "pv", "root scores")
     for number, (one, other) in enumerate(zip(python, fast, strict=True), start=1):
         if one != other:
@@ -92,5 +91,30 @@ def compare_search(case: SearchCase) -> list[str]:
                 for name, a, b in zip(names, one, other, strict=True)
                 if a != b
             ]
-            differences.append(f"{case.label}, search {number}: " + "; ".join(what))
-    return differences
+            found.append(f"{case.label}, search {number}: " + "; ".join(what))
+    return found
+
+
+def compare_search(case: SearchCase) -> list[str]:
+    """The differences between the Python and the fast search of ``case`` (empty when they
+    agree)."""
+    return differences(case, run(case, False), run(case, True))
+
+
+def random_position(variant: str, plies: int, seed: int) -> tuple[Board, tuple[int, ...]]:
+    """A position after ``plies`` random moves from the start (fewer if the game would end),
+    with the hashes of the positions before it (the history a search is given)."""
+    rng = random.Random(seed)
+    game = Game(variant)
+    hashes = [game.board.hash]
+    while game.ply < plies:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+        if game.is_over:
+            game.undo()
+            break
+        hashes.append(game.board.hash)
+    board = Board(game.variant, list(game.board.cells), game.board.turn)
+    return board, tuple(hashes[:-1])

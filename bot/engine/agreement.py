@@ -21,7 +21,7 @@ from typing import Any
 from .board import Board
 from .core import STATUS, fast_board
 from .rules import rules_for
-from .tables import MOVE_SHIFT, TARGET_MASK
+from .tables import DEFENDER, MOVE_SHIFT, TARGET_MASK
 from .types import Termination
 from .variants import Variant
 
@@ -120,10 +120,28 @@ def _text(move: int, board: Board) -> str:
     return f"{origin % n},{origin // n}-{target % n},{target // n}"
 
 
+def _around_group(board: Board) -> set[int]:
+    """The squares next to the king and the defenders connected to him (where his capture, or
+    his group's, is made)."""
+    neighbours = board.tables.neighbours
+    group = {board.king}
+    frontier = [board.king]
+    around: set[int] = set()
+    while frontier:
+        for square in neighbours[frontier.pop()]:
+            if board.cells[square] == DEFENDER:
+                if square not in group:
+                    group.add(square)
+                    frontier.append(square)
+            else:
+                around.add(square)
+    return around
+
+
 def _choose(board: Board, moves: list[int], rng: random.Random) -> int:
-    """A random move, drawn towards what makes the rules work: captures, the squares next to
-    the king (his capture), the edges (shieldwalls, exit forts); the king's escapes are mostly
-    left out so that games last long enough for the rest."""
+    """A random move, drawn towards what makes the rules work: captures, the squares around the
+    king's group (his capture, the group's), the edges (shieldwalls, exit forts); the king's
+    escapes are mostly left out so that games last long enough for the rest."""
     tables = board.tables
     is_escape = tables.is_escape
     king = board.king
@@ -135,7 +153,7 @@ def _choose(board: Board, moves: list[int], rng: random.Random) -> int:
     if draw < 0.35:
         pool = [move for move in moves if board.would_capture(move)]
     elif draw < 0.6 and king >= 0:
-        near = tables.neighbours[king]
+        near = _around_group(board)
         pool = [move for move in moves if move & TARGET_MASK in near]
     elif draw < 0.75:
         n = tables.size
@@ -194,4 +212,24 @@ def replayed_games(variant: Variant, games: Iterable[list[int]], label: str) -> 
             if pair.make(move) is not None:
                 pair.check_position()
                 break
+    return report
+
+
+def tree(board: Board, depth: int, label: str) -> Agreement:
+    """Compare the cores at every node of the full tree of move sequences from ``board`` to
+    ``depth`` plies (a position set up next to a rule, every way to reach it or miss it)."""
+    report = Agreement()
+    pair = _Pair(Board(board.variant, list(board.cells), board.turn), report, label)
+
+    def visit(remaining: int) -> None:
+        if not pair.check_position() or remaining == 0:
+            return
+        for move in pair.board.moves():
+            if pair.make(move) is None:
+                visit(remaining - 1)
+            else:
+                pair.check_position()
+            pair.unmake()
+
+    visit(depth)
     return report
