@@ -161,6 +161,7 @@ static void release(Search *s) {
     free(s->seen.keys);
     free(s->history[0]);
     free(s->history[1]);
+    free(s->journal);
     Py_XDECREF(s->check);
     free(s);
 }
@@ -269,8 +270,10 @@ static PyObject *Search_start(SearchObject *self, PyObject *args) {
     Py_INCREF(check);
     Py_XSETREF(s->check, check);
     size_t history = (size_t)s->spec.area * (size_t)s->spec.area;
-    for (int side = 0; side < 2; side++)
+    for (int side = 0; side < 2; side++) {
         for (size_t k = 0; k < history; k++) s->history[side][k] >>= 2;
+        s->history_max[side] >>= 2; /* the largest value, quartered, is the largest quarter */
+    }
     memset(s->killers, 0, sizeof(s->killers));
     memset(s->path_filter, 0, sizeof(s->path_filter));
     s->path_length = 0;

@@ -389,66 +389,90 @@ static int evaluate_position(Search *s) {
  * are never negative; moves stay below 2 ** 17 on boards up to 11x11). */
 typedef int64_t Scored;
 #define SCORED_SHIFT 17
+
 #define SCORED_MOVE(x) ((int32_t)((x) & ((1 << SCORED_SHIFT) - 1)))
+
+/* What Searcher._order reads of a node to value its moves. */
+typedef struct {
+    const int64_t *history;
+    int32_t hash_move, killer0, killer1;
+    int enemy, friend_piece, other_friend, king, attackers;
+    const uint8_t *hostile;
+    uint64_t near_king[(MAX_SQ + 63) / 64]; /* the attackers' squares next to the king */
+    uint8_t captures_at[MAX_SQ]; /* per target: 0 not worked out yet, 1 no capture, 2 capture */
+} Orderer;
+
+static void orderer_init(Orderer *o, const Search *s, int32_t hash_move, int ply) {
+    const Board *b = &s->board;
+    const Spec *sp = b->spec;
+    int turn = b->turn;
+    o->history = s->history[turn];
+    o->hash_move = hash_move;
+    o->killer0 = s->killers[ply][0];
+    o->killer1 = s->killers[ply][1];
+    o->king = b->king;
+    o->attackers = turn == ATTACKERS;
+    memset(o->near_king, 0, sizeof(o->near_king));
+    if (turn == ATTACKERS && b->king >= 0)
+        for (int k = 0; k < sp->nb_count[b->king]; k++) {
+            int square = sp->nb[b->king][k];
+            o->near_king[square >> 6] |= 1ULL << (square & 63);
+        }
+    if (turn == ATTACKERS) {
+        o->enemy = DEFENDER;
+        o->friend_piece = ATTACKER;
+        o->other_friend = ATTACKER;
+        o->hostile = sp->hostile_def;
+    } else {
+        o->enemy = ATTACKER;
+        o->friend_piece = DEFENDER;
+        o->other_friend = sp->king_armed ? KING : DEFENDER;
+        o->hostile = sp->hostile_att;
+    }
+    memset(o->captures_at, 0, (size_t)sp->area);
+}
+
+/* Whether a move landing on ``target`` gets the capture bonus (it depends on the square only). */
+static inline int capture_square(const Search *s, Orderer *o, int target) {
+    if (!o->captures_at[target]) {
+        const Spec *sp = &s->spec;
+        const uint8_t *cells = s->board.cells;
+        o->captures_at[target] = 1;
+        for (int p = 0; p < sp->pair_count[target]; p++) {
+            if (cells[sp->pair_victim[target][p]] == o->enemy) {
+                int anvil = sp->pair_anvil[target][p];
+                int beyond = cells[anvil];
+                if (beyond == o->friend_piece || beyond == o->other_friend || o->hostile[anvil]) {
+                    o->captures_at[target] = 2;
+                    break;
+                }
+            }
+        }
+    }
+    return o->captures_at[target] == 2;
+}
+
+/* A move's place in Searcher._order: its value and the move, packed. */
+static inline Scored move_value(const Search *s, Orderer *o, int32_t move) {
+    int target = move & TARGET_MASK;
+    int64_t value = o->history[history_index(s, move)];
+    if (move == o->hash_move)
+        value += HASH_BONUS;
+    else if (move == o->killer0 || move == o->killer1)
+        value += KILLER_BONUS;
+    if (capture_square(s, o, target)) value += CAPTURE_BONUS;
+    if ((o->near_king[target >> 6] >> (target & 63) & 1) ||
+        (move >> MOVE_SHIFT) == o->king)
+        value += KING_BONUS;
+    return value << SCORED_SHIFT | move;
+}
 
 /* Searcher._order, scored; the moves are then taken best first (value, then move). */
 static void order(Search *s, const int32_t *moves, int count, int32_t hash_move, int ply,
                   Scored *out) {
-    const Board *b = &s->board;
-    const Spec *sp = b->spec;
-    const uint8_t *cells = b->cells;
-    int turn = b->turn, king = b->king;
-    const int64_t *history = s->history[turn];
-    int32_t killer0 = s->killers[ply][0], killer1 = s->killers[ply][1];
-    int enemy, friend_piece, other_friend;
-    const uint8_t *hostile;
-    uint8_t near_king[MAX_SQ];
-    int has_near = 0;
-    if (turn == ATTACKERS) {
-        enemy = DEFENDER;
-        friend_piece = ATTACKER;
-        other_friend = ATTACKER;
-        hostile = sp->hostile_def;
-        if (king >= 0) {
-            memset(near_king, 0, (size_t)sp->area);
-            for (int k = 0; k < sp->nb_count[king]; k++) near_king[sp->nb[king][k]] = 1;
-            has_near = 1;
-        }
-    } else {
-        enemy = ATTACKER;
-        friend_piece = DEFENDER;
-        other_friend = sp->king_armed ? KING : DEFENDER;
-        hostile = sp->hostile_att;
-    }
-    /* Whether a move landing on a square looks like a capture depends on the square alone:
-     * worked out once per square (0: not yet, 1: no, 2: yes). */
-    uint8_t captures_at[MAX_SQ];
-    memset(captures_at, 0, (size_t)sp->area);
-    for (int k = 0; k < count; k++) {
-        int32_t move = moves[k];
-        int target = move & TARGET_MASK;
-        int64_t value = history[history_index(s, move)];
-        if (move == hash_move)
-            value += HASH_BONUS;
-        else if (move == killer0 || move == killer1)
-            value += KILLER_BONUS;
-        if (!captures_at[target]) {
-            captures_at[target] = 1;
-            for (int p = 0; p < sp->pair_count[target]; p++) {
-                if (cells[sp->pair_victim[target][p]] == enemy) {
-                    int anvil = sp->pair_anvil[target][p];
-                    int beyond = cells[anvil];
-                    if (beyond == friend_piece || beyond == other_friend || hostile[anvil]) {
-                        captures_at[target] = 2;
-                        break;
-                    }
-                }
-            }
-        }
-        if (captures_at[target] == 2) value += CAPTURE_BONUS;
-        if ((has_near && near_king[target]) || (move >> MOVE_SHIFT) == king) value += KING_BONUS;
-        out[k] = value << SCORED_SHIFT | move;
-    }
+    Orderer o;
+    orderer_init(&o, s, hash_move, ply);
+    for (int k = 0; k < count; k++) out[k] = move_value(s, &o, moves[k]);
 }
 
 /* Sort scored moves best first (distinct keys, so any sort gives Python's order): quicksort
@@ -488,18 +512,20 @@ static void sort_scored(Scored *list, int count) {
     }
 }
 
-/* The move at ``index`` in order. The first is found by one pass (a cut-off often needs no
- * other); asking for the second sorts the rest once. */
+#define PICKED_ONE_BY_ONE 3
+
+/* The move at ``index`` in order. The first few are found by a pass each (a cut-off often
+ * comes before the others are needed); asking for the next sorts the rest once. */
 static inline int32_t pick(Scored *list, int index, int count) {
-    if (index == 0) {
-        int best = 0;
-        for (int k = 1; k < count; k++)
+    if (index < PICKED_ONE_BY_ONE) {
+        int best = index;
+        for (int k = index + 1; k < count; k++)
             if (list[k] > list[best]) best = k;
         Scored chosen = list[best];
-        list[best] = list[0];
-        list[0] = chosen;
-    } else if (index == 1) {
-        sort_scored(list + 1, count - 1);
+        list[best] = list[index];
+        list[index] = chosen;
+    } else if (index == PICKED_ONE_BY_ONE) {
+        sort_scored(list + index, count - index);
     }
     return SCORED_MOVE(list[index]);
 }
@@ -653,6 +679,103 @@ static inline int repetition_score(const Search *s, int turn, int ply) {
     return turn == s->repetition_winner ? MATE - ply : -(MATE - ply);
 }
 
+/* ------------------------------------------------------------------ the first move first */
+
+/* Searcher._search generates and orders every move before searching the first. The C finds
+ * that first move (the best by Searcher._order) without generating the others when the
+ * bonuses decide it: the hash move, else the best capture, else a killer, else the best move
+ * next to the king. It searches it, and only when it does not cut off generates the rest and
+ * orders them by the history as it stood before (the journal undoes what the first move's
+ * search added). Returns the first move, or 0 when it takes every move to know it. */
+static int32_t first_move(Search *s, int32_t hash_move, int ply) {
+    const Board *b = &s->board;
+    const Spec *sp = &s->spec;
+    int turn = b->turn;
+    int64_t most = s->history_max[turn];
+    /* Each stage needs the bonus it trusts to outweigh all history and the smaller bonuses. */
+    if (most + CAPTURE_BONUS + KILLER_BONUS + KING_BONUS >= HASH_BONUS) return 0;
+    if (hash_move && board_is_legal(b, hash_move)) return hash_move;
+    if (most + KILLER_BONUS + KING_BONUS >= CAPTURE_BONUS) return 0;
+    Orderer o;
+    orderer_init(&o, s, hash_move, ply);
+    int own = turn == ATTACKERS ? ATTACKER : DEFENDER;
+    Scored best = -1;
+    /* Captures: every move onto a square that takes a piece, found from the square. */
+    for (int target = 0; target < sp->area; target++) {
+        if (b->cells[target] != EMPTY || !capture_square(s, &o, target)) continue;
+        for (int r = 0; r < sp->ray_count[target]; r++) {
+            const int16_t *ray = sp->ray[target][r];
+            int barred = sp->king_barred[target];
+            for (int k = 0; k < sp->ray_len[target][r]; k++) {
+                int square = ray[k];
+                int piece = b->cells[square];
+                if (piece == EMPTY) {
+                    barred |= sp->king_barred[square];
+                    continue;
+                }
+                int32_t move = (int32_t)square << MOVE_SHIFT | target;
+                int legal = piece == own ? board_is_legal(b, move)
+                                         : piece == KING && turn == DEFENDERS && !barred;
+                if (legal) {
+                    Scored value = move_value(s, &o, move);
+                    if (value > best) best = value;
+                }
+                break;
+            }
+        }
+    }
+    if (best >= 0) return SCORED_MOVE(best);
+    if (most + KING_BONUS >= KILLER_BONUS) return 0;
+    int32_t killers[2] = {o.killer0, o.killer1};
+    for (int k = 0; k < 2; k++)
+        if (killers[k] && board_is_legal(b, killers[k])) {
+            Scored value = move_value(s, &o, killers[k]);
+            if (value > best) best = value;
+        }
+    if (best >= 0) return SCORED_MOVE(best);
+    if (most >= KING_BONUS || b->king < 0) return 0;
+    int32_t moves[4 * 4 * MAX_N];
+    int count = 0;
+    if (turn == ATTACKERS) {
+        for (int k = 0; k < sp->nb_count[b->king]; k++) {
+            int target = sp->nb[b->king][k];
+            if (b->cells[target] == EMPTY)
+                count += board_attackers_reaching(b, target, moves + count);
+        }
+    } else {
+        count = board_king_moves(b, moves);
+    }
+    for (int k = 0; k < count; k++) {
+        Scored value = move_value(s, &o, moves[k]);
+        if (value > best) best = value;
+    }
+    return best >= 0 ? SCORED_MOVE(best) : 0;
+}
+
+/* The journal's entries: the side's history index, and the amount, in two words. */
+static void journal_add(Search *s, int side, size_t index, int64_t amount) {
+    if (s->journal_length + 2 > s->journal_capacity) {
+        size_t capacity = s->journal_capacity ? 2 * s->journal_capacity : 1 << 12;
+        uint32_t *grown = realloc(s->journal, capacity * sizeof(uint32_t));
+        if (!grown) {
+            PyErr_NoMemory();
+            s->aborted = 2;
+            return;
+        }
+        s->journal = grown;
+        s->journal_capacity = capacity;
+    }
+    s->journal[s->journal_length++] = (uint32_t)index << 1 | (uint32_t)side;
+    s->journal[s->journal_length++] = (uint32_t)amount;
+}
+
+/* Undo (sign -1) or redo (+1) the side's history increments journaled since ``mark``. */
+static void journal_apply(Search *s, size_t mark, int side, int sign) {
+    for (size_t k = mark; k < s->journal_length; k += 2)
+        if ((int)(s->journal[k] & 1) == side)
+            s->history[side][s->journal[k] >> 1] += sign * (int64_t)s->journal[k + 1];
+}
+
 /* Searcher._search */
 static int search(Search *s, int depth, int alpha, int beta, int ply) {
     Board *b = &s->board;
@@ -701,26 +824,49 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     }
 
     int32_t moves[MAX_MOVES];
-    int count, child_depth;
+    Scored list[MAX_MOVES];
+    int count = 0, child_depth;
+    int32_t first = 0;
     if (forced_count > 0) {
         count = blocking_moves(s, forced, forced_count, moves);
         if (!count) return -(MATE - ply - 2);
         child_depth = depth; /* a forced block does not use up the depth */
+        order(s, moves, count, hash_move, ply, list);
     } else {
-        count = board_moves(b, moves);
-        if (!count) return -(MATE - ply);
         child_depth = depth - 1;
+        first = first_move(s, hash_move, ply);
+        if (!first) {
+            count = board_moves(b, moves);
+            if (!count) return -(MATE - ply);
+            order(s, moves, count, hash_move, ply, list);
+        }
     }
-    Scored list[MAX_MOVES];
-    order(s, moves, count, hash_move, ply, list);
 
     int original_alpha = alpha, best = -INFINITY_SCORE;
     int32_t best_move = 0;
     int32_t *killers = s->killers[ply];
     int reducible = depth >= 3 && forced_count < 0;
+    size_t mark = 0;
     path_push(s, key);
-    for (int index = 0; index < count; index++) {
-        int32_t move = pick(list, index, count);
+    for (int index = 0;; index++) {
+        int32_t move;
+        if (first && index == 0) {
+            move = first;
+            mark = s->journal_length;
+            s->pending++;
+        } else {
+            if (first && index == 1) {
+                /* The others, ordered as they would have been before the first was searched. */
+                count = board_moves(b, moves);
+                journal_apply(s, mark, turn, -1);
+                order(s, moves, count, hash_move, ply, list);
+                journal_apply(s, mark, turn, 1);
+                if (!s->pending) s->journal_length = 0;
+                pick(list, 0, count); /* the first, already searched */
+            }
+            if (index >= count) break;
+            move = pick(list, index, count);
+        }
         int status = board_make(b, move);
         int score;
         if (status) {
@@ -738,6 +884,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
                 score = -search(s, child_depth, -beta, -alpha, ply + 1);
         }
         board_unmake(b);
+        if (first && index == 0) s->pending--;
         if (s->aborted) {
             path_pop(s);
             return 0;
@@ -753,13 +900,18 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
                             killers[1] = killers[0];
                             killers[0] = move;
                         }
-                        s->history[turn][history_index(s, move)] += (int64_t)depth * depth;
+                        size_t slot = history_index(s, move);
+                        int64_t added = (int64_t)depth * depth;
+                        int64_t value = s->history[turn][slot] += added;
+                        if (value > s->history_max[turn]) s->history_max[turn] = value;
+                        if (s->pending) journal_add(s, turn, slot, added);
                     }
                     break;
                 }
             }
         }
     }
+    if (!s->pending) s->journal_length = 0;
     path_pop(s);
     int flag = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
     if (store(s, key, depth, flag, best, best_move, ply)) return 0;
@@ -778,6 +930,8 @@ int search_root(Search *s, int depth, const int32_t *moves, int count,
     Board *b = &s->board;
     s->has_partial = 0;
     s->aborted = 0;
+    s->pending = 0;
+    s->journal_length = 0;
     *scored = 0;
     int32_t wins[4 * 4 * MAX_N];
     int win_count = 0;

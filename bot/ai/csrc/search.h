@@ -82,6 +82,12 @@ typedef struct {
     int path_length;
     uint16_t path_filter[1024];
     int64_t *history[2]; /* Searcher.history_table, by history_index */
+    int64_t history_max[2]; /* no entry of the side's history is larger */
+    /* The history's increments made while a node waits to order its other moves (it searched
+     * its first move before generating them, and orders them by the history as it was). */
+    uint32_t *journal;
+    size_t journal_length, journal_capacity;
+    int pending; /* nodes waiting so */
     int32_t killers[MAX_KILLER_PLY][2];
     int64_t nodes;
     int draw_scores[2];

@@ -211,30 +211,62 @@ int board_count_moves(const Board *b) {
     return count;
 }
 
+/* How many squares the king reaches along line L from its index i (board_king_moves' count:
+ * pieces and the squares barred to him stop him). */
+static inline int king_line_count(const Spec *s, int L, int i, uint32_t occ) {
+    uint32_t blockers = occ | s->line_king_block[L];
+    uint32_t full = (1u << s->n) - 1;
+    uint32_t below = (1u << i) - 1;
+    uint32_t hit = blockers & below;
+    uint32_t d = hit ? below & ~((2u << highest_bit(hit)) - 1) : below;
+    uint32_t above = full & ~((2u << i) - 1);
+    hit = blockers & above;
+    uint32_t u = hit ? ((hit & -hit) - 1) & above : above;
+    return popcount32(d | u);
+}
+
 /* board_count_moves for both sides at once (the evaluation's mobility): ``counts[side]``,
- * as if that side were to move. */
+ * as if that side were to move. Each line's counts are summed in byte lanes (a lane holds at
+ * most 22 lines of at most 10 moves) and the lanes added up once at the end. */
 void board_count_both(const Board *b, int counts[2]) {
     counts[0] = counts[1] = 0;
     if (b->status) return;
     const Spec *s = b->spec;
     int n = s->n;
+    const uint64_t lanes = 0x0F0F0F0F0F0F0F0FULL;
+    uint64_t sums[4] = {0, 0, 0, 0}; /* attackers' even and odd nibbles, defenders' */
+    const uint64_t *table = s->line_counts;
     for (int r = 0; r < n; r++) {
         uint32_t occ = b->occ_rows[r];
-        if (!occ) continue;
-        uint64_t all = s->line_counts[((size_t)s->line_type[r] << n) | occ];
-        counts[0] += nibble_sum(all & NIBBLES[b->side_rows[0][r]]);
-        counts[1] += nibble_sum(all & NIBBLES[b->side_rows[1][r]]);
+        uint64_t all = table[((size_t)s->line_type[r] << n) | occ];
+        uint64_t att = all & NIBBLES[b->side_rows[0][r]];
+        uint64_t def = all & NIBBLES[b->side_rows[1][r]];
+        sums[0] += att & lanes;
+        sums[1] += att >> 4 & lanes;
+        sums[2] += def & lanes;
+        sums[3] += def >> 4 & lanes;
     }
     for (int f = 0; f < n; f++) {
         uint32_t occ = b->occ_cols[f];
-        if (!occ) continue;
-        uint64_t all = s->line_counts[((size_t)s->line_type[n + f] << n) | occ];
-        counts[0] += nibble_sum(all & NIBBLES[b->side_cols[0][f]]);
-        counts[1] += nibble_sum(all & NIBBLES[b->side_cols[1][f]]);
+        uint64_t all = table[((size_t)s->line_type[n + f] << n) | occ];
+        uint64_t att = all & NIBBLES[b->side_cols[0][f]];
+        uint64_t def = all & NIBBLES[b->side_cols[1][f]];
+        sums[0] += att & lanes;
+        sums[1] += att >> 4 & lanes;
+        sums[2] += def & lanes;
+        sums[3] += def >> 4 & lanes;
     }
-    if (b->king >= 0) {
-        int32_t buffer[4 * MAX_N];
-        counts[1] += board_king_moves(b, buffer);
+    for (int side = 0; side < 2; side++) {
+        uint64_t even = sums[2 * side], odd = sums[2 * side + 1];
+        uint64_t words = (even & 0x00FF00FF00FF00FFULL) + (even >> 8 & 0x00FF00FF00FF00FFULL) +
+                         (odd & 0x00FF00FF00FF00FFULL) + (odd >> 8 & 0x00FF00FF00FF00FFULL);
+        counts[side] = (int)((words * 0x0001000100010001ULL) >> 48);
+    }
+    int king = b->king;
+    if (king >= 0) {
+        int rank = king / n, file = king % n;
+        counts[1] += king_line_count(s, rank, file, b->occ_rows[rank]) +
+                     king_line_count(s, n + file, rank, b->occ_cols[file]);
     }
 }
 

@@ -65,6 +65,7 @@ typedef struct {
     uint8_t line_code[MAX_LINES][MAX_N];
     uint32_t line_block[MAX_LINES][MAX_CODES]; /* squares that stop a piece starting on code */
     uint32_t line_stop[MAX_LINES][MAX_CODES];  /* squares where it may stop */
+    uint32_t line_king_block[MAX_LINES];       /* squares barred to the king */
     /* Lines alike in their special squares share a type; for each type and occupancy, how
      * many moves the piece on each square of the line has, four bits a square (count_moves
      * adds those of the side's pieces without walking them). */

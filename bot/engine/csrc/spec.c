@@ -244,6 +244,9 @@ int spec_load(Spec *s, PyObject *data) {
             s->line_block[L][origin] = block;
             s->line_stop[L][origin] = stop;
         }
+        s->line_king_block[L] = 0;
+        for (int j = 0; j < n; j++)
+            if (s->king_barred[s->line_sq[L][j]]) s->line_king_block[L] |= 1u << j;
     }
 
     /* Copenhagen's edges: (squares, inward step) each, and (edge, index) per square. */
