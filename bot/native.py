@@ -7,7 +7,7 @@
 The fast core is two C extensions built by ``pip install -e .`` (``setup.py``) where a C
 compiler exists: ``bot.engine._core`` (the rules engine's board: perft, move generation,
 captures, endings) and ``bot.ai._core`` (the search, its evaluation and king tactics), about
-30 times the speed of the Python they mirror. Without a compiler the install still succeeds
+60 times the speed of the Python they mirror. Without a compiler the install still succeeds
 and the same game runs in pure Python, slower. The Python engine and search stay the
 reference: the tests prove the C plays exactly as they do (``tests/test_native.py``).
 
@@ -81,7 +81,7 @@ def describe() -> str:
     else:
         why = "the fast core is not built"
         how = HOW_TO_GET_IT
-    return f"pure Python, about 30 times slower: {why}; to get it, {how}"
+    return f"pure Python, about 60 times slower: {why}; to get it, {how}"
 
 
 def build(root: Path = ROOT, *, quiet: bool = False) -> None:
