@@ -3,6 +3,7 @@ with how real games ended.
 
 .venv/bin/python benchmarks/analysis.py            # a 60-move tablut game at the default budget
 .venv/bin/python benchmarks/analysis.py --copenhagen 120   # a real Copenhagen game instead
+.venv/bin/python benchmarks/analysis.py --no-python        # without the pure Python comparison
 .venv/bin/python benchmarks/analysis.py --judge    # and the judge: real games and self-play
 .venv/bin/python benchmarks/analysis.py --fit      # fit the score calibrations (other games)
 .venv/bin/python benchmarks/analysis.py --smoke    # a quick check that it all works
@@ -11,7 +12,9 @@ with how real games ended.
 against itself is evaluated at the default budget (:func:`bot.ai.analysis.default_depth`), in
 this process, one after another as the bot's worker does, then reviewed; the moments found are
 printed, and how far the chances moved after the engine's own choices (the evaluation's noise,
-which the blunder margin must clear).
+which the blunder margin must clear). Target: the review within 20 s with the fast core at
+its default depth (6 on 9x9). Then both builds side by side: the pure Python at its own
+default depth (4 on 9x9), the fast core at that depth and at its own.
 
 **The judge.** Positions are sampled from finished games (every 8th ply of real Copenhagen games
 from ``tests/data/copenhagen-games.csv``; every 6th ply of tablut games between equal levels)
@@ -19,11 +22,12 @@ and evaluated at the default budget; a position the evaluation calls won for a s
 result, or winning chances of 80% or more) should have been won by that side. ``--judge`` uses
 the even-numbered Copenhagen games and even self-play seeds; ``--fit`` fits the calibration
 (:data:`bot.ai.analysis.CALIBRATIONS`) on the odd ones, so the judge's figures are measured on
-games the calibration never saw. ``--judge`` takes about 12 minutes with the compiled search
-(300 Copenhagen games, 120 self-play games; ``--games``/``--selfplay`` change them), twice that
-in pure Python; ``--save`` writes the judged positions to a CSV that ``--load`` judges or fits
-again without searching. The benchmark exits with status 2 when something did not work (an
-evaluation without a move, or no position judged).
+games the calibration never saw. ``--judge`` took about 12 minutes with the old compiled
+search at the old depths (300 Copenhagen games, 120 self-play games; ``--games`` and
+``--selfplay`` change them); ``--save`` writes the judged positions to a CSV that ``--load``
+judges or fits again without searching. The benchmark exits with status 2 when something did
+not work (an evaluation without a move, or no position judged), and 1 when the review missed
+its target.
 """
 
 from __future__ import annotations
@@ -103,16 +107,23 @@ class Sample:
 # ---------------------------------------------------------------------------------- timing
 
 
+REVIEW_TARGET = 20.0
+"""Seconds a review of :data:`GAME` may take with the fast core at its default depth."""
+
+
 def time_game(
-    moves: Sequence[str], depth: int | None, variant: str = "tablut"
+    moves: Sequence[str], depth: int | None, variant: str = "tablut", fast: bool | None = None
 ) -> tuple[GameAnalysis, list[float], float]:
-    """Evaluate every position of a game and review it; returns the analysis, the time of each
-    evaluation and the review's time."""
+    """Evaluate every position of a game and review it (on the fast core or the pure Python,
+    by default whichever is built); returns the analysis, the time of each evaluation and the
+    review's time."""
     evals: list[PositionEval] = []
     times: list[float] = []
     for ply in range(len(moves) + 1):
         started = time.perf_counter()
-        evals.append(evaluate_position(variant, None, None, moves[:ply], max_depth=depth))
+        evals.append(
+            evaluate_position(variant, None, None, moves[:ply], max_depth=depth, fast=fast)
+        )
         times.append(time.perf_counter() - started)
     started = time.perf_counter()
     analysis = review(variant, None, None, moves, evals)
@@ -142,14 +153,19 @@ def full_moves(analysis: GameAnalysis) -> int:
 
 
 def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
-                depth: int) -> None:
-    """Print the timing, the accuracy, the moments and the evaluation's noise."""
+                depth: int, build: str, target: float | None = None) -> bool:
+    """Print the timing, the accuracy, the moments and the evaluation's noise; returns whether
+    the review met ``target`` seconds (when one is given)."""
     total = sum(times)
+    met = target is None or total + review_time <= target
+    judged = "" if target is None else (
+        f" [target <= {target:g} s: {'ok' if met else 'MISSED'}]"
+    )
     print(
         f"{analysis.variant} game of {full_moves(analysis)} moves ({len(analysis.moves)} plies) "
-        f"at depth {depth}: "
+        f"at depth {depth} ({build}): "
         f"{len(times)} positions in {total:.1f} s ({total / len(times):.2f} s a position, "
-        f"slowest {max(times):.2f} s); review {review_time:.2f} s"
+        f"slowest {max(times):.2f} s); review {review_time:.2f} s{judged}"
     )
     print(
         f"accuracy: attackers {analysis.attackers_accuracy:.0f}%, "
@@ -170,6 +186,29 @@ def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
             f"by {statistics.mean(noise):.1%} on average, {max(noise):.1%} at most "
             f"(blunder margin {BLUNDER_DROP:.0%})"
         )
+    return met
+
+
+def compare_builds(moves: Sequence[str], variant: str, depths: tuple[int, int],
+                   fast_default: float | None, python: bool) -> None:
+    """Print the game's review time on both builds side by side: at the pure Python's default
+    depth on both, and at the fast core's (measured above, ``fast_default`` seconds)."""
+    low, high = depths
+    print(f"builds side by side (the same {len(moves)} plies):")
+    fast_low = sum(time_game(moves, low, variant, fast=True)[1]) if fast_core_built() else None
+    slow = sum(time_game(moves, low, variant, fast=False)[1]) if python else None
+    parts = [f"python {slow:.1f} s" if slow is not None else "python not run (--no-python)"]
+    parts.append(f"fast core {fast_low:.1f} s" if fast_low is not None else "fast core not built")
+    if slow is not None and fast_low:
+        parts.append(f"x{slow / fast_low:.0f}")
+    print(f"  depth {low} (pure Python's default): " + ", ".join(parts))
+    if fast_default is not None and high != low:
+        print(f"  depth {high} (the fast core's default): fast core {fast_default:.1f} s")
+
+
+def fast_core_built() -> bool:
+    """Whether the fast core's search is in use here."""
+    return native.states()["search"] == "fast"
 
 
 def _engine_noise(analysis: GameAnalysis) -> list[float]:
@@ -386,32 +425,44 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="judge (or fit) positions saved by --save instead of searching")
     parser.add_argument("--copenhagen", type=int, metavar="PLIES",
                         help="time a real Copenhagen game of at least PLIES plies instead")
+    parser.add_argument("--no-python", action="store_true",
+                        help="leave out the pure Python build's timing (minutes)")
     parser.add_argument("--smoke", action="store_true",
                         help="a quick check: a short game at depth 2, a few games judged")
     args = parser.parse_args(argv)
-    print(f"engine and search: {native.describe()} (python -m bot.native build|clean)")
+    print(f"$ python benchmarks/analysis.py {' '.join(sys.argv[1:] if argv is None else argv)}")
+    print(f"engine and search: {native.describe()}")
     problems: list[str] = []
+    met = True
 
     if not args.fit and args.load is None:
         variant = "tablut" if args.copenhagen is None else "copenhagen"
         moves: Sequence[str] = GAME if args.copenhagen is None else copenhagen_game(args.copenhagen)
         if args.smoke:
             moves = moves[:SMOKE_PLIES]
+        built = fast_core_built()
         depth = SMOKE_DEPTH if args.smoke else default_depth(variant)
-        analysis, times, review_time = time_game(
-            moves, SMOKE_DEPTH if args.smoke else None, variant
-        )
-        report_game(analysis, times, review_time, depth)
+        analysis, times, review_time = time_game(moves, depth, variant)
+        target = REVIEW_TARGET if built and not args.smoke and args.copenhagen is None else None
+        met = report_game(analysis, times, review_time, depth,
+                          "fast core" if built else "pure Python", target)
         problems += [
             f"position {index} has no move" for index, e in enumerate(analysis.evals[:-1])
             if e.best_move is None
         ]
+        depths = (SMOKE_DEPTH - 1, SMOKE_DEPTH) if args.smoke else (
+            default_depth(variant, fast=False), default_depth(variant, fast=True)
+        )
+        compare_builds(moves, variant, depths, sum(times) if built else None,
+                       python=not args.no_python)
 
     if args.judge or args.fit or args.smoke or args.load is not None:
         problems += judge(args)
     for text in problems:
         print(f"BAD {text}")
-    return 2 if problems else 0
+    if problems:
+        return 2
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

@@ -1,56 +1,41 @@
-"""The compiled build of the rules engine and the AI's search (mypyc), with Python as fallback.
+"""The fast core: which build of the rules engine and the search runs, and how to get the fast one.
 
-    python -m bot.native build    # compile the hot modules in place (mypy and a C compiler)
-    python -m bot.native status   # which modules run compiled, and whether the build is stale
-                                  # (--strict: fail unless all of them are, and fresh)
-    python -m bot.native clean    # remove the compiled modules: the sources run again
+    python -m bot.native status    # which runs (--strict: fail unless the fast core does)
+    python -m bot.native build     # compile it in place (what `pip install -e .` does)
+    python -m bot.native clean     # remove it: the pure Python engine and search run
 
-mypyc compiles this project's type-annotated Python to C extensions. Python imports an
-extension before a source file of the same name, so after ``build`` the compiled modules stand
-in for their sources with no other change, and the search runs about twice as fast
-(``benchmarks/ai.py`` prints both). Nothing else needs them: without a build, or after
-``clean``, the same sources run as plain Python.
+The fast core is two C extensions built by ``pip install -e .`` (``setup.py``) where a C
+compiler exists: ``bot.engine._core`` (the rules engine's board: perft, move generation,
+captures, endings) and ``bot.ai._core`` (the search, its evaluation and king tactics), about
+60 times the speed of the Python they mirror. Without a compiler the install still succeeds
+and the same game runs in pure Python, slower. The Python engine and search stay the
+reference: the tests prove the C plays exactly as they do (``tests/test_native.py``).
 
-A compiled module does not see later edits of its source. ``build`` records each source's
-SHA-256 in ``bot/native-build.json``; :func:`stale` compares them, ``status`` reports it and
-the test suite refuses to run on a stale build.
-
-This module imports nothing from the layers it compiles, so any layer may ask it.
+A build older than an edit of its C sources is ignored (the pure Python runs) and reported
+here as stale; ``TAFL_PURE_PYTHON=1`` turns the fast core off.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.machinery
-import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-"""The directory that holds the ``bot`` package."""
+"""The directory that holds the ``bot`` package (and ``setup.py`` in a checkout)."""
 
-MODULES = (
-    "bot/engine/tables.py",
-    "bot/engine/rules.py",
-    "bot/engine/board.py",
-    "bot/ai/geometry.py",
-    "bot/ai/tactics.py",
-    "bot/ai/evaluation.py",
-    "bot/ai/search.py",
+EXTENSIONS = {"engine": "bot/engine/_core", "search": "bot/ai/_core"}
+"""The fast core's extensions by part, as paths without their platform suffix."""
+
+HOW_TO_GET_IT = (
+    "install a C compiler (Debian: apt install gcc python3-dev), then run pip install -e . again"
 )
-"""The modules on the search's hot path, compiled together so their calls stay native."""
-
-GROUP = "bot.native"
-"""mypyc's group name: its shared runtime library becomes ``bot/native__mypyc.*.so``."""
-
-MANIFEST = "bot/native-build.json"
+"""What a user does to get the fast core where it is missing."""
 
 
-def _extensions(source: Path) -> list[Path]:
-    stem = source.with_suffix("")
+def _files(stem: Path) -> list[Path]:
     return [
         stem.with_name(stem.name + suffix)
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
@@ -58,96 +43,74 @@ def _extensions(source: Path) -> list[Path]:
     ]
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def compiled(root: Path = ROOT) -> list[str]:
-    """The hot modules that have a compiled extension beside their source."""
-    return [module for module in MODULES if _extensions(root / module)]
+    """The parts (``engine``, ``search``) whose extension is built under ``root``."""
+    return [part for part, stem in EXTENSIONS.items() if _files(root / stem)]
 
 
-def stale(root: Path = ROOT) -> list[str]:
-    """Compiled modules whose source changed since the build (or whose build is unrecorded)."""
-    built = compiled(root)
-    if not built:
-        return []
-    try:
-        recorded = json.loads((root / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return built
-    return [module for module in built if recorded.get(module) != _digest(root / module)]
+def states() -> dict[str, str]:
+    """Each part's state in this process: ``fast``, ``missing``, ``stale`` or ``off``."""
+    from bot.ai import fast
+    from bot.engine import core
+
+    return {"engine": core.state(), "search": fast.state()}
 
 
-def describe(root: Path = ROOT) -> str:
-    """One line for logs: ``compiled (7 modules)``, ``pure Python`` or what is stale."""
-    built = compiled(root)
-    if not built:
-        return "pure Python"
-    old = stale(root)
-    if old:
-        return f"compiled, but STALE for {', '.join(old)} (run: python -m bot.native build)"
-    if len(built) < len(MODULES):
-        return f"partly compiled ({len(built)} of {len(MODULES)} modules)"
-    return f"compiled ({len(built)} modules)"
+def in_use() -> bool:
+    """Whether both parts run on the fast core."""
+    return all(state == "fast" for state in states().values())
 
 
-def clean(root: Path = ROOT) -> list[Path]:
-    """Remove the compiled extensions, the shared runtime and the manifest; returns them."""
-    removed = []
-    runtime = root / (GROUP.replace(".", "/") + "__mypyc.py")
-    for source in [*(root / module for module in MODULES), runtime]:
-        for path in _extensions(source):
-            path.unlink()
-            removed.append(path)
-    manifest = root / MANIFEST
-    if manifest.exists():
-        manifest.unlink()
-        removed.append(manifest)
-    return removed
+def stale() -> list[str]:
+    """The parts whose build is older than their C sources (they run as pure Python)."""
+    return [part for part, state in states().items() if state == "stale"]
 
 
-_SETUP = """
-import sys
-from setuptools import setup
-from mypyc.build import mypycify
-
-modules = sys.argv[1:]
-sys.argv[1:] = []
-setup(
-    name="tafl-bot-native",
-    packages=[],
-    ext_modules=mypycify(
-        modules, group_name={group!r}, opt_level="3", target_dir={temp!r} + "/c"
-    ),
-    script_args=[
-        "build_ext", "--inplace", "--build-temp", {temp!r} + "/objects",
-        "--build-lib", {temp!r} + "/lib",
-    ],
-)
-"""
+def describe() -> str:
+    """One line for logs: which core runs, and how to get the fast one where it does not."""
+    found = states()
+    if all(state == "fast" for state in found.values()):
+        return "fast core (C): rules engine and search"
+    reasons = set(found.values()) - {"fast"}
+    if "off" in reasons:
+        why = "the fast core is turned off (TAFL_PURE_PYTHON)"
+        how = "unset TAFL_PURE_PYTHON"
+    elif "stale" in reasons:
+        why = f"the fast core is older than its C sources ({', '.join(stale())})"
+        how = "run pip install -e . again"
+    else:
+        why = "the fast core is not built"
+        how = HOW_TO_GET_IT
+    return f"pure Python, about 60 times slower: {why}; to get it, {how}"
 
 
 def build(root: Path = ROOT, *, quiet: bool = False) -> None:
-    """Compile :data:`MODULES` in place under ``root``; raises ``RuntimeError`` on failure."""
-    clean(root)
-    with tempfile.TemporaryDirectory(prefix="tafl-native-") as temp:
-        script = Path(temp) / "setup_native.py"
-        script.write_text(_SETUP.format(group=GROUP, temp=temp))
-        done = subprocess.run(
-            [sys.executable, str(script), *MODULES],
-            cwd=root,
-            capture_output=True,
-            text=True,
-        )
-    if done.returncode != 0:
-        clean(root)
+    """Compile the fast core in place under ``root`` (a checkout with ``setup.py``); raises
+    ``RuntimeError`` when it cannot be built."""
+    if not (root / "setup.py").exists():
+        raise RuntimeError(f"no setup.py under {root}: build from a checkout")
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace", "--force"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    missing = [part for part in EXTENSIONS if part not in compiled(root)]
+    if done.returncode != 0 or missing:
         output = (done.stdout + done.stderr).strip().splitlines()
-        raise RuntimeError("mypyc failed:\n" + "\n".join(output[-30:]))
+        raise RuntimeError("the fast core did not build:\n" + "\n".join(output[-30:]))
     if not quiet:
-        print(f"compiled {len(MODULES)} modules under {root}")
-    manifest = {module: _digest(root / module) for module in MODULES}
-    (root / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        print(f"built the fast core under {root}")
+
+
+def clean(root: Path = ROOT) -> list[Path]:
+    """Remove the fast core's extensions under ``root``; returns the files removed."""
+    removed = []
+    for stem in EXTENSIONS.values():
+        for path in _files(root / stem):
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,23 +122,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("command", choices=("build", "status", "clean"))
     parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="status: fail unless every hot module runs compiled and up to date",
+        "--strict", action="store_true", help="status: fail unless the fast core runs"
     )
     args = parser.parse_args(argv)
     if args.command == "build":
         try:
             build()
-        except (RuntimeError, OSError) as error:
-            print(f"build failed, pure Python stays in use: {error}", file=sys.stderr)
+        except RuntimeError as error:
+            print(f"{error}\nthe pure Python engine and search stay in use", file=sys.stderr)
             return 1
-    elif args.command == "clean":
+        return 0
+    if args.command == "clean":
         removed = clean()
         print(f"removed {len(removed)} files; the engine and search run as pure Python")
         return 0
     print(f"engine and search: {describe()}")
-    if stale() or (args.strict and len(compiled()) < len(MODULES)):
+    if stale() or (args.strict and not in_use()):
         return 1
     return 0
 

@@ -81,18 +81,19 @@ def postgres_url() -> Iterator[str]:
         server.stop()
 
 
-# -- a stale compiled build would test old code ------------------------------------------------
+# -- a stale fast core would test old code -----------------------------------------------------
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Refuse to run on compiled modules older than their sources (``python -m bot.native``)."""
+    """Refuse to run on a fast core older than its C sources (``python -m bot.native``): it
+    would be ignored, and the tests that compare it with the Python would compare nothing."""
     from bot import native
 
     old = native.stale()
     if old:
         pytest.exit(
-            f"the compiled build is stale for {', '.join(old)}: run `python -m bot.native "
-            "build` (or `clean` to test the pure Python)",
+            f"the fast core is older than its C sources ({', '.join(old)}): run `pip install "
+            "-e .` or `python -m bot.native build` (or `clean` to test the pure Python)",
             returncode=2,
         )
 

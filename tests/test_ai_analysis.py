@@ -8,6 +8,7 @@ import math
 import pytest
 from helpers import BRANDUBH_GROUP_CAPTURE, position
 
+from bot.ai import fast
 from bot.ai.analysis import (
     CALIBRATIONS,
     Deepening,
@@ -82,10 +83,14 @@ def test_a_depth_limited_evaluation_is_the_same_every_time() -> None:
     assert evaluate_position("tablut", None, None, moves, max_depth=3) == first
 
 
-def test_the_default_budget_is_a_depth_per_board_size() -> None:
-    assert default_depth("brandubh") == 5
-    assert default_depth("tablut") == 4
-    assert default_depth("copenhagen") == 3
+def test_the_default_budget_is_a_depth_per_board_size_and_build() -> None:
+    # With the fast core: at least 7 on 7x7, 6 on 9x9, 5 on 11x11; two plies fewer without.
+    assert [default_depth(v, fast=True) for v in ("brandubh", "tablut", "copenhagen")] == [7, 6, 5]
+    assert [default_depth(v, fast=False) for v in ("brandubh", "tablut", "copenhagen")] == [
+        5, 4, 3
+    ]
+    built = fast.extension() is not None
+    assert default_depth("tablut") == (6 if built else 4)
 
 
 def test_winning_chances_and_accuracy_follow_their_formulas() -> None:

@@ -7,14 +7,14 @@ import types
 import pytest
 
 import bot.ai.search
-from bot import native
 from bot.ai import MATE, Searcher, think
 from bot.ai.arena import Player, run_match
 from bot.ai.levels import get_level
-from bot.ai.player import choose_move_text
+from bot.ai.player import choose_move_text, move_text
 from bot.ai.search import MATE_BOUND
-from bot.engine import Board, Game, get_variant
+from bot.engine import Board, Game, format_position, get_variant
 from bot.engine.board import ATTACKERS, DEFENDERS
+from bot.engine.rules import rules_for
 from bot.engine.types import Side, parse_square
 
 
@@ -43,9 +43,6 @@ class SteppingClock:
         return self.now
 
 
-@pytest.mark.skipif(
-    "bot/ai/search.py" in native.compiled(), reason="a compiled module's clock cannot be replaced"
-)
 def test_the_search_stops_as_soon_as_its_time_budget_is_spent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -190,3 +187,53 @@ def test_a_loss_read_from_an_old_table_is_checked_afresh_and_kept_when_true() ->
     assert again.depth >= first.depth
     assert again.nodes > first.nodes  # the fresh check searched again
     assert board.hash == Board(variant, cells, ATTACKERS).hash
+
+
+def _copenhagen_shuffle(plies: int) -> tuple[Board, list[int]]:
+    """Copenhagen, the attackers far ahead in material, after ``plies`` moves of the shuffle
+    that lost a match to OpenTafl: f9-f8, f8-f9 against i8-g8, g8-i8. Returns the board and
+    the hashes of the earlier positions, as the bot passes them to the search."""
+    n = 11
+    cells = [0] * n * n
+    for names, piece in (
+        ("a4 a5 a6 a7 b6 k4 k5 k6 k7 j6 d1 e1 f1 g1 h1 f2 d11 e11 g11 h11 f10 i8 c3 c9 i3", 1),
+        ("f9 e6 g6", 2),
+        ("f6", 3),
+    ):
+        for name in names.split():
+            cells[parse_square(name, n)] = piece
+    game = Game("copenhagen", format_position(cells, n), Side.DEFENDERS)
+    hashes = [game.board.hash]
+    for text in ["f9-f8", "i8-g8", "f8-f9", "g8-i8"] * 2:
+        if game.ply == plies:
+            break
+        game.play(text)
+        hashes.append(game.board.hash)
+    board = Board(game.variant, list(game.board.cells), game.board.turn)
+    return board, hashes[:-1]
+
+
+def test_copenhagen_defenders_never_walk_into_a_third_repetition() -> None:
+    # The position after f9-f8 i8-g8 f8-f9 g8-i8 f9-f8 i8-g8: f8-f9 would let g8-i8 make the
+    # third occurrence, which the rules give to the attackers. Scored as a draw (as before),
+    # the shuffle looked better than the defenders' material deficit; the rules' own
+    # repetition ending makes it a loss, and a move that does not lose exists.
+    rules = rules_for(get_variant("copenhagen"))
+    assert rules.repetition_winner is Side.ATTACKERS
+    board, history = _copenhagen_shuffle(6)
+    assert board.turn == DEFENDERS
+    for level in ("hard", "master"):
+        result = think(board, level, history=history, time_limit=3, fresh=True, seed=1)
+        assert result.move is not None
+        assert move_text(result.move, 11) != "f8-f9", level
+        assert result.score > -MATE_BOUND, (level, result.score)
+
+
+def test_copenhagen_attackers_steer_to_the_third_repetition() -> None:
+    # One ply later (the defenders played f8-f9 anyway): g8-i8 repeats the position a third
+    # time, and the attackers take the win the rules give them.
+    board, history = _copenhagen_shuffle(7)
+    assert board.turn == ATTACKERS
+    result = think(board, "hard", history=history, fresh=True, seed=1)
+    assert result.move is not None and move_text(result.move, 11) == "g8-i8"
+    assert result.mate_in == 1

@@ -13,14 +13,25 @@ from pathlib import Path
 import pg_server
 import pytest
 
+from bot import native
+
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"[\d,]+(?:\.\d+)?"
 
 EXPECTED: dict[str, tuple[str, ...]] = {
+    "agreement": (
+        (
+            r"all +[1-9]\d* positions +[1-9]\d* moves",
+            r"copenhagen +1 searches to depth 3: +[1-9]\d* nodes, the same on both builds",
+            r"the fast core agrees with the Python reference",
+        )
+        if native.in_use()
+        else (r"the fast core is not in use: nothing to compare",)
+    ),
     "perft": (
-        rf"tablut +perft 3: +353,200 leaves in +{NUMBER} s = +{NUMBER} M leaves/s",
-        rf"brandubh +perft 4: +1,007,392 leaves in +{NUMBER} s = +{NUMBER} M leaves/s",
-        r"ok +tablut +d3 +353,200 \(4,640 capturing\)",
+        rf"tablut +perft 3: +353,200 leaves; python +{NUMBER} s = +{NUMBER} M leaves/s",
+        rf"brandubh +perft 4: +1,007,392 leaves; python +{NUMBER} s = +{NUMBER} M leaves/s",
+        r"ok +tablut +d3 +353,200 \(4,640 capturing\) in +[\d.]+ s \(python\)",
         r"every RULES\.md row matches",
     ),
     "render": (
@@ -40,13 +51,14 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     "ai": (
         *(
-            rf"{variant} +{ply} +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER}"
+            rf"{variant} +{ply} +\| +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER}"
+            rf"( +\| +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER})?\n"
             for variant, ply in (
                 ("tablut", 0), ("tablut", 4), ("tablut-corner", 0), ("brandubh", 0),
                 ("brandubh", 4), ("fidchell", 0),
             )
         ),
-        rf"overall {NUMBER} nodes/s, [1-9]\d* nodes in {NUMBER} s",
+        rf"overall python: {NUMBER} nodes/s, [1-9]\d* nodes in {NUMBER} s",
         rf"time budget: master with 0\.3 s from the tablut start returned in {NUMBER} s wall",
     ),
     "ai_service": (
@@ -68,8 +80,11 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
     ),
     "analysis": (
-        rf"tablut game of 6 moves \(12 plies\) at depth 2: 13 positions in {NUMBER} s "
-        rf"\({NUMBER} s a position, slowest {NUMBER} s\); review {NUMBER} s",
+        rf"tablut game of 6 moves \(12 plies\) at depth 2 \((fast core|pure Python)\): 13 "
+        rf"positions in {NUMBER} s \({NUMBER} s a position, slowest {NUMBER} s\); review "
+        rf"{NUMBER} s",
+        rf"depth 1 \(pure Python's default\): python {NUMBER} s, (fast core {NUMBER} s|fast "
+        r"core not built)",
         rf"accuracy: attackers {NUMBER}%, defenders {NUMBER}%",
         r"moments found: \d+",
         r"judge on copenhagen, 2 real games .*: [1-9]\d* positions in",
@@ -85,6 +100,17 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"autocomplete: [1-9]\d* answered, median {NUMBER} ms",
     ),
 }
+if native.in_use():  # the fast core's figures beside the pure Python's (always so in CI)
+    EXPECTED["perft"] += (
+        rf"brandubh +perft 4: +1,007,392 leaves; python .*; fast core +{NUMBER} s = +{NUMBER} "
+        r"M leaves/s \(x\d+\)",
+        r"ok +tablut +d3 +353,200 \(4,640 capturing\) in +[\d.]+ s \(fast core\)",
+    )
+    EXPECTED["ai"] += (
+        rf"overall fast: {NUMBER} nodes/s, [1-9]\d* nodes in {NUMBER} s",
+        r"the fast core searches \d+ times as many nodes a second",
+    )
+    EXPECTED["analysis"] += (rf"python {NUMBER} s, fast core {NUMBER} s, x\d+",)
 TIMEOUT = {"bot_latency": 240.0, "scale": 180.0}
 """Generous limits: a smoke run takes seconds, but the machine may be loaded."""
 NEEDS_POSTGRES = {"scale"}
@@ -140,5 +166,6 @@ def test_the_storage_benchmark_measures_postgresql_too(postgres_url: str) -> Non
 
 def test_the_analysis_benchmark_times_a_real_copenhagen_game_too() -> None:
     smoke_prints("analysis", ["--copenhagen", "120"], (
-        rf"copenhagen game of 6 moves \(12 plies\) at depth 2: 13 positions in {NUMBER} s",
+        rf"copenhagen game of 6 moves \(12 plies\) at depth 2 \((fast core|pure Python)\): "
+        rf"13 positions in {NUMBER} s",
     ))  # fmt: skip

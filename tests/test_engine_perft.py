@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import VARIANTS, Board
+from bot.engine import VARIANTS, Board, core
 from bot.engine.perft import PUBLISHED, perft
 
 # Rows cheap enough for a unit test; every row runs in benchmarks/perft.py --all.
@@ -17,10 +17,25 @@ FAST = sorted(key for key, (leaves, _) in PUBLISHED.items() if leaves <= 1_100_0
 DEEP_LEAVES = [("tablut-corner", 4), ("tablut-ashton", 4), ("fidchell", 5)]
 
 
+CORES = [
+    pytest.param(False, id="python"),
+    pytest.param(
+        True,
+        id="fast",
+        marks=pytest.mark.skipif(
+            core.extension() is None, reason=f"the fast core is not in use ({core.state()})"
+        ),
+    ),
+]
+"""The Python engine (the reference) and the fast core (in CI it must be built:
+``tests/test_native.py``)."""
+
+
+@pytest.mark.parametrize("fast", CORES)
 @pytest.mark.parametrize(("variant", "depth"), FAST)
-def test_perft_and_capturing_leaves_match_rules_md(variant: str, depth: int) -> None:
+def test_perft_and_capturing_leaves_match_rules_md(variant: str, depth: int, fast: bool) -> None:
     leaves, captures = PUBLISHED[variant, depth]
-    result = perft(Board(VARIANTS[variant]), depth, captures=True)
+    result = perft(Board(VARIANTS[variant]), depth, captures=True, fast=fast)
     assert (result.leaves, result.captures) == (leaves, captures)
 
 
@@ -29,13 +44,21 @@ def test_deeper_perft_leaf_counts_match_rules_md(variant: str, depth: int) -> No
     assert Board(VARIANTS[variant]).perft(depth) == PUBLISHED[variant, depth][0]
 
 
+@pytest.mark.skipif(core.extension() is None, reason="the fast core is not in use")
+def test_every_ground_truth_row_on_the_fast_core() -> None:
+    # Every row of RULES.md, the deepest ones included (a second on the fast core).
+    for (variant, depth), expected in PUBLISHED.items():
+        result = perft(Board(VARIANTS[variant]), depth, captures=True, fast=True)
+        assert (result.leaves, result.captures) == expected, (variant, depth)
+
+
 def test_every_variant_has_ground_truth() -> None:
     assert {variant for variant, _ in FAST} == set(VARIANTS)
 
 
 def test_divide_sums_to_the_total_and_lists_every_first_move() -> None:
     board = Board(VARIANTS["brandubh"])
-    result = perft(board, 3, divide=True, captures=True)
+    result = perft(board, 3, divide=True, captures=True, fast=False)
     assert len(result.divide) == 40
     assert sum(count for _, count in result.divide) == result.leaves == 39_512
     assert result.captures == 568

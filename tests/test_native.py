@@ -1,135 +1,286 @@
-"""The compiled build (``python -m bot.native build``) plays exactly as the pure Python does.
+"""The fast core (C) plays exactly as the Python engine and search it mirrors, and the bot runs
+without it.
 
-The build compiles a copy of the package in the test's folder, then a separate interpreter runs
-perft and fixed-depth searches on it; they must give the same leaf counts, moves, scores and
-node counts as the sources running here. Where there is no C compiler the test is skipped, except
-in CI (``CI=true``), where it must run.
+- The board: perft of every variant (``test_engine_perft.py``), and every position of random
+  games of every variant and of the 1,752 recorded Copenhagen games: legal moves in order,
+  routes, king captures, exit forts, and each move's captures and ending.
+- The search: fixed-depth searches of every variant, of puzzle positions and of the levels'
+  settings find the same moves, scores, node counts, principal variations and root scores;
+  so do searches in a row on one searcher, and searches stopped halfway.
+- In CI (``CI=true``) the fast core must be built and in use; a copy of the package without it
+  runs the pure Python and says so, and a build older than its sources is ignored.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from copenhagen_records import load_games
+from helpers import game
 
 from bot import native
-from bot.engine.perft import PUBLISHED
+from bot.ai import fast
+from bot.ai.agreement import SearchCase, compare_search, random_position
+from bot.engine import VARIANTS, Board, Game, Side, TaflError, core, get_variant
+from bot.engine.agreement import Agreement, random_games, replayed_games, tree
+from bot.engine.tables import MOVE_SHIFT
 
 ROOT = Path(__file__).resolve().parent.parent
+IN_CI = os.environ.get("CI") == "true"
 
-PERFT = [("tablut", 3), ("brandubh", 4), ("copenhagen", 2), ("fidchell", 3)]
-SEARCHES = [
-    ("tablut", [], 4),
-    ("tablut", ["e2-c2", "c5-c3", "a4-b4", "e3-h3"], 4),
-    ("brandubh", ["d2-c2", "e4-e2", "d6-e6", "c4-c5"], 5),
-    ("copenhagen", ["d1-d3", "e5-e2", "g1-g3", "f4-c4"], 3),
-    ("tablut-corner", [], 4),
-]
-
-def _compiler_missing() -> str | None:
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(compiler) is None:
-        return f"no C compiler ({compiler})"
-    include = sysconfig.get_paths().get("include", "")
-    if not (Path(include) / "Python.h").exists():
-        return "no Python headers"
-    return None
-
-
-def measure(
-    perft_rows: list[tuple[str, int]], searches: list[tuple[str, list[str], int]]
-) -> dict[str, list[list[int]]]:
-    """Perft counts and fixed-depth search results, run here and, as source text, in the probe."""
-    from bot.ai.search import Searcher
-    from bot.engine import Board, Game, get_variant
-    from bot.engine.perft import perft
-
-    out: dict[str, list[list[int]]] = {"perft": [], "search": []}
-    for variant, depth in perft_rows:
-        result = perft(Board(get_variant(variant)), depth, captures=True)
-        out["perft"].append([result.leaves, result.captures or 0])
-    for variant, moves, depth in searches:
-        game = Game(variant)
-        for text in moves:
-            game.play(text)
-        board = Board(game.variant, list(game.board.cells), game.board.turn)
-        r = Searcher(game.variant).search(board, max_depth=depth)
-        out["search"].append([r.move or 0, r.score, r.depth, r.nodes])
-    return out
-
-
-# The probe runs in another interpreter on the compiled copy: the same measure(), plus which
-# files were imported.
-_PROBE = (
-    "import json, sys\n"
-    + inspect.getsource(measure)
-    + "\nimport bot.ai.search, bot.engine.board\n"
-    "from bot import native\n"
-    "out = measure(*json.loads(sys.argv[1]))\n"
-    "out['files'] = [bot.ai.search.__file__, bot.engine.board.__file__]\n"
-    "out['describe'] = native.describe()\n"
-    "print(json.dumps(out))\n"
+needs_board = pytest.mark.skipif(
+    core.extension() is None, reason=f"the fast core's board is not in use ({core.state()})"
+)
+needs_search = pytest.mark.skipif(
+    fast.extension() is None, reason=f"the fast core's search is not in use ({fast.state()})"
 )
 
 
-def test_the_compiled_build_plays_exactly_as_the_sources(tmp_path: Path) -> None:
-    missing = _compiler_missing()
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must test the compiled build, but there is {missing}")
-        pytest.skip(f"the compiled build needs a C compiler: {missing}")
-    if native.compiled():
-        pytest.skip("this checkout is itself compiled; the comparison needs pure sources here")
-    copy = tmp_path / "project"
-    shutil.copytree(
-        ROOT / "bot",
-        copy / "bot",
-        ignore=shutil.ignore_patterns("__pycache__", "*.so", "native-build.json"),
-    )
-    native.build(copy, quiet=True)
-    assert native.compiled(copy) == list(native.MODULES)
-    assert native.stale(copy) == []
+def test_the_fast_core_is_in_use_in_ci() -> None:
+    if not IN_CI:
+        if not native.compiled():
+            pytest.skip(f"the fast core is not built here: {native.describe()}")
+        # Built here: it must also load (a build that cannot be used is a broken build).
+        assert native.in_use() or native.states()["engine"] == "off", native.describe()
+        return
+    assert native.states() == {"engine": "fast", "search": "fast"}, native.describe()
+    assert native.describe() == "fast core (C): rules engine and search"
+    assert native.main(["status", "--strict"]) == 0
 
+
+# ------------------------------------------------------------------ the board
+
+
+@needs_board
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_boards_agree_over_random_games(variant: str) -> None:
+    report = random_games(VARIANTS[variant], 2_000, seed=7)
+    assert report.differences == []
+    assert report.positions >= 2_000 and report.captures > 0 and report.endings
+
+
+@needs_board
+def test_the_boards_agree_over_the_recorded_copenhagen_games() -> None:
+    games = []
+    for recorded in load_games():
+        game = Game("copenhagen")
+        moves = []
+        try:
+            for text, _ in recorded.moves:
+                move = game.parse_move(text)
+                moves.append(move.origin << MOVE_SHIFT | move.target)
+                game.play(move)
+        except TaflError:
+            pass  # compared up to the move the engine refuses (the records' own tests say why)
+        games.append(moves)
+    report = replayed_games(get_variant("copenhagen"), games, "record")
+    assert report.differences == []
+    # The rules that random games seldom reach are all in the records.
+    assert report.shieldwalls > 0
+    assert {"exit fort", "encirclement", "king captured", "king escaped"} <= set(report.endings)
+
+
+RULE_POSITIONS = [
+    # (variant, pieces as tests/helpers.py writes them, side to move, depth of the full tree)
+    ("tablut-unarmed", "K:c3 T:d3 t:b3,c2,c4,d4,d2,e8", "attackers", 3),  # group capture
+    ("tablut-unarmed", "K:c3 T:d3,g8 t:b3,c2,c4,e3,d2,d4,h8", "attackers", 3),
+    ("brandubh", "K:a2 T:b2 t:b3,c2,b1,a6", "attackers", 3),
+    ("tablut", "K:e5 T:e6 t:d5,f5,e4,e8", "attackers", 3),  # Linnaeus's capture by the throne
+    ("tablut-ashton", "K:e5 T:c4,g6 t:b4,h6,d2,f8", "defenders", 3),  # camps
+    ("fidchell", "K:c3 T:e5 t:a6,f2,b5,e2,c6", "defenders", 3),  # Tuichi
+    ("copenhagen", "K:f1 T:d1,e2,f2,g5 t:j9", "defenders", 2),  # exit fort
+    ("copenhagen", "K:f1 T:d1,d2,d3,e3,f2,g5 t:j9", "defenders", 2),
+    ("copenhagen", "K:c3 T:d4 t:b3,b4,c2,d2,c5,d5,e3,h4", "attackers", 2),  # encirclement
+    ("copenhagen", "K:c3 T:d4,j9 t:b3,b4,c2,d2,c5,d5,e3,e4,h8,j10", "attackers", 2),
+    ("copenhagen", "T:c1,d1,e1 t:b1,c2,d2,e2,h1 K:f6", "attackers", 2),  # shieldwall
+    ("copenhagen", "t:b1,c1,d1 T:b2,c2,d2,e2,f1 K:f6", "defenders", 2),
+]
+
+
+@needs_board
+@pytest.mark.parametrize(("variant", "pieces", "turn", "depth"), RULE_POSITIONS,
+                         ids=lambda value: str(value))
+def test_the_boards_agree_on_every_line_near_each_rule(
+    variant: str, pieces: str, turn: str, depth: int
+) -> None:
+    board = game(variant, pieces, turn).board
+    report = tree(board, depth, f"{variant} {pieces}")
+    assert report.differences == []
+    assert report.positions > 50
+
+
+@needs_board
+def test_a_difference_is_reported() -> None:
+    # The comparison bites: a board that is not the C board's twin is caught at once.
+    report = Agreement()
+    variant = get_variant("brandubh")
+    from bot.engine.agreement import _Pair
+
+    pair = _Pair(Board(variant), report, "probe")
+    pair.board.make(pair.board.moves()[0])  # the Python board moves alone
+    assert not pair.check_position()
+    assert any("cells" in text for text in report.differences)
+
+
+# ------------------------------------------------------------------ the search
+
+
+def _played(variant: str, moves: list[str], turn: Side | None = None,
+            position: str | None = None) -> Board:
+    game = Game(variant, position, turn)
+    for text in moves:
+        game.play(text)
+    return Board(game.variant, list(game.board.cells), game.board.turn)
+
+
+def _puzzles(variant: str, count: int) -> list[Board]:
+    path = ROOT / "assets" / "puzzles" / f"{variant}.jsonl"
+    boards = []
+    for line in path.read_text(encoding="utf-8").splitlines()[:count]:
+        puzzle = json.loads(line)
+        boards.append(_played(variant, [], Side.parse(puzzle["to_move"]), puzzle["position"]))
+    return boards
+
+
+def _cases() -> list[SearchCase]:
+    cases = [
+        SearchCase("tablut start", _played("tablut", []), 4),
+        SearchCase("tablut opening", _played("tablut", ["e2-c2", "c5-c3", "a4-b4", "e3-h3"]), 4),
+        SearchCase("brandubh opening",
+                   _played("brandubh", ["d2-c2", "e4-e2", "d6-e6", "c4-c5"]), 5),
+        SearchCase("copenhagen opening",
+                   _played("copenhagen", ["d1-d3", "e5-e2", "g1-g3", "f4-c4"]), 3),
+    ]
+    for number, variant in enumerate(VARIANTS):
+        depth = 2 if variant == "copenhagen" else 3
+        for plies in (12, 31):
+            board, history = random_position(variant, plies, seed=number * 100 + plies)
+            cases.append(SearchCase(f"{variant} after {plies} random plies", board, depth,
+                                    history=history))
+        for index, board in enumerate(_puzzles(variant, 2)):
+            cases.append(SearchCase(f"{variant} puzzle {index + 1}", board, 3))
+    board, history = random_position("tablut", 20, seed=5)
+    cases += [
+        # The levels' settings: easy (blind to threats, noisy), medium (noisy), master
+        # (contempt, which changes the repetitions' scores), on positions with a history.
+        SearchCase("easy", board, 2, history=history, noise=200, seed=3, quiescence=False,
+                   reads_threats=False),
+        SearchCase("easy with quiescence", board, 2, history=history, noise=200, seed=4,
+                   reads_threats=False),
+        SearchCase("medium", board, 2, history=history, noise=60, seed=9),
+        SearchCase("master's contempt", board, 3, history=history, contempt=50),
+        # Three searches in a row on one searcher: its table, history and killers carry over.
+        SearchCase("searches in a row", board, 3, history=history, searches=3),
+        # Stopped after 5 checks (about 5,000 nodes) of a search to depth 8: both cores stop
+        # at the same node, in the same iteration, with the same partial answer.
+        SearchCase("stopped halfway", _played("tablut", ["e2-c2", "c5-c3"]), 8, stop_after=5),
+        SearchCase("copenhagen stopped", _played("copenhagen", []), 6, stop_after=3),
+    ]
+    return cases
+
+
+@needs_search
+@pytest.mark.parametrize("case", _cases(), ids=lambda case: case.label)
+def test_the_searches_agree_node_for_node(case: SearchCase) -> None:
+    assert compare_search(case) == []
+
+
+@needs_search
+def test_copenhagen_repetitions_score_alike_on_both_cores() -> None:
+    # The shuffle of test_ai_search.py, searched by both cores with the game's history.
+    game = Game("copenhagen", "/3ttttt3/5t5/2t5t2/t9t/t9t/tt2TKT2tt/t9t/8t2/2t2T5/5t5/3tt1tt3/",
+                Side.DEFENDERS)
+    hashes = [game.board.hash]
+    for text in ("f9-f8", "i8-g8", "f8-f9", "g8-i8", "f9-f8", "i8-g8"):
+        game.play(text)
+        hashes.append(game.board.hash)
+    board = Board(game.variant, list(game.board.cells), game.board.turn)
+    assert compare_search(SearchCase("shuffle", board, 3, history=tuple(hashes[:-1]))) == []
+
+
+# ------------------------------------------------------------------ without the fast core
+
+
+def _copy(tmp_path: Path, with_core: bool) -> Path:
+    copy = tmp_path / "project"
+    ignore = ["__pycache__"] + ([] if with_core else ["*.so", "*.pyd"])
+    shutil.copytree(ROOT / "bot", copy / "bot", ignore=shutil.ignore_patterns(*ignore))
+    shutil.copytree(ROOT / "assets", copy / "assets")
+    return copy
+
+
+_PROBE = """
+from bot import native
+from bot.ai import think
+from bot.engine import Board, get_variant
+from bot.engine.perft import perft
+print(native.describe())
+print(native.states())
+print(perft(Board(get_variant("brandubh")), 3, captures=True))
+board = Board(get_variant("tablut"))
+result = think(board, "hard", max_depth=2, fresh=True)
+print(result.move in board.moves(), result.depth)
+"""
+
+
+def _probe(copy: Path, **env: str) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE, json.dumps([PERFT, SEARCHES])],
+        [sys.executable, "-c", _PROBE],
         cwd=copy,
-        env=dict(os.environ, PYTHONPATH=str(copy)),
+        env={**os.environ, "PYTHONPATH": str(copy), **env},
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    compiled = json.loads(done.stdout)
-    assert all(not name.endswith(".py") for name in compiled["files"]), compiled["files"]
-    assert compiled["describe"] == f"compiled ({len(native.MODULES)} modules)"
+    return done.stdout.splitlines()
 
-    pure = measure(PERFT, SEARCHES)
-    for (variant, depth), row in zip(PERFT, compiled["perft"], strict=True):
-        assert tuple(row) == PUBLISHED[(variant, depth)], (variant, depth)
-    assert compiled["perft"] == pure["perft"]
-    assert compiled["search"] == pure["search"]
 
-    # An edited source makes the build stale, and the status command says so.
-    search = copy / "bot" / "ai" / "search.py"
-    search.write_text(search.read_text() + "\n# edited\n")
-    assert native.stale(copy) == ["bot/ai/search.py"]
-    assert "STALE" in native.describe(copy)
-    native.clean(copy)
+def test_the_bot_runs_without_the_fast_core(tmp_path: Path) -> None:
+    copy = _copy(tmp_path, with_core=False)
     assert native.compiled(copy) == []
-    assert not list(copy.rglob("*.so"))
+    describe, states, counted, searched = _probe(copy, **{core.PURE_PYTHON_VARIABLE: ""})
+    assert describe.startswith("pure Python") and "pip install -e ." in describe
+    assert states == str({"engine": "missing", "search": "missing"})
+    assert counted == "PerftResult(leaves=39512, captures=568, divide=())"
+    assert searched == "True 2"
 
 
-def test_status_says_which_build_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    if native.compiled():
-        pytest.skip("this checkout is compiled")
-    assert native.main(["status"]) == 0
-    assert "engine and search: pure Python" in capsys.readouterr().out
-    # The Docker image's check: every hot module must run compiled.
-    assert native.main(["status", "--strict"]) == 1
+@needs_search
+def test_a_fast_core_older_than_its_sources_is_not_used(tmp_path: Path) -> None:
+    copy = _copy(tmp_path, with_core=True)
+    source = copy / "bot" / "ai" / "csrc" / "search.c"
+    source.write_text(source.read_text() + "\n/* edited */\n")
+    describe, states, counted, searched = _probe(copy)
+    assert states == str({"engine": "fast", "search": "stale"})
+    assert "older than its C sources (search)" in describe
+    assert counted.startswith("PerftResult(leaves=39512") and searched == "True 2"
+    assert native.main(["status"]) == 0  # this checkout's own core is fresh
+
+
+def test_the_install_goes_on_without_a_c_compiler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # setup.py's extensions are optional: a compiler that fails leaves a working install.
+    copy = _copy(tmp_path, with_core=False)
+    shutil.copy(ROOT / "setup.py", copy)
+    done = subprocess.run(
+        [sys.executable, "setup.py", "build_ext", "--inplace"],
+        cwd=copy,
+        env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert native.compiled(copy) == []
+    monkeypatch.setenv("CC", "/bin/false")
+    monkeypatch.setenv("LDSHARED", "/bin/false")
+    with pytest.raises(RuntimeError, match="did not build"):
+        native.build(copy, quiet=True)

@@ -37,6 +37,7 @@ from bot.engine.types import MoveNumber, Side
 from bot.engine.variants import Variant, get_variant
 
 from . import explain
+from . import fast as fast_core
 from .player import move_text, replay
 from .search import MATE, MATE_BOUND, Searcher, SearchResult, plies_to_result
 
@@ -49,27 +50,34 @@ made again rather than shown."""
 
 # ---------------------------------------------------------------------------------- the budget
 
-DEFAULT_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
-"""The default search depth by board size (plies before the tactical quiescence).
+DEFAULT_DEPTHS: dict[int, int] = {7: 7, 9: 6, 11: 5}
+"""The default search depth by board size with the fast core (plies before the tactical
+quiescence; see :mod:`bot.ai.fast`).
 
 A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
-the machine. Chosen so that a long game takes a minute or two in pure Python on a two-core
-machine: ``benchmarks/analysis.py`` analyses its 60-move (120-ply) tablut game at depth 4 in
-90 s (0.74 s a position, the slowest 3.5 s; 34 s with the compiled search, ``python -m
-bot.native build``). 7x7 boards at depth 5 and Copenhagen's 11x11 at depth 3 cost about as
-much a position (0.5 s); one ply more costs four times as much on either (2.6 s and 2.3 s).
+the machine. Chosen so that a long game takes well under half a minute on one core:
+``benchmarks/analysis.py`` reviews its 60-move (120-ply) tablut game at depth 6 in about 16 s
+(0.13 s a position, the slowest 0.8 s); 7x7 boards at depth 7 and Copenhagen's 11x11 at depth
+5 cost about as much a position. At depth 3, 11x11 missed a king fork five plies ahead that
+depth 5 sees.
 """
+PURE_PYTHON_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
+"""The default depths without the fast core, two plies shallower (each ply costs about four
+times as much): the same 60-move game takes 90 s at depth 4 in pure Python."""
 SAFETY_SECONDS = 30.0
 """The time limit of a default-budget search, a safety net only: a normal position finishes its
 depth in a second or two; a pathological one must not hold a worker for minutes."""
 
 
-def default_depth(variant: str | Variant) -> int:
-    """The default analysis depth for a variant (by its board size)."""
-    size = (get_variant(variant) if isinstance(variant, str) else variant).size
-    if size in DEFAULT_DEPTHS:
-        return DEFAULT_DEPTHS[size]
-    return 3 if size > 11 else 5
+def default_depth(variant: str | Variant, fast: bool | None = None) -> int:
+    """The default analysis depth for a variant (by its board size), for the fast core when it
+    plays the variant (``fast``: for it, or for the pure Python, whatever is built)."""
+    chosen = get_variant(variant) if isinstance(variant, str) else variant
+    use_fast = fast_core.supports(chosen) if fast is None else fast
+    depths = DEFAULT_DEPTHS if use_fast else PURE_PYTHON_DEPTHS
+    if chosen.size in depths:
+        return depths[chosen.size]
+    return depths[11] if chosen.size > 11 else depths[7]
 
 
 def budget_name(variant: str | Variant) -> str:
@@ -273,8 +281,12 @@ def evaluate_position(
     *,
     time_limit: float | None = None,
     max_depth: int | None = None,
+    fast: bool | None = None,
 ) -> PositionEval:
     """Search the position after ``moves`` at a fixed budget; a finished game is scored exactly.
+
+    ``fast`` chooses the build (see :class:`~bot.ai.search.Searcher`; by default the fast core
+    where it is built), and with it the default depth.
 
     With neither limit given the budget is :func:`default_depth` with :data:`SAFETY_SECONDS` as
     a safety net. ``max_depth`` alone searches to that depth with no time limit, so the result
@@ -293,19 +305,20 @@ def evaluate_position(
         return PositionEval(score, None)
     limit: float | None = time_limit
     if max_depth is None and time_limit is None:
-        depth, limit = default_depth(game.variant), SAFETY_SECONDS
+        depth, limit = default_depth(game.variant, fast), SAFETY_SECONDS
     else:
         depth = max_depth if max_depth is not None else 64
     board = Board(game.variant, list(game.board.cells), game.board.turn)
-    # The search calls any return to a position of its history a draw. The game draws only at
-    # the third occurrence, so only positions seen twice already are its history here: with
-    # every earlier position, a game that once repeated would read as drawn when it is not.
+    # The search scores any return to a position of its history as a repetition (a draw, or
+    # in Copenhagen the attackers' win). The game ends so only at the third occurrence, so only
+    # positions seen twice already are its history here: with every earlier position, a game
+    # that once repeated would read as decided when it is not.
     counts = Counter(hashes)
     repeated = [key for key, count in counts.items() if count >= 2]
     iterations: list[SearchResult] = []
     # A fresh searcher: a table left by other positions would make the result depend on what
     # the process searched before.
-    result = Searcher(game.variant).search(
+    result = Searcher(game.variant, fast=fast).search(
         board,
         max_depth=depth,
         time_limit=limit,

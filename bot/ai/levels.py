@@ -26,19 +26,20 @@ copenhagen      hard-medium   20, +19 =1 -0           97.5% [92.7, 100.0]    95%
 copenhagen      master-hard   20, +10 =4 -6 (**)      60.0% [40.9, 79.1]     55% / 65%
 ==============  ============  ======================  =====================  ===========
 
-(*) After the fork check and contempt, with the compiled search (``python -m bot.native
-build``), ``--jobs 1``; seeds 1 (medium-easy, master-hard) and 3 (hard-medium). Before them,
-in pure Python: medium-easy 92.5% (+34 =6 -0), hard-medium 90.0% (+34 =4 -2) and master-hard
-75.0% (+30 =0 -10), over 40 games each.
+(*) After the fork check and contempt, with the old compiled search (mypyc, about twice the
+pure Python's speed; the fast core in C now searches some 30 times faster than it), ``--jobs
+1``; seeds 1 (medium-easy, master-hard) and 3 (hard-medium). Before them, in pure Python:
+medium-easy 92.5% (+34 =6 -0), hard-medium 90.0% (+34 =4 -2) and master-hard 75.0%
+(+30 =0 -10), over 40 games each.
 (**) Copenhagen, seed 1, ``--max-plies 200``; ``--jobs 1`` except master-hard (``--jobs 2``).
 Copenhagen plays with the corner family's evaluation weights; its own endings (exit fort,
 encirclement, shieldwalls) reach the search through the board's move results.
 
 Against OpenTafl's AI (v0.4.8 in its engine mode, its ``thinktime`` set to the same seconds),
 refereed by our rules with ``python -m bot.ai.match --variant V --games N --seconds S --seed K``
-(four random opening plies shared by each pair of games, sides swapped; ``master`` compiled;
-``--jobs 1``). OpenTafl stops early by its own time rule and used about 1.5 s of 2 s and 0.5 s
-of 1 s a move; ``master`` used its full time:
+(four random opening plies shared by each pair of games, sides swapped; ``master`` with the old
+mypyc build; ``--jobs 1``). OpenTafl stops early by its own time rule and used about 1.5 s of
+2 s and 0.5 s of 1 s a move; ``master`` used its full time:
 
 ==============  ======  ====  ==================  =====================  ===========
 variant         s/move  seed  games, +W =D -L     score [95% CI]         att / def
@@ -52,7 +53,7 @@ copenhagen      2       15    6, +4 =2 -0 (***)   83.3% [64.5, 100.0]    67% / 1
 
 (***) ``--jobs 2 --max-plies 200``: both draws were attacking games still going at ply 200.
 
-Before the fork check, contempt and the compiled build, ``master`` had scored 63% on tablut at
+Before the fork check, contempt and the mypyc build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
 +2 =2 -2 on tablut-corner.
 

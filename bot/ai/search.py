@@ -3,19 +3,24 @@
 Negamax alpha-beta with a transposition table keyed by the board's incremental Zobrist hash,
 move ordering (hash move, captures, killers, history), late-move reductions, and a tafl
 quiescence search that follows the forcing lines: the king's escape threats (Raichi and Tuichi),
-the attackers' blocks, and captures of the king. Repetitions count as draws.
+the attackers' blocks, and captures of the king. A repetition is scored by the variant's own rule
+(:attr:`bot.engine.rules.Rules.repetition_winner`): a draw, or a win for the side the rule names.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.engine.board import ATTACKERS, DEFENDERS, Board
+from bot.engine.rules import rules_for
 from bot.engine.tables import ATTACKER, DEFENDER, KING, MOVE_SHIFT, TARGET_MASK
+from bot.engine.types import Side
 from bot.engine.variants import Variant
 
+from . import fast as fast_core
 from .evaluation import Evaluator, Weights
 from .tactics import KingTactics
 
@@ -29,6 +34,8 @@ MAX_QUIESCENCE = 6
 """How many plies of escape threats and blocks the quiescence search follows."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+Entry = tuple[int, int, int, int]
+"""A transposition table entry: depth, bound flag, score, best move."""
 _HASH_BONUS = 1 << 30
 _CAPTURE_BONUS = 1 << 26
 _KILLER_BONUS = 1 << 24
@@ -68,8 +75,43 @@ class SearchResult:
         return plies_to_result(self.score)
 
 
+class _CoreTable(MutableMapping[int, Entry]):
+    """The fast search's transposition table, seen as the dict the Python search keeps
+    (read and cleared; only the search writes it)."""
+
+    def __init__(self, search: Any) -> None:
+        self._search = search
+
+    def __getitem__(self, key: int) -> Entry:
+        entry: Entry | None = self._search.tt_get(key)
+        if entry is None:
+            raise KeyError(key)
+        return entry
+
+    def __setitem__(self, key: int, value: Entry) -> None:
+        raise TypeError("the fast search's table is written by the search only")
+
+    def __delitem__(self, key: int) -> None:
+        raise TypeError("the fast search's table is written by the search only")
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._search.tt_keys())
+
+    def __len__(self) -> int:
+        return int(self._search.tt_len())
+
+    def clear(self) -> None:
+        """Empty the table."""
+        self._search.tt_clear()
+
+
 class Searcher:
-    """A reusable search for one variant (keeps its transposition table between searches)."""
+    """A reusable search for one variant (keeps its transposition table between searches).
+
+    Where the fast core is built (:mod:`bot.ai.fast`) each iteration runs in C, visiting the
+    same nodes as the Python methods below, which stay the reference; ``fast=False`` keeps
+    the search in Python, ``fast=True`` insists on the core.
+    """
 
     def __init__(
         self,
@@ -82,6 +124,7 @@ class Searcher:
         reads_threats: bool = True,
         contempt: int = 0,
         tt_limit: int = 500_000,
+        fast: bool | None = None,
     ) -> None:
         self.variant = variant
         self.evaluator = Evaluator(variant, weights)
@@ -90,7 +133,15 @@ class Searcher:
         """How much worse than the draw value a repetition is for the side searching: above 0
         it plays on in a balanced position rather than repeat (against a weaker opponent)."""
         self.draw_scores = (self.draw_value, -self.draw_value)
-        """A repetition's score for the side to move, by side (set per search)."""
+        """A drawn repetition's score for the side to move, by side (set per search)."""
+        winner = rules_for(variant).repetition_winner
+        self.repetition_winner = -1 if winner is None else (
+            ATTACKERS if winner is Side.ATTACKERS else DEFENDERS
+        )
+        """The side (board index) that a repetition makes the winner, by the rules; -1 where
+        it is a draw. Any return to a position is scored so, not only the third occurrence that
+        ends the game: a cycle one side could enter, the other could repeat until the third
+        (so in Copenhagen the defenders never gain by a cycle, and the attackers seek one)."""
         self.root_turn = -1
         self.tactics = KingTactics(variant)
         self.noise = noise
@@ -102,7 +153,7 @@ class Searcher:
         # horizon is judged by the evaluation, and blocking a route costs a ply like any move.
         self.reads_threats = reads_threats
         self.tt_limit = tt_limit
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self._table: dict[int, Entry] = {}
         area = variant.size * variant.size
         self.history_table = [[0] * (area << MOVE_SHIFT) for _ in range(2)]
         self.killers = [[0, 0] for _ in range(MAX_PLY + 16)]
@@ -114,6 +165,23 @@ class Searcher:
         self.board: Board = Board(variant)
         self.partial: tuple[int, int] | None = None
         """Best root move and score of the running iteration, once its first move is searched."""
+        use_core = fast_core.supports(variant) if fast is None else fast
+        self.core: Any = None
+        """The fast core's search doing the iterations (``None``: the Python methods do)."""
+        if use_core:
+            self.core = fast_core.new_search(
+                self.evaluator,
+                noise=noise,
+                noise_key=self.noise_key,
+                quiescence=quiescence,
+                reads_threats=reads_threats,
+                repetition_winner=self.repetition_winner,
+            )
+
+    @property
+    def tt(self) -> MutableMapping[int, Entry]:
+        """The transposition table: hash -> (depth, flag, score, best move)."""
+        return self._table if self.core is None else _CoreTable(self.core)
 
     # ------------------------------------------------------------------ entry point
 
@@ -130,7 +198,8 @@ class Searcher:
         """Search ``board`` (left as it was found) and return the best move found.
 
         ``history`` holds the hashes of the game's earlier positions: reaching one of them
-        again counts as a draw. The search stops after ``max_depth`` plies or when
+        again counts as a repetition, scored by the variant's rule (a draw, or in Copenhagen a
+        win for the attackers). The search stops after ``max_depth`` plies or when
         ``time_limit`` seconds have passed, or when ``stop()`` returns true; it then returns
         the best move of the deepest complete iteration, or a move of the unfinished one that
         proved better.
@@ -151,18 +220,23 @@ class Searcher:
             -self.contempt if board.turn == ATTACKERS else self.contempt
         )
         self.draw_scores = (for_attackers, -for_attackers)
-        for table in self.history_table:
-            for index, value in enumerate(table):
-                if value:
-                    table[index] = value >> 2
+        if self.core is None:  # the fast core keeps and decays its own
+            for table in self.history_table:
+                for index, value in enumerate(table):
+                    if value:
+                        table[index] = value >> 2
         self.killers = [[0, 0] for _ in range(MAX_PLY + 16)]
         if len(self.tt) > self.tt_limit:
             self.tt.clear()
-        reused = bool(self.tt)
+        reused = len(self.tt) > 0
 
         moves = board.moves()
         if not moves:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
+        if self.core is not None:
+            self.core.start(
+                bytes(board.cells), board.turn, list(self.seen), self.draw_scores, self._expired
+            )
         root_length = len(board.stack)
         result = SearchResult(moves[0], 0, 0, 0, 0.0)
         root_scores: dict[int, int] = {}
@@ -236,8 +310,12 @@ class Searcher:
             result.elapsed = time.perf_counter() - started
         return result
 
+    def _expired(self) -> bool:
+        """Whether the time budget is spent or a stop was asked for (read every 1,024 nodes)."""
+        return time.perf_counter() > self.deadline or (self.stop is not None and self.stop())
+
     def _check(self) -> None:
-        if time.perf_counter() > self.deadline or (self.stop is not None and self.stop()):
+        if self._expired():
             raise SearchTimeout
 
     # ------------------------------------------------------------------ root
@@ -245,6 +323,8 @@ class Searcher:
     def _root(
         self, depth: int, moves: list[int], previous: dict[int, int]
     ) -> tuple[int, int, dict[int, int]]:
+        if self.core is not None:
+            return self._core_root(depth, moves, previous)
         self.partial = None
         board = self.board
         tactics = self.tactics
@@ -263,7 +343,7 @@ class Searcher:
                 if blocks:
                     moves = blocks
                     extension = 1
-        entry = self.tt.get(board.hash)
+        entry = self._table.get(board.hash)
         hash_move = entry[3] if entry else 0
         if previous:
             ordered = sorted(moves, key=lambda m: previous.get(m, -INFINITY), reverse=True)
@@ -296,6 +376,19 @@ class Searcher:
         self._store(board.hash, depth, _EXACT, alpha, best_move, 0)
         return alpha, best_move, scores
 
+    def _core_root(
+        self, depth: int, moves: list[int], previous: dict[int, int]
+    ) -> tuple[int, int, dict[int, int]]:
+        """:meth:`_root` on the fast core (the same nodes, moves and scores)."""
+        try:
+            found: tuple[int, int, dict[int, int]] | None = self.core.root(depth, moves, previous)
+        finally:
+            self.nodes = self.core.nodes
+            self.partial = self.core.partial
+        if found is None:
+            raise SearchTimeout
+        return found
+
     # ------------------------------------------------------------------ main search
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -307,7 +400,10 @@ class Searcher:
         tactics = self.tactics
         turn = board.turn
         if key in self.path or key in self.seen:
-            return self.draw_scores[turn]
+            winner = self.repetition_winner
+            if winner < 0:
+                return self.draw_scores[turn]
+            return MATE - ply if turn == winner else -(MATE - ply)
         forced = None
         if turn == DEFENDERS:
             if tactics.has_route(board):
@@ -330,7 +426,7 @@ class Searcher:
         if ply >= MAX_PLY:
             return self._evaluate()
 
-        entry = self.tt.get(key)
+        entry = self._table.get(key)
         hash_move = 0
         if entry is not None:
             entry_depth, flag, score, hash_move = entry
@@ -414,9 +510,9 @@ class Searcher:
             score += ply
         elif score < -MATE_BOUND:
             score -= ply
-        entry = self.tt.get(key)
+        entry = self._table.get(key)
         if entry is None or entry[0] <= depth:
-            self.tt[key] = (depth, flag, score, move)
+            self._table[key] = (depth, flag, score, move)
 
     # ------------------------------------------------------------------ quiescence
 
@@ -603,13 +699,16 @@ class Searcher:
     # ------------------------------------------------------------------ reporting
 
     def _principal_variation(self, first: int, depth: int) -> list[int]:
+        if self.core is not None:
+            line: list[int] = self.core.pv(first, depth)
+            return line
         board = self.board
         pv = [first]
         board.make(first)
         made = 1
         seen = {board.hash}
         while len(pv) < depth and not board.status:
-            entry = self.tt.get(board.hash)
+            entry = self._table.get(board.hash)
             if entry is None or not entry[3] or entry[3] not in board.moves():
                 break
             board.make(entry[3])

@@ -1,0 +1,1067 @@
+/* The fast core's search. Each function mirrors the Python method named in its comment, in
+ * the order it looks at moves and squares, so that both visit the same nodes. See search.h. */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXACT = 0, LOWER = 1, UPPER = 2 };
+#define HASH_BONUS (1LL << 30)
+#define CAPTURE_BONUS (1LL << 26)
+#define KILLER_BONUS (1LL << 24)
+#define KING_BONUS (1LL << 22)
+
+/* ------------------------------------------------------------------ tables */
+
+static inline size_t slot_of(uint64_t key, size_t capacity) {
+    return (size_t)(key ^ (key >> 29)) & (capacity - 1);
+}
+
+Entry *table_find(const Table *t, uint64_t key) {
+    if (!t->capacity) return NULL;
+    size_t mask = t->capacity - 1;
+    for (size_t i = slot_of(key, t->capacity);; i = (i + 1) & mask) {
+        Entry *e = &t->entries[i];
+        if (!e->used) return NULL;
+        if (e->key == key) return e;
+    }
+}
+
+static int table_grow(Table *t) {
+    size_t capacity = t->capacity ? t->capacity * 2 : 1 << 16;
+    Entry *entries = calloc(capacity, sizeof(Entry));
+    if (!entries) return -1;
+    for (size_t i = 0; i < t->capacity; i++) {
+        Entry *old = &t->entries[i];
+        if (!old->used) continue;
+        size_t j = slot_of(old->key, capacity);
+        while (entries[j].used) j = (j + 1) & (capacity - 1);
+        entries[j] = *old;
+    }
+    free(t->entries);
+    t->entries = entries;
+    t->capacity = capacity;
+    return 0;
+}
+
+/* Searcher._store's dict assignment: kept unless an entry searched deeper is there. */
+int table_store(Table *t, uint64_t key, int depth, int flag, int score, int move) {
+    if ((t->count + 1) * 2 > t->capacity && table_grow(t)) return -1;
+    size_t mask = t->capacity - 1;
+    size_t i = slot_of(key, t->capacity);
+    while (t->entries[i].used && t->entries[i].key != key) i = (i + 1) & mask;
+    Entry *e = &t->entries[i];
+    if (e->used && e->depth > depth) return 0;
+    if (!e->used) t->count++;
+    e->key = key;
+    e->depth = (int16_t)depth;
+    e->flag = (uint8_t)flag;
+    e->score = score;
+    e->move = move;
+    e->used = 1;
+    return 0;
+}
+
+void table_clear(Table *t) {
+    free(t->entries);
+    t->entries = NULL;
+    t->capacity = 0;
+    t->count = 0;
+}
+
+int keyset_fill(KeySet *set, const uint64_t *keys, size_t count) {
+    size_t capacity = 16;
+    while (capacity < 2 * count + 1) capacity *= 2;
+    uint64_t *slots = calloc(capacity + 1, sizeof(uint64_t));
+    if (!slots) return -1;
+    free(set->keys);
+    set->keys = slots;
+    set->capacity = capacity;
+    /* Slot ``capacity`` says whether key 0 is in the set (0 marks empty slots). */
+    for (size_t k = 0; k < count; k++) {
+        uint64_t key = keys[k];
+        if (!key) {
+            slots[capacity] = 1;
+            continue;
+        }
+        size_t i = slot_of(key, capacity);
+        while (slots[i] && slots[i] != key) i = (i + 1) & (capacity - 1);
+        slots[i] = key;
+    }
+    return 0;
+}
+
+static inline int keyset_has(const KeySet *set, uint64_t key) {
+    if (!set->capacity) return 0;
+    if (!key) return set->keys[set->capacity] != 0;
+    size_t mask = set->capacity - 1;
+    for (size_t i = slot_of(key, set->capacity);; i = (i + 1) & mask) {
+        if (!set->keys[i]) return 0;
+        if (set->keys[i] == key) return 1;
+    }
+}
+
+/* Searcher.path: the positions on the line being searched. */
+static inline int on_path(const Search *s, uint64_t key) {
+    if (!s->path_filter[key & 1023]) return 0;
+    for (int k = 0; k < s->path_length; k++)
+        if (s->path[k] == key) return 1;
+    return 0;
+}
+static inline void path_push(Search *s, uint64_t key) {
+    s->path[s->path_length++] = key;
+    s->path_filter[key & 1023]++;
+}
+static inline void path_pop(Search *s) {
+    uint64_t key = s->path[--s->path_length];
+    s->path_filter[key & 1023]--;
+}
+
+/* Searcher._check, every 1,024 nodes. */
+static inline int stopped(Search *s) {
+    if (s->aborted) return 1;
+    if (s->nodes & 1023) return 0;
+    PyObject *result = PyObject_CallNoArgs(s->check);
+    if (!result) {
+        s->aborted = 2;
+        return 1;
+    }
+    int truth = PyObject_IsTrue(result);
+    Py_DECREF(result);
+    if (truth) s->aborted = truth < 0 ? 2 : 1;
+    return s->aborted != 0;
+}
+
+/* ------------------------------------------------------------------ tactics */
+
+static inline uint32_t ray_line(const Board *b, const EscapeRays *r, int sq, int k) {
+    return r->is_file[sq][k] ? b->occ_cols[r->line[sq][k]] : b->occ_rows[r->line[sq][k]];
+}
+
+/* KingTactics.open_rays: indices into the rays of the king's square. */
+static int open_rays(const Search *s, int *out) {
+    const Board *b = &s->board;
+    int king = b->king, count = 0;
+    if (king < 0) return 0;
+    for (int k = 0; k < s->rays.count[king]; k++)
+        if (!(ray_line(b, &s->rays, king, k) & s->rays.mask[king][k])) out[count++] = k;
+    return count;
+}
+
+/* KingTactics.has_route */
+static int has_route(const Search *s) {
+    const Board *b = &s->board;
+    int king = b->king;
+    if (king < 0) return 0;
+    for (int k = 0; k < s->rays.count[king]; k++)
+        if (!(ray_line(b, &s->rays, king, k) & s->rays.mask[king][k])) return 1;
+    return 0;
+}
+
+/* KingTactics.blocking_moves: the side to move's moves that land on the king's rays. */
+static int blocking_moves(Search *s, const int *rays, int ray_count, int32_t *out) {
+    const Board *b = &s->board;
+    int king = b->king;
+    uint8_t on_ray[MAX_SQ];
+    memset(on_ray, 0, (size_t)s->spec.area);
+    for (int k = 0; k < ray_count; k++)
+        for (int i = 0; i < s->rays.length[king][rays[k]]; i++)
+            on_ray[s->rays.squares[king][rays[k]][i]] = 1;
+    int32_t moves[MAX_MOVES];
+    int count = board_moves(b, moves), found = 0;
+    for (int k = 0; k < count; k++)
+        if (on_ray[moves[k] & TARGET_MASK]) out[found++] = moves[k];
+    return found;
+}
+
+/* Evaluator.king_targets */
+static int king_targets(const Board *b, int16_t *out) {
+    const Spec *sp = b->spec;
+    int king = b->king, count = 0;
+    if (king < 0) return 0;
+    for (int r = 0; r < sp->ray_count[king]; r++)
+        for (int k = 0; k < sp->ray_len[king][r]; k++) {
+            int sq = sp->ray[king][r][k];
+            if (b->cells[sq] || sp->king_barred[sq]) break;
+            out[count++] = (int16_t)sq;
+        }
+    return count;
+}
+
+/* How many of the escape rays from ``sq`` are clear (open_routes in geometry.py). */
+static inline int clear_rays(const Board *b, const EscapeRays *r, int sq) {
+    int count = 0;
+    for (int k = 0; k < r->count[sq]; k++)
+        if (!(ray_line(b, r, sq, k) & r->mask[sq][k])) count++;
+    return count;
+}
+
+static inline void lift_king(Board *b) {
+    int n = b->spec->n, king = b->king;
+    b->occ_rows[king / n] ^= 1u << (king % n);
+    b->occ_cols[king % n] ^= 1u << (king / n);
+}
+
+/* Evaluator.threats: king targets from which he would have open routes, with their count. */
+static int threats(Search *s, const int16_t *targets, int count, int16_t *squares, int *routes) {
+    Board *b = &s->board;
+    int found = 0;
+    lift_king(b); /* the king leaves his square: rays through it see it empty */
+    for (int k = 0; k < count; k++) {
+        int open = clear_rays(b, &s->rays, targets[k]);
+        if (open) {
+            squares[found] = targets[k];
+            routes[found++] = open;
+        }
+    }
+    lift_king(b);
+    return found;
+}
+
+/* Evaluator.third_move_route */
+static int third_move_route(Search *s, const int16_t *targets, int count) {
+    Board *b = &s->board;
+    const Spec *sp = b->spec;
+    int king = b->king, found = 0;
+    uint8_t seen[MAX_SQ];
+    memset(seen, 0, (size_t)sp->area);
+    for (int k = 0; k < count; k++) seen[targets[k]] = 1;
+    seen[king] = 1;
+    lift_king(b);
+    for (int t = 0; t < count && !found; t++) {
+        int start = targets[t];
+        for (int r = 0; r < sp->ray_count[start] && !found; r++)
+            for (int k = 0; k < sp->ray_len[start][r]; k++) {
+                int sq = sp->ray[start][r][k];
+                if ((b->cells[sq] && sq != king) || sp->king_barred[sq]) break;
+                if (seen[sq]) continue;
+                seen[sq] = 1;
+                if (clear_rays(b, &s->rays, sq)) {
+                    found = 1;
+                    break;
+                }
+            }
+    }
+    lift_king(b);
+    return found;
+}
+
+/* KingTactics.fork_squares, as the stoppers of each fork: its squares go to ``stoppers``
+ * (a mask by square) for the forks that Searcher._fork_stoppers keeps. Returns -1 when the king
+ * has no fork, else how many forks were kept. */
+static int fork_stoppers(Search *s, uint8_t *stoppers) {
+    Board *b = &s->board;
+    const Spec *sp = b->spec;
+    int king = b->king;
+    if (king < 0) return -1;
+    int16_t fork_square[4 * MAX_N];
+    uint8_t fork_mask[4 * MAX_N][MAX_SQ / 8 + 1];
+    int forks = 0;
+    lift_king(b);
+    for (int r = 0; r < sp->ray_count[king]; r++) {
+        int path_length = 0;
+        int16_t path[MAX_N];
+        for (int k = 0; k < sp->ray_len[king][r]; k++) {
+            int sq = sp->ray[king][r][k];
+            if (b->cells[sq] || sp->king_barred[sq]) break;
+            path[path_length++] = (int16_t)sq;
+            int open[4], routes = 0;
+            for (int e = 0; e < s->rays.count[sq]; e++)
+                if (!(ray_line(b, &s->rays, sq, e) & s->rays.mask[sq][e])) open[routes++] = e;
+            if (routes >= 2) {
+                uint8_t *mask = fork_mask[forks];
+                memset(mask, 0, sizeof(fork_mask[0]));
+                for (int p = 0; p < path_length; p++) mask[path[p] >> 3] |= 1 << (path[p] & 7);
+                for (int e = 0; e < routes; e++)
+                    for (int i = 0; i < s->rays.length[sq][open[e]]; i++) {
+                        int stop = s->rays.squares[sq][open[e]][i];
+                        mask[stop >> 3] |= 1 << (stop & 7);
+                    }
+                fork_square[forks++] = (int16_t)sq;
+            }
+        }
+    }
+    lift_king(b);
+    if (!forks) return -1;
+    int kept = 0;
+    int32_t origin = (int32_t)king << MOVE_SHIFT;
+    memset(stoppers, 0, (size_t)sp->area);
+    for (int f = 0; f < forks; f++) {
+        /* The king's move is played out of turn: make() does not look at whose turn it is. */
+        int status = board_make(b, origin | fork_square[f]);
+        int32_t captures[4 * 4 * MAX_N];
+        int safe = !status && !board_king_capturing_moves(b, captures);
+        board_unmake(b);
+        if (safe || status) {
+            kept++;
+            for (int sq = 0; sq < sp->area; sq++)
+                if (fork_mask[f][sq >> 3] & (1 << (sq & 7))) stoppers[sq] = 1;
+        }
+    }
+    return kept ? kept : -1;
+}
+
+/* ------------------------------------------------------------------ evaluation */
+
+static int evaluate_position(Search *s);
+
+/* Evaluator.evaluate, with Searcher._evaluate's noise: from the cache when the position was
+ * evaluated before (a finished game's position is not cached: its mobility counts nothing). */
+int evaluate(Search *s) {
+    const Board *b = &s->board;
+    if (b->status) return evaluate_position(s);
+    CachedEval *slot = &s->eval_cache[b->hash & ((1 << EVAL_CACHE_BITS) - 1)];
+    if (slot->used && slot->key == b->hash) return slot->value;
+    int value = evaluate_position(s);
+    slot->key = b->hash;
+    slot->value = value;
+    slot->used = 1;
+    return value;
+}
+
+static int evaluate_position(Search *s) {
+    Board *b = &s->board;
+    const Spec *sp = b->spec;
+    const Evaluation *w = &s->eval;
+    const uint8_t *cells = b->cells;
+    int n = sp->n;
+    int attackers = b->men[ATTACKERS], defenders = b->men[DEFENDERS];
+    long score = (long)w->defender * defenders - (long)w->attacker * attackers;
+    int king = b->king;
+    if (king >= 0) {
+        int16_t targets[4 * MAX_N], squares[4 * MAX_N];
+        int routes[4 * MAX_N];
+        int count = king_targets(b, targets);
+        score += (long)w->king_mobility * count;
+        int found = threats(s, targets, count, squares, routes);
+        for (int k = 0; k < found; k++) score += routes[k] >= 2 ? w->fork_square : w->threat_square;
+        score -= (long)w->king_distance * w->distance[king];
+        if (w->king_moves) {
+            int moves = found ? 2 : third_move_route(s, targets, count) ? 3 : 4;
+            score -= (long)w->king_moves * moves;
+        }
+        int closed = 4 - sp->nb_count[king];
+        for (int k = 0; k < sp->nb_count[king]; k++) {
+            int sq = sp->nb[king][k];
+            if (cells[sq] == ATTACKER || (cells[sq] == EMPTY && sp->closes_ring[sq])) closed++;
+        }
+        if (w->centre_strong && king != sp->throne) {
+            /* Off the throne two attackers suffice: each one beside him is a real danger. */
+            closed += closed > 0;
+            if (closed > 4) closed = 4;
+        }
+        score -= w->king_closed[closed];
+        int kr = king / n, kf = king % n, near = 0;
+        int shift = kf - 2 > 0 ? kf - 2 : 0;
+        int low = kr - 2 > 0 ? kr - 2 : 0, high = kr + 3 < n ? kr + 3 : n;
+        for (int r = low; r < high; r++) near += popcount32(b->side_rows[ATTACKERS][r] >> shift & 31);
+        score -= (long)w->attacker_near_king * near;
+    }
+    for (int k = 0; k < w->guard_count; k++)
+        if (cells[w->guard_square[k]] == ATTACKER) score -= w->guard_value[k];
+    for (int k = 0; k < w->segment_count; k++)
+        for (int i = 0; i < w->segment_length[k]; i++) {
+            int piece = cells[w->segment[k][i]];
+            if (piece) {
+                if (piece == ATTACKER) score -= w->line_guard;
+                break;
+            }
+        }
+    if (w->mobility) {
+        int counts[2]; /* count_moves() of each side, as if it were to move */
+        board_count_both(b, counts);
+        int mobility = counts[DEFENDERS] - counts[ATTACKERS];
+        score += (long)w->mobility * mobility;
+    }
+    score -= w->offset;
+    int value = (int)((b->turn == DEFENDERS ? score : -score) + w->tempo);
+    if (s->noise) {
+        uint64_t mixed = (b->hash ^ s->noise_key) * 0xFF51AFD7ED558CCDULL;
+        value += (int)((mixed >> 33) % (uint64_t)(2 * s->noise + 1)) - s->noise;
+    }
+    return value;
+}
+
+/* ------------------------------------------------------------------ ordering */
+
+/* A move and its ordering value in one int: value << 17 | move, so that comparing them
+ * compares the values, then the moves, as Python's sort of (value, move) pairs does (values
+ * are never negative; moves stay below 2 ** 17 on boards up to 11x11). */
+typedef int64_t Scored;
+#define SCORED_SHIFT 17
+
+#define SCORED_MOVE(x) ((int32_t)((x) & ((1 << SCORED_SHIFT) - 1)))
+
+/* What Searcher._order reads of a node to value its moves. */
+typedef struct {
+    const int64_t *history;
+    int32_t hash_move, killer0, killer1;
+    int enemy, friend_piece, other_friend, king, attackers;
+    const uint8_t *hostile;
+    uint64_t near_king[(MAX_SQ + 63) / 64]; /* the attackers' squares next to the king */
+    uint8_t captures_at[MAX_SQ]; /* per target: 0 not worked out yet, 1 no capture, 2 capture */
+} Orderer;
+
+static void orderer_init(Orderer *o, const Search *s, int32_t hash_move, int ply) {
+    const Board *b = &s->board;
+    const Spec *sp = b->spec;
+    int turn = b->turn;
+    o->history = s->history[turn];
+    o->hash_move = hash_move;
+    o->killer0 = s->killers[ply][0];
+    o->killer1 = s->killers[ply][1];
+    o->king = b->king;
+    o->attackers = turn == ATTACKERS;
+    memset(o->near_king, 0, sizeof(o->near_king));
+    if (turn == ATTACKERS && b->king >= 0)
+        for (int k = 0; k < sp->nb_count[b->king]; k++) {
+            int square = sp->nb[b->king][k];
+            o->near_king[square >> 6] |= 1ULL << (square & 63);
+        }
+    if (turn == ATTACKERS) {
+        o->enemy = DEFENDER;
+        o->friend_piece = ATTACKER;
+        o->other_friend = ATTACKER;
+        o->hostile = sp->hostile_def;
+    } else {
+        o->enemy = ATTACKER;
+        o->friend_piece = DEFENDER;
+        o->other_friend = sp->king_armed ? KING : DEFENDER;
+        o->hostile = sp->hostile_att;
+    }
+    memset(o->captures_at, 0, (size_t)sp->area);
+}
+
+/* Whether a move landing on ``target`` gets the capture bonus (it depends on the square only). */
+static inline int capture_square(const Search *s, Orderer *o, int target) {
+    if (!o->captures_at[target]) {
+        const Spec *sp = &s->spec;
+        const uint8_t *cells = s->board.cells;
+        o->captures_at[target] = 1;
+        for (int p = 0; p < sp->pair_count[target]; p++) {
+            if (cells[sp->pair_victim[target][p]] == o->enemy) {
+                int anvil = sp->pair_anvil[target][p];
+                int beyond = cells[anvil];
+                if (beyond == o->friend_piece || beyond == o->other_friend || o->hostile[anvil]) {
+                    o->captures_at[target] = 2;
+                    break;
+                }
+            }
+        }
+    }
+    return o->captures_at[target] == 2;
+}
+
+/* A move's place in Searcher._order: its value and the move, packed. */
+static inline Scored move_value(const Search *s, Orderer *o, int32_t move) {
+    int target = move & TARGET_MASK;
+    int64_t value = o->history[history_index(s, move)];
+    if (move == o->hash_move)
+        value += HASH_BONUS;
+    else if (move == o->killer0 || move == o->killer1)
+        value += KILLER_BONUS;
+    if (capture_square(s, o, target)) value += CAPTURE_BONUS;
+    if ((o->near_king[target >> 6] >> (target & 63) & 1) ||
+        (move >> MOVE_SHIFT) == o->king)
+        value += KING_BONUS;
+    return value << SCORED_SHIFT | move;
+}
+
+/* Searcher._order, scored; the moves are then taken best first (value, then move). */
+static void order(Search *s, const int32_t *moves, int count, int32_t hash_move, int ply,
+                  Scored *out) {
+    Orderer o;
+    orderer_init(&o, s, hash_move, ply);
+    for (int k = 0; k < count; k++) out[k] = move_value(s, &o, moves[k]);
+}
+
+/* Sort scored moves best first (distinct keys, so any sort gives Python's order): quicksort
+ * down to short runs, which insertion sort finishes. */
+static void sort_scored(Scored *list, int count) {
+    while (count > 16) {
+        Scored a = list[0], b = list[count / 2], c = list[count - 1];
+        Scored pivot = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+        int i = 0, j = count - 1;
+        while (i <= j) {
+            while (list[i] > pivot) i++;
+            while (list[j] < pivot) j--;
+            if (i <= j) {
+                Scored swap = list[i];
+                list[i++] = list[j];
+                list[j--] = swap;
+            }
+        }
+        /* recurse into the smaller part, loop on the larger */
+        if (j + 1 < count - i) {
+            sort_scored(list, j + 1);
+            list += i;
+            count -= i;
+        } else {
+            sort_scored(list + i, count - i);
+            count = j + 1;
+        }
+    }
+    for (int k = 1; k < count; k++) {
+        Scored item = list[k];
+        int j = k - 1;
+        while (j >= 0 && list[j] < item) {
+            list[j + 1] = list[j];
+            j--;
+        }
+        list[j + 1] = item;
+    }
+}
+
+#define PICKED_ONE_BY_ONE 3
+
+/* The move at ``index`` in order. The first few are found by a pass each (a cut-off often
+ * comes before the others are needed); asking for the next sorts the rest once. */
+static inline int32_t pick(Scored *list, int index, int count) {
+    if (index < PICKED_ONE_BY_ONE) {
+        int best = index;
+        for (int k = index + 1; k < count; k++)
+            if (list[k] > list[best]) best = k;
+        Scored chosen = list[best];
+        list[best] = list[index];
+        list[index] = chosen;
+    } else if (index == PICKED_ONE_BY_ONE) {
+        sort_scored(list + index, count - index);
+    }
+    return SCORED_MOVE(list[index]);
+}
+
+/* ------------------------------------------------------------------ quiescence */
+
+static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth);
+
+/* Searcher._answer_each */
+static int answer_each(Search *s, const int32_t *moves, int count, int alpha, int beta, int ply,
+                       int qdepth) {
+    Board *b = &s->board;
+    Scored list[MAX_MOVES];
+    order(s, moves, count, 0, ply, list);
+    int best = -INFINITY_SCORE;
+    for (int k = 0; k < count; k++) {
+        int32_t move = pick(list, k, count);
+        int status = board_make(b, move);
+        int score = status ? MATE - ply - 1 : -quiesce(s, -beta, -alpha, ply + 1, qdepth + 1);
+        board_unmake(b);
+        if (s->aborted) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+/* Searcher._quiesce */
+static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth) {
+    Board *b = &s->board;
+    s->nodes++;
+    if (stopped(s)) return 0;
+    if (b->turn == DEFENDERS) {
+        if (has_route(s)) return MATE - ply - 1;
+        int stand = evaluate(s);
+        if (!s->quiescence || qdepth >= MAX_QUIESCENCE) return stand;
+        if (qdepth == 0) {
+            int32_t captures[4 * 4 * MAX_N];
+            if (board_king_capturing_moves(b, captures)) {
+                /* The king can be taken next move: standing pat would be a fantasy
+                 * (Searcher._evasions). */
+                int32_t moves[MAX_MOVES];
+                int count = board_moves(b, moves);
+                if (!count) return -(MATE - ply);
+                return answer_each(s, moves, count, alpha, beta, ply, qdepth);
+            }
+        }
+        if (stand >= beta) return stand;
+        int best = stand;
+        if (stand > alpha) alpha = stand;
+        int king = b->king;
+        if (king < 0) return best;
+        int16_t targets[4 * MAX_N], squares[4 * MAX_N];
+        int routes[4 * MAX_N];
+        int count = king_targets(b, targets);
+        int found = threats(s, targets, count, squares, routes);
+        /* threats.sort(key=routes, reverse=True): stable, forks first */
+        int16_t sorted_squares[4 * MAX_N];
+        int sorted_routes[4 * MAX_N], placed = 0;
+        for (int want = 4; want >= 1; want--)
+            for (int k = 0; k < found; k++)
+                if ((routes[k] >= 4 ? 4 : routes[k]) == want) {
+                    sorted_squares[placed] = squares[k];
+                    sorted_routes[placed++] = routes[k];
+                }
+        int32_t origin = (int32_t)king << MOVE_SHIFT;
+        for (int k = 0; k < placed; k++) {
+            /* Chains of single threats and blocks explode; beyond the first pair only forks
+             * are worth following. */
+            if (sorted_routes[k] < 2 && qdepth >= 2) break;
+            int status = board_make(b, origin | sorted_squares[k]);
+            int score = status ? MATE - ply - 1 : -quiesce(s, -beta, -alpha, ply + 1, qdepth + 1);
+            board_unmake(b);
+            if (s->aborted) return 0;
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    alpha = score;
+                    if (alpha >= beta) break;
+                }
+            }
+        }
+        return best;
+    }
+    int32_t captures[4 * 4 * MAX_N];
+    if (board_king_capturing_moves(b, captures)) return MATE - ply - 1;
+    int rays[4];
+    int ray_count = open_rays(s, rays);
+    if (!ray_count) {
+        if (qdepth < MAX_QUIESCENCE) {
+            uint8_t stoppers[MAX_SQ];
+            if (fork_stoppers(s, stoppers) >= 0) {
+                /* Searcher._stop_fork: the attackers' moves onto the stoppers. */
+                int32_t moves[MAX_MOVES], landing[MAX_MOVES];
+                int count = board_moves(b, moves), found = 0;
+                for (int k = 0; k < count; k++)
+                    if (stoppers[moves[k] & TARGET_MASK]) landing[found++] = moves[k];
+                if (!found) return -(MATE - ply - 4);
+                return answer_each(s, landing, found, alpha, beta, ply, qdepth);
+            }
+        }
+        return evaluate(s);
+    }
+    if (ray_count >= 2) return -(MATE - ply - 2);
+    int32_t blocks[MAX_MOVES];
+    int count = blocking_moves(s, rays, ray_count, blocks);
+    if (!count) return -(MATE - ply - 2);
+    if (qdepth >= MAX_QUIESCENCE) return evaluate(s);
+    int best = -INFINITY_SCORE;
+    for (int k = 0; k < count; k++) {
+        board_make(b, blocks[k]);
+        int score = -quiesce(s, -beta, -alpha, ply + 1, qdepth + 1);
+        board_unmake(b);
+        if (s->aborted) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ main search */
+
+/* Searcher._store */
+static int store(Search *s, uint64_t key, int depth, int flag, int score, int32_t move, int ply) {
+    if (score > MATE_BOUND)
+        score += ply;
+    else if (score < -MATE_BOUND)
+        score -= ply;
+    if (table_store(&s->tt, key, depth, flag, score, move)) {
+        PyErr_NoMemory();
+        s->aborted = 2;
+        return -1;
+    }
+    return 0;
+}
+
+/* The score of a position that repeats one of the search's line or the game's history:
+ * a draw, or a win for the side the variant's rule names. */
+static inline int repetition_score(const Search *s, int turn, int ply) {
+    if (s->repetition_winner < 0) return s->draw_scores[turn];
+    return turn == s->repetition_winner ? MATE - ply : -(MATE - ply);
+}
+
+/* ------------------------------------------------------------------ the first move first */
+
+/* Searcher._search generates and orders every move before searching the first. The C finds
+ * that first move (the best by Searcher._order) without generating the others when the
+ * bonuses decide it: the hash move, else the best capture, else a killer, else the best move
+ * next to the king. It searches it, and only when it does not cut off generates the rest and
+ * orders them by the history as it stood before (the journal undoes what the first move's
+ * search added). Returns the first move, or 0 when it takes every move to know it. */
+static int32_t first_move(Search *s, int32_t hash_move, int ply) {
+    const Board *b = &s->board;
+    const Spec *sp = &s->spec;
+    int turn = b->turn;
+    int64_t most = s->history_max[turn];
+    /* Each stage needs the bonus it trusts to outweigh all history and the smaller bonuses. */
+    if (most + CAPTURE_BONUS + KILLER_BONUS + KING_BONUS >= HASH_BONUS) return 0;
+    if (hash_move && board_is_legal(b, hash_move)) return hash_move;
+    if (most + KILLER_BONUS + KING_BONUS >= CAPTURE_BONUS) return 0;
+    Orderer o;
+    orderer_init(&o, s, hash_move, ply);
+    int own = turn == ATTACKERS ? ATTACKER : DEFENDER;
+    Scored best = -1;
+    /* Captures: every move onto a square that takes a piece, found from the square. */
+    for (int target = 0; target < sp->area; target++) {
+        if (b->cells[target] != EMPTY || !capture_square(s, &o, target)) continue;
+        for (int r = 0; r < sp->ray_count[target]; r++) {
+            const int16_t *ray = sp->ray[target][r];
+            int barred = sp->king_barred[target];
+            for (int k = 0; k < sp->ray_len[target][r]; k++) {
+                int square = ray[k];
+                int piece = b->cells[square];
+                if (piece == EMPTY) {
+                    barred |= sp->king_barred[square];
+                    continue;
+                }
+                int32_t move = (int32_t)square << MOVE_SHIFT | target;
+                int legal = piece == own ? board_is_legal(b, move)
+                                         : piece == KING && turn == DEFENDERS && !barred;
+                if (legal) {
+                    Scored value = move_value(s, &o, move);
+                    if (value > best) best = value;
+                }
+                break;
+            }
+        }
+    }
+    if (best >= 0) return SCORED_MOVE(best);
+    if (most + KING_BONUS >= KILLER_BONUS) return 0;
+    int32_t killers[2] = {o.killer0, o.killer1};
+    for (int k = 0; k < 2; k++)
+        if (killers[k] && board_is_legal(b, killers[k])) {
+            Scored value = move_value(s, &o, killers[k]);
+            if (value > best) best = value;
+        }
+    if (best >= 0) return SCORED_MOVE(best);
+    if (most >= KING_BONUS || b->king < 0) return 0;
+    int32_t moves[4 * 4 * MAX_N];
+    int count = 0;
+    if (turn == ATTACKERS) {
+        for (int k = 0; k < sp->nb_count[b->king]; k++) {
+            int target = sp->nb[b->king][k];
+            if (b->cells[target] == EMPTY)
+                count += board_attackers_reaching(b, target, moves + count);
+        }
+    } else {
+        count = board_king_moves(b, moves);
+    }
+    for (int k = 0; k < count; k++) {
+        Scored value = move_value(s, &o, moves[k]);
+        if (value > best) best = value;
+    }
+    return best >= 0 ? SCORED_MOVE(best) : 0;
+}
+
+/* The journal's entries: the side's history index, and the amount, in two words. */
+static void journal_add(Search *s, int side, size_t index, int64_t amount) {
+    if (s->journal_length + 2 > s->journal_capacity) {
+        size_t capacity = s->journal_capacity ? 2 * s->journal_capacity : 1 << 12;
+        uint32_t *grown = realloc(s->journal, capacity * sizeof(uint32_t));
+        if (!grown) {
+            PyErr_NoMemory();
+            s->aborted = 2;
+            return;
+        }
+        s->journal = grown;
+        s->journal_capacity = capacity;
+    }
+    s->journal[s->journal_length++] = (uint32_t)index << 1 | (uint32_t)side;
+    s->journal[s->journal_length++] = (uint32_t)amount;
+}
+
+/* Undo (sign -1) or redo (+1) the side's history increments journaled since ``mark``. */
+static void journal_apply(Search *s, size_t mark, int side, int sign) {
+    for (size_t k = mark; k < s->journal_length; k += 2)
+        if ((int)(s->journal[k] & 1) == side)
+            s->history[side][s->journal[k] >> 1] += sign * (int64_t)s->journal[k + 1];
+}
+
+/* Searcher._search */
+static int search(Search *s, int depth, int alpha, int beta, int ply) {
+    Board *b = &s->board;
+    s->nodes++;
+    if (stopped(s)) return 0;
+    uint64_t key = b->hash;
+    int turn = b->turn;
+    if (on_path(s, key) || keyset_has(&s->seen, key)) return repetition_score(s, turn, ply);
+    int forced[4], forced_count = -1;
+    if (turn == DEFENDERS) {
+        if (has_route(s)) return MATE - ply - 1;
+    } else if (!s->reads_threats) {
+        if (depth <= 0) return evaluate(s);
+    } else {
+        int32_t captures[4 * 4 * MAX_N];
+        if (board_king_capturing_moves(b, captures)) return MATE - ply - 1;
+        int rays = open_rays(s, forced);
+        if (rays) {
+            if (rays >= 2) return -(MATE - ply - 2);
+            forced_count = rays;
+        }
+    }
+    if (depth <= 0 && forced_count < 0) {
+        if (!s->reads_threats) return evaluate(s);
+        return quiesce(s, alpha, beta, ply, 0);
+    }
+    if (ply >= MAX_PLY) return evaluate(s);
+
+    Entry *entry = table_find(&s->tt, key);
+    int32_t hash_move = 0;
+    if (entry) {
+        hash_move = entry->move;
+        if (entry->depth >= depth) {
+            int score = entry->score;
+            if (score > MATE_BOUND)
+                score -= ply;
+            else if (score < -MATE_BOUND)
+                score += ply;
+            if (entry->flag == EXACT) return score;
+            if (entry->flag == LOWER) {
+                if (score >= beta) return score;
+            } else if (score <= alpha) {
+                return score;
+            }
+        }
+    }
+
+    int32_t moves[MAX_MOVES];
+    Scored list[MAX_MOVES];
+    int count = 0, child_depth;
+    int32_t first = 0;
+    if (forced_count > 0) {
+        count = blocking_moves(s, forced, forced_count, moves);
+        if (!count) return -(MATE - ply - 2);
+        child_depth = depth; /* a forced block does not use up the depth */
+        order(s, moves, count, hash_move, ply, list);
+    } else {
+        child_depth = depth - 1;
+        first = first_move(s, hash_move, ply);
+        if (!first) {
+            count = board_moves(b, moves);
+            if (!count) return -(MATE - ply);
+            order(s, moves, count, hash_move, ply, list);
+        }
+    }
+
+    int original_alpha = alpha, best = -INFINITY_SCORE;
+    int32_t best_move = 0;
+    int32_t *killers = s->killers[ply];
+    int reducible = depth >= 3 && forced_count < 0;
+    size_t mark = 0;
+    path_push(s, key);
+    for (int index = 0;; index++) {
+        int32_t move;
+        if (first && index == 0) {
+            move = first;
+            mark = s->journal_length;
+            s->pending++;
+        } else {
+            if (first && index == 1) {
+                /* The others, ordered as they would have been before the first was searched. */
+                count = board_moves(b, moves);
+                journal_apply(s, mark, turn, -1);
+                order(s, moves, count, hash_move, ply, list);
+                journal_apply(s, mark, turn, 1);
+                if (!s->pending) s->journal_length = 0;
+                pick(list, 0, count); /* the first, already searched */
+            }
+            if (index >= count) break;
+            move = pick(list, index, count);
+        }
+        int status = board_make(b, move);
+        int score;
+        if (status) {
+            score = MATE - ply - 1;
+        } else if (index == 0) {
+            score = -search(s, child_depth, -beta, -alpha, ply + 1);
+        } else {
+            int reduction = 0;
+            /* Late quiet moves are searched shallower first; captures never are. */
+            if (reducible && index >= 4 && move != killers[0] && move != killers[1] &&
+                !b->stack[b->sp - 1].ncap)
+                reduction = index >= 14 && depth >= 5 ? 2 : 1;
+            score = -search(s, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
+            if (!s->aborted && score > alpha && (reduction || score < beta))
+                score = -search(s, child_depth, -beta, -alpha, ply + 1);
+        }
+        board_unmake(b);
+        if (first && index == 0) s->pending--;
+        if (s->aborted) {
+            path_pop(s);
+            return 0;
+        }
+        if (score > best) {
+            best = score;
+            best_move = move;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) {
+                    if (!board_would_capture(b, move)) {
+                        if (killers[0] != move) {
+                            killers[1] = killers[0];
+                            killers[0] = move;
+                        }
+                        size_t slot = history_index(s, move);
+                        int64_t added = (int64_t)depth * depth;
+                        int64_t value = s->history[turn][slot] += added;
+                        if (value > s->history_max[turn]) s->history_max[turn] = value;
+                        if (s->pending) journal_add(s, turn, slot, added);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if (!s->pending) s->journal_length = 0;
+    path_pop(s);
+    int flag = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
+    if (store(s, key, depth, flag, best, best_move, ply)) return 0;
+    return best;
+}
+
+/* ------------------------------------------------------------------ root */
+
+/* Searcher._root. The last iteration's scores are ``previous`` (``previous_count`` moves and
+ * their scores); ``ordered`` receives the moves searched, ``scores`` their scores (``*scored``
+ * of them). Returns 0, or -1 when the search was stopped. */
+int search_root(Search *s, int depth, const int32_t *moves, int count,
+                const int32_t *previous_moves, const int32_t *previous_scores,
+                int previous_count, int32_t *score_out, int32_t *best_out, int32_t *scores,
+                int32_t *ordered, int *scored) {
+    Board *b = &s->board;
+    s->has_partial = 0;
+    s->aborted = 0;
+    s->pending = 0;
+    s->journal_length = 0;
+    *scored = 0;
+    int32_t wins[4 * 4 * MAX_N];
+    int win_count = 0;
+    if (b->turn == DEFENDERS) {
+        int rays[4];
+        int open = open_rays(s, rays);
+        for (int k = 0; k < open; k++) {
+            int length = s->rays.length[b->king][rays[k]];
+            wins[win_count++] =
+                (int32_t)b->king << MOVE_SHIFT | s->rays.squares[b->king][rays[k]][length - 1];
+        }
+    } else {
+        win_count = board_king_capturing_moves(b, wins);
+    }
+    if (win_count) {
+        *score_out = MATE - 1;
+        *best_out = wins[0];
+        ordered[0] = wins[0];
+        scores[0] = MATE - 1;
+        *scored = 1;
+        return 0;
+    }
+    int extension = 0;
+    int32_t blocks[MAX_MOVES];
+    if (b->turn == ATTACKERS) {
+        int rays[4];
+        int open = open_rays(s, rays);
+        if (open) {
+            int found = open == 1 ? blocking_moves(s, rays, open, blocks) : 0;
+            /* No block (or two routes): every move loses; keep them all to pick one. */
+            if (found) {
+                moves = blocks;
+                count = found;
+                extension = 1;
+            }
+        }
+    }
+    Entry *entry = table_find(&s->tt, b->hash);
+    int32_t hash_move = entry ? entry->move : 0;
+    if (previous_count) {
+        /* sorted(moves, key=lambda m: previous.get(m, -INFINITY), reverse=True): stable. */
+        int32_t keys[MAX_MOVES];
+        for (int k = 0; k < count; k++) {
+            keys[k] = -INFINITY_SCORE;
+            for (int p = 0; p < previous_count; p++)
+                if (previous_moves[p] == moves[k]) {
+                    keys[k] = previous_scores[p];
+                    break;
+                }
+            ordered[k] = moves[k];
+        }
+        for (int k = 1; k < count; k++) {
+            int32_t move = ordered[k], key = keys[k];
+            int j = k - 1;
+            while (j >= 0 && keys[j] < key) {
+                ordered[j + 1] = ordered[j];
+                keys[j + 1] = keys[j];
+                j--;
+            }
+            ordered[j + 1] = move;
+            keys[j + 1] = key;
+        }
+    } else {
+        Scored list[MAX_MOVES];
+        order(s, moves, count, hash_move, 0, list);
+        for (int k = 0; k < count; k++) ordered[k] = pick(list, k, count);
+    }
+    int alpha = -INFINITY_SCORE, beta = INFINITY_SCORE;
+    int32_t best_move = ordered[0];
+    path_push(s, b->hash);
+    for (int index = 0; index < count; index++) {
+        int32_t move = ordered[index];
+        int status = board_make(b, move);
+        int score;
+        if (status) {
+            score = MATE - 1;
+        } else if (index == 0) {
+            score = -search(s, depth - 1 + extension, -beta, -alpha, 1);
+        } else {
+            score = -search(s, depth - 1 + extension, -alpha - 1, -alpha, 1);
+            if (!s->aborted && score > alpha)
+                score = -search(s, depth - 1 + extension, -beta, -alpha, 1);
+        }
+        board_unmake(b);
+        if (s->aborted) {
+            path_pop(s);
+            return -1;
+        }
+        scores[index] = score;
+        *scored = index + 1;
+        if (score > alpha) {
+            alpha = score;
+            best_move = move;
+            s->has_partial = 1;
+            s->partial_move = move;
+            s->partial_score = score;
+        }
+    }
+    path_pop(s);
+    if (store(s, b->hash, depth, EXACT, alpha, best_move, 0)) return -1;
+    *score_out = alpha;
+    *best_out = best_move;
+    return 0;
+}
+
+/* Searcher._principal_variation */
+int search_pv(Search *s, int32_t first, int depth, int32_t *out) {
+    Board *b = &s->board;
+    int length = 0, made = 1;
+    out[length++] = first;
+    board_make(b, first);
+    uint64_t seen[MAX_STACK];
+    int seen_count = 0;
+    seen[seen_count++] = b->hash;
+    while (length < depth && !b->status && made < MAX_STACK - 2) {
+        Entry *entry = table_find(&s->tt, b->hash);
+        if (!entry || !entry->move) break;
+        int32_t moves[MAX_MOVES];
+        int count = board_moves(b, moves), legal = 0;
+        for (int k = 0; k < count; k++) legal |= moves[k] == entry->move;
+        if (!legal) break;
+        int32_t move = entry->move;
+        board_make(b, move);
+        made++;
+        int repeated = 0;
+        for (int k = 0; k < seen_count; k++) repeated |= seen[k] == b->hash;
+        if (repeated) break;
+        seen[seen_count++] = b->hash;
+        out[length++] = move;
+    }
+    for (int k = 0; k < made; k++) board_unmake(b);
+    return length;
+}

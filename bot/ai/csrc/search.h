@@ -1,0 +1,125 @@
+/* The fast core's search: the C twin of bot/ai/search.py, evaluation.py and tactics.py.
+ *
+ * Python's Searcher stays the reference and keeps the iterative deepening, the time budget
+ * and what it reports; the C side runs one root iteration at a time (Searcher._root and
+ * everything below it) on its own board, and the tests prove that both visit the same nodes
+ * and find the same moves and scores. Weights and tables come from Python (bot/ai/fast.py).
+ */
+#ifndef TAFL_SEARCH_H
+#define TAFL_SEARCH_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#include "board.h"
+
+#define MATE 100000
+#define MATE_BOUND (MATE - 1000)
+#define INFINITY_SCORE (MATE + 1)
+#define MAX_PLY 128
+#define MAX_QUIESCENCE 6
+#define MAX_KILLER_PLY (MAX_PLY + 16)
+#define MAX_GUARDS (4 * 25)
+#define MAX_SEGMENTS 8
+
+/* Evaluator and geometry tables (Evaluator.__init__, geometry_for). */
+typedef struct {
+    int count[MAX_SQ];
+    uint8_t is_file[MAX_SQ][4];
+    uint8_t line[MAX_SQ][4];
+    uint32_t mask[MAX_SQ][4];
+    uint8_t length[MAX_SQ][4];
+    int16_t squares[MAX_SQ][4][MAX_N];
+} EscapeRays;
+
+typedef struct {
+    int attacker, defender, king_mobility, threat_square, fork_square, king_distance;
+    int king_moves, attacker_near_king, line_guard, mobility, tempo;
+    int king_closed[5];
+    int centre_strong, offset;
+    int distance[MAX_SQ];
+    int guard_count;
+    int16_t guard_square[MAX_GUARDS];
+    int guard_value[MAX_GUARDS];
+    int segment_count;
+    int segment_length[MAX_SEGMENTS];
+    int16_t segment[MAX_SEGMENTS][MAX_N];
+} Evaluation;
+
+typedef struct {
+    uint64_t key;
+    int32_t score, move;
+    int16_t depth;
+    uint8_t flag, used;
+} Entry;
+
+typedef struct {
+    Entry *entries;
+    size_t capacity, count;
+} Table;
+
+typedef struct {
+    uint64_t *keys;
+    size_t capacity;
+} KeySet;
+
+#define EVAL_CACHE_BITS 16
+
+typedef struct {
+    uint64_t key;
+    int32_t value, used;
+} CachedEval;
+
+typedef struct {
+    Spec spec;
+    EscapeRays rays;
+    Evaluation eval;
+    Board board;
+    Table tt;
+    KeySet seen;
+    uint64_t path[MAX_STACK];
+    int path_length;
+    uint16_t path_filter[1024];
+    int64_t *history[2]; /* Searcher.history_table, by history_index */
+    int64_t history_max[2]; /* no entry of the side's history is larger */
+    /* The history's increments made while a node waits to order its other moves (it searched
+     * its first move before generating them, and orders them by the history as it was). */
+    uint32_t *journal;
+    size_t journal_length, journal_capacity;
+    int pending; /* nodes waiting so */
+    int32_t killers[MAX_KILLER_PLY][2];
+    int64_t nodes;
+    int draw_scores[2];
+    int repetition_winner; /* ATTACKERS, DEFENDERS, or -1: a draw */
+    int noise;
+    uint64_t noise_key;
+    int quiescence, reads_threats;
+    PyObject *check; /* called every 1,024 nodes: true ends the search */
+    int aborted;     /* 1: the check said stop; 2: it raised */
+    int has_partial;
+    int32_t partial_move, partial_score;
+    /* The evaluation is a function of the position (its hash), so leaves met again (in the
+     * next iteration, or by another move order) are not evaluated twice. */
+    CachedEval eval_cache[1 << EVAL_CACHE_BITS];
+} Search;
+
+/* Searcher._root: one iteration at ``depth``. Returns 0, or -1 when it was stopped. */
+int search_root(Search *s, int depth, const int32_t *moves, int count,
+                const int32_t *previous_moves, const int32_t *previous_scores,
+                int previous_count, int32_t *score_out, int32_t *best_out, int32_t *scores,
+                int32_t *ordered, int *scored);
+int search_pv(Search *s, int32_t first, int depth, int32_t *out);
+int evaluate(Search *s);
+
+/* A move's place in the history table: origin * area + target (dense, unlike the move int). */
+static inline size_t history_index(const Search *s, int32_t move) {
+    return (size_t)(move >> MOVE_SHIFT) * (size_t)s->spec.area + (size_t)(move & TARGET_MASK);
+}
+
+Entry *table_find(const Table *t, uint64_t key);
+int table_store(Table *t, uint64_t key, int depth, int flag, int score, int move);
+void table_clear(Table *t);
+int keyset_fill(KeySet *set, const uint64_t *keys, size_t count);
+
+#endif

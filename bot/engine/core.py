@@ -1,0 +1,150 @@
+"""The fast core of the rules engine: a C twin of :class:`~bot.engine.board.Board`, when built.
+
+``pip install -e .`` compiles ``bot/engine/csrc`` into the extension ``bot.engine._core`` where
+a C compiler exists (see ``setup.py``); without one the install still succeeds and everything
+runs on the Python engine. The Python engine stays the reference: the C board mirrors
+``board.py`` and ``rules.py`` function for function, reads every table of a variant from them
+(:func:`board_spec`), and the tests prove both play alike (perft of every variant, and legal
+moves, captures and endings over random games).
+
+The extension is used only when it was built from the sources beside it: a build older than an
+edit of ``csrc`` is ignored (:func:`state` says so), and ``TAFL_PURE_PYTHON=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+from .board import Board
+from .rules import CentreStrongRules, CopenhagenRules, GroupRules, SurroundedRules, rules_for
+from .tables import tables_for
+from .types import Termination
+from .variants import Variant
+
+SOURCES = Path(__file__).resolve().parent / "csrc"
+"""The C sources of ``bot.engine._core``."""
+
+PURE_PYTHON_VARIABLE = "TAFL_PURE_PYTHON"
+"""Set to 1 to run the Python engine and search even where the fast core is built."""
+
+STATUS: tuple[Termination | None, ...] = (
+    None,
+    Termination.KING_ESCAPED,
+    Termination.KING_CAPTURED,
+    Termination.GROUP_CAPTURED,
+    Termination.TUICHI,
+    Termination.EXIT_FORT,
+    Termination.ENCIRCLEMENT,
+)
+"""The endings by the C core's status codes (``board.h``: ``ST_*``)."""
+
+_FAMILIES = {CentreStrongRules: 0, SurroundedRules: 1, GroupRules: 2, CopenhagenRules: 3}
+
+
+def source_digest(*directories: Path) -> str:
+    """SHA-256 of the C sources in ``directories`` (``*.c`` and ``*.h``, by name), as
+    ``setup.py`` compiles it into each extension to tell a stale build."""
+    digest = hashlib.sha256()
+    for directory in directories:
+        for path in sorted(directory.glob("*.[ch]")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def load_extension(name: str, directories: Iterable[Path]) -> tuple[ModuleType | None, str]:
+    """Import a fast core extension if it is built and fresh: ``(module, "fast")``, or
+    ``(None, why not)`` with ``why`` one of ``"off"`` (:data:`PURE_PYTHON_VARIABLE`),
+    ``"missing"`` or ``"stale"``."""
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+        return None, "off"
+    try:
+        module = __import__(name, fromlist=["_"])
+    except ImportError:
+        return None, "missing"
+    folders = list(directories)
+    # Without its sources (an installed wheel) a build cannot be checked, and is trusted.
+    present = all(folder.is_dir() for folder in folders)
+    if present and getattr(module, "SOURCE_DIGEST", None) != source_digest(*folders):
+        return None, "stale"
+    return module, "fast"
+
+
+@cache
+def _loaded() -> tuple[ModuleType | None, str]:
+    return load_extension("bot.engine._core", [SOURCES])
+
+
+def extension() -> ModuleType | None:
+    """The ``bot.engine._core`` module when it is built and fresh (else ``None``)."""
+    return _loaded()[0]
+
+
+def state() -> str:
+    """``fast``, or why the engine runs as pure Python: ``off``, ``missing`` or ``stale``."""
+    return _loaded()[1]
+
+
+def board_spec(variant: Variant) -> dict[str, object]:
+    """Everything the C board needs to know of a variant, read from the Python engine's own
+    tables and rules object (so no rule's data is written twice)."""
+    tables = tables_for(variant)
+    rules = rules_for(variant)
+    n = tables.size
+    area = n * n
+    last = n - 1
+    edges: list[tuple[tuple[int, ...], int]] = []
+    if isinstance(rules, CopenhagenRules):
+        edges = [(squares, inward) for squares, inward in rules._edges]
+    return {
+        "n": n,
+        "throne": tables.throne,
+        "first_side": tables.first_side,
+        "family": _FAMILIES[type(rules)],
+        "king_armed": int(tables.king_armed),
+        "linnaean": int(tables.linnaean),
+        "tuichi_wins": int(variant.tuichi_wins),
+        "extra_captures": int(rules.extra_captures),
+        "empty_throne_hostile_att": int(tables.empty_throne_hostile_to_attackers),
+        "empty_throne_hostile_def": int(tables.empty_throne_hostile_to_defenders),
+        "occupied_throne_hostile_def": int(tables.occupied_throne_hostile_to_defenders),
+        "throne_passable": int(tables.throne_passable),
+        "is_escape": bytes(tables.is_escape),
+        "king_barred": bytes(tables.king_barred),
+        "closes_ring": bytes(tables.closes_ring),
+        "hostile_att": bytes(tables.hostile_to_attackers),
+        "hostile_def": bytes(tables.hostile_to_defenders),
+        "is_corner": bytes(1 if sq in tables.corners else 0 for sq in range(area)),
+        "is_edge": bytes(
+            1 if sq // n in (0, last) or sq % n in (0, last) else 0 for sq in range(area)
+        ),
+        "zobrist": tables.zobrist,
+        "zobrist_side": tables.zobrist_side,
+        "neighbours": tables.neighbours,
+        "capture_pairs": tables.capture_pairs,
+        "rays": tables.rays,
+        "line_squares": tables.lines,
+        "line_codes": tables.line_codes,
+        "edges": edges,
+    }
+
+
+@cache
+def spec_for(variant: Variant) -> object:
+    """The C core's compiled spec of a variant (built once per process); needs the core."""
+    module = extension()
+    if module is None:
+        raise RuntimeError(f"the fast core is not in use ({state()})")
+    return module.Spec(board_spec(variant))
+
+
+def fast_board(board: Board) -> object:
+    """A C board set up like ``board`` (its position and side to move, not its history)."""
+    module = extension()
+    if module is None:
+        raise RuntimeError(f"the fast core is not in use ({state()})")
+    return module.Board(spec_for(board.variant), bytes(board.cells), board.turn)
