@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from bot.engine.board import DEFENDERS, Board
+from bot.engine.rules import CentreStrongRules
 from bot.engine.tables import ATTACKER, EMPTY
-from bot.engine.variants import KingCapture, Variant
+from bot.engine.variants import Variant
 
 from .geometry import geometry_for
 
@@ -148,7 +149,7 @@ class Evaluator:
         self.king_barred = geometry.king_barred
         self.corner_zone = geometry.corner_zone
         self.distance = geometry.distance_to_escape
-        self.centre_strong = variant.king_capture is KingCapture.CENTRE_STRONG
+        self.centre_strong = issubclass(variant.rules, CentreStrongRules)
         # Attackers near a corner: what each square is worth to the blockade.
         n = variant.size
         guard: dict[int, int] = {}

@@ -30,7 +30,7 @@ from .types import (
     parse_square,
     square_name,
 )
-from .variants import DEFAULT_VARIANT, VARIANTS, KingCapture, Variant, get_variant
+from .variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -42,7 +42,6 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
-    "KingCapture",
     "Move",
     "MoveNumber",
     "MoveParseError",

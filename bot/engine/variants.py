@@ -7,25 +7,10 @@ engine knows a variant by its name. ``docs/RULES.md`` is the authority on every 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 from .errors import UnknownVariantError
+from .rules import CentreStrongRules, CopenhagenRules, GroupRules, Rules, SurroundedRules
 from .types import Escape, Side, Square, parse_square, square_name
-
-
-class KingCapture(Enum):
-    """How the attackers capture the king (before any group capture)."""
-
-    CENTRE_STRONG = "centre-strong"
-    """Four attackers on the throne, three plus the throne beside it, two anywhere else."""
-
-    SURROUNDED = "surrounded"
-    """Every neighbour is an attacker, the board edge, the throne or a corner."""
-
-    COPENHAGEN = "copenhagen"
-    """Four attackers around him, or three and the throne beside it; never on the edge. The
-    ruleset also has shieldwalls, exit forts, encirclement and repetition lost by the
-    defenders (see :class:`~bot.engine.rules.CopenhagenRules`)."""
 
 
 @dataclass(frozen=True)
@@ -42,12 +27,13 @@ class Variant:
     first: Side
     escape: Escape
     king_armed: bool
-    king_capture: KingCapture
+    rules: type[Rules]
+    """The family of rules it plays: how the king is captured, what else a move captures, how
+    a move ends the game (see :mod:`bot.engine.rules`)."""
     summary: str
     source: str
     """Where the rules come from, as a player would look them up (a book or a site); the
     project's own label for each ruleset is a comment beside it."""
-    group_capture: bool = False
     tuichi_wins: bool = False
     throne_passable: bool = False
     """Ordinary pieces may pass over the empty throne (never stop on it)."""
@@ -116,7 +102,7 @@ class Variant:
         knights or commanders), and ``cenh:`` is moot under an armed king on the throne.
         """
         yn = {True: "y", False: "n"}
-        copenhagen = self.king_capture is KingCapture.COPENHAGEN
+        copenhagen = self.rules.forts_and_walls
 
         def squares(group: frozenset[Square]) -> str:
             return ",".join(square_name(sq, self.size) for sq in sorted(group))
@@ -126,9 +112,7 @@ class Variant:
             for side, letters in ((Side.ATTACKERS, "t"), (Side.DEFENDERS, "TK"))
             if side in self.empty_throne_hostile_to
         )
-        strength = {
-            KingCapture.CENTRE_STRONG: "c", KingCapture.SURROUNDED: "s", KingCapture.COPENHAGEN: "s"
-        }[self.king_capture]
+        strength = self.rules.king_strength
         throne_passers = ("tT" if self.throne_passable else "") + (
             "K" if self.king_may_enter_throne else ""
         )
@@ -137,10 +121,10 @@ class Variant:
             f"name:{self.title.replace(' ', '_')}",
             f"esc:{'c' if self.escape is Escape.CORNER else 'e'}",
             f"atkf:{yn[self.first is Side.ATTACKERS]}",
-            f"tfr:{'w' if copenhagen else 'd'}",
+            f"tfr:{'w' if self.rules.repetition_winner is not None else 'd'}",
             f"ka:{yn[self.king_armed]}",
             f"ks:{strength}",
-            f"surf:{yn[self.group_capture or copenhagen]}",
+            f"surf:{yn[self.rules.surrounded_side_loses]}",
             f"linc:{yn[self.linnaean_capture]}",
             f"cor:{squares(self.corners)}",
             f"cenhe:{hostile_empty}",
@@ -175,7 +159,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.EDGE,
         king_armed=True,
-        king_capture=KingCapture.CENTRE_STRONG,
+        rules=CentreStrongRules,
         empty_throne_hostile_to=_BOTH,
         linnaean_capture=True,
         rematch_winner_defends=True,
@@ -203,7 +187,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.DEFENDERS,
         escape=Escape.EDGE,
         king_armed=True,
-        king_capture=KingCapture.CENTRE_STRONG,
+        rules=CentreStrongRules,
         king_may_enter_throne=False,
         empty_throne_hostile_to=_BOTH,
         occupied_throne_hostile_to_defenders=True,
@@ -231,7 +215,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.DEFENDERS,
         escape=Escape.CORNER,
         king_armed=True,
-        king_capture=KingCapture.SURROUNDED,
+        rules=SurroundedRules,
         throne_passable=True,
         summary=(
             "Tablut as Ludoteka plays it. The defenders move first and the king escapes to a "
@@ -251,8 +235,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.CORNER,
         king_armed=False,
-        king_capture=KingCapture.SURROUNDED,
-        group_capture=True,
+        rules=GroupRules,
         throne_passable=True,
         summary=(
             "Tablut after Board Game Arena. Attackers move first; the king escapes to a corner "
@@ -272,8 +255,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.CORNER,
         king_armed=True,
-        king_capture=KingCapture.SURROUNDED,
-        group_capture=True,
+        rules=GroupRules,
         throne_passable=True,
         empty_throne_hostile_to=_BOTH,
         summary=(
@@ -294,7 +276,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.EDGE,
         king_armed=True,
-        king_capture=KingCapture.CENTRE_STRONG,
+        rules=CentreStrongRules,
         king_may_enter_throne=False,
         tuichi_wins=True,
         empty_throne_hostile_to=_BOTH,
@@ -315,7 +297,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.CORNER,
         king_armed=True,
-        king_capture=KingCapture.COPENHAGEN,
+        rules=CopenhagenRules,
         throne_passable=True,
         empty_throne_hostile_to=_BOTH,
         summary=(
