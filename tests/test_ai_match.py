@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from bot.ai.match import EngineSpec, main, play_engine_game, run_engine_match
+from bot.ai.lab.match import EngineSpec, main, play_engine_game, run_engine_match
 from bot.engine import Game
 from bot.engine.types import Side
 

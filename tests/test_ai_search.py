@@ -8,7 +8,7 @@ import pytest
 
 import bot.ai.search
 from bot.ai import MATE, Searcher, think
-from bot.ai.arena import Player, run_match
+from bot.ai.lab.arena import Player, run_match
 from bot.ai.levels import get_level
 from bot.ai.player import choose_move_text, move_text
 from bot.ai.search import MATE_BOUND

@@ -4,7 +4,7 @@
 - :func:`evaluate_position` and :func:`review` analyse a finished game (:mod:`bot.ai.analysis`).
 - :func:`think` / :class:`Searcher` search a :class:`bot.engine.Board` directly.
 - ``python -m bot.ai otep`` speaks the OpenTafl Engine Protocol;
-  ``python -m bot.ai.arena`` plays matches between levels.
+  ``python -m bot.ai.lab.arena`` plays matches between levels.
 """
 
 from .analysis import (

@@ -7,7 +7,7 @@ far as its one ply goes, so it misses forks a beginner misses. ``easy``, ``mediu
 are limited by depth, not time (their clock is only a safety net), so they play the same on a
 loaded machine; ``master`` searches for its whole time budget.
 
-Measured with ``python -m bot.ai.arena --variant V --a A --b B --games N --max-plies 160
+Measured with ``python -m bot.ai.lab.arena --variant V --a A --b B --games N --max-plies 160
 --time-scale 0.5 --jobs 2`` (games in pairs sharing a random opening with the sides swapped;
 the time scale only halves ``master``'s 4 s; two games at once on a two-core machine). Score
 of A with its 95% interval, then A's score when attacking and when defending:
@@ -36,7 +36,7 @@ Copenhagen plays with the corner family's evaluation weights; its own endings (e
 encirclement, shieldwalls) reach the search through the board's move results.
 
 Against OpenTafl's AI (v0.4.8 in its engine mode, its ``thinktime`` set to the same seconds),
-refereed by our rules with ``python -m bot.ai.match --variant V --games N --seconds S --seed K``
+refereed by our rules with ``python -m bot.ai.lab.match --variant V --games N --seconds S --seed K``
 (four random opening plies shared by each pair of games, sides swapped; ``master`` with the old
 mypyc build; ``--jobs 1``). OpenTafl stops early by its own time rule and used about 1.5 s of
 2 s and 0.5 s of 1 s a move; ``master`` used its full time:
