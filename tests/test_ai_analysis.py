@@ -6,7 +6,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from copenhagen_records import load_games
 from helpers import BRANDUBH_GROUP_CAPTURE, position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.ai import fast
 from bot.ai.analysis import (
@@ -27,7 +30,7 @@ from bot.ai.analysis import (
     win_chance,
 )
 from bot.ai.search import MATE, MATE_BOUND
-from bot.engine import Game, Side
+from bot.engine import Game, Side, get_variant
 
 DEPTH = 2
 
@@ -399,3 +402,53 @@ def test_a_forced_result_first_seen_late_is_searched_back_to_the_move_that_allow
     # Nor beyond the limit of plies.
     deepening = Deepening(evals, 2, deeper=1)
     assert deepening.next() == (3, 3)
+
+
+@pytest.mark.skipif(
+    not fast.supports(get_variant("copenhagen")),
+    reason=f"searching 11x11 seven plies deep needs the fast core ({fast.state()})",
+)
+def test_a_forced_loss_seen_late_in_a_real_game_is_pinned_on_the_move_that_allowed_it() -> None:
+    """Game 8 of the recorded Copenhagen games, moves 31 to 40. At depth 3 the defenders' win
+    by force is first seen after the 40th move (six plies ahead) and nothing is blamed; searched
+    again deeper, the position after the attackers' 39th move is already lost in seven: that
+    move, i3-g3, is named."""
+    [recorded] = [game for game in load_games() if game.index == 8]
+    moves = [move for move, _ in recorded.moves[:40]]
+    game = Game("copenhagen")
+    for move in moves[:30]:
+        game.play(move)
+    start, turn, tail = game.position_otn(), game.turn, moves[30:]
+
+    def evaluate(index: int, depth: int) -> PositionEval:
+        return evaluate_position("copenhagen", start, turn, tail[:index], max_depth=depth)
+
+    evals = [evaluate(index, 3) for index in range(len(tail) + 1)]
+    assert [e.mate_in for e in evals] == [None] * 10 + [-6]  # first seen after move 40
+    assert review("copenhagen", start, turn, tail, evals).moments == ()
+
+    deeper = deepen(evals, 3, evaluate)
+    assert deeper[9].mate_in == -7 and deeper[8] == evals[8]  # lost after move 39, not before
+    [moment] = review("copenhagen", start, turn, tail, deeper).moments
+    assert (moment.ply, moment.side, moment.kind, moment.move) == (
+        9, Side.ATTACKERS, MomentKind.BLUNDER, "i3-g3",
+    )
+    assert moment.explanation == "i3-g3 allows a forced win for the defenders, starting with j7-j3"
+
+
+@given(st.lists(st.floats(0.0, 0.3), min_size=7, max_size=7).filter(lambda d: sum(d) >= 0.66))
+@settings(max_examples=40, deadline=None)
+def test_a_side_that_let_a_won_game_slip_is_never_called_accurate_or_blameless(
+    drops: list[float],
+) -> None:
+    """Whatever the sizes of the defenders' seven costly moves that took them from 86% to 20%
+    or less: the review names some of them, and gives them under 90% accuracy."""
+    moves = list(BRANDUBH_GROUP_CAPTURE[:15])
+    chances = [0.14]
+    for index in range(len(moves)):
+        rise = drops[index // 2] if index % 2 == 1 else 0.0  # the defenders' moves cost
+        chances.append(min(0.995, chances[-1] + rise))
+    evals = [PositionEval(score, "a1-a1", depth=2) for score in _scores_for(chances)]
+    analysis = review("brandubh", None, None, moves, evals)
+    assert any(m.side is Side.DEFENDERS for m in analysis.moments)
+    assert analysis.defenders_accuracy is not None and analysis.defenders_accuracy < 90
