@@ -149,7 +149,9 @@ async def test_positions_are_evaluated_in_the_workers_as_in_process() -> None:
         for text in BRANDUBH_GROUP_CAPTURE:
             game.play(text)
         over = await service.evaluate(
-            variant="brandubh", start_position=None, start_turn=Side.ATTACKERS,
+            variant="brandubh",
+            start_position=None,
+            start_turn=Side.ATTACKERS,
             moves=list(BRANDUBH_GROUP_CAPTURE),
         )
         assert over == PositionEval(MATE, None)
@@ -167,8 +169,12 @@ async def test_an_evaluation_can_be_cancelled_by_its_key() -> None:
     try:
         task = asyncio.ensure_future(
             service.evaluate(
-                variant="copenhagen", start_position=None, start_turn=None, moves=[],
-                max_depth=9, key="analysis-1",
+                variant="copenhagen",
+                start_position=None,
+                start_turn=None,
+                moves=[],
+                max_depth=9,
+                key="analysis-1",
             )
         )
         await _searching(service, 1)  # the cancel comes while it searches, not before
@@ -200,8 +206,12 @@ def _review(service: AIService, key: str, seconds: float = 60.0) -> asyncio.Futu
     """A review position searched for ``seconds`` (background work)."""
     return asyncio.ensure_future(
         service.evaluate(
-            variant="tablut", start_position=TABLUT.start, start_turn=Side.ATTACKERS,
-            moves=["d1-d3"], time_limit=seconds, key=key,
+            variant="tablut",
+            start_position=TABLUT.start,
+            start_turn=Side.ATTACKERS,
+            moves=["d1-d3"],
+            time_limit=seconds,
+            key=key,
         )
     )
 
@@ -209,8 +219,13 @@ def _review(service: AIService, key: str, seconds: float = 60.0) -> asyncio.Futu
 def _move(service: AIService, key: str) -> asyncio.Future[str]:
     return asyncio.ensure_future(
         service.choose_move(
-            variant="tablut", start_position=TABLUT.start, start_turn=Side.ATTACKERS,
-            moves=["d1-d3"], level="easy", seed=1, game_key=key,
+            variant="tablut",
+            start_position=TABLUT.start,
+            start_turn=Side.ATTACKERS,
+            moves=["d1-d3"],
+            level="easy",
+            seed=1,
+            game_key=key,
         )
     )
 

@@ -54,8 +54,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
             rf"{variant} +{ply} +\| +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER}"
             rf"( +\| +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER})?\n"
             for variant, ply in (
-                ("tablut", 0), ("tablut", 4), ("tablut-corner", 0), ("brandubh", 0),
-                ("brandubh", 4), ("fidchell", 0),
+                ("tablut", 0),
+                ("tablut", 4),
+                ("tablut-corner", 0),
+                ("brandubh", 0),
+                ("brandubh", 4),
+                ("fidchell", 0),
             )
         ),
         rf"overall python: {NUMBER} nodes/s, [1-9]\d* nodes in {NUMBER} s",

@@ -137,9 +137,7 @@ async def test_two_processes_on_one_postgresql_share_players_and_survive_a_kill(
         assert (rating.games, rating.wins) == (2, 2)
         # The two results took turns on ann's rating: neither overwrote the other.
         finished = [
-            game_id
-            for game_id in range(1, 10)
-            if (await storage.ratings.changes_for_game(game_id))
+            game_id for game_id in range(1, 10) if (await storage.ratings.changes_for_game(game_id))
         ]
         assert len(finished) == 2
         changes = [
@@ -170,7 +168,6 @@ async def logged(bot: BotProcess, text: str, times: int = 1) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError(f"the bot never logged {text!r} {times} times:\n{bot.log_text()}")
-
 
 
 async def test_a_database_out_of_reach_at_start_is_one_line_without_its_password(

@@ -126,9 +126,7 @@ def _runtime_imports(path: Path, known: set[str]) -> set[str]:
 def _graph() -> dict[str, set[str]]:
     modules = {_module_of(path): path for path in (ROOT / "bot").rglob("*.py")}
     known = set(modules)
-    return {
-        module: _runtime_imports(path, known) - {module} for module, path in modules.items()
-    }
+    return {module: _runtime_imports(path, known) - {module} for module, path in modules.items()}
 
 
 def test_no_module_imports_itself_back_through_others() -> None:

@@ -225,7 +225,8 @@ class AIService:
         if request.priority == LIVE:
             self._preempt()
         waits: set[asyncio.Future[_Worker] | asyncio.Future[None]] = {
-            waiter.future, request.cancelled
+            waiter.future,
+            request.cancelled,
         }
         try:
             done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -371,7 +372,8 @@ class AIService:
         self._watch(worker)
         try:
             pending: set[asyncio.Future[_Outcome] | asyncio.Future[None]] = {
-                future, request.cancelled
+                future,
+                request.cancelled,
             }
             done, _ = await asyncio.wait(
                 pending, timeout=patience, return_when=asyncio.FIRST_COMPLETED

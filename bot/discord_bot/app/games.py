@@ -47,7 +47,6 @@ again, unless a move is played first (which makes it a new question)."""
 START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
 
 
-
 @dataclass
 class Offer:
     """A pending draw offer or takeback request: who made it, at which ply, and the message
@@ -199,7 +198,9 @@ class GameHub:
         settled = await self.settle()
         log.info(
             "loaded %d active games; %d set aside, %d finished on the board while the bot was down",
-            len(self._by_channel), len(report.unreplayable), len(settled),
+            len(self._by_channel),
+            len(report.unreplayable),
+            len(settled),
         )
         return settled
 
@@ -502,9 +503,7 @@ class GameHub:
             # Answered, so not among the offers the ending withdraws; back if the ending fails.
             live.draw_offer = None
             try:
-                return await self._end(
-                    live, "draw", Termination.AGREED_DRAW, ply, accepting="draw"
-                )
+                return await self._end(live, "draw", Termination.AGREED_DRAW, ply, accepting="draw")
             except OfferClosed:
                 raise UserError("That draw offer is no longer open.") from None
             except BaseException:

@@ -12,7 +12,16 @@ import yarl
 
 from bot import native
 from bot.ai import level_rating
-from bot.storage import DatabaseUnusable, Shards, Storage, StorageError, format_ranges, redact
+from bot.storage import (
+    DatabaseUnusable,
+    Holder,
+    LeaseKeeper,
+    Shards,
+    Storage,
+    StorageError,
+    format_ranges,
+    redact,
+)
 
 from ..app.wording import level_name
 from ..client import StoppedBeforeConnecting, TaflBot, make_bot
@@ -34,19 +43,24 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def close_on_sigterm(bot: TaflBot) -> None:
-    """Make SIGTERM (``docker stop``, the cluster supervisor) close the bot as cleanly as Ctrl+C:
-    interactions being handled finish, then the connection and the database close."""
-    loop = asyncio.get_running_loop()
-    closing: set[asyncio.Task[None]] = set()
+class Stopper:
+    """SIGTERM (``docker stop``, Kubernetes, the cluster supervisor), as cleanly as Ctrl+C:
+    before the bot exists it ends the wait for the leases; then it closes the bot (interactions
+    being handled finish, then the connection and the database close)."""
 
-    def close() -> None:
+    def __init__(self) -> None:
+        self.stopping = asyncio.Event()
+        self.bot: TaflBot | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._stop)
+
+    def _stop(self) -> None:
         log.info("SIGTERM: stopping")
-        task = loop.create_task(bot.close())
-        closing.add(task)  # the loop keeps only a weak reference to a task
-        task.add_done_callback(closing.discard)
-
-    loop.add_signal_handler(signal.SIGTERM, close)
+        self.stopping.set()
+        if self.bot is not None:
+            task = asyncio.get_running_loop().create_task(self.bot.close())
+            self._closing.add(task)  # the loop keeps only a weak reference to a task
+            task.add_done_callback(self._closing.discard)
 
 
 def ai_rating(variant: str, level: int) -> float:
@@ -56,9 +70,13 @@ def ai_rating(variant: str, level: int) -> float:
 
 
 async def _serve(settings: Settings) -> int:
+    stopper = Stopper()
     try:
         storage = await Storage.open(
-            settings.database, shards=settings.shards, ai_ratings=ai_rating
+            settings.database,
+            shards=settings.shards,
+            ai_ratings=ai_rating,
+            postgres=settings.postgres,
         )
     except DatabaseUnusable as error:
         # Left untouched, and no restart can help (a wrong password, a newer schema, another
@@ -73,16 +91,19 @@ async def _serve(settings: Settings) -> int:
     except OSError as error:
         log.critical("cannot open the database %s: %s", redact(settings.database), error)
         return 1
-    try:
-        await storage.claim_shards()
-    except StorageError as error:
-        # Another process runs one of our shards (perhaps one just killed, whose connection
-        # the server has not dropped yet): a later restart may succeed.
-        log.critical("%s", error)
+    leases = LeaseKeeper(
+        storage.leases,
+        storage.shards,
+        Holder.new(settings.instance),
+        seconds=settings.lease_seconds,
+    )
+    # Before connecting to Discord: a process whose shards another one serves waits here (a
+    # stray started by mistake waits for good, and never answers anyone).
+    if not await leases.acquire(stopper.stopping):
         await storage.close()
-        return 1
-    bot = make_bot(settings, storage)
-    close_on_sigterm(bot)
+        return 0
+    bot = make_bot(settings, storage, leases)
+    stopper.bot = bot
     try:
         async with bot:
             await bot.start(settings.token)
@@ -99,6 +120,8 @@ async def _serve(settings: Settings) -> int:
         log.info("%s", stopped)
     finally:
         await bot.shutdown()
+    if bot.lost is not None:
+        return 1  # restarted, it waits for the shards (or serves them again if given back)
     return 0
 
 
