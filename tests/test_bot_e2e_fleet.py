@@ -314,3 +314,43 @@ async def test_processes_that_share_only_the_database_identify_five_seconds_apar
     assert codes == [0, 0]
     (first, _), (second, _) = sorted(fake.gateway.identified, key=lambda item: item[0])
     assert second - first >= 4.5, fake.gateway.identified  # 5 s apart, less the clocks' slack
+
+
+async def test_a_process_that_cannot_prove_its_lease_stops_answering_until_it_can(
+    tmp_path: Path, server: pg_server.PostgresServer, database: str
+) -> None:
+    """With the database away longer than a lease (3 s here), the process cannot know whether
+    another has taken its shards: it answers nothing rather than risk a second answer, and
+    answers again once it has renewed its lease."""
+    async with FakeDiscord() as fake:
+        guild, players = guild_on(fake, 0, 1)
+        bot = process(fake, tmp_path, database, "machine", 0, 1, TAFL_SHARD_LEASE="3")
+        try:
+            await bot.start(fake, None)
+            world = World(fake, guild, bot, {})
+            await world.challenge(
+                *players, world.channel("duel"), variant="brandubh", side="attackers"
+            )
+            await one_answer_each(world, players, ["a4-a2"])
+            await asyncio.to_thread(server.halt)
+            try:
+                await logged(bot, "could not renew the leases of all servers (unsharded) for 2.8 s")
+                ignored = await fake.send_slash_command(
+                    players[1], world.existing("duel"), "tafl", subcommand="move",
+                    options={"move": "d5-f5"},
+                )  # fmt: skip
+                await logged(
+                    bot, "not answering interactions: this process cannot prove its leases"
+                )
+            finally:
+                await asyncio.to_thread(server.resume)
+            await logged(bot, "leases renewed: answering for all servers (unsharded) again")
+            await one_answer_each(world, players[::-1], ["d5-f5"])
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        print(log)
+        fake.assert_healthy()
+    assert code == 0
+    assert ignored.responses == []
+    clean(log)

@@ -229,7 +229,7 @@ async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_i
                 await asyncio.to_thread(server.resume)
                 [board] = await world.play_line(ben, ann, channel, ["d5-f5"])
                 assert "played `d5-f5`" in board.text
-                await logged(bot, "the database answers again")
+                await logged(bot, "answers again after")
             finally:
                 code = await bot.stop()
             log = bot.log_text()
@@ -240,6 +240,8 @@ async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_i
         entries = split_log(log)
         assert len([e for e in entries if "/tafl move refused: the database" in e]) == 1
         assert len([e for e in entries if "the clocks wait for the database" in e]) == 1
-        assert len([e for e in entries if "the database answers again" in e]) == 1
+        # The outage itself: one line when it starts, one when it ends.
+        assert len([e for e in entries if " WARNING " in e and " is unavailable: " in e]) == 1
+        assert len([e for e in entries if "answers again after" in e]) == 1
     finally:
         server.stop()

@@ -348,7 +348,7 @@ class LeaseKeeper:
             now = self._clock()
             if logged_at is None or now - logged_at >= WAITING_LOG_EVERY or outcome.reason != said:
                 log.warning(
-                    "waiting to serve %s: %s (it may run out in %.0f s)",
+                    "waiting to serve %s: %s (unless renewed, its lease runs out in %.0f s)",
                     self.shards.describe(),
                     outcome.reason,
                     outcome.retry_in,
@@ -368,6 +368,11 @@ class LeaseKeeper:
             try:
                 outcome = await self.store.renew(self.shards, self.holder, self.seconds)
             except DatabaseUnavailable:
+                outcome = None
+            except Exception:
+                # Never the end of renewing: a keeper that stopped would leave the process
+                # silent for good once its leases lapsed.
+                log.exception("renewing the leases failed")
                 outcome = None
             if isinstance(outcome, Lost):
                 self.lost = outcome

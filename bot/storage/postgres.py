@@ -78,6 +78,15 @@ _AUTHENTICATION = ("28000", "28P01")
 _NO_DATABASE = "3D000"
 _UNIQUE = "23505"
 
+DRIVER_ERRORS = (
+    asyncpg.PostgresError,
+    OSError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
+"""What asyncpg raises: the server's errors, the socket's, and its own (misuse, or a connection
+lost in the middle of an operation)."""
+
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|--[^\n]*|\?|(?<![:\w]):([A-Za-z_]\w*)")
 
 
@@ -136,14 +145,15 @@ def sqlstate(error: BaseException) -> str | None:
 def is_unavailable(error: BaseException, *, connection_closed: bool = False) -> bool:
     """Whether ``error`` means the database cannot be reached or used right now.
 
-    Without an SQLSTATE only a failed socket, a timeout, or an error raised because the
-    connection is closed (``connection_closed``, asked of the connection itself) count: asyncpg's
-    other client-side errors are mistakes in our use of it, and must surface as bugs.
+    Without an SQLSTATE only a failed socket, a timeout, an error raised because the connection
+    is closed (``connection_closed``, asked of the connection itself), or the driver finding its
+    connection's protocol in a state only a connection lost mid-operation leaves it in, count:
+    asyncpg's other client-side errors are mistakes in our use of it, and must surface as bugs.
     """
     code = sqlstate(error)
     if code is not None:
         return code.startswith(_UNAVAILABLE_CLASSES)
-    if isinstance(error, OSError | TimeoutError):
+    if isinstance(error, OSError | TimeoutError | asyncpg.InternalClientError):
         return True
     return connection_closed and isinstance(error, asyncpg.InterfaceError)
 
@@ -199,14 +209,14 @@ class PostgresConnection(Connection):
         query, arguments = bind(sql, parameters)
         try:
             return list(await self._connection.fetch(query, *arguments))
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise self._classify(error) from error
 
     async def execute(self, sql: str, parameters: Parameters = ()) -> int:
         query, arguments = bind(sql, parameters)
         try:
             status = await self._connection.execute(query, *arguments)
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise self._classify(error) from error
         # The command tag: "UPDATE 3", "INSERT 0 1", "DELETE 0"; its last word is the row count.
         last = status.rsplit(" ", 1)[-1]
@@ -216,7 +226,7 @@ class PostgresConnection(Connection):
         query, _ = numbered(sql)
         try:
             await self._connection.executemany(query, [tuple(row) for row in rows])
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise self._classify(error) from error
 
     async def server_time(self) -> float:
@@ -286,7 +296,7 @@ class PostgresDatabase(Database):
             pool = await asyncpg.create_pool(
                 url, min_size=0, max_size=options.pool_size, **settings
             )
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise _refusal(error, target) from error
         except ValueError as error:  # asyncpg's verdict on a malformed URL
             raise DatabaseUnusable(target, "the URL is not valid") from error
@@ -295,7 +305,7 @@ class PostgresDatabase(Database):
             # password, no server, a bad connection option) is told as such at start-up.
             async with pool.acquire(timeout=options.connect_timeout) as probe:
                 await probe.fetchval("SELECT 1")
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, ValueError) as error:
+        except (*DRIVER_ERRORS, ValueError) as error:
             pool.terminate()
             raise _refusal(error, target) from error
         try:
@@ -323,7 +333,7 @@ class PostgresDatabase(Database):
             connection = await self._acquire()
             try:
                 yield connection
-            except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            except DRIVER_ERRORS as error:
                 # Asked before the release below, which detaches the proxy.
                 converted = classify(error, self.target, connection_closed=_gone(connection))
                 if converted is error:
@@ -343,7 +353,7 @@ class PostgresDatabase(Database):
                     f" {self._options.pool_wait:g} s",
                 ) from error
             raise DatabaseUnavailable(self.target, "no connection was made in time") from error
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             converted = classify(error, self.target)
             if converted is error:
                 raise
@@ -352,7 +362,7 @@ class PostgresDatabase(Database):
     async def _release(self, connection: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
         # The reset on release fails with the server gone: the pool then drops the connection
         # and makes a new one when asked; the block's own outcome stands.
-        with contextlib.suppress(asyncpg.PostgresError, OSError, asyncpg.InterfaceError):
+        with contextlib.suppress(*DRIVER_ERRORS):
             await self._pool.release(connection)
 
     def _pool_full(self) -> bool:
@@ -393,18 +403,24 @@ class PostgresDatabase(Database):
         async with self._control_lock:
             try:
                 if self._control is None or self._control.is_closed():
-                    self._control = None
                     self._control = await asyncio.wait_for(
                         self._connect(), self._options.connect_timeout
                     )
                 control = self._control
                 async with control.transaction(isolation="read_committed"):
                     yield PostgresConnection(control, self.target)
-            except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
-                converted = classify(error, self.target, connection_closed=_gone(self._control))
-                if converted is error:
-                    raise
-                raise converted from error
+            except BaseException as error:
+                converted = error
+                if isinstance(error, DRIVER_ERRORS):
+                    closed = _gone(self._control)
+                    converted = classify(error, self.target, connection_closed=closed)
+                if not isinstance(error, StorageError) and self._control is not None:
+                    # Whatever state a failure left it in, the next use starts afresh.
+                    self._control.terminate()
+                    self._control = None
+                if converted is not error:
+                    raise converted from error
+                raise
 
     async def close(self) -> None:
         """Wait for connections in use to be released (at most 10 s), then close the pool."""
@@ -413,7 +429,7 @@ class PostgresDatabase(Database):
             self._control = None
         try:
             await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT)
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, TimeoutError):
+        except (*DRIVER_ERRORS, TimeoutError):
             self._pool.terminate()
 
 
@@ -488,7 +504,7 @@ async def _migrate(
                         migration.version,
                         migration.name,
                     )
-    except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+    except DRIVER_ERRORS as error:
         converted = classify(error, target)
         if converted is error:
             raise
