@@ -271,3 +271,34 @@ async def test_reviews_leave_a_worker_for_live_play() -> None:
                 await review
     finally:
         await service.close()
+
+
+async def test_finished_searches_are_reported_by_purpose_and_waiting_ones_counted() -> None:
+    """``on_search`` hears of each search a worker finished, as a game's move or a review's
+    position (a review stopped for live play is not one); ``waiting`` counts the requests
+    queued for a worker, by purpose."""
+    searched: list[tuple[str, float]] = []
+    service = AIService(workers=1, on_search=lambda purpose, took: searched.append((purpose, took)))
+    await service.start()
+    try:
+        assert (service.waiting(), service.busy()) == ({"move": 0, "review": 0}, 0)
+        review = _review(service, "review-1")
+        await _searching(service, 1)
+        waiting = _review(service, "review-2")
+        await _until(lambda: service.waiting() == {"move": 0, "review": 1})
+        assert service.busy() == 1
+        await _move(service, "game-1")  # stops review-1's search for a while
+        assert [purpose for purpose, _ in searched] == ["move"]
+        for key in ("review-1", "review-2"):
+            service.cancel(key)
+        for cancelled in (review, waiting):
+            with pytest.raises(asyncio.CancelledError):
+                await cancelled
+        await service.evaluate(
+            variant="brandubh", start_position=None, start_turn=None, moves=[], max_depth=1
+        )
+        assert [purpose for purpose, _ in searched] == ["move", "review"]
+        assert all(took > 0 for _, took in searched)
+        assert (service.waiting(), service.busy()) == ({"move": 0, "review": 0}, 0)
+    finally:
+        await service.close()

@@ -100,11 +100,22 @@ class Outage:
         """Outages so far."""
         self.refused = 0
         """Requests refused during the current (or the last) outage."""
+        self.answered_at: float | None = None
+        """When a request was last answered (the clock's time; ``None``: never yet), so that a
+        health check need not ask the database again while it is answering anyway."""
 
     @property
     def ongoing(self) -> bool:
         """Whether the last request found the database unavailable."""
         return self.since is not None
+
+    def answered_within(self, seconds: float) -> bool:
+        """Whether a request was answered in the last ``seconds`` and none refused since."""
+        return (
+            self.since is None
+            and self.answered_at is not None
+            and self._clock() - self.answered_at < seconds
+        )
 
     def failed(self, error: DatabaseUnavailable) -> None:
         """A request found the database unavailable."""
@@ -117,6 +128,7 @@ class Outage:
 
     def answered(self) -> None:
         """A request was answered."""
+        self.answered_at = self._clock()
         if self.since is None:
             return
         lasted = self._clock() - self.since
@@ -230,6 +242,13 @@ class Database(ABC):
     @abstractmethod
     def snapshot(self) -> AbstractAsyncContextManager[Connection]:
         """Run several reads that must see one consistent state."""
+
+    async def ping(self) -> None:
+        """Ask the database the simplest question (``SELECT 1``), as any request would: a
+        :class:`DatabaseUnavailable` when it cannot be reached, and :attr:`outage` told either
+        way (an answer ends an outage). The caller bounds the wait."""
+        async with self.read() as connection:
+            await connection.fetch_value("SELECT 1")
 
     async def schema_version(self) -> int:
         """The newest migration applied to this database."""

@@ -171,10 +171,19 @@ class Ended:
 class GameHub:
     """Every active game by channel, with the operations the commands and buttons need."""
 
-    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_move: Callable[[bool], None] | None = None,
+    ) -> None:
+        """``on_move`` is told of every move committed and played, with whether the AI played
+        it (the process's metrics count them)."""
         self.storage = storage
         self._by_channel: dict[int, LiveGame] = {}
         self._clock = clock
+        self._on_move = on_move
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -345,6 +354,8 @@ class GameHub:
                 live.unsure = True
                 raise
             result = game.play(move)
+            if self._on_move is not None:
+                self._on_move(player.is_ai)
             # A draw offer its mover made on their own turn goes along with the move (storage
             # has moved it to the new ply); every other offer is withdrawn by it.
             offer = live.draw_offer
