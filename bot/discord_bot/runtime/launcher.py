@@ -99,8 +99,15 @@ async def _serve(settings: Settings) -> int:
     )
     # Before connecting to Discord: a process whose shards another one serves waits here (a
     # stray started by mistake waits for good, and never answers anyone).
-    if not await leases.acquire(stopper.stopping):
-        await storage.close()
+    acquired = False
+    try:
+        acquired = await leases.acquire(stopper.stopping)
+    finally:
+        if not acquired:  # stopped by SIGTERM, or cancelled by Ctrl+C
+            # SQLite's connection runs in a thread of its own that would keep the process
+            # from exiting.
+            await storage.close()
+    if not acquired:
         return 0
     bot = make_bot(settings, storage, leases)
     stopper.bot = bot
