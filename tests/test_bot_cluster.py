@@ -159,7 +159,8 @@ def test_the_command_line_refuses_sqlite_for_several_processes_before_asking_dis
 def test_an_unknown_command_is_refused_with_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["clutser"]) == 2
     assert capsys.readouterr().err == (
-        "tafl bot: unknown command 'clutser'\nusage: python -m bot [cluster --processes N]\n"
+        "tafl bot: unknown command 'clutser'\n"
+        "usage: python -m bot [cluster --processes N | health [--ready]]\n"
     )
 
 

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 from discord import app_commands
@@ -35,11 +35,23 @@ from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
 from .views import DYNAMIC_ITEMS, ClickRouter
 
+if TYPE_CHECKING:
+    from .runtime.metrics import Metrics
+
 log = logging.getLogger(__name__)
 
 
 class StoppedBeforeConnecting(Exception):
     """Asked to stop (SIGTERM) before the bot had connected: nothing to close cleanly."""
+
+
+class Gateway(NamedTuple):
+    """One shard's gateway connection, as the health checks and metrics see it."""
+
+    connected: bool
+    """Whether its websocket is open."""
+    latency: float
+    """The last heartbeat's round trip in seconds (infinite or NaN before the first)."""
 
 
 SESSION_RESERVE = 10
@@ -86,11 +98,17 @@ class TaflBot(commands.Bot):
         *,
         leases: LeaseKeeper | None = None,
         ai_workers: int = 2,
+        metrics: Metrics | None = None,
         **options: Any,
     ) -> None:
         """``leases`` are this process's on its shards, already taken (``None``: it answers
-        for them without any). ``options`` go to discord.py as they are (the sharded bot's
+        for them without any). ``metrics``, when the process serves them, hear of its moves,
+        searches and interactions. ``options`` go to discord.py as they are (the sharded bot's
         ``shard_ids`` and ``shard_count``)."""
+        if metrics is not None:
+            # discord.py's HTTP session carries the trace: it sees each interaction's first
+            # response reach Discord.
+            options["http_trace"] = metrics.trace_config()
         # The bot never joins voice: discord.py's start-up warnings about missing voice
         # libraries would only alarm operators.
         discord.VoiceClient.warn_nacl = False
@@ -108,16 +126,19 @@ class TaflBot(commands.Bot):
         self.settings = settings
         self.storage = storage
         self.leases = leases
+        self.metrics = metrics
         self.lost: Lost | None = None
         """Set when a lease was lost to another process: the bot stops (with status 1)."""
-        self.hub = GameHub(storage)
+        self.hub = GameHub(storage, on_move=None if metrics is None else metrics.count_move)
         self.table = Table(self)
         """Announcing moves and endings, and the AI's turns, for every cog."""
         self.puzzles = PuzzleSessions(storage)
         """Who is given which puzzle, and what each move does to their go."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
-        self.ai = AIService(workers=ai_workers)
+        self.ai = AIService(
+            workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
+        )
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
         self.background: set[asyncio.Task[None]] = set()
         # Which cog answers each button and menu, registered by the cogs.
@@ -157,6 +178,8 @@ class TaflBot(commands.Bot):
                 if self._ignoring:
                     self._ignoring = False
                     log.warning("answering interactions again")
+                if self.metrics is not None:
+                    self.metrics.interaction_arrived(data)
                 deliver(data)
                 return
             if not self._ignoring:
@@ -165,6 +188,11 @@ class TaflBot(commands.Bot):
 
         state.parsers["INTERACTION_CREATE"] = gated
         return state
+
+    def gateways(self) -> dict[int, Gateway]:
+        """This process's gateway connections by shard (the unsharded bot's one is shard 0)."""
+        ws = self.ws
+        return {0: Gateway(ws is not None and ws.open, self.latency)}
 
     def _lease_lost(self, lost: Lost) -> None:
         self.lost = lost
@@ -326,6 +354,7 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
         *,
         leases: LeaseKeeper | None = None,
         ai_workers: int = 2,
+        metrics: Metrics | None = None,
     ) -> None:
         shards = settings.shards
         if shards is None:
@@ -335,6 +364,7 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
             storage,
             leases=leases,
             ai_workers=ai_workers,
+            metrics=metrics,
             shard_ids=sorted(shards.ids),
             shard_count=shards.count,
         )
@@ -355,6 +385,17 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
             limits.remaining,
         )
 
+    def gateways(self) -> dict[int, Gateway]:
+        """Each of this process's shards' gateway connection (closed until it is launched)."""
+        found = {}
+        for shard_id in sorted(self.shard_ids or ()):
+            shard = self.get_shard(shard_id)
+            if shard is None:
+                found[shard_id] = Gateway(False, float("nan"))
+            else:
+                found[shard_id] = Gateway(not shard.is_closed(), shard.latency)
+        return found
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for the shard's turn under Discord's identify limit (instead of discord.py's
         flat 5 s before each IDENTIFY but the first)."""
@@ -363,8 +404,12 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
             await asyncio.sleep(delay)
 
 
-def make_bot(settings: Settings, storage: Storage, leases: LeaseKeeper | None = None) -> TaflBot:
+def make_bot(
+    settings: Settings,
+    storage: Storage,
+    leases: LeaseKeeper | None = None,
+    metrics: Metrics | None = None,
+) -> TaflBot:
     """The plain bot, or the sharded one when ``settings.shards`` is set."""
-    if settings.shards is None:
-        return TaflBot(settings, storage, leases=leases, ai_workers=settings.ai_workers)
-    return ShardedTaflBot(settings, storage, leases=leases, ai_workers=settings.ai_workers)
+    kind = TaflBot if settings.shards is None else ShardedTaflBot
+    return kind(settings, storage, leases=leases, ai_workers=settings.ai_workers, metrics=metrics)

@@ -156,6 +156,28 @@ def with_secret_files(environ: Mapping[str, str]) -> Mapping[str, str]:
     return found
 
 
+def http_endpoints(environ: Mapping[str, str]) -> tuple[str, list[int]]:
+    """Where the bot processes of this machine (or container) serve ``/healthz``: the address
+    to ask them at, and one port per process, ``TAFL_HTTP_PORT`` counted up ``TAFL_PROCESSES``
+    times (default 1) as ``python -m bot cluster`` gives them out. A :class:`ConfigError` when
+    ``TAFL_HTTP_PORT`` is not set (no process serves the endpoint) or a setting is malformed."""
+    port = _port(environ)
+    if port is None:
+        raise ConfigError("TAFL_HTTP_PORT is not set: the bot serves no health endpoint")
+    processes = _whole(environ, "TAFL_PROCESSES", 1, 1, MAX_SHARDS)
+    if port + processes - 1 > 65535:
+        raise ConfigError(
+            f"TAFL_HTTP_PORT={port} with TAFL_PROCESSES={processes} runs past port 65535"
+        )
+    host = environ.get("TAFL_HTTP_HOST", "").strip()
+    # Listening on every address (the default) is reached through the loopback one.
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    return host, list(range(port, port + processes))
+
+
 def _port(environ: Mapping[str, str]) -> int | None:
     text = environ.get("TAFL_HTTP_PORT", "").strip()
     if not text:

@@ -26,7 +26,9 @@ from bot.storage import (
 from ..app.wording import level_name
 from ..client import StoppedBeforeConnecting, TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
+from .health import STARTING, WAITING_FOR_LEASES, Health, HealthServer
 from .logs import setup_logging
+from .metrics import Metrics
 from .supervisor import CONFIG_ERROR
 
 log = logging.getLogger("bot")
@@ -46,16 +48,19 @@ def apply_endpoints(settings: Settings) -> None:
 class Stopper:
     """SIGTERM (``docker stop``, Kubernetes, the cluster supervisor), as cleanly as Ctrl+C:
     before the bot exists it ends the wait for the leases; then it closes the bot (interactions
-    being handled finish, then the connection and the database close)."""
+    being handled finish, then the connection and the database close). The process stops
+    counting as ready at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, health: Health) -> None:
         self.stopping = asyncio.Event()
+        self.health = health
         self.bot: TaflBot | None = None
         self._closing: set[asyncio.Task[None]] = set()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._stop)
 
     def _stop(self) -> None:
         log.info("SIGTERM: stopping")
+        self.health.stopping = True
         self.stopping.set()
         if self.bot is not None:
             task = asyncio.get_running_loop().create_task(self.bot.close())
@@ -70,7 +75,39 @@ def ai_rating(variant: str, level: int) -> float:
 
 
 async def _serve(settings: Settings) -> int:
-    stopper = Stopper()
+    health = Health()
+    stopper = Stopper(health)
+    holder = Holder.new(settings.instance)
+    if settings.http_port is None:
+        return await _run(settings, holder, stopper, None)
+    # First of all, so that it answers while the process opens the database and waits for its
+    # shards' leases (which may take as long as another process holds them).
+    metrics = Metrics(settings.shards, holder.instance)
+    server = HealthServer(health, metrics)
+    address = f"{settings.http_host}:{settings.http_port}"
+    try:
+        await server.start(settings.http_host, settings.http_port)
+    except OSError as error:
+        # Another process has the port (two clusters given the same TAFL_HTTP_PORT), or it is
+        # not this user's: trying again would fail the same way.
+        log.critical(
+            "cannot serve /healthz, /readyz and /metrics on %s (TAFL_HTTP_HOST, TAFL_HTTP_PORT):"
+            " %s",
+            address,
+            error.strerror or error,
+        )
+        return CONFIG_ERROR
+    log.info("health and metrics on http://%s (/healthz, /readyz, /metrics)", address)
+    try:
+        return await _run(settings, holder, stopper, metrics)
+    finally:
+        await server.close()
+
+
+async def _run(
+    settings: Settings, holder: Holder, stopper: Stopper, metrics: Metrics | None
+) -> int:
+    health = stopper.health
     try:
         storage = await Storage.open(
             settings.database,
@@ -91,15 +128,13 @@ async def _serve(settings: Settings) -> int:
     except OSError as error:
         log.critical("cannot open the database %s: %s", redact(settings.database), error)
         return 1
-    leases = LeaseKeeper(
-        storage.leases,
-        storage.shards,
-        Holder.new(settings.instance),
-        seconds=settings.lease_seconds,
-    )
+    leases = LeaseKeeper(storage.leases, storage.shards, holder, seconds=settings.lease_seconds)
+    health.storage, health.leases, health.phase = storage, leases, WAITING_FOR_LEASES
+    if metrics is not None:
+        metrics.watch(storage=storage, leases=leases)
+    acquired = False
     # Before connecting to Discord: a process whose shards another one serves waits here (a
     # stray started by mistake waits for good, and never answers anyone).
-    acquired = False
     try:
         acquired = await leases.acquire(stopper.stopping)
     finally:
@@ -109,8 +144,11 @@ async def _serve(settings: Settings) -> int:
             await storage.close()
     if not acquired:
         return 0
-    bot = make_bot(settings, storage, leases)
-    stopper.bot = bot
+    health.phase = STARTING
+    bot = make_bot(settings, storage, leases, metrics)
+    stopper.bot = health.bot = bot
+    if metrics is not None:
+        metrics.watch(bot=bot)
     try:
         async with bot:
             await bot.start(settings.token)
