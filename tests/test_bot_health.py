@@ -9,8 +9,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
 import pg_server
 import pytest
+from aiohttp import web
 from storage_helpers import FakeClock
 
 from bot.discord_bot.runtime import probe
@@ -179,3 +181,46 @@ async def test_the_health_command_checks_every_process_and_names_the_one_not_rea
     assert capsys.readouterr().out == (
         "unhealthy: TAFL_HTTP_PORT is not set: the bot serves no health endpoint\n"
     )
+
+
+async def test_the_trace_times_a_first_response_once_discord_accepts_it() -> None:
+    """The trace on a real HTTP session, against a server that answers an interaction's
+    callback as Discord might: a 503 that discord.py retries (not the end of it), then a 200;
+    or a 404 (the token expired: the player saw the interaction fail)."""
+    answers = {"77": [503, 200], "78": [404]}
+
+    async def callback(request: web.Request) -> web.Response:
+        return web.json_response({}, status=answers[request.match_info["id"]].pop(0))
+
+    app = web.Application()
+    app.router.add_post("/api/v10/interactions/{id}/{token}/callback", callback)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = pg_server.free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    metrics = Metrics()
+    registry = metrics.registry
+
+    def count(name: str) -> float | None:
+        return registry.get_sample_value(name, {"type": "command"})
+
+    url = f"http://127.0.0.1:{port}/api/v10/interactions/{{}}/a-token/callback?with_response=1"
+    try:
+        async with aiohttp.ClientSession(trace_configs=[metrics.trace_config()]) as session:
+            for interaction in ("77", "78"):
+                metrics.interaction_arrived({"id": interaction, "type": 2})
+
+            async def respond(interaction: str) -> int:
+                async with session.post(url.format(interaction), json={}) as response:
+                    await response.read()
+                    return response.status
+
+            assert await respond("77") == 503
+            assert count("tafl_interactions_unanswered_total") is None  # to be sent again
+            assert count("tafl_interaction_latency_seconds_count") is None
+            assert await respond("77") == 200
+            assert count("tafl_interaction_latency_seconds_count") == 1
+            assert await respond("78") == 404
+            assert count("tafl_interactions_unanswered_total") == 1
+    finally:
+        await runner.cleanup()

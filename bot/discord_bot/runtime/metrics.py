@@ -202,7 +202,11 @@ class Metrics:
 
     def trace_config(self) -> aiohttp.TraceConfig:
         """A trace for discord.py's HTTP session (``Client(http_trace=...)``) that notes when
-        each interaction's first response has been accepted by Discord."""
+        each interaction's first response has been accepted by Discord, or refused.
+
+        A response that discord.py will send again (after a 429 or a 5xx, or a connection
+        lost on the way) is not the end of it: the interaction waits for the next attempt's
+        answer, and counts as unanswered only if none is accepted in time."""
         trace = aiohttp.TraceConfig()
 
         async def ended(
@@ -211,20 +215,14 @@ class Metrics:
             params: aiohttp.TraceRequestEndParams,
         ) -> None:
             found = _CALLBACK.search(params.url.path)
-            if found is not None and params.method == "POST":
-                self.interaction_answered(int(found.group(1)), params.response.status < 300)
-
-        async def failed(
-            session: aiohttp.ClientSession,
-            context: SimpleNamespace,
-            params: aiohttp.TraceRequestExceptionParams,
-        ) -> None:
-            found = _CALLBACK.search(params.url.path)
-            if found is not None and params.method == "POST":
-                self.interaction_answered(int(found.group(1)), False)
+            if found is None or params.method != "POST":
+                return
+            status = params.response.status
+            if status == 429 or status >= 500:
+                return  # retried
+            self.interaction_answered(int(found.group(1)), status < 300)
 
         trace.on_request_end.append(ended)
-        trace.on_request_exception.append(failed)
         return trace
 
 
