@@ -101,6 +101,9 @@ def test_each_process_keeps_its_name_and_gets_its_own_port() -> None:
     del environ["TAFL_PROCESS_INDEX"]
     children = plan(load_settings(environ), 8, 3, environ=environ, command=("bot",))
     assert [(child.env or {})["TAFL_HTTP_PORT"] for child in children] == ["9100", "9101", "9102"]
+    crowded = {**environ, "TAFL_HTTP_PORT": "65534"}
+    with pytest.raises(ConfigError, match="TAFL_HTTP_PORT=65534 leaves no room for 3 processes"):
+        plan(load_settings(crowded), 8, 3, environ=crowded, command=("bot",))
 
 
 def test_the_ai_workers_are_shared_out_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:

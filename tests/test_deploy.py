@@ -27,6 +27,7 @@ from bot.discord_bot.client import INTERACTION_GRACE_SECONDS
 from bot.discord_bot.runtime.config import SECRETS, load_settings
 from bot.discord_bot.runtime.health import PING_SECONDS, Health, HealthServer
 from bot.discord_bot.runtime.metrics import Metrics
+from bot.discord_bot.runtime.supervisor import DEFAULT_GRACE
 from bot.storage import PostgresOptions
 from bot.storage.postgres import CLOSE_TIMEOUT
 
@@ -314,6 +315,11 @@ def test_the_grace_period_covers_the_bots_slowest_clean_stop() -> None:
     )
     grace = manifest("StatefulSet")["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
     assert slowest <= grace < slowest + 30
+    # Under compose the cluster forwards SIGTERM and waits its own grace, within compose's.
+    assert slowest <= DEFAULT_GRACE
+    [compose] = documents(ROOT / "docker-compose.yml")
+    stop = compose["services"]["bot"]["stop_grace_period"]
+    assert stop.endswith("s") and int(stop[:-1]) > DEFAULT_GRACE
 
 
 def test_the_pods_run_as_the_images_user_on_a_read_only_root() -> None:

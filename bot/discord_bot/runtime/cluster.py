@@ -37,6 +37,9 @@ USER_AGENT = f"DiscordBot (https://github.com/Rapptz/discord.py, {discord.__vers
 """Discord asks every API client to name itself this way."""
 
 
+MAX_PORT = 65535
+
+
 class ClusterError(Exception):
     """The cluster cannot start; the message says why in one sentence."""
 
@@ -115,6 +118,11 @@ def plan(
     # child only once it has exited), so a restarted child takes its shards back at once.
     name = environ.get("TAFL_INSTANCE", "").strip() or f"{socket.gethostname()}:{os.getpid()}"
     port_text = environ.get("TAFL_HTTP_PORT", "").strip()
+    if port_text.isdigit() and int(port_text) + processes - 1 > MAX_PORT:
+        raise ConfigError(
+            f"TAFL_HTTP_PORT={port_text} leaves no room for {processes} processes, whose"
+            f" endpoints take consecutive ports: use a port up to {MAX_PORT - processes + 1}"
+        )
     children = []
     for number, shards in enumerate(split_shards(ids, processes), start=1):
         ranges = format_ranges(shards)

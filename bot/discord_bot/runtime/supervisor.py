@@ -23,6 +23,10 @@ from dataclasses import dataclass
 
 log = logging.getLogger("bot.cluster")
 
+DEFAULT_GRACE = 45.0
+"""Seconds the processes get to stop after SIGTERM before they are killed: a bot process's
+slowest clean stop (interactions finishing, the AI workers, the leases given back on a fresh
+connection, the pool closing) with room to spare."""
 CONFIG_ERROR = 2
 """The exit status of a process that refused its configuration (``python -m bot`` uses it)."""
 
@@ -76,7 +80,7 @@ class Supervisor:
         children: Sequence[Child],
         *,
         backoff: Backoff = Backoff(),
-        grace: float = 20.0,
+        grace: float = DEFAULT_GRACE,
         on_exit: Callable[[Exit], None] | None = None,
     ) -> None:
         """``on_exit`` is told of every exit as it happens (after it is logged)."""
