@@ -134,7 +134,10 @@ class Held:
     reason: str
     """Who holds what, for the log."""
     retry_in: float
-    """Seconds until it runs out, if its holder does not renew it."""
+    """Seconds until it runs out, if its holder does not renew it (or until it is worth asking
+    again)."""
+    lease: bool = True
+    """Whether ``retry_in`` is a lease's time left (not when the database was out of reach)."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,7 @@ class LeaseStore:
                 )
         except UniqueViolation:
             # Another taker inserted a row first (PostgreSQL without the turn would get here).
-            return Held("another process took a shard at the same moment", 0.5)
+            return Held("another process took a shard at the same moment", 0.5, lease=False)
         return Taken(expires_at, tuple(reclaimed))
 
     async def renew(self, shards: Shards, holder: Holder, seconds: float) -> float | Lost:
@@ -328,7 +331,9 @@ class LeaseKeeper:
             try:
                 outcome = await self.store.take(self.shards, self.holder, self.seconds)
             except DatabaseUnavailable as error:
-                outcome = Held(f"the database cannot be reached ({error.problem})", 2.0)
+                outcome = Held(
+                    f"the database cannot be reached ({error.problem})", 2.0, lease=False
+                )
             if isinstance(outcome, Taken):
                 self._valid_until = sent + self.seconds - self.margin
                 self._lapsed = False
@@ -347,11 +352,11 @@ class LeaseKeeper:
                 return True
             now = self._clock()
             if logged_at is None or now - logged_at >= WAITING_LOG_EVERY or outcome.reason != said:
+                left = ""
+                if outcome.lease:
+                    left = f" (unless renewed, its lease runs out in {outcome.retry_in:.0f} s)"
                 log.warning(
-                    "waiting to serve %s: %s (unless renewed, its lease runs out in %.0f s)",
-                    self.shards.describe(),
-                    outcome.reason,
-                    outcome.retry_in,
+                    "waiting to serve %s: %s%s", self.shards.describe(), outcome.reason, left
                 )
                 logged_at, said = now, outcome.reason
             # Soon after it could run out, but never sleeping long: its holder may give it
