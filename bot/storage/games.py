@@ -27,6 +27,7 @@ from .errors import (
     PositionChanged,
     UniqueViolation,
 )
+from .lobby import LIVE_GAME_SECONDS, Pairing, record_start, withdraw_seeks
 from .models import (
     AppendedMove,
     FinishedGame,
@@ -46,6 +47,7 @@ from .ratings import FixedRatings, rate_finished_game
 from .replay import variant_start
 from .settings import fetch_settings
 from .shards import Shards
+from .venues import Venue, busy_channel, close_venues, fetch_venues, insert_venue
 
 GAME_SELECT = f"""
 SELECT g.*, {participant_columns("a", "a_")}, {participant_columns("d", "d_")}
@@ -127,6 +129,9 @@ async def insert_game(
     settings = await fetch_settings(connection, guild_id)
     rated = rated and may_be_rated(attackers, defenders, settings.rated_ai_games)
     attackers_id, defenders_id = await player_ids(connection, (attackers, defenders), now)
+    venue_game = await busy_channel(connection, channel_id)
+    if venue_game is not None:  # a game across servers is played here
+        raise ChannelBusy(channel_id, venue_game)
     # The one-game-per-channel index settles a race here: a second insert for the channel does
     # nothing (on PostgreSQL, after waiting for the first to commit) and returns no id.
     game_id = await connection.fetch_value(
@@ -149,6 +154,9 @@ async def insert_game(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         )
         raise ChannelBusy(channel_id, busy)
+    if move_seconds is not None and move_seconds < LIVE_GAME_SECONDS:
+        # A game at the board takes its players out of the lobby.
+        await withdraw_seeks(connection, {attackers_id, defenders_id}, now)
     return await fetch_game(connection, int(game_id))
 
 
@@ -245,7 +253,9 @@ class GameStore:
         """The active game of a channel or thread, if any."""
         async with self._db.read() as connection:
             row = await connection.fetch_one(
-                GAME_SELECT + "WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
+                GAME_SELECT + "WHERE g.status = 'active' AND (g.channel_id = ? OR g.id IN"
+                " (SELECT game_id FROM game_venues WHERE channel_id = ? AND active = 1))",
+                (channel_id, channel_id),
             )
         return None if row is None else game_from_row(row)
 
@@ -253,17 +263,85 @@ class GameStore:
         """The id of the channel's most recently ended game with a result (for rematch/replay)."""
         async with self._db.read() as connection:
             game_id = await connection.fetch_value(
-                "SELECT id FROM games WHERE channel_id = ? AND status = 'finished'"
+                "SELECT id FROM games WHERE status = 'finished' AND (channel_id = ? OR id IN"
+                " (SELECT game_id FROM game_venues WHERE channel_id = ?))"
                 " ORDER BY ended_at DESC, id DESC LIMIT 1",
-                (channel_id,),
+                (channel_id, channel_id),
             )
         return None if game_id is None else int(game_id)
 
     async def active(self) -> list[GameRecord]:
-        """Every active game of this process's servers, oldest first."""
-        return await self._select(
-            f"WHERE g.status = 'active' AND {self._shards.where('g.guild_id')} ORDER BY g.id"
+        """Every active game of this process's servers (a game across servers, when one of its
+        venues is), oldest first."""
+        return await self._select(f"WHERE g.status = 'active' AND {self.served()} ORDER BY g.id")
+
+    def served(self) -> str:
+        """An SQL condition on ``games AS g``: the game is played in one of this process's
+        servers (as a whole, or in one of its venues)."""
+        return (
+            f"({self._shards.where('g.guild_id')} OR EXISTS (SELECT 1 FROM game_venues AS v"
+            f" WHERE v.game_id = g.id AND {self._shards.where('v.guild_id')}))"
         )
+
+    async def venues(self, game_id: int) -> tuple[Venue, ...]:
+        """Where each side plays a game across servers (nothing for a game in one channel)."""
+        async with self._db.read() as connection:
+            return await fetch_venues(connection, game_id)
+
+    async def create_across(
+        self,
+        pairing: Pairing,
+        places: dict[SideName, tuple[int, int, str | None]],
+    ) -> tuple[GameRecord, tuple[Venue, ...]]:
+        """Start the game two paired seeks asked for, each side played in its own server:
+        ``places`` gives each side's ``(guild_id, channel_id, note)``. :class:`ChannelBusy` if
+        a venue's channel has an active game (nothing is written then)."""
+        attackers, defenders = pairing.attackers, pairing.defenders
+        home_guild, home_channel, _ = places["attackers"]
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            record = await insert_game(
+                connection,
+                now,
+                guild_id=home_guild,
+                channel_id=home_channel,
+                variant=attackers.variant,
+                attackers=attackers.player,
+                defenders=defenders.player,
+                start_position=None,
+                first_turn=None,
+                move_seconds=attackers.move_seconds,
+                rated=attackers.rated,
+            )
+            for side in ("attackers", "defenders"):
+                guild_id, channel_id, note = places[side]
+                await insert_venue(connection, record.id, side, guild_id, channel_id, note)
+            await record_start(connection, pairing, record.id)
+            return record, await fetch_venues(connection, record.id)
+
+    async def set_venue_board(
+        self, game_id: int, side: SideName, message_id: int, ply: int, *, end: bool = False
+    ) -> None:
+        """Remember the board message a venue shows now, at ``ply`` (and whether it is the
+        game's final board)."""
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                "UPDATE game_venues SET board_message_id = ?, board_ply = ?,"
+                " end_shown = CASE WHEN ? = 1 THEN 1 ELSE end_shown END"
+                " WHERE game_id = ? AND side = ?",
+                (message_id, ply, int(end), game_id, side),
+            )
+
+    async def claim_notice(self, game_id: int, ply: int) -> bool:
+        """Whether the player to move at ``ply`` may be sent a direct message about it now:
+        ``True`` once per ply (the first caller), ``False`` after."""
+        async with self._db.transaction() as connection:
+            changed = await connection.execute(
+                "UPDATE games SET notified_ply = ? WHERE id = ? AND status = 'active'"
+                " AND ply = ? AND (notified_ply IS NULL OR notified_ply <> ?)",
+                (ply, game_id, ply, ply),
+            )
+        return changed == 1
 
     async def finished(
         self, variant: str | None = None, *, after_id: int = 0, limit: int = 500
@@ -528,6 +606,7 @@ class GameStore:
                 (problem, self._db.now(), game_id),
             )
             await _withdraw_offers(connection, game_id)
+            await close_venues(connection, game_id)
 
     async def restore(self, game_id: int) -> GameRecord:
         """Make an unreplayable game active again (an operator's tool, e.g. after an engine fix).
@@ -547,6 +626,9 @@ class GameStore:
                     WHERE id = ?
                     """,
                     (now, now, game_id),
+                )
+                await connection.execute(
+                    "UPDATE game_venues SET active = 1 WHERE game_id = ?", (game_id,)
                 )
             except UniqueViolation as error:
                 raise ChannelBusy(record.channel_id, None) from error
@@ -581,4 +663,5 @@ class GameStore:
                 connection, game_id, -1 if expected_ply is None else expected_ply
             )
         await _withdraw_offers(connection, game_id)
+        await close_venues(connection, game_id)
         return await fetch_game(connection, game_id)
