@@ -12,7 +12,7 @@ import pytest
 from storage_helpers import FakeClock, new_game
 
 from bot.engine import Termination
-from bot.storage import ChannelBusy, Participant, Storage
+from bot.storage import ChannelBusy, Participant, Place, Storage
 from bot.storage.lobby import (
     SEEK_LIFETIME,
     UNSTARTED_GRACE,
@@ -42,6 +42,20 @@ def ask(
     reach: int | None = None,
 ) -> SeekRequest:
     return SeekRequest(player, guild, guild * 100, variant, seconds, rated, reach)
+
+
+def across(pairing: Pairing, places: dict[str, Place]) -> dict[str, object]:
+    """What :meth:`GameStore.create_across` takes for a pair's game."""
+    first = pairing.attackers
+    return {
+        "attackers": first.player,
+        "defenders": pairing.defenders.player,
+        "variant": first.variant,
+        "move_seconds": first.move_seconds,
+        "rated": first.rated,
+        "places": places,
+        "pairing": pairing,
+    }
 
 
 async def set_rating(storage: Storage, player: Participant, rating: float) -> None:
@@ -118,12 +132,20 @@ async def test_blocked_players_are_never_paired_either_way_round(storage: Storag
 
 
 async def test_one_open_seek_per_player_and_no_pairing_with_oneself(storage: Storage) -> None:
-    assert isinstance(await storage.lobby.seek(ask(ANN, 1)), Waiting)
+    first = await storage.lobby.seek(ask(ANN, 1))
+    assert isinstance(first, Waiting) and first.replaced is None
     again = await storage.lobby.seek(ask(ANN, 2, variant="tablut"))  # from another server
     assert isinstance(again, Waiting)
+    assert again.replaced is not None and again.replaced.id == first.seek.id
     assert await storage.lobby.counts() == {"tablut": 1}  # the first was replaced
     with pytest.raises(OwnSeek):
         await storage.lobby.seek(ask(ANN, 3, variant="tablut"), answering=again.seek.id)
+    # The first seek's Cancel button, clicked late, leaves the newer seek waiting.
+    assert await storage.lobby.cancel(ANN.user_id, first.seek.id) is None
+    assert await storage.lobby.counts() == {"tablut": 1}
+    cancelled = await storage.lobby.cancel(ANN.user_id, again.seek.id)
+    assert cancelled is not None and cancelled.id == again.seek.id
+    assert await storage.lobby.counts() == {}
 
 
 async def test_a_seek_can_be_answered_from_the_list_and_only_while_it_is_open(
@@ -179,10 +201,10 @@ async def test_a_pair_starts_one_game_with_a_venue_in_each_server(storage: Stora
     pairing = await storage.lobby.seek(ask(BEN, 2))
     assert isinstance(pairing, Pairing)
     places = {
-        "attackers": (pairing.attackers.guild_id, 9001, None),
-        "defenders": (pairing.defenders.guild_id, 9002, "no thread allowed"),
+        "attackers": Place(pairing.attackers.guild_id, "North", 9001),
+        "defenders": Place(pairing.defenders.guild_id, "South", 9002, "no thread allowed"),
     }
-    record, venues = await storage.games.create_across(pairing, places)
+    record, venues = await storage.games.create_across(**across(pairing, places))
     assert (record.channel_id, record.guild_id) == (9001, pairing.attackers.guild_id)
     assert [(v.side, v.channel_id, v.note) for v in venues] == [
         ("attackers", 9001, None),
@@ -211,9 +233,9 @@ async def test_a_venue_is_refused_where_a_game_is_played(storage: Storage) -> No
     await storage.lobby.seek(ask(ANN, 1))
     pairing = await storage.lobby.seek(ask(BEN, 2))
     assert isinstance(pairing, Pairing)
-    places = {"attackers": (1, 9001, None), "defenders": (2, 9002, None)}
+    places = {"attackers": Place(1, "North", 9001), "defenders": Place(2, "South", 9002)}
     with pytest.raises(ChannelBusy):
-        await storage.games.create_across(pairing, places)
+        await storage.games.create_across(**across(pairing, places))
     assert await storage.games.active_in_channel(9001) is None  # nothing written
 
 
@@ -275,10 +297,10 @@ async def test_a_game_across_servers_counts_in_each_players_server(storage: Stor
     assert isinstance(pairing, Pairing)
     guilds = {side: pairing.seek_of(side).guild_id for side in ("attackers", "defenders")}
     places = {
-        "attackers": (guilds["attackers"], 9000 + guilds["attackers"], None),
-        "defenders": (guilds["defenders"], 9000 + guilds["defenders"], None),
+        "attackers": Place(guilds["attackers"], "A", 9000 + guilds["attackers"]),
+        "defenders": Place(guilds["defenders"], "D", 9000 + guilds["defenders"]),
     }
-    record, _ = await storage.games.create_across(pairing, places)
+    record, _ = await storage.games.create_across(**across(pairing, places))
     for ply, move in enumerate(["a4-a2", "d5-f5"]):
         await storage.games.append_move(record.id, ply, move)
     winner = "attackers"

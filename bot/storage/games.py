@@ -47,7 +47,15 @@ from .ratings import FixedRatings, rate_finished_game
 from .replay import variant_start
 from .settings import fetch_settings
 from .shards import Shards
-from .venues import Venue, busy_channel, close_venues, fetch_venues, insert_venue
+from .venues import (
+    Place,
+    Venue,
+    busy_channel,
+    close_venues,
+    fetch_venues,
+    insert_venue,
+    venue_from_row,
+)
 
 GAME_SELECT = f"""
 SELECT g.*, {participant_columns("a", "a_")}, {participant_columns("d", "d_")}
@@ -290,34 +298,60 @@ class GameStore:
 
     async def create_across(
         self,
-        pairing: Pairing,
-        places: dict[SideName, tuple[int, int, str | None]],
+        *,
+        attackers: Participant,
+        defenders: Participant,
+        variant: str,
+        move_seconds: int | None,
+        rated: bool,
+        places: dict[SideName, Place],
+        pairing: Pairing | None = None,
     ) -> tuple[GameRecord, tuple[Venue, ...]]:
-        """Start the game two paired seeks asked for, each side played in its own server:
-        ``places`` gives each side's ``(guild_id, channel_id, note)``. :class:`ChannelBusy` if
-        a venue's channel has an active game (nothing is written then)."""
-        attackers, defenders = pairing.attackers, pairing.defenders
-        home_guild, home_channel, _ = places["attackers"]
+        """Start a game whose sides play in two servers, each at its place (the pair of
+        seeks that asked for it, or a rematch of such a game). :class:`ChannelBusy` if a
+        venue's channel has an active game (nothing is written then)."""
+        home = places["attackers"]
         now = self._db.now()
         async with self._db.transaction() as connection:
             record = await insert_game(
                 connection,
                 now,
-                guild_id=home_guild,
-                channel_id=home_channel,
-                variant=attackers.variant,
-                attackers=attackers.player,
-                defenders=defenders.player,
+                guild_id=home.guild_id,
+                channel_id=home.channel_id,
+                variant=variant,
+                attackers=attackers,
+                defenders=defenders,
                 start_position=None,
                 first_turn=None,
-                move_seconds=attackers.move_seconds,
-                rated=attackers.rated,
+                move_seconds=move_seconds,
+                rated=rated,
             )
-            for side in ("attackers", "defenders"):
-                guild_id, channel_id, note = places[side]
-                await insert_venue(connection, record.id, side, guild_id, channel_id, note)
-            await record_start(connection, pairing, record.id)
+            sides: tuple[SideName, ...] = ("attackers", "defenders")
+            for side in sides:
+                await insert_venue(connection, record.id, side, places[side])
+            if pairing is not None:
+                await record_start(connection, pairing, record.id)
             return record, await fetch_venues(connection, record.id)
+
+    async def lagging_venues(self, grace: int = 10) -> list[tuple[GameRecord, Venue]]:
+        """The venues of this process's servers whose board shows an older position than
+        their game, or has not shown how it ended, for longer than ``grace`` seconds (the
+        process that changed the game stopped before it could post there)."""
+        now = self._db.now()
+        async with self._db.read() as connection:
+            rows = await connection.fetch(
+                "SELECT v.* FROM game_venues AS v JOIN games AS g ON g.id = v.game_id WHERE"
+                f" {self._shards.where('v.guild_id')} AND g.updated_at <= ? AND ("
+                " (g.status = 'active' AND (v.board_ply IS NULL OR v.board_ply <> g.ply))"
+                " OR (g.status = 'finished' AND v.end_shown = 0))"
+                " ORDER BY v.game_id, v.side",
+                (now - grace,),
+            )
+            found = []
+            for row in rows:
+                venue = venue_from_row(row)
+                found.append((await fetch_game(connection, venue.game_id), venue))
+        return found
 
     async def set_venue_board(
         self, game_id: int, side: SideName, message_id: int, ply: int, *, end: bool = False

@@ -166,10 +166,12 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Waiting:
-    """A seek left open in the lobby, and how many others wait for the same variant."""
+    """A seek left open in the lobby, how many others wait for the same variant, and the
+    player's earlier open seek it replaced (if any)."""
 
     seek: Seek
     others: int
+    replaced: Seek | None = None
 
 
 def seek_from_row(row: Row) -> Seek:
@@ -223,6 +225,10 @@ class LobbyStore:
                 target = await _open_seek(connection, answering, now)
                 if target.player == request.player:
                     raise OwnSeek("that is your own seek")
+            earlier = await connection.fetch_one(
+                SEEK_SELECT + "WHERE s.player_id = ? AND s.status = 'open' AND s.expires_at > ?",
+                (player, now),
+            )
             await connection.execute(
                 "UPDATE seeks SET status = 'cancelled', ended_at = ?"
                 " WHERE player_id = ? AND status = 'open'",
@@ -249,7 +255,7 @@ class LobbyStore:
                 " AND expires_at > ? AND id <> ?",
                 (request.variant, now, mine.id),
             )
-        return Waiting(mine, int(others))
+        return Waiting(mine, int(others), None if earlier is None else seek_from_row(earlier))
 
     async def _pair(self, connection: Connection, first: Seek, second: Seek, now: int) -> Pairing:
         """Mark two open seeks paired (the caller holds the lobby's turn), sides drawn by lot."""
@@ -271,14 +277,36 @@ class LobbyStore:
             _as_matched(defenders, attackers.id, "defenders"),
         )
 
-    async def cancel(self, user_id: int) -> Seek | None:
-        """Withdraw a player's open seek; the seek, or ``None`` if they had none open."""
+    async def unpair(self, pairing: Pairing, *, withdraw: int, reopen: int) -> None:
+        """Undo a pair whose game cannot be played: the seek ``withdraw`` is withdrawn (its
+        channel takes no game), the seek ``reopen`` waits in the lobby again."""
         now = self._db.now()
         async with self._db.transaction() as connection:
             await connection.take_turn(LOBBY_TURN)
-            row = await connection.fetch_one(
-                SEEK_SELECT + "WHERE p.discord_user_id = ? AND s.status = 'open'", (user_id,)
+            await connection.execute(
+                "UPDATE seeks SET status = 'withdrawn', opponent_id = NULL, side = NULL,"
+                " ended_at = ? WHERE id = ? AND status = 'matched' AND game_id IS NULL",
+                (now, withdraw),
             )
+            await connection.execute(
+                "UPDATE seeks SET status = 'open', opponent_id = NULL, side = NULL,"
+                " ended_at = NULL WHERE id = ? AND status = 'matched' AND game_id IS NULL"
+                " AND expires_at > ?",
+                (reopen, now),
+            )
+
+    async def cancel(self, user_id: int, seek_id: int | None = None) -> Seek | None:
+        """Withdraw a player's open seek (only ``seek_id``, if given: an old Cancel button
+        never withdraws a newer seek); the seek, or ``None`` if none such was open."""
+        now = self._db.now()
+        query = SEEK_SELECT + "WHERE p.discord_user_id = ? AND s.status = 'open'"
+        parameters: tuple[int, ...] = (user_id,)
+        if seek_id is not None:
+            query += " AND s.id = ?"
+            parameters = (user_id, seek_id)
+        async with self._db.transaction() as connection:
+            await connection.take_turn(LOBBY_TURN)
+            row = await connection.fetch_one(query, parameters)
             if row is None:
                 return None
             await connection.execute(

@@ -17,6 +17,17 @@ from .models import SideName
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a side of a new game across servers will play."""
+
+    guild_id: int
+    guild_name: str
+    channel_id: int
+    note: str | None = None
+    """Why in the channel rather than a thread of its own, when it is."""
+
+
+@dataclass(frozen=True)
 class Venue:
     """One side's place of play in a game across servers."""
 
@@ -24,6 +35,8 @@ class Venue:
     side: SideName
     """Whose venue it is: the player of this side sought from here."""
     guild_id: int
+    guild_name: str
+    """The server's name when the game began (the opponent's venue is named by it)."""
     channel_id: int
     note: str | None
     """Why the game is played in the channel rather than a thread, when it is."""
@@ -41,6 +54,7 @@ def venue_from_row(row: Row) -> Venue:
         game_id=int(row["game_id"]),
         side=row["side"],
         guild_id=int(row["guild_id"]),
+        guild_name=str(row["guild_name"]),
         channel_id=int(row["channel_id"]),
         note=row["note"],
         board_message_id=row["board_message_id"],
@@ -66,16 +80,10 @@ async def busy_channel(connection: Connection, channel_id: int) -> int | None:
     return None if value is None else int(value)
 
 
-async def insert_venue(
-    connection: Connection,
-    game_id: int,
-    side: SideName,
-    guild_id: int,
-    channel_id: int,
-    note: str | None,
-) -> None:
+async def insert_venue(connection: Connection, game_id: int, side: SideName, place: Place) -> None:
     """Add a venue to a new game (the caller's transaction); :class:`ChannelBusy` if the channel
     already has an active game, in a venue or on its own."""
+    channel_id = place.channel_id
     local = await connection.fetch_value(
         "SELECT id FROM games WHERE channel_id = ? AND status = 'active' AND id <> ?",
         (channel_id, game_id),
@@ -84,9 +92,9 @@ async def insert_venue(
     if local is not None or other is not None:
         raise ChannelBusy(channel_id, int(local if local is not None else other or 0))
     await connection.execute(
-        "INSERT INTO game_venues (game_id, side, guild_id, channel_id, note)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (game_id, side, guild_id, channel_id, note),
+        "INSERT INTO game_venues (game_id, side, guild_id, guild_name, channel_id, note)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, side, place.guild_id, place.guild_name, channel_id, place.note),
     )
 
 

@@ -42,6 +42,7 @@ CREATE TABLE game_venues (
     game_id          BIGINT  NOT NULL REFERENCES games (id),
     side             TEXT    NOT NULL CHECK (side IN ('attackers', 'defenders')),
     guild_id         BIGINT  NOT NULL,
+    guild_name       TEXT    NOT NULL,
     channel_id       BIGINT  NOT NULL,
     note             TEXT,
     board_message_id BIGINT,
