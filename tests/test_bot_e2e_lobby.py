@@ -7,12 +7,14 @@ served by two processes (one of them restarted mid-game)."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from e2e_support import WAIT, BotProcess, bot_env, private_text, split_log
-from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Permission
 
 from bot.engine import Game, Side
 
@@ -213,3 +215,88 @@ async def test_two_servers_play_one_game_through_the_lobby_on_sqlite(tmp_path: P
     assert code == 0
     problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
     assert not problems, "\n".join(problems)
+
+
+async def test_a_deleted_venue_adjourns_the_game_until_its_player_continues_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """South Club lets the bot open no threads (the game is played in the channel and says
+    why); the channel is deleted mid-game (the game is adjourned, both players told), ben
+    continues in another channel; then his new thread is deleted and he never comes back: he
+    forfeits when the adjournment runs out."""
+    async with FakeDiscord() as fake:
+        north = fake.create_guild("North Club")
+        south = fake.create_guild("South Club")
+        ann = Player(fake.create_user("ann", guild=north), north, north.channel("general"))
+        ben = Player(fake.create_user("ben", guild=south), south, south.channel("general"))
+        fake.set_permissions(ben.lobby, fake.bot_user, deny=Permission.CREATE_PUBLIC_THREADS)
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await seek(fake, ann)
+            found = await seek(fake, ben)
+            assert "Found: ann (North Club)" in found, found
+            ann.thread = thread_of(fake, ann)
+            ben.thread = ben.lobby  # no thread allowed: the channel itself, saying why
+            await fake.wait_for_message(
+                ben.lobby, lambda m: "I may not open threads" in m.text, timeout=WAIT
+            )
+            mover, waiter = (ann, ben) if "You play the defenders" in found else (ben, ann)
+            await move(fake, mover, LOBBY_LINE[0])
+            await same_board_in(fake, [ann, ben], f"`{LOBBY_LINE[0]}`")
+
+            fake.delete_channel(ben.lobby)
+            told = await fake.wait_for_message(
+                ann.thread, lambda m: "is adjourned" in m.text, timeout=WAIT
+            )
+            assert "ben's channel in South Club was deleted" in told.text, told.text
+            assert f"<@{ann.user.id}>" in told.text  # ann is told, in her own server
+            dm = await fake.wait_for_message(
+                fake.dm_channel(ben.user), lambda m: "was deleted" in m.text, timeout=WAIT
+            )
+            assert "Continue it with `/tafl board`" in dm.text, dm.text
+            refused = await fake.send_slash_command(
+                ann.user, ann.thread, "tafl", subcommand="draw", options={}
+            )
+            await refused.wait_callback(timeout=WAIT)
+            assert "is adjourned" in await private_text(refused)
+
+            games = fake.create_channel(south, "games")
+            resumed = await fake.send_slash_command(
+                ben.user, games, "tafl", subcommand="board", options={}
+            )
+            await resumed.wait_callback(timeout=WAIT)
+            answer = await private_text(resumed)
+            assert "Game #1 goes on in" in answer, answer
+            ben.lobby, ben.thread = games, thread_of(fake, Player(ben.user, south, games))
+            await same_board_in(fake, [ann, ben], "ben continues game #1 from South Club")
+            await move(fake, waiter, LOBBY_LINE[1])
+            await same_board_in(fake, [ann, ben], f"`{LOBBY_LINE[1]}`")
+
+            fake.delete_channel(ben.thread)
+            await fake.wait_for_message(
+                ann.thread,
+                lambda m: "is adjourned" in m.text and "ben's thread" in m.text,
+                timeout=WAIT,
+            )
+            set_deadline_in(env, 1, -1)
+            ended = await fake.wait_for_message(
+                ann.thread, lambda m: "did not continue the adjourned game" in m.text, timeout=WAIT
+            )
+            assert "**ann (North Club) wins**" not in ended.text  # ann is at home: mentioned
+            assert f"**<@{ann.user.id}> wins**" in ended.text, ended.text
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    assert code == 0
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+
+
+def set_deadline_in(env: dict[str, str], game_id: int, seconds_from_now: float) -> None:
+    """Move a game's deadline in the bot's SQLite database, as time passing would."""
+    deadline = int(time.time() + seconds_from_now)
+    with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+        connection.execute("UPDATE games SET move_deadline = ? WHERE id = ?", (deadline, game_id))

@@ -12,7 +12,7 @@ import pytest
 from storage_helpers import FakeClock, new_game
 
 from bot.engine import Termination
-from bot.storage import ChannelBusy, Participant, Place, Storage
+from bot.storage import ChannelBusy, NotFound, Participant, Place, Storage
 from bot.storage.lobby import (
     SEEK_LIFETIME,
     UNSTARTED_GRACE,
@@ -226,6 +226,54 @@ async def test_a_pair_starts_one_game_with_a_venue_in_each_server(storage: Stora
     assert not any(v.active for v in await storage.games.venues(record.id))
     assert (await storage.games.last_finished_in_channel(9002)) == record.id
     await new_game(storage, 9002)  # free again
+
+
+async def test_a_deleted_venue_adjourns_the_game_until_its_player_continues_elsewhere(
+    storage: Storage, clock: FakeClock
+) -> None:
+    await storage.lobby.seek(ask(ANN, 1))
+    pairing = await storage.lobby.seek(ask(BEN, 2))
+    assert isinstance(pairing, Pairing)
+    places = {"attackers": Place(1, "North", 9001), "defenders": Place(2, "South", 9002)}
+    record, _ = await storage.games.create_across(**across(pairing, places))
+    assert [v.game_id for v in await storage.games.venues_in_guild(2)] == [record.id]
+    await storage.games.set_venue_board(record.id, "attackers", 71, 0)
+    until = int(clock.now) + 7200
+    assert await storage.games.adjourn(record.id, "defenders", until)
+    assert not await storage.games.adjourn(record.id, "defenders", until)  # once
+    assert await storage.games.venues_in_guild(2) == []
+    adjourned = await storage.games.get(record.id)
+    assert adjourned.move_deadline is not None and adjourned.move_deadline.timestamp() == until
+    assert await storage.games.due_for_reminder(10**6) == []  # no reminder while adjourned
+    assert await storage.games.lagging_venues(grace=0) == []  # none to redraw in the gone one
+    found = await storage.games.adjourned_for(pairing.defenders.player.user_id)
+    assert found is not None and found[0].id == record.id and found[1].side == "defenders"
+    assert await storage.games.adjourned_for(pairing.attackers.player.user_id) is None
+    # Continued in a channel with a game of its own: refused, nothing changed.
+    await new_game(storage, 9003, attackers=CAT, defenders=DAN)
+    with pytest.raises(ChannelBusy):
+        await storage.games.resume_at(record.id, "defenders", Place(2, "South", 9003))
+    assert (await storage.games.adjourned_for(pairing.defenders.player.user_id)) is not None
+    clock.advance(60)
+    venues = await storage.games.resume_at(record.id, "defenders", Place(3, "West", 9004))
+    assert [(v.side, v.guild_name, v.channel_id, v.gone_at) for v in venues] == [
+        ("attackers", "North", 9001, None),
+        ("defenders", "West", 9004, None),
+    ]
+    resumed = await storage.games.get(record.id)
+    assert resumed.move_deadline is not None
+    assert resumed.move_deadline.timestamp() == int(clock.now) + 86400  # a whole move's time
+    with pytest.raises(NotFound):  # not gone any more
+        await storage.games.resume_at(record.id, "defenders", Place(3, "West", 9005))
+    found_here = await storage.games.active_in_channel(9004)
+    assert found_here is not None and found_here.id == record.id
+    assert await storage.games.active_in_channel(9002) is None
+    # The attackers' venue is the game's own place: it moves with it.
+    assert await storage.games.adjourn(record.id, "attackers", until)
+    await storage.games.resume_at(record.id, "attackers", Place(4, "East", 9006))
+    moved = await storage.games.get(record.id)
+    assert (moved.guild_id, moved.channel_id) == (4, 9006)
+    assert await storage.games.active_in_channel(9001) is None
 
 
 async def test_a_venue_is_refused_where_a_game_is_played(storage: Storage) -> None:

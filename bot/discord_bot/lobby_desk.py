@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 
-from bot.engine import get_variant
+from bot.engine import Side, get_variant
 from bot.storage import (
     ChannelBusy,
     DatabaseUnavailable,
     GameRecord,
     GameStatus,
+    NotFound,
     Participant,
     Place,
     SideName,
@@ -37,10 +38,10 @@ from bot.storage.lobby import Pairing
 
 from .app.durations import describe_duration
 from .app.errors import UserError
-from .app.games import LiveGame, rematch_sides
+from .app.games import LiveGame, adjourned_words, rematch_sides
 from .app.wording import game_over, plain_name
 from .limits import CONTENT, clip
-from .table import post_board, resolve_channel
+from .table import post_board, resolve_channel, venue_lost
 from .venue import THREAD_ARCHIVE_MINUTES, thread_name
 from .views import across_rematch_view
 
@@ -58,6 +59,10 @@ NO_THREAD = (
 CAUGHT_UP = "*(The board as it stands: the last one could not be shown here in time.)*"
 PUBLIC_THREAD: Literal[11] = 11
 """Discord's channel type of a public thread."""
+
+
+ADJOURNMENT = 3 * 86400
+"""How long a player whose venue was deleted has to continue the game elsewhere."""
 
 
 class LobbyDesk:
@@ -179,24 +184,33 @@ class LobbyDesk:
             return None
         title = get_variant(seek.variant).title
         name = thread_name(plain_name(seek.player), plain_name(other.player), title)
+        return await self._open(seek.guild_id, guild_name, seek.channel_id, name)
+
+    async def _open(
+        self, guild_id: int, guild_name: str, channel_id: int, name: str
+    ) -> Place | None:
+        """A thread called ``name`` in a channel for a venue (or the channel itself where
+        threads may not be opened); ``None`` if the channel is gone."""
         try:
             data = await self.bot.http.start_thread_without_message(
-                seek.channel_id,
+                channel_id,
                 name=name,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 type=PUBLIC_THREAD,
                 reason="a game from the tafl lobby",
             )
-        except discord.Forbidden:
-            return Place(seek.guild_id, guild_name, seek.channel_id, NO_THREAD)
+        except discord.Forbidden as error:
+            if venue_lost(error):
+                return None
+            return Place(guild_id, guild_name, channel_id, NO_THREAD)
         except discord.HTTPException as error:
             # A thread cannot hold a thread (the seek came from inside one), or the channel is
             # gone: in the former case the game is played there.
             if error.status == 400:
-                return Place(seek.guild_id, guild_name, seek.channel_id)
-            log.warning("cannot open a venue in channel %d: %s", seek.channel_id, error)
+                return Place(guild_id, guild_name, channel_id)
+            log.warning("cannot open a venue in channel %d: %s", channel_id, error)
             return None
-        return Place(seek.guild_id, guild_name, int(data["id"]))
+        return Place(guild_id, guild_name, int(data["id"]))
 
     async def _guild_name(self, guild_id: int) -> str | None:
         guild = self.bot.get_guild(guild_id)
@@ -221,6 +235,123 @@ class LobbyDesk:
         )
         with contextlib.suppress(StorageError):
             await self.bot.storage.lobby.unpair(pairing, withdraw=failed.id, reopen=waiting.id)
+
+    # ------------------------------------------------------------------ venues deleted
+
+    async def check_guild(self, guild_id: int) -> None:
+        """After a channel or thread of a server was deleted, or the bot left it: adjourn each
+        game whose venue there is gone."""
+        for venue in await self.bot.storage.games.venues_in_guild(guild_id):
+            if await self._exists(venue):
+                continue
+            live = await self.bot.hub.refresh(venue.game_id)
+            if live is not None:
+                await self.venue_gone(live, venue)
+
+    async def check_venue(self, live: LiveGame, venue: Venue) -> None:
+        """A venue's channel could not be found: adjourn the game if it is really gone."""
+        if not await self._exists(venue):
+            await self.venue_gone(live, venue)
+
+    async def _exists(self, venue: Venue) -> bool:
+        """Whether the bot can still reach a venue's channel (asked of Discord; an answer
+        other than "unknown" or "no access" counts as yes, so a hiccup adjourns nothing)."""
+        try:
+            await self.bot.http.get_channel(venue.channel_id)
+        except (discord.NotFound, discord.Forbidden) as error:
+            return not venue_lost(error)
+        except discord.HTTPException:
+            return True
+        return True
+
+    async def venue_gone(self, live: LiveGame, venue: Venue) -> None:
+        """Adjourn a game whose venue was deleted: the other player is told in their venue,
+        the absent one by direct message, and the absent one forfeits unless they continue
+        the game elsewhere within :data:`ADJOURNMENT` (``/tafl board``)."""
+        until = int(self.bot.storage.db.now()) + ADJOURNMENT
+        if not await self.bot.storage.games.adjourn(live.id, venue.side, until):
+            return  # already adjourned (by another process, or a racing post)
+        log.warning(
+            "game %d: the venue of the %s (channel %d) is gone; adjourned",
+            live.id,
+            venue.side,
+            venue.channel_id,
+        )
+        fresh = await self.bot.hub.refresh(live.id) or live
+        await self.changed(live.id)
+        words = adjourned_words(fresh) if fresh.adjourned else None
+        if words is None:
+            return
+        other = next((v for v in fresh.venues if v.side != venue.side), None)
+        if other is not None:
+            present = fresh.participant(Side(other.side))
+            await self.bot.table.tell(
+                other.channel_id,
+                f"<@{present.user_id}>, {words[0].lower()}{words[1:]}",
+                other.guild_id,
+                discord.AllowedMentions(users=[discord.Object(present.user_id or 0)]),
+            )
+        absent = fresh.participant(Side(venue.side))
+        if absent.user_id is not None:
+            await self.bot.table.direct(
+                absent.user_id,
+                f"Your game #{live.id} ({live.game.variant.title}) was played in a "
+                f"{'thread' if venue.note is None else 'channel'} of {venue.guild_name} that "
+                f"was deleted. Continue it with `/tafl board` in a channel of any server I am "
+                f"in, by <t:{until}:f>; otherwise you forfeit it.",
+            )
+
+    async def resume(
+        self, interaction: discord.Interaction, record: GameRecord, venue: Venue
+    ) -> None:
+        """``/tafl board`` by a player whose venue was deleted, in a channel without a game:
+        the game continues here (in a thread of this channel where the bot may open one)."""
+        if interaction.guild_id is None or interaction.guild is None:
+            raise UserError(
+                f"Continue game #{record.id} from a channel of a server, not a direct message."
+            )
+        settings = await self.bot.storage.settings.get(interaction.guild_id)
+        if not settings.lobby:
+            raise UserError(
+                "This server has turned games with other servers off: continue the game in "
+                "another server."
+            )
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        channel = interaction.channel
+        place: Place | None
+        if isinstance(channel, discord.Thread):
+            place = Place(interaction.guild_id, interaction.guild.name, channel.id)
+        else:
+            mine = record.player(venue.side)
+            other = record.player("defenders" if venue.side == "attackers" else "attackers")
+            name = thread_name(
+                plain_name(mine), plain_name(other), get_variant(record.variant).title
+            )
+            place = await self._open(
+                interaction.guild_id, interaction.guild.name, interaction.channel_id or 0, name
+            )
+            if place is None:
+                raise UserError("I cannot open the game here: try another channel.")
+        try:
+            await self.bot.storage.games.resume_at(record.id, venue.side, place)
+        except ChannelBusy:
+            raise UserError(
+                "This channel has a game of its own: continue in another one."
+            ) from None
+        except NotFound:
+            raise await self.bot.hub.game_over(record.id) from None
+        live = await self.bot.hub.refresh(record.id)
+        if live is None:
+            raise await self.bot.hub.game_over(record.id)
+        mover = plain_name(record.player(venue.side))
+        await post_board(
+            self.bot,
+            live,
+            [f"{mover} continues game #{live.id} from {place.guild_name}: it goes on."],
+        )
+        await interaction.followup.send(
+            f"Game #{live.id} goes on in <#{place.channel_id}>.", ephemeral=True
+        )
 
     # ------------------------------------------------------------------ keeping in step
 

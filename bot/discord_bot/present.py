@@ -247,6 +247,8 @@ def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
             lines = [f"{loser} resigned: {wins}."]
         elif reason is Termination.TIMEOUT:
             lines = [f"{loser} ran out of time: {wins}."]
+        elif reason is Termination.ABANDONED:
+            lines = [f"{loser} did not continue the adjourned game in time: {wins}."]
         else:
             lines = [f"{wins} ({ending_text(reason)})."]
     # The AI's rating is fixed: its side of the change is said beside the person's.

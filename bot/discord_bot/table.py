@@ -183,10 +183,18 @@ async def post_board(
     answer = None
     # The interaction's venue first: its answer is due within Discord's 3 seconds.
     for venue in sorted(live.venues, key=lambda venue: venue != here):
-        if only is not None and venue.side != only.side:
+        if (only is not None and venue.side != only.side) or venue.gone_at is not None:
             continue
         replying = interaction if venue == here else None
-        message = await _post_board_in(bot, live, venue, lines, replying, finished, flip, ping)
+        try:
+            message = await _post_board_in(bot, live, venue, lines, replying, finished, flip, ping)
+        except (discord.NotFound, discord.Forbidden) as error:
+            if replying is not None or not venue_lost(error):
+                raise
+            # The other server's thread was deleted (or the bot lost it): the game waits for
+            # its player, who is told how to continue it.
+            await bot.lobby_desk.venue_gone(live, venue)
+            continue
         if replying is not None:
             answer = message
     if only is None:
@@ -195,6 +203,17 @@ async def post_board(
     if ping and finished is None and mover is not None:
         await bot.table.notify_turn(live, mover.channel_id)
     return answer
+
+
+def venue_lost(error: discord.HTTPException) -> bool:
+    """Whether an error posting in a venue means it is gone for good: the channel deleted
+    (Unknown Channel) or out of the bot's reach (Missing Access: the bot was removed or may no
+    longer see it)."""
+    return error.code in (UNKNOWN_CHANNEL, MISSING_ACCESS)
+
+
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
 
 
 async def _post_board_in(
@@ -219,6 +238,8 @@ async def _post_board_in(
         guild_id = None if venue is None else venue.guild_id
         channel = await resolve_channel(bot, channel_id, guild_id)
         if channel is None:
+            if venue is not None:  # perhaps deleted: the game waits for its player if so
+                await bot.lobby_desk.check_venue(live, venue)
             return None
     attach = can_attach(interaction, channel)
     owner = local_player(live, venue)
@@ -653,18 +674,30 @@ class Table:
             return
         deadline = live.record.move_deadline
         when = "" if deadline is None else f" (time runs out <t:{int(deadline.timestamp())}:R>)"
-        try:
-            user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
-            await user.send(clip(f"{sentence}{when}: <#{channel_id}>", CONTENT))
-        except discord.HTTPException as error:
-            log.info("could not send a direct message to %d: %s", player.user_id, error)
+        await self.direct(player.user_id, f"{sentence}{when}: <#{channel_id}>")
 
-    async def tell(self, channel_id: int, sentence: str) -> None:
-        """A plain message to a game's channel; a failure to deliver it is only logged."""
-        channel = await resolve_channel(self.bot, channel_id)
+    async def direct(self, user_id: int, sentence: str) -> None:
+        """A direct message to a person; closed direct messages are only logged."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(clip(sentence, CONTENT))
+        except discord.HTTPException as error:
+            log.info("could not send a direct message to %d: %s", user_id, error)
+
+    async def tell(
+        self,
+        channel_id: int,
+        sentence: str,
+        guild_id: int | None = None,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> None:
+        """A plain message to a game's channel (``guild_id``: the venue of a game across
+        servers, which another process may serve); a failure to deliver it is only logged.
+        Nobody is notified unless ``mentions`` says so."""
+        channel = await resolve_channel(self.bot, channel_id, guild_id)
         if channel is None:
             return
         try:
-            await channel.send(clip(sentence, CONTENT))
+            await channel.send(clip(sentence, CONTENT), allowed_mentions=mentions or NO_PING)
         except discord.HTTPException as error:
             log.warning("could not post to channel %d: %s", channel_id, error)

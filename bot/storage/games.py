@@ -51,6 +51,7 @@ from .venues import (
     Place,
     Venue,
     busy_channel,
+    check_free,
     close_venues,
     fetch_venues,
     insert_venue,
@@ -341,7 +342,8 @@ class GameStore:
         async with self._db.read() as connection:
             rows = await connection.fetch(
                 "SELECT v.* FROM game_venues AS v JOIN games AS g ON g.id = v.game_id WHERE"
-                f" {self._shards.where('v.guild_id')} AND g.updated_at <= ? AND ("
+                f" {self._shards.where('v.guild_id')} AND g.updated_at <= ?"
+                " AND v.gone_at IS NULL AND ("
                 " (g.status = 'active' AND (v.board_ply IS NULL OR v.board_ply <> g.ply))"
                 " OR (g.status = 'finished' AND v.end_shown = 0))"
                 " ORDER BY v.game_id, v.side",
@@ -365,6 +367,91 @@ class GameStore:
                 " WHERE game_id = ? AND side = ?",
                 (message_id, ply, int(end), game_id, side),
             )
+
+    async def adjourn(self, game_id: int, side: SideName, until: int) -> bool:
+        """Mark a venue gone (its channel was deleted) and adjourn the game: its deadline
+        becomes ``until``, when the player of that venue forfeits unless they continue it
+        elsewhere first. ``False`` if the venue was already gone or the game is over (another
+        process saw it first)."""
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            changed = await connection.execute(
+                "UPDATE game_venues SET gone_at = ? WHERE game_id = ? AND side = ?"
+                " AND gone_at IS NULL AND active = 1",
+                (now, game_id, side),
+            )
+            if changed != 1:
+                return False
+            await connection.execute(
+                "UPDATE games SET move_deadline = ?, reminder_sent = 1, updated_at = ?"
+                " WHERE id = ? AND status = 'active'",
+                (until, now, game_id),
+            )
+        return True
+
+    async def venues_in_guild(self, guild_id: int) -> list[Venue]:
+        """The venues of active games in a server, gone ones left out (to check after a channel
+        of that server was deleted)."""
+        async with self._db.read() as connection:
+            rows = await connection.fetch(
+                "SELECT v.* FROM game_venues AS v JOIN games AS g ON g.id = v.game_id"
+                " WHERE v.guild_id = ? AND v.active = 1 AND v.gone_at IS NULL"
+                " AND g.status = 'active' ORDER BY v.game_id",
+                (guild_id,),
+            )
+        return [venue_from_row(row) for row in rows]
+
+    async def adjourned_for(self, user_id: int) -> tuple[GameRecord, Venue] | None:
+        """The active game whose venue of this player's side is gone, if any."""
+        async with self._db.read() as connection:
+            row = await connection.fetch_one(
+                "SELECT v.* FROM game_venues AS v JOIN games AS g ON g.id = v.game_id"
+                " JOIN players AS p ON p.id = CASE WHEN v.side = 'attackers'"
+                " THEN g.attackers_id ELSE g.defenders_id END"
+                " WHERE p.discord_user_id = ? AND v.gone_at IS NOT NULL"
+                " AND g.status = 'active' ORDER BY v.gone_at LIMIT 1",
+                (user_id,),
+            )
+            if row is None:
+                return None
+            venue = venue_from_row(row)
+            return await fetch_game(connection, venue.game_id), venue
+
+    async def resume_at(self, game_id: int, side: SideName, place: Place) -> tuple[Venue, ...]:
+        """Move the gone venue of ``side`` to ``place`` and resume the game: the side to move
+        gets a whole move's time again. :class:`ChannelBusy` if ``place`` has an active game;
+        :class:`GameNotFound` if the game is over or that venue is not gone."""
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            gone = await connection.fetch_value(
+                "SELECT v.gone_at FROM game_venues AS v JOIN games AS g ON g.id = v.game_id"
+                " WHERE v.game_id = ? AND v.side = ? AND g.status = 'active'",
+                (game_id, side),
+            )
+            if gone is None:
+                raise NotFound(f"game {game_id} has no gone venue of the {side} to resume")
+            await connection.execute(
+                "UPDATE game_venues SET active = 0 WHERE game_id = ? AND side = ?",
+                (game_id, side),
+            )
+            await check_free(connection, game_id, place.channel_id)
+            await connection.execute(
+                "UPDATE game_venues SET guild_id = ?, guild_name = ?, channel_id = ?, note = ?,"
+                " board_message_id = NULL, board_ply = NULL, gone_at = NULL, active = 1"
+                " WHERE game_id = ? AND side = ?",
+                (place.guild_id, place.guild_name, place.channel_id, place.note, game_id, side),
+            )
+            await connection.execute(
+                "UPDATE games SET move_deadline = CASE WHEN move_seconds IS NULL THEN NULL"
+                " ELSE ? + move_seconds END, reminder_sent = 0, updated_at = ? WHERE id = ?",
+                (now, now, game_id),
+            )
+            if side == "attackers":  # the game's own place is its attackers' venue
+                await connection.execute(
+                    "UPDATE games SET guild_id = ?, channel_id = ? WHERE id = ?",
+                    (place.guild_id, place.channel_id, game_id),
+                )
+            return await fetch_venues(connection, game_id)
 
     async def claim_notice(self, game_id: int, ply: int) -> bool:
         """Whether the player to move at ``ply`` may be sent a direct message about it now:

@@ -46,6 +46,8 @@ class Venue:
     end_shown: bool
     """Whether the venue has shown the game's final board."""
     active: bool
+    gone_at: int | None = None
+    """When the venue's channel was found deleted (the game is adjourned meanwhile)."""
 
 
 def venue_from_row(row: Row) -> Venue:
@@ -61,6 +63,7 @@ def venue_from_row(row: Row) -> Venue:
         board_ply=row["board_ply"],
         end_shown=bool(row["end_shown"]),
         active=bool(row["active"]),
+        gone_at=row["gone_at"],
     )
 
 
@@ -80,10 +83,9 @@ async def busy_channel(connection: Connection, channel_id: int) -> int | None:
     return None if value is None else int(value)
 
 
-async def insert_venue(connection: Connection, game_id: int, side: SideName, place: Place) -> None:
-    """Add a venue to a new game (the caller's transaction); :class:`ChannelBusy` if the channel
-    already has an active game, in a venue or on its own."""
-    channel_id = place.channel_id
+async def check_free(connection: Connection, game_id: int, channel_id: int) -> None:
+    """:class:`ChannelBusy` if ``channel_id`` has an active game other than ``game_id``, in a
+    venue or on its own."""
     local = await connection.fetch_value(
         "SELECT id FROM games WHERE channel_id = ? AND status = 'active' AND id <> ?",
         (channel_id, game_id),
@@ -91,6 +93,13 @@ async def insert_venue(connection: Connection, game_id: int, side: SideName, pla
     other = await busy_channel(connection, channel_id)
     if local is not None or other is not None:
         raise ChannelBusy(channel_id, int(local if local is not None else other or 0))
+
+
+async def insert_venue(connection: Connection, game_id: int, side: SideName, place: Place) -> None:
+    """Add a venue to a new game (the caller's transaction); :class:`ChannelBusy` if the channel
+    already has an active game, in a venue or on its own."""
+    channel_id = place.channel_id
+    await check_free(connection, game_id, channel_id)
     await connection.execute(
         "INSERT INTO game_venues (game_id, side, guild_id, guild_name, channel_id, note)"
         " VALUES (?, ?, ?, ?, ?, ?)",

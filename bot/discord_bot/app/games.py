@@ -39,7 +39,7 @@ from bot.storage import (
 )
 
 from .errors import UserError
-from .wording import game_over, seconds_left
+from .wording import game_over, plain_name, seconds_left
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,12 @@ class LiveGame:
         """The venue played in ``channel_id``, for a game across servers."""
         return next((v for v in self.venues if v.channel_id == channel_id), None)
 
+    @property
+    def adjourned(self) -> Venue | None:
+        """The venue whose channel was deleted, while the game waits for its player to
+        continue it elsewhere (``None``: the game is not adjourned)."""
+        return next((v for v in self.venues if v.gone_at is not None), None)
+
     def participant(self, side: Side) -> Participant:
         """Who plays ``side``."""
         return self.record.attackers if side is Side.ATTACKERS else self.record.defenders
@@ -135,6 +141,28 @@ class LiveGame:
     def against_ai(self) -> bool:
         """Whether one side is the bot's AI."""
         return self.record.attackers.is_ai or self.record.defenders.is_ai
+
+
+def adjourned_words(live: LiveGame) -> str:
+    """Why a game across servers waits: whose venue was deleted, how they continue the game,
+    and by when (or they forfeit it)."""
+    gone = live.adjourned
+    assert gone is not None
+    player = plain_name(live.participant(Side(gone.side)))
+    place = "thread" if gone.note is None else "channel"
+    deadline = live.record.move_deadline
+    by = "" if deadline is None else f" by <t:{int(deadline.timestamp())}:f>"
+    return (
+        f"Game #{live.id} is adjourned: {player}'s {place} in {gone.guild_name} was deleted. "
+        f"The game goes on when {player} continues it with `/tafl board` in a channel of a "
+        f"server{by}; otherwise {player} forfeits it."
+    )
+
+
+def check_not_adjourned(live: LiveGame) -> None:
+    """A :class:`UserError` saying why, while the game is adjourned."""
+    if live.adjourned is not None:
+        raise UserError(adjourned_words(live))
 
 
 class _Behind(Exception):
@@ -250,7 +278,7 @@ class GameHub:
             if not live.game.is_over or not live.game.history:
                 continue
             async with live.lock:
-                if self.get(live.record.channel_id) is not live:
+                if self.by_id(live.id) is not live:
                     continue
                 try:
                     finished = await self._record_ending(live)
@@ -458,6 +486,7 @@ class GameHub:
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:
             raise UserError("This game is already over.")
+        check_not_adjourned(live)
         self.check_mover(live, player.user_id or 0)
 
     @staticmethod
@@ -519,12 +548,14 @@ class GameHub:
         async with live.lock:
             if live.unsure:
                 await self._resync(live)
-            if live.game.ply != expected_ply or self.get(live.record.channel_id) is not live:
+            if live.game.ply != expected_ply or self.by_id(live.id) is not live:
                 return None
+            # An adjourned game's deadline is its absent player's: they forfeit it.
+            gone = live.adjourned
+            loser = live.game.turn if gone is None else Side(gone.side)
+            reason = Termination.TIMEOUT if gone is None else Termination.ABANDONED
             try:
-                return await self._end(
-                    live, live.game.turn.other.value, Termination.TIMEOUT, expected_ply
-                )
+                return await self._end(live, loser.other.value, reason, expected_ply)
             except PositionChanged:
                 return None
 
@@ -550,6 +581,7 @@ class GameHub:
         return live
 
     async def _store_offer(self, live: LiveGame, kind: OfferKind, user_id: int) -> Offer:
+        check_not_adjourned(live)
         async with live.lock:
             try:
                 await self.storage.offers.make(live.id, kind, user_id, live.game.ply)
@@ -768,7 +800,10 @@ class GameHub:
         live.clear_offers()
         live.declined.clear()
         if live.across:
+            # A venue may have moved (continued elsewhere after its channel was deleted).
+            self._drop(live)
             live.venues = await self.storage.games.venues(live.id)
+            self._track(live)
             for stored in await self.storage.offers.of_game(live.id):
                 offer = Offer(stored.kind, stored.user_id, stored.ply, stored.message_id)
                 if stored.kind == "draw":

@@ -282,6 +282,23 @@ class Lobby(commands.Cog):
                 embed=fit_embed(embed), view=view, ephemeral=True
             )
 
+    # ------------------------------------------------------------------ venues deleted
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel deleted (with its threads): adjourn the games played there."""
+        await self.bot.lobby_desk.check_guild(channel.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread deleted: adjourn the game played there."""
+        await self.bot.lobby_desk.check_guild(payload.guild_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left a server (or was removed): adjourn the games played there."""
+        await self.bot.lobby_desk.check_guild(guild.id)
+
     # ------------------------------------------------------------------ blocks
 
     @app_commands.command(name="block", description="Never be paired with this player again")

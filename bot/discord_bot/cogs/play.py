@@ -230,6 +230,12 @@ class Play(commands.Cog):
         """Bump the board: a fresh message with the position and whose turn it is (naming the
         player to move without pinging them). If the AI is to move but not thinking (its last
         attempt failed), it tries again and the board comes with its move."""
+        if self.bot.hub.get(interaction.channel_id or 0) is None:
+            # A player whose venue of a game across servers was deleted continues it here.
+            adjourned = await self.bot.storage.games.adjourned_for(interaction.user.id)
+            if adjourned is not None:
+                await self.bot.lobby_desk.resume(interaction, *adjourned)
+                return
         live = await self.bot.hub.require(interaction.channel_id or 0)
         if live.to_move.is_ai and not live.game.is_over:
             if self.bot.table.ai_thinking(live):

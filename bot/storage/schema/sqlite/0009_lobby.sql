@@ -49,6 +49,9 @@ CREATE TABLE game_venues (
     board_ply        INTEGER CHECK (board_ply >= 0),
     end_shown        INTEGER NOT NULL DEFAULT 0 CHECK (end_shown IN (0, 1)),
     active           INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+    -- When the venue's channel was found deleted (the game is adjourned until its player
+    -- continues it elsewhere, or forfeits it).
+    gone_at          INTEGER,
     PRIMARY KEY (game_id, side)
 );
 CREATE UNIQUE INDEX game_venues_one_active_per_channel ON game_venues (channel_id) WHERE active = 1;
