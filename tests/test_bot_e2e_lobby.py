@@ -7,16 +7,18 @@ served by two processes (one of them restarted mid-game)."""
 
 from __future__ import annotations
 
+import signal
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from e2e_support import WAIT, BotProcess, bot_env, private_text, split_log
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Permission
 
 from bot.engine import Game, Side
+from bot.storage import Storage
 
 LOBBY_LINE = [
     "b4-b5",
@@ -116,9 +118,13 @@ def no_cross_server_mentions(fake: FakeDiscord, players: list[Player]) -> None:
             assert f"<@{other.user.id}>" not in message.text, message.text
 
 
-async def play_across(fake: FakeDiscord, players: list[Player]) -> list[str]:
-    """Seek, pair, and play the lobby line with a takeback and a declined draw; returns the
-    texts of the attackers' thread."""
+async def play_across(
+    fake: FakeDiscord,
+    players: list[Player],
+    midway: Callable[[], Awaitable[None]] | None = None,
+) -> list[str]:
+    """Seek, pair, and play the lobby line with a takeback and a declined draw (then
+    ``midway``, e.g. a restart); returns the texts of the attackers' thread."""
     first = await seek(fake, players[0])
     assert "Seeking a **Brandubh** game from any server" in first, first
     assert "Nobody else is seeking this variant right now." in first
@@ -163,6 +169,8 @@ async def play_across(fake: FakeDiscord, players: list[Player]) -> list[str]:
     await fake.wait_for_message(
         defender.thread, lambda m: "declined the draw" in m.text, timeout=WAIT
     )
+    if midway is not None:
+        await midway()
     for ply, text in enumerate(line[2:], start=2):
         await move(fake, sides[ply % 2], text)
         await same_board_in(fake, players, f"`{text}`")
@@ -175,11 +183,6 @@ def check_the_game(texts: list[str]) -> None:
     assert "capturing the piece on" in joined, joined
     assert "**Raichi!**" in joined
     assert "The king escaped to" in texts[-1]
-
-
-@pytest.fixture
-def two_servers() -> tuple[list[str], list[str]]:
-    return (["North Club", "South Club"], ["ann", "ben"])
 
 
 async def test_two_servers_play_one_game_through_the_lobby_on_sqlite(tmp_path: Path) -> None:
@@ -300,3 +303,80 @@ def set_deadline_in(env: dict[str, str], game_id: int, seconds_from_now: float) 
     deadline = int(time.time() + seconds_from_now)
     with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
         connection.execute("UPDATE games SET move_deadline = ? WHERE id = ?", (deadline, game_id))
+
+
+async def test_two_servers_on_two_processes_play_through_a_restart_on_postgresql(
+    tmp_path: Path, schema_url: str
+) -> None:
+    """North Club on shard 0, South Club on shard 1, each served by a process of its own that
+    shares only the database; South's process is killed mid-game and restarted: nothing is
+    lost, and each board still reaches both servers."""
+    async with FakeDiscord(recommended_shards=2, max_concurrency=2) as fake:
+        north = fake.create_guild("North Club", shard=(0, 2))
+        south = fake.create_guild("South Club", shard=(1, 2))
+        players = [
+            Player(fake.create_user("ann", guild=north), north, north.channel("general")),
+            Player(fake.create_user("ben", guild=south), south, south.channel("general")),
+        ]
+        sam = fake.create_user("sam", guild=south)  # a spectator in South Club
+
+        def process(shard: int) -> BotProcess:
+            home = tmp_path / f"shard{shard}"
+            home.mkdir(exist_ok=True)
+            env = bot_env(fake, None, home, {
+                "TAFL_DATABASE": schema_url, "TAFL_SHARD_COUNT": "2",
+                "TAFL_SHARD_IDS": str(shard), "TAFL_TIMER_TICK": "0.5", "TAFL_AI_WORKERS": "1",
+                "TAFL_INSTANCE": f"tafl-bot-{shard}",
+            })  # fmt: skip
+            return BotProcess(env, home / "bot.log")
+
+        bots = [process(0), process(1)]
+
+        async def restart_south() -> None:
+            south_bot = bots[1]
+            assert south_bot.process is not None
+            south_bot.process.send_signal(signal.SIGKILL)  # as when its machine dies
+            await south_bot.process.wait()
+            await fake.wait_until(
+                lambda: True if (1, 2) not in fake.gateway.live_shards else None, timeout=WAIT
+            )
+            await south_bot.start(fake, None)
+            await fake.wait_until_connected(identifies=3, shard_count=2, timeout=WAIT)
+            # A spectator in South Club asks for the board from the restarted process.
+            assert players[1].thread is not None
+            watched = await fake.send_slash_command(
+                sam, players[1].thread, "tafl", subcommand="board", options={}
+            )
+            await watched.wait_callback(timeout=WAIT)
+            board = watched.original_message
+            assert board is not None and board.attachments and not board.ephemeral, board
+
+        try:
+            for bot in bots:
+                await bot.start(fake, None)
+            await fake.wait_until_connected(identifies=2, shard_count=2, timeout=WAIT)
+            texts = await play_across(fake, players, restart_south)
+            check_the_game(texts)
+            no_cross_server_mentions(fake, players)
+            assert players[1].thread is not None
+            tried = await fake.send_slash_command(
+                sam, players[1].thread, "tafl", subcommand="move", options={"move": "a4-a3"}
+            )
+            await tried.wait_callback(timeout=WAIT)
+            assert "over" in await private_text(tried)
+        finally:
+            codes = [await bot.stop() for bot in bots]
+        logs = [bot.log_text() for bot in bots]
+        print(*logs)
+        fake.assert_healthy()
+    assert codes[0] == 0
+    for log in logs:
+        problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+        assert not problems, "\n".join(problems)
+    storage = await Storage.open(schema_url)
+    try:
+        record = await storage.games.get(1)
+        assert await storage.games.moves(record.id) == LOBBY_LINE
+        assert record.result is not None and record.result.value == "defenders"
+    finally:
+        await storage.close()

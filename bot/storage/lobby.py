@@ -331,10 +331,15 @@ class LobbyStore:
             )
         return None if row is None else seek_from_row(row)
 
-    async def open_seeks(self, variant: str | None = None) -> list[Seek]:
-        """Every open seek (of ``variant``), oldest first."""
+    async def open_seeks(
+        self, variant: str | None = None, *, limit: int | None = None, besides: int | None = None
+    ) -> list[Seek]:
+        """Open seeks (of ``variant``), oldest first: at most ``limit``, leaving out those of
+        the player ``besides`` (a Discord user id: the one looking at the list)."""
         async with self._db.read() as connection:
-            return await _open_seeks(connection, self._db.now(), variant)
+            return await _open_seeks(
+                connection, self._db.now(), variant, limit=limit, besides=besides
+            )
 
     async def counts(self) -> dict[str, int]:
         """Open seeks per variant."""
@@ -504,12 +509,30 @@ async def _open_seek(connection: Connection, seek_id: int, now: int) -> Seek:
     return seek_from_row(row)
 
 
-async def _open_seeks(connection: Connection, now: int, variant: str | None) -> list[Seek]:
-    rows = await connection.fetch(
-        SEEK_SELECT + "WHERE s.status = 'open' AND s.expires_at > ?"
-        " AND (CAST(? AS TEXT) IS NULL OR s.variant = ?) ORDER BY s.created_at, s.id",
-        (now, variant, variant),
-    )
+async def _open_seeks(
+    connection: Connection,
+    now: int,
+    variant: str | None,
+    *,
+    limit: int | None = None,
+    besides: int | None = None,
+) -> list[Seek]:
+    """Open seeks, oldest first: of ``variant`` (all with ``None``), at most ``limit``, none of
+    the player ``besides`` (a Discord user id). The query is written per case so that each
+    uses its index rather than a catch-all condition."""
+    where = "WHERE s.status = 'open' AND s.expires_at > ?"
+    parameters: list[object] = [now]
+    if variant is not None:
+        where += " AND s.variant = ?"
+        parameters.append(variant)
+    if besides is not None:
+        where += " AND p.discord_user_id <> ?"
+        parameters.append(besides)
+    tail = " ORDER BY s.created_at, s.id"
+    if limit is not None:
+        tail += " LIMIT ?"
+        parameters.append(limit)
+    rows = await connection.fetch(SEEK_SELECT + where + tail, tuple(parameters))
     return [seek_from_row(row) for row in rows]
 
 

@@ -428,6 +428,10 @@ class GameHub:
         the game caught up, when the database was ahead."""
         if live.unsure:
             await self._resync(live)
+        elif live.across and live.to_move != player and live.side_of(player.user_id or 0):
+            # The opponent's move may have been written by the process serving their server a
+            # moment ago, its news not here yet: read the game before refusing.
+            await self._resync(live)
         game = live.game
         if expected_ply is not None and expected_ply != game.ply:
             raise UserError("The position changed before your move arrived; look again.")
@@ -851,6 +855,8 @@ def not_your_turn(live: LiveGame) -> str:
     player = live.to_move
     if player.is_ai:
         return f"the AI is to move with the {side}; its reply comes with the next board."
+    if live.across:  # the asker may be in the other server: a name, never a mention
+        return f"{plain_name(player)} is to move with the {side}."
     return f"<@{player.user_id}> is to move with the {side}."
 
 

@@ -245,9 +245,8 @@ class Lobby(commands.Cog):
         """The open seeks (variant, time, rating; no names until paired), with a button to play
         each."""
         lobby = self.bot.storage.lobby
-        every = await lobby.open_seeks(variant)
-        seeks = [seek for seek in every if seek.player.user_id != interaction.user.id]
-        own = next((seek for seek in every if seek.player.user_id == interaction.user.id), None)
+        seeks = await lobby.open_seeks(variant, limit=LISTED, besides=interaction.user.id)
+        own = await lobby.open_seek_of(interaction.user.id)
         counts = await lobby.counts()
         embed = discord.Embed(title="The lobby: players seeking a game in any server")
         if counts:
@@ -258,7 +257,7 @@ class Lobby(commands.Cog):
                 embed.description += (
                     f"\nYours is among them ({get_variant(own.variant).title}); it is not listed."
                 )
-        listed = seeks[:LISTED]
+        listed = seeks
         if not listed:
             embed.add_field(
                 name="Nobody to play right now",
