@@ -8,8 +8,9 @@ its public API, then times what players and the bot's timer do to it:
     lobby pairs it with the oldest compatible seek, in one transaction under the lobby's turn.
     Then the lobby is filled again to 1,000 with (b).
 (b) a seek that finds nobody and waits (a new seek that pairs with none of the open ones).
-(c) ``/tafl lobby``'s listing: every open seek (``open_seeks``) and the count per variant
-    (``counts``), as the command asks for them; also with its ``variant`` option.
+(c) ``/tafl lobby``'s listing: the 10 oldest open seeks (``open_seeks``), the viewer's own
+    seek and the count per variant (``counts``), as the command asks for them; also with its
+    ``variant`` option.
 (d) the periodic sweep (every 10 s in the bot): expiry, pairs reopened, pairs made by reaches
     that widened; timed with nothing to do (the usual case), then once 100 s later, when seeks
     have expired and some widened reaches meet.
@@ -74,6 +75,7 @@ import pg_server  # noqa: E402
 from bot.storage import Participant, Storage, redact  # noqa: E402
 from bot.storage.lobby import (  # noqa: E402
     DEFAULT_REACH,
+    LISTED,
     SEEK_LIFETIME,
     WIDENING_PER_MINUTE,
     WIDEST_REACH,
@@ -115,6 +117,10 @@ SWEEP_TARGET_MS = 100.0
 """The targets, at the 95th percentile on each backend (see the module's text)."""
 FIRST_USER = 1_000_000
 """The Discord ids of the benchmark's players start here."""
+
+
+VIEWER = 1
+"""The Discord user id of the player looking at the list (no seek of theirs is open)."""
 
 
 class BenchFailure(Exception):
@@ -401,15 +407,14 @@ class Bench:
             raise BenchFailure(f"{when}: the lobby counts {counts}, not {self.model.counts()}")
 
     def check_listing(self, listed: Sequence[int], variant: str | None) -> None:
-        """The listing is every open seek (of ``variant``), oldest first."""
+        """The listing is the :data:`LISTED` oldest open seeks (of ``variant``)."""
         expected = sorted(
             (e for e in self.model.open.values() if variant is None or e.variant == variant),
             key=lambda entry: (entry.created_at, entry.seek_id),
-        )
+        )[:LISTED]
         if list(listed) != [entry.seek_id for entry in expected]:
             raise BenchFailure(
-                f"/tafl lobby lists {len(listed)} seeks, not the {len(expected)} open ones "
-                "oldest first"
+                f"/tafl lobby lists {len(listed)} seeks, not the {len(expected)} oldest open ones"
             )
 
     # ------------------------------------------------------------------ (a) and (b)
@@ -467,7 +472,9 @@ class Bench:
         times = []
         for _ in range(self.plan.listings):
             started = time.perf_counter()
-            seeks = await self.storage.lobby.open_seeks(variant)
+            # As the command asks: the seeks it shows, the viewer's own seek, the counts.
+            seeks = await self.storage.lobby.open_seeks(variant, limit=LISTED, besides=VIEWER)
+            await self.storage.lobby.open_seek_of(VIEWER)
             counts = await self.storage.lobby.counts()
             times.append(time.perf_counter() - started)
             self.check_listing([seek.id for seek in seeks], variant)

@@ -48,6 +48,9 @@ LOBBY_TURN = 0x7AF1_0003
 DEFAULT_RATING = 1500.0
 """The rating of a player with no rated game in a variant yet (Glicko-2's start)."""
 
+LISTED = 10
+"""How many open seeks /tafl lobby shows (the oldest first)."""
+
 SEEK_SELECT = f"""
 SELECT s.*, {participant_columns("p", "p_")}
 FROM seeks AS s JOIN players AS p ON p.id = s.player_id

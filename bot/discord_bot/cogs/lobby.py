@@ -14,6 +14,7 @@ from bot.engine import Side, get_variant
 from bot.storage import Participant, ServerSettings
 from bot.storage.lobby import (
     DEFAULT_REACH,
+    LISTED,
     WIDEST_REACH,
     Blocked,
     InAGame,
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LISTED = 10
-"""Seeks shown by /tafl lobby."""
 SEEK_STATES = {
     "matched": "already paired: your game has begun",
     "expired": "over: it expired",
