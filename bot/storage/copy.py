@@ -39,6 +39,10 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("game_venues", ("game_id", "side")),
     ("seeks", ("id",)),
     ("blocks", ("player_id", "blocked_id")),
+    ("tournaments", ("id",)),
+    ("tournament_entrants", ("tournament_id", "player_id")),
+    ("tournament_pairings", ("tournament_id", "round", "board")),
+    ("tournament_log", ("id",)),
 )
 """Every table with data, parents before the tables whose rows refer to them, and its key."""
 
@@ -46,7 +50,7 @@ NOT_COPIED = ("shard_leases", "identify_turns")
 """The running processes' own bookkeeping (who serves which shard, when each may connect): it
 belongs to the processes of the source, stopped for the copy, not to the data."""
 
-IDENTITY_TABLES = ("players", "games", "challenges", "seeks")
+IDENTITY_TABLES = ("players", "games", "challenges", "seeks", "tournaments", "tournament_log")
 """Tables whose ids PostgreSQL hands out from a sequence, moved past the copied ids."""
 
 BATCH = 5_000

@@ -32,6 +32,7 @@ from .replay import replay_game
 from .settings import SettingsStore
 from .shards import Shards
 from .sqlite import SqliteDatabase
+from .tournaments import TournamentStore
 from .turns import IdentifyTurns
 
 log = logging.getLogger(__name__)
@@ -156,8 +157,8 @@ def _replay_all(
 class Storage:
     """The bot's storage: ``games``, ``challenges``, ``offers`` (draw and takeback),
     ``analyses`` (reviews of finished games), ``puzzles``, ``ratings``, ``leaderboards``,
-    ``settings`` (per server), ``preferences`` (per player) and ``lobby`` (seeks across
-    servers, and blocks); and for the processes
+    ``settings`` (per server), ``preferences`` (per player), ``lobby`` (seeks across
+    servers, and blocks) and ``tournaments`` (events inside a server); and for the processes
     themselves, ``leases`` (which one serves which shards) and ``identify_turns`` (when each may
     connect to Discord).
 
@@ -181,6 +182,7 @@ class Storage:
         self.settings = SettingsStore(db)
         self.preferences = PreferencesStore(db)
         self.lobby = LobbyStore(db, self.shards)
+        self.tournaments = TournamentStore(db)
         self.leases = LeaseStore(db)
         self.identify_turns = IdentifyTurns(db)
 
