@@ -28,8 +28,10 @@ from .cogs.puzzles import Puzzles
 from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
+from .cogs.tournaments import Tournaments
 from .errors import report
 from .lobby_desk import GAMES, LobbyDesk
+from .tournament_desk import TournamentDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.identify import SharedIdentifyPacer
@@ -139,6 +141,7 @@ class TaflBot(commands.Bot):
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
+        self.tournament_desk = TournamentDesk(self)
         """Games across servers: started from the lobby's pairs, kept in step in both venues."""
         self.ai = AIService(
             workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
@@ -224,6 +227,7 @@ class TaflBot(commands.Bot):
         # puzzles, puzzle_desk, ai), never through one another.
         features = (
             Lobby(self),
+            Tournaments(self),
             Challenges(self),
             Play(self),
             Info(self),

@@ -235,6 +235,30 @@ class SeekButton(
         return cls(int(match["seek"]), match["action"])
 
 
+class TournamentButton(
+    Routed,
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:tn:(?P<event>\d+):(?P<action>join|leave)",
+):
+    """Under a tournament's announcement: Join or Leave."""
+
+    def __init__(self, event_id: int, action: str) -> None:
+        join = action == "join"
+        super().__init__(
+            discord.ui.Button(
+                label="Join" if join else "Leave",
+                style=discord.ButtonStyle.success if join else discord.ButtonStyle.secondary,
+                custom_id=f"tafl:tn:{event_id}:{action}",
+            )
+        )
+        self.event_id = event_id
+        self.action = action
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> TournamentButton:
+        return cls(int(match["event"]), match["action"])
+
+
 class AcrossRematchButton(
     Routed,
     discord.ui.DynamicItem[Button],
@@ -440,6 +464,7 @@ DYNAMIC_ITEMS = (
     RematchButton,
     SeekButton,
     AcrossRematchButton,
+    TournamentButton,
     PieceSelect,
     TargetSelect,
     PuzzlePieceSelect,
@@ -491,6 +516,14 @@ def seek_view(seek_id: int) -> discord.ui.View:
     """Cancel, under a player's own seek."""
     view = discord.ui.View(timeout=None)
     view.add_item(SeekButton(seek_id, "cancel"))
+    return view
+
+
+def tournament_view(event_id: int) -> discord.ui.View:
+    """Join and Leave, under a tournament's announcement."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TournamentButton(event_id, "join"))
+    view.add_item(TournamentButton(event_id, "leave"))
     return view
 
 

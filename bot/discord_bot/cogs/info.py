@@ -11,7 +11,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import level_ratings
-from bot.ai.analysis import GameAnalysis, budget_name
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
 from bot.storage import (
@@ -26,6 +25,7 @@ from bot.storage import (
 from bot.storage.replay import replay_game
 
 from ..app.errors import UserError
+from ..app.records import otn_record
 from ..app.wording import plain_name, plural, rating_with_games, side_record
 from ..choices import VARIANT_CHOICES
 from ..limits import GameNumber, fit_embed
@@ -159,21 +159,8 @@ class Info(commands.Cog):
         self, interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
         """Attach the OpenTafl Notation record of a game."""
-        record, played = await self._game(interaction, game)
-        tags = {
-            "attackers": plain_name(record.attackers),
-            "defenders": plain_name(record.defenders),
-            "date": record.created_at.strftime("%Y.%m.%d"),
-            "site": "Discord",
-        }
-        if record.reason is not None:
-            tags["termination"] = record.reason.value
-        if record.result is not None:  # also for games ended off the board (resignation, time)
-            tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
-        # A reviewed game carries its review's verdicts as remarks on the moves.
-        stored = await self.bot.storage.analyses.get(record.id, budget_name(record.variant))
-        comments = None if stored is None else GameAnalysis.from_json(stored).comments()
-        text = played.to_record(tags, comments)
+        record, _ = await self._game(interaction, game)
+        text, played = await otn_record(self.bot.storage, record)
         await interaction.response.send_message(
             f"Game #{record.id}: {moves_text(played)}.",
             file=discord.File(io.BytesIO(text.encode()), f"tafl-game-{record.id}.otn"),

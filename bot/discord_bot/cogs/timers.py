@@ -169,6 +169,10 @@ class Timers(commands.Cog):
         for pairing in pairs:
             await self.bot.lobby_desk.start(pairing)
 
+    async def run_tournaments(self) -> None:
+        """Tournaments move on: starts, results, next rounds, deadlines, final standings."""
+        await self.bot.tournament_desk.tick()
+
     async def redraw_lagging(self) -> None:
         """Venues of games across servers whose board lags behind are shown the board again."""
         await self.bot.lobby_desk.redraw_lagging()

@@ -1,0 +1,489 @@
+"""/tafl tournament: events inside a server (Swiss, round robin, arena), run by the bot from
+sign-up to prize-giving, and the organiser's tools."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage import NotFound
+from bot.storage.tournaments import EntryRefused, Tournament, TournamentSpec
+
+from ..app.durations import parse_move_time
+from ..app.errors import UserError
+from ..app.wording import plain_name
+from ..choices import VARIANT_CHOICES
+from ..limits import CONTENT, clip, fit_embed
+from ..people import participant_of
+from ..tournament_desk import describe_event, points_text
+from ..views import TournamentButton, tournament_view
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name="Swiss (a number of rounds)", value="swiss"),
+    app_commands.Choice(name="Round robin (everyone plays everyone)", value="round_robin"),
+    app_commands.Choice(name="Arena (re-paired as soon as a game ends)", value="arena"),
+]
+MIN_ENTRANTS = {"swiss": 4, "round_robin": 3, "arena": 2}
+"""Fewest players an event starts with, unless the organiser says otherwise."""
+STATUS_WORDS = {
+    "signup": "open for sign-up",
+    "running": "being played",
+    "paused": "paused",
+    "finished": "finished",
+    "cancelled": "cancelled",
+}
+
+
+def may_organise(interaction: discord.Interaction) -> bool:
+    """Members who may manage the server run its events."""
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+def _duration(text: str | None, what: str, default: int | None) -> int | None:
+    if text is None:
+        return default
+    try:
+        return parse_move_time(text)
+    except ValueError as error:
+        raise UserError(f"{what}: {error}") from None
+
+
+class Tournaments(commands.Cog):
+    """Tournaments inside a server."""
+
+    group = app_commands.Group(
+        name="tournament", description="Tournaments in this server: Swiss, round robin, arena"
+    )
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        bot.clicks.register(TournamentButton, self.on_button)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Tournaments belong to a server: not in direct messages."""
+        if interaction.guild_id is None:
+            raise UserError("Tournaments are run inside a server: use this in a server channel.")
+        return True
+
+    # ------------------------------------------------------------------ organiser
+
+    @group.command(name="create", description="Announce a tournament in this channel")
+    @app_commands.describe(
+        name="The event's name",
+        variant="Which rules",
+        format="Swiss, round robin or arena",
+        rounds="Swiss: how many rounds (default 5)",
+        minutes="Arena: how long the event lasts, in minutes (default 60)",
+        time="Time per move, like 10m, 1h, 1d (default 1d)",
+        round_time="Longest a round may last, like 1d or 3d (default: none)",
+        starts_in="When it starts, like 30m, 2h, 1d (default 1h)",
+        matches="Each pairing plays two games with sides swapped (default: one game)",
+        rated="Count the games for ratings (default yes)",
+        floor="Lowest rating that may join",
+        ceiling="Highest rating that may join",
+        min_players="Fewest players it starts with (fewer cancel it)",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, format=FORMAT_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 3, 60],
+        variant: str = "copenhagen",
+        format: str = "swiss",
+        rounds: app_commands.Range[int, 1, 15] = 5,
+        minutes: app_commands.Range[int, 10, 1440] = 60,
+        time: str | None = None,
+        round_time: str | None = None,
+        starts_in: str | None = None,
+        matches: bool = False,
+        rated: bool = True,
+        floor: app_commands.Range[int, 0, 3500] | None = None,
+        ceiling: app_commands.Range[int, 0, 3500] | None = None,
+        min_players: app_commands.Range[int, 2, 256] | None = None,
+    ) -> None:
+        """Store the event and post its announcement with Join and Leave buttons."""
+        assert interaction.guild_id is not None
+        if not may_organise(interaction):
+            raise UserError("Only members who may manage the server can create tournaments.")
+        if floor is not None and ceiling is not None and floor > ceiling:
+            raise UserError(f"The rating floor ({floor}) is above the ceiling ({ceiling}).")
+        if not isinstance(interaction.channel, discord.TextChannel):
+            raise UserError(
+                "Announce a tournament in a text channel: its games are played in threads of it."
+            )
+        move_seconds = _duration(time, "time", 86400)
+        round_seconds = _duration(round_time, "round_time", None)
+        delay = _duration(starts_in, "starts_in", 3600) or 0
+        kind: Literal["swiss", "round_robin", "arena"] = (
+            "round_robin" if format == "round_robin" else "arena" if format == "arena" else "swiss"
+        )
+        spec = TournamentSpec(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel.id,
+            name=name.strip(),
+            variant=variant,
+            format=kind,
+            rounds=rounds if kind == "swiss" else None,
+            arena_seconds=minutes * 60 if kind == "arena" else None,
+            matches=matches,
+            move_seconds=move_seconds,
+            round_seconds=round_seconds,
+            rated=rated,
+            rating_floor=floor,
+            rating_ceiling=ceiling,
+            min_entrants=min_players or MIN_ENTRANTS[kind],
+            starts_at=self.bot.storage.db.now() + delay,
+        )
+        event = await self.bot.storage.tournaments.create(spec, participant_of(interaction.user))
+        await interaction.response.send_message(
+            embed=self._announcement(event, 0), view=tournament_view(event.id)
+        )
+        message = await interaction.original_response()
+        await self.bot.storage.tournaments.set_announcement(event.id, message.id)
+
+    def _announcement(self, event: Tournament, entrants: int) -> discord.Embed:
+        embed = discord.Embed(
+            title=f"🏆 {event.name} (#{event.id})",
+            description=describe_event(event),
+            colour=discord.Colour.gold(),
+        )
+        embed.add_field(
+            name="Starts", value=f"<t:{event.spec.starts_at}:R> (<t:{event.spec.starts_at}:f>)"
+        )
+        embed.add_field(name="Players", value=str(entrants))
+        embed.add_field(name="Organiser", value=plain_name(event.organiser))
+        embed.set_footer(
+            text="Join with the button or /tafl tournament join · each game gets a thread here"
+        )
+        return fit_embed(embed)
+
+    async def _organised(self, interaction: discord.Interaction, event_id: int) -> Tournament:
+        if not may_organise(interaction):
+            raise UserError("Only members who may manage the server can do that.")
+        return await self._event(interaction, event_id)
+
+    async def _event(self, interaction: discord.Interaction, event_id: int | None) -> Tournament:
+        """The event asked for, in this server: by number, or this server's newest."""
+        storage = self.bot.storage.tournaments
+        if event_id is None:
+            events = await storage.in_guild(interaction.guild_id or 0)
+            if not events:
+                raise UserError(
+                    "This server has no tournament under way: an organiser starts one with "
+                    "`/tafl tournament create`."
+                )
+            return events[0]
+        try:
+            event = await storage.get(event_id)
+        except NotFound:
+            event = None
+        if event is None or event.spec.guild_id != interaction.guild_id:
+            raise UserError(f"There is no tournament #{event_id} in this server.")
+        return event
+
+    @group.command(name="start", description="Start a tournament now")
+    @app_commands.describe(event="Tournament number")
+    async def start(self, interaction: discord.Interaction, event: int) -> None:
+        """Start early (before its announced time)."""
+        found = await self._organised(interaction, event)
+        if found.status != "signup":
+            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        words = await self.bot.tournament_desk.start(found, by=participant_of(interaction.user))
+        await interaction.followup.send(words, ephemeral=True)
+
+    @group.command(name="pause", description="Pause a tournament (no new round)")
+    @app_commands.describe(event="Tournament number")
+    async def pause(self, interaction: discord.Interaction, event: int) -> None:
+        """Games under way go on; no round is paired until it resumes."""
+        found = await self._organised(interaction, event)
+        if not await self.bot.storage.tournaments.change_status(
+            found.id, ["running"], "paused", actor=participant_of(interaction.user), action="paused"
+        ):
+            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        await interaction.response.send_message(
+            f"**{found.name}** is paused: games under way go on; no new round is paired until "
+            "`/tafl tournament resume`."
+        )
+
+    @group.command(name="resume", description="Resume a paused tournament")
+    @app_commands.describe(event="Tournament number")
+    async def resume(self, interaction: discord.Interaction, event: int) -> None:
+        """The event carries on where it stands."""
+        found = await self._organised(interaction, event)
+        if not await self.bot.storage.tournaments.change_status(
+            found.id,
+            ["paused"],
+            "running",
+            actor=participant_of(interaction.user),
+            action="resumed",
+        ):
+            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        await interaction.response.send_message(f"**{found.name}** goes on.")
+        await self.bot.tournament_desk.advance(await self.bot.storage.tournaments.get(found.id))
+
+    @group.command(name="cancel", description="Cancel a tournament")
+    @app_commands.describe(event="Tournament number", reason="Why (shown to everyone)")
+    async def cancel(
+        self, interaction: discord.Interaction, event: int, reason: app_commands.Range[str, 3, 200]
+    ) -> None:
+        """End it without standings; games under way go on as ordinary games."""
+        found = await self._organised(interaction, event)
+        if not await self.bot.storage.tournaments.change_status(
+            found.id,
+            ["signup", "running", "paused"],
+            "cancelled",
+            actor=participant_of(interaction.user),
+            action="cancelled",
+            detail=reason,
+        ):
+            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        await interaction.response.send_message(f"**{found.name}** is cancelled: {reason}")
+
+    @group.command(name="result", description="Set a pairing's result (forfeit, etc.)")
+    @app_commands.describe(
+        event="Tournament number",
+        round="Round",
+        board="Board",
+        result="The result, first-named player's score first",
+        reason="Why (kept in the event's history)",
+    )
+    @app_commands.choices(
+        result=[
+            app_commands.Choice(name="first player wins (1-0)", value="1-0"),
+            app_commands.Choice(name="second player wins (0-1)", value="0-1"),
+            app_commands.Choice(name="draw (½-½)", value="½-½"),
+            app_commands.Choice(name="both lose (0-0)", value="0-0"),
+        ]
+    )
+    async def result(
+        self,
+        interaction: discord.Interaction,
+        event: int,
+        round: app_commands.Range[int, 1, 100],
+        board: app_commands.Range[int, 1, 512],
+        result: str,
+        reason: app_commands.Range[str, 3, 200],
+    ) -> None:
+        """Replace a pairing's result (a forfeit or an adjudication), with a reason."""
+        found = await self._organised(interaction, event)
+        scores = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "½-½": (0.5, 0.5), "0-0": (0.0, 0.0)}
+        first, second = scores[result]
+        if found.spec.matches:
+            first, second = first * 2, second * 2
+        pairings = await self.bot.storage.tournaments.pairings(found.id, round)
+        pairing = next((p for p in pairings if p.board == board), None)
+        if pairing is None or pairing.second is None:
+            raise UserError(f"Round {round} of **{found.name}** has no board {board} with two players.")
+        how: Literal["forfeit", "adjudicated"] = "forfeit" if "0-0" == result or "forfeit" in reason.lower() else "adjudicated"
+        await self.bot.storage.tournaments.decide(
+            found.id, round, board, first, second, how,
+            reason=reason, actor=participant_of(interaction.user), only_undecided=False,
+        )  # fmt: skip
+        await interaction.response.send_message(
+            f"**{found.name}**, round {round}, board {board}: {plain_name(pairing.first)} "
+            f"{points_text(first)}–{points_text(second)} {plain_name(pairing.second)} "
+            f"({how}: {reason})."
+        )
+
+    @group.command(name="remove", description="Remove a player from a tournament")
+    @app_commands.describe(event="Tournament number", player="Who", reason="Why")
+    async def remove(
+        self,
+        interaction: discord.Interaction,
+        event: int,
+        player: discord.User,
+        reason: app_commands.Range[str, 3, 200],
+    ) -> None:
+        """No longer paired; the games they played stand."""
+        found = await self._organised(interaction, event)
+        if not await self.bot.storage.tournaments.leave(
+            found.id,
+            player.id,
+            "removed",
+            actor=participant_of(interaction.user),
+            detail=reason,
+        ):
+            raise UserError(f"{player.display_name} is not playing in **{found.name}**.")
+        await interaction.response.send_message(
+            f"{player.display_name} is removed from **{found.name}** ({reason}); the games "
+            "they played stand.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    # ------------------------------------------------------------------ players
+
+    @group.command(name="join", description="Join a tournament")
+    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Sign up (or join late, where the format allows)."""
+        await self._join(interaction, await self._event(interaction, event))
+
+    async def _join(self, interaction: discord.Interaction, event: Tournament) -> None:
+        me = participant_of(interaction.user)
+        rating = await self.bot.storage.ratings.get(me, event.spec.variant)
+        try:
+            await self.bot.storage.tournaments.join(event.id, me, rating.rating.rating)
+        except EntryRefused as refused:
+            raise UserError(str(refused)) from None
+        late = ""
+        if event.status != "signup":
+            late = (
+                f" You join in round {event.round + 1}; the rounds you missed count as "
+                "zero-point byes."
+            )
+        await interaction.response.send_message(
+            f"You are in **{event.name}** (#{event.id}).{late} `/tafl tournament leave` "
+            "withdraws you.",
+            ephemeral=True,
+        )
+        await self._refresh_announcement(event)
+
+    @group.command(name="leave", description="Withdraw from a tournament")
+    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Withdraw: no longer paired; the games already played stand."""
+        await self._leave(interaction, await self._event(interaction, event))
+
+    async def _leave(self, interaction: discord.Interaction, event: Tournament) -> None:
+        if not await self.bot.storage.tournaments.leave(event.id, interaction.user.id, "withdrew"):
+            raise UserError(f"You are not playing in **{event.name}**.")
+        await interaction.response.send_message(
+            f"You have withdrawn from **{event.name}**: you will not be paired again; the games "
+            "you played stand.",
+            ephemeral=True,
+        )
+        await self._refresh_announcement(event)
+
+    async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:
+        """Join or Leave under the announcement."""
+        event = await self._event(interaction, button.event_id)
+        if button.action == "join":
+            await self._join(interaction, event)
+        else:
+            await self._leave(interaction, event)
+
+    async def _refresh_announcement(self, event: Tournament) -> None:
+        if event.announcement_id is None:
+            return
+        entrants = [e for e in await self.bot.storage.tournaments.entrants(event.id) if e.active]
+        channel = self.bot.get_partial_messageable(event.spec.channel_id)
+        try:
+            await channel.get_partial_message(event.announcement_id).edit(
+                embed=self._announcement(event, len(entrants))
+            )
+        except discord.HTTPException as error:
+            log.info("could not update the announcement of tournament %d: %s", event.id, error)
+
+    @group.command(name="list", description="This server's tournaments")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        """Events under way and the latest ended ones."""
+        events = await self.bot.storage.tournaments.in_guild(
+            interaction.guild_id or 0, include_ended=True
+        )
+        if not events:
+            raise UserError(
+                "This server has had no tournament yet: an organiser starts one with "
+                "`/tafl tournament create`."
+            )
+        lines = [
+            f"#{e.id} **{e.name}**: {describe_event(e)} · {STATUS_WORDS[e.status]}"
+            + (f", round {e.round}" if e.status in ("running", "paused") and e.round else "")
+            for e in events[:15]
+        ]
+        await interaction.response.send_message(clip("\n".join(lines), CONTENT), ephemeral=True)
+
+    @group.command(name="info", description="A tournament: its options and players")
+    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    async def info(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Options, status, entrants and the latest of its history."""
+        found = await self._event(interaction, event)
+        entrants = await self.bot.storage.tournaments.entrants(found.id)
+        embed = discord.Embed(title=f"🏆 {found.name} (#{found.id})", description=describe_event(found))
+        embed.add_field(name="Status", value=STATUS_WORDS[found.status] + (f", round {found.round}" if found.round else ""))
+        embed.add_field(name="Starts" if found.status == "signup" else "Started", value=f"<t:{found.spec.starts_at}:f>")
+        names = [
+            plain_name(e.player) + (f" ({e.left_reason})" if e.left_reason else "")
+            for e in entrants
+        ]
+        embed.add_field(
+            name=f"Players ({sum(1 for e in entrants if e.active)})",
+            value=clip(", ".join(names) or "nobody yet", 1000),
+            inline=False,
+        )
+        history = await self.bot.storage.tournaments.history(found.id)
+        embed.add_field(
+            name="History",
+            value=clip(
+                "\n".join(
+                    f"<t:{h.at}:t> {h.action}{': ' + h.detail if h.detail else ''}"
+                    + (f" ({plain_name(h.actor)})" if h.actor else "")
+                    for h in history[-8:]
+                ),
+                1000,
+            ),
+            inline=False,
+        )  # fmt: skip
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+    @group.command(name="standings", description="A tournament's standings")
+    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """The standings, as an image and in words."""
+        found = await self._event(interaction, event)
+        await interaction.response.defer(thinking=True)
+        await self.bot.tournament_desk.post_standings(found.id, interaction.channel_id or 0, interaction)
+
+    @group.command(name="pairings", description="A round's pairings")
+    @app_commands.describe(event="Tournament number", round="Round (the current one by default)")
+    async def pairings(
+        self,
+        interaction: discord.Interaction,
+        event: int | None = None,
+        round: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
+        """Who plays whom, with each pairing's result so far and its thread."""
+        found = await self._event(interaction, event)
+        number = round or found.round
+        if number == 0:
+            raise UserError(f"**{found.name}** has not begun: it starts <t:{found.spec.starts_at}:R>.")
+        pairings = await self.bot.storage.tournaments.pairings(found.id, number)
+        if not pairings:
+            raise UserError(f"**{found.name}** has no round {number}.")
+        lines = [f"**{found.name}**, round {number}:"]
+        for p in pairings:
+            if p.second is None:
+                lines.append(f"bye: {plain_name(p.first)} ({points_text(p.first_points)})")
+                continue
+            score = (
+                f"{points_text(p.first_points)}–{points_text(p.second_points)}"
+                if p.decided else "playing"
+            )
+            where = ""
+            if p.games:
+                record = await self.bot.storage.games.get(p.games[-1])
+                where = f" <#{record.channel_id}>"
+            lines.append(
+                f"{p.board}. {plain_name(p.first)} – {plain_name(p.second)}: {score}{where}"
+            )  # fmt: skip
+        await interaction.response.send_message(clip("\n".join(lines), CONTENT), ephemeral=True)
+
+    @group.command(name="export", description="A tournament's record: games and crosstable")
+    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """One file: the crosstable, then every game in OTN."""
+        found = await self._event(interaction, event)
+        await interaction.response.defer(thinking=True)
+        file = await self.bot.tournament_desk.export(found)
+        await interaction.followup.send(f"The record of **{found.name}**.", file=file)
+

@@ -1,0 +1,415 @@
+"""Running tournaments: starting them, pairing each round, playing each pairing's games in a
+thread of their own, settling rounds by their results (or their deadline) and announcing the
+standings, until the podium.
+
+Everything an event is lives in the database (``storage.tournaments``); this desk only acts on
+it. The process that serves the event's server runs its clock (:meth:`TournamentDesk.tick`);
+each round is begun by a compare-and-set in storage, so two processes that see a round end at the
+same moment pair the next one once. A restart loses nothing: the next tick finds each pairing's
+games and carries on where the event stands.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+import discord
+
+from bot.engine import get_variant
+from bot.storage import ChannelBusy, GameRecord, GameStatus, Participant, StorageError
+from bot.storage.tournaments import NewPairing, StoredPairing, Tournament
+
+from .app.durations import describe_duration
+from .app.records import otn_record
+from .app.wording import plain_name
+from .limits import CONTENT, clip
+from .table import post_board, resolve_channel
+from .venue import THREAD_ARCHIVE_MINUTES
+
+if TYPE_CHECKING:
+    from .client import TaflBot
+
+log = logging.getLogger(__name__)
+
+PUBLIC_THREAD: Literal[11] = 11
+FORMAT_WORDS = {"swiss": "Swiss", "round_robin": "round robin", "arena": "arena"}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings."""
+
+    rank: str
+    player: Participant
+    points: float
+    tiebreaks: tuple[tuple[str, float], ...]
+    withdrawn: bool
+
+
+def points_text(value: float | None) -> str:
+    """``1½``, ``½``, ``2``."""
+    if value is None:
+        return "–"
+    whole = int(value)
+    if value == whole:
+        return str(whole)
+    return ("" if whole == 0 else str(whole)) + "½"
+
+
+class TournamentDesk:
+    """Starts events, pairs rounds, starts and settles their games."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ the clock
+
+    async def tick(self) -> None:
+        """Move every event of this process's servers along (the timers call this)."""
+        for event in await self.bot.storage.tournaments.due():
+            if not self.bot.storage.shards.owns(event.spec.guild_id):
+                continue
+            try:
+                await self.advance(event)
+            except StorageError:
+                raise
+            except discord.HTTPException as error:
+                log.warning("tournament %d: %s", event.id, error)
+
+    async def advance(self, event: Tournament) -> None:
+        """Whatever the event needs now: starting, its games' results, its next round."""
+        if event.status == "signup":
+            await self.start(event)
+            return
+        if event.status != "running":
+            return
+        storage = self.bot.storage.tournaments
+        for pairing in await storage.pairings(event.id, event.round):
+            if pairing.decided is None:
+                await self._follow(event, pairing)
+        if await storage.round_open(event.id, event.round):
+            if (
+                event.round_deadline is not None
+                and self.bot.storage.db.now() >= event.round_deadline
+            ):
+                await self._deadline(event)
+            return
+        await self._next_round(event)
+
+    # ------------------------------------------------------------------ starting
+
+    async def start(self, event: Tournament, *, by: Participant | None = None) -> str:
+        """Start the event now (its time has come, or the organiser started it early): too
+        few entrants cancel it, with a message; else round 1 is paired and its games begin."""
+        storage = self.bot.storage.tournaments
+        entrants = [e for e in await storage.entrants(event.id) if e.active]
+        if len(entrants) < event.spec.min_entrants:
+            text = (
+                f"**{event.name}** is cancelled: it needed {event.spec.min_entrants} players and "
+                f"{len(entrants)} joined."
+            )
+            if await storage.change_status(
+                event.id, ["signup"], "cancelled", actor=by, action="cancelled", detail=text
+            ):
+                await self.bot.table.tell(event.spec.channel_id, text)
+            return text
+        pairings = self.pair(event, entrants, [], 1)
+        deadline = self._round_deadline(event)
+        ends_at = None
+        if event.spec.format == "arena" and event.spec.arena_seconds is not None:
+            ends_at = self.bot.storage.db.now() + event.spec.arena_seconds
+        if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
+            return f"**{event.name}** has already begun."
+        await storage.log(event.id, by, "started", f"{len(entrants)} players")
+        fresh = await storage.get(event.id)
+        await self._announce_round(fresh)
+        await self._start_games(fresh)
+        return f"**{event.name}** has begun: round 1 is paired."
+
+    def _round_deadline(self, event: Tournament) -> int | None:
+        seconds = event.spec.round_seconds
+        return None if seconds is None else self.bot.storage.db.now() + seconds
+
+    # ------------------------------------------------------------------ pairing
+
+    def pair(
+        self,
+        event: Tournament,
+        entrants: list[object],
+        played: list[StoredPairing],
+        round_number: int,
+    ) -> list[NewPairing]:
+        """The pairings of ``round_number`` (see :mod:`bot.tournament`)."""
+        from bot import tournament  # noqa: PLC0415  (filled in with the pairing layer)
+
+        return tournament.pair_for_event(event, entrants, played, round_number)  # type: ignore[attr-defined,no-any-return]
+
+    async def _next_round(self, event: Tournament) -> None:
+        storage = self.bot.storage.tournaments
+        entrants = await storage.entrants(event.id)
+        played = await storage.pairings(event.id)
+        if self._last_round(event, len(entrants)):
+            await self.finish(event)
+            return
+        following = event.round + 1
+        pairings = self.pair(event, list(entrants), played, following)
+        if not await storage.begin_round(
+            event.id, following, pairings, deadline=self._round_deadline(event)
+        ):
+            return  # another process paired it
+        fresh = await storage.get(event.id)
+        await self._announce_round(fresh)
+        await self._start_games(fresh)
+
+    def _last_round(self, event: Tournament, entrants: int) -> bool:
+        if event.spec.format == "swiss":
+            return event.round >= (event.spec.rounds or 1)
+        if event.spec.format == "round_robin":
+            players = entrants + entrants % 2
+            return event.round >= players - 1
+        ends_at = event.ends_at
+        return ends_at is not None and self.bot.storage.db.now() >= ends_at
+
+    # ------------------------------------------------------------------ games
+
+    async def _start_games(self, event: Tournament) -> None:
+        for pairing in await self.bot.storage.tournaments.pairings(event.id, event.round):
+            if pairing.is_bye or pairing.game1_id is not None:
+                continue
+            await self._start_game(event, pairing, pairing.first, pairing.second, 1)
+
+    async def _start_game(
+        self,
+        event: Tournament,
+        pairing: StoredPairing,
+        attackers: Participant,
+        defenders: Participant | None,
+        number: int,
+        thread_id: int | None = None,
+    ) -> None:
+        """Open a thread for a pairing (or use its thread for a match's second game) and start
+        the game in it, with its first board."""
+        assert defenders is not None
+        variant = get_variant(event.spec.variant)
+        if thread_id is None:
+            name = clip(
+                f"{event.name} · R{pairing.round} · {plain_name(attackers)} vs "
+                f"{plain_name(defenders)}",
+                100,
+            )
+            try:
+                data = await self.bot.http.start_thread_without_message(
+                    event.spec.channel_id,
+                    name=name,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    type=PUBLIC_THREAD,
+                    reason=f"a game of {event.name}",
+                )
+            except discord.Forbidden:
+                await self._pause_for_threads(event)
+                return
+            thread_id = int(data["id"])
+        try:
+            record = await self.bot.storage.games.create(
+                guild_id=event.spec.guild_id,
+                channel_id=thread_id,
+                variant=variant.name,
+                attackers=attackers,
+                defenders=defenders,
+                move_seconds=event.spec.move_seconds,
+                rated=event.spec.rated,
+            )
+        except ChannelBusy:
+            log.warning("tournament %d: thread %d is busy", event.id, thread_id)
+            return
+        await self.bot.storage.tournaments.attach_game(
+            event.id, pairing.round, pairing.board, record.id
+        )
+        live = self.bot.hub.adopt(record)
+        game_words = "" if not event.spec.matches else f", game {number} of 2"
+        await post_board(
+            self.bot,
+            live,
+            [
+                f"**{event.name}**, round {pairing.round}, board {pairing.board}{game_words}: "
+                f"<@{attackers.user_id}> attacks, <@{defenders.user_id}> defends."
+            ],
+        )
+
+    async def _pause_for_threads(self, event: Tournament) -> None:
+        text = (
+            f"**{event.name}** is paused: I may not open threads in this channel for its games "
+            "(I need the Create Public Threads permission). The organiser resumes it with "
+            "`/tafl tournament resume` once I may."
+        )
+        if await self.bot.storage.tournaments.change_status(
+            event.id, ["running"], "paused", action="paused", detail="no thread permission"
+        ):
+            await self.bot.table.tell(event.spec.channel_id, text)
+
+    async def _follow(self, event: Tournament, pairing: StoredPairing) -> None:
+        """A pairing's games: a finished first game of a match starts the second (sides
+        swapped, same thread); once all are finished, the pairing's points are set."""
+        games = self.bot.storage.games
+        records: list[GameRecord] = [await games.get(game_id) for game_id in pairing.games]
+        if not records or any(r.status is GameStatus.ACTIVE for r in records):
+            return
+        if event.spec.matches and len(records) == 1:
+            await self._start_game(
+                event, pairing, pairing.second or pairing.first, pairing.first, 2,
+                thread_id=records[0].channel_id,
+            )  # fmt: skip
+            return
+        first = second = 0.0
+        for record in records:
+            got = score_of(record, pairing.first)
+            first += got
+            second += (1.0 - got) if record.result is not None else 0.0
+        await self.bot.storage.tournaments.decide(
+            event.id, pairing.round, pairing.board, first, second, "played"
+        )
+
+    async def _deadline(self, event: Tournament) -> None:
+        """The round's time is up: each game still being played is lost on time by the player
+        to move (as their clock would have it), so the round can end."""
+        for pairing in await self.bot.storage.tournaments.pairings(event.id, event.round):
+            for game_id in pairing.games:
+                live = self.bot.hub.by_id(game_id)
+                if live is None:
+                    continue
+                ended = await self.bot.hub.forfeit_on_time(live, live.game.ply)
+                if ended is not None:
+                    await self.bot.table.announce_end(ended)
+
+    # ------------------------------------------------------------------ telling
+
+    async def _announce_round(self, event: Tournament) -> None:
+        pairings = await self.bot.storage.tournaments.pairings(event.id, event.round)
+        lines = [f"**{event.name}**: round {event.round} is paired."]
+        for pairing in pairings:
+            if pairing.second is None:
+                lines.append(
+                    f"Bye: <@{pairing.first.user_id}> ({points_text(pairing.first_points)})"
+                )
+            else:
+                lines.append(
+                    f"Board {pairing.board}: <@{pairing.first.user_id}> – "
+                    f"<@{pairing.second.user_id}>"
+                )
+        if event.round_deadline is not None:
+            lines.append(f"The round ends <t:{event.round_deadline}:R>.")
+        await self.bot.table.tell(
+            event.spec.channel_id,
+            clip("\n".join(lines), CONTENT),
+            mentions=discord.AllowedMentions(users=True),
+        )
+
+    async def finish(self, event: Tournament) -> None:
+        """The last round is over: the final standings, the podium."""
+        storage = self.bot.storage.tournaments
+        if not await storage.change_status(event.id, ["running"], "finished", action="finished"):
+            return
+        table = await self.standings(event)
+        podium = [s for s in table if not s.withdrawn][:3]
+        medals = ("🥇", "🥈", "🥉")
+        lines = [f"**{event.name}** is over. Final standings:"]
+        lines += [
+            f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
+            for medal, s in zip(medals, podium, strict=False)
+        ]
+        await self.bot.table.tell(
+            event.spec.channel_id,
+            clip("\n".join(lines), CONTENT),
+            mentions=discord.AllowedMentions(users=True),
+        )
+        await self.post_standings(event.id, event.spec.channel_id)
+
+    async def standings(self, event: Tournament) -> list[Standing]:
+        """The event's standings now."""
+        from bot import tournament  # noqa: PLC0415
+
+        entrants = await self.bot.storage.tournaments.entrants(event.id)
+        played = await self.bot.storage.tournaments.pairings(event.id)
+        return tournament.standings_for_event(event, entrants, played)  # type: ignore[attr-defined,no-any-return]
+
+    async def post_standings(self, event_id: int, channel_id: int) -> None:
+        """The standings as an image (and words), in ``channel_id``."""
+        event = await self.bot.storage.tournaments.get(event_id)
+        channel = await resolve_channel(self.bot, channel_id)
+        if channel is None:
+            return
+        text = standings_text(event, await self.standings(event))
+        await channel.send(clip(text, CONTENT), allowed_mentions=discord.AllowedMentions.none())
+
+    async def export(self, event: Tournament) -> discord.File:
+        """The event's record: every game in OTN and the crosstable, as one text file."""
+        parts = [standings_text(event, await self.standings(event)), ""]
+        for pairing in await self.bot.storage.tournaments.pairings(event.id):
+            for game_id in pairing.games:
+                text, _ = await otn_record(
+                    self.bot.storage, await self.bot.storage.games.get(game_id)
+                )
+                parts.append(text)
+                parts.append("")
+        data = "\n".join(parts).encode()
+        return discord.File(io.BytesIO(data), filename=f"tournament-{event.id}.txt")
+
+
+def score_of(record: GameRecord, player: Participant) -> float:
+    """What ``player`` scored in a finished game: 1, ½ or 0."""
+    if record.result is None or record.result.value == "draw":
+        return 0.5 if record.result is not None else 0.0
+    winner = record.attackers if record.result.value == "attackers" else record.defenders
+    return 1.0 if winner == player else 0.0
+
+
+def standings_text(event: Tournament, table: list[Standing]) -> str:
+    """The standings in words (a code block, for a phone's width)."""
+    header = (
+        f"**{event.name}** · {get_variant(event.spec.variant).title} "
+        f"{FORMAT_WORDS[event.spec.format]}"
+    )
+    if event.round:
+        header += f" · after round {event.round}"
+    if not table:
+        return header + "\nNobody has joined yet."
+    names = [t[0] for t in table[0].tiebreaks]
+    lines = [f"{'#':>3} {'player':<16} {'pts':>4} " + " ".join(f"{n:>5}" for n in names)]
+    for line in table:
+        name = plain_name(line.player)[:16] + (" (out)" if line.withdrawn else "")
+        lines.append(
+            f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
+            + " ".join(f"{value:>5.1f}" for _, value in line.tiebreaks)
+        )
+    return (
+        header
+        + "\n```\n"
+        + "\n".join(lines)
+        + "\n```"
+        + ("\nTiebreaks, in order: " + ", ".join(names) + "." if names else "")
+    )
+
+
+def describe_event(event: Tournament) -> str:
+    """An event's options in one paragraph."""
+    spec = event.spec
+    parts = [f"{get_variant(spec.variant).title} {FORMAT_WORDS[spec.format]}"]
+    if spec.format == "swiss":
+        parts.append(f"{spec.rounds} rounds")
+    if spec.format == "arena" and spec.arena_seconds:
+        parts.append(f"{describe_duration(spec.arena_seconds)} long")
+    parts.append("two-game matches, sides swapped" if spec.matches else "one game per pairing")
+    parts.append(
+        f"{describe_duration(spec.move_seconds)} per move" if spec.move_seconds else "no time limit"
+    )
+    if spec.round_seconds:
+        parts.append(f"rounds of {describe_duration(spec.round_seconds)} at most")
+    parts.append("rated" if spec.rated else "unrated")
+    if spec.rating_floor is not None:
+        parts.append(f"rated {spec.rating_floor} or more")
+    if spec.rating_ceiling is not None:
+        parts.append(f"rated up to {spec.rating_ceiling}")
+    return " · ".join(parts)
