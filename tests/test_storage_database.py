@@ -50,8 +50,7 @@ async def test_a_new_database_is_created_with_its_folder_and_latest_schema(tmp_p
         names = ("journal_mode", "foreign_keys", "busy_timeout", "synchronous", "user_version")
         async with storage.db.read() as connection:
             pragmas = {
-                name: next(iter(await connection.fetch(f"PRAGMA {name}")))[0]
-                for name in names
+                name: next(iter(await connection.fetch(f"PRAGMA {name}")))[0] for name in names
             }
     finally:
         await storage.close()
@@ -80,6 +79,17 @@ async def test_reopening_applies_nothing_twice_and_keeps_data(tmp_path: Path) ->
         recorded = connection.execute("SELECT version, name FROM schema_migrations").fetchall()
     connection.close()
     assert recorded == [(m.version, m.name) for m in MIGRATIONS]
+
+
+async def test_the_durability_reported_is_the_bots_own_connections(tmp_path: Path) -> None:
+    # synchronous is set per connection, so only the bot's own connection can say it.
+    for level in ("FULL", "NORMAL"):
+        database = await Database.open(tmp_path / f"{level}.sqlite3", synchronous=level)
+        try:
+            reported = await database.durability()
+        finally:
+            await database.close()
+        assert reported == f"SQLite journal_mode=wal, synchronous={level}"
 
 
 @pytest.mark.parametrize("version", range(LATEST_VERSION))
@@ -123,9 +133,10 @@ async def test_a_failing_migration_leaves_the_database_at_the_previous_version(
     storage = await open_storage(path)
     assert await storage.db.schema_version() == LATEST_VERSION
     async with storage.db.read() as connection:
-        tables = [row[0] for row in await connection.fetch(
-            "SELECT name FROM sqlite_master WHERE name = 't'"
-        )]
+        tables = [
+            row[0]
+            for row in await connection.fetch("SELECT name FROM sqlite_master WHERE name = 't'")
+        ]
     await storage.close()
     assert tables == []
 

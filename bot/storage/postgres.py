@@ -326,6 +326,14 @@ class PostgresDatabase(Database):
         ):
             yield PostgresConnection(connection, self.target)
 
+    async def durability(self) -> str:
+        """The server's ``fsync`` and ``synchronous_commit`` as a pooled connection sees them
+        (either can be set per database or role, not only in the server's configuration)."""
+        async with self.read() as connection:
+            fsync = await connection.fetch_value("SHOW fsync")
+            commit = await connection.fetch_value("SHOW synchronous_commit")
+        return f"PostgreSQL fsync={fsync}, synchronous_commit={commit}"
+
     async def close(self) -> None:
         """Wait for connections in use to be released (at most 10 s), then close the pool."""
         if self._shard_holder is not None:

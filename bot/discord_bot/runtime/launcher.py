@@ -74,6 +74,14 @@ async def _serve(settings: Settings) -> int:
         log.critical("cannot open the database %s: %s", redact(settings.database), error)
         return 1
     try:
+        # Read back rather than assumed: PostgreSQL's configuration, a role or a database can
+        # set these otherwise, and an operator comparing setups needs what really ran.
+        log.info(
+            "durability of the database %s: %s", storage.db.target, await storage.db.durability()
+        )
+    except StorageError as error:  # only a report: a database away for a moment is told later
+        log.warning("cannot read the database's durability settings: %s", error)
+    try:
         await storage.claim_shards()
     except StorageError as error:
         # Another process runs one of our shards (perhaps one just killed, whose connection
