@@ -56,6 +56,11 @@ and ``synchronous_commit=on``: each commit's WAL flushed to disk before the comm
 durable, and the output marks every PostgreSQL figure so. A server given by URL runs as it is
 configured, and is reported the same way. The disk matters as much as the settings, so this also
 times fsync where the SQLite file lives (50 writes of 4 KB, each followed by ``fdatasync``).
+Once the bot has stopped, every move it acknowledged (answered in time with the new board, in
+the warm-ups and windows alike) is looked for in the database's move log, over a connection of
+this process's own, in its channel and in the order played; a configuration that lost one
+fails the run. (This shows the bot announces only committed moves; what a crash of the machine
+would keep is what the settings above say.)
 
 CPU: moves per CPU-second is the moves counted in the window (and answered) over the CPU
 seconds (user + system, all threads, from /proc/<pid>/stat) used in the window by the bot's
@@ -97,6 +102,7 @@ import math
 import os
 import random
 import re
+import sqlite3
 import sys
 import tempfile
 import time
@@ -147,6 +153,8 @@ NOT_YOUR_TURN = "wait"
 (``bot/discord_bot/cogs/play.py``)."""
 ARRIVAL_SEED = 25
 """The seed of the open loop's arrival times: every configuration gets the same schedule."""
+FAST_FSYNC = 0.0002
+"""An fsync quicker than this (0.2 ms) has not waited for a disk: a cache answered it."""
 SMOKE_RATE = 10.0
 """The open loop's rate in a smoke run: well within what 8 games on any machine answer."""
 
@@ -280,6 +288,25 @@ class Phase:
         return "closed loop" if self.rate is None else f"open loop, {self.rate:g} moves/s"
 
 
+@dataclass(frozen=True)
+class ReadBack:
+    """The moves the players were told were played, looked for in the database's move log after
+    the bot stopped."""
+
+    acknowledged: int
+    """Moves the bot answered in time with the new board (the whole run, warm-ups included)."""
+    found: int
+    """Of those, the ones in the move log, in the order they were played in their channel."""
+    rows: int
+    """Moves in the move log of the run's channels (also those answered late or never)."""
+    missing: tuple[str, ...] = ()
+    """A few of the missing ones, as ``channel: move``."""
+
+    @property
+    def complete(self) -> bool:
+        return self.found == self.acknowledged
+
+
 @dataclass
 class Run:
     """What one configuration did: its bot, its games and each measured window."""
@@ -301,6 +328,8 @@ class Run:
     """The filesystem the database's files live on, when known."""
     load: tuple[str, str] = ("unknown", "unknown")
     """The machine's load average when the configuration started and when it ended."""
+    read_back: ReadBack | None = None
+    """The acknowledged moves looked for in the database once the bot had stopped."""
     step: str = "starting the bot"
 
     def progress(self) -> str:
@@ -326,6 +355,9 @@ class Table:
     mover: FakeUser | None = None
     move: str | None = None
     """The move the player to move has picked from autocomplete and will send."""
+    acknowledged: list[str] = field(default_factory=list)
+    """Every move of this channel the bot answered in time with the new board, in order: what
+    the players were told was played, read back from the database at the end."""
 
     def other(self, user: FakeUser) -> FakeUser:
         """The opponent of ``user``."""
@@ -611,6 +643,7 @@ async def send_move(driver: Driver, table: Table, arrival: Timed | None = None) 
     if ix.callback is not None and ix.callback.ephemeral:
         raise BenchFailure(f"/tafl move {move} in {table.channel.name} was refused: {text!r}")
     table.follow(text)
+    table.acknowledged.append(move)
     return sample
 
 
@@ -973,6 +1006,63 @@ def read_log(run: Run, bot: BotProcess) -> None:
             run.warnings += 1
 
 
+MOVE_LOG = (
+    "SELECT games.channel_id, moves.move FROM moves JOIN games ON games.id = moves.game_id"
+    " WHERE moves.kind = 'move' ORDER BY games.channel_id, games.id, moves.seq"
+)
+"""Every move played, by channel, in the order played (a rematch is a later game)."""
+
+
+def _sqlite_move_log(path: str) -> list[tuple[int, str]]:
+    connection = sqlite3.connect(path)
+    try:
+        return [(int(channel), str(move)) for channel, move in connection.execute(MOVE_LOG)]
+    finally:
+        connection.close()
+
+
+async def move_log(config: Config, database: str) -> list[tuple[int, str]]:
+    """The database's move log as (channel id, move) rows: what survived the bot's run, read
+    over a connection of this process's own, after every bot process has exited."""
+    if config.backend == "sqlite":
+        return await asyncio.to_thread(_sqlite_move_log, database)
+    import asyncpg
+
+    connection = await asyncpg.connect(database)  # the URL names the run's schema
+    try:
+        rows = await connection.fetch(MOVE_LOG)
+    finally:
+        await connection.close()
+    return [(int(row[0]), str(row[1])) for row in rows]
+
+
+async def read_back(config: Config, database: str, tables: list[Table]) -> ReadBack:
+    """Look for every move the bot acknowledged in the database, channel by channel and in the
+    order the players saw them played."""
+    try:
+        rows = await move_log(config, database)
+    except Exception as error:  # sqlite3's, asyncpg's and the socket's errors alike
+        raise BenchFailure(f"cannot read the move log back: {error}") from None
+    logged: dict[int, list[str]] = {}
+    for channel, move in rows:
+        logged.setdefault(channel, []).append(move)
+    acknowledged = found = kept = 0
+    missing: list[str] = []
+    for table in tables:
+        log = logged.get(table.channel.id, [])
+        kept += len(log)
+        at = 0
+        for move in table.acknowledged:
+            acknowledged += 1
+            try:
+                at = log.index(move, at) + 1
+            except ValueError:
+                missing.append(f"{table.channel.name}: {move}")
+                continue
+            found += 1
+    return ReadBack(acknowledged, found, kept, tuple(missing[:5]))
+
+
 def filesystem(path: Path) -> str | None:
     """The type and device of the filesystem holding ``path`` (from /proc/mounts)."""
     try:
@@ -1020,6 +1110,7 @@ async def measure(
         bot = BotProcess(
             env, folder / "bot.log", args=("cluster", "--processes", str(config.processes))
         )
+        finished = False
         try:
             try:
                 started = time.perf_counter()
@@ -1044,6 +1135,7 @@ async def measure(
                         await loop(driver, tables, plan, run, phase, bot, postgres)
 
             await bounded(games(), bot, plan.budget)
+            finished = True
         except (BenchFailure, TimeoutError) as error:
             what = f"{error}\n({run.progress()})"
             if isinstance(error, TimeoutError):
@@ -1053,9 +1145,14 @@ async def measure(
         finally:
             run.shutdown = await bot.stop()
             run.stand_in = fake.problems()
-            if config.backend == "postgresql" and not keep:
-                with contextlib.suppress(Exception):
-                    await pg_server.drop_schema(database)
+            try:
+                if finished:
+                    run.step = "reading the moves back from the database"
+                    run.read_back = await read_back(config, database, tables)
+            finally:
+                if config.backend == "postgresql" and not keep:
+                    with contextlib.suppress(Exception):
+                        await pg_server.drop_schema(database)
     read_log(run, bot)
     run.load = (loaded, load_average())
     return run
@@ -1099,10 +1196,18 @@ def fsync_cost(folder: Path, writes: int = 50) -> str | None:
     except (OSError, AttributeError):  # no fdatasync on some systems
         return None
     where = filesystem(folder) or "its filesystem"
-    return (
-        f"fsync on {where}: median {ms(percentile(times, 0.5))} ms, max "
-        f"{ms(max(times))} ms ({writes} writes of 4 KB, each followed by fdatasync)"
+    median = percentile(times, 0.5)
+    line = (
+        f"fsync on {where}: median {median * 1000.0:.3f} ms, max {max(times) * 1000.0:.3f} ms "
+        f"({writes} writes of 4 KB, each followed by fdatasync)"
     )
+    if median < FAST_FSYNC:
+        line += (
+            "; that fast, a write cache acknowledges the flush (a drive's with power-loss "
+            "protection, or a virtual machine's host): a commit costs less here than on storage "
+            "that waits for the medium"
+        )
+    return line
 
 
 def load_average() -> str:
@@ -1311,6 +1416,8 @@ def details(run: Run) -> None:
     where = f"; data on {run.storage}" if run.storage else ""
     for line in durability_of(run)[0]:
         print(f"  durability: {line}{where}")
+    if run.read_back is not None:
+        print(f"  {read_back_line(run.read_back)}")
     for phase in run.phases:
         completions = phase.in_window(phase.completions)
         cpu, window = phase.cpu, phase.seconds
@@ -1372,6 +1479,24 @@ def details(run: Run) -> None:
         print(f"    stand-in: {problem[:160]}")
 
 
+def read_back_line(seen: ReadBack) -> str:
+    """What reading the acknowledged moves back from the database found."""
+    told = (
+        f"{seen.acknowledged} moves acknowledged to the players (answered in time with the new "
+        "board, warm-ups included)"
+    )
+    if seen.complete:
+        return (
+            f"read back once the bot had stopped: all {told} are in the database's move log, in "
+            f"the order played (it holds {seen.rows} moves of these games: the others were "
+            "answered late or not at all)"
+        )
+    return (
+        f"read back once the bot had stopped: MISSING {seen.acknowledged - seen.found} of {told} "
+        f"from the database's move log, e.g. {', '.join(seen.missing)}"
+    )
+
+
 def problems(results: list[Run], plan: Plan) -> list[str]:
     """What did not work (an empty list when every configuration measured what it should)."""
     found = []
@@ -1382,6 +1507,11 @@ def problems(results: list[Run], plan: Plan) -> list[str]:
         for phase in run.phases:
             if not phase.answered(phase.moves):
                 found.append(f"{where}, {phase.label()}: no move of the window was answered")
+        if run.read_back is None:
+            found.append(f"{where}: the moves were not read back from the database")
+        elif not run.read_back.complete:
+            lost = run.read_back.acknowledged - run.read_back.found
+            found.append(f"{where}: {lost} acknowledged moves are not in the database")
     return found
 
 
@@ -1535,11 +1665,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if server is not None:
             server.stop()
+    report(results, plan, (loads_before, load_average()), disk)
     found = problems(results, plan)
     if found:
         print("FAILED: " + "; ".join(found), file=sys.stderr)
         return 2
-    report(results, plan, (loads_before, load_average()), disk)
     elapsed = time.perf_counter() - started
     if args.smoke:
         print(f"smoke run ok in {elapsed:.0f} s (speed not judged)")

@@ -117,6 +117,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         ),
         r"durability: SQLite WAL, synchronous=FULL \(fsync per commit\)",
         r"durability: PostgreSQL fsync=(on|off), synchronous_commit=\w+ \(",
+        r"read back once the bot had stopped: all [1-9]\d* moves acknowledged to the players .* "
+        r"are in the database's move log",
         rf"autocomplete: [1-9]\d* answered, median {NUMBER} ms",
         rf"moves per CPU-second: (?:[1-9]\d* moves / {NUMBER} CPU s of the bot\n|n/a)",
         r"open loop, 10 moves/s:\n",
