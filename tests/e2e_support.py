@@ -52,9 +52,11 @@ class BotProcess:
     interrupted: bool = False
     _log: Any = field(default=None, repr=False)
 
-    async def start(self, fake: FakeDiscord, guild: FakeGuild | None) -> None:
-        """Start the bot and wait until it is connected and its commands are synced (to
-        ``guild``, or globally with ``None``)."""
+    cwd: Path = ROOT
+    """Where it runs: the project, or a copy of another release of it."""
+
+    async def launch(self) -> None:
+        """Start the bot without waiting for anything."""
         self._log = self.log_path.open("ab")
         self.starts += 1
         self.interrupted = False
@@ -65,12 +67,18 @@ class BotProcess:
             "-m",
             "bot",
             *self.args,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
         )
+
+    async def start(self, fake: FakeDiscord, guild: FakeGuild | None) -> None:
+        """Start the bot and wait until it is connected and its commands are synced (to
+        ``guild``, or globally with ``None``)."""
+        await self.launch()
+        assert self.process is not None
         waiting = asyncio.ensure_future(fake.wait_until_connected(timeout=WAIT))
         exited = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)

@@ -62,7 +62,10 @@ def test_a_finished_game_scores_its_result_without_searching() -> None:
 def test_scores_are_from_the_attackers_point_of_view_whoever_moves() -> None:
     # The defenders to move with an escape in one: a forced win for them, so a negative score.
     escape = evaluate_position(
-        "brandubh", position(7, "K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4"), Side.DEFENDERS, [],
+        "brandubh",
+        position(7, "K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4"),
+        Side.DEFENDERS,
+        [],
         max_depth=DEPTH,
     )
     assert escape.score == -(MATE - 1) and escape.mate_in == -1
@@ -70,7 +73,10 @@ def test_scores_are_from_the_attackers_point_of_view_whoever_moves() -> None:
     assert escape.for_side(Side.DEFENDERS) == MATE - 1
     # The attackers to move with the king's capture in one.
     capture = evaluate_position(
-        "brandubh", position(7, "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"), Side.ATTACKERS, [],
+        "brandubh",
+        position(7, "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"),
+        Side.ATTACKERS,
+        [],
         max_depth=DEPTH,
     )
     assert capture.score == MATE - 1 and capture.best_move == "b6-b4"
@@ -89,9 +95,7 @@ def test_a_depth_limited_evaluation_is_the_same_every_time() -> None:
 def test_the_default_budget_is_a_depth_per_board_size_and_build() -> None:
     # With the fast core: at least 7 on 7x7, 6 on 9x9, 5 on 11x11; two plies fewer without.
     assert [default_depth(v, fast=True) for v in ("brandubh", "tablut", "copenhagen")] == [7, 6, 5]
-    assert [default_depth(v, fast=False) for v in ("brandubh", "tablut", "copenhagen")] == [
-        5, 4, 3
-    ]
+    assert [default_depth(v, fast=False) for v in ("brandubh", "tablut", "copenhagen")] == [5, 4, 3]
     built = fast.extension() is not None
     assert default_depth("tablut") == (6 if built else 4)
 
@@ -431,7 +435,10 @@ def test_a_forced_loss_seen_late_in_a_real_game_is_pinned_on_the_move_that_allow
     assert deeper[9].mate_in == -7 and deeper[8] == evals[8]  # lost after move 39, not before
     [moment] = review("copenhagen", start, turn, tail, deeper).moments
     assert (moment.ply, moment.side, moment.kind, moment.move) == (
-        9, Side.ATTACKERS, MomentKind.BLUNDER, "i3-g3",
+        9,
+        Side.ATTACKERS,
+        MomentKind.BLUNDER,
+        "i3-g3",
     )
     assert moment.explanation == "i3-g3 allows a forced win for the defenders, starting with j7-j3"
 

@@ -149,7 +149,9 @@ async def test_positions_are_evaluated_in_the_workers_as_in_process() -> None:
         for text in BRANDUBH_GROUP_CAPTURE:
             game.play(text)
         over = await service.evaluate(
-            variant="brandubh", start_position=None, start_turn=Side.ATTACKERS,
+            variant="brandubh",
+            start_position=None,
+            start_turn=Side.ATTACKERS,
             moves=list(BRANDUBH_GROUP_CAPTURE),
         )
         assert over == PositionEval(MATE, None)
@@ -167,8 +169,12 @@ async def test_an_evaluation_can_be_cancelled_by_its_key() -> None:
     try:
         task = asyncio.ensure_future(
             service.evaluate(
-                variant="copenhagen", start_position=None, start_turn=None, moves=[],
-                max_depth=9, key="analysis-1",
+                variant="copenhagen",
+                start_position=None,
+                start_turn=None,
+                moves=[],
+                max_depth=9,
+                key="analysis-1",
             )
         )
         await _searching(service, 1)  # the cancel comes while it searches, not before
@@ -200,8 +206,12 @@ def _review(service: AIService, key: str, seconds: float = 60.0) -> asyncio.Futu
     """A review position searched for ``seconds`` (background work)."""
     return asyncio.ensure_future(
         service.evaluate(
-            variant="tablut", start_position=TABLUT.start, start_turn=Side.ATTACKERS,
-            moves=["d1-d3"], time_limit=seconds, key=key,
+            variant="tablut",
+            start_position=TABLUT.start,
+            start_turn=Side.ATTACKERS,
+            moves=["d1-d3"],
+            time_limit=seconds,
+            key=key,
         )
     )
 
@@ -209,8 +219,13 @@ def _review(service: AIService, key: str, seconds: float = 60.0) -> asyncio.Futu
 def _move(service: AIService, key: str) -> asyncio.Future[str]:
     return asyncio.ensure_future(
         service.choose_move(
-            variant="tablut", start_position=TABLUT.start, start_turn=Side.ATTACKERS,
-            moves=["d1-d3"], level="easy", seed=1, game_key=key,
+            variant="tablut",
+            start_position=TABLUT.start,
+            start_turn=Side.ATTACKERS,
+            moves=["d1-d3"],
+            level="easy",
+            seed=1,
+            game_key=key,
         )
     )
 
@@ -254,5 +269,36 @@ async def test_reviews_leave_a_worker_for_live_play() -> None:
         for review in (first, second):
             with pytest.raises(asyncio.CancelledError):
                 await review
+    finally:
+        await service.close()
+
+
+async def test_finished_searches_are_reported_by_purpose_and_waiting_ones_counted() -> None:
+    """``on_search`` hears of each search a worker finished, as a game's move or a review's
+    position (a review stopped for live play is not one); ``waiting`` counts the requests
+    queued for a worker, by purpose."""
+    searched: list[tuple[str, float]] = []
+    service = AIService(workers=1, on_search=lambda purpose, took: searched.append((purpose, took)))
+    await service.start()
+    try:
+        assert (service.waiting(), service.busy()) == ({"move": 0, "review": 0}, 0)
+        review = _review(service, "review-1")
+        await _searching(service, 1)
+        waiting = _review(service, "review-2")
+        await _until(lambda: service.waiting() == {"move": 0, "review": 1})
+        assert service.busy() == 1
+        await _move(service, "game-1")  # stops review-1's search for a while
+        assert [purpose for purpose, _ in searched] == ["move"]
+        for key in ("review-1", "review-2"):
+            service.cancel(key)
+        for cancelled in (review, waiting):
+            with pytest.raises(asyncio.CancelledError):
+                await cancelled
+        await service.evaluate(
+            variant="brandubh", start_position=None, start_turn=None, moves=[], max_depth=1
+        )
+        assert [purpose for purpose, _ in searched] == ["move", "review"]
+        assert all(took > 0 for _, took in searched)
+        assert (service.waiting(), service.busy()) == ({"move": 0, "review": 0}, 0)
     finally:
         await service.close()

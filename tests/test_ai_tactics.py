@@ -233,6 +233,7 @@ FORKS_NEXT_MOVE = [
           "f3", "d1-c1 f3-a3 c1-b1 a3-a11"),
 ]  # fmt: skip
 
+
 def _check_fork_setup(fork: ForkPuzzle, board: Board, *, next_move: bool) -> None:
     tactics = KingTactics(board.variant)
     assert not board.king_routes() and not tactics.capturing_moves(board)

@@ -30,5 +30,8 @@ def test_a_bad_time_is_quoted_and_the_way_to_ask_for_no_limit_is_named() -> None
 
 def test_durations_are_described_in_their_largest_whole_unit() -> None:
     assert [describe_duration(s) for s in (90, 3600, 172800, 60)] == [
-        "90 seconds", "1 hour", "2 days", "1 minute",
+        "90 seconds",
+        "1 hour",
+        "2 days",
+        "1 minute",
     ]

@@ -74,7 +74,18 @@ def raichi_tuichi_escape(variant: str = "brandubh", max_plies: int = 10) -> list
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
     names = [
-        "alice", "bo", "carol", "dave", "erin", "frank", "gus", "hana", "ivo", "jo", "kim", "lu",
+        "alice",
+        "bo",
+        "carol",
+        "dave",
+        "erin",
+        "frank",
+        "gus",
+        "hana",
+        "ivo",
+        "jo",
+        "kim",
+        "lu",
         "mei",
     ]
     async with open_world(tmp_path_factory.mktemp("bot_e2e"), names) as world:
@@ -206,9 +217,7 @@ async def test_ai_game_the_ai_moves_first_when_the_player_defends(
 
 async def stripped(world: World, message: FakeMessage) -> None:
     """Wait until the bot has taken every button and menu off ``message``."""
-    await world.fake.wait_until(
-        lambda: True if not message.custom_ids else None, timeout=WAIT
-    )
+    await world.fake.wait_until(lambda: True if not message.custom_ids else None, timeout=WAIT)
 
 
 def quiet_move(game: Game) -> str:
@@ -418,7 +427,10 @@ async def test_absurdly_long_input_is_refused_and_long_input_is_quoted_within_li
         )
     with pytest.raises(ValueError, match="length"):
         await world.fake.send_slash_command(
-            jo, channel, "tafl", subcommand="challenge",
+            jo,
+            channel,
+            "tafl",
+            subcommand="challenge",
             options={"opponent": kim, "time": "9" * 200},
         )
     await world.challenge(jo, kim, channel, variant="brandubh", side="attackers")

@@ -209,23 +209,25 @@ async def test_captures_are_marked_in_autocomplete_and_the_menus_and_back_return
     menu = clicked.original_message
     assert menu is not None and menu.ephemeral
     pieces = menu.custom_ids[0]
-    other = next(o["value"] for o in menu.component(pieces)["options"]  # type: ignore[index]
-                 if o["label"].split()[0] != capture[:2])
+    other = next(
+        o["value"]
+        for o in menu.component(pieces)["options"]  # type: ignore[index]
+        if o["label"].split()[0] != capture[:2]
+    )
     await (await world.fake.choose_select(eli, menu, pieces, [other])).wait_callback(timeout=WAIT)
     targets = menu.custom_ids[0]
     assert targets.startswith("tafl:to:"), menu.custom_ids
     back = menu.component(targets)["options"][-1]  # type: ignore[index]
     assert (back["label"], back["value"]) == ("Back", "back")
-    await (await world.fake.choose_select(eli, menu, targets, ["back"])).wait_callback(
-        timeout=WAIT
-    )
+    await (await world.fake.choose_select(eli, menu, targets, ["back"])).wait_callback(timeout=WAIT)
     pieces = menu.custom_ids[0]
     assert pieces.startswith("tafl:pc:") and "Which piece?" in menu.text, menu.custom_ids
-    origin = next(o["value"] for o in menu.component(pieces)["options"]  # type: ignore[index]
-                  if o["label"].startswith(capture[:2]))
-    await (await world.fake.choose_select(eli, menu, pieces, [origin])).wait_callback(
-        timeout=WAIT
+    origin = next(
+        o["value"]
+        for o in menu.component(pieces)["options"]  # type: ignore[index]
+        if o["label"].startswith(capture[:2])
     )
+    await (await world.fake.choose_select(eli, menu, pieces, [origin])).wait_callback(timeout=WAIT)
     targets = menu.custom_ids[0]
     options = menu.component(targets)["options"]  # type: ignore[index]
     marked = [o for o in options if "×" in o["label"]]
@@ -272,7 +274,10 @@ async def test_against_the_ai_a_takeback_is_immediate_and_names_both_moves(
     assert "No moves yet" in history, history
     # Against the AI there is no draw to offer; the board's own button takes back instead.
     assert [custom_id.rsplit(":", 1)[1] for custom_id in board.custom_ids] == [
-        "move", "board", "takeback", "resign"
+        "move",
+        "board",
+        "takeback",
+        "resign",
     ], board.custom_ids
     mark = world.fake.checkpoint()
     await world.command(gil, channel, "move", move=move)  # gil is to move again
@@ -453,9 +458,7 @@ async def test_while_the_ai_thinks_about_a_move_made_from_the_menu_the_channel_s
     assert menu is not None
     pieces = menu.custom_ids[0]
     origin = menu.component(pieces)["options"][0]["value"]  # type: ignore[index]
-    await (await world.fake.choose_select(sid, menu, pieces, [origin])).wait_callback(
-        timeout=WAIT
-    )
+    await (await world.fake.choose_select(sid, menu, pieces, [origin])).wait_callback(timeout=WAIT)
     targets = menu.custom_ids[0]
     target = menu.component(targets)["options"][0]["value"]  # type: ignore[index]
     before = len(world.fake.bot_messages(channel))

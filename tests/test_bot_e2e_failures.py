@@ -111,8 +111,7 @@ async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
     # The game was set aside with its moves; the channel takes a new game at once.
     with sqlite3.connect(database(world)) as connection:
         status, count = connection.execute(
-            "SELECT status, (SELECT count(*) FROM moves WHERE game_id = ?) FROM games "
-            "WHERE id = ?",
+            "SELECT status, (SELECT count(*) FROM moves WHERE game_id = ?) FROM games WHERE id = ?",
             (game, game),
         ).fetchone()
     assert (status, count) == ("unreplayable", len(BRANDUBH_GROUP_CAPTURE))

@@ -289,7 +289,9 @@ async def test_mistaken_challenges_and_busy_channels_get_private_errors_and_thre
     started = await world.command(max_, channel, "play", variant="brandubh", side="attackers")
     assert started.original_message is not None and "is in <#" in started.original_message.text
     ai_board = await world.fake.wait_for_message(
-        None, lambda m: "against the AI" in m.text and bool(m.attachments), after=mark,
+        None,
+        lambda m: "against the AI" in m.text and bool(m.attachments),
+        after=mark,
         timeout=WAIT,
     )
     assert world.fake.world.channels[ai_board.channel_id].is_thread
@@ -355,7 +357,8 @@ async def test_draw_offer_by_button_declined_then_draw_by_command_accepted(
     reply = await world.error_reply(pam, channel, "move", move="d1-c1")
     assert re.fullmatch(
         r"Game #\d+ is over: drawn by agreement\. Start a new one with `/tafl challenge` "
-        r"or `/tafl play`\.", reply
+        r"or `/tafl play`\.",
+        reply,
     ), reply
 
 

@@ -119,9 +119,7 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     assert message.attachments[0].data == render_eval_chart(analysis)  # ben's were classic
 
 
-async def test_only_finished_games_of_this_server_are_reviewed(
-    world: World, bot_log: None
-) -> None:
+async def test_only_finished_games_of_this_server_are_reviewed(world: World, bot_log: None) -> None:
     ann, cat = world.user("ann"), world.user("cat")
     channel = world.channel("not-yet")
     nothing = await world.error_reply(ann, channel, "analyze")

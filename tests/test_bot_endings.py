@@ -226,4 +226,3 @@ async def test_a_move_after_the_end_is_refused_in_words(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no game in this channel"):  # a channel that had none
         await hub.play(2, BO, "c3-c2")
     await storage.close()
-

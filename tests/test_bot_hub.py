@@ -178,7 +178,9 @@ async def test_a_draw_offer_made_on_your_turn_goes_along_with_your_move(
     live = await hub.require(CHANNEL)
     assert live.draw_offer is not None
     assert (live.draw_offer.user_id, live.draw_offer.ply, live.draw_offer.message_id) == (
-        ann, 1, 77,
+        ann,
+        1,
+        77,
     )
     # Bo moves instead of answering: the offer is gone.
     played = await hub.play(CHANNEL, BO, "d3-c3")
@@ -262,8 +264,13 @@ def refuse_to_finish(game_id: int, *statuses: str) -> str:
 async def won_but_not_recorded(storage: Storage, channel: int) -> int:
     """A brandubh game whose winning move is committed but whose result is not stored."""
     record = await storage.games.create(
-        guild_id=1, channel_id=channel, variant="brandubh", attackers=ANN, defenders=BO,
-        start_position="/7/K6/7/7/7/5t1/7/", first_turn="defenders",
+        guild_id=1,
+        channel_id=channel,
+        variant="brandubh",
+        attackers=ANN,
+        defenders=BO,
+        start_position="/7/K6/7/7/7/5t1/7/",
+        first_turn="defenders",
     )
     await storage.games.append_move(record.id, 0, "a2-a1")
     return record.id
@@ -295,8 +302,13 @@ async def test_a_winning_move_whose_result_cannot_be_stored_frees_the_channel(
 ) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     record = await storage.games.create(
-        guild_id=1, channel_id=CHANNEL, variant="brandubh", attackers=ANN, defenders=BO,
-        start_position="/7/K6/7/7/7/5t1/7/", first_turn="defenders",
+        guild_id=1,
+        channel_id=CHANNEL,
+        variant="brandubh",
+        attackers=ANN,
+        defenders=BO,
+        start_position="/7/K6/7/7/7/5t1/7/",
+        first_turn="defenders",
     )
     hub.adopt(record)
     async with storage.db.transaction() as connection:
@@ -403,7 +415,8 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
 
     taken = await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
     assert [(r.side.value, r.notation) for r in taken.moves] == [
-        ("attackers", "d1-c1"), ("defenders", "d3-e3"),
+        ("attackers", "d1-c1"),
+        ("defenders", "d3-e3"),
     ]
     live = await hub.require(CHANNEL)
     assert live.game.ply == 0 and await storage.games.moves(live.id) == []

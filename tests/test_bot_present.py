@@ -38,12 +38,27 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 def live(played: Game, deadline: datetime | None = None) -> LiveGame:
     """A live game around ``played`` (Ann attacks, Bo defends), as the hub would hold it."""
     record = GameRecord(
-        id=7, guild_id=1, channel_id=1, variant=played.variant.name,
-        start_position=played.start_position, first_turn=played.start_turn.value,
-        attackers=ANN, defenders=BO, rated=True, status=GameStatus.ACTIVE, result=None,
-        reason=None, ply=played.ply, move_seconds=3600 if deadline else None,
-        move_deadline=deadline, reminder_sent=False, board_message_id=None, problem=None,
-        created_at=NOW, updated_at=NOW, ended_at=None,
+        id=7,
+        guild_id=1,
+        channel_id=1,
+        variant=played.variant.name,
+        start_position=played.start_position,
+        first_turn=played.start_turn.value,
+        attackers=ANN,
+        defenders=BO,
+        rated=True,
+        status=GameStatus.ACTIVE,
+        result=None,
+        reason=None,
+        ply=played.ply,
+        move_seconds=3600 if deadline else None,
+        move_deadline=deadline,
+        reminder_sent=False,
+        board_message_id=None,
+        problem=None,
+        created_at=NOW,
+        updated_at=NOW,
+        ended_at=None,
     )
     return LiveGame(record, played)
 
@@ -134,8 +149,11 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
     played.play("h8-h7")  # Raichi, then the attackers resign
     resigned = live(played)
     resigned.record = replace(
-        resigned.record, status=GameStatus.FINISHED, result=GameResult.DEFENDERS,
-        reason=Termination.RESIGNATION, ended_at=NOW,
+        resigned.record,
+        status=GameStatus.FINISHED,
+        result=GameResult.DEFENDERS,
+        reason=Termination.RESIGNATION,
+        ended_at=NOW,
     )
     embed = board_embed(resigned, None, ["<@1> resigned."])
     assert embed.title == "Tablut · game #7 · 1… h8-h7 · Defenders win (resignation)"
@@ -143,8 +161,11 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
     assert "Rematch" in (embed.footer.text or "")
     drawn = live(played)
     drawn.record = replace(
-        drawn.record, status=GameStatus.FINISHED, result=GameResult.DRAW,
-        reason=Termination.AGREED_DRAW, ended_at=NOW,
+        drawn.record,
+        status=GameStatus.FINISHED,
+        result=GameResult.DRAW,
+        reason=Termination.AGREED_DRAW,
+        ended_at=NOW,
     )
     assert (board_embed(drawn, None, []).title or "").endswith("· Draw by agreement")
     # While it is played the title has no result and the colour is the side to move's.
@@ -184,8 +205,12 @@ def test_against_the_ai_only_the_persons_rating_change_is_told_with_the_ais_rati
     ended = live(played)
     ai = Participant.ai(1)
     ended.record = replace(
-        ended.record, defenders=ai, status=GameStatus.FINISHED, result=GameResult.DEFENDERS,
-        reason=Termination.RESIGNATION, ended_at=NOW,
+        ended.record,
+        defenders=ai,
+        status=GameStatus.FINISHED,
+        result=GameResult.DEFENDERS,
+        reason=Termination.RESIGNATION,
+        ended_at=NOW,
     )
     changes = (
         RatingChange(ANN, Rating(), Rating(1286.4, 260)),

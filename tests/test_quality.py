@@ -24,6 +24,16 @@ rendering on it (rendering also draws the AI's reviews); the tools that use the 
 together, and the Discord layer, on top. Nothing imports the Discord layer or the tools."""
 LAYERS = list(ALLOWED)
 STRICT = [f"bot/{layer}" for layer in LAYERS]
+CONFINED: dict[str, tuple[str, ...]] = {
+    "discord": ("bot/discord_bot/",),
+    "prometheus_client": (
+        "bot/discord_bot/runtime/metrics.py",
+        "bot/discord_bot/runtime/health.py",
+    ),
+}
+"""Libraries only some of the bot's files may import: discord.py in the Discord layer alone, and
+the Prometheus client in the process's metrics and health endpoint alone (the layers below
+expose plain numbers and callbacks; they must not grow a dependency on how they are watched)."""
 
 
 def _imports(path: Path) -> set[str]:
@@ -45,6 +55,15 @@ def test_layers_import_only_what_the_graph_allows(layer: str) -> None:
             parts = name.split(".")
             if parts[0] == "bot" and len(parts) > 1 and parts[1] in LAYERS:
                 assert parts[1] in allowed, f"{path.relative_to(ROOT)} imports {name}"
+
+
+@pytest.mark.parametrize("library", sorted(CONFINED))
+def test_confined_libraries_are_imported_only_where_allowed(library: str) -> None:
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        for name in _imports(path):
+            if name.split(".")[0] == library:
+                assert relative.startswith(CONFINED[library]), f"{relative} imports {name}"
 
 
 @pytest.mark.parametrize("layer", ["engine", "ai"])
@@ -79,10 +98,11 @@ def test_mypy_strict_on_every_layer() -> None:
 
 def test_storage_loads_neither_the_renderer_nor_the_ai() -> None:
     """``import bot.storage`` brings in the engine and the database drivers, not Pillow, the
-    renderer or the AI (with its process pool)."""
+    renderer, the AI (with its process pool), discord.py or the Prometheus client."""
     probe = (
         "import sys, bot.storage; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'PIL' "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('PIL', 'discord', 'prometheus_client') "
         "or m.startswith(('bot.ai', 'bot.render', 'bot.discord_bot'))))"
     )
     run = subprocess.run(
@@ -126,9 +146,7 @@ def _runtime_imports(path: Path, known: set[str]) -> set[str]:
 def _graph() -> dict[str, set[str]]:
     modules = {_module_of(path): path for path in (ROOT / "bot").rglob("*.py")}
     known = set(modules)
-    return {
-        module: _runtime_imports(path, known) - {module} for module, path in modules.items()
-    }
+    return {module: _runtime_imports(path, known) - {module} for module, path in modules.items()}
 
 
 def test_no_module_imports_itself_back_through_others() -> None:

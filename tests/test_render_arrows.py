@@ -43,10 +43,13 @@ def lonely_king() -> BoardView:
 
 
 def test_the_played_move_is_a_solid_arrow_and_the_better_one_a_dashed_arrow() -> None:
-    view = replace(lonely_king(), arrows=(
-        Arrow(sq("b2"), sq("b8"), "played"),
-        Arrow(sq("h8"), sq("h2"), "better"),
-    ))
+    view = replace(
+        lonely_king(),
+        arrows=(
+            Arrow(sq("b2"), sq("b8"), "played"),
+            Arrow(sq("h8"), sq("h2"), "better"),
+        ),
+    )
     image = render_board(view).convert("RGB")
     layout = Layout.fit(9)
     # Sample the shafts pixel by pixel between the third and the seventh rank.
@@ -69,8 +72,12 @@ def test_arrows_change_nothing_outside_their_own_squares() -> None:
     layout = Layout.fit(9)
     x0, y0 = layout.top_left(sq("c6"), False)
     x1, y1 = layout.top_left(sq("c3"), False)
-    box = (x0 - layout.square // 2, y0 - layout.square // 2,
-           x1 + layout.square * 3 // 2, y1 + layout.square * 3 // 2)
+    box = (
+        x0 - layout.square // 2,
+        y0 - layout.square // 2,
+        x1 + layout.square * 3 // 2,
+        y1 + layout.square * 3 // 2,
+    )
     for image in (before, after):
         image.paste((0, 0, 0), box)
     assert before.tobytes() == after.tobytes()
@@ -79,8 +86,10 @@ def test_arrows_change_nothing_outside_their_own_squares() -> None:
 def test_a_board_with_arrows_is_still_a_small_palette_png() -> None:
     game = Game("tablut")
     game.play("d1-d3")
-    view = replace(board_view_from_game(game, caption=True), arrows=(
-        Arrow(sq("e4"), sq("c4"), "played"), Arrow(sq("e3"), sq("h3"), "better")))
+    view = replace(
+        board_view_from_game(game, caption=True),
+        arrows=(Arrow(sq("e4"), sq("c4"), "played"), Arrow(sq("e3"), sq("h3"), "better")),
+    )
     data = render_png(view)
     image = Image.open(io.BytesIO(data))
     assert data.startswith(b"\x89PNG") and image.mode == "P" and len(data) < 40_000
@@ -104,8 +113,10 @@ def test_the_view_before_a_move_shows_that_position_with_both_arrows() -> None:
         game.play(text)
     assert view.cells == tuple(int(piece) for piece in game.cells)
     assert view.last_move == (sq("a3", 7), sq("c3", 7))  # the move before, as the player saw it
-    assert view.arrows == (Arrow(sq("f5", 7), sq("f3", 7), "played"),
-                           Arrow(sq("f5", 7), sq("f4", 7), "better"))
+    assert view.arrows == (
+        Arrow(sq("f5", 7), sq("f3", 7), "played"),
+        Arrow(sq("f5", 7), sq("f4", 7), "better"),
+    )
     assert view.caption is not None
     assert (view.caption.move_label, view.caption.move_text) == ("4…", "f5-f3")
     assert view.caption.status == "Blunder: better f5-f4"
@@ -124,7 +135,6 @@ def test_without_a_moment_the_view_shows_the_engines_choice_if_it_differs() -> N
     assert only.arrows == (Arrow(sq("a4", 7), sq("a3", 7), "played"),)
     with pytest.raises(ValueError, match="moves 1 to 1"):
         view_before_move(game, 2)
-
 
 
 def test_a_refused_move_ends_in_a_cross_on_its_target_instead_of_a_head() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -146,11 +147,63 @@ async def test_a_database_from_a_newer_bot_is_refused_untouched(tmp_path: Path) 
     await (await Database.open(path, migrations=(*MIGRATIONS, EXTRA))).close()
     before = path.read_bytes()
     with pytest.raises(
-        SchemaTooNewError, match=rf"version {EXTRA.version} .* only up to {LATEST_VERSION}"
+        SchemaTooNewError,
+        match=rf"version {EXTRA.version}, from a newer bot.* only up to {LATEST_VERSION}",
     ) as raised:
         await Storage.open(path)
     assert str(path) in str(raised.value)
     assert path.read_bytes() == before
+
+
+ADD_NOTE = "ALTER TABLE games ADD COLUMN note TEXT;"
+EXPANDING = Migration(
+    LATEST_VERSION + 1, "test: a column only added", ADD_NOTE, ADD_NOTE, LATEST_VERSION
+)
+
+
+async def test_a_newer_schema_this_release_can_read_is_run_on_as_it_is(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A rolling upgrade: a newer release added a column (expand), and this older release,
+    restarted meanwhile, runs on it without touching it."""
+    path = tmp_path / "tafl.sqlite3"
+    await (await Database.open(path, migrations=(*MIGRATIONS, EXPANDING))).close()
+    caplog.set_level("INFO", "bot.storage.migrations")
+    storage = await Storage.open(path)
+    try:
+        game = await new_game(storage)
+        await storage.games.append_move(game.id, 0, "d1-d3")
+        assert await storage.db.schema_version() == EXPANDING.version
+    finally:
+        await storage.close()
+    assert (
+        f"its schema is version {EXPANDING.version}, newer than this release's"
+        f" {LATEST_VERSION}; releases that know {LATEST_VERSION} migrations or more run on it,"
+        " so this one does, without migrating"
+    ) in caplog.text
+    # Then a contracting migration on top: every release older than it must refuse.
+    contracting = Migration(EXPANDING.version + 1, "test: contract", "SELECT 1;", "SELECT 1;")
+    await (await Database.open(path, migrations=(*MIGRATIONS, EXPANDING, contracting))).close()
+    with pytest.raises(SchemaTooNewError, match=f"fewer than {contracting.version} migrations"):
+        await Storage.open(path)
+
+
+def test_expanding_migrations_only_add() -> None:
+    """A migration that older releases may read (its oldest reader is before it) must take
+    nothing away that they use: no dropping, renaming or retyping, and no new column they would
+    have to fill."""
+    forbidden = re.compile(
+        r"\bDROP\b|\bRENAME\b|ALTER\s+COLUMN|ADD\s+COLUMN\s+\w+\s+[^,;]*NOT\s+NULL(?![^,;]*DEFAULT)",
+        re.IGNORECASE,
+    )
+    for migration in MIGRATIONS:
+        if migration.oldest_reader == migration.version:
+            continue
+        for script in (migration.sqlite, migration.postgres):
+            code = "\n".join(line.split("--")[0] for line in script.splitlines())
+            assert not forbidden.search(code), (migration.version, forbidden.search(code))
+    assert MIGRATIONS[7].oldest_reader == 8, "leases replaced advisory locks: no older reader"
+    assert EXPANDING.oldest_reader == LATEST_VERSION
 
 
 async def test_a_migration_history_that_differs_from_the_code_is_refused(tmp_path: Path) -> None:

@@ -88,6 +88,7 @@ def budget_name(variant: str | Variant) -> str:
 
 # ---------------------------------------------------------------------------------- scoring
 
+
 @dataclass(frozen=True)
 class Calibration:
     """How a variant's scores map to winning chances:
@@ -166,8 +167,9 @@ def win_chance(score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> fl
     return 1.0 / (1.0 + math.exp(min(exponent, 700.0)))
 
 
-def chance_for(side: Side, evaluation: PositionEval,
-               calibration: Calibration = DEFAULT_CALIBRATION) -> float:
+def chance_for(
+    side: Side, evaluation: PositionEval, calibration: Calibration = DEFAULT_CALIBRATION
+) -> float:
     """``side``'s winning chances in an evaluated position (see :meth:`PositionEval.chance`)."""
     chance = evaluation.chance(calibration)
     return chance if side is Side.ATTACKERS else 1.0 - chance
@@ -661,9 +663,13 @@ def review(
         side = explain.mover_of(boards[index])
         before, after = evals[index], evals[index + 1]
         engine_choice = move == before.best_move
-        loss = 0.0 if engine_choice else max(
-            0.0,
-            chance_for(side, before, calibration) - chance_for(side, after, calibration),
+        loss = (
+            0.0
+            if engine_choice
+            else max(
+                0.0,
+                chance_for(side, before, calibration) - chance_for(side, after, calibration),
+            )
         )
         accuracy.append(round(accuracy_of(loss), 1))
         if not engine_choice:
@@ -698,8 +704,13 @@ def _flag_critical(moments: list[Moment]) -> list[Moment]:
 class _Finder:
     """Judges the moves of one game; caches each position's game-ending moves."""
 
-    def __init__(self, boards: list[Board], evals: Sequence[PositionEval], game: Game,
-                 calibration: Calibration) -> None:
+    def __init__(
+        self,
+        boards: list[Board],
+        evals: Sequence[PositionEval],
+        game: Game,
+        calibration: Calibration,
+    ) -> None:
         self.boards = boards
         self.evals = evals
         self.game = game
@@ -736,8 +747,9 @@ class _Finder:
         dropped = dropped or doomed
 
         def make(kind: MomentKind, better: str, explanation: str) -> Moment:
-            return Moment(index + 1, side, kind, move, better, before.score, after.score,
-                          explanation, loss)
+            return Moment(
+                index + 1, side, kind, move, better, before.score, after.score, explanation, loss
+            )
 
         if not still_winning:
             found = self._missed_win(index)
@@ -800,8 +812,17 @@ class _Finder:
                     index, move, opponent_finishes, mine[index], mine[index + 1]
                 )
                 found.append(
-                    Moment(index + 1, side, kind, move, before.best_move, before.score,
-                           after.score, explanation, cost)
+                    Moment(
+                        index + 1,
+                        side,
+                        kind,
+                        move,
+                        before.best_move,
+                        before.score,
+                        after.score,
+                        explanation,
+                        cost,
+                    )
                 )
         return found
 
@@ -907,9 +928,7 @@ class _Finder:
                 f"{move} allows a forced win for the {opponent.value}, starting with "
                 f"{after.best_move}"
             )
-        fall = (
-            f"the {mover.value}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
-        )
+        fall = f"the {mover.value}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
         lost = explain.loses_for_nothing(board_after, move, _engine_line(board_after, after.pv))
         if lost is not None:
             return f"{lost}: {fall}"

@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -41,6 +42,9 @@ LIVE = 0
 """The priority of a move for a game being played."""
 BACKGROUND = 1
 """The priority of review work (a position of a finished game)."""
+PURPOSES = {LIVE: "move", BACKGROUND: "review"}
+"""What each priority's searches are for, as :attr:`AIService.on_search` and
+:meth:`AIService.waiting` name them."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,12 @@ class AIService:
         *,
         time_limits: dict[str, float] | None = None,
         grace: float = 10.0,
+        on_search: Callable[[str, float], None] | None = None,
     ) -> None:
+        """``on_search`` is told of each search a worker finished: its purpose (``"move"`` or
+        ``"review"``) and the seconds it took, from the request sent to the worker to its
+        answer (the wait for a free worker left out; a search stopped for live play or lost
+        with its worker not counted)."""
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
         for name in time_limits or {}:
@@ -116,6 +125,7 @@ class AIService:
         """Extra seconds past a move's budget before a silent worker is presumed hung."""
         self.background_limit = max(1, workers - 1)
         """Workers that review work may hold at once: the rest are kept for live play."""
+        self.on_search = on_search
         # Spawned, not forked: a fork would copy the bot's event loop and open sockets.
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
@@ -191,6 +201,20 @@ class AIService:
         self._workers.append(fresh)
         self._release(fresh)
 
+    # ------------------------------------------------------------------ how busy it is
+
+    def waiting(self) -> dict[str, int]:
+        """Requests waiting for a free worker, by purpose (``"move"``, ``"review"``)."""
+        counts = dict.fromkeys(PURPOSES.values(), 0)
+        for waiter in self._waiting:
+            if not waiter.future.done():
+                counts[PURPOSES[waiter.priority]] += 1
+        return counts
+
+    def busy(self) -> int:
+        """Workers searching right now."""
+        return sum(1 for worker in self._workers if worker.priority is not None)
+
     # ------------------------------------------------------------------ who gets a worker
 
     def _background_busy(self) -> int:
@@ -225,7 +249,8 @@ class AIService:
         if request.priority == LIVE:
             self._preempt()
         waits: set[asyncio.Future[_Worker] | asyncio.Future[None]] = {
-            waiter.future, request.cancelled
+            waiter.future,
+            request.cancelled,
         }
         try:
             done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -368,10 +393,12 @@ class AIService:
         except (OSError, BrokenPipeError):
             await self._replace(worker)
             return _Crashed("the AI worker had died")
+        sent = loop.time()
         self._watch(worker)
         try:
             pending: set[asyncio.Future[_Outcome] | asyncio.Future[None]] = {
-                future, request.cancelled
+                future,
+                request.cancelled,
             }
             done, _ = await asyncio.wait(
                 pending, timeout=patience, return_when=asyncio.FIRST_COMPLETED
@@ -386,6 +413,8 @@ class AIService:
                 await self._replace(worker)  # a preempted one is still searching: stop it
             else:
                 self._release(worker)
+                if self.on_search is not None and not isinstance(outcome, Failed):
+                    self.on_search(PURPOSES[request.priority], loop.time() - sent)
             return outcome
         if request.cancelled in done:
             await self._replace(worker)

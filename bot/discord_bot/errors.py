@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.storage import (
     ChannelBusy,
     Conflict,
+    DatabaseBusy,
     DatabaseUnavailable,
     GameNotActive,
     NotFound,
@@ -32,6 +33,10 @@ UNKNOWN_INTERACTION = 10062
 UNAVAILABLE = (
     "The bot cannot reach its game database right now. Please try again in a minute; if you had "
     "just moved, the board will then show whether your move counted."
+)
+BUSY = (
+    "The bot is very busy right now and could not get to that in time. Please try again in a"
+    " moment; if you had just moved, the board will then show whether your move counted."
 )
 CONFLICT = "That clashed with another action at the same moment and was undone; please try again."
 
@@ -62,6 +67,8 @@ def _storage_message(error: StorageError) -> str:
         return "There is no such game or challenge."
     if isinstance(error, ChannelBusy):
         return "This channel already has a game; start a thread to play another."
+    if isinstance(error, DatabaseBusy):
+        return BUSY
     if isinstance(error, DatabaseUnavailable):
         return UNAVAILABLE
     if isinstance(error, Conflict):
@@ -81,9 +88,11 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
     if message is None:
         log.error("%s failed:\n%s", where, "".join(traceback.format_exception(original)))
         message = GENERIC
-    elif isinstance(original, DatabaseUnavailable):
-        # An outage, not a bug: one line per refused action, no traceback.
+    elif isinstance(original, DatabaseBusy):
         log.warning("%s refused: %s", where, original)
+    elif isinstance(original, DatabaseUnavailable):
+        # An outage, not a bug: the storage logs it once, when it starts and when it ends.
+        log.debug("%s refused: %s", where, original)
     await reply_private(interaction, message)
 
 
@@ -96,8 +105,6 @@ async def reply_private(interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True, allowed_mentions=quiet)
         else:
-            await interaction.response.send_message(
-                message, ephemeral=True, allowed_mentions=quiet
-            )
+            await interaction.response.send_message(message, ephemeral=True, allowed_mentions=quiet)
     except discord.HTTPException:
         log.warning("could not deliver a reply: %s", message)

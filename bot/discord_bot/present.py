@@ -167,10 +167,7 @@ def describe_move(live: LiveGame, result: MoveResult, game: Game | None = None) 
     if len(result.captures) == 1:
         line += f", capturing the piece on {squares_text(result.captures, size)}"
     elif result.captures:
-        line += (
-            f", capturing {len(result.captures)} pieces "
-            f"({squares_text(result.captures, size)})"
-        )
+        line += f", capturing {len(result.captures)} pieces ({squares_text(result.captures, size)})"
     lines = [line, *king_news(result, size)]
     # A warning before the last occurrence, the news after it (only one of them can apply).
     news = repetition_warning(game) or repetition_news(game, result)
@@ -261,9 +258,7 @@ def whose_turn(live: LiveGame) -> str:
     return line
 
 
-def retired_board(
-    live: LiveGame, ply: int | None, *, with_board: bool = False
-) -> str | None:
+def retired_board(live: LiveGame, ply: int | None, *, with_board: bool = False) -> str | None:
     """What a board message says once a newer board has replaced it: the position it shows,
     addressed to nobody (``After 12. d1-d4``); ``with_board`` adds that position as text, for
     a board that was posted as text. ``ply`` is the position's (``None``: not recorded, and

@@ -52,9 +52,8 @@ def king_wins_text(variant: Variant) -> str:
 def calls_text(variant: Variant) -> str:
     """The king's side's calls, Raichi and Tuichi, for this variant's escape squares."""
     road = "to a corner" if variant.corners else "to the edge"
-    return (
-        f"**Raichi!** when the king has one open road {road}, **Tuichi!** with two or more"
-        + (" (and Tuichi wins)." if variant.tuichi_wins else ".")
+    return f"**Raichi!** when the king has one open road {road}, **Tuichi!** with two or more" + (
+        " (and Tuichi wins)." if variant.tuichi_wins else "."
     )
 
 

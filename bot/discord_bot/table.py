@@ -95,6 +95,7 @@ class BoardLook:
 PLAIN = BoardLook(DEFAULT_THEME, False)
 """The look of a board drawn for nobody in particular."""
 
+
 def board_viewer(live: LiveGame) -> Participant | None:
     """Whose preferences a board posted for the whole channel follows: the player to move (the
     one who must study it), else, when that is the AI, the person playing it."""
@@ -231,7 +232,11 @@ async def _reply(
     files = [] if image is None else [image.file()]
     if interaction.response.is_done():
         return await interaction.followup.send(
-            content or "", embeds=embeds, files=files, view=view, allowed_mentions=mentions,
+            content or "",
+            embeds=embeds,
+            files=files,
+            view=view,
+            allowed_mentions=mentions,
             wait=True,
         )
     callback = await interaction.response.send_message(
@@ -296,7 +301,6 @@ AI_FAILED = (
 def ai_attempts(level: str) -> tuple[str, ...]:
     """The levels tried in turn when the AI fails to answer: twice as asked, then easy."""
     return (level, level, "easy")
-
 
 
 class Table:
@@ -461,9 +465,7 @@ class Table:
         lines = lines + describe_move(live, outcome.result)
         if outcome.finished is not None:
             lines += describe_end(live, outcome.finished)
-        await post_board(
-            self.bot, live, lines, interaction=interaction, finished=outcome.finished
-        )
+        await post_board(self.bot, live, lines, interaction=interaction, finished=outcome.finished)
 
     def _show_typing(self, live: LiveGame) -> asyncio.Task[None]:
         """Show the bot typing in the game's channel until the task is cancelled."""
@@ -525,6 +527,12 @@ class Table:
         if text is None:
             log.error("the AI gave up in game %d", live.id)
             return AI_FAILED
+        # Played only by a process that still serves the game (with the database back, if it
+        # was away); one that lost it leaves the move to the process serving it now.
+        if not await self.bot.until_serving():
+            return None
+        if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
+            return None
         try:
             return await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
         except ResultNotRecorded as error:

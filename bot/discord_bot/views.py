@@ -110,7 +110,6 @@ class GameButton(
         return cls(int(match["game"]), match["action"])
 
 
-
 class ChallengeButton(
     Routed,
     discord.ui.DynamicItem[Button],
@@ -139,7 +138,6 @@ class ChallengeButton(
     @classmethod
     def from_match(cls, match: re.Match[str]) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
-
 
 
 class OfferButton(
@@ -173,7 +171,6 @@ class OfferButton(
         return cls(match["kind"], int(match["game"]), int(match["ply"]), match["answer"])
 
 
-
 class ConfirmResignButton(
     Routed, discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P<game>\d+)"
 ):
@@ -194,7 +191,6 @@ class ConfirmResignButton(
         return cls(int(match["game"]))
 
 
-
 class RematchButton(Routed, discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
     """Offered under a finished game: a new game with the sides swapped."""
 
@@ -212,7 +208,6 @@ class RematchButton(Routed, discord.ui.DynamicItem[Button], template=r"tafl:rm:(
     @classmethod
     def from_match(cls, match: re.Match[str]) -> RematchButton:
         return cls(int(match["game"]))
-
 
 
 class SquareMenu:
@@ -277,7 +272,6 @@ class PieceSelect(
         return cls(int(match["game"]), int(match["ply"]), part=int(match["part"] or 0))
 
 
-
 class TargetSelect(
     Routed,
     SquareMenu,
@@ -303,7 +297,6 @@ class TargetSelect(
     @classmethod
     def from_match(cls, match: re.Match[str]) -> TargetSelect:
         return cls(int(match["game"]), int(match["ply"]), int(match["origin"]))
-
 
 
 PUZZLE_ID = r"[a-z0-9-]{1,60}"
@@ -339,7 +332,6 @@ class PuzzlePieceSelect(
         return cls(match["puzzle"], int(match["step"]), part=int(match["part"] or 0))
 
 
-
 class PuzzleTargetSelect(
     Routed,
     SquareMenu,
@@ -369,7 +361,6 @@ class PuzzleTargetSelect(
         return cls(match["puzzle"], int(match["step"]), int(match["origin"]))
 
 
-
 class NextPuzzleButton(
     Routed, discord.ui.DynamicItem[Button], template=r"tafl:zn:(?P<variant>[a-z0-9-]{1,40})"
 ):
@@ -390,7 +381,6 @@ class NextPuzzleButton(
     @classmethod
     def from_match(cls, match: re.Match[str]) -> NextPuzzleButton:
         return cls(match["variant"])
-
 
 
 DYNAMIC_ITEMS = (

@@ -308,9 +308,7 @@ class CopenhagenRules(Rules):
             return cells[sq] == EMPTY
         return self._is_friend(piece, cells[sq])
 
-    def _row_captures(
-        self, board: Board, piece: int, e: int, first: int, last: int
-    ) -> list[int]:
+    def _row_captures(self, board: Board, piece: int, e: int, first: int, last: int) -> list[int]:
         """The members of the row ``first..last`` of edge ``e`` (enemy pieces, bracketed) that
         fall, if every member has a mover's piece in front; the king never falls this way."""
         squares, inward = self._edges[e]
@@ -407,12 +405,20 @@ class CopenhagenRules(Rules):
             for sq in list(held):
                 rank, file = divmod(sq, n)
                 along_rank = (
-                    file == 0 or file == n - 1 or sq - 1 in holding or sq + 1 in holding
-                    or sq - 1 in held or sq + 1 in held
+                    file == 0
+                    or file == n - 1
+                    or sq - 1 in holding
+                    or sq + 1 in holding
+                    or sq - 1 in held
+                    or sq + 1 in held
                 )
                 along_file = (
-                    rank == 0 or rank == n - 1 or sq - n in holding or sq + n in holding
-                    or sq - n in held or sq + n in held
+                    rank == 0
+                    or rank == n - 1
+                    or sq - n in holding
+                    or sq + n in holding
+                    or sq - n in held
+                    or sq + n in held
                 )
                 if not (along_rank and along_file):
                     held.discard(sq)

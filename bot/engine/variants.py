@@ -202,8 +202,7 @@ _REGISTRY: tuple[Variant, ...] = (
         ),
         # Linnaeus's laws as Ashton translates them (docs/RULES.md, `tablut-ashton`)
         source=(
-            "Linnaeus's laws as translated by John Ashton (2007), with the Tablut Challenge's "
-            "camps"
+            "Linnaeus's laws as translated by John Ashton (2007), with the Tablut Challenge's camps"
         ),
         aliases=("ashton",),
     ),

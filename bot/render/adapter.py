@@ -28,9 +28,7 @@ winner already says who the repetition was forbidden to) or repeat the verdict (
 draw")."""
 
 
-def _status(
-    outcome: Outcome | None, last: MoveResult | None, hints: bool = True
-) -> str | None:
+def _status(outcome: Outcome | None, last: MoveResult | None, hints: bool = True) -> str | None:
     """The caption's highlighted note: the result, the king's side's call, or a king in danger
     (only the result without ``hints``).
 
@@ -149,12 +147,16 @@ def replay_views(
     """One view per position of the game, from the start to the current one (for a GIF); the
     last shows ``outcome``, a result decided off the board (see :func:`board_view_from_game`)."""
     replay = game.copy()
-    views = [board_view_from_game(replay, caption=caption, attackers=attackers,
-                                  defenders=defenders, outcome=outcome)]
+    views = [
+        board_view_from_game(
+            replay, caption=caption, attackers=attackers, defenders=defenders, outcome=outcome
+        )
+    ]
     while replay.ply:
         replay.undo()
-        views.append(board_view_from_game(replay, caption=caption, attackers=attackers,
-                                          defenders=defenders))
+        views.append(
+            board_view_from_game(replay, caption=caption, attackers=attackers, defenders=defenders)
+        )
     views.reverse()
     return views
 
@@ -182,8 +184,7 @@ def view_before_move(
     before = game.copy()
     while before.ply >= ply:
         before.undo()
-    view = board_view_from_game(before, caption=caption, attackers=attackers,
-                                defenders=defenders)
+    view = board_view_from_game(before, caption=caption, attackers=attackers, defenders=defenders)
     arrows = [Arrow(played.origin, played.target, "played")]
     if better is not None:
         move = Move.parse(better, game.size)
@@ -223,5 +224,12 @@ def analysis_view(
     else:
         better = analysis.evals[ply - 1].best_move
         status = f"Better: {better}" if better and better != analysis.moves[ply - 1] else None
-    return view_before_move(game, ply, better=better, status=status, caption=caption,
-                            attackers=attackers, defenders=defenders)
+    return view_before_move(
+        game,
+        ply,
+        better=better,
+        status=status,
+        caption=caption,
+        attackers=attackers,
+        defenders=defenders,
+    )

@@ -48,8 +48,14 @@ square), so that the one underneath still shows."""
 Point = tuple[float, float]
 
 
-def draw_arrows(image: Image.Image, layout: Layout, flip: bool, arrows: Iterable[Arrow],
-                theme: Theme, palette: Image.Image | None = None) -> Image.Image:
+def draw_arrows(
+    image: Image.Image,
+    layout: Layout,
+    flip: bool,
+    arrows: Iterable[Arrow],
+    theme: Theme,
+    palette: Image.Image | None = None,
+) -> Image.Image:
     """``image`` with the arrows drawn over it, in place; the better move goes on top, since it
     is the one the picture teaches.
 
@@ -59,7 +65,7 @@ def draw_arrows(image: Image.Image, layout: Layout, flip: bool, arrows: Iterable
     ordered = sorted(arrows, key=lambda item: item.style == "better")
     ends = [(layout.centre(a.origin, flip), layout.centre(a.target, flip)) for a in ordered]
     for index, arrow in enumerate(ordered):
-        others = ends[:index] + ends[index + 1:]
+        others = ends[:index] + ends[index + 1 :]
         shift = SIDE_BY_SIDE if any(_overlap(ends[index], other) for other in others) else 0.0
         # Side by side: the played move to one side of the line, the better one to the other.
         side = shift if arrow.style == "better" else -shift
@@ -80,8 +86,16 @@ def _overlap(first: tuple[Point, Point], second: tuple[Point, Point]) -> bool:
     return False
 
 
-def _draw(image: Image.Image, layout: Layout, centre_from: Point, centre_to: Point,
-          arrow: Arrow, theme: Theme, palette: Image.Image | None, side: float) -> None:
+def _draw(
+    image: Image.Image,
+    layout: Layout,
+    centre_from: Point,
+    centre_to: Point,
+    arrow: Arrow,
+    theme: Theme,
+    palette: Image.Image | None,
+    side: float,
+) -> None:
     square = layout.square
     dx, dy = centre_to[0] - centre_from[0], centre_to[1] - centre_from[1]
     length = math.hypot(dx, dy)
@@ -90,8 +104,10 @@ def _draw(image: Image.Image, layout: Layout, centre_from: Point, centre_to: Poi
     across = (-uy * side * square, ux * side * square)
     span = length / square
     lead = max(0.0, min(START_BEYOND_CENTRE, span + TIP_BEYOND_CENTRE - MIN_DRAWN))
-    start = (centre_from[0] + ux * lead * square + across[0],
-             centre_from[1] + uy * lead * square + across[1])
+    start = (
+        centre_from[0] + ux * lead * square + across[0],
+        centre_from[1] + uy * lead * square + across[1],
+    )
     end = (centre_to[0] + across[0], centre_to[1] + across[1])
     tip = (end[0] + ux * TIP_BEYOND_CENTRE * square, end[1] + uy * TIP_BEYOND_CENTRE * square)
     pad = square * 0.5
@@ -185,7 +201,9 @@ def _dashes(a: Point, b: Point, unit: Point, dash: float, gap: float) -> list[tu
         begin = index * (length + gap)
         end = begin + length
         segments.append(
-            ((a[0] + unit[0] * begin, a[1] + unit[1] * begin),
-             (a[0] + unit[0] * end, a[1] + unit[1] * end))
+            (
+                (a[0] + unit[0] * begin, a[1] + unit[1] * begin),
+                (a[0] + unit[0] * end, a[1] + unit[1] * end),
+            )
         )
     return segments

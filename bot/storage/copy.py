@@ -39,6 +39,10 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """Every table with data, parents before the tables whose rows refer to them, and its key."""
 
+NOT_COPIED = ("shard_leases", "identify_turns")
+"""The running processes' own bookkeeping (who serves which shard, when each may connect): it
+belongs to the processes of the source, stopped for the copy, not to the data."""
+
 IDENTITY_TABLES = ("players", "games", "challenges")
 """Tables whose ids PostgreSQL hands out from a sequence, moved past the copied ids."""
 

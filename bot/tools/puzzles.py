@@ -105,9 +105,7 @@ async def mine_database(
     try:
         report = MiningReport()
         for variant in names:
-            games = await finished_games(
-                storage, variant, after_id=after_id, max_games=max_games
-            )
+            games = await finished_games(storage, variant, after_id=after_id, max_games=max_games)
             report.games[variant] = len(games)
             say(f"{variant}: {len(games)} finished games in {redact(str(target))}")
             tally = Tally()

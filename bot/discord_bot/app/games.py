@@ -47,7 +47,6 @@ again, unless a move is played first (which makes it a new question)."""
 START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
 
 
-
 @dataclass
 class Offer:
     """A pending draw offer or takeback request: who made it, at which ply, and the message
@@ -172,10 +171,19 @@ class Ended:
 class GameHub:
     """Every active game by channel, with the operations the commands and buttons need."""
 
-    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_move: Callable[[bool], None] | None = None,
+    ) -> None:
+        """``on_move`` is told of every move committed and played, with whether the AI played
+        it (the process's metrics count them)."""
         self.storage = storage
         self._by_channel: dict[int, LiveGame] = {}
         self._clock = clock
+        self._on_move = on_move
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -199,7 +207,9 @@ class GameHub:
         settled = await self.settle()
         log.info(
             "loaded %d active games; %d set aside, %d finished on the board while the bot was down",
-            len(self._by_channel), len(report.unreplayable), len(settled),
+            len(self._by_channel),
+            len(report.unreplayable),
+            len(settled),
         )
         return settled
 
@@ -344,6 +354,8 @@ class GameHub:
                 live.unsure = True
                 raise
             result = game.play(move)
+            if self._on_move is not None:
+                self._on_move(player.is_ai)
             # A draw offer its mover made on their own turn goes along with the move (storage
             # has moved it to the new ply); every other offer is withdrawn by it.
             offer = live.draw_offer
@@ -502,9 +514,7 @@ class GameHub:
             # Answered, so not among the offers the ending withdraws; back if the ending fails.
             live.draw_offer = None
             try:
-                return await self._end(
-                    live, "draw", Termination.AGREED_DRAW, ply, accepting="draw"
-                )
+                return await self._end(live, "draw", Termination.AGREED_DRAW, ply, accepting="draw")
             except OfferClosed:
                 raise UserError("That draw offer is no longer open.") from None
             except BaseException:

@@ -9,7 +9,9 @@ practice. A server's daily puzzle is the same for everyone that day.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -18,6 +20,7 @@ from bot.engine import Game, TaflError, get_variant
 from bot.storage import (
     AttemptChanged,
     DailySolver,
+    DatabaseUnavailable,
     Participant,
     PuzzleAttempt,
     RatedGo,
@@ -26,6 +29,13 @@ from bot.storage import (
 )
 
 from .errors import UserError
+
+log = logging.getLogger(__name__)
+
+STOCK_RETRY_SECONDS = 5.0
+"""Seconds between tries to add the shipped puzzles while the database is out of reach."""
+STOCK_WAIT_SECONDS = 2.0
+"""How long someone asking for a puzzle in the first moments after a start waits for them."""
 
 STALE = (
     "That board is out of date: your puzzle has moved on since. Use its newest board, or "
@@ -92,6 +102,8 @@ class PuzzleSessions:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._puzzles: dict[str, Puzzle] = {}
+        self.stocked = asyncio.Event()
+        """Set once the shipped puzzles are in the database (see :meth:`stock`)."""
 
     async def add_shipped(self) -> tuple[int, int]:
         """Add the shipped set to the database (puzzles stored before keep their ratings);
@@ -101,6 +113,21 @@ class PuzzleSessions:
             (p.id, p.variant, p.to_text(), float(p.rating)) for p in shipped
         )
         return len(shipped), added
+
+    async def stock(self) -> None:
+        """:meth:`add_shipped`, retried while the database is out of reach; the puzzles are
+        offered once it is done (or has failed for good)."""
+        try:
+            while True:
+                try:
+                    shipped, added = await self.add_shipped()
+                except DatabaseUnavailable:
+                    await asyncio.sleep(STOCK_RETRY_SECONDS)
+                    continue
+                log.info("puzzles: %d shipped, %d new in the database", shipped, added)
+                return
+        finally:
+            self.stocked.set()
 
     async def open_go(self, user_id: int) -> PuzzleAttempt | None:
         """The person's go in progress, if any."""
@@ -121,6 +148,11 @@ class PuzzleSessions:
     ) -> Session:
         """The go to show: the one in progress (of ``variant``, if given), or with ``fresh`` a
         new puzzle of ``variant`` near the person's rating, or the server's daily puzzle."""
+        if not self.stocked.is_set():
+            # Only in a process's first moments; a database that has puzzles from an earlier
+            # start can give them meanwhile.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stocked.wait(), STOCK_WAIT_SECONDS)
         storage = self.storage.puzzles
         user_id = person.user_id or 0
         open_go = await storage.open_attempt(user_id)

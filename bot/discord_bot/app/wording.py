@@ -26,14 +26,14 @@ def plural(count: int, word: str) -> str:
 
 
 def side_record(record: SideRecord) -> str:
-    """"2 wins · 1 loss · 0 draws"."""
+    """ "2 wins · 1 loss · 0 draws"."""
     return " · ".join(
         (plural(record.wins, "win"), plural(record.losses, "loss"), plural(record.draws, "draw"))
     )
 
 
 def rating_with_games(rated: PlayerRating) -> str:
-    """"1662? after 1 rated game"."""
+    """ "1662? after 1 rated game"."""
     return f"{rated.rating.display} after {plural(rated.games, 'rated game')}"
 
 

@@ -313,9 +313,7 @@ class Challenges(commands.Cog):
         if (attackers, defenders) == (old.attackers, old.defenders):
             # The players expect a swap: say why there is none.
             title = get_variant(old.variant).title
-            sides += (
-                f" again: in {title} the winner takes the defenders (Linnaeus's law 12)"
-            )
+            sides += f" again: in {title} the winner takes the defenders (Linnaeus's law 12)"
         if not (attackers.is_ai or defenders.is_ai):
             await self._offer_rematch(interaction, old, attackers, defenders, sides)
             return

@@ -121,7 +121,8 @@ class Info(commands.Cog):
         embed.set_footer(text=f"Source: {rules.source}")
         embed.set_image(url="attachment://start.png")
         await interaction.response.send_message(
-            embed=fit_embed(embed), file=discord.File(io.BytesIO(image), "start.png"),
+            embed=fit_embed(embed),
+            file=discord.File(io.BytesIO(image), "start.png"),
             ephemeral=True,
         )
 
@@ -310,7 +311,8 @@ class Info(commands.Cog):
         if only is None:  # one puzzle rating across the variants, as lichess keeps
             puzzles = await storage.puzzles.rating(user.id)
             embed.add_field(
-                name="Puzzles", value=puzzle_record(puzzles, yours=user == interaction.user),
+                name="Puzzles",
+                value=puzzle_record(puzzles, yours=user == interaction.user),
                 inline=False,
             )
             provisional = provisional or bool(puzzles.attempts and puzzles.rating.provisional)

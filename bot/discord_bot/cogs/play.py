@@ -89,7 +89,8 @@ def move_choices(game: Game, typed: str, *, mark_captures: bool = True) -> list[
         cleaned = cleaned[1:]  # "Ke5" as the labels write king moves
     if cleaned:
         chosen = [
-            m for m in moves
+            m
+            for m in moves
             if texts[m].startswith(cleaned) or texts[m].replace("-", "").startswith(cleaned)
         ]
         chosen += [
@@ -286,9 +287,7 @@ class Play(commands.Cog):
         callback = await interaction.response.send_message(
             f"{mention(opponent)}, {interaction.user.mention} {what}.",
             view=offer_view(offer.kind, live.id, offer.ply),
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(opponent.user_id or 0)]
-            ),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id or 0)]),
         )
         if isinstance(callback.resource, discord.Message):
             await self.bot.hub.remember_offer_message(live, offer, callback.resource.id)
@@ -378,7 +377,9 @@ class Play(commands.Cog):
         text = f"{square_name(menu.origin, size)}-{square_name(target, size)}"
         try:
             played = await self.bot.hub.play(
-                live.record.channel_id, participant_of(interaction.user), text,
+                live.record.channel_id,
+                participant_of(interaction.user),
+                text,
                 expected_ply=menu.ply,
             )
         except ResultNotRecorded as error:
@@ -395,7 +396,10 @@ class Play(commands.Cog):
         """The opponent answers a draw offer or a takeback request."""
         hub = self.bot.hub
         user_id, game_id, ply, accept = (
-            interaction.user.id, button.game_id, button.ply, button.accept
+            interaction.user.id,
+            button.game_id,
+            button.ply,
+            button.accept,
         )
         if button.kind == "draw":
             ended = await hub.answer_draw(game_id, user_id, ply, accept)
@@ -422,4 +426,3 @@ class Play(commands.Cog):
             table = self.bot.table
             await table.withdraw_offers(taken.live, taken.withdrawn, "a move was taken back")
             await post_board(self.bot, taken.live, [describe_takeback(taken)])
-

@@ -82,6 +82,4 @@ class PlayerOptions(commands.Cog):
         if changed != current:
             name = getattr(interaction.user, "display_name", None) or interaction.user.name
             changed = await store.save(changed, name)
-        await interaction.response.send_message(
-            embed=describe_preferences(changed), ephemeral=True
-        )
+        await interaction.response.send_message(embed=describe_preferences(changed), ephemeral=True)

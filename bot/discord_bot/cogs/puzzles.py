@@ -43,9 +43,9 @@ class Puzzles(commands.Cog):
         bot.clicks.register(NextPuzzleButton, self.on_next)
 
     async def cog_load(self) -> None:
-        """Add the shipped set to the database (puzzles stored before keep their ratings)."""
-        shipped, added = await self.bot.puzzles.add_shipped()
-        log.info("puzzles: %d shipped, %d new in the database", shipped, added)
+        """Add the shipped set to the database (puzzles stored before keep their ratings), in
+        the background: the games are served meanwhile."""
+        self.bot.spawn(self.bot.puzzles.stock(), "puzzles-stock")
 
     @app_commands.command(name="puzzle", description="Solve a puzzle: one forced win to find")
     @app_commands.describe(

@@ -52,6 +52,7 @@ MOMENTS_LISTED = 8
 PROGRESS_EVERY = 2.0
 """Seconds between edits of the progress line (Discord limits edits; players need only a pulse)."""
 
+
 def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
     """The progress line: positions searched, and roughly how long the rest will take at the
     pace so far (positions differ, so it is rounded to what a player needs)."""
@@ -60,9 +61,7 @@ def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
         remaining = f"about {max(5, round(left / 5) * 5)} s left"
     else:
         remaining = f"about {round(left / 60)} min left"
-    return (
-        f"Reviewing game #{game_id}: {done} of {total} positions searched, {remaining}…"
-    )
+    return f"Reviewing game #{game_id}: {done} of {total} positions searched, {remaining}…"
 
 
 def waiting_text(game_id: int, ahead: int) -> str:
@@ -213,9 +212,7 @@ def present(
         heading = "Mistakes" if decisive else "Mistakes (no single move decided the game)"
         embed.add_field(name=heading, value="\n".join(lines), inline=False)
     if any(m.kind is MomentKind.INACCURACY for m in analysis.moments):
-        embed.add_field(
-            name="Inaccuracies", value=inaccuracies_text(analysis, names), inline=False
-        )
+        embed.add_field(name="Inaccuracies", value=inaccuracies_text(analysis, names), inline=False)
     if left_out:
         more = plural(left_out, "more moment")
         embed.set_footer(text=f"{more} in the game record: /tafl export game:{record.id}")

@@ -18,6 +18,7 @@ from ..app.errors import UserError
 if TYPE_CHECKING:
     from ..client import TaflBot
 
+
 def describe_settings(
     settings: ServerSettings, *, may_change: bool, changed: bool = False
 ) -> discord.Embed:
@@ -27,8 +28,9 @@ def describe_settings(
     embed = discord.Embed(title="Tafl settings for this server")
     embed.add_field(
         name="Where games are played",
-        value="a thread per game" if settings.game_threads else
-        "in the channel (a thread only when the channel already has a game)",
+        value="a thread per game"
+        if settings.game_threads
+        else "in the channel (a thread only when the channel already has a game)",
         inline=False,
     )
     embed.add_field(

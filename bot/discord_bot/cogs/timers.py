@@ -84,16 +84,19 @@ class Timers(commands.Cog):
         the database is out of reach the tick ends at once (the deadlines wait for it).
         """
         stages = (
-            self.settle_games, self.settle_deadlines, self.send_reminders, self.expire_challenges
+            self.settle_games,
+            self.settle_deadlines,
+            self.send_reminders,
+            self.expire_challenges,
         )
         for stage in stages:
             try:
                 await stage()
             except DatabaseUnavailable as error:
-                # One line when it goes and one when it is back, not four every tick: nothing
-                # can be settled meanwhile, and nothing is lost by waiting.
+                # The storage logs the outage once; nothing can be settled meanwhile, and
+                # nothing is lost by waiting.
                 if self.outage is None:
-                    log.error("the clocks wait for the database: %s", error)
+                    log.info("the clocks wait for the database")
                 else:
                     log.debug("the clocks still wait for the database")
                 self.outage = str(error)
@@ -103,7 +106,7 @@ class Timers(commands.Cog):
             except Exception:
                 log.exception("%s failed unexpectedly", stage.__name__)
         if self.outage is not None:
-            log.info("the database answers again; the clocks carry on")
+            log.info("the clocks carry on")
             self.outage = None
 
     async def settle_deadlines(self) -> None:

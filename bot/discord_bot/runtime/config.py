@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from dotenv import find_dotenv, load_dotenv
 
-from bot.storage import Shards, format_ranges, parse_ranges, redact
+from bot.storage import (
+    DEFAULT_LEASE_SECONDS,
+    PostgresOptions,
+    Shards,
+    format_ranges,
+    parse_ranges,
+    redact,
+    split_shards,
+)
 from bot.storage.shards import MAX_SHARDS
 
 DEFAULT_DATABASE = "data/tafl.sqlite3"
@@ -20,6 +30,10 @@ class ConfigError(Exception):
 
 
 MAX_AI_WORKERS = 64
+MAX_POOL_SIZE = 1000
+SECRETS = ("DISCORD_TOKEN", "TAFL_DATABASE", "TAFL_DATABASE_PASSWORD")
+"""Settings that may instead be read from a file named by ``<NAME>_FILE`` (a Docker or
+Kubernetes secret mounted as a file), so that they appear in no environment listing."""
 
 
 @dataclass(frozen=True)
@@ -44,9 +58,20 @@ class Settings:
     (neither set) is the plain unsharded bot."""
     ai_workers: int = 2
     """``TAFL_AI_WORKERS``: processes that search for the AI and the analysis (1 to 64)."""
-    identify_lock: str | None = None
-    """``TAFL_IDENTIFY_LOCK``: the file through which the processes of ``python -m bot cluster``
-    take turns to identify their shards (the cluster sets it for its processes)."""
+    instance: str | None = None
+    """``TAFL_INSTANCE``: the name this process runs under, which no other running process
+    may share (a Kubernetes pod's name); ``None``: one made of the machine's name and the
+    process id. A process takes back at once the shards an earlier process of its name held."""
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    """``TAFL_SHARD_LEASE``: seconds a shard's lease lasts unrenewed."""
+    http_host: str = "0.0.0.0"
+    """``TAFL_HTTP_HOST``: the address the health and metrics endpoint listens on."""
+    http_port: int | None = None
+    """``TAFL_HTTP_PORT``: the port of ``/healthz``, ``/readyz`` and ``/metrics``; ``None``
+    (the default): no endpoint."""
+    postgres: PostgresOptions = field(default_factory=PostgresOptions)
+    """``TAFL_DB_POOL_SIZE``, ``TAFL_DB_POOL_WAIT``, ``TAFL_DB_CONNECT_TIMEOUT``,
+    ``TAFL_DB_STATEMENT_CACHE`` and ``TAFL_DATABASE_PASSWORD``: how PostgreSQL is used."""
 
     def __repr__(self) -> str:  # neither the token nor a database password may reach a log
         shards = None
@@ -58,7 +83,9 @@ class Settings:
             f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
             f"loop_monitor={self.loop_monitor!r}, timer_tick={self.timer_tick!r}, "
             f"challenge_expiry={self.challenge_expiry!r}, shards={shards!r}, "
-            f"ai_workers={self.ai_workers!r}, identify_lock={self.identify_lock!r})"
+            f"ai_workers={self.ai_workers!r}, instance={self.instance!r}, "
+            f"lease_seconds={self.lease_seconds!r}, http_host={self.http_host!r}, "
+            f"http_port={self.http_port!r}, postgres={self.postgres!r})"
         )
 
 
@@ -68,6 +95,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         if dotenv:
             load_dotenv(find_dotenv(usecwd=True), override=False)
         environ = os.environ
+    environ = with_secret_files(environ)
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise ConfigError(
@@ -97,8 +125,91 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         challenge_expiry=int(_number(environ, "TAFL_CHALLENGE_EXPIRY", 15 * 60, minimum=5)),
         shards=_shards(environ),
         ai_workers=_ai_workers(environ),
-        identify_lock=environ.get("TAFL_IDENTIFY_LOCK", "").strip() or None,
+        instance=environ.get("TAFL_INSTANCE", "").strip() or None,
+        lease_seconds=_number(environ, "TAFL_SHARD_LEASE", DEFAULT_LEASE_SECONDS, minimum=3),
+        http_host=environ.get("TAFL_HTTP_HOST", "").strip() or "0.0.0.0",
+        http_port=_port(environ),
+        postgres=_postgres(environ),
     )
+
+
+def with_secret_files(environ: Mapping[str, str]) -> Mapping[str, str]:
+    """``environ`` with each secret named by a ``<NAME>_FILE`` setting read from that file
+    (its last line break dropped); a :class:`ConfigError` when both forms are set or the file
+    cannot be read."""
+    found = dict(environ)
+    for name in SECRETS:
+        path = environ.get(f"{name}_FILE", "").strip()
+        if not path:
+            continue
+        if environ.get(name, "").strip():
+            raise ConfigError(
+                f"{name} and {name}_FILE are both set: keep one (the file is the safer place)"
+            )
+        try:
+            found[name] = Path(path).read_text(encoding="utf-8").rstrip("\r\n")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "it is not text"
+            raise ConfigError(
+                f"{name}_FILE names {path!r}, which cannot be read: {reason}"
+            ) from None
+    return found
+
+
+def http_endpoints(environ: Mapping[str, str]) -> tuple[str, list[int]]:
+    """Where the bot processes of this machine (or container) serve ``/healthz``: the address
+    to ask them at, and one port per process, ``TAFL_HTTP_PORT`` counted up ``TAFL_PROCESSES``
+    times (default 1) as ``python -m bot cluster`` gives them out. A :class:`ConfigError` when
+    ``TAFL_HTTP_PORT`` is not set (no process serves the endpoint) or a setting is malformed."""
+    port = _port(environ)
+    if port is None:
+        raise ConfigError("TAFL_HTTP_PORT is not set: the bot serves no health endpoint")
+    processes = _whole(environ, "TAFL_PROCESSES", 1, 1, MAX_SHARDS)
+    if port + processes - 1 > 65535:
+        raise ConfigError(
+            f"TAFL_HTTP_PORT={port} with TAFL_PROCESSES={processes} runs past port 65535"
+        )
+    host = environ.get("TAFL_HTTP_HOST", "").strip()
+    # Listening on every address (the default) is reached through the loopback one.
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    return host, list(range(port, port + processes))
+
+
+def _port(environ: Mapping[str, str]) -> int | None:
+    text = environ.get("TAFL_HTTP_PORT", "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
+        raise ConfigError(f"TAFL_HTTP_PORT must be a port number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
+def _postgres(environ: Mapping[str, str]) -> PostgresOptions:
+    """The PostgreSQL pool's settings (read whatever the database, checked the same way)."""
+    defaults = PostgresOptions()
+    return PostgresOptions(
+        pool_size=_whole(environ, "TAFL_DB_POOL_SIZE", defaults.pool_size, 1, MAX_POOL_SIZE),
+        pool_wait=_number(environ, "TAFL_DB_POOL_WAIT", defaults.pool_wait, minimum=0.1),
+        connect_timeout=_number(
+            environ, "TAFL_DB_CONNECT_TIMEOUT", defaults.connect_timeout, minimum=0.1
+        ),
+        statement_cache=_whole(
+            environ, "TAFL_DB_STATEMENT_CACHE", defaults.statement_cache, 0, 100_000
+        ),
+        password=environ.get("TAFL_DATABASE_PASSWORD") or None,
+    )
+
+
+def _whole(environ: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
+    return int(text)
 
 
 def _shards(environ: Mapping[str, str]) -> Shards | None:
@@ -106,6 +217,11 @@ def _shards(environ: Mapping[str, str]) -> Shards | None:
     count_text = environ.get("TAFL_SHARD_COUNT", "").strip()
     ids_text = environ.get("TAFL_SHARD_IDS", "").strip()
     if not count_text:
+        if environ.get("TAFL_PROCESS_INDEX", "").strip():
+            raise ConfigError(
+                "TAFL_PROCESS_INDEX is set but TAFL_SHARD_COUNT is not: every process must be"
+                " given the same shard count, e.g. TAFL_SHARD_COUNT=8"
+            )
         if ids_text:
             raise ConfigError(
                 f"TAFL_SHARD_IDS is {ids_text!r} but TAFL_SHARD_COUNT is not set: it is needed "
@@ -122,6 +238,14 @@ def _shards(environ: Mapping[str, str]) -> Shards | None:
             f"not {count_text!r}: write e.g. TAFL_SHARD_COUNT=4"
         )
     count = int(count_text)
+    index_text = environ.get("TAFL_PROCESS_INDEX", "").strip()
+    if index_text:
+        if ids_text:
+            raise ConfigError(
+                "TAFL_SHARD_IDS and TAFL_PROCESS_INDEX are both set: name the shards, or say"
+                " which of TAFL_PROCESSES processes this is, not both"
+            )
+        return _slice(environ, count, index_text)
     if not ids_text:
         return Shards.every(count)
     try:
@@ -138,6 +262,36 @@ def _shards(environ: Mapping[str, str]) -> Shards | None:
             f"TAFL_SHARD_COUNT={count} the shards are numbered 0 to {count - 1}"
         )
     return Shards.of(count, ids)
+
+
+def _slice(environ: Mapping[str, str], count: int, index_text: str) -> Shards:
+    """The shards of process ``TAFL_PROCESS_INDEX`` of ``TAFL_PROCESSES``: the same contiguous
+    slices ``python -m bot cluster`` gives its processes."""
+    processes = _whole(environ, "TAFL_PROCESSES", 0, 1, MAX_SHARDS)
+    if processes == 0:
+        raise ConfigError(
+            "TAFL_PROCESS_INDEX is set but TAFL_PROCESSES is not: say how many processes share"
+            " the shards, e.g. TAFL_PROCESSES=3"
+        )
+    # A number, or a name ending in one: a StatefulSet pod's name (tafl-bot-2) says its index.
+    match = re.fullmatch(r"(?:.*-)?(\d+)", index_text)
+    if match is None:
+        raise ConfigError(
+            f"TAFL_PROCESS_INDEX must be a number from 0, or a name ending in one (tafl-bot-2),"
+            f" not {index_text!r}"
+        )
+    index = int(match.group(1))
+    if processes > count:
+        raise ConfigError(
+            f"TAFL_PROCESSES={processes} is more than the {count} shards (TAFL_SHARD_COUNT):"
+            " a process without a shard would have nothing to do"
+        )
+    if index >= processes:
+        raise ConfigError(
+            f"TAFL_PROCESS_INDEX {index_text!r} is process {index}, but with"
+            f" TAFL_PROCESSES={processes} they are numbered 0 to {processes - 1}"
+        )
+    return Shards.of(count, split_shards(range(count), processes)[index])
 
 
 def _ai_workers(environ: Mapping[str, str]) -> int:

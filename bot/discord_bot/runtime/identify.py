@@ -8,12 +8,14 @@ many buckets a bot has; 1 for most, 16 or more for the largest). discord.py's ow
 
 from __future__ import annotations
 
-import fcntl
-import json
-import os
+import logging
 import time
 from collections.abc import Callable
-from pathlib import Path
+
+from bot.storage import DatabaseUnavailable
+from bot.storage.turns import IdentifyTurns
+
+log = logging.getLogger(__name__)
 
 IDENTIFY_WINDOW = 5.0
 """Seconds between two IDENTIFYs of one bucket."""
@@ -23,7 +25,7 @@ class IdentifyPacer:
     """When each shard of this process may send its IDENTIFY.
 
     Only this process's shards are seen; :class:`SharedIdentifyPacer` shares the turns between
-    the processes of a cluster.
+    every process of the bot.
     """
 
     def __init__(
@@ -50,45 +52,24 @@ class IdentifyPacer:
         return at - now
 
 
-class SharedIdentifyPacer(IdentifyPacer):
-    """An :class:`IdentifyPacer` whose turns are shared by every process of a cluster on this
-    machine: the earliest next IDENTIFY of each bucket is kept in the file ``path``, which each
-    process locks while it books a turn. The clock is the wall clock, the one clock processes
-    share.
-
-    ``python -m bot cluster`` makes the file and names it in ``TAFL_IDENTIFY_LOCK``, so that its
-    processes, started together, do not identify shards of one bucket within the same 5 s.
-    """
+class SharedIdentifyPacer:
+    """Turns shared by every process of the bot, on any machine: booked in the database
+    (:class:`~bot.storage.turns.IdentifyTurns`) by its server's clock. While the database cannot
+    be reached, this process paces itself alone (:class:`IdentifyPacer`), one window later than
+    it otherwise would, for the turns others may have booked."""
 
     def __init__(
-        self,
-        path: str | os.PathLike[str],
-        max_concurrency: int = 1,
-        *,
-        window: float = IDENTIFY_WINDOW,
-        clock: Callable[[], float] = time.time,
+        self, turns: IdentifyTurns, max_concurrency: int = 1, *, window: float = IDENTIFY_WINDOW
     ) -> None:
-        super().__init__(max_concurrency, window=window, clock=clock)
-        self.path = Path(path)
+        self.turns = turns
+        self.max_concurrency = max_concurrency
+        self.window = window
+        self._alone = IdentifyPacer(max_concurrency, window=window)
 
-    def reserve(self, shard_id: int) -> float:
-        """Book the next IDENTIFY slot of ``shard_id``'s bucket among all the processes sharing
-        the file; returns the seconds to wait. Blocks while another process books (briefly)."""
-        bucket = str(shard_id % self.max_concurrency)
-        with self.path.open("a+", encoding="utf-8") as file:
-            fcntl.flock(file, fcntl.LOCK_EX)  # released when the file is closed
-            file.seek(0)
-            try:
-                booked = json.loads(file.read() or "{}")
-            except ValueError:
-                booked = {}  # a file cut short by a crash: start the turns afresh
-            if not isinstance(booked, dict):
-                booked = {}
-            now = self._clock()
-            at = max(now, float(booked.get(bucket, now)))
-            booked[bucket] = at + self._window
-            file.seek(0)
-            file.truncate()
-            file.write(json.dumps(booked))
-            file.flush()
-        return at - now
+    async def reserve(self, shard_id: int) -> float:
+        """Book the next IDENTIFY turn of ``shard_id``'s bucket; the seconds to wait for it."""
+        try:
+            return await self.turns.reserve(shard_id, self.max_concurrency, self.window)
+        except DatabaseUnavailable as error:
+            log.warning("identifying shard %d without the shared turns: %s", shard_id, error)
+            return self._alone.reserve(shard_id) + self.window

@@ -12,12 +12,23 @@ import yarl
 
 from bot import native
 from bot.ai import level_rating
-from bot.storage import DatabaseUnusable, Shards, Storage, StorageError, format_ranges, redact
+from bot.storage import (
+    DatabaseUnusable,
+    Holder,
+    LeaseKeeper,
+    Shards,
+    Storage,
+    StorageError,
+    format_ranges,
+    redact,
+)
 
 from ..app.wording import level_name
 from ..client import StoppedBeforeConnecting, TaflBot, make_bot
 from .config import ConfigError, Settings, load_settings
+from .health import STARTING, WAITING_FOR_LEASES, Health, HealthServer
 from .logs import setup_logging
+from .metrics import Metrics
 from .supervisor import CONFIG_ERROR
 
 log = logging.getLogger("bot")
@@ -34,19 +45,27 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def close_on_sigterm(bot: TaflBot) -> None:
-    """Make SIGTERM (``docker stop``, the cluster supervisor) close the bot as cleanly as Ctrl+C:
-    interactions being handled finish, then the connection and the database close."""
-    loop = asyncio.get_running_loop()
-    closing: set[asyncio.Task[None]] = set()
+class Stopper:
+    """SIGTERM (``docker stop``, Kubernetes, the cluster supervisor), as cleanly as Ctrl+C:
+    before the bot exists it ends the wait for the leases; then it closes the bot (interactions
+    being handled finish, then the connection and the database close). The process stops
+    counting as ready at once."""
 
-    def close() -> None:
+    def __init__(self, health: Health) -> None:
+        self.stopping = asyncio.Event()
+        self.health = health
+        self.bot: TaflBot | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._stop)
+
+    def _stop(self) -> None:
         log.info("SIGTERM: stopping")
-        task = loop.create_task(bot.close())
-        closing.add(task)  # the loop keeps only a weak reference to a task
-        task.add_done_callback(closing.discard)
-
-    loop.add_signal_handler(signal.SIGTERM, close)
+        self.health.stopping = True
+        self.stopping.set()
+        if self.bot is not None:
+            task = asyncio.get_running_loop().create_task(self.bot.close())
+            self._closing.add(task)  # the loop keeps only a weak reference to a task
+            task.add_done_callback(self._closing.discard)
 
 
 def ai_rating(variant: str, level: int) -> float:
@@ -56,9 +75,45 @@ def ai_rating(variant: str, level: int) -> float:
 
 
 async def _serve(settings: Settings) -> int:
+    health = Health()
+    stopper = Stopper(health)
+    holder = Holder.new(settings.instance)
+    if settings.http_port is None:
+        return await _run(settings, holder, stopper, None)
+    # First of all, so that it answers while the process opens the database and waits for its
+    # shards' leases (which may take as long as another process holds them).
+    metrics = Metrics(settings.shards, holder.instance)
+    server = HealthServer(health, metrics)
+    address = f"{settings.http_host}:{settings.http_port}"
+    try:
+        await server.start(settings.http_host, settings.http_port)
+    except OSError as error:
+        # Another process has the port (two clusters given the same TAFL_HTTP_PORT), or it is
+        # not this user's: trying again would fail the same way.
+        log.critical(
+            "cannot serve /healthz, /readyz and /metrics on %s (TAFL_HTTP_HOST, TAFL_HTTP_PORT):"
+            " %s",
+            address,
+            error.strerror or error,
+        )
+        return CONFIG_ERROR
+    log.info("health and metrics on http://%s (/healthz, /readyz, /metrics)", address)
+    try:
+        return await _run(settings, holder, stopper, metrics)
+    finally:
+        await server.close()
+
+
+async def _run(
+    settings: Settings, holder: Holder, stopper: Stopper, metrics: Metrics | None
+) -> int:
+    health = stopper.health
     try:
         storage = await Storage.open(
-            settings.database, shards=settings.shards, ai_ratings=ai_rating
+            settings.database,
+            shards=settings.shards,
+            ai_ratings=ai_rating,
+            postgres=settings.postgres,
         )
     except DatabaseUnusable as error:
         # Left untouched, and no restart can help (a wrong password, a newer schema, another
@@ -81,16 +136,27 @@ async def _serve(settings: Settings) -> int:
         )
     except StorageError as error:  # only a report: a database away for a moment is told later
         log.warning("cannot read the database's durability settings: %s", error)
+    leases = LeaseKeeper(storage.leases, storage.shards, holder, seconds=settings.lease_seconds)
+    health.storage, health.leases, health.phase = storage, leases, WAITING_FOR_LEASES
+    if metrics is not None:
+        metrics.watch(storage=storage, leases=leases)
+    acquired = False
+    # Before connecting to Discord: a process whose shards another one serves waits here (a
+    # stray started by mistake waits for good, and never answers anyone).
     try:
-        await storage.claim_shards()
-    except StorageError as error:
-        # Another process runs one of our shards (perhaps one just killed, whose connection
-        # the server has not dropped yet): a later restart may succeed.
-        log.critical("%s", error)
-        await storage.close()
-        return 1
-    bot = make_bot(settings, storage)
-    close_on_sigterm(bot)
+        acquired = await leases.acquire(stopper.stopping)
+    finally:
+        if not acquired:  # stopped by SIGTERM, or cancelled by Ctrl+C
+            # SQLite's connection runs in a thread of its own that would keep the process
+            # from exiting.
+            await storage.close()
+    if not acquired:
+        return 0
+    health.phase = STARTING
+    bot = make_bot(settings, storage, leases, metrics)
+    stopper.bot = health.bot = bot
+    if metrics is not None:
+        metrics.watch(bot=bot)
     try:
         async with bot:
             await bot.start(settings.token)
@@ -107,6 +173,8 @@ async def _serve(settings: Settings) -> int:
         log.info("%s", stopped)
     finally:
         await bot.shutdown()
+    if bot.lost is not None:
+        return 1  # restarted, it waits for the shards (or serves them again if given back)
     return 0
 
 
