@@ -55,7 +55,9 @@ and ``synchronous_commit=on``: each commit's WAL flushed to disk before the comm
 ``--postgres-fsync off`` runs it with ``fsync=off`` (as the test suite does): faster, but not
 durable, and the output marks every PostgreSQL figure so. A server given by URL runs as it is
 configured, and is reported the same way. The disk matters as much as the settings, so this also
-times fsync where the SQLite file lives (50 writes of 4 KB, each followed by ``fdatasync``).
+times fsync (50 writes of 4 KB, each followed by ``fdatasync``) before the run and again before
+each configuration where its database's files live: on a shared machine the disk is shared too,
+and one flush can cost 0.05 ms one minute and 4 ms the next.
 Once the bot has stopped, every move it acknowledged (answered in time with the new board, in
 the warm-ups and windows alike) is looked for in the database's move log, over a connection of
 this process's own, in its channel and in the order played; a configuration that lost one
@@ -158,6 +160,8 @@ FAST_FSYNC = 0.0002
 SMOKE_RATE = 10.0
 """The open loop's rate in a smoke run: well within what 8 games on any machine answer."""
 
+TOO_LATE = "answered too late for Discord"
+"""How the bot logs an answer Discord no longer takes (``bot/discord_bot/errors.py``)."""
 LATE = re.compile(r"callback after ([\d.]+) s")
 """How the stand-in notes an answer it refused as late (``fakediscord/webhooks.py``)."""
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ +")
@@ -321,6 +325,11 @@ class Run:
     errors: list[str] = field(default_factory=list)
     """The bot's logged errors (first line of each)."""
     warnings: int = 0
+    too_late: int = 0
+    """Of the warnings, the bot's notes of an answer that came too late for Discord."""
+    fsync: str | None = None
+    """What an fsync cost where the database's files live, just before the configuration ran
+    (the disk is shared too, and its cost changes from one minute to the next)."""
     stand_in: list[str] = field(default_factory=list)
     durability: list[str] = field(default_factory=list)
     """What each bot process logged of its database's durability (one entry per distinct line)."""
@@ -1004,6 +1013,8 @@ def read_log(run: Run, bot: BotProcess) -> None:
             run.errors.append(TIMESTAMP.sub("", entry.splitlines()[0], count=1))
         elif " WARNING " in entry:
             run.warnings += 1
+            if TOO_LATE in entry:
+                run.too_late += 1
 
 
 MOVE_LOG = (
@@ -1104,6 +1115,9 @@ async def measure(
             ) from None
     else:
         run.storage = filesystem(folder)
+    # Where the database writes: PostgreSQL's data folder when known (and writable from here).
+    probe = server.folder if config.backend == "postgresql" and server.folder else folder
+    run.fsync = await asyncio.to_thread(fsync_cost, probe, explain=False)
     async with FakeDiscord(recommended_shards=SHARDS, max_concurrency=SHARDS) as fake:
         tables = make_tables(fake, plan.games)
         env = bot_env(fake, None, folder, {"TAFL_DATABASE": database})
@@ -1177,9 +1191,10 @@ def cpu_count_line(plan: Plan) -> str:
     return line
 
 
-def fsync_cost(folder: Path, writes: int = 50) -> str | None:
+def fsync_cost(folder: Path, writes: int = 50, *, explain: bool = True) -> str | None:
     """How long an fsync takes on ``folder``'s filesystem: ``writes`` times a 4 KB write and
-    ``fdatasync``, as a commit's WAL write is (``None`` where that cannot be done)."""
+    ``fdatasync``, as a commit's WAL write is (``None`` where that cannot be done). ``explain``
+    says what a very quick one means."""
     probe = folder / "fsync-probe"
     times = []
     try:
@@ -1201,7 +1216,7 @@ def fsync_cost(folder: Path, writes: int = 50) -> str | None:
         f"fsync on {where}: median {median * 1000.0:.3f} ms, max {max(times) * 1000.0:.3f} ms "
         f"({writes} writes of 4 KB, each followed by fdatasync)"
     )
-    if median < FAST_FSYNC:
+    if explain and median < FAST_FSYNC:
         line += (
             "; that fast, a write cache acknowledges the flush (a drive's with power-loss "
             "protection, or a virtual machine's host): a commit costs less here than on storage "
@@ -1416,6 +1431,8 @@ def details(run: Run) -> None:
     where = f"; data on {run.storage}" if run.storage else ""
     for line in durability_of(run)[0]:
         print(f"  durability: {line}{where}")
+    if run.fsync is not None:
+        print(f"  just before it: {run.fsync}")
     if run.read_back is not None:
         print(f"  {read_back_line(run.read_back)}")
     for phase in run.phases:
@@ -1472,6 +1489,7 @@ def details(run: Run) -> None:
         f"  bot up in {run.start_seconds:.1f} s, {run.games} games started in "
         f"{run.setup_seconds:.1f} s, {run.rematches} rematches; stopped {code}; "
         f"log: {len(run.errors)} errors, {run.warnings} warnings"
+        + (f" ({run.too_late} of them answers too late for Discord)" if run.too_late else "")
     )
     for line, count in Counter(run.errors).most_common(3):
         print(f"    {count} x {line[:150]}")
@@ -1486,10 +1504,15 @@ def read_back_line(seen: ReadBack) -> str:
         "board, warm-ups included)"
     )
     if seen.complete:
+        others = seen.rows - seen.acknowledged
+        held = (
+            f"it holds {others} more moves of these games, answered late or not at all"
+            if others
+            else "and no other move"
+        )
         return (
             f"read back once the bot had stopped: all {told} are in the database's move log, in "
-            f"the order played (it holds {seen.rows} moves of these games: the others were "
-            "answered late or not at all)"
+            f"the order played ({held})"
         )
     return (
         f"read back once the bot had stopped: MISSING {seen.acknowledged - seen.found} of {told} "
