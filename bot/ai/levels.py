@@ -127,9 +127,9 @@ LEVEL_SETTINGS: dict[str, Level] = {
         ),
         Level(
             "hard",
-            "strong; reads three moves ahead and every king tactic",
+            "strong; reads four moves ahead and every king tactic",
             time_limit=5.0,
-            max_depth=3,
+            max_depth=4,
             noise=0,
         ),
         Level(
