@@ -1,5 +1,6 @@
 """Start the bot: ``python -m bot``, or its shards in N processes:
-``python -m bot cluster --processes N``."""
+``python -m bot cluster --processes N``; or check on the running ones: ``python -m bot health
+[--ready]``."""
 
 from __future__ import annotations
 
@@ -7,23 +8,29 @@ import functools
 import sys
 from collections.abc import Callable, Sequence
 
-USAGE = "usage: python -m bot [cluster --processes N]"
+USAGE = "usage: python -m bot [cluster --processes N | health [--ready]]"
+COMMANDS = ("cluster", "health")
 
 
 def main(argv: Sequence[str] = ()) -> int:
-    """Run the Discord bot, or with ``cluster`` its supervisor (the Discord layer is loaded
-    lazily so its imports stay out of tools)."""
-    if argv and argv[0] != "cluster":
+    """Run the Discord bot, with ``cluster`` its supervisor, or with ``health`` the check of
+    the running processes (the Discord layer is loaded lazily so its imports stay out of
+    tools, and out of the health check)."""
+    if argv and argv[0] not in COMMANDS:
         print(f"tafl bot: unknown command {argv[0]!r}\n{USAGE}", file=sys.stderr)
         return 2
     start: Callable[[], int]
     try:
-        if argv:
-            from bot.discord_bot import cluster
+        if argv and argv[0] == "health":
+            from bot.discord_bot.runtime import probe
+
+            start = functools.partial(probe.run, argv[1:])
+        elif argv:
+            from bot.discord_bot.runtime import cluster
 
             start = functools.partial(cluster.run, argv[1:])
         else:
-            from bot.discord_bot import launcher
+            from bot.discord_bot.runtime import launcher
 
             start = launcher.run
     except ImportError as error:  # the Discord layer is not installed in this checkout

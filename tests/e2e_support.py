@@ -13,7 +13,9 @@ import io
 import os
 import re
 import signal
+import sqlite3
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,9 +52,11 @@ class BotProcess:
     interrupted: bool = False
     _log: Any = field(default=None, repr=False)
 
-    async def start(self, fake: FakeDiscord, guild: FakeGuild | None) -> None:
-        """Start the bot and wait until it is connected and its commands are synced (to
-        ``guild``, or globally with ``None``)."""
+    cwd: Path = ROOT
+    """Where it runs: the project, or a copy of another release of it."""
+
+    async def launch(self) -> None:
+        """Start the bot without waiting for anything."""
         self._log = self.log_path.open("ab")
         self.starts += 1
         self.interrupted = False
@@ -63,12 +67,18 @@ class BotProcess:
             "-m",
             "bot",
             *self.args,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
         )
+
+    async def start(self, fake: FakeDiscord, guild: FakeGuild | None) -> None:
+        """Start the bot and wait until it is connected and its commands are synced (to
+        ``guild``, or globally with ``None``)."""
+        await self.launch()
+        assert self.process is not None
         waiting = asyncio.ensure_future(fake.wait_until_connected(timeout=WAIT))
         exited = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
@@ -222,6 +232,21 @@ class World:
         offer = await self.offer_challenge(challenger, opponent, channel, **options)
         await self.click(opponent, offer, ":accept")
         return await self.first_board(channel, mark)
+
+
+def set_deadline(world: World, game_id: int, seconds_from_now: float) -> None:
+    """Move a game's move deadline in the bot's SQLite database, as time passing would: the
+    clock's next tick reminds or forfeits at once, so a test need not wait out a real time."""
+    deadline = int(time.time() + seconds_from_now)
+    with sqlite3.connect(world.bot.env["TAFL_DATABASE"], timeout=10) as connection:
+        connection.execute("UPDATE games SET move_deadline = ? WHERE id = ?", (deadline, game_id))
+
+
+def game_number(message: FakeMessage) -> int:
+    """The number of the game a board message shows (``game #12``)."""
+    found = re.search(r"game #(\d+)", message.text)
+    assert found, message
+    return int(found.group(1))
 
 
 def button_id(message: FakeMessage, suffix: str) -> str:

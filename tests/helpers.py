@@ -33,8 +33,23 @@ def names(game: Game, squares: tuple[int, ...] | list[int]) -> list[str]:
 
 
 BRANDUBH_GROUP_CAPTURE = (
-    "a4-a3", "e4-e3", "f4-e4", "d5-c5", "g4-g3", "c5-f5", "a3-c3", "f5-f3", "d2-e2",
-    "f3-e3", "d6-d5", "c4-c5", "b4-c4", "c5-a5", "d1-d2", "a5-a2", "g3-f3",
+    "a4-a3",
+    "e4-e3",
+    "f4-e4",
+    "d5-c5",
+    "g4-g3",
+    "c5-f5",
+    "a3-c3",
+    "f5-f3",
+    "d2-e2",
+    "f3-e3",
+    "d6-d5",
+    "c4-c5",
+    "b4-c4",
+    "c5-a5",
+    "d1-d2",
+    "a5-a2",
+    "g3-f3",
 )
 """A brandubh game from the start that the attackers win by surrounding the king's group."""
 
@@ -58,6 +73,16 @@ def made_up_analysis(moments: tuple[Moment, ...] = ()) -> GameAnalysis:
     )
 
 
-MADE_UP_BLUNDER = Moment(8, Side.DEFENDERS, MomentKind.BLUNDER, "f5-f3", "f5-f4", 0, 400,
-                         "f5-f3 allows ...", 0.33, critical=True)
+MADE_UP_BLUNDER = Moment(
+    8,
+    Side.DEFENDERS,
+    MomentKind.BLUNDER,
+    "f5-f3",
+    "f5-f4",
+    0,
+    400,
+    "f5-f3 allows ...",
+    0.33,
+    critical=True,
+)
 """A blunder for :func:`made_up_analysis`: the defenders' 4… f5-f3, critical."""

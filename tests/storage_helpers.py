@@ -9,7 +9,14 @@ from pathlib import Path
 import asyncpg
 
 from bot.engine import Game
-from bot.storage import PLIES_TO_COUNT, GameRecord, Participant, Storage, is_postgres_url
+from bot.storage import (
+    PLIES_TO_COUNT,
+    FixedRatings,
+    GameRecord,
+    Participant,
+    Storage,
+    is_postgres_url,
+)
 
 START = 1_800_000_000
 """A fixed epoch second the fake clock starts at."""
@@ -32,9 +39,11 @@ class FakeClock:
         self.now += seconds
 
 
-async def open_storage(target: str | Path, clock: FakeClock | None = None) -> Storage:
+async def open_storage(
+    target: str | Path, clock: FakeClock | None = None, *, ai_ratings: FixedRatings | None = None
+) -> Storage:
     """Open a storage (a real file, or a PostgreSQL URL) with a fake clock."""
-    return await Storage.open(target, clock=clock or FakeClock())
+    return await Storage.open(target, clock=clock or FakeClock(), ai_ratings=ai_ratings)
 
 
 async def new_game(

@@ -3,25 +3,34 @@ decisive moves are known (built by hand on brandubh boards, searched at small de
 
 from __future__ import annotations
 
+import math
+
 import pytest
-from helpers import position
+from copenhagen_records import load_games
+from helpers import BRANDUBH_GROUP_CAPTURE, position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.ai import fast
 from bot.ai.analysis import (
     CALIBRATIONS,
+    Deepening,
     GameAnalysis,
     MomentKind,
     PositionEval,
     accuracy_of,
     calibration_for,
     chance_for,
+    deepen,
     default_depth,
     evaluate_position,
     review,
+    side_accuracy,
+    volatility_weights,
     win_chance,
 )
 from bot.ai.search import MATE, MATE_BOUND
-from bot.engine import Game, Side
+from bot.engine import Game, Side, get_variant
 
 DEPTH = 2
 
@@ -53,7 +62,10 @@ def test_a_finished_game_scores_its_result_without_searching() -> None:
 def test_scores_are_from_the_attackers_point_of_view_whoever_moves() -> None:
     # The defenders to move with an escape in one: a forced win for them, so a negative score.
     escape = evaluate_position(
-        "brandubh", position(7, "K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4"), Side.DEFENDERS, [],
+        "brandubh",
+        position(7, "K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4"),
+        Side.DEFENDERS,
+        [],
         max_depth=DEPTH,
     )
     assert escape.score == -(MATE - 1) and escape.mate_in == -1
@@ -61,7 +73,10 @@ def test_scores_are_from_the_attackers_point_of_view_whoever_moves() -> None:
     assert escape.for_side(Side.DEFENDERS) == MATE - 1
     # The attackers to move with the king's capture in one.
     capture = evaluate_position(
-        "brandubh", position(7, "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"), Side.ATTACKERS, [],
+        "brandubh",
+        position(7, "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"),
+        Side.ATTACKERS,
+        [],
         max_depth=DEPTH,
     )
     assert capture.score == MATE - 1 and capture.best_move == "b6-b4"
@@ -80,9 +95,7 @@ def test_a_depth_limited_evaluation_is_the_same_every_time() -> None:
 def test_the_default_budget_is_a_depth_per_board_size_and_build() -> None:
     # With the fast core: at least 7 on 7x7, 6 on 9x9, 5 on 11x11; two plies fewer without.
     assert [default_depth(v, fast=True) for v in ("brandubh", "tablut", "copenhagen")] == [7, 6, 5]
-    assert [default_depth(v, fast=False) for v in ("brandubh", "tablut", "copenhagen")] == [
-        5, 4, 3
-    ]
+    assert [default_depth(v, fast=False) for v in ("brandubh", "tablut", "copenhagen")] == [5, 4, 3]
     built = fast.extension() is not None
     assert default_depth("tablut") == (6 if built else 4)
 
@@ -310,3 +323,139 @@ def test_a_capture_that_punishes_a_blunder_says_whose_piece_it_takes() -> None:
     assert moment.explanation.startswith(
         "g3-g2 allows e6-c6, capturing the attacker on c5: the attackers' chances fall"
     ), moment.explanation
+
+
+# --- smaller costs, slow losses, accuracy, blame ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("after", "kind"),
+    [(-900, MomentKind.BLUNDER), (-400, MomentKind.MISTAKE), (-200, MomentKind.INACCURACY),
+     (-100, None)],
+)  # fmt: skip
+def test_a_move_is_a_blunder_mistake_or_inaccuracy_by_lichesss_thresholds(
+    after: int, kind: MomentKind | None
+) -> None:
+    # From even (50%), the attackers' chances fall to 12%, 29%, 39% or 45%.
+    start = position(7, "K:f2 T:c4,e6 t:c5,b7,g3")
+    evals = [PositionEval(0, "b7-b6"), PositionEval(after, "e6-c6", ("e6-c6", "b7-b6"))]
+    moments = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals).moments
+    assert [moment.kind for moment in moments] == ([kind] if kind else [])
+
+
+def test_a_piece_lost_without_compensation_is_named() -> None:
+    start = position(7, "K:f2 T:c4,e6 t:c5,b7,g3")
+    # After g3-g2 the defenders take the attacker on c5 and the attackers take nothing back.
+    evals = [PositionEval(0, "b7-b6"), PositionEval(-400, "e6-c6", ("e6-c6", "b7-b6"))]
+    [moment] = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals).moments
+    assert moment.explanation == (
+        "g3-g2 loses the attacker on c5 for nothing: the attackers' chances fall from 50% to 29%"
+    ), moment.explanation
+
+
+def _scores_for(chances: list[float]) -> list[int]:
+    """Scores (attackers' view) whose winning chances are ``chances``, in a variant without a
+    calibration of its own (slope 0.0022, even at 0)."""
+    slope = calibration_for("brandubh").slope
+    return [round(math.log(c / (1 - c)) / slope) for c in chances]
+
+
+def test_a_slow_loss_names_the_moves_that_made_it_and_costs_accuracy() -> None:
+    # The group-capture game's first 15 moves, with made-up verdicts: the defenders start at
+    # 86% and each of their seven moves costs 9.5 points, down to 19.5%; no move stands out.
+    moves = list(BRANDUBH_GROUP_CAPTURE[:15])
+    chances = [0.14]
+    for index in range(len(moves)):
+        chances.append(chances[-1] + (0.095 if index % 2 == 1 else 0.0))  # defenders' moves
+    evals = [PositionEval(score, "a1-a1", depth=2) for score in _scores_for(chances)]
+    analysis = review("brandubh", None, None, moves, evals)
+    slow = [m for m in analysis.moments if m.side is Side.DEFENDERS]
+    assert 1 <= len(slow) <= 3 and all(m.kind is MomentKind.INACCURACY for m in slow)
+    assert all(0.08 < m.loss < 0.1 for m in slow)
+    assert analysis.defenders_accuracy is not None and analysis.defenders_accuracy < 90
+
+
+def test_one_move_that_throws_the_game_away_weighs_in_the_sides_accuracy() -> None:
+    # 39 perfect moves and one that loses everything: the plain mean would say 97.5%.
+    accuracies = [100.0] * 39 + [0.0]
+    assert side_accuracy(accuracies, [1.0] * 40) == pytest.approx((97.5 + 40 / 1.39) / 2, 0.01)
+    assert side_accuracy([], []) is None
+    # Volatile stretches weigh more: lichess's weights, from the winning chances around a move.
+    weights = volatility_weights([0.5] * 6 + [0.9, 0.1, 0.9, 0.1] + [0.5] * 6)
+    assert len(weights) == 15 and min(weights) == 0.5 and max(weights) == 12.0
+
+
+def test_a_forced_result_first_seen_late_is_searched_back_to_the_move_that_allowed_it() -> None:
+    # Position 4 is lost for the attackers in 3 plies; positions 3 and 2 looked even at depth 2.
+    # Searched again deeper, 3 and 2 are lost too, and 1 holds: the move from 1 allowed it.
+    lost = PositionEval(-(MATE - 3), "d1-d2")
+    evals = [PositionEval(0, "a1-a2")] * 4 + [lost, PositionEval(-(MATE - 2), "d2-d3")]
+    deeper = {3: PositionEval(-(MATE - 4), "x"), 2: PositionEval(-(MATE - 5), "y"),
+              1: PositionEval(50, "z")}  # fmt: skip
+    asked: list[tuple[int, int]] = []
+
+    def evaluate(index: int, depth: int) -> PositionEval:
+        asked.append((index, depth))
+        return deeper[index]
+
+    found = deepen(evals, 2, evaluate)
+    assert asked == [(3, 4), (2, 5), (1, 6)]
+    assert found[3] == deeper[3] and found[2] == deeper[2] and found[1] == evals[1]
+    # Within the search's own horizon nothing is searched again.
+    assert deepen(evals, 4, evaluate) == evals and len(asked) == 3
+    # Nor beyond the limit of plies.
+    deepening = Deepening(evals, 2, deeper=1)
+    assert deepening.next() == (3, 3)
+
+
+@pytest.mark.skipif(
+    not fast.supports(get_variant("copenhagen")),
+    reason=f"searching 11x11 seven plies deep needs the fast core ({fast.state()})",
+)
+def test_a_forced_loss_seen_late_in_a_real_game_is_pinned_on_the_move_that_allowed_it() -> None:
+    """Game 8 of the recorded Copenhagen games, moves 31 to 40. At depth 3 the defenders' win
+    by force is first seen after the 40th move (six plies ahead) and nothing is blamed; searched
+    again deeper, the position after the attackers' 39th move is already lost in seven: that
+    move, i3-g3, is named."""
+    [recorded] = [game for game in load_games() if game.index == 8]
+    moves = [move for move, _ in recorded.moves[:40]]
+    game = Game("copenhagen")
+    for move in moves[:30]:
+        game.play(move)
+    start, turn, tail = game.position_otn(), game.turn, moves[30:]
+
+    def evaluate(index: int, depth: int) -> PositionEval:
+        return evaluate_position("copenhagen", start, turn, tail[:index], max_depth=depth)
+
+    evals = [evaluate(index, 3) for index in range(len(tail) + 1)]
+    assert [e.mate_in for e in evals] == [None] * 10 + [-6]  # first seen after move 40
+    assert review("copenhagen", start, turn, tail, evals).moments == ()
+
+    deeper = deepen(evals, 3, evaluate)
+    assert deeper[9].mate_in == -7 and deeper[8] == evals[8]  # lost after move 39, not before
+    [moment] = review("copenhagen", start, turn, tail, deeper).moments
+    assert (moment.ply, moment.side, moment.kind, moment.move) == (
+        9,
+        Side.ATTACKERS,
+        MomentKind.BLUNDER,
+        "i3-g3",
+    )
+    assert moment.explanation == "i3-g3 allows a forced win for the defenders, starting with j7-j3"
+
+
+@given(st.lists(st.floats(0.0, 0.3), min_size=7, max_size=7).filter(lambda d: sum(d) >= 0.66))
+@settings(max_examples=40, deadline=None)
+def test_a_side_that_let_a_won_game_slip_is_never_called_accurate_or_blameless(
+    drops: list[float],
+) -> None:
+    """Whatever the sizes of the defenders' seven costly moves that took them from 86% to 20%
+    or less: the review names some of them, and gives them under 90% accuracy."""
+    moves = list(BRANDUBH_GROUP_CAPTURE[:15])
+    chances = [0.14]
+    for index in range(len(moves)):
+        rise = drops[index // 2] if index % 2 == 1 else 0.0  # the defenders' moves cost
+        chances.append(min(0.995, chances[-1] + rise))
+    evals = [PositionEval(score, "a1-a1", depth=2) for score in _scores_for(chances)]
+    analysis = review("brandubh", None, None, moves, evals)
+    assert any(m.side is Side.DEFENDERS for m in analysis.moments)
+    assert analysis.defenders_accuracy is not None and analysis.defenders_accuracy < 90

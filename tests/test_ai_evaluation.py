@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.ai.evaluation import CORNER_WEIGHTS, EDGE_WEIGHTS, Evaluator, weights_for
-from bot.ai.tune import play_pair
+from bot.ai.lab.tune import play_pair
 from bot.engine import Board, get_variant, parse_square
 from bot.engine.board import ATTACKERS, DEFENDERS
 

@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from bot.ai.match import EngineSpec, main, play_engine_game, run_engine_match
+from bot.ai.lab.match import EngineSpec, main, play_engine_game, run_engine_match
 from bot.engine import Game
 from bot.engine.types import Side
 
@@ -23,9 +23,7 @@ def _script(tmp_path: Path, name: str, body: str) -> EngineSpec:
 def test_two_engines_play_a_refereed_game() -> None:
     ours = EngineSpec(OURS, "easy")
     opening = ["d2-c2", "e4-e2"]
-    record = play_engine_game(
-        "brandubh", ours, ours, opening=opening, seconds=0.05, max_plies=16
-    )
+    record = play_engine_game("brandubh", ours, ours, opening=opening, seconds=0.05, max_plies=16)
     game = Game("brandubh")
     for text in record.opening + record.moves:
         game.play(text)  # every move the runner accepted is legal under our rules
@@ -50,9 +48,7 @@ def test_an_illegal_move_loses_and_is_quoted(tmp_path: Path) -> None:
         "    if line.startswith('goodbye'):\n"
         "        break\n",
     )
-    record = play_engine_game(
-        "brandubh", EngineSpec(OURS, "easy"), cheat, opening=[], seconds=0.05
-    )
+    record = play_engine_game("brandubh", EngineSpec(OURS, "easy"), cheat, opening=[], seconds=0.05)
     assert record.winner is Side.ATTACKERS
     assert "cheat lost by the illegal move 'd4-d5'" in record.ending
 

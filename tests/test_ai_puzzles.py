@@ -26,6 +26,7 @@ from bot.ai.puzzles import (
     Rejection,
     Solution,
     examine,
+    hints,
     load_starter_set,
     prove,
     puzzle_id,
@@ -42,6 +43,7 @@ from bot.engine import (
     Side,
     Termination,
     get_variant,
+    square_name,
 )
 from bot.engine.tables import MOVE_SHIFT
 
@@ -508,3 +510,20 @@ def test_a_tuichi_puzzle_says_the_king_is_given_two_roads_by_any_defender() -> N
         "The king can be given two open roads at once (Tuichi wins here) in 2 moves, "
         "whatever the attackers do."
     )
+
+
+def test_a_right_move_that_captures_says_where_and_a_quiet_miss_names_no_reply() -> None:
+    puzzle = next(p for p in load_starter_set() if p.id == "tablut-dd8cea04")
+    first = puzzle.main_line()[0]
+    verdict = puzzle.answer((), first)
+    assert verdict.correct and not verdict.solved and verdict.captures != ()
+    game = puzzle.game()
+    taken = game.captures_of(game.parse_move(first))
+    assert verdict.captures == tuple(square_name(sq, game.size) for sq in taken)
+    # A wrong move that threatens nothing: the words say what it fails to do, not an
+    # arbitrary quiet reply that would read like a clue.
+    text = hints.refutation_text(
+        "a1-b1", side=Side.DEFENDERS, reply_ending=None, king_reply=False, blocks=None,
+        captured=None, threatened=False,
+    )  # fmt: skip
+    assert text == "it threatens nothing, so the attackers have a free move to stop the win"

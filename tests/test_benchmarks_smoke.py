@@ -54,8 +54,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
             rf"{variant} +{ply} +\| +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER}"
             rf"( +\| +[1-9]\d* +[1-9]\d* +{NUMBER} +{NUMBER})?\n"
             for variant, ply in (
-                ("tablut", 0), ("tablut", 4), ("tablut-corner", 0), ("brandubh", 0),
-                ("brandubh", 4), ("fidchell", 0),
+                ("tablut", 0),
+                ("tablut", 4),
+                ("tablut-corner", 0),
+                ("brandubh", 0),
+                ("brandubh", 4),
+                ("fidchell", 0),
             )
         ),
         rf"overall python: {NUMBER} nodes/s, [1-9]\d* nodes in {NUMBER} s",
@@ -65,6 +69,11 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         r"4 tablut games \(easy, medium, hard, master\) x 1 rounds .*: [4-9] moves in",
         rf"event loop worst lag {NUMBER} ms \(target <= 50 ms\), median {NUMBER} ms over "
         r"[1-9]\d* ticks",
+    ),
+    "live_first": (
+        r"AI service, 2 workers: 1 hard tablut move, idle and while 2 reviews run \(depth 2\)",
+        rf"move 1: {NUMBER} s idle, {NUMBER} s under load",
+        rf"worst delay under load [+-]{NUMBER} s \(target <= \+1\.0 s\)",
     ),
     "bot_latency": (
         r"/tafl move -> first response over [1-9]\d* moves",

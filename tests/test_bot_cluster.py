@@ -19,7 +19,7 @@ import pytest
 from fakediscord import FakeDiscord
 
 from bot.__main__ import main
-from bot.discord_bot.cluster import (
+from bot.discord_bot.runtime.cluster import (
     ClusterError,
     check_database,
     plan,
@@ -27,8 +27,8 @@ from bot.discord_bot.cluster import (
     run,
     split_shards,
 )
-from bot.discord_bot.config import ConfigError, load_settings
-from bot.discord_bot.supervisor import Backoff, Child, Exit, Supervisor
+from bot.discord_bot.runtime.config import ConfigError, load_settings
+from bot.discord_bot.runtime.supervisor import Backoff, Child, Exit, Supervisor
 from bot.storage import format_ranges
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,9 +77,33 @@ def test_each_process_gets_its_range_and_the_rest_of_the_environment() -> None:
     ]
     assert children[1].command == ("bot",)
     workers = str(max(1, (os.cpu_count() or 2) // 3))
+    name = f"{socket.gethostname()}:{os.getpid()}/process-2"
     assert children[1].env == {
-        **environ, "TAFL_SHARD_COUNT": "8", "TAFL_SHARD_IDS": "3-5", "TAFL_AI_WORKERS": workers
+        **environ, "TAFL_SHARD_COUNT": "8", "TAFL_SHARD_IDS": "3-5", "TAFL_AI_WORKERS": workers,
+        "TAFL_INSTANCE": name,
     }  # fmt: skip
+
+
+def test_each_process_keeps_its_name_and_gets_its_own_port() -> None:
+    """A restarted child takes its shards back at once under the name it had; each answers
+    health checks on a port of its own."""
+    environ = {
+        "DISCORD_TOKEN": "t", "TAFL_DATABASE": PG_URL, "TAFL_INSTANCE": "box",
+        "TAFL_HTTP_PORT": "9100", "TAFL_PROCESS_INDEX": "0", "TAFL_PROCESSES": "3",
+        "TAFL_SHARD_COUNT": "8",
+    }  # fmt: skip
+    # This machine is process 0 of 3 (its slice 0-2), in one process.
+    children = plan(load_settings(environ), 8, 1, environ=environ, command=("bot",))
+    envs = [child.env or {} for child in children]
+    assert [env["TAFL_INSTANCE"] for env in envs] == ["box/process-1"]
+    assert [env["TAFL_HTTP_PORT"] for env in envs] == ["9100"]
+    assert "TAFL_PROCESS_INDEX" not in envs[0] and envs[0]["TAFL_SHARD_IDS"] == "0-2"
+    del environ["TAFL_PROCESS_INDEX"]
+    children = plan(load_settings(environ), 8, 3, environ=environ, command=("bot",))
+    assert [(child.env or {})["TAFL_HTTP_PORT"] for child in children] == ["9100", "9101", "9102"]
+    crowded = {**environ, "TAFL_HTTP_PORT": "65534"}
+    with pytest.raises(ConfigError, match="TAFL_HTTP_PORT=65534 leaves no room for 3 processes"):
+        plan(load_settings(crowded), 8, 3, environ=crowded, command=("bot",))
 
 
 def test_the_ai_workers_are_shared_out_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,7 +162,8 @@ def test_the_command_line_refuses_sqlite_for_several_processes_before_asking_dis
 def test_an_unknown_command_is_refused_with_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["clutser"]) == 2
     assert capsys.readouterr().err == (
-        "tafl bot: unknown command 'clutser'\nusage: python -m bot [cluster --processes N]\n"
+        "tafl bot: unknown command 'clutser'\n"
+        "usage: python -m bot [cluster --processes N | health [--ready]]\n"
     )
 
 
@@ -201,35 +226,67 @@ async def test_a_dying_process_is_restarted_with_a_doubling_pause_reset_by_a_lon
     )
 
 
-async def test_a_configuration_error_stops_every_process(tmp_path: Path) -> None:
+async def test_a_process_that_refuses_to_run_stops_alone_and_the_others_keep_serving(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A rolling upgrade's old process restarting onto a schema it cannot read (or any other
+    refusal, exit status 2) is not restarted in a loop, and takes no healthy process down."""
     steady = sh(f"""
         trap 'echo $? > {tmp_path}/steady-stopped; exit 0' TERM
-        touch {tmp_path}/steady-ready
-        while :; do sleep 0.02; done
+        while :; do echo beat >> {tmp_path}/steady-beats; sleep 0.02; done
     """)
     broken = sh(f"""
         echo started >> {tmp_path}/broken-runs
-        while [ ! -f {tmp_path}/steady-ready ]; do sleep 0.02; done
-        echo "tafl bot: TAFL_SHARD_IDS 'x' cannot be read" >&2
+        echo "tafl bot: the database's schema is too new" >&2
         exit 2
     """)
+    refused = asyncio.Event()
     supervisor = Supervisor(
         [Child("process 1 (shards 0-1)", steady), Child("process 2 (shards 2-3)", broken)],
         backoff=Backoff(first=0.01),
         grace=5,
+        on_exit=lambda ended: refused.set(),
     )
-    assert await asyncio.wait_for(supervisor.run(handle_signals=False), 10) == 2
+    caplog.set_level(logging.INFO, "bot.cluster")
+    running = asyncio.create_task(supervisor.run(handle_signals=False))
+    await asyncio.wait_for(refused.wait(), 10)
+    beats = tmp_path / "steady-beats"
+
+    def count() -> int:
+        return beats.read_text().count("beat") if beats.exists() else 0
+
+    seen = count()
+    for _ in range(500):  # the healthy process goes on after the refusal
+        if count() > seen + 2:
+            break
+        await asyncio.sleep(0.02)
+    assert count() > seen + 2
+    supervisor.stop()
+    assert await asyncio.wait_for(running, 10) == 0
     assert (tmp_path / "broken-runs").read_text() == "started\n"  # never restarted
     assert (tmp_path / "steady-stopped").exists()
     assert sorted((e.child, e.status, e.restart_in) for e in supervisor.exits) == [
         (0, 0, None),
         (1, 2, None),
     ]
+    assert (
+        "process 2 (shards 2-3) refused to run (exit status 2; its reason is above): it is not"
+        " restarted; 1 other process(es) keep serving"
+    ) in caplog.messages
+
+
+async def test_when_every_process_refuses_the_set_stops_with_status_2(tmp_path: Path) -> None:
+    broken = sh(f"echo started >> {tmp_path}/runs; exit 2")
+    supervisor = Supervisor(
+        [Child("process 1", broken), Child("process 2", broken)], backoff=Backoff(first=0.01)
+    )
+    assert await asyncio.wait_for(supervisor.run(handle_signals=False), 10) == 2
+    assert (tmp_path / "runs").read_text() == "started\nstarted\n"
 
 
 SUPERVISE = """
 import asyncio, json, logging, sys
-from bot.discord_bot.supervisor import Child, Supervisor
+from bot.discord_bot.runtime.supervisor import Child, Supervisor
 logging.basicConfig(level=logging.INFO, format="%(message)s")
 children = [Child(name, command) for name, command in json.loads(sys.argv[1])]
 sys.exit(asyncio.run(Supervisor(children, grace=float(sys.argv[2])).run()))

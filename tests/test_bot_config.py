@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord_bot.config import ConfigError, load_settings
+from bot.discord_bot.runtime.config import ConfigError, load_settings
 from bot.storage import Shards
 
 
@@ -17,7 +17,10 @@ def test_defaults_and_values() -> None:
     assert settings.test_guild_id == 42
     assert settings.log_level == "INFO"
     assert settings.api_base is None and settings.gateway_url is None
-    assert settings.ai_workers == 2 and settings.identify_lock is None
+    assert settings.ai_workers == 2 and settings.instance is None
+    assert settings.lease_seconds == 30 and settings.http_port is None
+    assert settings.postgres.pool_size == 10 and settings.postgres.pool_wait == 30
+    assert settings.postgres.statement_cache == 100 and settings.postgres.password is None
     assert load_settings({"DISCORD_TOKEN": "t", "TAFL_AI_WORKERS": " 5 "}).ai_workers == 5
     assert "secret-token" not in repr(settings) and "secret-token" not in str(settings)
 
@@ -31,6 +34,11 @@ def test_defaults_and_values() -> None:
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
         ({"DISCORD_TOKEN": "t", "TAFL_AI_WORKERS": "0"}, "from 1 to 64, not '0'"),
         ({"DISCORD_TOKEN": "t", "TAFL_AI_WORKERS": "two"}, "TAFL_AI_WORKERS must be a whole"),
+        ({"DISCORD_TOKEN": "t", "TAFL_HTTP_PORT": "99999"}, "from 1 to 65535, not '99999'"),
+        ({"DISCORD_TOKEN": "t", "TAFL_DB_POOL_SIZE": "0"}, "TAFL_DB_POOL_SIZE must be a whole"),
+        ({"DISCORD_TOKEN": "t", "TAFL_DB_POOL_WAIT": "soon"}, "TAFL_DB_POOL_WAIT must be a"),
+        ({"DISCORD_TOKEN": "t", "TAFL_DB_STATEMENT_CACHE": "-1"}, "from 0 to 100000"),
+        ({"DISCORD_TOKEN": "t", "TAFL_SHARD_LEASE": "1"}, "TAFL_SHARD_LEASE must be at least 3"),
     ],
 )
 def test_bad_settings_say_what_is_wrong(environ: dict[str, str], message: str) -> None:
@@ -134,3 +142,87 @@ def test_bad_shard_settings_say_what_to_write(count: str, ids: str, message: str
     environ = {"DISCORD_TOKEN": "t", "TAFL_SHARD_COUNT": count, "TAFL_SHARD_IDS": ids}
     with pytest.raises(ConfigError, match=f"^{message}"):
         load_settings(environ)
+
+
+def test_database_and_deployment_settings() -> None:
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": "t",
+            "TAFL_DB_POOL_SIZE": "40",
+            "TAFL_DB_POOL_WAIT": "12.5",
+            "TAFL_DB_CONNECT_TIMEOUT": "3",
+            "TAFL_DB_STATEMENT_CACHE": "0",
+            "TAFL_DATABASE_PASSWORD": "pa55word",
+            "TAFL_INSTANCE": "tafl-bot-2",
+            "TAFL_SHARD_LEASE": "20",
+            "TAFL_HTTP_PORT": "9100",
+            "TAFL_HTTP_HOST": "127.0.0.1",
+        }
+    )
+    options = settings.postgres
+    assert (options.pool_size, options.pool_wait, options.connect_timeout) == (40, 12.5, 3)
+    assert options.statement_cache == 0 and options.password == "pa55word"
+    assert (settings.instance, settings.lease_seconds) == ("tafl-bot-2", 20)
+    assert (settings.http_host, settings.http_port) == ("127.0.0.1", 9100)
+    assert "pa55word" not in repr(settings)
+
+
+def test_secrets_can_come_from_files(tmp_path: Path) -> None:
+    """As Docker and Kubernetes mount secrets: the value in a file, its name in ``<NAME>_FILE``
+    (a final line break, as editors write, is not part of it)."""
+    token, password = tmp_path / "token", tmp_path / "password"
+    token.write_text("file-token\n")
+    password.write_text("pw from file\n")
+    settings = load_settings(
+        {"DISCORD_TOKEN_FILE": str(token), "TAFL_DATABASE_PASSWORD_FILE": str(password)}
+    )
+    assert settings.token == "file-token" and settings.postgres.password == "pw from file"
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN and DISCORD_TOKEN_FILE are both set"):
+        load_settings({"DISCORD_TOKEN": "t", "DISCORD_TOKEN_FILE": str(token)})
+    with pytest.raises(ConfigError, match=r"DISCORD_TOKEN_FILE names '.*nowhere', which cannot"):
+        load_settings({"DISCORD_TOKEN_FILE": str(tmp_path / "nowhere")})
+
+
+@pytest.mark.parametrize(
+    ("index", "expected"),
+    [("0", {0, 1, 2}), ("1", {3, 4, 5}), ("tafl-bot-2", {6, 7}), ("2", {6, 7})],
+)
+def test_a_process_index_picks_its_slice_of_the_shards(index: str, expected: set[int]) -> None:
+    """As in a StatefulSet, whose pod names end in their ordinal: 8 shards over 3 pods."""
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": "t",
+            "TAFL_SHARD_COUNT": "8",
+            "TAFL_PROCESSES": "3",
+            "TAFL_PROCESS_INDEX": index,
+        }
+    )
+    assert settings.shards == Shards.of(8, expected)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"TAFL_PROCESS_INDEX": "0"}, "TAFL_PROCESS_INDEX is set but TAFL_SHARD_COUNT is not"),
+        ({"TAFL_SHARD_COUNT": "4", "TAFL_PROCESS_INDEX": "0"}, "TAFL_PROCESSES is not"),
+        (
+            {"TAFL_SHARD_COUNT": "4", "TAFL_PROCESSES": "2", "TAFL_PROCESS_INDEX": "bot"},
+            "a number from 0, or a name ending in one",
+        ),
+        (
+            {"TAFL_SHARD_COUNT": "4", "TAFL_PROCESSES": "2", "TAFL_PROCESS_INDEX": "tafl-bot-2"},
+            "is process 2, but with TAFL_PROCESSES=2 they are numbered 0 to 1",
+        ),
+        (
+            {"TAFL_SHARD_COUNT": "2", "TAFL_PROCESSES": "3", "TAFL_PROCESS_INDEX": "0"},
+            "TAFL_PROCESSES=3 is more than the 2 shards",
+        ),
+        (
+            {"TAFL_SHARD_COUNT": "4", "TAFL_SHARD_IDS": "0", "TAFL_PROCESS_INDEX": "0"},
+            "TAFL_SHARD_IDS and TAFL_PROCESS_INDEX are both set",
+        ),
+    ],
+)
+def test_bad_process_index_settings_say_what_to_write(extra: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings({"DISCORD_TOKEN": "t", **extra})

@@ -12,7 +12,15 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
+from e2e_support import (
+    WAIT,
+    World,
+    attachment_is_png,
+    game_number,
+    open_world,
+    printed_log,
+    set_deadline,
+)
 from fakediscord import FakeChannel, FakeMessage, Permission
 from helpers import BRANDUBH_GROUP_CAPTURE
 
@@ -66,7 +74,18 @@ def raichi_tuichi_escape(variant: str = "brandubh", max_plies: int = 10) -> list
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
     names = [
-        "alice", "bo", "carol", "dave", "erin", "frank", "gus", "hana", "ivo", "jo", "kim", "lu",
+        "alice",
+        "bo",
+        "carol",
+        "dave",
+        "erin",
+        "frank",
+        "gus",
+        "hana",
+        "ivo",
+        "jo",
+        "kim",
+        "lu",
         "mei",
     ]
     async with open_world(tmp_path_factory.mktemp("bot_e2e"), names) as world:
@@ -198,9 +217,7 @@ async def test_ai_game_the_ai_moves_first_when_the_player_defends(
 
 async def stripped(world: World, message: FakeMessage) -> None:
     """Wait until the bot has taken every button and menu off ``message``."""
-    await world.fake.wait_until(
-        lambda: True if not message.custom_ids else None, timeout=WAIT
-    )
+    await world.fake.wait_until(lambda: True if not message.custom_ids else None, timeout=WAIT)
 
 
 def quiet_move(game: Game) -> str:
@@ -272,6 +289,7 @@ async def test_a_player_who_lets_the_clock_run_out_forfeits(world: World, bot_lo
         frank, gus, channel, variant="brandubh", side="attackers", time="10s"
     )
     assert "Time runs out" in board.text
+    set_deadline(world, game_number(board), -1)  # the time is up
     lost = await world.fake.wait_for_message(
         channel, lambda m: "ran out of time" in m.text, timeout=WAIT
     )
@@ -310,14 +328,21 @@ async def test_leaderboard_lists_players_once_they_have_enough_rated_games(
         and f"**2.** {alice.username}" in text
         and "(3 games)" in text
     ), text
-    # After three games every rating is provisional: the "?" is explained under the list.
+    # After three games every rating is provisional: the "?" is explained under the list, and
+    # what it takes to be listed is said.
     assert "? marks a provisional rating" in text, text
+    assert "A player appears after 3 rated games of Brandubh in this server." in text, text
 
+    # An empty list is nobody else's business: a private answer, with what it takes to appear.
     everywhere = await world.command(
         alice, channel, "leaderboard", variant="brandubh", scope="global"
     )
+    assert everywhere.callback is not None and everywhere.callback.ephemeral
     assert everywhere.original_message is not None
-    assert "Nobody has played enough" in everywhere.original_message.text  # 10 games needed
+    assert everywhere.original_message.text == (
+        "Nobody is on the Brandubh leaderboard yet. A player appears after 10 rated games of "
+        "Brandubh."
+    ), everywhere.original_message.text
 
     stats = await world.command(alice, channel, "stats", variant="brandubh")
     assert stats.callback is not None and stats.callback.ephemeral
@@ -358,7 +383,7 @@ async def test_without_attach_permission_the_board_is_text_and_a_draw_can_be_agr
     mark = world.fake.checkpoint()
     await (await world.fake.click_button(erin, offer.original_message, yes)).wait_callback()
     final = await world.board_after(channel, mark, "**Draw**")
-    assert "agreed" in final.text
+    assert "**Draw** by agreement." in final.text, final.text
     # The last board of the game has its buttons disabled.
     await world.fake.wait_until(
         lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT
@@ -402,7 +427,10 @@ async def test_absurdly_long_input_is_refused_and_long_input_is_quoted_within_li
         )
     with pytest.raises(ValueError, match="length"):
         await world.fake.send_slash_command(
-            jo, channel, "tafl", subcommand="challenge",
+            jo,
+            channel,
+            "tafl",
+            subcommand="challenge",
             options={"opponent": kim, "time": "9" * 200},
         )
     await world.challenge(jo, kim, channel, variant="brandubh", side="attackers")

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "ada", "bea", "cy", "dom", "eli", "flo", "gil", "hux", "ida", "jay", "kit", "lou", "mia",
-    "nat", "ora", "pip",
+    "nat", "ora", "pip", "qi", "rae", "sid",
 ]  # fmt: skip
 
 
@@ -209,23 +209,25 @@ async def test_captures_are_marked_in_autocomplete_and_the_menus_and_back_return
     menu = clicked.original_message
     assert menu is not None and menu.ephemeral
     pieces = menu.custom_ids[0]
-    other = next(o["value"] for o in menu.component(pieces)["options"]  # type: ignore[index]
-                 if o["label"].split()[0] != capture[:2])
+    other = next(
+        o["value"]
+        for o in menu.component(pieces)["options"]  # type: ignore[index]
+        if o["label"].split()[0] != capture[:2]
+    )
     await (await world.fake.choose_select(eli, menu, pieces, [other])).wait_callback(timeout=WAIT)
     targets = menu.custom_ids[0]
     assert targets.startswith("tafl:to:"), menu.custom_ids
     back = menu.component(targets)["options"][-1]  # type: ignore[index]
     assert (back["label"], back["value"]) == ("Back", "back")
-    await (await world.fake.choose_select(eli, menu, targets, ["back"])).wait_callback(
-        timeout=WAIT
-    )
+    await (await world.fake.choose_select(eli, menu, targets, ["back"])).wait_callback(timeout=WAIT)
     pieces = menu.custom_ids[0]
     assert pieces.startswith("tafl:pc:") and "Which piece?" in menu.text, menu.custom_ids
-    origin = next(o["value"] for o in menu.component(pieces)["options"]  # type: ignore[index]
-                  if o["label"].startswith(capture[:2]))
-    await (await world.fake.choose_select(eli, menu, pieces, [origin])).wait_callback(
-        timeout=WAIT
+    origin = next(
+        o["value"]
+        for o in menu.component(pieces)["options"]  # type: ignore[index]
+        if o["label"].startswith(capture[:2])
     )
+    await (await world.fake.choose_select(eli, menu, pieces, [origin])).wait_callback(timeout=WAIT)
     targets = menu.custom_ids[0]
     options = menu.component(targets)["options"]  # type: ignore[index]
     marked = [o for o in options if "×" in o["label"]]
@@ -272,7 +274,10 @@ async def test_against_the_ai_a_takeback_is_immediate_and_names_both_moves(
     assert "No moves yet" in history, history
     # Against the AI there is no draw to offer; the board's own button takes back instead.
     assert [custom_id.rsplit(":", 1)[1] for custom_id in board.custom_ids] == [
-        "move", "board", "takeback", "resign"
+        "move",
+        "board",
+        "takeback",
+        "resign",
     ], board.custom_ids
     mark = world.fake.checkpoint()
     await world.command(gil, channel, "move", move=move)  # gil is to move again
@@ -390,7 +395,80 @@ async def test_expired_cancelled_and_too_early_challenges_say_whose_and_which(
     assert lapsing.text.startswith(
         f"{nat.mention}'s **Fidchell** challenge to {ora.mention} expired unanswered."
     ), lapsing.text
-    assert all(b.get("disabled") for b in lapsing.buttons)
+    assert not lapsing.buttons
     declined = await world.offer_challenge(pip, nat, world.channel("refused"), variant="brandubh")
     await world.click(nat, declined, ":decline")
     assert declined.text == f"{nat.mention} declined {pip.mention}'s **Brandubh** challenge."
+
+
+# -- old boards and bumped boards ------------------------------------------------------------------
+
+
+async def test_old_boards_stop_calling_on_anyone_and_a_bumped_board_repeats_the_words(
+    world: World, bot_log: None
+) -> None:
+    qi, rae = world.user("qi"), world.user("rae")
+    channel = world.channel("old-boards")
+    first = await world.challenge(qi, rae, channel, variant="brandubh", side="attackers")
+    number = re.search(r"game #(\d+)", first.text)
+    assert number is not None and "your move" in first.content, first.content
+    line, capture = capture_line()
+    await play(world, qi, channel, line[0])
+
+    async def retired(message: FakeMessage, words: str) -> None:
+        await world.fake.wait_until(
+            lambda: True if message.content == words else None, timeout=WAIT
+        )
+        assert not message.buttons and "your move" not in message.text
+
+    await retired(first, f"Game #{number.group(1)} at the start.")
+    second = world.fake.bot_messages(channel)[-1]
+    await play(world, rae, channel, line[1])
+    await retired(second, f"After 1. {line[0]}")
+    board = await play(world, qi, channel, capture)
+    words = board.embeds[0]["description"]
+    assert "capturing the piece on" in words, words
+
+    # Posted again by anyone: the same words, and the player to move named without a ping.
+    bumped = await world.command(qi, channel, "board")
+    again = bumped.original_message
+    assert again is not None and again.embeds[0]["description"] == words
+    assert again.content == f"⚪ {rae.mention}, your move with the defenders."
+    await retired(board, f"After 2. {capture}")
+    await world.command(qi, channel, "resign")
+    # Once over, the moves list says how it ended.
+    over = await choices(world, rae, channel, "")
+    assert [choice["name"] for choice in over] == [
+        f"Game #{number.group(1)} is over: rae won with the defenders (resignation)."
+    ], over
+
+
+async def test_while_the_ai_thinks_about_a_move_made_from_the_menu_the_channel_shows_typing(
+    world: World, bot_log: None
+) -> None:
+    """A move chosen from the menus answers the menu privately; the AI's reply comes as a new
+    board. Meanwhile the bot is shown typing, which the board ends: no message is left."""
+    sid = world.user("sid")
+    channel = world.channel("ai-typing")
+    started = await world.command(sid, channel, "play", variant="brandubh", side="attackers")
+    board = started.original_message
+    assert board is not None
+    clicked = await world.click(sid, board, ":move")
+    menu = clicked.original_message
+    assert menu is not None
+    pieces = menu.custom_ids[0]
+    origin = menu.component(pieces)["options"][0]["value"]  # type: ignore[index]
+    await (await world.fake.choose_select(sid, menu, pieces, [origin])).wait_callback(timeout=WAIT)
+    targets = menu.custom_ids[0]
+    target = menu.component(targets)["options"][0]["value"]  # type: ignore[index]
+    before = len(world.fake.bot_messages(channel))
+    mark = world.fake.checkpoint()
+    await world.fake.choose_select(sid, menu, targets, [target])
+    reply = await world.fake.wait_for_message(
+        channel, lambda m: m.text.count("played `") == 2, after=mark, timeout=WAIT
+    )
+    assert world.fake.typing_started(channel) >= 1
+    assert not world.fake.bot_is_typing(channel)  # the board ended it
+    public = [m for m in world.fake.bot_messages(channel)[before:] if not m.ephemeral]
+    assert public == [reply], public  # one board: the move and the reply, nothing stale
+    await world.command(sid, channel, "resign")

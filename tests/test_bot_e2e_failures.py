@@ -8,15 +8,14 @@ A game whose start committed while the bot never heard back is picked up by the 
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, open_world, printed_log
-from fakediscord import FakeChannel, FakeMessage
+from e2e_support import WAIT, World, game_number, open_world, printed_log
+from fakediscord import FakeChannel, Permission
 from helpers import BRANDUBH_GROUP_CAPTURE
 
 from bot.engine import Game
@@ -32,7 +31,7 @@ UNREPLAYABLE = "cannot be replayed and is set aside"
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
     async with open_world(
         tmp_path_factory.mktemp("bot_e2e_failures"),
-        ["lin", "mo", "nia", "oz"],
+        ["lin", "mo", "nia", "oz", "pia", "quo", "ras", "sol"],
         expected_errors=(DISK_FULL, UNREPLAYABLE),
     ) as world:
         yield world
@@ -47,12 +46,6 @@ def bot_log(world: World) -> Iterator[None]:
 
 def database(world: World) -> Path:
     return Path(world.bot.env["TAFL_DATABASE"])
-
-
-def game_id(message: FakeMessage) -> int:
-    found = re.search(r"game #(\d+)", message.text)
-    assert found, message
-    return int(found.group(1))
 
 
 def execute(world: World, sql: str) -> None:
@@ -70,7 +63,7 @@ async def test_an_ai_move_the_database_refuses_is_explained_and_board_lets_it_re
         lin, channel, "play", variant="brandubh", level="easy", side="attackers"
     )
     assert started.original_message is not None
-    game = game_id(started.original_message)
+    game = game_number(started.original_message)
     execute(
         world,
         f"""CREATE TRIGGER refuse_ai BEFORE INSERT ON moves
@@ -100,7 +93,7 @@ async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
     mo, nia = world.user("mo"), world.user("nia")
     channel = world.channel("result-fails")
     board = await world.challenge(mo, nia, channel, variant="brandubh", side="attackers")
-    game = game_id(board)
+    game = game_number(board)
     execute(
         world,
         f"""CREATE TRIGGER refuse_result BEFORE UPDATE OF status ON games
@@ -118,8 +111,7 @@ async def test_a_win_whose_result_cannot_be_stored_frees_the_channel(
     # The game was set aside with its moves; the channel takes a new game at once.
     with sqlite3.connect(database(world)) as connection:
         status, count = connection.execute(
-            "SELECT status, (SELECT count(*) FROM moves WHERE game_id = ?) FROM games "
-            "WHERE id = ?",
+            "SELECT status, (SELECT count(*) FROM moves WHERE game_id = ?) FROM games WHERE id = ?",
             (game, game),
         ).fetchone()
     assert (status, count) == ("unreplayable", len(BRANDUBH_GROUP_CAPTURE))
@@ -178,9 +170,13 @@ async def test_a_busy_channel_names_the_lost_game_and_its_ai_plays_on(
     channel = world.channel("lost-ai")
     lost = await lost_start(world, channel, "AI", "nia")
     mark = world.fake.checkpoint()
-    refused = await world.error_reply(world.user("nia"), channel, "play", variant="brandubh")
-    assert f"already has a game (#{lost})" in refused, refused
-    # The AI was to move: it moves, and then the defender can.
+    # The channel turns out to be busy only when the new game is written: it goes to a thread,
+    # as it would have had the bot known.
+    asked = await world.command(world.user("nia"), channel, "play", variant="brandubh")
+    assert asked.callback is not None and not asked.callback.ephemeral, asked.responses
+    assert asked.original_message is not None
+    assert "your game against the AI (medium) is in" in asked.original_message.text
+    # The AI was to move in the lost game: it moves, and then the defender can.
     await world.fake.wait_for_message(
         channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark, timeout=WAIT
     )
@@ -196,6 +192,46 @@ async def test_a_busy_channel_names_the_lost_game_and_its_ai_plays_on(
         world.user("nia"), channel, "move", move=game.legal_moves()[0].text(game.size)
     )
     assert answer.callback is not None and not answer.callback.ephemeral, answer.responses
+
+    # Where no thread may be opened, the refusal names the game and the channel for what it is.
+    closed = world.channel("lost-ai-no-threads")
+    world.fake.set_permissions(closed, world.fake.bot_user, deny=Permission.CREATE_PUBLIC_THREADS)
+    other = await lost_start(world, closed, "AI", "oz")
+    refused = await world.error_reply(world.user("oz"), closed, "play", variant="brandubh")
+    assert refused.startswith(
+        f"This channel already has a game (#{other}), and I may not open a thread here"
+    ), refused
+
+
+async def test_a_challenge_accepted_as_its_channel_fills_goes_to_a_thread_or_says_why(
+    world: World, bot_log: None
+) -> None:
+    """A game that takes the channel between the click and the write (another challenge
+    accepted at the same moment, or another process's game): the accepted challenge goes to a
+    thread of its own, or, where none may be opened, is refused in words that fit a channel."""
+    pia, quo, ras, sol = (world.user(name) for name in ("pia", "quo", "ras", "sol"))
+    channel = world.channel("accept-race")
+    offer = await world.offer_challenge(pia, quo, channel, variant="brandubh")
+    racing = await lost_start(world, channel, "nia", "oz")
+    mark = world.fake.checkpoint()
+    accepted = await world.click(quo, offer, ":accept")
+    assert accepted.callback is not None and not accepted.callback.ephemeral
+    board = await world.fake.wait_for_message(
+        None, lambda m: "begins" in m.text and bool(m.attachments), after=mark, timeout=WAIT
+    )
+    thread = world.fake.world.channels[board.channel_id]
+    assert thread.is_thread and thread.name == "pia vs quo · Brandubh", thread
+    assert f"game #{racing} " not in board.text
+
+    closed = world.channel("accept-race-closed")
+    world.fake.set_permissions(closed, world.fake.bot_user, deny=Permission.CREATE_PUBLIC_THREADS)
+    offer = await world.offer_challenge(ras, sol, closed, variant="brandubh")
+    racing = await lost_start(world, closed, "nia", "oz")
+    refused = await world.click_error(sol, offer, ":accept")
+    assert refused.startswith(
+        f"This channel already has a game (#{racing}), and I may not open a thread here"
+    ), refused
+    assert "thread already" not in refused
 
 
 async def test_a_lost_game_that_no_longer_replays_is_set_aside_and_frees_the_channel(

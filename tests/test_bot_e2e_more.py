@@ -19,13 +19,15 @@ from e2e_support import (
     World,
     attachment_is_png,
     button_id,
+    game_number,
     open_world,
     printed_log,
-    private_text,
+    set_deadline,
 )
 from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
 from PIL import Image
 
+from bot.ai import level_rating
 from bot.engine import Game
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
@@ -78,18 +80,6 @@ async def play(world: World, user: FakeUser, channel: object, move: str) -> Fake
 def public_messages(world: World, channel: FakeChannel) -> list[FakeMessage]:
     """What the bot posted in ``channel`` for everyone to see."""
     return [m for m in world.fake.bot_messages(channel) if not m.ephemeral]
-
-
-async def click_stale(world: World, user: FakeUser, message: FakeMessage, suffix: str) -> str:
-    """A click from a client that has not yet seen the message's latest edit (its buttons were
-    still enabled there); returns the bot's private answer."""
-    custom_id = button_id(message, suffix)
-    data = {"custom_id": custom_id, "component_type": 2}
-    interaction: FakeInteraction = await world.fake._component_interaction(
-        user, message, data, True
-    )
-    await interaction.wait_callback(timeout=WAIT)
-    return await private_text(interaction)
 
 
 # -- takebacks, records, rules ---------------------------------------------------------------------
@@ -234,9 +224,7 @@ async def test_challenges_declined_cancelled_and_expired(world: World, bot_log: 
     await world.fake.wait_until(
         lambda: True if "expired" in expiring.text else None, timeout=CHALLENGE_EXPIRY + WAIT
     )
-    assert expiring.buttons and all(b.get("disabled") for b in expiring.buttons)
-    reply = await click_stale(world, ivy, expiring, ":accept")
-    assert "This challenge expired" in reply, reply
+    assert not expiring.buttons  # as for a cancelled one: one rule for every closed challenge
     assert public_messages(world, lapsing) == [expiring]
 
 
@@ -251,11 +239,13 @@ async def test_a_reminder_pings_the_player_before_the_clock_runs_out(
     board = await world.challenge(
         jon, kim, channel, variant="brandubh", side="attackers", time="10s"
     )
+    set_deadline(world, game_number(board), 4)  # under a quarter of the time is left
     reminder = await world.fake.wait_for_message(
         channel, lambda m: "⏰" in m.text, after=board, timeout=WAIT
     )
     assert jon.mention in reminder.text and "your move" in reminder.text
     assert jon.id in reminder.pinged_user_ids and kim.id not in reminder.pinged_user_ids
+    set_deadline(world, game_number(board), -1)  # and then none
     lost = await world.fake.wait_for_message(
         channel, lambda m: "ran out of time" in m.text, after=board, timeout=WAIT
     )
@@ -299,7 +289,9 @@ async def test_mistaken_challenges_and_busy_channels_get_private_errors_and_thre
     started = await world.command(max_, channel, "play", variant="brandubh", side="attackers")
     assert started.original_message is not None and "is in <#" in started.original_message.text
     ai_board = await world.fake.wait_for_message(
-        None, lambda m: "against the AI" in m.text and bool(m.attachments), after=mark,
+        None,
+        lambda m: "against the AI" in m.text and bool(m.attachments),
+        after=mark,
         timeout=WAIT,
     )
     assert world.fake.world.channels[ai_board.channel_id].is_thread
@@ -342,21 +334,32 @@ async def test_draw_offer_by_button_declined_then_draw_by_command_accepted(
     assert offer is not None and not offer.ephemeral and quin.mention in offer.text
     await world.click(quin, offer, ":no")
     assert "declined the draw" in offer.text and not offer.buttons
-    line = quiet_moves(Game("brandubh"), 1)
+    line = quiet_moves(Game("brandubh"), 2)
     board = await play(world, pam, channel, line[0])  # the game goes on
 
+    # Offered on his own turn, the draw goes along with his move and stands (as on lichess).
     asked = await world.command(quin, channel, "draw")
     offer = asked.original_message
     assert offer is not None and pam.mention in offer.text
+    board = await play(world, quin, channel, line[1])
+    assert offer.text == (
+        f"{pam.mention}, {quin.mention} offers a draw with their move `{line[1]}`."
+    ), offer.text
     mark = world.fake.checkpoint()
     await world.click(pam, offer, ":yes")
     final = await world.board_after(channel, mark, "**Draw**")
     assert [cid.split(":")[1] for cid in final.custom_ids] == ["rm"]  # Rematch only
+    assert final.embeds[0]["title"].endswith("· Draw by agreement"), final.embeds
+    assert "**Draw** by agreement." in final.text and "agreed a draw" not in final.text
     await world.fake.wait_until(
         lambda: True if all(b.get("disabled") for b in board.buttons) else None, timeout=WAIT
     )
     reply = await world.error_reply(pam, channel, "move", move="d1-c1")
-    assert "no game" in reply, reply
+    assert re.fullmatch(
+        r"Game #\d+ is over: drawn by agreement\. Start a new one with `/tafl challenge` "
+        r"or `/tafl play`\.",
+        reply,
+    ), reply
 
 
 async def test_the_resign_button_asks_for_confirmation(world: World, bot_log: None) -> None:
@@ -387,9 +390,18 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
     mark = world.fake.checkpoint()
     again = await world.command(sam, channel, "rematch")
     assert again.original_message is not None, again.responses
-    assert f"{sam.mention} attacks, {ray.mention} defends" in again.original_message.text
+    assert again.original_message.text.endswith(
+        f"{sam.mention} attacks, {ray.mention} defends. The offer expires "
+        + again.original_message.text.split("The offer expires ")[1]
+    ), again.original_message.text  # swapped, as usual: nothing to explain
     reply = await world.click_error(sam, again.original_message, ":accept")
     assert "your own challenge" in reply, reply  # only the other player can accept a rematch
+    # Both asking at once makes one offer, not two: the second asker is sent to the first's.
+    reply = await world.error_reply(ray, channel, "rematch")
+    assert reply == (
+        f"{sam.mention} has already asked you for a game here: accept it with the button on "
+        "their offer."
+    ), reply
     await world.click(ray, again.original_message, ":accept")
     await world.first_board(channel, mark)
     await world.command(ray, channel, "resign")
@@ -402,8 +414,11 @@ async def test_rematch_swaps_sides_but_in_tablut_the_winner_defends(
     again = await world.command(tia, tablut, "rematch")
     assert again.original_message is not None, again.responses
     text = again.original_message.text
-    assert f"{tia.mention} attacks, {uma.mention} defends" in text, text  # the winner defends
-    assert "Tablut" in text
+    # The winner defends, and since the sides stay as they were, the offer says why.
+    assert (
+        f"{tia.mention} attacks, {uma.mention} defends again: in Tablut the winner takes the "
+        "defenders (Linnaeus's law 12)."
+    ) in text, text
     await world.click(uma, again.original_message, ":accept")
     await world.first_board(tablut, mark)
     await world.command(uma, tablut, "resign")  # now tia wins, with the attackers
@@ -511,13 +526,24 @@ async def test_server_settings_give_games_threads_and_a_default_time(
     xan, yul = world.user("xan"), world.user("yul")
     channel = world.channel("settings")
     reply = await world.error_reply(xan, channel, "settings", threads=True)
-    assert "Manage Server" in reply, reply
+    assert "Manage Server" in reply and "with no options shows them" in reply, reply
     managers = world.fake.create_role(world.guild, "managers", Permission.MANAGE_GUILD)
     world.fake.give_role(world.guild, xan, managers)
     try:
         shown = await world.command(xan, channel, "settings", threads=True, time="1d")
         text = await private_embed(shown)
         assert "a thread per game" in text and "1 day" in text, text
+        # Anyone may read them (a bare command), privately, and is told who changes them.
+        seen = await private_embed(await world.command(yul, channel, "settings"))
+        assert "a thread per game" in seen and "1 day" in seen, seen
+        assert "Members with the Manage Server permission can change these." in seen, seen
+        mine = await private_embed(await world.command(xan, channel, "settings"))
+        assert "Give /tafl settings an option to change it" in mine, mine
+
+        # A challenge opts out of the server's default time with the settings' own word.
+        offer = await world.offer_challenge(xan, yul, channel, variant="brandubh", time="none")
+        assert "to **Brandubh**, no time limit, taking" in offer.text, offer.text
+        await world.click(xan, offer, ":cancel")
 
         mark = world.fake.checkpoint()
         offer = await world.offer_challenge(xan, yul, channel, variant="brandubh")
@@ -530,8 +556,33 @@ async def test_server_settings_give_games_threads_and_a_default_time(
         assert thread.is_thread and thread.name == "xan vs yul · Brandubh"
         assert "Time runs out" in board.text
         await world.command(xan, thread, "resign")
+
+        # Rated games against the AI: the AI plays at its level's fixed rating, published at
+        # the start, and only the person's rating moves.
+        await world.command(xan, channel, "settings", threads=False, rated_ai=True)
+        ai_channel = world.channel("rated-ai")
+        easy = level_rating("brandubh", "easy")
+        started = await world.command(
+            yul, ai_channel, "play", variant="brandubh", level="easy", side="attackers"
+        )
+        assert started.original_message is not None
+        assert f"against the AI (easy, rated {easy})." in started.original_message.text
+        await world.command(yul, ai_channel, "move", move="d1-c1")
+        await world.fake.wait_for_message(
+            ai_channel, lambda m: m.text.count("played `") == 2, timeout=WAIT
+        )
+        resigned = await world.command(yul, ai_channel, "resign")
+        final = resigned.original_message
+        assert final is not None
+        assert re.search(
+            rf"{yul.mention}: 1500\? → \d+\? \(-\d+\) against Tafl AI \(easy\), rated {easy}\n",
+            final.text + "\n",
+        ), final.text
+        assert "Tafl AI (easy): " not in final.text, final.text
     finally:  # the other scenarios of the module expect the defaults
-        shown = await world.command(xan, channel, "settings", threads=False, time="none")
+        shown = await world.command(
+            xan, channel, "settings", threads=False, time="none", rated_ai=False
+        )
     text = await private_embed(shown)
     assert "no limit" in text and "in the channel" in text, text
 

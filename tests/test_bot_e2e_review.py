@@ -12,9 +12,13 @@ import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, split_log
 
+from bot.ai.analysis import GameAnalysis, budget_name
+from bot.render import analysis_view, render_eval_chart, render_png
+from bot.storage import Storage
+
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
-NAMES = ["ann", "ben", "cat"]
+NAMES = ["ann", "ben", "cat", "dag", "eva"]
 KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
 """A brandubh game the attackers lose at once: a4-a6 lets the king reach a4 with a road to a1."""
 
@@ -50,8 +54,10 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     assert embed["title"] == "Review of game #1 (Brandubh, 3 moves)", embed
     assert embed["description"].startswith("ben won with the defenders (king escaped).\n")
     assert "ann (attackers):" in embed["description"] and "% accuracy" in embed["description"]
-    [moments] = embed["fields"]
+    moments = embed["fields"][0]
     assert moments["name"] == "The moments that decided it", embed
+    # The smaller costs are listed apart (here the opening's pieces lost for nothing).
+    assert [field["name"] for field in embed["fields"][1:]] in ([], ["Mistakes"]), embed
     # a4-a6 let the king reach a4 with a road to a1 (after that the game was lost whatever the
     # attackers did): it must be named, with why and a better move.
     assert "**2. a4-a6** ann (attackers), blunder: allows d4-a4" in moments["value"]
@@ -72,7 +78,7 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     repeat = await again.wait_response(
         lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT
     )
-    assert repeat.data["embeds"][0]["fields"] == [moments]
+    assert repeat.data["embeds"][0]["fields"] == embed["fields"]
     reviewed = [entry for entry in split_log(world.bot.log_text()) if "game 1 reviewed" in entry]
     assert len(reviewed) == 1
 
@@ -84,10 +90,36 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     remark = "[Blunder (better b7-b6): a4-a6 allows d4-a4, opening a road"
     assert f"\n2. a4-a6 d4-a4-\n{remark}" in text, text
 
+    # Asked by a defender who likes high contrast and boards turned to their side: the
+    # review's boards and chart are drawn that way (a review is public, but the asker's).
+    await world.command(ben, channel, "preferences", theme="contrast", flip=True)
+    try:
+        mine = await world.fake.send_slash_command(
+            ben, channel, "tafl", subcommand="analyze", options={"game": 1}
+        )
+        await mine.wait_response(
+            lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT
+        )
+        assert mine.original_message is not None
+        attachments = mine.original_message.attachments
+    finally:
+        await world.command(ben, channel, "preferences", theme="classic", flip=False)
+    storage = await Storage.open(world.bot.env["TAFL_DATABASE"])
+    try:
+        stored = await storage.analyses.get(1, budget_name("brandubh"))
+    finally:
+        await storage.close()
+    assert stored is not None
+    analysis = GameAnalysis.from_json(stored)
+    moment = analysis.critical[0]
+    view = analysis_view(analysis, moment.ply, caption=True, attackers="ann", defenders="ben")
+    board = next(a for a in attachments if a.filename == f"review-1-move-{moment.ply}.png")
+    assert board.data == render_png(view, theme="contrast", flip=True)
+    assert attachments[0].data == render_eval_chart(analysis, theme="contrast")
+    assert message.attachments[0].data == render_eval_chart(analysis)  # ben's were classic
 
-async def test_only_finished_games_of_this_server_are_reviewed(
-    world: World, bot_log: None
-) -> None:
+
+async def test_only_finished_games_of_this_server_are_reviewed(world: World, bot_log: None) -> None:
     ann, cat = world.user("ann"), world.user("cat")
     channel = world.channel("not-yet")
     nothing = await world.error_reply(ann, channel, "analyze")
@@ -122,3 +154,32 @@ async def test_a_resigned_game_says_who_gave_up_and_lists_its_key_moments(
         "ben (defenders) resigned, with a forced win on the board (d4-a4 started it).\n"
     ), embed
     assert embed["fields"][0]["name"] == "The key moments", embed
+
+
+async def test_a_members_reviews_are_made_one_at_a_time_and_the_next_says_so(
+    world: World, bot_log: None
+) -> None:
+    dag, eva = world.user("dag"), world.user("eva")
+    channels = [world.channel("one-at-a-time-1"), world.channel("one-at-a-time-2")]
+    # One challenge each (a member may challenge once in 20 s); dag attacks in both games.
+    sides = ((dag, eva, "attackers"), (eva, dag, "defenders"))
+    for (challenger, challenged, side), channel in zip(sides, channels, strict=True):
+        await world.challenge(challenger, challenged, channel, variant="brandubh", side=side)
+        await world.play_line(dag, eva, channel, KING_RUNS)
+    # Both asked at once: one is made while the other waits, saying so; both are posted.
+    asks = [
+        await world.fake.send_slash_command(dag, channel, "tafl", subcommand="analyze")
+        for channel in channels
+    ]
+    reviews = [
+        await ask.wait_response(
+            lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+        )
+        for ask in asks
+    ]
+    titles = [review.data["embeds"][0]["title"] for review in reviews]
+    assert all(title.startswith("Review of game #") for title in titles), titles
+    said = [response.data.get("content") or "" for ask in asks for response in ask.responses]
+    waited = [text for text in said if "will be reviewed after" in text]
+    assert len(waited) == 1, [ask.responses for ask in asks]
+    assert waited[0].startswith("Game #") and "after your other review (each member's" in waited[0]

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from storage_helpers import moves_to_the_end
 
-from bot.discord_bot.errors import UserError
-from bot.discord_bot.hub import GameHub
+from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.games import GameHub
 from bot.engine import VARIANTS, Game, Termination
 from bot.storage import PLIES_TO_COUNT, GameResult, GameStatus, Participant, Storage
 
@@ -95,11 +95,11 @@ async def play_out(hub: GameHub, channel: int, scenario: Scenario, *, cut_off: b
     moves = list(scenario.moves)
     last = moves.pop() if cut_off else None
     for text in moves:
-        live = hub.require(channel)
+        live = await hub.require(channel)
         player = live.to_move
         await hub.play(channel, player, text)
     if last is not None:
-        live = hub.require(channel)
+        live = await hub.require(channel)
         move = live.game.parse_move(last)
         await hub.storage.games.append_move(live.id, live.game.ply, move.text(live.game.size))
 
@@ -138,7 +138,7 @@ async def check_all_endings(path: Path, scenarios: list[Scenario]) -> set[Termin
                 await hub.resign(channel, BO.user_id or 0)
                 people[game_id] = (ending, "attackers")
             elif ending is Termination.TIMEOUT:
-                await hub.forfeit_on_time(hub.require(channel), 2)
+                await hub.forfeit_on_time(await hub.require(channel), 2)
                 people[game_id] = (ending, "defenders")
             else:
                 await hub.offer_draw(channel, BO.user_id or 0)
@@ -212,7 +212,17 @@ async def test_a_move_after_the_end_is_refused_in_words(tmp_path: Path) -> None:
     scenario = RARE[0]
     await start_game(hub, 1, scenario)
     await play_out(hub, 1, scenario, cut_off=False)
-    with pytest.raises(UserError, match="no game in this channel"):
+    # Said as the game ended, with what to do next (not "there is no game in this channel").
+    over = (
+        r"^Game #1 is over: Ann won with the attackers \(king's group surrounded\)\. Start a "
+        r"new one with `/tafl challenge` or `/tafl play`\.$"
+    )
+    with pytest.raises(UserError, match=over):
         await hub.play(1, BO, "c3-c2")
+    with pytest.raises(UserError, match=over):
+        await hub.resign(1, BO.user_id or 0)
+    with pytest.raises(UserError, match=over):
+        await hub.offer_draw(1, BO.user_id or 0)
+    with pytest.raises(UserError, match="no game in this channel"):  # a channel that had none
+        await hub.play(2, BO, "c3-c2")
     await storage.close()
-

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from storage_helpers import FakeClock
 
-from bot.discord_bot.errors import UserError
-from bot.discord_bot.hub import OFFER_COOLDOWN_SECONDS, GameHub, ResultNotRecorded
+from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.games import OFFER_COOLDOWN_SECONDS, GameHub, ResultNotRecorded
 from bot.storage import Participant, Storage
 
 ANN = Participant.user(1, "Ann")
@@ -40,11 +40,11 @@ async def test_moves_are_checked_committed_and_survive_a_restart(tmp_path: Path)
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
     await hub.play(CHANNEL, BO, "d3-c3")
-    position = hub.require(CHANNEL).game.position_otn()
+    position = (await hub.require(CHANNEL)).game.position_otn()
     await storage.close()
 
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.game.position_otn() == position and live.game.ply == 2
     await storage.close()
 
@@ -60,7 +60,7 @@ async def test_turn_and_membership_errors_are_specific(tmp_path: Path) -> None:
         await hub.play(CHANNEL, ANN, "d1-d3")
     with pytest.raises(UserError, match="no game in this channel"):
         await hub.play(CHANNEL + 1, ANN, "d1-c1")
-    assert await storage.games.moves(hub.require(CHANNEL).id) == []
+    assert await storage.games.moves((await hub.require(CHANNEL)).id) == []
     await storage.close()
 
 
@@ -74,7 +74,7 @@ async def test_racing_submissions_apply_exactly_one(tmp_path: Path) -> None:
     )
     errors = [r for r in results if isinstance(r, UserError)]
     assert len(errors) == 1 and "position changed" in str(errors[0])
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.game.ply == 1
     assert len(await storage.games.moves(live.id)) == 1
     await storage.close()
@@ -138,7 +138,7 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     await storage.close()
 
     storage, hub = await new_hub(database_target)
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.draw_offer is not None and live.takeback_offer is not None
     assert (live.draw_offer.user_id, live.draw_offer.ply) == (ANN.user_id, 2)
     assert live.draw_offer.message_id == 4242
@@ -150,10 +150,73 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     await storage.close()
 
     storage, hub = await new_hub(database_target)
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.draw_offer is None and live.takeback_offer is None
     with pytest.raises(UserError, match="no longer open"):
         await hub.answer_draw(live.id, BO.user_id or 0, 2, accept=True)
+    await storage.close()
+
+
+async def test_a_draw_offer_made_on_your_turn_goes_along_with_your_move(
+    database_target: str,
+) -> None:
+    """As on lichess: offered by the player to move, it stands after their move until the
+    opponent answers or moves; offered while waiting, the opponent's move withdraws it."""
+    storage, hub = await new_hub(database_target)
+    await start(hub)
+    ann, bo = ANN.user_id or 0, BO.user_id or 0
+    live = await hub.offer_draw(CHANNEL, ann)  # Ann is to move
+    assert live.draw_offer is not None
+    await hub.remember_offer_message(live, live.draw_offer, 77)
+    played = await hub.play(CHANNEL, ANN, "d1-c1")
+    assert played.withdrawn == ()
+    assert played.carried is not None and (played.carried.ply, played.carried.message_id) == (1, 77)
+    assert live.draw_offer == played.carried
+    await storage.close()
+
+    storage, hub = await new_hub(database_target)  # it stands in the database too
+    live = await hub.require(CHANNEL)
+    assert live.draw_offer is not None
+    assert (live.draw_offer.user_id, live.draw_offer.ply, live.draw_offer.message_id) == (
+        ann,
+        1,
+        77,
+    )
+    # Bo moves instead of answering: the offer is gone.
+    played = await hub.play(CHANNEL, BO, "d3-c3")
+    assert [offer.user_id for offer in played.withdrawn] == [ann] and played.carried is None
+    assert await storage.offers.open_offers() == []
+
+    # Offered while the opponent is to move: withdrawn by the opponent's move, not carried.
+    await hub.offer_draw(CHANNEL, bo)  # Ann to move at ply 2
+    played = await hub.play(CHANNEL, ANN, "c1-d1")
+    assert [offer.user_id for offer in played.withdrawn] == [bo] and played.carried is None
+
+    # Carried, then accepted at the new ply: the game is drawn.
+    await hub.offer_draw(CHANNEL, bo)  # Bo to move at ply 3
+    played = await hub.play(CHANNEL, BO, "c3-d3")
+    assert played.carried is not None and played.carried.ply == 4
+    with pytest.raises(UserError, match="no longer open"):  # the old ply's buttons
+        await hub.answer_draw(live.id, ann, 3, accept=True)
+    ended = await hub.answer_draw(live.id, ann, 4, accept=True)
+    assert ended is not None and ended.finished.record.result is not None
+    assert ended.finished.record.result.value == "draw"
+    await storage.close()
+
+
+async def test_an_open_offer_is_not_asked_twice_by_either_player(tmp_path: Path) -> None:
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    await start(hub)
+    ann, bo = ANN.user_id or 0, BO.user_id or 0
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    await hub.offer_draw(CHANNEL, ann)
+    with pytest.raises(UserError, match="You have already offered a draw; your opponent has"):
+        await hub.offer_draw(CHANNEL, ann)
+    with pytest.raises(UserError, match="<@1> has already offered you a draw: answer it"):
+        await hub.offer_draw(CHANNEL, bo)
+    await hub.offer_takeback(CHANNEL, ann)
+    with pytest.raises(UserError, match="You have already asked to take back a move"):
+        await hub.offer_takeback(CHANNEL, ann)
     await storage.close()
 
 
@@ -163,7 +226,7 @@ async def test_a_move_committed_whose_answer_was_lost_is_caught_up_not_repeated(
     storage, hub = await new_hub(database_target)
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     # Bo's move reaches the database, but (a connection lost at commit) the hub never learns.
     await storage.games.append_move(live.id, 1, "d3-c3")
     with pytest.raises(UserError, match="position changed"):
@@ -201,8 +264,13 @@ def refuse_to_finish(game_id: int, *statuses: str) -> str:
 async def won_but_not_recorded(storage: Storage, channel: int) -> int:
     """A brandubh game whose winning move is committed but whose result is not stored."""
     record = await storage.games.create(
-        guild_id=1, channel_id=channel, variant="brandubh", attackers=ANN, defenders=BO,
-        start_position="/7/K6/7/7/7/5t1/7/", first_turn="defenders",
+        guild_id=1,
+        channel_id=channel,
+        variant="brandubh",
+        attackers=ANN,
+        defenders=BO,
+        start_position="/7/K6/7/7/7/5t1/7/",
+        first_turn="defenders",
     )
     await storage.games.append_move(record.id, 0, "a2-a1")
     return record.id
@@ -234,8 +302,13 @@ async def test_a_winning_move_whose_result_cannot_be_stored_frees_the_channel(
 ) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     record = await storage.games.create(
-        guild_id=1, channel_id=CHANNEL, variant="brandubh", attackers=ANN, defenders=BO,
-        start_position="/7/K6/7/7/7/5t1/7/", first_turn="defenders",
+        guild_id=1,
+        channel_id=CHANNEL,
+        variant="brandubh",
+        attackers=ANN,
+        defenders=BO,
+        start_position="/7/K6/7/7/7/5t1/7/",
+        first_turn="defenders",
     )
     hub.adopt(record)
     async with storage.db.transaction() as connection:
@@ -258,7 +331,7 @@ async def test_a_result_that_cannot_be_stored_yet_is_stored_on_a_later_try(
     await storage.close()
 
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
-    live = hub.require(CHANNEL)  # neither finished nor set aside: kept to try again
+    live = await hub.require(CHANNEL)  # neither finished nor set aside: kept to try again
     assert live.game.is_over and await hub.settle() == []
     async with storage.db.transaction() as connection:
         await connection.execute(f"DROP TRIGGER refuse_{game_id}")
@@ -342,9 +415,10 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
 
     taken = await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
     assert [(r.side.value, r.notation) for r in taken.moves] == [
-        ("attackers", "d1-c1"), ("defenders", "d3-e3"),
+        ("attackers", "d1-c1"),
+        ("defenders", "d3-e3"),
     ]
-    live = hub.require(CHANNEL)
+    live = await hub.require(CHANNEL)
     assert live.game.ply == 0 and await storage.games.moves(live.id) == []
 
     # The AI failed to reply: only the player's move goes.
@@ -363,5 +437,5 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
     await hub.play(CHANNEL, ai, "d3-e3")
     with pytest.raises(UserError, match="is rated"):
         await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
-    assert hub.require(CHANNEL).game.ply == 2
+    assert (await hub.require(CHANNEL)).game.ply == 2
     await storage.close()

@@ -3,14 +3,32 @@ players' losses, the deadline, the repetition warning and Copenhagen's endings."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+import discord
+import pytest
 from helpers import game
 
-from bot.discord_bot.hub import LiveGame
-from bot.discord_bot.present import board_embed, describe_move
-from bot.engine import Game, Side
-from bot.storage import GameRecord, GameStatus, Participant
+from bot.discord_bot.app.games import LiveGame
+from bot.discord_bot.present import (
+    board_embed,
+    describe_end,
+    describe_move,
+    last_board_words,
+    retired_board,
+    text_board,
+)
+from bot.engine import Game, Side, Termination
+from bot.storage import (
+    FinishedGame,
+    GameRecord,
+    GameResult,
+    GameStatus,
+    Participant,
+    Rating,
+    RatingChange,
+)
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -20,12 +38,27 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 def live(played: Game, deadline: datetime | None = None) -> LiveGame:
     """A live game around ``played`` (Ann attacks, Bo defends), as the hub would hold it."""
     record = GameRecord(
-        id=7, guild_id=1, channel_id=1, variant=played.variant.name,
-        start_position=played.start_position, first_turn=played.start_turn.value,
-        attackers=ANN, defenders=BO, rated=True, status=GameStatus.ACTIVE, result=None,
-        reason=None, ply=played.ply, move_seconds=3600 if deadline else None,
-        move_deadline=deadline, reminder_sent=False, board_message_id=None, problem=None,
-        created_at=NOW, updated_at=NOW, ended_at=None,
+        id=7,
+        guild_id=1,
+        channel_id=1,
+        variant=played.variant.name,
+        start_position=played.start_position,
+        first_turn=played.start_turn.value,
+        attackers=ANN,
+        defenders=BO,
+        rated=True,
+        status=GameStatus.ACTIVE,
+        result=None,
+        reason=None,
+        ply=played.ply,
+        move_seconds=3600 if deadline else None,
+        move_deadline=deadline,
+        reminder_sent=False,
+        board_message_id=None,
+        problem=None,
+        created_at=NOW,
+        updated_at=NOW,
+        ended_at=None,
     )
     return LiveGame(record, played)
 
@@ -109,6 +142,117 @@ def test_embed_shows_each_sides_losses_and_the_deadline() -> None:
     stamp = int(deadline.timestamp())
     assert fields["⚪ Deadline"] == f"<t:{stamp}:R> (<t:{stamp}:f>)"
     assert "⚪ Deadline" not in {f.name for f in board_embed(live(played), None, []).fields}
+
+
+def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> None:
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    played.play("h8-h7")  # Raichi, then the attackers resign
+    resigned = live(played)
+    resigned.record = replace(
+        resigned.record,
+        status=GameStatus.FINISHED,
+        result=GameResult.DEFENDERS,
+        reason=Termination.RESIGNATION,
+        ended_at=NOW,
+    )
+    embed = board_embed(resigned, None, ["<@1> resigned."])
+    assert embed.title == "Tablut · game #7 · 1… h8-h7 · Defenders win (resignation)"
+    assert embed.colour == discord.Colour.light_grey()
+    assert "Rematch" in (embed.footer.text or "")
+    drawn = live(played)
+    drawn.record = replace(
+        drawn.record,
+        status=GameStatus.FINISHED,
+        result=GameResult.DRAW,
+        reason=Termination.AGREED_DRAW,
+        ended_at=NOW,
+    )
+    assert (board_embed(drawn, None, []).title or "").endswith("· Draw by agreement")
+    # While it is played the title has no result and the colour is the side to move's.
+    going = board_embed(live(played), None, [])
+    assert going.title == "Tablut · game #7 · 1… h8-h7"
+    assert going.colour == discord.Colour.dark_grey()
+
+
+@pytest.mark.parametrize(
+    ("result", "reason", "said"),
+    [
+        (GameResult.DEFENDERS, Termination.RESIGNATION,
+         "<@1> resigned: **<@2> wins** with the defenders."),
+        (GameResult.ATTACKERS, Termination.TIMEOUT,
+         "<@2> ran out of time: **<@1> wins** with the attackers."),
+        (GameResult.DRAW, Termination.AGREED_DRAW, "**Draw** by agreement."),
+        (GameResult.DRAW, Termination.REPETITION, "**Draw** (threefold repetition)."),
+        (GameResult.DEFENDERS, Termination.KING_ESCAPED,
+         "**<@2> wins** with the defenders (king escaped)."),
+    ],
+)  # fmt: skip
+def test_the_end_is_told_once_in_a_sentence_that_fits_how_it_came(
+    result: GameResult, reason: Termination, said: str
+) -> None:
+    played = Game("brandubh")
+    played.play("d2-c2")
+    played.play("d3-e3")
+    ended = live(played)
+    ended.record = replace(
+        ended.record, status=GameStatus.FINISHED, result=result, reason=reason, ended_at=NOW
+    )
+    assert describe_end(ended, FinishedGame(ended.record, ())) == [said]
+
+
+def test_against_the_ai_only_the_persons_rating_change_is_told_with_the_ais_rating() -> None:
+    played = Game("brandubh")
+    ended = live(played)
+    ai = Participant.ai(1)
+    ended.record = replace(
+        ended.record,
+        defenders=ai,
+        status=GameStatus.FINISHED,
+        result=GameResult.DEFENDERS,
+        reason=Termination.RESIGNATION,
+        ended_at=NOW,
+    )
+    changes = (
+        RatingChange(ANN, Rating(), Rating(1286.4, 260)),
+        RatingChange(ai, Rating.fixed(1430), Rating.fixed(1430)),
+    )
+    assert describe_end(ended, FinishedGame(ended.record, changes)) == [
+        "<@1> resigned: **Tafl AI (easy) wins** with the defenders.",
+        "<@1>: 1500? → 1286? (-214) against Tafl AI (easy), rated 1430",
+    ]
+
+
+def test_a_retired_board_says_which_position_it_shows_and_calls_on_nobody() -> None:
+    played = Game("brandubh")
+    game_live = live(played)
+    assert retired_board(game_live, 0) == "Game #7 at the start."
+    played.play("d2-c2")
+    played.play("d3-e3")
+    assert retired_board(game_live, 1) == "After 1. d2-c2"
+    assert retired_board(game_live, 2) == "After 1… d3-e3"
+    assert retired_board(game_live, 3) == "Game #7 before a move that was taken back."
+    assert retired_board(game_live, None) is None  # a board from before boards knew their ply
+    # A board posted as text keeps its position, without the line addressed to the mover.
+    position = Game("brandubh")
+    position.play("d2-c2")
+    shown = retired_board(game_live, 1, with_board=True)
+    assert shown == f"After 1. d2-c2\n{text_board(position)}"
+
+
+def test_a_board_posted_again_repeats_the_words_of_the_last_one() -> None:
+    played = Game("brandubh")
+    ai_game = live(played)
+    ai_game.record = replace(ai_game.record, defenders=Participant.ai(2))
+    played.play("d2-c2")
+    mine = describe_move(ai_game, played.history[-1])
+    played.play("d3-e3")  # the AI's reply came on the same board as the move it answered
+    words = last_board_words(ai_game)
+    assert words == [*mine, *describe_move(ai_game, played.history[-1])]
+    assert words[0].startswith("⚫ <@1> played `d2-c2`")
+    assert words[-1].startswith("⚪ Tafl AI (medium) played `d3-e3`")
+    people = live(played)
+    assert last_board_words(people) == describe_move(people, played.history[-1])
+    assert last_board_words(live(Game("brandubh"))) == []
 
 
 # -- Copenhagen's own endings, in words ------------------------------------------------------------

@@ -9,6 +9,7 @@ from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
 from bot.ai.search import MATE
 from bot.discord_bot.cogs.review import (
     MOMENTS_LISTED,
+    inaccuracies_text,
     listed_moments,
     moment_line,
     progress_text,
@@ -136,3 +137,19 @@ def test_the_ais_name_takes_its_side_inside_its_own_brackets() -> None:
     assert line.startswith("**2… a4-a3** Tafl AI (easy, defenders), blunder: allows e5-e7"), line
     resigned = finished(GameResult.ATTACKERS, Termination.RESIGNATION)
     assert result_line(ending_at(900), resigned, names) == "Tafl AI (easy, defenders) resigned."
+
+
+def test_inaccuracies_are_grouped_by_side_with_what_each_cost() -> None:
+    small = [
+        replace(moment(12, 0.114), kind=MomentKind.INACCURACY, move="a4-a5"),
+        replace(moment(15, 0.12), kind=MomentKind.INACCURACY, move="c3-c5"),
+        replace(moment(20, 0.1), kind=MomentKind.INACCURACY, move="d5-d6"),
+        replace(moment(22, 0.25), kind=MomentKind.MISTAKE),
+    ]
+    reviewed = analysis(small)
+    assert inaccuracies_text(reviewed, NAMES) == (
+        "Ann (attackers): 8. c3-c5 (−12%)\nBen (defenders): 6… a4-a5 (−11%), 10… d5-d6 (−10%)"
+    )
+    # Mistakes are listed in full, apart from the decisive moments.
+    lines, left_out = listed_moments(reviewed, NAMES, moments=[small[-1]])
+    assert left_out == 0 and lines[0].startswith("**11… a4-a3** Ben (defenders), mistake: ")

@@ -4,15 +4,14 @@ turns to identify."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import discord
 import pytest
 
 from bot.discord_bot.client import ShardedTaflBot, TaflBot, make_bot
-from bot.discord_bot.config import load_settings
-from bot.discord_bot.identify import IdentifyPacer, SharedIdentifyPacer
+from bot.discord_bot.runtime.config import load_settings
+from bot.discord_bot.runtime.identify import IdentifyPacer
 from bot.storage import Storage
 
 
@@ -40,32 +39,6 @@ def test_shards_of_different_buckets_identify_together() -> None:
     assert [pacer.reserve(shard) for shard in range(9)] == [0, 0, 0, 0, 5, 5, 5, 5, 10]
     with pytest.raises(ValueError, match="max_concurrency must be at least 1, not 0"):
         IdentifyPacer(0)
-
-
-def test_the_processes_of_a_cluster_take_turns_through_their_shared_file(tmp_path: Path) -> None:
-    clock = Clock()
-    path = tmp_path / "identify.json"
-    first, second = (SharedIdentifyPacer(path, 1, clock=clock) for _ in range(2))
-    # Each process's shards in turn, as two processes started together would ask.
-    assert [first.reserve(0), second.reserve(2), first.reserve(1), second.reserve(3)] == [
-        0, 5, 10, 15
-    ]  # fmt: skip
-    clock.now += 60
-    assert second.reserve(2) == 0
-    two_buckets = [SharedIdentifyPacer(tmp_path / "other.json", 2, clock=clock) for _ in "ab"]
-    assert [pacer.reserve(shard) for pacer in two_buckets for shard in (0, 1)] == [0, 0, 5, 5]
-    # A file cut short (a crash while writing) starts the turns afresh instead of failing.
-    path.write_text('{"0": 1')
-    assert first.reserve(0) == 0
-
-
-def test_turns_booked_at_once_never_share_a_slot(tmp_path: Path) -> None:
-    path = tmp_path / "identify.json"
-    pacers = [SharedIdentifyPacer(path, 1, window=1.0) for _ in range(8)]
-    with ThreadPoolExecutor(8) as pool:
-        delays = sorted(pool.map(lambda pacer: pacer.reserve(0), pacers))
-    # Each booking saw the one before it: the slots are one window apart.
-    assert [round(delay) for delay in delays] == list(range(8)), delays
 
 
 @pytest.fixture

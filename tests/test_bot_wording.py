@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.discord_bot.wording import plural, rating_with_games, seconds_left, side_record
+from bot.discord_bot.app.wording import plural, rating_with_games, seconds_left, side_record
 from bot.storage import Participant, PlayerRating, Rating, SideRecord
 
 

@@ -1,8 +1,8 @@
 """Replay the 1,752 recorded Copenhagen Hnefatafl games (tests/data/copenhagen-games.csv).
 
-Every recorded move must be legal under the ``copenhagen`` rules of RULES.md, must capture exactly
-the recorded pieces (the king's capture is not recorded, nor reported in ``captures``), and no game
-may end before its last recorded move except the ones in :data:`EARLY_ENDINGS`.
+Every recorded move must be legal under the ``copenhagen`` rules of docs/RULES.md, must capture
+exactly the recorded pieces (the king's capture is not recorded, nor reported in ``captures``), and
+no game may end before its last recorded move except the ones in :data:`EARLY_ENDINGS`.
 
 The records settle the shieldwall reading: 59 recorded wall captures, every one made by a move that
 completes the wall as a bracket (on the edge; a corner may be the other bracket; the king may be a
@@ -28,10 +28,10 @@ EARLY_ENDINGS: dict[int, tuple[int, str]] = {
     978: (118, "perpetual repetition"),
     1542: (35, "perpetual repetition"),
 }
-"""The games the engine ends before their last recorded move, each checked against RULES.md.
+"""The games the engine ends before their last recorded move, each checked against docs/RULES.md.
 
-All are the third occurrence of a position with the same side to move, which RULES.md makes a win
-for the attackers; aagenielsen.dk let the games go on (513 and 550 were then won by the
+All are the third occurrence of a position with the same side to move, which docs/RULES.md makes
+a win for the attackers; aagenielsen.dk let the games go on (513 and 550 were then won by the
 defenders). Checked by hand: 443 (i3-i11/j3-j11 shuffle after the capture at ply 14: the position
 after ply 14 recurs at 18 and 22), 509, 907 (b1-b2/c1-c2 shuffle from ply 21), 978.
 """

@@ -1,7 +1,7 @@
-"""Copenhagen Hnefatafl 11x11 (``copenhagen``, alias ``hnefatafl``), written from RULES.md alone.
+"""Copenhagen Hnefatafl 11x11 (``copenhagen``, alias ``hnefatafl``), from docs/RULES.md alone.
 
 These tests were written independently of the engine's implementation, from the last section of
-RULES.md ("Beyond the seeds: `copenhagen`"), to cross-check it. Where RULES.md leaves room, the
+docs/RULES.md (`copenhagen`), to cross-check it. Where docs/RULES.md leaves room, the
 reading of the Copenhagen rules as played at aagenielsen.dk is used and a comment says so.
 
 Board: files a-k from the left, ranks 1-11 from the bottom; throne f6; corners a1, k1, a11, k11.
@@ -431,7 +431,7 @@ def test_third_occurrence_is_a_win_for_the_attackers() -> None:
 
 
 def test_third_occurrence_made_by_an_attackers_move_also_wins_for_the_attackers() -> None:
-    # RULES.md: "the third occurrence ... is a win for the attackers", whoever repeats; at
+    # docs/RULES.md: "the third occurrence ... is a win for the attackers", whoever repeats; at
     # aagenielsen.dk perpetual repetition is always the defenders' loss.
     g = Game("copenhagen", START, Side.DEFENDERS)
     moves = ["f4-f3", "a4-b4", "f3-f4", "b4-a4"] * 2
@@ -455,5 +455,5 @@ def test_perft_depth_1_and_2() -> None:
 
 
 def test_perft_depth_3() -> None:
-    # The deepest row of RULES.md for copenhagen: 806,344 leaves (the slowest test here).
+    # The deepest row of docs/RULES.md for copenhagen: 806,344 leaves (the slowest test here).
     assert Game("copenhagen").board.perft(3) == 806_344

@@ -1,9 +1,11 @@
-"""Perft from every variant's start position against the ground truth in RULES.md."""
+"""Perft from every variant's start position against the ground truth in docs/RULES.md."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -95,3 +97,19 @@ def test_perft_command_line_rejects_unknown_variant() -> None:
     )
     assert run.returncode != 0
     assert "'chess' is not a variant" in run.stderr
+
+
+def test_the_published_counts_are_the_rules_documents_own() -> None:
+    """``PUBLISHED`` is the perft table of docs/RULES.md, not a copy that could drift."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "RULES.md").read_text()
+    table: dict[tuple[str, int], tuple[int, int]] = {}
+    for line in text.splitlines():
+        row = re.fullmatch(r"\| `([a-z-]+)` \|(.*)\|", line)
+        if row is None or not re.search(r"\d", row.group(2).split("|")[0]):
+            continue
+        for depth, cell in enumerate(row.group(2).split("|"), start=1):
+            figures = re.fullmatch(r"\s*([\d,]+)(?: \(([\d,]+)\))?\s*", cell)
+            if figures is not None:
+                captures = int((figures.group(2) or "0").replace(",", ""))
+                table[row.group(1), depth] = (int(figures.group(1).replace(",", "")), captures)
+    assert table == PUBLISHED

@@ -25,7 +25,7 @@ variants = st.sampled_from(sorted(VARIANTS))
 
 
 def reference_moves(game: Game) -> list[Move]:
-    """Legal moves walked square by square straight from RULES.md (no tables)."""
+    """Legal moves walked square by square straight from docs/RULES.md (no tables)."""
     variant: Variant = game.variant
     n = variant.size
     cells = game.cells
@@ -128,8 +128,9 @@ def test_game_records_round_trip(variant: str, seed: int, plies: int) -> None:
     data=st.data(),
 )
 def test_otn_positions_round_trip(size: int, data: st.DataObject) -> None:
-    cells = data.draw(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=size * size,
-                               max_size=size * size))
+    cells = data.draw(
+        st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=size * size, max_size=size * size)
+    )
     if data.draw(st.booleans()):
         cells[data.draw(st.integers(0, size * size - 1))] = 3
     text = format_position(cells, size)
@@ -180,9 +181,7 @@ def brute_force_king_threatened(game: Game) -> bool:
 
 @settings(max_examples=40, deadline=None)
 @given(variant=variants, seed=st.integers(0, 2**32 - 1), plies=st.integers(20, 200))
-def test_king_threat_detection_agrees_with_brute_force(
-    variant: str, seed: int, plies: int
-) -> None:
+def test_king_threat_detection_agrees_with_brute_force(variant: str, seed: int, plies: int) -> None:
     game = Game(variant)
     rng = random.Random(seed)
     for _ in range(plies):
@@ -193,9 +192,12 @@ def test_king_threat_detection_agrees_with_brute_force(
         moves = game.legal_moves()
         king = game.king_square
         close = [
-            m for m in moves
-            if king is not None and abs(m.target % game.size - king % game.size)
-            + abs(m.target // game.size - king // game.size) <= 2
+            m
+            for m in moves
+            if king is not None
+            and abs(m.target % game.size - king % game.size)
+            + abs(m.target // game.size - king // game.size)
+            <= 2
         ]
         game.play(rng.choice(close) if close and rng.random() < 0.7 else rng.choice(moves))
 
@@ -228,7 +230,10 @@ def test_captures_of_agrees_with_playing_the_move_and_changes_nothing(
     for move in game.legal_moves():
         predicted = game.captures_of(move)
         assert (game.position_otn(), game.board.hash, game.ply, game.repetitions()) == (
-            before[0], before[2], before[3], before[4]
+            before[0],
+            before[2],
+            before[3],
+            before[4],
         )
         assert game.play(move).captures == predicted
         game.undo()

@@ -1,4 +1,4 @@
-"""The distinctive rules of every variant, one small position each (RULES.md is the authority)."""
+"""The distinctive rules of every variant, one small position each (docs/RULES.md rules)."""
 
 from __future__ import annotations
 

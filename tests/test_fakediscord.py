@@ -398,6 +398,21 @@ async def test_channel_send_without_attach_files_is_forbidden(
     ]
 
 
+async def test_a_typing_indicator_shows_until_the_bots_next_message(
+    fake: FakeDiscord, scene: Scene, bot: DemoBot
+) -> None:
+    channel = bot.get_channel(scene.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    await channel.typing()  # one indicator, as Discord shows it for 10 s
+    assert fake.bot_is_typing(scene.general) and fake.typing_started(scene.general) == 1
+    await channel.send("done")
+    assert not fake.bot_is_typing(scene.general)  # a message ends it
+    fake.set_permissions(scene.general, fake.bot_user, deny=Permission.SEND_MESSAGES)
+    with pytest.raises(discord.Forbidden):
+        await channel.typing()
+    assert fake.typing_started(scene.general) == 1
+
+
 @pytest.mark.parametrize("fake", [{"interaction_deadline": 0.2}], indirect=True)
 async def test_callback_after_the_deadline_is_refused(
     fake: FakeDiscord, scene: Scene, bot: DemoBot

@@ -104,8 +104,9 @@ RULE_POSITIONS = [
 
 
 @needs_board
-@pytest.mark.parametrize(("variant", "pieces", "turn", "depth"), RULE_POSITIONS,
-                         ids=lambda value: str(value))
+@pytest.mark.parametrize(
+    ("variant", "pieces", "turn", "depth"), RULE_POSITIONS, ids=lambda value: str(value)
+)
 def test_the_boards_agree_on_every_line_near_each_rule(
     variant: str, pieces: str, turn: str, depth: int
 ) -> None:
@@ -131,8 +132,9 @@ def test_a_difference_is_reported() -> None:
 # ------------------------------------------------------------------ the search
 
 
-def _played(variant: str, moves: list[str], turn: Side | None = None,
-            position: str | None = None) -> Board:
+def _played(
+    variant: str, moves: list[str], turn: Side | None = None, position: str | None = None
+) -> Board:
     game = Game(variant, position, turn)
     for text in moves:
         game.play(text)
@@ -152,27 +154,45 @@ def _cases() -> list[SearchCase]:
     cases = [
         SearchCase("tablut start", _played("tablut", []), 4),
         SearchCase("tablut opening", _played("tablut", ["e2-c2", "c5-c3", "a4-b4", "e3-h3"]), 4),
-        SearchCase("brandubh opening",
-                   _played("brandubh", ["d2-c2", "e4-e2", "d6-e6", "c4-c5"]), 5),
-        SearchCase("copenhagen opening",
-                   _played("copenhagen", ["d1-d3", "e5-e2", "g1-g3", "f4-c4"]), 3),
+        SearchCase(
+            "brandubh opening", _played("brandubh", ["d2-c2", "e4-e2", "d6-e6", "c4-c5"]), 5
+        ),
+        SearchCase(
+            "copenhagen opening", _played("copenhagen", ["d1-d3", "e5-e2", "g1-g3", "f4-c4"]), 3
+        ),
     ]
     for number, variant in enumerate(VARIANTS):
         depth = 2 if variant == "copenhagen" else 3
         for plies in (12, 31):
             board, history = random_position(variant, plies, seed=number * 100 + plies)
-            cases.append(SearchCase(f"{variant} after {plies} random plies", board, depth,
-                                    history=history))
+            cases.append(
+                SearchCase(f"{variant} after {plies} random plies", board, depth, history=history)
+            )
         for index, board in enumerate(_puzzles(variant, 2)):
             cases.append(SearchCase(f"{variant} puzzle {index + 1}", board, 3))
     board, history = random_position("tablut", 20, seed=5)
     cases += [
         # The levels' settings: easy (blind to threats, noisy), medium (noisy), master
         # (contempt, which changes the repetitions' scores), on positions with a history.
-        SearchCase("easy", board, 2, history=history, noise=200, seed=3, quiescence=False,
-                   reads_threats=False),
-        SearchCase("easy with quiescence", board, 2, history=history, noise=200, seed=4,
-                   reads_threats=False),
+        SearchCase(
+            "easy",
+            board,
+            2,
+            history=history,
+            noise=200,
+            seed=3,
+            quiescence=False,
+            reads_threats=False,
+        ),
+        SearchCase(
+            "easy with quiescence",
+            board,
+            2,
+            history=history,
+            noise=200,
+            seed=4,
+            reads_threats=False,
+        ),
         SearchCase("medium", board, 2, history=history, noise=60, seed=9),
         SearchCase("master's contempt", board, 3, history=history, contempt=50),
         # Three searches in a row on one searcher: its table, history and killers carry over.
@@ -194,8 +214,11 @@ def test_the_searches_agree_node_for_node(case: SearchCase) -> None:
 @needs_search
 def test_copenhagen_repetitions_score_alike_on_both_cores() -> None:
     # The shuffle of test_ai_search.py, searched by both cores with the game's history.
-    game = Game("copenhagen", "/3ttttt3/5t5/2t5t2/t9t/t9t/tt2TKT2tt/t9t/8t2/2t2T5/5t5/3tt1tt3/",
-                Side.DEFENDERS)
+    game = Game(
+        "copenhagen",
+        "/3ttttt3/5t5/2t5t2/t9t/t9t/tt2TKT2tt/t9t/8t2/2t2T5/5t5/3tt1tt3/",
+        Side.DEFENDERS,
+    )
     hashes = [game.board.hash]
     for text in ("f9-f8", "i8-g8", "f8-f9", "g8-i8", "f9-f8", "i8-g8"):
         game.play(text)
@@ -224,7 +247,7 @@ print(native.describe())
 print(native.states())
 print(perft(Board(get_variant("brandubh")), 3, captures=True))
 board = Board(get_variant("tablut"))
-result = think(board, "hard", max_depth=2, fresh=True)
+result = think(board, "hard", max_depth=2, time_limit=300.0, fresh=True)
 print(result.move in board.moves(), result.depth)
 """
 

@@ -11,9 +11,29 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["engine", "ai", "render", "storage", "discord_bot"]
-"""Each layer may import only the layers to its left (and never the Discord layer)."""
+ALLOWED: dict[str, set[str]] = {
+    "engine": set(),
+    "ai": {"engine"},
+    "render": {"engine", "ai"},  # it draws the AI's reviews
+    "storage": {"engine"},
+    "tools": {"engine", "ai", "storage"},
+    "discord_bot": {"engine", "ai", "render", "storage"},
+}
+"""The layers of ``bot`` and what each may import: the engine at the bottom; the AI, storage and
+rendering on it (rendering also draws the AI's reviews); the tools that use the AI and storage
+together, and the Discord layer, on top. Nothing imports the Discord layer or the tools."""
+LAYERS = list(ALLOWED)
 STRICT = [f"bot/{layer}" for layer in LAYERS]
+CONFINED: dict[str, tuple[str, ...]] = {
+    "discord": ("bot/discord_bot/",),
+    "prometheus_client": (
+        "bot/discord_bot/runtime/metrics.py",
+        "bot/discord_bot/runtime/health.py",
+    ),
+}
+"""Libraries only some of the bot's files may import: discord.py in the Discord layer alone, and
+the Prometheus client in the process's metrics and health endpoint alone (the layers below
+expose plain numbers and callbacks; they must not grow a dependency on how they are watched)."""
 
 
 def _imports(path: Path) -> set[str]:
@@ -28,13 +48,22 @@ def _imports(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-def test_layers_import_only_leftwards(layer: str) -> None:
-    allowed = set(LAYERS[: LAYERS.index(layer) + 1])
+def test_layers_import_only_what_the_graph_allows(layer: str) -> None:
+    allowed = ALLOWED[layer] | {layer}
     for path in sorted((ROOT / "bot" / layer).rglob("*.py")):
         for name in _imports(path):
             parts = name.split(".")
             if parts[0] == "bot" and len(parts) > 1 and parts[1] in LAYERS:
                 assert parts[1] in allowed, f"{path.relative_to(ROOT)} imports {name}"
+
+
+@pytest.mark.parametrize("library", sorted(CONFINED))
+def test_confined_libraries_are_imported_only_where_allowed(library: str) -> None:
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        for name in _imports(path):
+            if name.split(".")[0] == library:
+                assert relative.startswith(CONFINED[library]), f"{relative} imports {name}"
 
 
 @pytest.mark.parametrize("layer", ["engine", "ai"])
@@ -65,3 +94,97 @@ def test_mypy_strict_on_every_layer() -> None:
         text=True,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_storage_loads_neither_the_renderer_nor_the_ai() -> None:
+    """``import bot.storage`` brings in the engine and the database drivers, not Pillow, the
+    renderer, the AI (with its process pool), discord.py or the Prometheus client."""
+    probe = (
+        "import sys, bot.storage; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('PIL', 'discord', 'prometheus_client') "
+        "or m.startswith(('bot.ai', 'bot.render', 'bot.discord_bot'))))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.strip() == "[]", run.stdout
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_imports(path: Path, known: set[str]) -> set[str]:
+    """The ``bot`` modules (of ``known``) that ``path`` imports when it runs (inside functions
+    too), not those imported only for type checking; relative imports resolved, and ``from
+    package import module`` read as importing the module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    module = _module_of(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(child) for inner in node.body for child in ast.walk(inner))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parent, base] if base else parent)
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & known
+            names.update(submodules or {base})
+    return {name for name in names if name in known}
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = {_module_of(path): path for path in (ROOT / "bot").rglob("*.py")}
+    known = set(modules)
+    return {module: _runtime_imports(path, known) - {module} for module, path in modules.items()}
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    """No import cycle between files (imports for type checking only aside)."""
+    graph = _graph()
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for name in sorted(graph[module]):
+            if state.get(name) == 1:
+                cycle = [*path[path.index(name) :], name]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if name not in state:
+                visit(name)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+
+
+def test_the_discord_layers_parts_import_only_what_they_should() -> None:
+    """Cogs never import one another (they share services through the bot); the services
+    (``app``) know nothing of Discord or of the adapters above them."""
+    graph = _graph()
+    cogs = {m for m in graph if m.startswith("bot.discord_bot.cogs.")}
+    for cog in cogs:
+        assert not graph[cog] & cogs, f"{cog} imports {sorted(graph[cog] & cogs)}"
+    for path in sorted((ROOT / "bot" / "discord_bot" / "app").rglob("*.py")):
+        module = _module_of(path)
+        for name in _imports(path):
+            assert name.split(".")[0] != "discord", f"{module} imports {name}"
+        outside = {
+            name for name in graph[module]
+            if name.startswith("bot.discord_bot.") and not name.startswith("bot.discord_bot.app")
+        }  # fmt: skip
+        assert not outside, f"{module} imports {sorted(outside)}"

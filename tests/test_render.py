@@ -11,7 +11,7 @@ import pytest
 from helpers import game, position
 from PIL import Image, ImageSequence
 
-from bot.engine import Game, get_variant, parse_square
+from bot.engine import Game, Outcome, Side, Termination, get_variant, parse_square
 from bot.render import (
     ATTACKER,
     DEFENDER,
@@ -49,8 +49,13 @@ def tablut(pieces: str = "", **markers: object) -> BoardView:
     variant = get_variant("tablut-ashton")
     otn = position(9, pieces) if pieces else TABLUT_START
     size, cells = parse_otn_position(otn)
-    view = BoardView(size, cells, throne=variant.throne, camps=variant.camps,
-                     corners=frozenset({sq("a1"), sq("i1"), sq("a9"), sq("i9")}))
+    view = BoardView(
+        size,
+        cells,
+        throne=variant.throne,
+        camps=variant.camps,
+        corners=frozenset({sq("a1"), sq("i1"), sq("a9"), sq("i9")}),
+    )
     return replace(view, **markers)  # type: ignore[arg-type]
 
 
@@ -66,8 +71,11 @@ def near(a: RGB, b: RGB, tolerance: int = 6) -> bool:
 
 def colours_in(image: Image.Image, box: tuple[int, int, int, int]) -> set[RGB]:
     crop = image.convert("RGB").crop(box)
-    return {(c[0], c[1], c[2]) for _, c in crop.getcolors(crop.width * crop.height) or []
-            if isinstance(c, tuple)}
+    return {
+        (c[0], c[1], c[2])
+        for _, c in crop.getcolors(crop.width * crop.height) or []
+        if isinstance(c, tuple)
+    }
 
 
 def square_box(layout: Layout, square: int, flip: bool = False) -> tuple[int, int, int, int]:
@@ -88,8 +96,12 @@ def assert_board_fills_the_image(image: Image.Image, layout: Layout, theme: Them
     assert (width, height) == (layout.width, layout.height)
     x0, y0 = layout.origin
     x1, y1 = x0 + layout.board, y0 + layout.board  # just past the last square
-    for corner in ((0, layout.caption), (width - 1, layout.caption), (0, height - 1),
-                   (width - 1, height - 1)):
+    for corner in (
+        (0, layout.caption),
+        (width - 1, layout.caption),
+        (0, height - 1),
+        (width - 1, height - 1),
+    ):
         assert rgb(picture, corner) == theme.margin, corner
     # The frame, scanned along the first rank and file of squares: it starts just outside the
     # squares, and the margins beyond it are equal on opposite sides (to a pixel).
@@ -150,9 +162,14 @@ def test_width_option_scales_the_drawing_not_just_the_canvas() -> None:
     small = render_board(tablut(), width=360)
     layout = Layout.fit(9, 360)
     assert_board_fills_the_image(small, layout, CLASSIC)
-    for name, colour in (("e1", CLASSIC.attacker), ("a5", CLASSIC.attacker),
-                         ("i5", CLASSIC.attacker), ("e9", CLASSIC.attacker),
-                         ("e3", CLASSIC.defender), ("e5", CLASSIC.crown)):
+    for name, colour in (
+        ("e1", CLASSIC.attacker),
+        ("a5", CLASSIC.attacker),
+        ("i5", CLASSIC.attacker),
+        ("e9", CLASSIC.attacker),
+        ("e3", CLASSIC.defender),
+        ("e5", CLASSIC.crown),
+    ):
         assert near(rgb(small, layout.centre(sq(name), False)), colour), name
     assert rgb(small, layout.centre(sq("c3"), False)) == CLASSIC.square_alt
     with pytest.raises(ValueError, match="at least"):
@@ -185,6 +202,7 @@ def test_theme_colours_survive_palette_mapping_exactly() -> None:
 
 def test_sides_differ_by_lightness_not_only_hue() -> None:
     for theme in THEMES.values():
+
         def lightness(colour: RGB) -> float:
             return 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
 
@@ -246,7 +264,8 @@ def test_last_move_tints_origin_and_target_and_draws_the_path() -> None:
     assert tinted[2] < rgb(before, corner)[2]  # a yellow wash: less blue
     target = layout.top_left(sq("d6"), False)
     assert rgb(image, (target[0] + 6, target[1] + 6)) == tinted or near(
-        rgb(image, (target[0] + 6, target[1] + 6)), tinted, 12)
+        rgb(image, (target[0] + 6, target[1] + 6)), tinted, 12
+    )
     # The path runs through the squares between (d4) and not through the rest of the board.
     x, y = layout.centre(sq("d4"), False)
     assert rgb(image, (x, y)) != rgb(before, (x, y))
@@ -255,8 +274,7 @@ def test_last_move_tints_origin_and_target_and_draws_the_path() -> None:
 
 
 def test_captures_are_marked_where_the_pieces_stood() -> None:
-    view = tablut("t:d4,f4 K:e5", last_move=(sq("f2"), sq("f4")),
-                  captured=((sq("e4"), DEFENDER),))
+    view = tablut("t:d4,f4 K:e5", last_move=(sq("f2"), sq("f4")), captured=((sq("e4"), DEFENDER),))
     image = render_board(view)
     layout = Layout.fit(9)
     assert rgb(image, layout.centre(sq("e4"), False)) == CLASSIC.capture
@@ -288,8 +306,12 @@ def test_caption_underlines_the_side_to_move() -> None:
         caption = Caption("Ragnar", "Linnaeus", to_move, "3.", "e1-e4")  # type: ignore[arg-type]
         image = render_board(tablut(caption=caption)).convert("RGB")
         strip = Layout.fit(9, caption=True).caption
-        xs = [x for x in range(image.width) for y in range(strip - 10, strip)
-              if rgb(image, (x, y)) == CLASSIC.caption_accent]
+        xs = [
+            x
+            for x in range(image.width)
+            for y in range(strip - 10, strip)
+            if rgb(image, (x, y)) == CLASSIC.caption_accent
+        ]
         assert xs, "no underline"
         return sum(xs) / len(xs)
 
@@ -317,8 +339,9 @@ def test_a_crowded_seven_by_seven_board_with_every_marker_stays_under_40_kb() ->
     played = Game("fidchell")
     while played.ply < 28:
         played.play(rng.choice(played.legal_moves()))
-    view = board_view_from_game(played, caption=True, attackers="Ragnar Lodbrok",
-                                defenders="Carl Linnaeus")
+    view = board_view_from_game(
+        played, caption=True, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus"
+    )
     data = render_png(view)
     assert len(data) < PNG_MAX_BYTES == 40_000
     assert Image.open(io.BytesIO(data)).tobytes() == render_board(view).tobytes()  # lossless
@@ -406,8 +429,10 @@ def test_replay_views_cover_every_position() -> None:
         game.play(move)
     views = replay_views(game, caption=True)
     assert len(views) == 3
-    assert views[0].last_move is None and views[0].cells == board_view_from_game(
-        Game("brandubh")).cells
+    assert (
+        views[0].last_move is None
+        and views[0].cells == board_view_from_game(Game("brandubh")).cells
+    )
     assert views[2].caption is not None
     assert (views[2].caption.move_label, views[2].caption.move_text) == ("1…", "d5-c5")
 
@@ -417,8 +442,22 @@ def test_replay_views_cover_every_position() -> None:
 
 def test_cli_renders_a_position(tmp_path: Path) -> None:
     out = tmp_path / "board.png"
-    assert cli(["tablut", TABLUT_START, "--last", "d1-d3", "--flip", "--theme", "contrast",
-                "-o", str(out)]) == 2  # d3 is empty in the start position: a clear error
+    assert (
+        cli(
+            [
+                "tablut",
+                TABLUT_START,
+                "--last",
+                "d1-d3",
+                "--flip",
+                "--theme",
+                "contrast",
+                "-o",
+                str(out),
+            ]
+        )
+        == 2
+    )  # d3 is empty in the start position: a clear error
     assert cli(["brandubh", "--flip", "--theme", "contrast", "-o", str(out)]) == 0
     image = Image.open(out)
     assert image.size == (720, 720) and image.mode == "P"
@@ -520,13 +559,22 @@ def test_caption_counts_the_pieces_each_side_has_lost() -> None:
     with_losses = render_board(tablut(caption=replace(caption, defenders_lost=1)))
     without = render_board(tablut(caption=replace(caption, defenders_lost=0)))
     strip = Layout.fit(9, caption=True).caption
-    assert with_losses.crop((0, 0, 720, strip)).tobytes() != without.crop(
-        (0, 0, 720, strip)).tobytes()
+    assert (
+        with_losses.crop((0, 0, 720, strip)).tobytes() != without.crop((0, 0, 720, strip)).tobytes()
+    )
 
 
 def test_a_short_caption_keeps_the_move_number_and_drops_the_result_detail_first() -> None:
-    caption = Caption("Ragnar Lodbrok", "Carl Linnaeus", None, "38.", "d3-d5",
-                      "Attackers win: king's group surrounded", 5, 7)
+    caption = Caption(
+        "Ragnar Lodbrok",
+        "Carl Linnaeus",
+        None,
+        "38.",
+        "d3-d5",
+        "Attackers win: king's group surrounded",
+        5,
+        7,
+    )
     face = font(10)  # the caption's type at 360 px
     gap = face.getlength("   ")
     full = _right_items(caption, face, gap, room=1000)
@@ -544,7 +592,8 @@ COPENHAGEN_ENDINGS = {
     # takes b1, c1 and d1 together.
     "shieldwall": (game("copenhagen", "K:f6 T:b1,c1,d1,f5,g6 t:b2,c2,d2,e4,j6,k7"), ("e4-e1",)),
     "exit fort": (
-        game("copenhagen", "K:f2 T:e1,g1,e2,g2,e3,f3 t:a6,k6,f11", "defenders"), ("f2-f1",)
+        game("copenhagen", "K:f2 T:e1,g1,e2,g2,e3,f3 t:a6,k6,f11", "defenders"),
+        ("f2-f1",),
     ),
     "encirclement": (game("copenhagen", "K:f6 T:f7 t:e6,g6,f5,e7,g7,f9,a2"), ("f9-f8",)),
     # Beside the empty throne three attackers are enough.
@@ -586,8 +635,9 @@ def test_a_shieldwall_capture_crosses_out_the_whole_row() -> None:
 @pytest.mark.parametrize("name", ["start", *COPENHAGEN_ENDINGS])
 def test_copenhagen_boards_stay_under_40_kb_at_720_and_360_px(name: str) -> None:
     if name == "start":
-        view = board_view_from_game(Game("copenhagen"), caption=True, attackers="Ragnar Lodbrok",
-                                    defenders="Carl Linnaeus")
+        view = board_view_from_game(
+            Game("copenhagen"), caption=True, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus"
+        )
     else:
         view = copenhagen_view(name, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus")
     for width in (720, 360):
@@ -613,8 +663,10 @@ def test_copenhagens_results_fit_the_caption_in_full(name: str, words: str, widt
     assert view.caption is not None and view.caption.status == words
     bare = replace(view, caption=replace(view.caption, status=words.split(":")[0]))
     strip = (0, 0, width, Layout.fit(11, width, caption=True).caption)
-    assert render_board(view, width=width).crop(strip).tobytes() != render_board(
-        bare, width=width).crop(strip).tobytes()
+    assert (
+        render_board(view, width=width).crop(strip).tobytes()
+        != render_board(bare, width=width).crop(strip).tobytes()
+    )
 
 
 def test_a_repetition_the_defenders_lose_is_captioned_in_one_short_word() -> None:
@@ -632,9 +684,9 @@ def test_an_exit_fort_that_won_is_marked_on_its_squares_and_nowhere_else() -> No
     won = game("copenhagen", "K:f2 T:d1,e1,g1,h1,d2,h2,d3,e3,f3,g3,h3 t:a6,k6,f11", "defenders")
     won.play("f2-f1")
     fort = won.exit_fort()
-    assert sorted(fort) == sorted(
-        parse_square(name, 11) for name in ("e2", "f1", "f2", "g2")
-    ), "the king's square and the empty squares inside the wall"
+    assert sorted(fort) == sorted(parse_square(name, 11) for name in ("e2", "f1", "f2", "g2")), (
+        "the king's square and the empty squares inside the wall"
+    )
     view = board_view_from_game(won, caption=True)
     assert view.fort == fort
     keys = dict(tile_keys(view, Layout.fit(11, 720, caption=True), flip=False))
@@ -649,14 +701,22 @@ def test_an_exit_fort_that_won_is_marked_on_its_squares_and_nowhere_else() -> No
 
 
 def test_a_reviewed_board_drops_its_move_before_the_better_move_and_its_number_last() -> None:
-    caption = Caption("Ragnar Lodbrok", "Carl Linnaeus", None, "13…", "c9-g9",
-                      "Blunder: better a4-a6", 7, 1, status_first=True)
+    caption = Caption(
+        "Ragnar Lodbrok",
+        "Carl Linnaeus",
+        None,
+        "13…",
+        "c9-g9",
+        "Blunder: better a4-a6",
+        7,
+        1,
+        status_first=True,
+    )
     face = font(10)
     gap = face.getlength("   ")
     full = _right_items(caption, face, gap, room=1000)
     assert [text for text, _ in full] == ["Blunder: better a4-a6", "13… c9-g9"]
-    numbered = _right_items(caption, face, gap,
-                            room=face.getlength("Blunder: better a4-a6   13… "))
+    numbered = _right_items(caption, face, gap, room=face.getlength("Blunder: better a4-a6   13… "))
     assert [text for text, _ in numbered] == ["Blunder: better a4-a6", "13…"]
     short = _right_items(caption, face, gap, room=face.getlength("Blunder: better a4-a6 "))
     assert [text for text, _ in short] == ["Blunder", "13… c9-g9"]
@@ -664,3 +724,29 @@ def test_a_reviewed_board_drops_its_move_before_the_better_move_and_its_number_l
     assert [text for text, _ in tight] == ["Blunder", "13…"]
     tightest = _right_items(caption, face, gap, room=face.getlength("Blunder"))
     assert [text for text, _ in tightest] == ["Blunder"]
+
+
+@pytest.mark.parametrize(
+    ("winner", "ending", "status"),
+    [
+        (Side.DEFENDERS, Termination.RESIGNATION, "Defenders win: resignation"),
+        (Side.ATTACKERS, Termination.TIMEOUT, "Attackers win: timeout"),
+        (None, Termination.AGREED_DRAW, "Draw: by agreement"),
+    ],
+)
+def test_a_game_ended_off_the_board_is_captioned_with_its_result_not_a_turn_or_call(
+    winner: Side | None, ending: Termination, status: str
+) -> None:
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    played.play("h8-h7")  # Raichi: the king has a road to i4, and the attackers are to move
+    live = board_view_from_game(played, caption=True)
+    assert live.caption is not None and live.caption.status == "Raichi!"
+    assert live.caption.to_move == "attackers"
+
+    assert live.routes  # the road to i4
+    ended = board_view_from_game(played, caption=True, outcome=Outcome(winner, ending))
+    assert ended.caption is not None
+    assert ended.caption.status == status and ended.caption.to_move is None
+    assert ended.routes == () and not ended.king_threatened  # nothing left to play for
+    # The last frame of a replay shows the same result.
+    assert replay_views(played, caption=True, outcome=Outcome(winner, ending))[-1] == ended

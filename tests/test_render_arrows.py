@@ -43,10 +43,13 @@ def lonely_king() -> BoardView:
 
 
 def test_the_played_move_is_a_solid_arrow_and_the_better_one_a_dashed_arrow() -> None:
-    view = replace(lonely_king(), arrows=(
-        Arrow(sq("b2"), sq("b8"), "played"),
-        Arrow(sq("h8"), sq("h2"), "better"),
-    ))
+    view = replace(
+        lonely_king(),
+        arrows=(
+            Arrow(sq("b2"), sq("b8"), "played"),
+            Arrow(sq("h8"), sq("h2"), "better"),
+        ),
+    )
     image = render_board(view).convert("RGB")
     layout = Layout.fit(9)
     # Sample the shafts pixel by pixel between the third and the seventh rank.
@@ -69,8 +72,12 @@ def test_arrows_change_nothing_outside_their_own_squares() -> None:
     layout = Layout.fit(9)
     x0, y0 = layout.top_left(sq("c6"), False)
     x1, y1 = layout.top_left(sq("c3"), False)
-    box = (x0 - layout.square // 2, y0 - layout.square // 2,
-           x1 + layout.square * 3 // 2, y1 + layout.square * 3 // 2)
+    box = (
+        x0 - layout.square // 2,
+        y0 - layout.square // 2,
+        x1 + layout.square * 3 // 2,
+        y1 + layout.square * 3 // 2,
+    )
     for image in (before, after):
         image.paste((0, 0, 0), box)
     assert before.tobytes() == after.tobytes()
@@ -79,8 +86,10 @@ def test_arrows_change_nothing_outside_their_own_squares() -> None:
 def test_a_board_with_arrows_is_still_a_small_palette_png() -> None:
     game = Game("tablut")
     game.play("d1-d3")
-    view = replace(board_view_from_game(game, caption=True), arrows=(
-        Arrow(sq("e4"), sq("c4"), "played"), Arrow(sq("e3"), sq("h3"), "better")))
+    view = replace(
+        board_view_from_game(game, caption=True),
+        arrows=(Arrow(sq("e4"), sq("c4"), "played"), Arrow(sq("e3"), sq("h3"), "better")),
+    )
     data = render_png(view)
     image = Image.open(io.BytesIO(data))
     assert data.startswith(b"\x89PNG") and image.mode == "P" and len(data) < 40_000
@@ -104,8 +113,10 @@ def test_the_view_before_a_move_shows_that_position_with_both_arrows() -> None:
         game.play(text)
     assert view.cells == tuple(int(piece) for piece in game.cells)
     assert view.last_move == (sq("a3", 7), sq("c3", 7))  # the move before, as the player saw it
-    assert view.arrows == (Arrow(sq("f5", 7), sq("f3", 7), "played"),
-                           Arrow(sq("f5", 7), sq("f4", 7), "better"))
+    assert view.arrows == (
+        Arrow(sq("f5", 7), sq("f3", 7), "played"),
+        Arrow(sq("f5", 7), sq("f4", 7), "better"),
+    )
     assert view.caption is not None
     assert (view.caption.move_label, view.caption.move_text) == ("4…", "f5-f3")
     assert view.caption.status == "Blunder: better f5-f4"
@@ -126,7 +137,6 @@ def test_without_a_moment_the_view_shows_the_engines_choice_if_it_differs() -> N
         view_before_move(game, 2)
 
 
-
 def test_a_refused_move_ends_in_a_cross_on_its_target_instead_of_a_head() -> None:
     layout = Layout.fit(9)
     for style in ("played", "refused"):
@@ -141,3 +151,23 @@ def test_a_refused_move_ends_in_a_cross_on_its_target_instead_of_a_head() -> Non
         corner = rgb(image, (x - quarter * 0.5, y - quarter * 0.5))
         assert near(corner, CLASSIC.arrow_played) is (style == "refused"), style
         assert near(rgb(image, (x, y + layout.square)), CLASSIC.arrow_played)  # the shaft
+
+
+@pytest.mark.parametrize("style", ["played", "better"])
+def test_a_one_square_arrow_is_drawn_long_enough_to_read_at_phone_size(style: str) -> None:
+    """On an 11x11 board a phone shows squares about 30 px wide: a one-square move's arrow
+    starts nearer its piece's centre so that it spans more than a square, shaft and head."""
+    view = board_view_from_game(Game("copenhagen"))
+    arrow = Arrow(sq("d4", 11), sq("c4", 11), style)  # type: ignore[arg-type]
+    image = render_board(replace(view, arrows=(arrow,))).convert("RGB")
+    theme = get_theme("classic")
+    colour = theme.arrow_better if style == "better" else theme.arrow_played
+    xs = [x for x in range(image.width) for y in range(image.height)
+          if image.getpixel((x, y)) == colour]  # fmt: skip
+    assert (max(xs) - min(xs)) / Layout.fit(11).square >= 1.1
+    # Both of its squares show it.
+    layout = Layout.fit(11)
+    for name in ("d4", "c4"):
+        left, top = layout.top_left(sq(name, 11), False)
+        box = image.crop((left, top, left + layout.square, top + layout.square))
+        assert colour in {pixel for _, pixel in box.getcolors(1 << 16) or []}

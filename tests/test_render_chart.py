@@ -59,13 +59,25 @@ def test_the_attackers_share_is_dark_below_the_line_and_the_defenders_light_abov
 
 
 def test_a_moment_is_marked_on_the_line_in_its_kinds_colour() -> None:
-    missed = Moment(12, Side.DEFENDERS, MomentKind.MISSED_WIN, "c5-a5", "d4-d7", -MATE + 1,
-                    400, "...", 1.0, critical=True)
+    missed = Moment(
+        12,
+        Side.DEFENDERS,
+        MomentKind.MISSED_WIN,
+        "c5-a5",
+        "d4-d7",
+        -MATE + 1,
+        400,
+        "...",
+        1.0,
+        critical=True,
+    )
     plain = draw_eval_chart(made_up_analysis(), theme=CLASSIC)
     marked = draw_eval_chart(made_up_analysis((MADE_UP_BLUNDER, missed)), theme=CLASSIC)
     frame = _Frame(plain.width * SCALE, plain.height * SCALE, len(BRANDUBH_GROUP_CAPTURE) + 1)
-    for moment, colour in ((MADE_UP_BLUNDER, CLASSIC.moment_blunder),
-                           (missed, CLASSIC.moment_missed_win)):
+    for moment, colour in (
+        (MADE_UP_BLUNDER, CLASSIC.moment_blunder),
+        (missed, CLASSIC.moment_missed_win),
+    ):
         on_line = made_up_analysis().win_chances()[moment.ply]
         centre = (frame.x(moment.ply) / SCALE, frame.y(on_line) / SCALE)
         assert near(rgb(marked, centre), colour, 30), moment.kind
@@ -78,8 +90,10 @@ def test_a_moment_is_marked_on_the_line_in_its_kinds_colour() -> None:
 def test_a_real_analysis_draws_in_both_themes() -> None:
     start = position(7, "K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4")
     moves = ["d3-d2", "c5-a5"]
-    evals = [evaluate_position("brandubh", start, Side.DEFENDERS, moves[:n], max_depth=1)
-             for n in range(3)]
+    evals = [
+        evaluate_position("brandubh", start, Side.DEFENDERS, moves[:n], max_depth=1)
+        for n in range(3)
+    ]
     analysis = review("brandubh", start, Side.DEFENDERS, moves, evals)
     assert analysis.moments  # the missed escape
     for theme in ("classic", "contrast"):

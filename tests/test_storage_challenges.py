@@ -133,3 +133,26 @@ async def test_the_time_since_the_last_challenge_is_known_for_a_cooldown(
     clock.advance(5)
     assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 5
     assert await storage.challenges.seconds_since_last(BOB.user_id or 0) is None  # only challenged
+
+
+async def test_a_challenge_cancelled_within_a_minute_does_not_count_for_the_cooldown(
+    storage: Storage, clock: FakeClock
+) -> None:
+    first = await challenge(storage)
+    clock.advance(100)
+    slip = await challenge(storage, challenged=CAROL)
+    clock.advance(10)
+    await storage.challenges.cancel(slip.id, ALICE.user_id or 0)  # a wrong option, corrected
+    clock.advance(2)
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 112  # `first`
+    kept = await challenge(storage, challenged=CAROL)
+    clock.advance(61)
+    await storage.challenges.cancel(kept.id, ALICE.user_id or 0)  # open a minute: it counted
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 61
+    assert first.id < slip.id < kept.id
+    # Only the latest slip is forgiven: posting and cancelling in a loop meets the cooldown.
+    clock.advance(100)
+    for _ in range(2):
+        spam = await challenge(storage, challenged=BOB)
+        await storage.challenges.cancel(spam.id, ALICE.user_id or 0)
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 0

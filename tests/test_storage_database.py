@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.storage.migrations import MIGRATIONS, Migration
+from bot.storage.migrations import MIGRATIONS, Migration, load_migrations
 from bot.storage.sqlite import SqliteDatabase as Database
 
 ADD_COLOUR = "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';"
@@ -50,8 +51,7 @@ async def test_a_new_database_is_created_with_its_folder_and_latest_schema(tmp_p
         names = ("journal_mode", "foreign_keys", "busy_timeout", "synchronous", "user_version")
         async with storage.db.read() as connection:
             pragmas = {
-                name: next(iter(await connection.fetch(f"PRAGMA {name}")))[0]
-                for name in names
+                name: next(iter(await connection.fetch(f"PRAGMA {name}")))[0] for name in names
             }
     finally:
         await storage.close()
@@ -123,9 +123,10 @@ async def test_a_failing_migration_leaves_the_database_at_the_previous_version(
     storage = await open_storage(path)
     assert await storage.db.schema_version() == LATEST_VERSION
     async with storage.db.read() as connection:
-        tables = [row[0] for row in await connection.fetch(
-            "SELECT name FROM sqlite_master WHERE name = 't'"
-        )]
+        tables = [
+            row[0]
+            for row in await connection.fetch("SELECT name FROM sqlite_master WHERE name = 't'")
+        ]
     await storage.close()
     assert tables == []
 
@@ -135,11 +136,63 @@ async def test_a_database_from_a_newer_bot_is_refused_untouched(tmp_path: Path) 
     await (await Database.open(path, migrations=(*MIGRATIONS, EXTRA))).close()
     before = path.read_bytes()
     with pytest.raises(
-        SchemaTooNewError, match=rf"version {EXTRA.version} .* only up to {LATEST_VERSION}"
+        SchemaTooNewError,
+        match=rf"version {EXTRA.version}, from a newer bot.* only up to {LATEST_VERSION}",
     ) as raised:
         await Storage.open(path)
     assert str(path) in str(raised.value)
     assert path.read_bytes() == before
+
+
+ADD_NOTE = "ALTER TABLE games ADD COLUMN note TEXT;"
+EXPANDING = Migration(
+    LATEST_VERSION + 1, "test: a column only added", ADD_NOTE, ADD_NOTE, LATEST_VERSION
+)
+
+
+async def test_a_newer_schema_this_release_can_read_is_run_on_as_it_is(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A rolling upgrade: a newer release added a column (expand), and this older release,
+    restarted meanwhile, runs on it without touching it."""
+    path = tmp_path / "tafl.sqlite3"
+    await (await Database.open(path, migrations=(*MIGRATIONS, EXPANDING))).close()
+    caplog.set_level("INFO", "bot.storage.migrations")
+    storage = await Storage.open(path)
+    try:
+        game = await new_game(storage)
+        await storage.games.append_move(game.id, 0, "d1-d3")
+        assert await storage.db.schema_version() == EXPANDING.version
+    finally:
+        await storage.close()
+    assert (
+        f"its schema is version {EXPANDING.version}, newer than this release's"
+        f" {LATEST_VERSION}; releases that know {LATEST_VERSION} migrations or more run on it,"
+        " so this one does, without migrating"
+    ) in caplog.text
+    # Then a contracting migration on top: every release older than it must refuse.
+    contracting = Migration(EXPANDING.version + 1, "test: contract", "SELECT 1;", "SELECT 1;")
+    await (await Database.open(path, migrations=(*MIGRATIONS, EXPANDING, contracting))).close()
+    with pytest.raises(SchemaTooNewError, match=f"fewer than {contracting.version} migrations"):
+        await Storage.open(path)
+
+
+def test_expanding_migrations_only_add() -> None:
+    """A migration that older releases may read (its oldest reader is before it) must take
+    nothing away that they use: no dropping, renaming or retyping, and no new column they would
+    have to fill."""
+    forbidden = re.compile(
+        r"\bDROP\b|\bRENAME\b|ALTER\s+COLUMN|ADD\s+COLUMN\s+\w+\s+[^,;]*NOT\s+NULL(?![^,;]*DEFAULT)",
+        re.IGNORECASE,
+    )
+    for migration in MIGRATIONS:
+        if migration.oldest_reader == migration.version:
+            continue
+        for script in (migration.sqlite, migration.postgres):
+            code = "\n".join(line.split("--")[0] for line in script.splitlines())
+            assert not forbidden.search(code), (migration.version, forbidden.search(code))
+    assert MIGRATIONS[7].oldest_reader == 8, "leases replaced advisory locks: no older reader"
+    assert EXPANDING.oldest_reader == LATEST_VERSION
 
 
 async def test_a_migration_history_that_differs_from_the_code_is_refused(tmp_path: Path) -> None:
@@ -236,3 +289,20 @@ async def test_backup_writes_a_consistent_copy_while_open(tmp_path: Path) -> Non
     copy = await open_storage(tmp_path / "backups" / "copy.sqlite3")
     assert await copy.games.moves(game.id) == ["d1-d3"]
     await copy.close()
+
+
+def test_migrations_are_read_from_one_sql_file_per_backend(tmp_path: Path) -> None:
+    create = "CREATE TABLE a (b INT);\n"
+    for backend in ("sqlite", "postgres"):
+        (tmp_path / backend).mkdir()
+        (tmp_path / backend / "0001_first.sql").write_text(f"-- the first\n{create}")
+    [first] = load_migrations(tmp_path)
+    assert (first.version, first.name, first.sqlite) == (1, "the first", create)
+    (tmp_path / "postgres" / "0002_second.sql").write_text("-- the second\nSELECT 1;\n")
+    with pytest.raises(ValueError, match="migration 2 needs a script for each"):
+        load_migrations(tmp_path)
+    (tmp_path / "sqlite" / "0002_second.sql").write_text("-- another name\nSELECT 1;\n")
+    with pytest.raises(ValueError, match="named 'another name' and 'the second'"):
+        load_migrations(tmp_path)
+    # The shipped ones: each number has both scripts, named alike, in sequence.
+    assert [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))

@@ -282,8 +282,9 @@ async def test_deadlines_that_passed_while_the_bot_was_offline_are_found(
 
 async def test_the_latest_board_message_is_remembered(storage: Storage) -> None:
     game = await new_game(storage)
-    await storage.games.set_board_message(game.id, 123456789012345678)
-    assert (await storage.games.get(game.id)).board_message_id == 123456789012345678
+    await storage.games.set_board_message(game.id, 123456789012345678, 12)
+    stored = await storage.games.get(game.id)
+    assert (stored.board_message_id, stored.board_ply) == (123456789012345678, 12)
     with pytest.raises(NotFound):
         await storage.games.set_board_message(4242, 1)
 

@@ -25,8 +25,14 @@ async def run_and_kill(
     """Start the writer, read acknowledgements until enough moves were committed, SIGKILL it."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, str(WRITER), str(path), str(seed), str(first_channel),
-        stdout=asyncio.subprocess.PIPE, env=env, cwd=ROOT,
+        sys.executable,
+        str(WRITER),
+        str(path),
+        str(seed),
+        str(first_channel),
+        stdout=asyncio.subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
     )
     assert process.stdout is not None
     lines: list[str] = []

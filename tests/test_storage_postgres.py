@@ -4,6 +4,7 @@ server that cannot be reached at start or is lost mid-run."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 
@@ -14,16 +15,18 @@ from storage_helpers import ALICE, BOB, new_game, open_storage, raw_execute
 
 from bot.storage import (
     LATEST_VERSION,
+    DatabaseBusy,
     DatabaseUnavailable,
     DatabaseUnusable,
     MigrationMismatchError,
+    PoolStats,
+    PostgresOptions,
     SchemaTooNewError,
-    Shards,
-    ShardTaken,
     Storage,
     StorageError,
     redact,
 )
+from bot.storage.database import Connection
 from bot.storage.migrations import MIGRATIONS, Migration
 from bot.storage.postgres import PostgresDatabase, bind, numbered
 
@@ -183,7 +186,6 @@ async def test_the_move_log_is_append_only_on_postgresql_too(schema_url: str) ->
             await raw_execute(schema_url, sql)
 
 
-
 async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
     url = f"postgresql://tafl:hunter2@127.0.0.1:{pg_server.free_port()}/tafl"
     with pytest.raises(DatabaseUnavailable) as raised:
@@ -200,7 +202,7 @@ async def test_a_database_that_does_not_exist_is_unusable(postgres_url: str) -> 
 
 
 async def test_a_server_lost_mid_run_refuses_writes_then_recovers_with_nothing_half_written(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     try:
         server = pg_server.start()
@@ -211,15 +213,19 @@ async def test_a_server_lost_mid_run_refuses_writes_then_recovers_with_nothing_h
         try:
             game = await new_game(storage)
             await storage.games.append_move(game.id, 0, "d1-d3")
+            caplog.set_level(logging.INFO)
             await asyncio.to_thread(server.halt)
             with pytest.raises(DatabaseUnavailable) as raised:
                 await storage.games.append_move(game.id, 1, "e3-c3")
             assert "\n" not in str(raised.value)
-            with pytest.raises(DatabaseUnavailable):
-                await storage.games.get(game.id)
+            for _ in range(20):  # many players trying during the outage
+                with pytest.raises(DatabaseUnavailable):
+                    await storage.games.get(game.id)
+            assert storage.db.outage.ongoing
             await asyncio.to_thread(server.resume)
             # The pool replaces its broken connections: the same call now works.
             await storage.games.append_move(game.id, 1, "e3-c3")
+            assert not storage.db.outage.ongoing and storage.db.outage.count == 1
             assert await storage.games.moves(game.id) == ["d1-d3", "e3-c3"]
             assert (await storage.games.get(game.id)).ply == 2
         finally:
@@ -227,20 +233,81 @@ async def test_a_server_lost_mid_run_refuses_writes_then_recovers_with_nothing_h
     finally:
         server.stop()
 
+    # One line when the outage starts and one when it ends, not one per refused request.
+    told = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(told) == 2, told
+    assert told[0].startswith(f"the database {server.url} is unavailable: ")
+    assert told[0].endswith("; requests that need it are refused until it answers again")
+    assert told[1].startswith(f"the database {server.url} answers again after ")
+    assert told[1].endswith(" s (21 request(s) refused meanwhile)")
 
-async def test_two_processes_cannot_run_one_shard(schema_url: str) -> None:
-    first = await Storage.open(schema_url, shards=Shards.of(4, {0, 1}))
-    second = await Storage.open(schema_url, shards=Shards.of(4, {1, 2}))
-    third = await Storage.open(schema_url, shards=Shards.of(4, {2, 3}))
+
+async def backend_pid(connection: Connection) -> int:
+    return int(await connection.fetch_value("SELECT pg_backend_pid()"))
+
+
+async def test_a_connection_dropped_mid_transaction_is_the_database_being_unavailable(
+    schema_url: str,
+) -> None:
+    """A crash, a failover or an administrator ending a session, in the middle of a
+    transaction: the reply is "unavailable" (nothing was written), never a bug, whether the
+    next statement or the commit finds the connection gone."""
+    storage = await open_storage(schema_url)
     try:
-        await first.claim_shards()
-        with pytest.raises(ShardTaken, match="shard 1 is already run by another bot process"):
-            await second.claim_shards()
-        await third.claim_shards()  # no overlap with the first
-        await first.close()  # its shards are free again at once
-        await second.close()
-        second = await Storage.open(schema_url, shards=Shards.of(4, {1}))
-        await second.claim_shards()
+        game = await new_game(storage)
+        for where in ("statement", "commit") * 10:  # the commit races the news of the drop
+            with pytest.raises(DatabaseUnavailable):
+                async with storage.db.transaction() as connection:
+                    await connection.execute("UPDATE games SET ply = ply WHERE id = ?", (game.id,))
+                    await raw_execute(
+                        schema_url, f"SELECT pg_terminate_backend({await backend_pid(connection)})"
+                    )
+                    if where == "statement":
+                        await connection.fetch("SELECT 1")
+        # The pool has dropped the dead connections; the next request is served.
+        assert (await storage.games.get(game.id)).ply == 0
     finally:
-        await second.close()
-        await third.close()
+        await storage.close()
+
+
+async def hold_only_connection(storage: Storage, release: asyncio.Event) -> asyncio.Task[None]:
+    """Keep the pool's one connection busy until ``release`` is set."""
+    holding = asyncio.Event()
+
+    async def hold() -> None:
+        async with storage.db.read():
+            holding.set()
+            await release.wait()
+
+    task = asyncio.create_task(hold())
+    await holding.wait()
+    return task
+
+
+async def test_a_busy_pool_waits_for_a_connection_then_says_busy_not_unavailable(
+    schema_url: str,
+) -> None:
+    patient = await Storage.open(schema_url, postgres=PostgresOptions(pool_size=1, pool_wait=60))
+    hasty = await Storage.open(schema_url, postgres=PostgresOptions(pool_size=1, pool_wait=0.1))
+    try:
+        game = await new_game(patient)
+        release = asyncio.Event()
+        holder = await hold_only_connection(patient, release)
+        waiting = asyncio.create_task(patient.games.get(game.id))
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        release.set()  # the request waited for the connection, and is answered
+        assert (await waiting).id == game.id
+        await holder
+
+        release = asyncio.Event()
+        holder = await hold_only_connection(hasty, release)
+        with pytest.raises(DatabaseBusy, match=r"all 1 connections stayed busy for 0\.1 s"):
+            await hasty.games.get(game.id)
+        assert not hasty.db.outage.ongoing  # busy is not an outage
+        release.set()
+        await holder
+        assert hasty.db.pool_stats() == PoolStats(in_use=0, idle=1, limit=1)
+    finally:
+        await patient.close()
+        await hasty.close()

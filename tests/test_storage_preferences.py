@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 from storage_helpers import ALICE, BOB
 
-from bot.render import DEFAULT_THEME
 from bot.storage import PlayerPreferences, Storage
 
 
 async def test_a_player_who_changed_nothing_gets_the_defaults(storage: Storage) -> None:
-    assert await storage.preferences.get(555) == PlayerPreferences(555, DEFAULT_THEME, False)
+    assert await storage.preferences.get(555) == PlayerPreferences(555, None, False)
 
 
 async def test_preferences_are_stored_per_player_and_can_change_again(storage: Storage) -> None:
@@ -26,12 +25,11 @@ async def test_preferences_are_stored_per_player_and_can_change_again(storage: S
     )
 
 
-async def test_an_unknown_theme_is_refused_and_a_retired_one_reads_as_the_default(
+async def test_a_theme_is_stored_as_the_name_chosen_and_must_be_named(
     storage: Storage,
 ) -> None:
-    with pytest.raises(ValueError, match="unknown theme 'neon'"):
-        await storage.preferences.save(PlayerPreferences(7, "neon"))
-    await storage.preferences.save(PlayerPreferences(7, "contrast", True))
-    async with storage.db.transaction() as connection:  # as if a later version dropped it
-        await connection.execute("UPDATE player_preferences SET theme = 'sepia'")
-    assert await storage.preferences.get(7) == PlayerPreferences(7, DEFAULT_THEME, True)
+    # Which themes exist is the renderer's business, checked where a player picks one.
+    await storage.preferences.save(PlayerPreferences(7, "sepia", True))
+    assert await storage.preferences.get(7) == PlayerPreferences(7, "sepia", True)
+    with pytest.raises(ValueError, match="with the name of a theme"):
+        await storage.preferences.save(PlayerPreferences(7, None, True))

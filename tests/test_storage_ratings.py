@@ -97,6 +97,32 @@ async def test_games_against_the_ai_are_rated_only_where_the_server_says_so(
     assert not (await play(storage, ALICE, ai, "attackers", guild_id=1)).rated
 
 
+async def test_the_ai_plays_at_its_fixed_rating_and_only_the_person_is_rated(
+    database_target: str,
+) -> None:
+    fixed = {1: 1200.0, 4: 2300.0}
+    storage = await open_storage(database_target, ai_ratings=lambda _, level: fixed[level])
+    try:
+        await storage.settings.set_rated_ai_games(1, True)
+        master = Participant.ai(4)
+        game = await play(storage, master, ALICE, "attackers")  # Alice loses to master
+        changes = await storage.ratings.changes_for_game(game.id)
+        ai_change, alice_change = changes
+        assert ai_change.before == ai_change.after == Rating.fixed(2300.0)
+        assert not ai_change.before.provisional and ai_change.before.display == "2300"
+        expected, _ = rate_game(Rating(), Rating.fixed(2300.0), 0.0)
+        assert alice_change.after == expected
+        # Losing to a settled 2300 costs a newcomer far less than to a provisional 1500 did.
+        assert -100 < alice_change.delta < 0
+        # The AI's own rating row never moves and counts no games.
+        assert (await storage.ratings.get(master, "tablut")).games == 0
+        await play(storage, ALICE, Participant.ai(1), "defenders")  # and loses to easy
+        assert (await storage.ratings.get(ALICE, "tablut")).games == 2
+        assert (await storage.ratings.get(Participant.ai(1), "tablut")).games == 0
+    finally:
+        await storage.close()
+
+
 async def test_global_leaderboard_orders_by_rating_and_applies_the_gate(storage: Storage) -> None:
     # Alice beats everyone, Dave loses to everyone, Bob and Carol draw: 9 games each.
     for _ in range(3):
@@ -157,28 +183,30 @@ async def test_the_ai_never_appears_on_a_leaderboard(storage: Storage) -> None:
 
 
 async def test_player_statistics_by_side_with_streak_and_filters(storage: Storage) -> None:
-    await play(storage, ALICE, BOB, "attackers")                      # Alice wins as attackers
-    await play(storage, BOB, ALICE, "attackers")                      # loses as defenders
-    await play(storage, BOB, ALICE, "draw", variant="brandubh")       # draws as defenders
-    await play(storage, ALICE, Participant.ai(1), "defenders")        # loses as attackers (AI)
-    await play(storage, Participant.ai(3), ALICE, "defenders")        # beats the AI, defending
-    await play(storage, ALICE, BOB, "attackers", guild_id=2)          # wins as attackers
-    await play(storage, BOB, ALICE, "defenders", guild_id=2)          # wins as defenders
-    await play(storage, ALICE, ALICE, "attackers")                    # against herself: ignored
-    await play(storage, ALICE, BOB, "defenders", plies=1)             # too short: ignored
+    await play(storage, ALICE, BOB, "attackers")  # Alice wins as attackers
+    await play(storage, BOB, ALICE, "attackers")  # loses as defenders
+    await play(storage, BOB, ALICE, "draw", variant="brandubh")  # draws as defenders
+    await play(storage, ALICE, Participant.ai(1), "defenders")  # loses as attackers (AI)
+    await play(storage, Participant.ai(3), ALICE, "defenders")  # beats the AI, defending
+    await play(storage, ALICE, BOB, "attackers", guild_id=2)  # wins as attackers
+    await play(storage, BOB, ALICE, "defenders", guild_id=2)  # wins as defenders
+    await play(storage, ALICE, ALICE, "attackers")  # against herself: ignored
+    await play(storage, ALICE, BOB, "defenders", plies=1)  # too short: ignored
     await play(storage, Participant.ai(2), ALICE, "attackers", plies=0)  # too short: ignored
-    await play(storage, ALICE, CAROL, "attackers", rated=False)       # unrated person: ignored
+    await play(storage, ALICE, CAROL, "attackers", rated=False)  # unrated person: ignored
     aborted = await storage.games.create(
         guild_id=1, channel_id=1, variant="tablut", attackers=ALICE, defenders=BOB
     )
-    await storage.games.abort(aborted.id)                             # no result: ignored
+    await storage.games.abort(aborted.id)  # no result: ignored
 
     stats = await storage.leaderboards.player_stats(101)
     people, ai = stats.against_people, stats.against_ai
     assert (people.wins, people.losses, people.draws, people.games) == (3, 1, 1, 5)
     assert (people.as_attackers.wins, people.as_attackers.losses) == (2, 0)
     assert (people.as_defenders.wins, people.as_defenders.losses, people.as_defenders.draws) == (
-        1, 1, 1,
+        1,
+        1,
+        1,
     )
     assert (ai.as_attackers.losses, ai.as_defenders.wins, ai.games) == (1, 1, 2)
     assert stats.games == 7 and stats.streak == Streak("win", 3)
@@ -199,7 +227,8 @@ async def test_a_players_ratings_in_every_variant_they_played(storage: Storage) 
     await play(storage, ALICE, CAROL, "defenders", variant="fidchell", plies=1)  # not rated
     ratings = await storage.ratings.every_variant(ALICE)
     assert [(r.variant, r.games, r.wins, r.losses) for r in ratings] == [
-        ("brandubh", 2, 2, 0), ("tablut", 1, 0, 1),
+        ("brandubh", 2, 2, 0),
+        ("tablut", 1, 0, 1),
     ]
     assert ratings[0].rating == (await storage.ratings.get(ALICE, "brandubh")).rating
     assert await storage.ratings.every_variant(CAROL) == []
@@ -221,11 +250,15 @@ async def test_server_settings_are_kept_together(storage: Storage) -> None:
         ServerSettings(guild_id=7, game_threads=True, default_move_seconds=3600)
     )
     assert (saved.game_threads, saved.default_move_seconds, saved.rated_ai_games) == (
-        True, 3600, False,
+        True,
+        3600,
+        False,
     )
     again = await storage.settings.set_rated_ai_games(7, True)
     assert (again.game_threads, again.default_move_seconds, again.rated_ai_games) == (
-        True, 3600, True,
+        True,
+        3600,
+        True,
     )
     with pytest.raises(ValueError):
         await storage.settings.save(ServerSettings(guild_id=7, default_move_seconds=0))
@@ -279,8 +312,11 @@ async def test_an_unrated_game_that_ends_early_is_not_said_to_have_lost_its_rati
 ) -> None:
     """Only a game that would have been rated reports that it ended too soon."""
     against_ai = await storage.games.create(
-        guild_id=1, channel_id=next(_channels), variant="tablut",
-        attackers=ALICE, defenders=Participant.ai(2),
+        guild_id=1,
+        channel_id=next(_channels),
+        variant="tablut",
+        attackers=ALICE,
+        defenders=Participant.ai(2),
     )
     finished = await storage.games.finish(against_ai.id, "defenders", "resignation")
     assert not finished.record.rated and not finished.ended_before_both_moved

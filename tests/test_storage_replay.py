@@ -209,9 +209,7 @@ async def test_a_row_with_a_value_this_version_does_not_know_is_set_aside(
     assert "the king fell asleep" in broken.problem
     async with storage.db.read() as connection:
         rows = list(
-            await connection.fetch(
-                "SELECT status, problem FROM games WHERE id = ?", (odd.id,)
-            )
+            await connection.fetch("SELECT status, problem FROM games WHERE id = ?", (odd.id,))
         )
     assert tuple(rows[0]) == ("unreplayable", broken.problem)
     assert await storage.games.moves(odd.id) == moves

@@ -4,7 +4,7 @@
 - :func:`evaluate_position` and :func:`review` analyse a finished game (:mod:`bot.ai.analysis`).
 - :func:`think` / :class:`Searcher` search a :class:`bot.engine.Board` directly.
 - ``python -m bot.ai otep`` speaks the OpenTafl Engine Protocol;
-  ``python -m bot.ai.arena`` plays matches between levels.
+  ``python -m bot.ai.lab.arena`` plays matches between levels.
 """
 
 from .analysis import (
@@ -16,7 +16,16 @@ from .analysis import (
     review,
 )
 from .evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
-from .levels import DEFAULT_LEVEL, LEVEL_SETTINGS, LEVELS, Level, describe_levels, get_level
+from .levels import (
+    DEFAULT_LEVEL,
+    LEVEL_SETTINGS,
+    LEVELS,
+    Level,
+    describe_levels,
+    get_level,
+    level_rating,
+    level_ratings,
+)
 from .player import choose_move_text, think
 from .search import MATE, Searcher, SearchResult, search_position
 from .service import AIError, AIService
@@ -42,6 +51,8 @@ __all__ = [
     "describe_levels",
     "evaluate_position",
     "get_level",
+    "level_rating",
+    "level_ratings",
     "review",
     "search_position",
     "think",

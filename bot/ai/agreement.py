@@ -73,9 +73,7 @@ def run(case: SearchCase, fast: bool) -> list[Report]:
             checks += 1
             return case.stop_after is not None and checks > case.stop_after
 
-        result = searcher.search(
-            board, max_depth=case.max_depth, history=case.history, stop=stop
-        )
+        result = searcher.search(board, max_depth=case.max_depth, history=case.history, stop=stop)
         reports.append(_report(result))
     return reports
 

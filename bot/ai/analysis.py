@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -42,6 +43,10 @@ from .search import MATE, MATE_BOUND, Searcher, SearchResult, plies_to_result
 
 FORMAT_VERSION = 1
 """The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are)."""
+METHOD = 2
+"""The version of how a review is made (its thresholds, the search again for where a forced
+result began): stored reviews name it with their budget, so that a review made the old way is
+made again rather than shown."""
 
 # ---------------------------------------------------------------------------------- the budget
 
@@ -76,7 +81,14 @@ def default_depth(variant: str | Variant, fast: bool | None = None) -> int:
     return depths[11] if chosen.size > 11 else depths[7]
 
 
+def budget_name(variant: str | Variant) -> str:
+    """The name of the budget and method a review of a ``variant`` game is made with, under
+    which it is stored: the same name, the same review."""
+    return f"depth {default_depth(variant)}, method {METHOD}"
+
+
 # ---------------------------------------------------------------------------------- scoring
+
 
 @dataclass(frozen=True)
 class Calibration:
@@ -121,13 +133,15 @@ def calibration_for(variant: str | Variant) -> Calibration:
     return CALIBRATIONS.get(get_variant(name).name, DEFAULT_CALIBRATION)
 
 
-BLUNDER_DROP = 0.2
-"""How far the mover's winning chances must fall (0..1) for a move to be a blunder.
+INACCURACY_DROP = 0.1
+MISTAKE_DROP = 0.2
+BLUNDER_DROP = 0.3
+"""How far the mover's winning chances must fall (0..1) for a move to be an inaccuracy, a
+mistake or a blunder: lichess's thresholds (10, 20 and 30 points of winning chances).
 
-Above the evaluation's own noise: after the engine's own choice the chances measured before and
-after the move still differ by the search's horizon effects (over the 55 such moves of
-``benchmarks/analysis.py``'s game, 1.3% on average and 5.7% at most; its earlier, shorter game
-showed 15.6% at most). Lichess's blunder, 15 points, would sit close to that noise."""
+The smallest is above the evaluation's own noise: after the engine's own choice the chances
+measured before and after the move still differ by the search's horizon effects (over the 55
+such moves of ``benchmarks/analysis.py``'s game, 1.3% on average and 5.7% at most)."""
 WON = 0.8
 """Winning chances from which a position counts as won (a blunder that turns a won position
 into a lost one is reported whatever the margin)."""
@@ -136,6 +150,11 @@ HOPELESS = 0.05
 game was lost already, the forced line only came into the search's sight."""
 CRITICAL = 3
 """How many of the moments are flagged as the critical ones, to show with a board."""
+SWING = (0.8, 0.2)
+"""A side whose winning chances fell from the first to the second lost a won game: its review
+must name the moves that did it, even when none of them alone cost enough to be reported."""
+SLOW_LOSS_MOVES = 3
+"""How many of its costliest moves a slow loss names when no single move stood out."""
 
 
 def win_chance(score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> float:
@@ -149,8 +168,9 @@ def win_chance(score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> fl
     return 1.0 / (1.0 + math.exp(min(exponent, 700.0)))
 
 
-def chance_for(side: Side, evaluation: PositionEval,
-               calibration: Calibration = DEFAULT_CALIBRATION) -> float:
+def chance_for(
+    side: Side, evaluation: PositionEval, calibration: Calibration = DEFAULT_CALIBRATION
+) -> float:
     """``side``'s winning chances in an evaluated position (see :meth:`PositionEval.chance`)."""
     chance = evaluation.chance(calibration)
     return chance if side is Side.ATTACKERS else 1.0 - chance
@@ -165,6 +185,33 @@ def accuracy_of(loss: float) -> float:
     """
     value = 103.1668 * math.exp(-0.04354 * max(0.0, loss) * 100.0) - 3.1669
     return min(100.0, max(0.0, value))
+
+
+def side_accuracy(accuracies: Sequence[float], weights: Sequence[float]) -> float | None:
+    """One side's accuracy over a game, as lichess computes it: the mean of its moves'
+    accuracies weighted by how volatile the game was around each, averaged with their
+    harmonic mean (each at least 1), so that one move that threw the game away weighs as it
+    should and is not lost among many easy ones (``None`` for no move)."""
+    if not accuracies:
+        return None
+    weighted = sum(a * w for a, w in zip(accuracies, weights, strict=True)) / sum(weights)
+    harmonic = len(accuracies) / sum(1.0 / max(1.0, a) for a in accuracies)
+    return round((weighted + harmonic) / 2, 1)
+
+
+def volatility_weights(chances: Sequence[float]) -> list[float]:
+    """Lichess's weight of each move: the standard deviation of the winning chances (in
+    percent) over a window of positions around it (the window grows with the game, from 2 to 8
+    positions), kept between 0.5 and 12. ``chances`` holds one value per position, so there is
+    one weight per move."""
+    values = [100.0 * chance for chance in chances]
+    moves = len(values) - 1
+    if moves < 1:
+        return []
+    size = min(max(moves // 10, 2), 8)
+    windows = [values[:size]] * (min(size, len(values)) - 2)
+    windows += [values[i : i + size] for i in range(len(values) - size + 1)]
+    return [min(12.0, max(0.5, statistics.pstdev(window))) for window in windows[:moves]]
 
 
 # ---------------------------------------------------------------------------------- one position
@@ -303,6 +350,116 @@ def _steady_score(result: SearchResult, iterations: list[SearchResult]) -> int:
     return round((last + previous) / 2)
 
 
+# ---------------------------------------------------------------------------------- blame
+
+DEEPER = 4
+"""How many plies deeper than the review's depth a position may be searched again, to find
+where a forced result began."""
+RESEARCHES = 16
+"""The most positions one review searches again."""
+
+
+def forced_winner(evaluation: PositionEval) -> Side | None:
+    """Who wins by force in an evaluated position (a finished game's winner too), if anyone."""
+    if evaluation.score > MATE_BOUND:
+        return Side.ATTACKERS
+    if evaluation.score < -MATE_BOUND:
+        return Side.DEFENDERS
+    return None
+
+
+class Deepening:
+    """Pins a forced result on the move that allowed it.
+
+    A fixed-depth search sees a forced result only within its horizon, so a review first sees a
+    forced win a few plies after the move that allowed it, and would blame a later, innocent
+    move. Where a position is won by force and the one before it is not, that earlier position
+    is searched again, deeper (to the length of the forced line, at most :data:`DEEPER` plies
+    more), and so on backwards while the deeper verdict agrees; the first position that holds
+    is where the blame lands, on the move made from it.
+
+    The review drives it, since it owns the searches (worker processes)::
+
+        deepening = Deepening(evals, depth)
+        while (ask := deepening.next()) is not None:
+            index, depth = ask
+            deepening.accept(index, evaluate(position index, at depth))
+        evals = deepening.evals
+
+    The same game and depth always ask for the same searches, so a review stays reproducible.
+    """
+
+    def __init__(
+        self,
+        evals: Sequence[PositionEval],
+        depth: int,
+        *,
+        deeper: int = DEEPER,
+        budget: int = RESEARCHES,
+    ) -> None:
+        self.evals = list(evals)
+        """The verdicts, the deeper ones in place of those they correct."""
+        self.depth = depth
+        self.limit = depth + deeper
+        self.budget = budget
+        self.searched = 0
+        """How many positions were searched again."""
+        self._cursor = 1
+        self._pending: tuple[int, int, Side] | None = None
+        """The position to search again, the plies to the forced result from it, the winner."""
+
+    def next(self) -> tuple[int, int] | None:
+        """The next position to search again and its depth, or ``None`` when done."""
+        if self.searched >= self.budget:
+            return None
+        if self._pending is None:
+            self._pending = self._next_onset()
+        if self._pending is None:
+            return None
+        index, plies, _ = self._pending
+        return index, min(plies, self.limit)
+
+    def accept(self, index: int, evaluation: PositionEval) -> None:
+        """The deeper verdict on the position :meth:`next` asked for."""
+        assert self._pending is not None and self._pending[0] == index
+        _, plies, winner = self._pending
+        self.searched += 1
+        self._pending = None
+        if forced_winner(evaluation) is not winner:
+            return  # this position holds: the move made from it allowed the forced result
+        self.evals[index] = evaluation
+        if index > 0 and plies < self.limit and forced_winner(self.evals[index - 1]) is not winner:
+            self._pending = (index - 1, plies + 1, winner)
+
+    def _next_onset(self) -> tuple[int, int, Side] | None:
+        """The next position before a forced result that its own search did not see, when the
+        forced line was beyond that search's horizon."""
+        while self._cursor < len(self.evals):
+            index = self._cursor
+            self._cursor += 1
+            here, before = self.evals[index], self.evals[index - 1]
+            winner = forced_winner(here)
+            if winner is None or forced_winner(before) is winner:
+                continue
+            plies = abs(here.mate_in or 0) + 1  # from the position before
+            if plies > self.depth:
+                return index - 1, plies, winner
+        return None
+
+
+def deepen(
+    evals: Sequence[PositionEval],
+    depth: int,
+    evaluate: Callable[[int, int], PositionEval],
+) -> list[PositionEval]:
+    """Run a :class:`Deepening` with ``evaluate(position index, depth)`` (in this process)."""
+    deepening = Deepening(evals, depth)
+    while (ask := deepening.next()) is not None:
+        index, deeper = ask
+        deepening.accept(index, evaluate(index, deeper))
+    return deepening.evals
+
+
 # ---------------------------------------------------------------------------------- moments
 
 
@@ -312,6 +469,14 @@ class MomentKind(StrEnum):
     BLUNDER = "blunder"
     MISSED_WIN = "missed win"
     MISSED_DEFENCE = "missed defence"
+    MISTAKE = "mistake"
+    INACCURACY = "inaccuracy"
+
+    @property
+    def decisive(self) -> bool:
+        """A blunder or a missed win or defence: a move that decided the game (a mistake or an
+        inaccuracy is a smaller cost, of the kind slow losses are made of)."""
+        return self not in (MomentKind.MISTAKE, MomentKind.INACCURACY)
 
 
 @dataclass(frozen=True)
@@ -499,16 +664,22 @@ def review(
         side = explain.mover_of(boards[index])
         before, after = evals[index], evals[index + 1]
         engine_choice = move == before.best_move
-        loss = 0.0 if engine_choice else max(
-            0.0,
-            chance_for(side, before, calibration) - chance_for(side, after, calibration),
+        loss = (
+            0.0
+            if engine_choice
+            else max(
+                0.0,
+                chance_for(side, before, calibration) - chance_for(side, after, calibration),
+            )
         )
         accuracy.append(round(accuracy_of(loss), 1))
         if not engine_choice:
             moment = finder.moment(index, move)
             if moment is not None:
                 moments.append(moment)
-    moments = _flag_critical(moments)
+    moments = _flag_critical(moments + finder.slow_losses(played, moments))
+    weights = volatility_weights([evaluation.chance(calibration) for evaluation in evals])
+    first = 0 if game.start_turn is Side.ATTACKERS else 1
     return GameAnalysis(
         variant=game.variant.name,
         start_position=game.start_position,
@@ -517,27 +688,30 @@ def review(
         evals=tuple(evals),
         moments=tuple(moments),
         move_accuracy=tuple(accuracy),
-        attackers_accuracy=_mean(accuracy[0 if game.start_turn is Side.ATTACKERS else 1 :: 2]),
-        defenders_accuracy=_mean(accuracy[0 if game.start_turn is Side.DEFENDERS else 1 :: 2]),
+        attackers_accuracy=side_accuracy(accuracy[first::2], weights[first::2]),
+        defenders_accuracy=side_accuracy(accuracy[1 - first :: 2], weights[1 - first :: 2]),
     )
 
 
-def _mean(values: list[float]) -> float | None:
-    return round(sum(values) / len(values), 1) if values else None
-
-
 def _flag_critical(moments: list[Moment]) -> list[Moment]:
-    """Flag the :data:`CRITICAL` moments that cost the most (the earlier one on a tie)."""
-    ranked = sorted(moments, key=lambda moment: (-moment.loss, moment.ply))
+    """Flag the :data:`CRITICAL` moments that cost the most (the earlier one on a tie; a
+    decisive moment before a smaller one), in game order."""
+    ranked = sorted(moments, key=lambda m: (not m.kind.decisive, -m.loss, m.ply))
     chosen = {moment.ply for moment in ranked[:CRITICAL]}
-    return [replace(moment, critical=moment.ply in chosen) for moment in moments]
+    ordered = sorted(moments, key=lambda moment: moment.ply)
+    return [replace(moment, critical=moment.ply in chosen) for moment in ordered]
 
 
 class _Finder:
     """Judges the moves of one game; caches each position's game-ending moves."""
 
-    def __init__(self, boards: list[Board], evals: Sequence[PositionEval], game: Game,
-                 calibration: Calibration) -> None:
+    def __init__(
+        self,
+        boards: list[Board],
+        evals: Sequence[PositionEval],
+        game: Game,
+        calibration: Calibration,
+    ) -> None:
         self.boards = boards
         self.evals = evals
         self.game = game
@@ -574,8 +748,9 @@ class _Finder:
         dropped = dropped or doomed
 
         def make(kind: MomentKind, better: str, explanation: str) -> Moment:
-            return Moment(index + 1, side, kind, move, better, before.score, after.score,
-                          explanation, loss)
+            return Moment(
+                index + 1, side, kind, move, better, before.score, after.score, explanation, loss
+            )
 
         if not still_winning:
             found = self._missed_win(index)
@@ -591,11 +766,66 @@ class _Finder:
             found = self._missed_defence(index, move, opponent_finishes)
             if found is not None:
                 return make(MomentKind.MISSED_DEFENCE, *found)
-        if (dropped or turned) and before.best_move is not None:
-            explanation = self._blunder(index, move, opponent_finishes, chance_before,
-                                        chance_after)
-            return make(MomentKind.BLUNDER, before.best_move, explanation)
-        return None
+        if before.best_move is None:
+            return None
+        kind = None
+        if dropped or turned:
+            kind = MomentKind.BLUNDER
+        elif loss >= MISTAKE_DROP:
+            kind = MomentKind.MISTAKE
+        elif loss >= INACCURACY_DROP:
+            kind = MomentKind.INACCURACY
+        if kind is None:
+            return None
+        explanation = self._blunder(index, move, opponent_finishes, chance_before, chance_after)
+        return make(kind, before.best_move, explanation)
+
+    def slow_losses(self, played: Sequence[str], moments: Sequence[Moment]) -> list[Moment]:
+        """For a side whose winning chances fell from a won position (:data:`SWING`) without a
+        single moment of its own to show for it, its costliest moves (up to
+        :data:`SLOW_LOSS_MOVES`), reported as what their cost makes them: a slow loss is
+        explained by the moves that made it."""
+        found: list[Moment] = []
+        chances = [evaluation.chance(self.calibration) for evaluation in self.evals]
+        for side in (Side.ATTACKERS, Side.DEFENDERS):
+            if any(moment.side is side for moment in moments):
+                continue
+            mine = [c if side is Side.ATTACKERS else 1.0 - c for c in chances]
+            peak = next((i for i, c in enumerate(mine) if c >= SWING[0]), None)
+            if peak is None or min(mine[peak:], default=1.0) > SWING[1]:
+                continue
+            costs = []
+            for index, move in enumerate(played):
+                before, after = self.evals[index], self.evals[index + 1]
+                if explain.mover_of(self.boards[index]) is not side or index < peak:
+                    continue
+                if move == before.best_move or before.best_move is None:
+                    continue
+                cost = round(max(0.0, mine[index] - mine[index + 1]), 3)
+                if cost > 0:
+                    costs.append((cost, index, move))
+            for cost, index, move in sorted(costs, key=lambda c: (-c[0], c[1]))[:SLOW_LOSS_MOVES]:
+                before, after = self.evals[index], self.evals[index + 1]
+                assert before.best_move is not None
+                kind = MomentKind.MISTAKE if cost >= MISTAKE_DROP else MomentKind.INACCURACY
+                opponent_finishes = self.finishes(index + 1)
+                explanation = self._blunder(
+                    index, move, opponent_finishes, mine[index], mine[index + 1]
+                )
+                found.append(
+                    Moment(
+                        index + 1,
+                        side,
+                        kind,
+                        move,
+                        before.best_move,
+                        before.score,
+                        after.score,
+                        explanation,
+                        cost,
+                    )
+                )
+        return found
 
     def _missed_win(self, index: int) -> tuple[str, str] | None:
         """The better move and the sentence, when a win in one or two was not played."""
@@ -699,9 +929,10 @@ class _Finder:
                 f"{move} allows a forced win for the {opponent.value}, starting with "
                 f"{after.best_move}"
             )
-        fall = (
-            f"the {mover.value}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
-        )
+        fall = f"the {mover.value}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
+        lost = explain.loses_for_nothing(board_after, move, _engine_line(board_after, after.pv))
+        if lost is not None:
+            return f"{lost}: {fall}"
         if effect is not None:
             return f"{move} allows {effect}: {fall}"
         if after.best_move is not None:
@@ -711,6 +942,22 @@ class _Finder:
                 return f"{move} lets the king go to {target}: {fall}"
             return f"{move} lets the {opponent.value} play {after.best_move}: {fall}"
         return f"after {move} {fall}"
+
+
+def _engine_line(board: Board, line: Sequence[str]) -> tuple[int, ...]:
+    """The engine's move ints of the first two moves of ``line`` from ``board``, as far as
+    they are legal and the game goes on (the board is left as it was)."""
+    found: list[int] = []
+    for text in line[:2]:
+        move = _engine_move(board, text)
+        if move is None:
+            break
+        found.append(move)
+        if board.make(move) is not None:
+            break
+    for _ in found:
+        board.unmake()
+    return tuple(found)
 
 
 def _engine_move(board: Board, text: str | None) -> int | None:

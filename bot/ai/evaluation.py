@@ -7,7 +7,7 @@ negamax search wants.
 The weights differ per variant family (:func:`weights_for`): edge-escape games (``tablut``,
 ``tablut-ashton``, ``fidchell``) and corner-escape games (``brandubh``, ``tablut-corner``,
 ``tablut-unarmed``) reward different structures. Both sets were tuned by self-play with
-``bot/ai/tune.py`` (see the comments on :data:`EDGE_WEIGHTS` and :data:`CORNER_WEIGHTS`).
+``bot/ai/lab/tune.py`` (see the comments on :data:`EDGE_WEIGHTS` and :data:`CORNER_WEIGHTS`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from bot.engine.board import DEFENDERS, Board
+from bot.engine.rules import CentreStrongRules
 from bot.engine.tables import ATTACKER, EMPTY
-from bot.engine.variants import KingCapture, Variant
+from bot.engine.variants import Variant
 
 from .geometry import geometry_for
 
@@ -77,7 +78,7 @@ TUNABLE = (
     "line_guard",
     "mobility",
 )
-"""The integer weights ``bot/ai/tune.py`` adjusts (``attacker`` stays the unit)."""
+"""The integer weights ``bot/ai/lab/tune.py`` adjusts (``attacker`` stays the unit)."""
 
 DEFAULT_WEIGHTS = Weights()
 WEIGHT_NAMES = tuple(f.name for f in fields(Weights))
@@ -86,11 +87,11 @@ EDGE_WEIGHTS = DEFAULT_WEIGHTS
 """Edge-escape games (tablut, tablut-ashton, fidchell): the hand-set defaults, kept after a
 self-play tuning run that won at low depth but lost the strong levels' edge.
 
-``python -m bot.ai.tune spsa --variant tablut --depth 2 --budget 3000 --seed 11`` (1,106
+``python -m bot.ai.lab.tune spsa --variant tablut --depth 2 --budget 3000 --seed 11`` (1,106
 iterations, 2,212 games) gave defender=91, king_mobility=0, threat_square=2, fork_square=42,
 king_distance=6, king_moves=14, attacker_near_king=24, mobility=6 (the search reads routes and
 forks itself, so the threat terms fell away). Against these defaults it won +33 =3 -4 over 40
-games at depth 3 (``python -m bot.ai.tune match --variant tablut --depth 3 --games 20 --seed 7
+games at depth 3 (``python -m bot.ai.lab.tune match --variant tablut --depth 3 --games 20 --seed 7
 --a <tuned>``, and ``--seed 8``) and +11 =1 -8 with ``hard`` against ``hard`` at time x0.5.
 But with it ``master`` defended worse: ``master`` against ``hard`` (then 0.75 s) scored +6 =3
 -7 after 16 games where these defaults had scored 80%, and against the depth-3 ``hard`` +7 =0
@@ -116,14 +117,14 @@ CORNER_WEIGHTS = Weights(
     mobility=12,
 )
 """Corner-escape games (brandubh, tablut-corner, tablut-unarmed), tuned on brandubh by
-``python -m bot.ai.tune spsa --variant brandubh --depth 3 --budget 840
+``python -m bot.ai.lab.tune spsa --variant brandubh --depth 3 --budget 840
 --start line_guard=30,guard_adjacent=10`` (493 iterations, 986 games, from the defaults plus
 king_moves=30, guard_diagonal=40, guard_edge=25, line_guard=30, guard_adjacent=10).
-Check at depth 4, 40 games: ``python -m bot.ai.tune match --variant brandubh --depth 4
+Check at depth 4, 40 games: ``python -m bot.ai.lab.tune match --variant brandubh --depth 4
 --games 40 --seed 7 --b <start>`` gave +20 =2 -18 (52.5%, 95% CI 37-68%; tie-breaks +1):
 no worse, but the defenders won nearly every game whatever the weights, so self-play carries
 little signal here (see ``tune.py``'s tie-break). SPSA also drove ``defender`` down to 5;
-that drift was rejected by level matches (``python -m bot.ai.arena --variant brandubh --a medium
+that drift was rejected by level matches (``python -m bot.ai.lab.arena --variant brandubh --a medium
 --b easy --games 20``: 65.0% with defender=5, 80.0% with 150, 82.5% with the old hand-set
 weights), so ``defender`` keeps its default 190; the other tuned terms stay.
 """
@@ -148,7 +149,7 @@ class Evaluator:
         self.king_barred = geometry.king_barred
         self.corner_zone = geometry.corner_zone
         self.distance = geometry.distance_to_escape
-        self.centre_strong = variant.king_capture is KingCapture.CENTRE_STRONG
+        self.centre_strong = issubclass(variant.rules, CentreStrongRules)
         # Attackers near a corner: what each square is worth to the blockade.
         n = variant.size
         guard: dict[int, int] = {}

@@ -281,3 +281,28 @@ def answer_effect(board_after: Board, reply: int) -> str | None:
     if routes:
         return f"{answer}, opening a road for the king to {_squares(routes, size)}"
     return None
+
+
+def loses_for_nothing(board_after: Board, played: str, line: tuple[int, ...]) -> str | None:
+    """``d4-d5 loses the defender on c5 for nothing``: when the opponent's best answer (the
+    first move of ``line``, the search's line after ``played``) captures the mover's pieces and
+    the mover's best move after it (the second) captures nothing back (``None`` otherwise)."""
+    if len(line) < 2:
+        return None  # without the mover's answer, nothing says it was for nothing
+    size = board_after.variant.size
+    mover = _SIDES[board_after.turn ^ 1]
+    board_after.make(line[0])
+    try:
+        captured = list(board_after.last_captures)
+        if not captured or board_after.status is not None:
+            return None  # nothing taken, or the answer ended the game (said otherwise)
+        board_after.make(line[1])
+        try:
+            if board_after.last_captures:
+                return None  # an exchange, not a loss
+        finally:
+            board_after.unmake()
+    finally:
+        board_after.unmake()
+    taken = _pieces(len(captured), mover)
+    return f"{played} loses {taken} on {_squares(captured, size)} for nothing"

@@ -7,7 +7,7 @@ far as its one ply goes, so it misses forks a beginner misses. ``easy``, ``mediu
 are limited by depth, not time (their clock is only a safety net), so they play the same on a
 loaded machine; ``master`` searches for its whole time budget.
 
-Measured with ``python -m bot.ai.arena --variant V --a A --b B --games N --max-plies 160
+Measured with ``python -m bot.ai.lab.arena --variant V --a A --b B --games N --max-plies 160
 --time-scale 0.5 --jobs 2`` (games in pairs sharing a random opening with the sides swapped;
 the time scale only halves ``master``'s 4 s; two games at once on a two-core machine). Score
 of A with its 95% interval, then A's score when attacking and when defending:
@@ -45,7 +45,7 @@ hard-medium (seed 3, ``--max-plies 200 --jobs 1``) tablut 97.5% (+19 =1 -0), cop
 is smaller than in the table above.
 
 Against OpenTafl's AI (v0.4.8 in its engine mode, its ``thinktime`` set to the same seconds),
-refereed by our rules with ``python -m bot.ai.match --variant V --games N --seconds S --seed K``
+refereed by our rules with ``python -m bot.ai.lab.match --variant V --games N --seconds S --seed K``
 (four random opening plies shared by each pair of games, sides swapped; ``master`` with the old
 mypyc build; ``--jobs 1``). OpenTafl stops early by its own time rule and used about 1.5 s of
 2 s and 0.5 s of 1 s a move; ``master`` used its full time:
@@ -101,6 +101,8 @@ Other variants, 20 games each (seed 3 for hard-medium):
 
 from __future__ import annotations
 
+import math
+import statistics
 from dataclasses import dataclass, replace
 
 
@@ -189,3 +191,70 @@ def get_level(name: str) -> Level:
 def describe_levels() -> dict[str, str]:
     """Short descriptions by level name, for the ``/tafl play`` choices."""
     return {name: level.description for name, level in LEVEL_SETTINGS.items()}
+
+
+LADDER: dict[str, dict[tuple[str, str], tuple[int, int, int]]] = {
+    "tablut": {("medium", "easy"): (15, 4, 1), ("hard", "medium"): (19, 1, 0),
+               ("master", "hard"): (14, 2, 4)},
+    "brandubh": {("medium", "easy"): (19, 10, 11), ("hard", "medium"): (11, 6, 3),
+                 ("master", "hard"): (10, 0, 10)},
+    "copenhagen": {("medium", "easy"): (18, 1, 1), ("hard", "medium"): (18, 2, 0),
+                   ("master", "hard"): (16, 1, 3)},
+    "tablut-corner": {("medium", "easy"): (16, 2, 2), ("hard", "medium"): (11, 1, 8)},
+    "tablut-unarmed": {("medium", "easy"): (18, 1, 1), ("hard", "medium"): (15, 4, 1)},
+    "fidchell": {("medium", "easy"): (16, 0, 4), ("hard", "medium"): (10, 1, 9)},
+    "tablut-ashton": {("medium", "easy"): (19, 1, 0), ("hard", "medium"): (15, 0, 5)},
+}  # fmt: skip
+"""The measured ladder of the tables above: for each variant and pairing of neighbouring
+levels (stronger, weaker), the stronger level's wins, draws and losses, the latest measurement
+of each (with the fast core and ``hard`` at depth 4 where it was measured again: hard-medium on
+tablut, brandubh and Copenhagen, master-hard on tablut and Copenhagen). The levels' ratings are
+derived from it (:func:`level_ratings`), so a new measurement changes them in one place."""
+
+ANCHOR_LEVEL = "medium"
+ANCHOR_RATING = 1500
+"""``medium``, the level a newcomer meets by default, is rated as a newcomer starts (Glicko-2's
+1500): a player who beats it as often as they lose to it keeps their rating."""
+
+
+def rating_gap(wins: int, draws: int, losses: int) -> float:
+    """The rating difference that predicts a score (Elo's logistic curve, the scale Glicko-2
+    keeps), with half a win and half a loss added so that a clean sweep gives a finite gap."""
+    games = wins + draws + losses
+    score = (wins + draws / 2 + 0.5) / (games + 1)
+    return 400 * math.log10(score / (1 - score))
+
+
+def _gap(variant: str, stronger: str, weaker: str) -> float:
+    """The gap between two neighbouring levels in ``variant``; a pairing not measured there
+    takes the median of that pairing's gaps where it was. A level is never rated below the
+    one beneath it."""
+    measured = LADDER.get(variant, {}).get((stronger, weaker))
+    if measured is not None:
+        return max(0.0, rating_gap(*measured))
+    elsewhere = [rating_gap(*games[stronger, weaker]) for games in LADDER.values()
+                 if (stronger, weaker) in games]  # fmt: skip
+    return max(0.0, statistics.median(elsewhere))
+
+
+def level_ratings(variant: str) -> dict[str, int]:
+    """Each level's fixed rating in ``variant`` (to the nearest 10), weakest first: anchored
+    at :data:`ANCHOR_RATING` for :data:`ANCHOR_LEVEL` and spaced by the measured ladder.
+
+    The ratings are published, never provisional and never changed by games: a rated game
+    against the AI moves only the player's rating.
+    """
+    anchor = LEVELS.index(ANCHOR_LEVEL)
+    ratings = {ANCHOR_LEVEL: float(ANCHOR_RATING)}
+    for index in range(anchor + 1, len(LEVELS)):
+        weaker, stronger = LEVELS[index - 1], LEVELS[index]
+        ratings[stronger] = ratings[weaker] + _gap(variant, stronger, weaker)
+    for index in range(anchor - 1, -1, -1):
+        weaker, stronger = LEVELS[index], LEVELS[index + 1]
+        ratings[weaker] = ratings[stronger] - _gap(variant, stronger, weaker)
+    return {name: int(round(ratings[name] / 10) * 10) for name in LEVELS}
+
+
+def level_rating(variant: str, level: str) -> int:
+    """The fixed rating of ``level`` (a name, see :data:`LEVELS`) in ``variant``."""
+    return level_ratings(variant)[get_level(level).name]

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from bot.engine.errors import TaflError
 from bot.engine.otn import format_position, parse_position
+from bot.engine.rules import SurroundedRules
 from bot.engine.types import Side, parse_square
-from bot.engine.variants import VARIANTS, KingCapture, Variant
+from bot.engine.variants import VARIANTS, Variant
 
 
 class RulesError(ValueError):
@@ -117,7 +118,7 @@ def _comparable_strength(variant: Variant, strength: str) -> str:
     our records have always written ``ks:s`` for him, so for those variants ``m`` reads as
     ``s``. The Copenhagen king is OpenTafl's strong king: ``ks:m`` there is a difference.
     """
-    if variant.king_capture is KingCapture.SURROUNDED and strength == "m":
+    if issubclass(variant.rules, SurroundedRules) and strength == "m":
         return "s"
     return strength
 

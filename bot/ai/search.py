@@ -135,8 +135,8 @@ class Searcher:
         self.draw_scores = (self.draw_value, -self.draw_value)
         """A drawn repetition's score for the side to move, by side (set per search)."""
         winner = rules_for(variant).repetition_winner
-        self.repetition_winner = -1 if winner is None else (
-            ATTACKERS if winner is Side.ATTACKERS else DEFENDERS
+        self.repetition_winner = (
+            -1 if winner is None else (ATTACKERS if winner is Side.ATTACKERS else DEFENDERS)
         )
         """The side (board index) that a repetition makes the winner, by the rules; -1 where
         it is a draw. Any return to a position is scored so, not only the third occurrence that

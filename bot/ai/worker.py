@@ -1,63 +1,89 @@
 """The search worker: a separate process that answers search requests over a pipe.
 
-Requests are dicts (see :class:`bot.ai.service.AIService`): a move request, or with
-``"kind": "evaluate"`` a position to evaluate for the post-game analysis. Answers are
-``("ok", text)`` (the move ``e1-e4``, or the evaluation as JSON) or ``("error", message)``. A
-worker keeps its playing searchers (and their transposition tables) between requests; it exits
-on ``None`` or when the pipe closes.
+The messages are frozen dataclasses, pickled by the pipe as they are: a :class:`MoveRequest`
+is answered with the move (``e1-e4``), an :class:`EvaluationRequest` with a
+:class:`~bot.ai.analysis.PositionEval`, and a request that cannot be answered (a bad position,
+an unknown level) with a :class:`Failed` that says why. A worker keeps its playing searchers (and
+their transposition tables) between requests; it exits on ``None`` or when the pipe closes.
 """
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
 
 from bot.engine.errors import TaflError
 from bot.engine.types import Side
 
-from .analysis import evaluate_position
+from .analysis import PositionEval, evaluate_position
 from .player import choose_move_text
 
-EVALUATE = "evaluate"
-"""The ``kind`` of an evaluation request (a request without one asks for a move)."""
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """The AI's move for the side to move after ``moves`` (replayed, so the repetition history
+    is known)."""
+
+    variant: str
+    start_position: str | None
+    start_turn: Side | None
+    moves: tuple[str, ...]
+    level: str
+    seed: int | None = None
+    time_limit: float | None = None
+    max_depth: int | None = None
 
 
-def answer(request: dict[str, Any]) -> tuple[str, str]:
+@dataclass(frozen=True)
+class EvaluationRequest:
+    """The search's verdict on the position after ``moves``, for a review."""
+
+    variant: str
+    start_position: str | None
+    start_turn: Side | None
+    moves: tuple[str, ...]
+    max_depth: int | None = None
+    time_limit: float | None = None
+
+
+Request = MoveRequest | EvaluationRequest
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A request the worker could not answer, and why (a player-independent sentence)."""
+
+    reason: str
+
+
+Reply = str | PositionEval | Failed
+"""A move, an evaluation, or why there is neither."""
+
+
+def answer(request: Request) -> Reply:
     """Compute the answer to one request (also usable in-process, e.g. in tests)."""
-    if request.get("kind") == EVALUATE:
-        return _evaluate(request)
-    start_turn = request.get("start_turn")
     try:
-        text = choose_move_text(
-            request["variant"],
-            request.get("start_position"),
-            Side(start_turn) if start_turn is not None else None,
-            list(request["moves"]),
-            request["level"],
-            seed=request.get("seed"),
-            time_limit=request.get("time_limit"),
-            max_depth=request.get("max_depth"),
+        if isinstance(request, EvaluationRequest):
+            return evaluate_position(
+                request.variant,
+                request.start_position,
+                request.start_turn,
+                list(request.moves),
+                time_limit=request.time_limit,
+                max_depth=request.max_depth,
+            )
+        return choose_move_text(
+            request.variant,
+            request.start_position,
+            request.start_turn,
+            list(request.moves),
+            request.level,
+            seed=request.seed,
+            time_limit=request.time_limit,
+            max_depth=request.max_depth,
         )
     except (TaflError, ValueError) as error:
-        return "error", str(error)
-    return "ok", text
-
-
-def _evaluate(request: dict[str, Any]) -> tuple[str, str]:
-    start_turn = request.get("start_turn")
-    try:
-        evaluation = evaluate_position(
-            request["variant"],
-            request.get("start_position"),
-            Side(start_turn) if start_turn is not None else None,
-            list(request["moves"]),
-            time_limit=request.get("time_limit"),
-            max_depth=request.get("max_depth"),
-        )
-    except (TaflError, ValueError) as error:
-        return "error", str(error)
-    return "ok", json.dumps(evaluation.to_dict())
+        return Failed(str(error))
 
 
 def worker_main(connection: Connection) -> None:
@@ -69,10 +95,11 @@ def worker_main(connection: Connection) -> None:
             return
         if request is None:
             return
+        reply: Reply
         try:
             reply = answer(request)
         except Exception as error:  # report, never die silently: the service logs it
-            reply = ("error", f"internal error: {type(error).__name__}: {error}")
+            reply = Failed(f"internal error: {type(error).__name__}: {error}")
         try:
             connection.send(reply)
         except (BrokenPipeError, OSError):

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 from discord import app_commands
@@ -15,8 +15,10 @@ from discord.ext import commands
 from bot.ai import AIService
 from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
-from bot.storage import Storage
+from bot.storage import LeaseKeeper, Lost, Storage
 
+from .app.games import GameHub, Played
+from .app.puzzles import PuzzleSessions
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.play import Play
@@ -25,17 +27,31 @@ from .cogs.puzzles import Puzzles
 from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
-from .config import Settings
 from .errors import report
-from .hub import GameHub, Played
-from .identify import IdentifyPacer, SharedIdentifyPacer
-from .loopmonitor import watch_loop_lag
+from .puzzle_desk import PuzzleDesk
+from .runtime.config import Settings
+from .runtime.identify import SharedIdentifyPacer
+from .runtime.loopmonitor import watch_loop_lag
+from .table import Table
 from .views import DYNAMIC_ITEMS, ClickRouter
+
+if TYPE_CHECKING:
+    from .runtime.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
+
 class StoppedBeforeConnecting(Exception):
     """Asked to stop (SIGTERM) before the bot had connected: nothing to close cleanly."""
+
+
+class Gateway(NamedTuple):
+    """One shard's gateway connection, as the health checks and metrics see it."""
+
+    connected: bool
+    """Whether its websocket is open."""
+    latency: float
+    """The last heartbeat's round trip in seconds (infinite or NaN before the first)."""
 
 
 SESSION_RESERVE = 10
@@ -52,9 +68,6 @@ def warm_renderer() -> None:
         if variant.size not in seen:
             seen.add(variant.size)
             render_png(board_view_from_game(Game(variant), caption=True))
-
-
-CogT = TypeVar("CogT", bound=commands.Cog)
 
 
 class TaflTree(app_commands.CommandTree["TaflBot"]):
@@ -79,10 +92,23 @@ class TaflBot(commands.Bot):
     command group (:class:`ShardedTaflBot` is the same bot running shards)."""
 
     def __init__(
-        self, settings: Settings, storage: Storage, *, ai_workers: int = 2, **options: Any
+        self,
+        settings: Settings,
+        storage: Storage,
+        *,
+        leases: LeaseKeeper | None = None,
+        ai_workers: int = 2,
+        metrics: Metrics | None = None,
+        **options: Any,
     ) -> None:
-        """``options`` go to discord.py as they are (the sharded bot's ``shard_ids`` and
-        ``shard_count``)."""
+        """``leases`` are this process's on its shards, already taken (``None``: it answers
+        for them without any). ``metrics``, when the process serves them, hear of its moves,
+        searches and interactions. ``options`` go to discord.py as they are (the sharded bot's
+        ``shard_ids`` and ``shard_count``)."""
+        if metrics is not None:
+            # discord.py's HTTP session carries the trace: it sees each interaction's first
+            # response reach Discord.
+            options["http_trace"] = metrics.trace_config()
         # The bot never joins voice: discord.py's start-up warnings about missing voice
         # libraries would only alarm operators.
         discord.VoiceClient.warn_nacl = False
@@ -99,8 +125,20 @@ class TaflBot(commands.Bot):
         )
         self.settings = settings
         self.storage = storage
-        self.hub = GameHub(storage)
-        self.ai = AIService(workers=ai_workers)
+        self.leases = leases
+        self.metrics = metrics
+        self.lost: Lost | None = None
+        """Set when a lease was lost to another process: the bot stops (with status 1)."""
+        self.hub = GameHub(storage, on_move=None if metrics is None else metrics.count_move)
+        self.table = Table(self)
+        """Announcing moves and endings, and the AI's turns, for every cog."""
+        self.puzzles = PuzzleSessions(storage)
+        """Who is given which puzzle, and what each move does to their go."""
+        self.puzzle_desk = PuzzleDesk(self)
+        """A go's private boards and the words that answer each move."""
+        self.ai = AIService(
+            workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
+        )
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
         self.background: set[asyncio.Task[None]] = set()
         # Which cog answers each button and menu, registered by the cogs.
@@ -112,10 +150,59 @@ class TaflBot(commands.Bot):
         self.session_limits: discord.SessionStartLimits | None = None
         self._stopping = asyncio.Event()
         self._closed = False
+        self._ignoring = False
+
+    def serving(self) -> bool:
+        """Whether this process may answer for its servers now: it holds their leases (and
+        has renewed them in time)."""
+        return self.leases is None or self.leases.valid()
+
+    async def until_serving(self) -> bool:
+        """Wait while the leases have lapsed (the database out of reach); ``False`` if the bot
+        stops, or loses them, meanwhile."""
+        while not self.serving():
+            if self._stopping.is_set() or self.lost is not None:
+                return False
+            await asyncio.sleep(0.5)
+        return not self._stopping.is_set()
+
+    def _get_state(self, **options: Any) -> Any:
+        """discord.py's connection state, its interactions passed on only while this process
+        serves its shards: an interaction that arrives when it cannot prove its leases is left
+        to the process that can (or, the database being out of reach, to no one)."""
+        state = super()._get_state(**options)
+        deliver = state.parsers["INTERACTION_CREATE"]
+
+        def gated(data: Any) -> None:
+            if self.serving():
+                if self._ignoring:
+                    self._ignoring = False
+                    log.warning("answering interactions again")
+                if self.metrics is not None:
+                    self.metrics.interaction_arrived(data)
+                deliver(data)
+                return
+            if not self._ignoring:
+                self._ignoring = True
+                log.warning("not answering interactions: this process cannot prove its leases")
+
+        state.parsers["INTERACTION_CREATE"] = gated
+        return state
+
+    def gateways(self) -> dict[int, Gateway]:
+        """This process's gateway connections by shard (the unsharded bot's one is shard 0)."""
+        ws = self.ws
+        return {0: Gateway(ws is not None and ws.open, self.latency)}
+
+    def _lease_lost(self, lost: Lost) -> None:
+        self.lost = lost
+        self.spawn(self.close(), "stop-after-losing-a-lease")
 
     async def setup_hook(self) -> None:
         """Mind the day's budget of gateway sessions, load games, the AI workers and the cogs,
         then sync the commands."""
+        if self.leases is not None:
+            self.spawn(self.leases.keep(self._lease_lost), "shard-leases")
         shards = self.settings.shards
         self.session_limits = await self._within_session_budget(
             1 if shards is None else len(shards.ids)
@@ -127,7 +214,8 @@ class TaflBot(commands.Bot):
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
-        # Added directly rather than as extensions, so that `cog(Play)` finds the one Play class.
+        # One cog per feature; what they share they reach through the bot (hub, table,
+        # puzzles, puzzle_desk, ai), never through one another.
         features = (
             Challenges(self),
             Play(self),
@@ -195,13 +283,6 @@ class TaflBot(commands.Bot):
                 raise StoppedBeforeConnecting("stopped while waiting for Discord's session budget")
         return limits
 
-    def cog(self, kind: type[CogT]) -> CogT:
-        """The loaded cog of class ``kind`` (typed, unlike ``get_cog``)."""
-        found = self.get_cog(kind.__cog_name__)
-        if not isinstance(found, kind):
-            raise LookupError(f"the {kind.__cog_name__} cog is not loaded")
-        return found
-
     def spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """Run a coroutine in the background, keeping a reference and logging its failure."""
         task = asyncio.create_task(coroutine, name=name)
@@ -250,12 +331,15 @@ class TaflBot(commands.Bot):
         await asyncio.gather(*self.background, return_exceptions=True)
 
     async def shutdown(self) -> None:
-        """Stop background work and release the AI workers and the database."""
+        """Stop background work, release the AI workers, give the leases back (a successor
+        takes the shards at once) and close the database."""
         if self._closed:
             return
         self._closed = True
         await self._cancel_background()
         await self.ai.close()
+        if self.leases is not None:
+            await self.leases.give_back()
         await self.storage.close()
 
 
@@ -263,18 +347,28 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
     """The bot running some of Discord's shards (``settings.shards``), one gateway connection
     per shard in this process; Discord sends each connection only its servers' events."""
 
-    def __init__(self, settings: Settings, storage: Storage, *, ai_workers: int = 2) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        *,
+        leases: LeaseKeeper | None = None,
+        ai_workers: int = 2,
+        metrics: Metrics | None = None,
+    ) -> None:
         shards = settings.shards
         if shards is None:
             raise ValueError("ShardedTaflBot needs settings.shards; use TaflBot without them")
         super().__init__(
             settings,
             storage,
+            leases=leases,
             ai_workers=ai_workers,
+            metrics=metrics,
             shard_ids=sorted(shards.ids),
             shard_count=shards.count,
         )
-        self.identify_pacer = self._pacer(1)
+        self.identify_pacer = SharedIdentifyPacer(storage.identify_turns, 1)
 
     async def setup_hook(self) -> None:
         """Everything the plain bot does, then learn how fast the shards may identify."""
@@ -282,31 +376,40 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
         limits = self.session_limits
         if limits is None:
             return  # identifying slowly, as if one shard a time were allowed
-        self.identify_pacer = self._pacer(max(1, limits.max_concurrency))
+        self.identify_pacer = SharedIdentifyPacer(
+            self.storage.identify_turns, max(1, limits.max_concurrency)
+        )
         log.info(
             "Discord lets this bot identify %d shard(s) per 5 s (%d sessions left today)",
             limits.max_concurrency,
             limits.remaining,
         )
 
-    def _pacer(self, max_concurrency: int) -> IdentifyPacer:
-        """This process's own turns, or a cluster's shared ones (``TAFL_IDENTIFY_LOCK``)."""
-        path = self.settings.identify_lock
-        if path is None:
-            return IdentifyPacer(max_concurrency)
-        return SharedIdentifyPacer(path, max_concurrency)
+    def gateways(self) -> dict[int, Gateway]:
+        """Each of this process's shards' gateway connection (closed until it is launched)."""
+        found = {}
+        for shard_id in sorted(self.shard_ids or ()):
+            shard = self.get_shard(shard_id)
+            if shard is None:
+                found[shard_id] = Gateway(False, float("nan"))
+            else:
+                found[shard_id] = Gateway(not shard.is_closed(), shard.latency)
+        return found
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for the shard's turn under Discord's identify limit (instead of discord.py's
         flat 5 s before each IDENTIFY but the first)."""
-        # A thread: a cluster's shared pacer waits for a file lock other processes may hold.
-        delay = await asyncio.to_thread(self.identify_pacer.reserve, shard_id or 0)
+        delay = await self.identify_pacer.reserve(shard_id or 0)
         if delay > 0:
             await asyncio.sleep(delay)
 
 
-def make_bot(settings: Settings, storage: Storage) -> TaflBot:
+def make_bot(
+    settings: Settings,
+    storage: Storage,
+    leases: LeaseKeeper | None = None,
+    metrics: Metrics | None = None,
+) -> TaflBot:
     """The plain bot, or the sharded one when ``settings.shards`` is set."""
-    if settings.shards is None:
-        return TaflBot(settings, storage, ai_workers=settings.ai_workers)
-    return ShardedTaflBot(settings, storage, ai_workers=settings.ai_workers)
+    kind = TaflBot if settings.shards is None else ShardedTaflBot
+    return kind(settings, storage, leases=leases, ai_workers=settings.ai_workers, metrics=metrics)

@@ -1,4 +1,6 @@
-"""Errors people caused and can fix, and the one place that turns any error into a reply."""
+"""The one place that turns any error into a reply: what people can fix (a service's
+:class:`~bot.discord_bot.app.errors.UserError`, a storage error) in a sentence, a bug as a
+generic answer and a logged traceback."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from discord import app_commands
 from bot.storage import (
     ChannelBusy,
     Conflict,
+    DatabaseBusy,
     DatabaseUnavailable,
     GameNotActive,
     NotFound,
@@ -18,8 +21,9 @@ from bot.storage import (
     StorageError,
 )
 
+from .app.errors import UserError
+from .app.wording import seconds_left
 from .limits import CONTENT, clip
-from .wording import seconds_left
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +34,11 @@ UNAVAILABLE = (
     "The bot cannot reach its game database right now. Please try again in a minute; if you had "
     "just moved, the board will then show whether your move counted."
 )
+BUSY = (
+    "The bot is very busy right now and could not get to that in time. Please try again in a"
+    " moment; if you had just moved, the board will then show whether your move counted."
+)
 CONFLICT = "That clashed with another action at the same moment and was undone; please try again."
-
-
-class UserError(Exception):
-    """A message for the user who acted: what went wrong and what to do instead."""
 
 
 def friendly_message(error: BaseException) -> str | None:
@@ -63,6 +67,8 @@ def _storage_message(error: StorageError) -> str:
         return "There is no such game or challenge."
     if isinstance(error, ChannelBusy):
         return "This channel already has a game; start a thread to play another."
+    if isinstance(error, DatabaseBusy):
+        return BUSY
     if isinstance(error, DatabaseUnavailable):
         return UNAVAILABLE
     if isinstance(error, Conflict):
@@ -82,9 +88,11 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
     if message is None:
         log.error("%s failed:\n%s", where, "".join(traceback.format_exception(original)))
         message = GENERIC
-    elif isinstance(original, DatabaseUnavailable):
-        # An outage, not a bug: one line per refused action, no traceback.
+    elif isinstance(original, DatabaseBusy):
         log.warning("%s refused: %s", where, original)
+    elif isinstance(original, DatabaseUnavailable):
+        # An outage, not a bug: the storage logs it once, when it starts and when it ends.
+        log.debug("%s refused: %s", where, original)
     await reply_private(interaction, message)
 
 
@@ -97,8 +105,6 @@ async def reply_private(interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True, allowed_mentions=quiet)
         else:
-            await interaction.response.send_message(
-                message, ephemeral=True, allowed_mentions=quiet
-            )
+            await interaction.response.send_message(message, ephemeral=True, allowed_mentions=quiet)
     except discord.HTTPException:
         log.warning("could not deliver a reply: %s", message)

@@ -9,15 +9,16 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.ai import LEVELS
 from bot.engine import (
     REPETITION_LIMIT,
     Game,
     MoveResult,
+    Outcome,
     Piece,
     Side,
     Square,
     Termination,
+    get_variant,
     square_name,
 )
 from bot.render import (
@@ -28,26 +29,14 @@ from bot.render import (
     render_png,
     replay_views,
 )
-from bot.storage import FinishedGame, Participant
+from bot.storage import Challenge, FinishedGame, Participant
 
-from .hub import LiveGame, TakenBack
+from .app.games import LiveGame, TakenBack
+from .app.wording import plain_name
 from .limits import ATTACHMENT, fit_embed
 
 SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
 COLOUR = {Side.ATTACKERS: discord.Colour.dark_grey(), Side.DEFENDERS: discord.Colour.light_grey()}
-
-
-def level_name(level: int) -> str:
-    """The AI level stored as ``level`` (1-based) by name."""
-    return LEVELS[level - 1] if 1 <= level <= len(LEVELS) else f"level {level}"
-
-
-def plain_name(participant: Participant) -> str:
-    """A name without a ping (for images, embeds and records)."""
-    if participant.is_ai:
-        assert participant.ai_level is not None
-        return f"Tafl AI ({level_name(participant.ai_level)})"
-    return participant.display_name or f"player {participant.user_id}"
 
 
 def mention(participant: Participant) -> str:
@@ -158,39 +147,96 @@ def repetition_news(game: Game, result: MoveResult) -> str | None:
     )
 
 
-def describe_move(live: LiveGame, result: MoveResult) -> list[str]:
-    """Lines saying what a move did, in words."""
-    size = live.game.size
+def whose_challenge(challenge: Challenge, *, to: bool = True) -> str:
+    """``@ann's Brandubh challenge to @bo``: whose challenge it was and which variant (for edits
+    of the challenge message, where mentions show names without notifying anyone again)."""
+    title = get_variant(challenge.variant).title
+    text = f"{mention(challenge.challenger)}'s **{title}** challenge"
+    if to and challenge.challenged is not None:
+        text += f" to {mention(challenge.challenged)}"
+    return text
+
+
+def describe_move(live: LiveGame, result: MoveResult, game: Game | None = None) -> list[str]:
+    """Lines saying what a move did, in words; ``game`` is the game just after it (by default
+    the live game: the move is its last)."""
+    game = live.game if game is None else game
+    size = game.size
     who = mention(live.participant(result.side))
     line = f"{SIDE_ICON[result.side]} {who} played `{result.move.text(size)}`"
     if len(result.captures) == 1:
         line += f", capturing the piece on {squares_text(result.captures, size)}"
     elif result.captures:
-        line += (
-            f", capturing {len(result.captures)} pieces "
-            f"({squares_text(result.captures, size)})"
-        )
+        line += f", capturing {len(result.captures)} pieces ({squares_text(result.captures, size)})"
     lines = [line, *king_news(result, size)]
     # A warning before the last occurrence, the news after it (only one of them can apply).
-    news = repetition_warning(live.game) or repetition_news(live.game, result)
+    news = repetition_warning(game) or repetition_news(game, result)
     if news:
         lines.append(news)
     return lines
 
 
+def ending_text(reason: Termination | None) -> str:
+    """How a game ended, as a record stores it (``king escaped``)."""
+    return reason.value if reason else "game over"
+
+
+def result_words(outcome: Outcome) -> str:
+    """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw by
+    agreement``."""
+    if outcome.termination is Termination.AGREED_DRAW:
+        return "Draw by agreement"
+    verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
+    return f"{verdict} ({outcome.termination.value})"
+
+
+def last_board_words(live: LiveGame) -> list[str]:
+    """The words of the newest board of a game still being played, for posting it again: what
+    its last move did and, when that move was the AI's reply, the move it answered (they came
+    on one board)."""
+    game = live.game
+    if not game.history:
+        return []
+    last = game.history[-1]
+    lines: list[str] = []
+    if live.participant(last.side).is_ai and game.ply >= 2:
+        before = game.copy()
+        before.undo()
+        answered = before.history[-1]
+        if not live.participant(answered.side).is_ai:
+            lines = describe_move(live, answered, before)
+    return lines + describe_move(live, last)
+
+
 def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
-    """Lines announcing the result and the rating changes."""
+    """Lines announcing the result, in a sentence that fits how the game ended ("@bo resigned:
+    **@al wins** with the attackers."), then the rating changes."""
     record = finished.record
-    reason = record.reason.value if record.reason else "game over"
+    reason = record.reason
     if record.result is None or record.result.value == "draw":
-        lines = [f"**Draw** ({reason})."]
+        agreed = reason is Termination.AGREED_DRAW
+        lines = ["**Draw** by agreement." if agreed else f"**Draw** ({ending_text(reason)})."]
     else:
         side = Side(record.result.value)
-        lines = [f"**{mention(live.participant(side))} wins** with the {side.value} ({reason})."]
+        wins = f"**{mention(live.participant(side))} wins** with the {side.value}"
+        loser = mention(live.participant(side.other))
+        if reason is Termination.RESIGNATION:
+            lines = [f"{loser} resigned: {wins}."]
+        elif reason is Termination.TIMEOUT:
+            lines = [f"{loser} ran out of time: {wins}."]
+        else:
+            lines = [f"{wins} ({ending_text(reason)})."]
+    # The AI's rating is fixed: its side of the change is said beside the person's.
+    ai = next((c for c in finished.rating_changes if c.participant.is_ai), None)
+    against = ""
+    if ai is not None:
+        against = f" against {plain_name(ai.participant)}, rated {ai.before.display}"
     for change in finished.rating_changes:
+        if change.participant.is_ai:
+            continue
         lines.append(
             f"{mention(change.participant)}: {change.before.display} → {change.after.display} "
-            f"({change.shown_delta:+d})"
+            f"({change.shown_delta:+d}){against}"
         )
     if finished.ended_before_both_moved:
         lines.append("This game was not rated: it ended before both sides had moved.")
@@ -210,6 +256,28 @@ def whose_turn(live: LiveGame) -> str:
     if deadline is not None:
         line += f" Time runs out <t:{int(deadline.timestamp())}:R>."
     return line
+
+
+def retired_board(live: LiveGame, ply: int | None, *, with_board: bool = False) -> str | None:
+    """What a board message says once a newer board has replaced it: the position it shows,
+    addressed to nobody (``After 12. d1-d4``); ``with_board`` adds that position as text, for
+    a board that was posted as text. ``ply`` is the position's (``None``: not recorded, and
+    the words are left as they are)."""
+    game = live.game
+    if ply is None:
+        return None
+    if ply > game.ply:
+        return f"Game #{live.id} before a move that was taken back."
+    if ply == 0:
+        line = f"Game #{live.id} at the start."
+    else:
+        line = f"After {game.move_number(ply)} {game.history[ply - 1].move.text(game.size)}"
+    if not with_board:
+        return line
+    position = game.copy()
+    while position.ply > ply:
+        position.undo()
+    return f"{line}\n{text_board(position)}"
 
 
 def name_moves(live: LiveGame, moves: Sequence[MoveResult]) -> str:
@@ -279,6 +347,7 @@ async def render_board(
         caption=True,
         attackers=plain_name(live.record.attackers),
         defenders=plain_name(live.record.defenders),
+        outcome=live.outcome,
     )
     data = await asyncio.to_thread(render_png, view, flip=flip, theme=theme)
     return BoardImage(data, f"tafl-{live.id}-{live.game.ply}.png")
@@ -289,11 +358,19 @@ REPLAY_WIDTHS = (DEFAULT_WIDTH, 480, 360)
 
 
 async def render_replay(
-    game: Game, attackers: str, defenders: str, limit: int = ATTACHMENT
+    game: Game,
+    attackers: str,
+    defenders: str,
+    limit: int = ATTACHMENT,
+    *,
+    outcome: Outcome | None = None,
 ) -> tuple[bytes, int] | None:
     """An animated GIF of the whole game and its width, rendered in a worker thread: drawn
-    smaller when a long game would not fit in ``limit`` bytes, ``None`` if it never does."""
-    views = replay_views(game, caption=True, attackers=attackers, defenders=defenders)
+    smaller when a long game would not fit in ``limit`` bytes, ``None`` if it never does. The
+    last frame shows ``outcome``, the stored result of a game ended off the board."""
+    views = replay_views(
+        game, caption=True, attackers=attackers, defenders=defenders, outcome=outcome
+    )
     for width in REPLAY_WIDTHS:
         data = await asyncio.to_thread(render_gif, views, width=width)
         if len(data) <= limit:
@@ -315,7 +392,13 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
     if game.history:
         # As the image's caption and the game record number it: "12." or "12…".
         title += f" · {game.move_number()} {game.history[-1].move.text(game.size)}"
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR[game.turn])
+    outcome = live.outcome
+    if outcome is None:
+        colour = COLOUR[game.turn]
+    else:  # the winner's colour; a draw's is neither side's
+        colour = COLOUR[outcome.winner] if outcome.winner else discord.Colour.blurple()
+        title += f" · {result_words(outcome)}"
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     embed.add_field(name="Attackers ⚫", value=player_field(live, Side.ATTACKERS))
     embed.add_field(name="Defenders ⚪", value=player_field(live, Side.DEFENDERS))
     deadline = live.record.move_deadline
@@ -326,10 +409,11 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
         )
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
-    if game.is_over or live.record.ended_at is not None:
+    if outcome is not None:
+        # A game that ended before both sides moved has nothing to review.
+        review = " · /tafl analyze reviews the game" if live.record.both_sides_moved else ""
         embed.set_footer(
-            text="Rematch: the button or /tafl rematch · /tafl analyze reviews the game · "
-            "/tafl export saves it"
+            text=f"Rematch: the button or /tafl rematch{review} · /tafl export saves it"
         )
     else:
         embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")

@@ -7,7 +7,7 @@ The engine's variant descriptions say *what* the rules are; this module says the
 
 from __future__ import annotations
 
-from bot.engine import Game, KingCapture, Variant
+from bot.engine import Game, Variant
 
 SHIELDWALL = (
     "Two or more pieces side by side along the edge of the board are captured together when "
@@ -31,10 +31,9 @@ ENCIRCLEMENT = (
 def has_forts_and_rings(variant: Variant) -> bool:
     """Whether the ruleset has Copenhagen's shieldwalls, exit forts and encirclement.
 
-    The engine gives these rules to the Copenhagen family of king capture (see
-    :class:`~bot.engine.KingCapture`), so the family is the data that says so.
+    The variant's rules class says so (see :attr:`bot.engine.rules.Rules.forts_and_walls`).
     """
-    return variant.king_capture is KingCapture.COPENHAGEN
+    return variant.rules.forts_and_walls
 
 
 def escape_text(variant: Variant) -> str:
@@ -53,9 +52,8 @@ def king_wins_text(variant: Variant) -> str:
 def calls_text(variant: Variant) -> str:
     """The king's side's calls, Raichi and Tuichi, for this variant's escape squares."""
     road = "to a corner" if variant.corners else "to the edge"
-    return (
-        f"**Raichi!** when the king has one open road {road}, **Tuichi!** with two or more"
-        + (" (and Tuichi wins)." if variant.tuichi_wins else ".")
+    return f"**Raichi!** when the king has one open road {road}, **Tuichi!** with two or more" + (
+        " (and Tuichi wins)." if variant.tuichi_wins else "."
     )
 
 

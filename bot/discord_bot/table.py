@@ -1,22 +1,45 @@
-"""Posting boards: one new message per move (old messages are never edited for days), with the
-image rendered off the event loop and a text board where images may not be attached."""
+"""The tables where games are played: posting boards (one new message per move; old messages
+are never edited for days, the image rendered off the event loop, a text board where images may
+not be attached), announcing moves and endings, and the AI's turns (:class:`Table`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import Side
-from bot.render import DEFAULT_THEME
-from bot.storage import FinishedGame, Participant
+from bot.ai import AIError
+from bot.engine import MoveResult, Side
+from bot.render import DEFAULT_THEME, THEMES
+from bot.storage import FinishedGame, Participant, PlayerPreferences, StorageError
 
-from .hub import LiveGame
+from .app.errors import UserError
+from .app.games import Ended, LiveGame, Offer, Played, ResultNotRecorded
+from .app.wording import level_name
 from .limits import CONTENT, clip
-from .present import BoardImage, board_embed, render_board, text_board, whose_turn
-from .views import AI_ACTIONS, PEOPLE_ACTIONS, RATED_AI_ACTIONS, finished_view, game_view
+from .present import (
+    BoardImage,
+    board_embed,
+    describe_end,
+    describe_move,
+    mention,
+    render_board,
+    retired_board,
+    text_board,
+    whose_turn,
+)
+from .views import (
+    AI_ACTIONS,
+    PEOPLE_ACTIONS,
+    RATED_AI_ACTIONS,
+    finished_view,
+    game_view,
+    offer_view,
+)
 
 if TYPE_CHECKING:
     from .client import TaflBot
@@ -69,6 +92,10 @@ class BoardLook:
     flip: bool
 
 
+PLAIN = BoardLook(DEFAULT_THEME, False)
+"""The look of a board drawn for nobody in particular."""
+
+
 def board_viewer(live: LiveGame) -> Participant | None:
     """Whose preferences a board posted for the whole channel follows: the player to move (the
     one who must study it), else, when that is the AI, the person playing it."""
@@ -83,11 +110,23 @@ async def board_look(bot: TaflBot, live: LiveGame, user_id: int | None = None) -
     if user_id is None:
         viewer = board_viewer(live)
         if viewer is None or viewer.user_id is None:
-            return BoardLook(DEFAULT_THEME, False)
+            return PLAIN
         user_id = viewer.user_id
+    return await look_for(bot, user_id, live.side_of(user_id))
+
+
+async def look_for(bot: TaflBot, user_id: int, side: Side | None) -> BoardLook:
+    """How ``user_id`` wants boards drawn when they play ``side`` (``None``: not playing), for
+    every board drawn for one person: a game's, a puzzle's, a review they asked for."""
     preferences = await bot.storage.preferences.get(user_id)
-    turned = preferences.flip and live.side_of(user_id) is TOP_SIDE
-    return BoardLook(preferences.theme, turned)
+    return BoardLook(theme_of(preferences), preferences.flip and side is TOP_SIDE)
+
+
+def theme_of(preferences: PlayerPreferences) -> str:
+    """The renderer's theme a player's boards are drawn in: the one they chose, while the
+    renderer has it, else its default."""
+    theme = preferences.theme
+    return theme if theme is not None and theme in THEMES else DEFAULT_THEME
 
 
 def text_message(live: LiveGame, content_lines: list[str], flip: bool = False) -> str:
@@ -163,11 +202,13 @@ async def post_board(
             # The permissions changed under us: fall back to the text board.
             message = await channel.send(text, view=view, allowed_mentions=mentions)
     if message is not None:
-        previous = live.record.board_message_id
-        await bot.storage.games.set_board_message(live.id, message.id)
-        live.record = replace(live.record, board_message_id=message.id)
+        previous, shown = live.record.board_message_id, live.record.board_ply
+        await bot.storage.games.set_board_message(live.id, message.id, live.game.ply)
+        live.record = replace(live.record, board_message_id=message.id, board_ply=live.game.ply)
         if previous is not None and previous != message.id:
-            await strip_controls(bot, live.record.channel_id, previous)
+            # Its words no longer call on anyone to move: they say which position it shows.
+            retired = retired_board(live, shown, with_board=not attach)
+            await strip_controls(bot, live.record.channel_id, previous, retired)
         elif previous is None:
             await _retire_last_final_board(bot, live)
     return message
@@ -191,7 +232,11 @@ async def _reply(
     files = [] if image is None else [image.file()]
     if interaction.response.is_done():
         return await interaction.followup.send(
-            content or "", embeds=embeds, files=files, view=view, allowed_mentions=mentions,
+            content or "",
+            embeds=embeds,
+            files=files,
+            view=view,
+            allowed_mentions=mentions,
             wait=True,
         )
     callback = await interaction.response.send_message(
@@ -208,17 +253,29 @@ async def strip_controls(
 
     A message that is gone or cannot be edited is only logged: it is not worth failing a move.
     """
+    await replace_controls(bot, channel_id, message_id, None, content)
+
+
+async def replace_controls(
+    bot: TaflBot,
+    channel_id: int,
+    message_id: int,
+    view: discord.ui.View | None,
+    content: str | None = None,
+) -> None:
+    """Put ``view`` (``None``: nothing) in place of a message's buttons and menus, optionally
+    replacing its text, in one edit; a message that is gone or cannot be edited is only logged."""
     channel = await resolve_channel(bot, channel_id)
     if not isinstance(channel, EDITABLE):
         return
     message = channel.get_partial_message(message_id)
     try:
         if content is None:
-            await message.edit(view=None)
+            await message.edit(view=view)
         else:
-            await message.edit(content=clip(content, CONTENT), view=None)
+            await message.edit(content=clip(content, CONTENT), view=view)
     except discord.HTTPException as error:
-        log.info("could not take the controls off message %d: %s", message_id, error)
+        log.info("could not change the controls of message %d: %s", message_id, error)
 
 
 async def _retire_last_final_board(bot: TaflBot, live: LiveGame) -> None:
@@ -232,3 +289,266 @@ async def _retire_last_final_board(bot: TaflBot, live: LiveGame) -> None:
         await strip_controls(bot, record.channel_id, record.board_message_id)
 
 
+AI_RETRY_SECONDS = 2.0
+TYPING_REFRESH = 8.0
+"""Seconds between typing indicators while the AI thinks (Discord shows one for 10 s)."""
+AI_FAILED = (
+    "The AI could not move because of a problem on our side; the game is safe. "
+    "Use `/tafl board` to let it try again."
+)
+
+
+def ai_attempts(level: str) -> tuple[str, ...]:
+    """The levels tried in turn when the AI fails to answer: twice as asked, then easy."""
+    return (level, level, "easy")
+
+
+class Table:
+    """What happens at the tables, for every cog: moves and endings announced with a new board,
+    offers kept up to date, and the AI's turns played (one search at a time per game, in the
+    AI's worker processes) and announced."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        self.thinking: dict[int, asyncio.Task[None]] = {}
+        """The AI's turn being thought about, by game id (at most one per game)."""
+
+    async def announce(
+        self, played: Played, *, interaction: discord.Interaction | None = None
+    ) -> None:
+        """Post the board after a committed move, or end the game. Against the AI the player's
+        move and the AI's reply arrive as one board: the interaction is deferred while it
+        thinks, so no "thinking" message is left behind."""
+        live = played.live
+        await self.withdraw_offers(live, played.withdrawn, "a move was played")
+        if played.carried is not None:
+            await self._carry_offer(live, played.carried, played.result)
+        lines = describe_move(live, played.result)
+        if played.finished is not None:
+            self.bot.ai.cancel(str(live.id))
+            lines += describe_end(live, played.finished)
+            await post_board(
+                self.bot, live, lines, interaction=interaction, finished=played.finished
+            )
+            return
+        if live.to_move.is_ai:
+            await self.ai_reply(live, lines, interaction)
+            return
+        await post_board(self.bot, live, lines, interaction=interaction)
+
+    async def announce_end(
+        self, ended: Ended, interaction: discord.Interaction | None = None
+    ) -> None:
+        """Post the final board for a game ended by the players or the clock (its words say
+        how: a resignation, time, an agreed draw)."""
+        self.bot.ai.cancel(str(ended.live.id))
+        await self.withdraw_offers(ended.live, ended.withdrawn, "the game is over")
+        lines = describe_end(ended.live, ended.finished)
+        await post_board(
+            self.bot, ended.live, lines, interaction=interaction, finished=ended.finished
+        )
+
+    async def _carry_offer(self, live: LiveGame, offer: Offer, result: MoveResult) -> None:
+        """A draw offer made with a move stands: its buttons now answer it at the new ply."""
+        if offer.message_id is None:
+            return
+        side = live.side_of(offer.user_id)
+        assert side is not None
+        opponent = live.participant(side.other)
+        text = (
+            f"{mention(opponent)}, {mention(live.participant(side))} offers a draw with their "
+            f"move `{result.move.text(live.game.size)}`."
+        )
+        await replace_controls(
+            self.bot,
+            live.record.channel_id,
+            offer.message_id,
+            offer_view(offer.kind, live.id, offer.ply),
+            text,
+        )
+
+    async def withdraw_offers(self, live: LiveGame, offers: Sequence[Offer], why: str) -> None:
+        """Edit offers that are no longer valid so their buttons do not look usable."""
+        for offer in offers:
+            if offer.message_id is not None:
+                what = "Draw offer" if offer.kind == "draw" else "Takeback request"
+                await strip_controls(
+                    self.bot, live.record.channel_id, offer.message_id, f"{what} withdrawn: {why}."
+                )
+
+    # ------------------------------------------------------------------ the AI
+
+    async def open_game(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """Post a new game's first board; when the AI moves first, its move comes on it."""
+        if live.to_move.is_ai:
+            await self.ai_reply(live, lines, interaction)
+        else:
+            await post_board(self.bot, live, lines, interaction=interaction)
+
+    async def live_game(self, channel_id: int) -> LiveGame | None:
+        """The channel's active game, picked up from the database if this process had lost
+        track of it (:meth:`GameHub.recover`), with the AI set thinking if it is to move."""
+        known = self.bot.hub.get(channel_id)
+        if known is not None:
+            return known
+        live = await self.bot.hub.recover(channel_id)
+        if live is not None and live.to_move.is_ai and not self.ai_thinking(live):
+            self.schedule_ai(live)
+        return live
+
+    def schedule_ai(self, live: LiveGame, lines: Sequence[str] = ()) -> None:
+        """Let the AI move in the background (after a restart, or when a game starts with the
+        AI to move and nobody is waiting on an interaction)."""
+        self.bot.spawn(self.ai_reply(live, list(lines), None), f"ai-game-{live.id}")
+
+    def ai_thinking(self, live: LiveGame) -> bool:
+        """Whether the AI is working on a move in this game right now."""
+        running = self.thinking.get(live.id)
+        return running is not None and not running.done()
+
+    async def ai_reply(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """Let the AI move (in its worker process: the event loop stays free) and post one
+        board with ``lines`` (what led here, e.g. the player's move) and the AI's move. Only one
+        search runs per game; a second caller just waits for it."""
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        running = self.thinking.get(live.id)
+        if running is not None and not running.done():
+            await asyncio.shield(running)
+            return
+        # A background task of the bot's (so a shutdown cancels it) that the interaction waits
+        # for; shielded so that cancelling the interaction alone does not cut the AI's turn.
+        task = self.bot.spawn(self._ai_turn(live, lines, interaction), f"ai-game-{live.id}")
+        self.thinking[live.id] = task
+        task.add_done_callback(lambda _: self._forget(live.id, task))
+        await asyncio.shield(task)
+
+    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
+        if self.thinking.get(game_id) is task:
+            del self.thinking[game_id]
+
+    async def _ai_turn(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """Whatever goes wrong, the players are told in a sentence (with the board as it is)
+        and the log gets the traceback; the game stays as it was."""
+        # Without a deferred interaction to show "thinking", the channel shows the bot typing
+        # (it leaves nothing behind: the board ends it).
+        typing = None if interaction is not None else self._show_typing(live)
+        try:
+            outcome = await self._ai_move(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the AI's turn in game %d failed", live.id)
+            outcome = AI_FAILED
+        finally:
+            if typing is not None:
+                typing.cancel()
+            # Thinking is over once the move is played (or given up): from here on another
+            # request may start a new search, while this one posts the board.
+            task = asyncio.current_task()
+            if task is not None:
+                self._forget(live.id, task)
+        if isinstance(outcome, str):
+            await self._post_or_tell(live, [*lines, outcome], interaction)
+            return
+        if outcome is None:  # the game ended or moved on while the AI thought
+            if interaction is not None and lines:
+                await interaction.followup.send(clip("\n".join(lines), CONTENT))
+            return
+        await self.withdraw_offers(live, outcome.withdrawn, "a move was played")
+        lines = lines + describe_move(live, outcome.result)
+        if outcome.finished is not None:
+            lines += describe_end(live, outcome.finished)
+        await post_board(self.bot, live, lines, interaction=interaction, finished=outcome.finished)
+
+    def _show_typing(self, live: LiveGame) -> asyncio.Task[None]:
+        """Show the bot typing in the game's channel until the task is cancelled."""
+        return asyncio.create_task(self._keep_typing(live.record.channel_id))
+
+    async def _keep_typing(self, channel_id: int) -> None:
+        channel = await resolve_channel(self.bot, channel_id)
+        if channel is None:
+            return
+        while True:
+            try:
+                await channel.typing()  # shown for up to 10 s, or until the bot's next message
+            except discord.HTTPException as error:  # a courtesy: never worth failing a move
+                log.info("could not show typing in channel %d: %s", channel_id, error)
+                return
+            await asyncio.sleep(TYPING_REFRESH)
+
+    async def _post_or_tell(
+        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """The board with ``lines`` if the game is still on, else just the sentences."""
+        if self.bot.hub.by_id(live.id) is live:
+            await post_board(self.bot, live, lines, interaction=interaction)
+        elif interaction is not None:
+            await interaction.followup.send(clip("\n".join(lines), CONTENT))
+        else:
+            await self.tell(live.record.channel_id, "\n".join(lines))
+
+    async def _ai_move(self, live: LiveGame) -> Played | str | None:
+        """The AI's move, played: a :class:`Played`, a sentence saying why there is none, or
+        ``None`` when the game ended or moved on while it thought."""
+        player = live.to_move
+        assert player.ai_level is not None
+        game = live.game
+        ply = game.ply
+        text = None
+        # A failed search (a worker that died twice, no answer in time) is retried, last at the
+        # easiest level, so a game against the AI never waits for a restart.
+        for attempt, level in enumerate(ai_attempts(level_name(player.ai_level))):
+            try:
+                text = await self.bot.ai.choose_move(
+                    variant=live.record.variant,
+                    start_position=live.record.start_position,
+                    start_turn=Side(live.record.first_turn),
+                    moves=[result.move.text(game.size) for result in game.history],
+                    level=level,
+                    game_key=str(live.id),
+                )
+                break
+            except asyncio.CancelledError:
+                if self.bot.hub.by_id(live.id) is live:
+                    raise  # the bot is shutting down, not the game ending
+                return None
+            except AIError as error:
+                log.warning("AI failed in game %d, attempt %d: %s", live.id, attempt + 1, error)
+                await asyncio.sleep(AI_RETRY_SECONDS * (attempt + 1))
+        if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
+            return None
+        if text is None:
+            log.error("the AI gave up in game %d", live.id)
+            return AI_FAILED
+        # Played only by a process that still serves the game (with the database back, if it
+        # was away); one that lost it leaves the move to the process serving it now.
+        if not await self.bot.until_serving():
+            return None
+        if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
+            return None
+        try:
+            return await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
+        except ResultNotRecorded as error:
+            return str(error)
+        except (UserError, StorageError) as error:
+            if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
+                return None  # the game ended or moved on meanwhile: nothing went wrong
+            log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
+            return AI_FAILED
+
+    async def tell(self, channel_id: int, sentence: str) -> None:
+        """A plain message to a game's channel; a failure to deliver it is only logged."""
+        channel = await resolve_channel(self.bot, channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(clip(sentence, CONTENT))
+        except discord.HTTPException as error:
+            log.warning("could not post to channel %d: %s", channel_id, error)

@@ -13,7 +13,7 @@ import discord
 
 from bot.storage import ServerSettings
 
-from .errors import UserError
+from .app.errors import UserError
 from .limits import clip
 
 if TYPE_CHECKING:
@@ -46,21 +46,31 @@ def wants_thread(
     in_thread = isinstance(interaction.channel, discord.Thread)
     if in_thread or not (settings.game_threads or busy):
         if busy is not None:
-            raise UserError(busy_message(busy.id, in_thread=in_thread))
+            raise UserError(busy_message(busy.id, interaction))
         return False
     if can_open_threads(interaction):
         return True
     if busy is not None:
-        raise UserError(busy_message(busy.id, in_thread=False))
+        raise UserError(busy_message(busy.id, interaction))
     return False  # the server asks for threads, but this channel allows none: play here
 
 
-def busy_message(game_id: int, *, in_thread: bool) -> str:
-    """Why a game cannot start here, and what to do instead."""
-    if in_thread:
+def busy_message(game_id: int, interaction: discord.Interaction) -> str:
+    """Why a game cannot start where ``interaction`` happened, and what to do instead: the
+    words depend on the kind of channel it is (a thread, a text channel the bot may or may not
+    open threads in, a direct message)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
         return (
             f"This thread already has a game (#{game_id}). Finish it, or start yours in the "
             "channel: the bot opens a thread for it."
+        )
+    if isinstance(channel, discord.DMChannel) or interaction.guild_id is None:
+        return f"This conversation already has a game (#{game_id}): finish it first."
+    if can_open_threads(interaction):
+        return (
+            f"This channel already has a game (#{game_id}). Finish it, or start yours with "
+            "`/tafl challenge` or `/tafl play`: the bot opens a thread for it."
         )
     return (
         f"This channel already has a game (#{game_id}), and I may not open a thread here for "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from itertools import groupby
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 import discord
 
@@ -65,13 +65,34 @@ async def _dispatch(interaction: discord.Interaction, item: Item) -> None:
     await router.dispatch(interaction, item)
 
 
+class Routed:
+    """What every button and menu here does: its click goes to the handler the cogs registered
+    for its class (:class:`ClickRouter`), and after a restart it is rebuilt from its custom id
+    alone (:meth:`from_match`, each class's own reading of its template)."""
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        """The item a custom id matching the class's template stands for."""
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls.from_match(match)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, cast(Item, self))
+
+
 class GameButton(
+    Routed,
     discord.ui.DynamicItem[Button],
     template=r"tafl:g:(?P<game>\d+):(?P<action>move|board|draw|takeback|resign)",
 ):
     """Move / flip / offer draw / take back / resign under a board message."""
 
-    def __init__(self, game_id: int, action: str, *, disabled: bool = False) -> None:
+    def __init__(self, game_id: int, action: str) -> None:
         label, style, emoji = GAME_ACTIONS[action]
         super().__init__(
             discord.ui.Button(
@@ -79,23 +100,18 @@ class GameButton(
                 style=style,
                 emoji=emoji,
                 custom_id=f"tafl:g:{game_id}:{action}",
-                disabled=disabled,
             )
         )
         self.game_id = game_id
         self.action = action
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> GameButton:
+    def from_match(cls, match: re.Match[str]) -> GameButton:
         return cls(int(match["game"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class ChallengeButton(
+    Routed,
     discord.ui.DynamicItem[Button],
     template=r"tafl:ch:(?P<id>\d+):(?P<action>accept|decline|cancel)",
 ):
@@ -107,45 +123,37 @@ class ChallengeButton(
         "cancel": ("Cancel", discord.ButtonStyle.danger),
     }
 
-    def __init__(self, challenge_id: int, action: str, *, disabled: bool = False) -> None:
+    def __init__(self, challenge_id: int, action: str) -> None:
         label, style = self.STYLES[action]
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=style,
                 custom_id=f"tafl:ch:{challenge_id}:{action}",
-                disabled=disabled,
             )
         )
         self.challenge_id = challenge_id
         self.action = action
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ChallengeButton:
+    def from_match(cls, match: re.Match[str]) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class OfferButton(
+    Routed,
     discord.ui.DynamicItem[Button],
     template=r"tafl:of:(?P<kind>draw|takeback):(?P<game>\d+):(?P<ply>\d+):(?P<answer>yes|no)",
 ):
     """The opponent's answer to a draw offer or a takeback request."""
 
-    def __init__(
-        self, kind: str, game_id: int, ply: int, answer: str, *, disabled: bool = False
-    ) -> None:
+    def __init__(self, kind: str, game_id: int, ply: int, answer: str) -> None:
         yes = answer == "yes"
         super().__init__(
             discord.ui.Button(
                 label=("Accept" if yes else "Decline"),
                 style=discord.ButtonStyle.success if yes else discord.ButtonStyle.secondary,
                 custom_id=f"tafl:of:{kind}:{game_id}:{ply}:{answer}",
-                disabled=disabled,
             )
         )
         self.kind = kind
@@ -159,16 +167,13 @@ class OfferButton(
         return self.answer == "yes"
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OfferButton:
+    def from_match(cls, match: re.Match[str]) -> OfferButton:
         return cls(match["kind"], int(match["game"]), int(match["ply"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
-
-class ConfirmResignButton(discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P<game>\d+)"):
+class ConfirmResignButton(
+    Routed, discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P<game>\d+)"
+):
     """The second click of a resignation made with buttons (one stray click must not lose)."""
 
     def __init__(self, game_id: int) -> None:
@@ -182,16 +187,11 @@ class ConfirmResignButton(discord.ui.DynamicItem[Button], template=r"tafl:rs:(?P
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ConfirmResignButton:
+    def from_match(cls, match: re.Match[str]) -> ConfirmResignButton:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
-
-class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
+class RematchButton(Routed, discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>\d+)"):
     """Offered under a finished game: a new game with the sides swapped."""
 
     def __init__(self, game_id: int) -> None:
@@ -206,13 +206,8 @@ class RematchButton(discord.ui.DynamicItem[Button], template=r"tafl:rm:(?P<game>
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RematchButton:
+    def from_match(cls, match: re.Match[str]) -> RematchButton:
         return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class SquareMenu:
@@ -246,6 +241,7 @@ def square_select(
 
 
 class PieceSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=r"tafl:pc:(?P<game>\d+):(?P<ply>\d+)(?::(?P<part>\d+))?",
@@ -272,16 +268,12 @@ class PieceSelect(
         self.part = part
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PieceSelect:
+    def from_match(cls, match: re.Match[str]) -> PieceSelect:
         return cls(int(match["game"]), int(match["ply"]), part=int(match["part"] or 0))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class TargetSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=r"tafl:to:(?P<game>\d+):(?P<ply>\d+):(?P<origin>\d+)",
@@ -303,13 +295,8 @@ class TargetSelect(
         self.origin = origin
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TargetSelect:
+    def from_match(cls, match: re.Match[str]) -> TargetSelect:
         return cls(int(match["game"]), int(match["ply"]), int(match["origin"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 PUZZLE_ID = r"[a-z0-9-]{1,60}"
@@ -317,6 +304,7 @@ PUZZLE_ID = r"[a-z0-9-]{1,60}"
 
 
 class PuzzlePieceSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=rf"tafl:zp:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+)(?::(?P<part>\d+))?",
@@ -340,16 +328,12 @@ class PuzzlePieceSelect(
         self.part = part
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PuzzlePieceSelect:
+    def from_match(cls, match: re.Match[str]) -> PuzzlePieceSelect:
         return cls(match["puzzle"], int(match["step"]), part=int(match["part"] or 0))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class PuzzleTargetSelect(
+    Routed,
     SquareMenu,
     discord.ui.DynamicItem[Select],
     template=rf"tafl:zt:(?P<puzzle>{PUZZLE_ID}):(?P<step>\d+):(?P<origin>\d+)",
@@ -373,17 +357,12 @@ class PuzzleTargetSelect(
         self.origin = origin
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PuzzleTargetSelect:
+    def from_match(cls, match: re.Match[str]) -> PuzzleTargetSelect:
         return cls(match["puzzle"], int(match["step"]), int(match["origin"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 class NextPuzzleButton(
-    discord.ui.DynamicItem[Button], template=r"tafl:zn:(?P<variant>[a-z0-9-]{1,40})"
+    Routed, discord.ui.DynamicItem[Button], template=r"tafl:zn:(?P<variant>[a-z0-9-]{1,40})"
 ):
     """Another puzzle of the same variant: "Next puzzle" under a solved one, "Another
     puzzle" (skipping this one) under one in progress."""
@@ -400,13 +379,8 @@ class NextPuzzleButton(
         self.variant = variant
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> NextPuzzleButton:
+    def from_match(cls, match: re.Match[str]) -> NextPuzzleButton:
         return cls(match["variant"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self)
 
 
 DYNAMIC_ITEMS = (
@@ -431,14 +405,12 @@ RATED_AI_ACTIONS = ("move", "board", "resign")
 """Against the AI in a rated game: neither draws nor takebacks."""
 
 
-def game_view(
-    game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS, *, disabled: bool = False
-) -> discord.ui.View:
+def game_view(game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS) -> discord.ui.View:
     """The buttons under a board message of an ongoing game (``actions``, keys of
     :data:`GAME_ACTIONS`, in order)."""
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(GameButton(game_id, action, disabled=disabled))
+        view.add_item(GameButton(game_id, action))
     return view
 
 
@@ -456,11 +428,11 @@ def finished_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
+def challenge_view(challenge_id: int) -> discord.ui.View:
     """Accept / Decline / Cancel under a challenge."""
     view = discord.ui.View(timeout=None)
     for action in ("accept", "decline", "cancel"):
-        view.add_item(ChallengeButton(challenge_id, action, disabled=disabled))
+        view.add_item(ChallengeButton(challenge_id, action))
     return view
 
 
@@ -528,16 +500,19 @@ def piece_menus(game: Game) -> list[tuple[list[discord.SelectOption], str]]:
     return menus
 
 
-def target_options(game: Game, origin: int) -> list[discord.SelectOption]:
-    """The squares the piece on ``origin`` can reach, those that capture marked, and a last
-    option to go back and choose another piece (empty when the piece cannot move)."""
+def target_options(
+    game: Game, origin: int, *, mark_captures: bool = True
+) -> list[discord.SelectOption]:
+    """The squares the piece on ``origin`` can reach, those that capture marked (unless
+    ``mark_captures`` is off: in a puzzle that would give the answer away), and a last option
+    to go back and choose another piece (empty when the piece cannot move)."""
     size = game.size
     moves = game.legal_moves(origin)
     if not moves:
         return []
     options = []
     for move in moves[: MAX_OPTIONS - 1]:
-        captures = game.captures_of(move)
+        captures = game.captures_of(move) if mark_captures else ()
         label = move.text(size)
         description = None
         if captures:
@@ -602,8 +577,9 @@ def puzzle_piece_view(puzzle_id: str, step: int, game: Game) -> discord.ui.View:
 def puzzle_target_view(
     puzzle_id: str, step: int, game: Game, origin: int
 ) -> discord.ui.View | None:
-    """Step two of click-to-move in a puzzle (``None`` if the piece cannot move)."""
-    options = target_options(game, origin)
+    """Step two of click-to-move in a puzzle (``None`` if the piece cannot move); captures
+    are not marked, since finding them is the puzzle."""
+    options = target_options(game, origin, mark_captures=False)
     if not options:
         return None
     view = discord.ui.View(timeout=None)

@@ -1,6 +1,6 @@
 """The tafl rules engine: pure Python, standard library only.
 
-Every variant of ``../shared/RULES.md`` is a :class:`Variant` description in :data:`VARIANTS`;
+Every variant of ``docs/RULES.md`` is a :class:`Variant` description in :data:`VARIANTS`;
 :class:`Game` plays any of them with forgiving move input, full history, undo and OTN records.
 The fast make/unmake :class:`~bot.engine.board.Board` behind it serves perft and the AI.
 """
@@ -30,7 +30,7 @@ from .types import (
     parse_square,
     square_name,
 )
-from .variants import DEFAULT_VARIANT, VARIANTS, KingCapture, Variant, get_variant
+from .variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -42,7 +42,6 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
-    "KingCapture",
     "Move",
     "MoveNumber",
     "MoveParseError",

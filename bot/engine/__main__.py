@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         expected = published if result.captures is not None else (published[0], None)
         agrees = (result.leaves, result.captures) == expected
         verdict = "matches" if agrees else f"DIFFERS from {expected[0]} captures {expected[1]} in"
-        print(f"{verdict} RULES.md", file=sys.stderr)
+        print(f"{verdict} docs/RULES.md", file=sys.stderr)
     if args.time:
         print(f"{elapsed:.3f}s {result.leaves / max(elapsed, 1e-9):,.0f} leaves/s", file=sys.stderr)
     return 0

@@ -99,8 +99,9 @@ class _Pair:
         fast_status = STATUS[fast.make(move)]
         self.report.moves += 1
         self.differ(f"status of {_text(move, board)}", status, fast_status)
-        self.differ(f"captures of {_text(move, board)}", list(board.last_captures),
-                    fast.last_captures())
+        self.differ(
+            f"captures of {_text(move, board)}", list(board.last_captures), fast.last_captures()
+        )
         if board.last_captures:
             self.report.captures += 1
         if len(board.last_captures) > custodial:
@@ -158,7 +159,8 @@ def _choose(board: Board, moves: list[int], rng: random.Random) -> int:
     elif draw < 0.75:
         n = tables.size
         pool = [
-            move for move in moves
+            move
+            for move in moves
             if (move & TARGET_MASK) // n in (0, n - 1) or (move & TARGET_MASK) % n in (0, n - 1)
         ]
     return rng.choice(pool or moves)

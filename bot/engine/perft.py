@@ -41,7 +41,8 @@ PUBLISHED: dict[tuple[str, int], tuple[int, int]] = {
     ("fidchell", 4): (244_192, 12_864),
     ("fidchell", 5): (10_907_960, 442_200),
 }
-"""Ground truth from RULES.md: (variant, depth) -> (leaves, leaf moves that capture)."""
+"""Ground truth from docs/RULES.md, which a test checks this against: (variant, depth) ->
+(leaves, leaf moves that capture)."""
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,10 @@
 captures, and how a move can end the game.
 
 A :class:`~bot.engine.variants.Variant` describes a ruleset as data (board, start, special
-squares); the family's :class:`Rules` subclass is its behaviour, on the model of python-chess's
-variant classes. The fast :class:`~bot.engine.board.Board` asks these methods after every move,
-and everything above it (the referee :class:`~bot.engine.game.Game`, the AI's tactics, the bot's
-words) asks the board, so each rule has exactly one definition.
+squares) and names its family's :class:`Rules` subclass, which is its behaviour, on the model of
+python-chess's variant classes. The fast :class:`~bot.engine.board.Board` asks these methods
+after every move, and everything above it (the referee :class:`~bot.engine.game.Game`, the AI's
+tactics, the bot's words) asks the board, so each rule has exactly one definition.
 
 Every method judges the board *after* the move was made and its ordinary captures removed;
 ``target`` is where the moving piece now stands. A method that ends the game returns the
@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 from .tables import ATTACKER, DEFENDER, EMPTY, KING, Tables, tables_for
 from .types import Side, Termination
-from .variants import KingCapture, Variant
 
 if TYPE_CHECKING:
     from .board import Board
+    from .variants import Variant
 
 KING_TAKEN = frozenset({Termination.KING_CAPTURED, Termination.GROUP_CAPTURED})
 """The endings in which the king was captured."""
@@ -39,6 +39,14 @@ class Rules:
     """Who wins by it (``None``: a draw)."""
     extra_captures = False
     """Whether :meth:`more_captures` can capture anything (the board skips it otherwise)."""
+    king_strength = "s"
+    """The king's strength as OpenTafl's rules records write it (``ks:``): ``c`` captured by
+    two away from the throne, ``s`` only when surrounded."""
+    surrounded_side_loses = False
+    """A side shut in entirely loses (OpenTafl's ``surf:``: the king's group captured, or
+    Copenhagen's encirclement)."""
+    forts_and_walls = False
+    """Shieldwalls, exit forts and encirclement: Copenhagen's rules beyond the king."""
 
     def __init__(self, variant: Variant, tables: Tables) -> None:
         self.variant = variant
@@ -95,9 +103,15 @@ class Rules:
         return None
 
     def after_defenders_move(self, board: Board, piece: int, target: int) -> Termination | None:
-        """How a defenders' move ends the game, if it does."""
+        """How a defenders' move ends the game, if it does: the king's escape, for every
+        variant, or the family's own way (:meth:`defenders_win`)."""
         if piece == KING and self.tables.is_escape[target]:
             return Termination.KING_ESCAPED
+        return self.defenders_win(board)
+
+    def defenders_win(self, board: Board) -> Termination | None:
+        """A defenders' win other than an escape, judged after their move: Tuichi where the
+        variant says it wins."""
         if self.variant.tuichi_wins and len(board.king_routes()) >= 2:
             return Termination.TUICHI
         return None
@@ -106,6 +120,8 @@ class Rules:
 class CentreStrongRules(Rules):
     """Four attackers on the throne, three and the throne beside it, two anywhere else
     (``tablut``, ``tablut-ashton``, ``fidchell``)."""
+
+    king_strength = "c"
 
     def ring_closed(self, board: Board, target: int) -> bool:
         tables = self.tables
@@ -139,6 +155,8 @@ class GroupRules(SurroundedRules):
     """As :class:`SurroundedRules`, and the king falls with his whole group when the king and
     every defender connected to him have no free neighbour (``tablut-unarmed``,
     ``brandubh``). The moving attacker must touch the group."""
+
+    surrounded_side_loses = True
 
     def king_captured(self, board: Board, target: int) -> Termination | None:
         tables = self.tables
@@ -218,6 +236,8 @@ class CopenhagenRules(Rules):
     repetition = Termination.PERPETUAL_REPETITION
     repetition_winner: Side | None = Side.ATTACKERS
     extra_captures = True
+    surrounded_side_loses = True
+    forts_and_walls = True
 
     def __init__(self, variant: Variant, tables: Tables) -> None:
         super().__init__(variant, tables)
@@ -260,7 +280,7 @@ class CopenhagenRules(Rules):
         of every member. A king in an attacked row counts towards the two but stays; a king
         may bracket or stand in front for the defenders.
 
-        The moving piece must be one of the brackets. RULES.md also allows a front piece to
+        The moving piece must be one of the brackets. docs/RULES.md also allows a front piece to
         complete the wall, but in the 1,752 recorded games none of the 24 walls completed
         from the front captured, and all 59 recorded wall captures were made by a bracket.
         """
@@ -288,9 +308,7 @@ class CopenhagenRules(Rules):
             return cells[sq] == EMPTY
         return self._is_friend(piece, cells[sq])
 
-    def _row_captures(
-        self, board: Board, piece: int, e: int, first: int, last: int
-    ) -> list[int]:
+    def _row_captures(self, board: Board, piece: int, e: int, first: int, last: int) -> list[int]:
         """The members of the row ``first..last`` of edge ``e`` (enemy pieces, bracketed) that
         fall, if every member has a mover's piece in front; the king never falls this way."""
         squares, inward = self._edges[e]
@@ -324,9 +342,7 @@ class CopenhagenRules(Rules):
             return captured
         return Termination.ENCIRCLEMENT if self._encircled(board) else None
 
-    def after_defenders_move(self, board: Board, piece: int, target: int) -> Termination | None:
-        if piece == KING and self.tables.is_escape[target]:
-            return Termination.KING_ESCAPED
+    def defenders_win(self, board: Board) -> Termination | None:
         if board.king >= 0 and self._edge[board.king] and self.exit_fort(board):
             return Termination.EXIT_FORT
         return None
@@ -354,7 +370,7 @@ class CopenhagenRules(Rules):
         return defenders == cells.count(DEFENDER)
 
     def exit_fort(self, board: Board) -> frozenset[int]:
-        """RULES.md's exit fort: the king on the edge can move, no attacker touches the fort
+        """docs/RULES.md's exit fort: the king on the edge can move, no attacker touches the fort
         (the king's square and the empty squares reachable from it), and the defenders next
         to the fort all belong to the wall that cannot be broken. Returns the fort's squares
         when it holds (empty otherwise)."""
@@ -389,12 +405,20 @@ class CopenhagenRules(Rules):
             for sq in list(held):
                 rank, file = divmod(sq, n)
                 along_rank = (
-                    file == 0 or file == n - 1 or sq - 1 in holding or sq + 1 in holding
-                    or sq - 1 in held or sq + 1 in held
+                    file == 0
+                    or file == n - 1
+                    or sq - 1 in holding
+                    or sq + 1 in holding
+                    or sq - 1 in held
+                    or sq + 1 in held
                 )
                 along_file = (
-                    rank == 0 or rank == n - 1 or sq - n in holding or sq + n in holding
-                    or sq - n in held or sq + n in held
+                    rank == 0
+                    or rank == n - 1
+                    or sq - n in holding
+                    or sq + n in holding
+                    or sq - n in held
+                    or sq + n in held
                 )
                 if not (along_rank and along_file):
                     held.discard(sq)
@@ -404,12 +428,5 @@ class CopenhagenRules(Rules):
 
 @cache
 def rules_for(variant: Variant) -> Rules:
-    """The rules object of a variant (built once per process)."""
-    tables = tables_for(variant)
-    if variant.king_capture is KingCapture.COPENHAGEN:
-        return CopenhagenRules(variant, tables)
-    if variant.king_capture is KingCapture.CENTRE_STRONG:
-        return CentreStrongRules(variant, tables)
-    if variant.group_capture:
-        return GroupRules(variant, tables)
-    return SurroundedRules(variant, tables)
+    """The rules object of a variant: the class it names, built once per process."""
+    return variant.rules(variant, tables_for(variant))

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import TYPE_CHECKING
 
 from .otn import parse_position
 from .types import Piece, Side
-from .variants import Variant
+
+if TYPE_CHECKING:
+    from .variants import Variant
 
 EMPTY, ATTACKER, DEFENDER, KING = (int(p) for p in Piece)
 
@@ -34,7 +37,6 @@ class Tables:
         self.area = n * n
         self.throne = variant.throne
         self.king_armed = variant.king_armed
-        self.group_capture = variant.group_capture
         self.linnaean = variant.linnaean_capture
         self.occupied_throne_hostile_to_defenders = variant.occupied_throne_hostile_to_defenders
         self.empty_throne_hostile_to_attackers = Side.ATTACKERS in variant.empty_throne_hostile_to

@@ -1,31 +1,16 @@
 """The registry of variants: each ruleset is one frozen description, looked up by name.
 
 Move generation, captures and end-of-game checks read these descriptions; nothing else in the
-engine knows a variant by its name. ``../shared/RULES.md`` is the authority on every field.
+engine knows a variant by its name. ``docs/RULES.md`` is the authority on every field.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 from .errors import UnknownVariantError
+from .rules import CentreStrongRules, CopenhagenRules, GroupRules, Rules, SurroundedRules
 from .types import Escape, Side, Square, parse_square, square_name
-
-
-class KingCapture(Enum):
-    """How the attackers capture the king (before any group capture)."""
-
-    CENTRE_STRONG = "centre-strong"
-    """Four attackers on the throne, three plus the throne beside it, two anywhere else."""
-
-    SURROUNDED = "surrounded"
-    """Every neighbour is an attacker, the board edge, the throne or a corner."""
-
-    COPENHAGEN = "copenhagen"
-    """Four attackers around him, or three and the throne beside it; never on the edge. The
-    ruleset also has shieldwalls, exit forts, encirclement and repetition lost by the
-    defenders (see :class:`~bot.engine.rules.CopenhagenRules`)."""
 
 
 @dataclass(frozen=True)
@@ -42,12 +27,13 @@ class Variant:
     first: Side
     escape: Escape
     king_armed: bool
-    king_capture: KingCapture
+    rules: type[Rules]
+    """The family of rules it plays: how the king is captured, what else a move captures, how
+    a move ends the game (see :mod:`bot.engine.rules`)."""
     summary: str
     source: str
     """Where the rules come from, as a player would look them up (a book or a site); the
     project's own label for each ruleset is a comment beside it."""
-    group_capture: bool = False
     tuichi_wins: bool = False
     throne_passable: bool = False
     """Ordinary pieces may pass over the empty throne (never stop on it)."""
@@ -103,20 +89,20 @@ class Variant:
           edge he has three, so he is never captured there (``ks:m`` would let the edge count).
         - ``surf:y``: a side entirely surrounded loses (encirclement).
         - ``tfr:w``: OpenTafl gives a threefold repetition to the side to move in the repeated
-          position, so the side whose move repeats it loses. RULES.md gives it to the attackers
+          position, so the side whose move repeats it loses. docs/RULES.md gives it to the attackers
           whoever repeats; the two agree when the defenders repeat, which is what the rule is
           for, and OTN has no value closer to it.
         - ``sw:s``: shieldwall captures, and a corner may stand in for a bracket.
-        - ``swf:y``: the capturing move must be a bracket's (RULES.md also lets a front piece
+        - ``swf:y``: the capturing move must be a bracket's (docs/RULES.md also lets a front piece
           close the wall; OpenTafl's ``swf:n`` would let any move capture a closed wall).
-        - ``efe:y``: the king wins by an edge fort (RULES.md's exit fort).
+        - ``efe:y``: the king wins by an edge fort (docs/RULES.md's exit fort).
 
         Read back by OpenTafl's ``RulesSerializer.loadRulesRecord``, the record has the settings
         of its built-in Copenhagen; only the throne lists name fewer piece kinds (we have no
         knights or commanders), and ``cenh:`` is moot under an armed king on the throne.
         """
         yn = {True: "y", False: "n"}
-        copenhagen = self.king_capture is KingCapture.COPENHAGEN
+        copenhagen = self.rules.forts_and_walls
 
         def squares(group: frozenset[Square]) -> str:
             return ",".join(square_name(sq, self.size) for sq in sorted(group))
@@ -126,9 +112,7 @@ class Variant:
             for side, letters in ((Side.ATTACKERS, "t"), (Side.DEFENDERS, "TK"))
             if side in self.empty_throne_hostile_to
         )
-        strength = {
-            KingCapture.CENTRE_STRONG: "c", KingCapture.SURROUNDED: "s", KingCapture.COPENHAGEN: "s"
-        }[self.king_capture]
+        strength = self.rules.king_strength
         throne_passers = ("tT" if self.throne_passable else "") + (
             "K" if self.king_may_enter_throne else ""
         )
@@ -137,10 +121,10 @@ class Variant:
             f"name:{self.title.replace(' ', '_')}",
             f"esc:{'c' if self.escape is Escape.CORNER else 'e'}",
             f"atkf:{yn[self.first is Side.ATTACKERS]}",
-            f"tfr:{'w' if copenhagen else 'd'}",
+            f"tfr:{'w' if self.rules.repetition_winner is not None else 'd'}",
             f"ka:{yn[self.king_armed]}",
             f"ks:{strength}",
-            f"surf:{yn[self.group_capture or copenhagen]}",
+            f"surf:{yn[self.rules.surrounded_side_loses]}",
             f"linc:{yn[self.linnaean_capture]}",
             f"cor:{squares(self.corners)}",
             f"cenhe:{hostile_empty}",
@@ -175,7 +159,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.EDGE,
         king_armed=True,
-        king_capture=KingCapture.CENTRE_STRONG,
+        rules=CentreStrongRules,
         empty_throne_hostile_to=_BOTH,
         linnaean_capture=True,
         rematch_winner_defends=True,
@@ -188,7 +172,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "on the throne, on three sides beside it, or by trapping him between two attackers "
             "elsewhere. Only the king may stop on or cross the throne."
         ),
-        # RULES.md seed 000 (Aisling-1198)
+        # Aisling-1198's rule sheet (docs/RULES.md, `tablut`)
         source=(
             "Linnaeus, Lachesis Lapponica (1732), as reconstructed by Ashton (2010), Cartier, "
             "Salmi and Walker"
@@ -203,7 +187,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.DEFENDERS,
         escape=Escape.EDGE,
         king_armed=True,
-        king_capture=KingCapture.CENTRE_STRONG,
+        rules=CentreStrongRules,
         king_may_enter_throne=False,
         empty_throne_hostile_to=_BOTH,
         occupied_throne_hostile_to_defenders=True,
@@ -216,10 +200,9 @@ _REGISTRY: tuple[Variant, ...] = (
             "own camp or leave it but never re-enter; defenders never enter camps. Camps and "
             "the throne count as a capturing piece. The king escapes at any edge square."
         ),
-        # RULES.md seed 003
+        # Linnaeus's laws as Ashton translates them (docs/RULES.md, `tablut-ashton`)
         source=(
-            "Linnaeus's laws as translated by John Ashton (2007), with the Tablut Challenge's "
-            "camps"
+            "Linnaeus's laws as translated by John Ashton (2007), with the Tablut Challenge's camps"
         ),
         aliases=("ashton",),
     ),
@@ -231,7 +214,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.DEFENDERS,
         escape=Escape.CORNER,
         king_armed=True,
-        king_capture=KingCapture.SURROUNDED,
+        rules=SurroundedRules,
         throne_passable=True,
         summary=(
             "Tablut as Ludoteka plays it. The defenders move first and the king escapes to a "
@@ -239,7 +222,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "throne but only the king may stop on it. The king must be surrounded on all four "
             "sides by attackers, the board edge, the throne or a corner."
         ),
-        # RULES.md seed 001
+        # Ludoteka's Tablut (docs/RULES.md, `tablut-corner`)
         source="Ludoteka (ludoteka.com)",
         aliases=("ludoteka",),
     ),
@@ -251,8 +234,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.CORNER,
         king_armed=False,
-        king_capture=KingCapture.SURROUNDED,
-        group_capture=True,
+        rules=GroupRules,
         throne_passable=True,
         summary=(
             "Tablut after Board Game Arena. Attackers move first; the king escapes to a corner "
@@ -260,7 +242,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "corners help), or surround the king together with every defender connected to "
             "him so that the group has no free square."
         ),
-        # RULES.md seed 002
+        # regledujeu.fr's Tablut (Gwezboell) (docs/RULES.md, `tablut-unarmed`)
         source="Board Game Arena's Tablut, as described by regledujeu.fr",
         aliases=("bga",),
     ),
@@ -272,8 +254,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.CORNER,
         king_armed=True,
-        king_capture=KingCapture.SURROUNDED,
-        group_capture=True,
+        rules=GroupRules,
         throne_passable=True,
         empty_throne_hostile_to=_BOTH,
         summary=(
@@ -282,7 +263,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "The king must be surrounded on four sides (edge, throne and corners count), or "
             "his whole group must be shut in. The defenders win most games between equals."
         ),
-        # RULES.md seed 004, first version
+        # the leaflet Jeux de Tafl's Brandubh (docs/RULES.md, `brandubh`)
         source="Jeux de Tafl (its first 7x7 version)",
         aliases=("brandub",),
     ),
@@ -294,7 +275,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.EDGE,
         king_armed=True,
-        king_capture=KingCapture.CENTRE_STRONG,
+        rules=CentreStrongRules,
         king_may_enter_throne=False,
         tuichi_wins=True,
         empty_throne_hostile_to=_BOTH,
@@ -304,7 +285,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "Tuichi: a move that opens two escape routes. Once the king leaves the throne, "
             "nobody may enter or cross it, and the empty throne is hostile to all."
         ),
-        # RULES.md seed 004, other version
+        # the leaflet's other version (docs/RULES.md, `fidchell`)
         source="Jeux de Tafl (its other 7x7 version)",
     ),
     Variant(
@@ -315,7 +296,7 @@ _REGISTRY: tuple[Variant, ...] = (
         first=Side.ATTACKERS,
         escape=Escape.CORNER,
         king_armed=True,
-        king_capture=KingCapture.COPENHAGEN,
+        rules=CopenhagenRules,
         throne_passable=True,
         empty_throne_hostile_to=_BOTH,
         summary=(
@@ -327,7 +308,7 @@ _REGISTRY: tuple[Variant, ...] = (
             "capture. The attackers also win by encircling the king and every defender, and "
             "the defenders may not repeat a position a third time."
         ),
-        # RULES.md, section copenhagen
+        # the Rules of Copenhagen Hnefatafl 11x11 (docs/RULES.md, `copenhagen`)
         source="Copenhagen Hnefatafl 11x11 rules (aagenielsen.dk; World Tafl Federation)",
         aliases=("hnefatafl",),
     ),

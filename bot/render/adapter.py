@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.ai.analysis import GameAnalysis, MomentKind
-from bot.engine import Game, Move, MoveResult, Side, Termination
+from bot.ai.analysis import GameAnalysis
+from bot.engine import Game, Move, MoveResult, Outcome, Side, Termination
 from bot.render.view import (
     ATTACKER,
     DEFENDER,
@@ -19,18 +19,21 @@ from bot.render.view import (
 )
 
 _SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS: "defenders"}
-_CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
-"""Shorter words for an ending whose full name would rarely fit beside the players' names (the
-winner already says who the repetition was forbidden to)."""
+_CAPTION_WORDS = {
+    Termination.PERPETUAL_REPETITION: "repetition",
+    Termination.AGREED_DRAW: "by agreement",
+}
+"""Other words for an ending whose full name would rarely fit beside the players' names (the
+winner already says who the repetition was forbidden to) or repeat the verdict ("Draw: agreed
+draw")."""
 
 
-def _status(game: Game, last: MoveResult | None, hints: bool = True) -> str | None:
+def _status(outcome: Outcome | None, last: MoveResult | None, hints: bool = True) -> str | None:
     """The caption's highlighted note: the result, the king's side's call, or a king in danger
     (only the result without ``hints``).
 
     The part after a colon is the detail the caption drops first when space is short.
     """
-    outcome = game.outcome
     if outcome is not None:
         verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
         ending = outcome.termination
@@ -67,6 +70,7 @@ def board_view_from_game(
     attackers: str | None = None,
     defenders: str | None = None,
     hints: bool = True,
+    outcome: Outcome | None = None,
 ) -> BoardView:
     """The current position of `game` with its last move, captures and king markers.
 
@@ -77,8 +81,14 @@ def board_view_from_game(
     it is, the last move with its number as the game record writes it (`12.` or `12…`), and the
     announcement or the result. Without `hints` (a puzzle being solved, whose point is to find
     the road or the threat) neither the markers nor the announcement are shown.
+
+    `outcome` is how the game ended when the players or the clock ended it (a resignation, a
+    loss on time, an agreed draw), which the board itself cannot know. A finished game's board
+    shows its result, never whose turn it is, a call, or the king's roads and dangers (but for
+    the roads of a Tuichi, which won the game).
     """
     variant = game.variant
+    ended = game.outcome or outcome
     last = game.history[-1] if game.history else None
     last_move: tuple[Square, Square] | None = None
     captured: list[tuple[Square, int]] = []
@@ -92,7 +102,9 @@ def board_view_from_game(
             king = _captured_king_square(game)
             if king is not None:
                 captured.append((king, KING))
-        if hints:
+        # A finished game has nothing left to play for: its roads and dangers are no longer
+        # news, unless the roads are what ended it (Tuichi).
+        if hints and (ended is None or ended.termination is Termination.TUICHI):
             routes = last.routes
             threatened = last.king_threatened
     strip = None
@@ -100,12 +112,12 @@ def board_view_from_game(
         strip = Caption(
             attackers=attackers or "Attackers",
             defenders=defenders or "Defenders",
-            to_move=None if game.is_over else _SIDE_NAMES[game.turn],
+            to_move=None if ended is not None else _SIDE_NAMES[game.turn],
             move_label=None if last is None else str(game.move_number()),
             # The plain move: the markers show the captures and the king's roads, and the
             # status says the rest in words (OTN's suffixes are for records).
             move_text=None if last is None else last.move.text(game.size),
-            status=_status(game, last, hints),
+            status=_status(ended, last, hints),
             attackers_lost=game.lost(Side.ATTACKERS),
             defenders_lost=game.lost(Side.DEFENDERS),
         )
@@ -130,15 +142,21 @@ def replay_views(
     caption: bool = False,
     attackers: str | None = None,
     defenders: str | None = None,
+    outcome: Outcome | None = None,
 ) -> list[BoardView]:
-    """One view per position of the game, from the start to the current one (for a GIF)."""
+    """One view per position of the game, from the start to the current one (for a GIF); the
+    last shows ``outcome``, a result decided off the board (see :func:`board_view_from_game`)."""
     replay = game.copy()
-    views = [board_view_from_game(replay, caption=caption, attackers=attackers,
-                                  defenders=defenders)]
+    views = [
+        board_view_from_game(
+            replay, caption=caption, attackers=attackers, defenders=defenders, outcome=outcome
+        )
+    ]
     while replay.ply:
         replay.undo()
-        views.append(board_view_from_game(replay, caption=caption, attackers=attackers,
-                                          defenders=defenders))
+        views.append(
+            board_view_from_game(replay, caption=caption, attackers=attackers, defenders=defenders)
+        )
     views.reverse()
     return views
 
@@ -166,8 +184,7 @@ def view_before_move(
     before = game.copy()
     while before.ply >= ply:
         before.undo()
-    view = board_view_from_game(before, caption=caption, attackers=attackers,
-                                defenders=defenders)
+    view = board_view_from_game(before, caption=caption, attackers=attackers, defenders=defenders)
     arrows = [Arrow(played.origin, played.target, "played")]
     if better is not None:
         move = Move.parse(better, game.size)
@@ -183,13 +200,6 @@ def view_before_move(
             status_first=True,
         )
     return replace(view, arrows=tuple(arrows), caption=strip)
-
-
-_KIND_WORDS = {
-    MomentKind.BLUNDER: "Blunder",
-    MomentKind.MISSED_WIN: "Missed win",
-    MomentKind.MISSED_DEFENCE: "Missed defence",
-}
 
 
 def analysis_view(
@@ -210,9 +220,16 @@ def analysis_view(
     moment = next((m for m in analysis.moments if m.ply == ply), None)
     if moment is not None:
         better: str | None = moment.better
-        status: str | None = f"{_KIND_WORDS[moment.kind]}: better {moment.better}"
+        status: str | None = f"{moment.kind.value.capitalize()}: better {moment.better}"
     else:
         better = analysis.evals[ply - 1].best_move
         status = f"Better: {better}" if better and better != analysis.moves[ply - 1] else None
-    return view_before_move(game, ply, better=better, status=status, caption=caption,
-                            attackers=attackers, defenders=defenders)
+    return view_before_move(
+        game,
+        ply,
+        better=better,
+        status=status,
+        caption=caption,
+        attackers=attackers,
+        defenders=defenders,
+    )

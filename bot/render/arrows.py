@@ -37,6 +37,10 @@ HALO = 0.045
 START_BEYOND_CENTRE = 0.3
 """How far from the origin square's centre the arrow starts (fraction of a square): at the
 piece's rim, so the piece, a king's crown above all, stays in view."""
+MIN_DRAWN = 1.2
+"""The shortest an arrow is drawn, start to tip (squares): a one-square move starts nearer its
+piece's centre, so that its shaft still shows beside its head when a phone shows the board at
+360 px."""
 SIDE_BY_SIDE = 0.19
 """How far two arrows along the same line are moved apart, each to its side (fraction of a
 square), so that the one underneath still shows."""
@@ -44,8 +48,14 @@ square), so that the one underneath still shows."""
 Point = tuple[float, float]
 
 
-def draw_arrows(image: Image.Image, layout: Layout, flip: bool, arrows: Iterable[Arrow],
-                theme: Theme, palette: Image.Image | None = None) -> Image.Image:
+def draw_arrows(
+    image: Image.Image,
+    layout: Layout,
+    flip: bool,
+    arrows: Iterable[Arrow],
+    theme: Theme,
+    palette: Image.Image | None = None,
+) -> Image.Image:
     """``image`` with the arrows drawn over it, in place; the better move goes on top, since it
     is the one the picture teaches.
 
@@ -55,7 +65,7 @@ def draw_arrows(image: Image.Image, layout: Layout, flip: bool, arrows: Iterable
     ordered = sorted(arrows, key=lambda item: item.style == "better")
     ends = [(layout.centre(a.origin, flip), layout.centre(a.target, flip)) for a in ordered]
     for index, arrow in enumerate(ordered):
-        others = ends[:index] + ends[index + 1:]
+        others = ends[:index] + ends[index + 1 :]
         shift = SIDE_BY_SIDE if any(_overlap(ends[index], other) for other in others) else 0.0
         # Side by side: the played move to one side of the line, the better one to the other.
         side = shift if arrow.style == "better" else -shift
@@ -76,16 +86,28 @@ def _overlap(first: tuple[Point, Point], second: tuple[Point, Point]) -> bool:
     return False
 
 
-def _draw(image: Image.Image, layout: Layout, centre_from: Point, centre_to: Point,
-          arrow: Arrow, theme: Theme, palette: Image.Image | None, side: float) -> None:
+def _draw(
+    image: Image.Image,
+    layout: Layout,
+    centre_from: Point,
+    centre_to: Point,
+    arrow: Arrow,
+    theme: Theme,
+    palette: Image.Image | None,
+    side: float,
+) -> None:
     square = layout.square
     dx, dy = centre_to[0] - centre_from[0], centre_to[1] - centre_from[1]
     length = math.hypot(dx, dy)
     ux, uy = dx / length, dy / length
     # ``side`` moves the whole arrow across its line (see SIDE_BY_SIDE).
     across = (-uy * side * square, ux * side * square)
-    start = (centre_from[0] + ux * START_BEYOND_CENTRE * square + across[0],
-             centre_from[1] + uy * START_BEYOND_CENTRE * square + across[1])
+    span = length / square
+    lead = max(0.0, min(START_BEYOND_CENTRE, span + TIP_BEYOND_CENTRE - MIN_DRAWN))
+    start = (
+        centre_from[0] + ux * lead * square + across[0],
+        centre_from[1] + uy * lead * square + across[1],
+    )
     end = (centre_to[0] + across[0], centre_to[1] + across[1])
     tip = (end[0] + ux * TIP_BEYOND_CENTRE * square, end[1] + uy * TIP_BEYOND_CENTRE * square)
     pad = square * 0.5
@@ -179,7 +201,9 @@ def _dashes(a: Point, b: Point, unit: Point, dash: float, gap: float) -> list[tu
         begin = index * (length + gap)
         end = begin + length
         segments.append(
-            ((a[0] + unit[0] * begin, a[1] + unit[1] * begin),
-             (a[0] + unit[0] * end, a[1] + unit[1] * end))
+            (
+                (a[0] + unit[0] * begin, a[1] + unit[1] * begin),
+                (a[0] + unit[0] * end, a[1] + unit[1] * end),
+            )
         )
     return segments

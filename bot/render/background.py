@@ -11,8 +11,13 @@ from bot.render.theme import Theme
 from bot.render.view import FILES, Square
 
 
-def square_kind(square: Square, size: int, throne: Square | None, corners: frozenset[Square],
-                camps: frozenset[Square]) -> str:
+def square_kind(
+    square: Square,
+    size: int,
+    throne: Square | None,
+    corners: frozenset[Square],
+    camps: frozenset[Square],
+) -> str:
     """Which background a square has (one of sprites.SQUARE_KINDS)."""
     if square == throne:
         return "throne"
@@ -29,8 +34,14 @@ def coordinate_font_size(layout: Layout) -> int:
     return max(10, min(round(layout.margin * 0.58), round(layout.square * 0.36)))
 
 
-def draw_background(theme: Theme, layout: Layout, flip: bool, throne: Square | None,
-                    corners: frozenset[Square], camps: frozenset[Square]) -> Image.Image:
+def draw_background(
+    theme: Theme,
+    layout: Layout,
+    flip: bool,
+    throne: Square | None,
+    corners: frozenset[Square],
+    camps: frozenset[Square],
+) -> Image.Image:
     """The RGB background for one orientation and set of special squares."""
     image = Image.new("RGB", (layout.width, layout.height), theme.margin)
     draw = ImageDraw.Draw(image)
@@ -39,8 +50,10 @@ def draw_background(theme: Theme, layout: Layout, flip: bool, throne: Square | N
     x0, y0 = layout.origin
     # A frame just outside the squares; the squares' own grid half-lines complete it inside.
     frame = max(2, layout.square // 24)
-    draw.rectangle((x0 - frame, y0 - frame, x0 + layout.board + frame - 1,
-                    y0 + layout.board + frame - 1), fill=theme.frame)
+    draw.rectangle(
+        (x0 - frame, y0 - frame, x0 + layout.board + frame - 1, y0 + layout.board + frame - 1),
+        fill=theme.frame,
+    )
     tiles = {kind: sprites.square_base(theme, kind, layout.square) for kind in sprites.SQUARE_KINDS}
     size = layout.size
     for square in range(size * size):
@@ -50,8 +63,7 @@ def draw_background(theme: Theme, layout: Layout, flip: bool, throne: Square | N
     return image
 
 
-def _draw_coordinates(draw: ImageDraw.ImageDraw, theme: Theme, layout: Layout,
-                      flip: bool) -> None:
+def _draw_coordinates(draw: ImageDraw.ImageDraw, theme: Theme, layout: Layout, flip: bool) -> None:
     label_font = font(coordinate_font_size(layout))
     x0, y0 = layout.origin
     size, step = layout.size, layout.square

@@ -40,8 +40,9 @@ def _directions(layout: Layout, flip: bool, squares: list[Square]) -> dict[Squar
         for j in (i - 1, i + 1):
             if 0 <= j < len(squares):
                 dx, dy = cells[j][0] - cells[i][0], cells[j][1] - cells[i][1]
-                out[square] = out.get(square, "") + ("e" if dx > 0 else "w" if dx < 0
-                                                     else "s" if dy > 0 else "n")
+                out[square] = out.get(square, "") + (
+                    "e" if dx > 0 else "w" if dx < 0 else "s" if dy > 0 else "n"
+                )
     return out
 
 

@@ -23,8 +23,9 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     return text.rstrip() + ELLIPSIS if text else ""
 
 
-def _right_items(caption: Caption, face: ImageFont.FreeTypeFont, gap: float,
-                 room: float) -> list[tuple[str, bool]]:
+def _right_items(
+    caption: Caption, face: ImageFont.FreeTypeFont, gap: float, room: float
+) -> list[tuple[str, bool]]:
     """The status and the move, as (text, is_status), in the fullest form that fits `room`.
 
     A player needs the status more than the move, so when space is short the status first loses
@@ -40,8 +41,9 @@ def _right_items(caption: Caption, face: ImageFont.FreeTypeFont, gap: float,
     if caption.status_first:
         numbered = [(caption.move_label, False)] if caption.move_label and caption.move_text else []
         candidates = [
-            items for status in forms for items in ([(status, True), *move],
-                                                    [(status, True), *numbered])
+            items
+            for status in forms
+            for items in ([(status, True), *move], [(status, True), *numbered])
         ]
         candidates = [*candidates, [(forms[-1], True)]] if forms else [move]
     else:
@@ -73,15 +75,14 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
     # cut for the status) and the losses.
     fixed = 2 * (icon_size + pad * 0.4) + sum(face.getlength(text) for text in losses) + 3 * pad
     kept = face.getlength("Defenders")
-    room = width - pad - fixed - sum(
-        min(face.getlength(name), kept) for _, name, _, _ in players
-    )
+    room = width - pad - fixed - sum(min(face.getlength(name), kept) for _, name, _, _ in players)
     right = _right_items(caption, face, gap, room)
     right_width = min(_width(right, face, gap), room)
 
     # Left: each side's piece, player and losses; the side to move is underlined.
-    rooms = _share(width - right_width - fixed - pad,
-                   [face.getlength(name) for _, name, _, _ in players])
+    rooms = _share(
+        width - right_width - fixed - pad, [face.getlength(name) for _, name, _, _ in players]
+    )
     x = float(pad)
     for (code, name, _, side), lost, name_room in zip(players, losses, rooms, strict=True):
         sprite = sprites.icon(theme, code, icon_size)
@@ -97,8 +98,15 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
             x += face.getlength(lost)
         if caption.to_move == side:
             bar = max(2, round(height * 0.07))
-            draw.rectangle((round(start), height - bar - round(height * 0.06), round(x),
-                            height - 1 - round(height * 0.06)), fill=theme.caption_accent)
+            draw.rectangle(
+                (
+                    round(start),
+                    height - bar - round(height * 0.06),
+                    round(x),
+                    height - 1 - round(height * 0.06),
+                ),
+                fill=theme.caption_accent,
+            )
         x += pad * 1.2
 
     # Right: status then move, right-aligned.

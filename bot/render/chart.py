@@ -39,6 +39,8 @@ _KIND_SHAPES = {
     MomentKind.BLUNDER: "circle",
     MomentKind.MISSED_WIN: "diamond",
     MomentKind.MISSED_DEFENCE: "square",
+    MomentKind.MISTAKE: "triangle",
+    MomentKind.INACCURACY: "dot",
 }
 
 
@@ -48,6 +50,8 @@ def kind_colour(theme: Theme, kind: MomentKind) -> RGB:
         MomentKind.BLUNDER: theme.moment_blunder,
         MomentKind.MISSED_WIN: theme.moment_missed_win,
         MomentKind.MISSED_DEFENCE: theme.moment_missed_defence,
+        MomentKind.MISTAKE: theme.moment_mistake,
+        MomentKind.INACCURACY: theme.moment_inaccuracy,
     }[kind]
 
 
@@ -95,8 +99,9 @@ def render_eval_chart(
     if width < MIN_CHART_WIDTH:
         raise ValueError(f"a chart needs at least {MIN_CHART_WIDTH} px, not {width}")
     palette = get_theme(theme)
-    image = draw_eval_chart(analysis, width=width, theme=palette, attackers=attackers,
-                            defenders=defenders)
+    image = draw_eval_chart(
+        analysis, width=width, theme=palette, attackers=attackers, defenders=defenders
+    )
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=6)
     return buffer.getvalue()
@@ -124,8 +129,15 @@ def draw_eval_chart(
     return big.resize((width, height), Image.Resampling.LANCZOS)
 
 
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame,
-            analysis: GameAnalysis, theme: Theme, attackers: str, defenders: str) -> None:
+def _header(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    frame: _Frame,
+    analysis: GameAnalysis,
+    theme: Theme,
+    attackers: str,
+    defenders: str,
+) -> None:
     """Each player with a piece icon and their accuracy, attackers on the left and defenders
     mirrored on the right; the word "accuracy" once, between them."""
     unit = frame.width / 100
@@ -139,8 +151,10 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame,
         side: "–" if analysis.accuracy(side) is None else f"{analysis.accuracy(side):.0f}%"
         for side, _, _ in players
     }
-    needs = [icon_size + 1.4 * pad + face.getlength(name) + face.getlength(figures[side])
-             for side, _, name in players]
+    needs = [
+        icon_size + 1.4 * pad + face.getlength(name) + face.getlength(figures[side])
+        for side, _, name in players
+    ]
     word = "accuracy"
     centre_room = small.getlength(word) + 2 * pad
     if sum(needs) + 2 * pad + centre_room > frame.width:
@@ -183,16 +197,27 @@ def _areas(draw: ImageDraw.ImageDraw, frame: _Frame, chances: list[float], theme
     dash = frame.width / 120
     x = left
     while x < right:
-        draw.line(((x, middle), (min(right, x + dash), middle)), fill=theme.grid,
-                  width=max(1, round(frame.width / 600)))
+        draw.line(
+            ((x, middle), (min(right, x + dash), middle)),
+            fill=theme.grid,
+            width=max(1, round(frame.width / 600)),
+        )
         x += 2 * dash
     draw.line(points, fill=theme.caption_accent, width=round(frame.width / 220), joint="curve")
-    draw.rectangle((left, frame.top, right, frame.bottom), outline=theme.caption_dim,
-                   width=max(1, round(frame.width / 500)))
+    draw.rectangle(
+        (left, frame.top, right, frame.bottom),
+        outline=theme.caption_dim,
+        width=max(1, round(frame.width / 500)),
+    )
 
 
-def _axes(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame,
-          analysis: GameAnalysis, theme: Theme) -> None:
+def _axes(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    frame: _Frame,
+    analysis: GameAnalysis,
+    theme: Theme,
+) -> None:
     """Which way is whose (a piece at each end of the scale) and the move numbers below."""
     unit = frame.width / 100
     icon_size = round(4.2 * unit)
@@ -210,8 +235,11 @@ def _axes(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame,
         if ply is None:
             continue
         tick_x = frame.x(ply)
-        draw.line(((tick_x, frame.bottom), (tick_x, frame.bottom + frame.ticks * 0.2)),
-                  fill=theme.caption_dim, width=max(1, round(frame.width / 500)))
+        draw.line(
+            ((tick_x, frame.bottom), (tick_x, frame.bottom + frame.ticks * 0.2)),
+            fill=theme.caption_dim,
+            width=max(1, round(frame.width / 500)),
+        )
         draw.text((tick_x, y), str(number), font=face, fill=theme.caption_dim, anchor="mm")
 
 
@@ -235,8 +263,13 @@ def _first_ply(analysis: GameAnalysis, number: int) -> int | None:
     return None
 
 
-def _moments(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
-             chances: list[float], theme: Theme) -> None:
+def _moments(
+    draw: ImageDraw.ImageDraw,
+    frame: _Frame,
+    analysis: GameAnalysis,
+    chances: list[float],
+    theme: Theme,
+) -> None:
     """A mark on the line where each moment's move landed, and its move number above."""
     unit = frame.width / 100
     face = font(round(3.0 * unit))
@@ -265,9 +298,17 @@ def _moments(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
         _mark(draw, (x, y), unit * (1.6 if moment.critical else 1.25), moment, theme)
 
 
-def _label(draw: ImageDraw.ImageDraw, span: tuple[float, float], frame: _Frame, row: int,
-           text: str, face: ImageFont.FreeTypeFont, colour: RGB, moment: Moment,
-           theme: Theme) -> float:
+def _label(
+    draw: ImageDraw.ImageDraw,
+    span: tuple[float, float],
+    frame: _Frame,
+    row: int,
+    text: str,
+    face: ImageFont.FreeTypeFont,
+    colour: RGB,
+    moment: Moment,
+    theme: Theme,
+) -> float:
     """Draw a moment's label in ``row``; returns where its box ends (its line starts there)."""
     top = frame.header + row * frame.row + frame.row * 0.1
     bottom = frame.header + (row + 1) * frame.row - frame.row * 0.1
@@ -278,61 +319,85 @@ def _label(draw: ImageDraw.ImageDraw, span: tuple[float, float], frame: _Frame, 
         draw.rounded_rectangle(box, radius=radius, fill=colour)
         draw.text(centre, text, font=face, fill=(255, 255, 255), anchor="mm")
     else:
-        draw.rounded_rectangle(box, radius=radius, outline=colour,
-                               width=max(1, round(frame.width / 400)))
+        draw.rounded_rectangle(
+            box, radius=radius, outline=colour, width=max(1, round(frame.width / 400))
+        )
         draw.text(centre, text, font=face, fill=theme.caption_text, anchor="mm")
     return bottom
 
 
-def _mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
-          moment: Moment, theme: Theme) -> None:
+def _mark(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    moment: Moment,
+    theme: Theme,
+) -> None:
     """The kind's shape, with a light rim and a dark edge so it shows on either area."""
     colour = kind_colour(theme, moment.kind)
     shape = _KIND_SHAPES[moment.kind]
-    for grow, fill in ((radius * 0.55, theme.attacker), (radius * 0.35, (255, 255, 255)),
-                       (0.0, colour)):
+    for grow, fill in (
+        (radius * 0.55, theme.attacker),
+        (radius * 0.35, (255, 255, 255)),
+        (0.0, colour),
+    ):
         _shape(draw, shape, centre, radius + grow, fill)
 
 
-def _shape(draw: ImageDraw.ImageDraw, shape: str, centre: tuple[float, float], radius: float,
-           fill: RGB) -> None:
+def _shape(
+    draw: ImageDraw.ImageDraw, shape: str, centre: tuple[float, float], radius: float, fill: RGB
+) -> None:
     x, y = centre
     if shape == "circle":
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill)
     elif shape == "diamond":
         r = radius * 1.3
         draw.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=fill)
+    elif shape == "triangle":
+        r = radius * 1.35
+        draw.polygon(
+            [(x, y - r), (x + r * 0.87, y + r * 0.5), (x - r * 0.87, y + r * 0.5)], fill=fill
+        )
+    elif shape == "dot":
+        r = radius * 0.75
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
     else:
         r = radius * 0.92
         draw.rectangle((x - r, y - r, x + r, y + r), fill=fill)
 
 
-_KIND_LABELS = {
-    MomentKind.BLUNDER: "blunder",
-    MomentKind.MISSED_WIN: "missed win",
-    MomentKind.MISSED_DEFENCE: "missed defence",
-}
-
-
-def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
-            theme: Theme) -> None:
+def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis, theme: Theme) -> None:
     """The kinds of moment the chart shows, each with its shape; or that there were none."""
     unit = frame.width / 100
-    face = font(round(2.9 * unit))
-    y = frame.height - frame.legend / 2
     kinds = [kind for kind in MomentKind if any(m.kind is kind for m in analysis.moments)]
+    y = frame.height - frame.legend / 2
+    # Up to five kinds in one row: a smaller face when their labels need the room.
+    radius, gap = unit * 1.1, unit * 3
+    boards = next((m for m in analysis.moments if m.critical), None)
+    sample = analysis.move_label(boards.ply) if boards is not None else ""
+    size = 2.9
+    while size > 1.6:
+        face = font(round(size * unit))
+        needed = sum(radius * 2 + unit + face.getlength(kind.value) for kind in kinds)
+        needed += gap * max(0, len(kinds) - 1)
+        if boards is not None:  # the sample number, at least
+            needed += gap + face.getlength(sample) + unit * 1.8
+        if needed <= frame.width - unit * 4:
+            break
+        size -= 0.1
     if not kinds:
-        draw.text((frame.width / 2, y), "no decisive mistakes", font=face,
-                  fill=theme.caption_dim, anchor="mm")
+        draw.text(
+            (frame.width / 2, y),
+            "no decisive mistakes",
+            font=face,
+            fill=theme.caption_dim,
+            anchor="mm",
+        )
         return
-    radius = unit * 1.1
-    items = [(kind, _KIND_LABELS[kind]) for kind in kinds]
-    gap = unit * 3
+    items = [(kind, kind.value) for kind in kinds]
     widths = [radius * 2 + unit + face.getlength(text) for _, text in items]
     # A filled move number means the moment has its own board under the review; the sample is
     # the first such number of this game, not a made-up one the chart does not have.
-    boards = next((m for m in analysis.moments if m.critical), None)
-    sample = analysis.move_label(boards.ply) if boards is not None else ""
     sample_box = face.getlength(sample) + unit * 1.8
     boards_text = ""
     if boards is not None:
@@ -346,14 +411,13 @@ def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis,
     for (kind, text), item_width in zip(items, widths, strict=False):
         _shape(draw, _KIND_SHAPES[kind], (x + radius, y), radius + unit * 0.3, (255, 255, 255))
         _shape(draw, _KIND_SHAPES[kind], (x + radius, y), radius, kind_colour(theme, kind))
-        draw.text((x + 2 * radius + unit, y), text, font=face, fill=theme.caption_text,
-                  anchor="lm")
+        draw.text((x + 2 * radius + unit, y), text, font=face, fill=theme.caption_text, anchor="lm")
         x += item_width + gap
     if boards is not None:
         half = frame.row * 0.4
         box = (x, y - half, x + sample_box, y + half)
         draw.rounded_rectangle(box, radius=half * 2 / 3, fill=kind_colour(theme, boards.kind))
-        draw.text(((box[0] + box[2]) / 2, y), sample, font=face, fill=(255, 255, 255),
-                  anchor="mm")
-        draw.text((x + sample_box + unit, y), boards_text, font=face,
-                  fill=theme.caption_text, anchor="lm")
+        draw.text(((box[0] + box[2]) / 2, y), sample, font=face, fill=(255, 255, 255), anchor="mm")
+        draw.text(
+            (x + sample_box + unit, y), boards_text, font=face, fill=theme.caption_text, anchor="lm"
+        )

@@ -67,8 +67,9 @@ def render_gif(
         if shape is None:
             shape = (view.size, view.caption is None)
         elif shape != (view.size, view.caption is None):
-            raise ValueError("every position of a replay must have the same board size and "
-                             "caption use")
+            raise ValueError(
+                "every position of a replay must have the same board size and caption use"
+            )
         frame = render_board(view, theme=theme, flip=flip, width=width)
         if previous is None:
             header, _ = GifImagePlugin.getheader(
@@ -98,6 +99,7 @@ def _write(out: io.BytesIO, frame: tuple[Image.Image, tuple[int, int], int] | No
         return
     image, offset, duration = frame
     # disposal=1: leave each frame in place; the next one only paints what changed.
-    chunks = GifImagePlugin.getdata(image, offset, duration=duration,
-                                    transparency=TRANSPARENT_INDEX, disposal=1)
+    chunks = GifImagePlugin.getdata(
+        image, offset, duration=duration, transparency=TRANSPARENT_INDEX, disposal=1
+    )
     out.write(b"".join(chunks))

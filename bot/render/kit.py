@@ -51,8 +51,11 @@ def _sample_keys() -> list[TileKey]:
         TileKey("plain", KING, tint=True, path="n", fort=True),
         TileKey("plain_alt", tint=True, path="s", path_start=True, fort=True),
     ]
-    keys += [TileKey(base, captured=code) for base in ("plain", "plain_alt")
-             for code in (ATTACKER, DEFENDER, KING)]
+    keys += [
+        TileKey(base, captured=code)
+        for base in ("plain", "plain_alt")
+        for code in (ATTACKER, DEFENDER, KING)
+    ]
     keys.append(TileKey("plain", KING, captured=KING))
     return keys
 
@@ -106,8 +109,13 @@ class Kit:
             self._tiles[key] = tile
         return tile
 
-    def background(self, flip: bool, throne: Square | None, corners: frozenset[Square],
-                   camps: frozenset[Square]) -> Image.Image:
+    def background(
+        self,
+        flip: bool,
+        throne: Square | None,
+        corners: frozenset[Square],
+        camps: frozenset[Square],
+    ) -> Image.Image:
         """The quantized background; callers copy it before drawing on it."""
         cache_key = (flip, throne, corners, camps)
         background = self._backgrounds.get(cache_key)

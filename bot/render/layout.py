@@ -32,8 +32,10 @@ class Layout:
         margin = max(MIN_MARGIN, round(width / (2 * size + 2)))
         square = (width - 2 * margin) // size
         if square < MIN_SQUARE:
-            raise ValueError(f"a {size}x{size} board needs an image at least "
-                             f"{2 * MIN_MARGIN + size * MIN_SQUARE} px wide, not {width}")
+            raise ValueError(
+                f"a {size}x{size} board needs an image at least "
+                f"{2 * MIN_MARGIN + size * MIN_SQUARE} px wide, not {width}"
+            )
         # Whole-pixel squares leave a few pixels over: they widen the margin, not the image.
         margin = (width - size * square) // 2
         return cls(size, square, margin, round(width * 0.075) if caption else 0)

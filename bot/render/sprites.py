@@ -41,11 +41,18 @@ def _shrink(image: Image.Image, square: int) -> Image.Image:
 Ink = int | RGB | None
 
 
-def _circle(draw: ImageDraw.ImageDraw, centre: Point, radius: float, fill: Ink = None,
-            outline: Ink = None, width: int = 1) -> None:
+def _circle(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    radius: float,
+    fill: Ink = None,
+    outline: Ink = None,
+    width: int = 1,
+) -> None:
     x, y = centre
-    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline,
-                 width=width)
+    draw.ellipse(
+        (x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=width
+    )
 
 
 def _stroke(draw: ImageDraw.ImageDraw, a: Point, b: Point, width: float, fill: Ink) -> None:
@@ -179,12 +186,20 @@ def _draw_crown(draw: ImageDraw.ImageDraw, centre: Point, r: float, theme: Theme
     def at(x: float, y: float) -> Point:
         return cx + x * u, cy + y * u
 
-    body = [at(-0.78, 0.55), at(-0.95, -0.45), at(-0.42, -0.02), at(0.0, -0.72),
-            at(0.42, -0.02), at(0.95, -0.45), at(0.78, 0.55)]
+    body = [
+        at(-0.78, 0.55),
+        at(-0.95, -0.45),
+        at(-0.42, -0.02),
+        at(0.0, -0.72),
+        at(0.42, -0.02),
+        at(0.95, -0.45),
+        at(0.78, 0.55),
+    ]
     edge = round(r * 0.09)
     draw.polygon(body, fill=theme.crown, outline=theme.outline, width=edge)
-    draw.rectangle((*at(-0.8, 0.55), *at(0.8, 0.8)), fill=theme.crown, outline=theme.outline,
-                   width=edge)
+    draw.rectangle(
+        (*at(-0.8, 0.55), *at(0.8, 0.8)), fill=theme.crown, outline=theme.outline, width=edge
+    )
     for tip in (at(-0.95, -0.45), at(0.0, -0.72), at(0.95, -0.45)):
         _circle(draw, tip, u * 0.17, fill=theme.crown, outline=theme.outline, width=edge)
 

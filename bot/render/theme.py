@@ -69,6 +69,8 @@ class Theme:
     """The evaluation chart's marks: each kind of decisive moment has a colour and a shape."""
     moment_missed_win: RGB
     moment_missed_defence: RGB
+    moment_mistake: RGB
+    moment_inaccuracy: RGB
     # Caption strip.
     caption_bg: RGB
     caption_text: RGB
@@ -113,6 +115,8 @@ CLASSIC = Theme(
     moment_blunder=(212, 96, 0),
     moment_missed_win=(0, 112, 176),
     moment_missed_defence=(204, 120, 168),
+    moment_mistake=(228, 160, 0),
+    moment_inaccuracy=(240, 228, 64),
     caption_bg=(52, 32, 20),
     caption_text=(248, 232, 204),
     caption_dim=(192, 160, 120),
@@ -156,6 +160,8 @@ CONTRAST = Theme(
     moment_blunder=(212, 96, 0),
     moment_missed_win=(0, 112, 176),
     moment_missed_defence=(204, 120, 168),
+    moment_mistake=(228, 160, 0),
+    moment_inaccuracy=(240, 228, 64),
     caption_bg=(0, 0, 0),
     caption_text=(255, 255, 255),
     caption_dim=(200, 200, 200),

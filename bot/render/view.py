@@ -100,7 +100,10 @@ class BoardView:
         if any(code not in PIECE_CODES for code in self.cells):
             raise ValueError("cells must hold piece codes 0 (empty) to 3 (king)")
         squares = [
-            *self.corners, *self.camps, *self.routes, *self.fort,
+            *self.corners,
+            *self.camps,
+            *self.routes,
+            *self.fort,
             *(sq for sq, _ in self.captured),
         ]
         if self.throne is not None:

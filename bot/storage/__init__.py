@@ -7,12 +7,13 @@ Open one :class:`Storage` at start-up (``await Storage.open(target)``), call
 
 from .analyses import AnalysisStore
 from .challenges import DEFAULT_EXPIRY_SECONDS, ChallengeStore
-from .database import Database
+from .database import Database, PoolStats, PostgresOptions
 from .errors import (
     AttemptChanged,
     ChallengeClosed,
     ChannelBusy,
     Conflict,
+    DatabaseBusy,
     DatabaseCorruptError,
     DatabaseUnavailable,
     DatabaseUnusable,
@@ -25,13 +26,13 @@ from .errors import (
     OfferClosed,
     PositionChanged,
     SchemaTooNewError,
-    ShardTaken,
     StorageError,
     UniqueViolation,
 )
 from .games import GameStore
 from .glicko2 import Rating
 from .leaderboards import MIN_GAMES_GLOBAL, MIN_GAMES_SERVER, LeaderboardStore
+from .leases import DEFAULT_LEASE_SECONDS, Holder, LeaseKeeper, LeaseStore, Lost
 from .migrations import LATEST_VERSION
 from .models import (
     PLIES_TO_COUNT,
@@ -68,14 +69,15 @@ from .puzzles import (
     RatedGo,
     StoredPuzzle,
 )
-from .ratings import RatingStore
+from .ratings import FixedRatings, RatingStore
 from .settings import SettingsStore
-from .shards import Shards, format_ranges, parse_ranges, shard_of
+from .shards import Shards, format_ranges, parse_ranges, shard_of, split_shards
 from .storage import LoadedGame, Replayer, StartupReport, Storage, UnreplayableGame
 from .target import is_postgres_url, redact
 
 __all__ = [
     "DEFAULT_EXPIRY_SECONDS",
+    "DEFAULT_LEASE_SECONDS",
     "LATEST_VERSION",
     "MIN_GAMES_GLOBAL",
     "MIN_GAMES_SERVER",
@@ -91,18 +93,24 @@ __all__ = [
     "Conflict",
     "DailySolver",
     "Database",
+    "DatabaseBusy",
     "DatabaseCorruptError",
     "DatabaseUnavailable",
     "DatabaseUnusable",
     "FinishedGame",
+    "FixedRatings",
     "GameNotActive",
     "GameRecord",
     "GameResult",
     "GameStatus",
     "GameStore",
+    "Holder",
     "LeaderboardEntry",
     "LeaderboardStore",
+    "LeaseKeeper",
+    "LeaseStore",
     "LoadedGame",
+    "Lost",
     "MigrationMismatchError",
     "MoveRecord",
     "NotADatabaseError",
@@ -116,7 +124,9 @@ __all__ = [
     "PlayerPreferences",
     "PlayerRating",
     "PlayerStats",
+    "PoolStats",
     "PositionChanged",
+    "PostgresOptions",
     "PreferencesStore",
     "PuzzleAttempt",
     "PuzzleRating",
@@ -130,7 +140,6 @@ __all__ = [
     "SchemaTooNewError",
     "ServerSettings",
     "SettingsStore",
-    "ShardTaken",
     "Shards",
     "SideChoice",
     "SideName",
@@ -148,4 +157,5 @@ __all__ = [
     "parse_ranges",
     "redact",
     "shard_of",
+    "split_shards",
 ]

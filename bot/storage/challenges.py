@@ -26,6 +26,8 @@ from .shards import Shards
 
 DEFAULT_EXPIRY_SECONDS = 15 * 60
 """How long a challenge stays open unless the caller says otherwise."""
+QUICK_CANCEL_SECONDS = 60
+"""A challenge cancelled this soon after it was made was a slip being corrected."""
 
 _SELECT = f"""
 SELECT c.*, {participant_columns("a", "a_")}, {participant_columns("b", "b_")}
@@ -33,6 +35,16 @@ FROM challenges AS c
 JOIN players AS a ON a.id = c.challenger_id
 LEFT JOIN players AS b ON b.id = c.challenged_id
 """
+
+
+def _slip(row: Row) -> bool:
+    """Whether a challenge row is one its challenger cancelled within a minute."""
+    resolved = row["resolved_at"]
+    return (
+        row["status"] == ChallengeStatus.CANCELLED.value
+        and resolved is not None
+        and int(resolved) - int(row["created_at"]) <= QUICK_CANCEL_SECONDS
+    )
 
 
 def _challenge_from_row(row: Row) -> Challenge:
@@ -146,17 +158,26 @@ class ChallengeStore:
 
     async def seconds_since_last(self, user_id: int) -> int | None:
         """Whole seconds since ``user_id`` last made a challenge (``None`` if never): for a
-        cooldown that can say how long is left."""
+        cooldown that can say how long is left.
+
+        Their latest challenge does not count if they cancelled it within
+        :data:`QUICK_CANCEL_SECONDS`: it was taken back to correct it (a wrong option), not
+        sent to pester anyone. Only the latest is forgiven, so posting and cancelling in a
+        loop still meets the cooldown at the second challenge.
+        """
         async with self._db.read() as connection:
-            latest = await connection.fetch_value(
+            rows = await connection.fetch(
                 """
-                SELECT max(c.created_at) FROM challenges AS c
+                SELECT c.created_at, c.status, c.resolved_at FROM challenges AS c
                 JOIN players AS p ON p.id = c.challenger_id
                 WHERE p.discord_user_id = ?
+                ORDER BY c.created_at DESC, c.id DESC LIMIT 2
                 """,
                 (user_id,),
             )
-        return None if latest is None else self._db.now() - int(latest)
+        if rows and _slip(rows[0]):
+            rows = rows[1:]
+        return None if not rows else self._db.now() - int(rows[0]["created_at"])
 
     async def accept(
         self,

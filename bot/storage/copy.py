@@ -15,8 +15,9 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .database import Connection, Database, open_database
+from .database import Connection, Database
 from .errors import StorageError
+from .opening import open_database
 from .postgres import PostgresDatabase
 from .target import is_postgres_url
 
@@ -37,6 +38,10 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("daily_puzzles", ("guild_id", "day")),
 )
 """Every table with data, parents before the tables whose rows refer to them, and its key."""
+
+NOT_COPIED = ("shard_leases", "identify_turns")
+"""The running processes' own bookkeeping (who serves which shard, when each may connect): it
+belongs to the processes of the source, stopped for the copy, not to the data."""
 
 IDENTITY_TABLES = ("players", "games", "challenges")
 """Tables whose ids PostgreSQL hands out from a sequence, moved past the copied ids."""

@@ -14,15 +14,17 @@ codes (SQLSTATE, SQLite's extended result codes), never by message text.
 
 from __future__ import annotations
 
-import os
+import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from .migrations import MIGRATIONS, Migration
-from .target import is_postgres_url
+from .errors import DatabaseBusy, DatabaseUnavailable, StorageError
+
+log = logging.getLogger(__name__)
 
 Synchronous = Literal["NORMAL", "FULL"]
 Clock = Callable[[], float]
@@ -67,11 +69,134 @@ class Connection(ABC):
         row = await self.fetch_one(sql, parameters)
         return None if row is None else row[0]
 
+    async def server_time(self) -> float:
+        """The time as the database's server sees it, in UTC epoch seconds: the one clock every
+        process sharing the database agrees on (an SQLite file is shared by one machine only,
+        so its clock is that machine's)."""
+        return time.time()
+
+    async def take_turn(self, key: int) -> None:  # noqa: B027 (SQLite needs nothing more)
+        """Wait until no other transaction holds the turn ``key``, and hold it until this one
+        ends (PostgreSQL: a transaction-scoped advisory lock). SQLite's write transactions
+        already take turns."""
+
     @property
     @abstractmethod
     def for_update(self) -> str:
         """The clause that locks rows read in a transaction until it ends (PostgreSQL's
         ``FOR UPDATE``). Empty on SQLite, whose write transactions already exclude each other."""
+
+
+class Outage:
+    """Whether the database answers, told in the log once per outage rather than once per
+    refused request: a line when it stops answering, and one when it answers again."""
+
+    def __init__(self, target: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.target = target
+        self._clock = clock
+        self.since: float | None = None
+        """When the current outage began (``None``: the database answers)."""
+        self.count = 0
+        """Outages so far."""
+        self.refused = 0
+        """Requests refused during the current (or the last) outage."""
+        self.answered_at: float | None = None
+        """When a request was last answered (the clock's time; ``None``: never yet), so that a
+        health check need not ask the database again while it is answering anyway."""
+
+    @property
+    def ongoing(self) -> bool:
+        """Whether the last request found the database unavailable."""
+        return self.since is not None
+
+    def answered_within(self, seconds: float) -> bool:
+        """Whether a request was answered in the last ``seconds`` and none refused since."""
+        return (
+            self.since is None
+            and self.answered_at is not None
+            and self._clock() - self.answered_at < seconds
+        )
+
+    def failed(self, error: DatabaseUnavailable) -> None:
+        """A request found the database unavailable."""
+        if self.since is None:
+            self.since = self._clock()
+            self.count += 1
+            self.refused = 0
+            log.warning("%s; requests that need it are refused until it answers again", error)
+        self.refused += 1
+
+    def answered(self) -> None:
+        """A request was answered."""
+        self.answered_at = self._clock()
+        if self.since is None:
+            return
+        lasted = self._clock() - self.since
+        self.since = None
+        log.warning(
+            "the database %s answers again after %.0f s (%d request(s) refused meanwhile)",
+            self.target,
+            lasted,
+            self.refused,
+        )
+
+
+@asynccontextmanager
+async def watched(outage: Outage) -> AsyncIterator[None]:
+    """Tell ``outage`` how the block's request fared: refused as unavailable, or answered
+    (a refusal of the stores' own, such as a position that changed, is an answer too)."""
+    try:
+        yield
+    except DatabaseBusy:
+        raise  # the database answers; this process asks too much of it at once
+    except DatabaseUnavailable as error:
+        outage.failed(error)
+        raise
+    except StorageError:
+        outage.answered()
+        raise
+    else:
+        outage.answered()
+
+
+@dataclass(frozen=True)
+class PostgresOptions:
+    """How the bot uses a PostgreSQL server (defaults suit one bot process on its own server)."""
+
+    pool_size: int = 10
+    """At most this many connections per process (``TAFL_DB_POOL_SIZE``)."""
+    pool_wait: float = 30.0
+    """Seconds a request waits for a free connection when all are busy before it is answered
+    "busy, try again" (``TAFL_DB_POOL_WAIT``)."""
+    connect_timeout: float = 10.0
+    """Seconds to wait for a new connection before calling the server unreachable
+    (``TAFL_DB_CONNECT_TIMEOUT``)."""
+    statement_cache: int = 100
+    """Prepared statements cached per connection; 0 behind a pooler in transaction mode
+    (PgBouncer), where a connection's prepared statements may vanish between transactions
+    (``TAFL_DB_STATEMENT_CACHE``)."""
+    password: str | None = field(default=None, repr=False)
+    """The password, when kept out of the URL (``TAFL_DATABASE_PASSWORD`` or its file)."""
+
+    def __post_init__(self) -> None:
+        if self.pool_size < 1:
+            raise ValueError(f"the pool needs at least one connection, not {self.pool_size}")
+        if self.pool_wait <= 0 or self.connect_timeout <= 0:
+            raise ValueError("the pool's waits must be positive")
+        if self.statement_cache < 0:
+            raise ValueError("the statement cache size cannot be negative")
+
+
+DEFAULT_POSTGRES = PostgresOptions()
+
+
+@dataclass(frozen=True)
+class PoolStats:
+    """How many connections a database holds, for metrics."""
+
+    in_use: int
+    idle: int
+    limit: int
 
 
 class Database(ABC):
@@ -88,6 +213,18 @@ class Database(ABC):
         self.target = target
         """Where the data lives, safe to show (a URL's password is redacted)."""
         self._clock = clock
+        self.outage = Outage(target)
+        """Whether it answers; the backends report each request's fate to it."""
+
+    def pool_stats(self) -> PoolStats | None:
+        """The connections in use and idle (``None``: a backend without a pool)."""
+        return None
+
+    def control(self) -> AbstractAsyncContextManager[Connection]:
+        """A write transaction for the process's own bookkeeping (its shard leases), which a
+        busy backend must not keep waiting: PostgreSQL runs it on a connection of its own,
+        outside the pool the players' requests share."""
+        return self.transaction()
 
     def now(self) -> int:
         """The current time in whole UTC epoch seconds (the clock is replaceable for tests)."""
@@ -106,6 +243,13 @@ class Database(ABC):
     def snapshot(self) -> AbstractAsyncContextManager[Connection]:
         """Run several reads that must see one consistent state."""
 
+    async def ping(self) -> None:
+        """Ask the database the simplest question (``SELECT 1``), as any request would: a
+        :class:`DatabaseUnavailable` when it cannot be reached, and :attr:`outage` told either
+        way (an answer ends an outage). The caller bounds the wait."""
+        async with self.read() as connection:
+            await connection.fetch_value("SELECT 1")
+
     async def schema_version(self) -> int:
         """The newest migration applied to this database."""
         async with self.read() as connection:
@@ -123,32 +267,3 @@ class Database(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the database (waiting for any transaction in progress)."""
-
-
-async def open_database(
-    target: str | os.PathLike[str],
-    *,
-    synchronous: Synchronous = "FULL",
-    check_integrity: bool = True,
-    clock: Clock = time.time,
-    migrations: tuple[Migration, ...] = MIGRATIONS,
-) -> Database:
-    """Open ``target`` (a file path, or a ``postgresql://`` URL) and bring its schema up to date.
-
-    Raises a :class:`~.errors.DatabaseUnusable` subclass when the bot must not start on it (left
-    untouched), :class:`~.errors.DatabaseUnavailable` when a server cannot be reached.
-    ``synchronous`` and ``check_integrity`` concern SQLite only.
-    """
-    if is_postgres_url(target):
-        from .postgres import PostgresDatabase
-
-        return await PostgresDatabase.open(str(target), clock=clock, migrations=migrations)
-    from .sqlite import SqliteDatabase
-
-    return await SqliteDatabase.open(
-        target,
-        synchronous=synchronous,
-        check_integrity=check_integrity,
-        clock=clock,
-        migrations=migrations,
-    )

@@ -26,13 +26,6 @@ class DatabaseUnusable(StorageError):
         self.path = path
 
 
-class ShardTaken(StorageError):
-    """Another bot process already runs one of this process's shards on the same database."""
-
-    def __init__(self, target: str, problem: str) -> None:
-        super().__init__(f"cannot serve from the database {target}: {problem}")
-
-
 class DatabaseUnavailable(StorageError):
     """The database cannot be reached (a server down, a connection lost, a disk full or locked).
 
@@ -42,6 +35,16 @@ class DatabaseUnavailable(StorageError):
 
     def __init__(self, target: str, problem: str) -> None:
         super().__init__(f"the database {target} is unavailable: {problem}")
+        self.target = target
+        self.problem = problem
+
+
+class DatabaseBusy(DatabaseUnavailable):
+    """Every connection of the pool stayed busy for longer than a request may wait: the
+    database answers, but this process asks it too much at once. Nothing was written."""
+
+    def __init__(self, target: str, problem: str) -> None:
+        StorageError.__init__(self, f"the database {target} is busy: {problem}")
         self.target = target
         self.problem = problem
 

@@ -42,7 +42,7 @@ from .models import (
 )
 from .movelog import moves_in_effect
 from .players import participant_columns, participant_from_row, player_ids
-from .ratings import rate_finished_game
+from .ratings import FixedRatings, rate_finished_game
 from .replay import variant_start
 from .settings import fetch_settings
 from .shards import Shards
@@ -82,6 +82,7 @@ def game_from_row(row: Row) -> GameRecord:
         created_at=created_at,
         updated_at=updated_at,
         ended_at=to_datetime(row["ended_at"]),
+        board_ply=row["board_ply"],
     )
 
 
@@ -175,7 +176,8 @@ async def _claim_offer(connection: Connection, game_id: int, kind: OfferKind, pl
 
 
 async def _withdraw_offers(connection: Connection, game_id: int) -> None:
-    """Offers are valid only at their ply: a move, takeback or ending withdraws them."""
+    """Offers are valid only at their ply: a takeback or an ending withdraws them (a move too,
+    but for a draw offer its mover made with it: see :meth:`GameStore.append_move`)."""
     await connection.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
 
 
@@ -193,9 +195,12 @@ class GameStore:
     game is timed and settled by the one that answers for it.
     """
 
-    def __init__(self, db: Database, shards: Shards | None = None) -> None:
+    def __init__(
+        self, db: Database, shards: Shards | None = None, fixed: FixedRatings | None = None
+    ) -> None:
         self._db = db
         self._shards = shards or Shards.every()
+        self._fixed = fixed
 
     async def create(
         self,
@@ -297,13 +302,19 @@ class GameStore:
             )
         return moves_in_effect((row[0], row[1], row[2]) for row in rows)
 
-    async def append_move(self, game_id: int, expected_ply: int, move: str) -> AppendedMove:
+    async def append_move(
+        self, game_id: int, expected_ply: int, move: str, *, mover: int | None = None
+    ) -> AppendedMove:
         """Commit ``move`` as ply ``expected_ply + 1``; announce it only after this returns.
 
         Store the engine's canonical text (``Move.text(size)``, e.g. ``"e1-e4"``): it is what replay
         feeds back to ``Game.play``. :class:`PositionChanged` if the game is no longer at
         ``expected_ply`` (another submission won), :class:`GameNotActive` if it has ended. If the
         awaiting task is cancelled the move may or may not be committed: re-read the game.
+
+        The move withdraws the open offers, except a draw offer that ``mover`` (a Discord user
+        id) made on their own turn: as on lichess, it goes along with their move and stands, at
+        the new ply, until the opponent answers it or moves.
         """
         now = self._db.now()
         async with self._db.transaction() as connection:
@@ -325,7 +336,15 @@ class GameStore:
                 " VALUES (?, ?, 'move', ?, ?, ?)",
                 (game_id, seq, ply, move, now),
             )
-            await _withdraw_offers(connection, game_id)
+            if mover is not None:
+                await connection.execute(
+                    "UPDATE offers SET ply = ? WHERE game_id = ? AND kind = 'draw' AND ply = ?"
+                    " AND user_id = ?",
+                    (ply, game_id, expected_ply, mover),
+                )
+            await connection.execute(
+                "DELETE FROM offers WHERE game_id = ? AND ply <> ?", (game_id, ply)
+            )
         return AppendedMove(game_id, ply, to_datetime(deadline))
 
     async def take_back(
@@ -429,6 +448,7 @@ class GameStore:
                     (ids[0], record.attackers),
                     (ids[1], record.defenders),
                     result,
+                    self._fixed,
                 )
         return FinishedGame(record, changes, ended_before_both_moved=too_short)
 
@@ -444,11 +464,15 @@ class GameStore:
             )
             return await _clear_rated(connection, game_id) if record.rated else record
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the latest board message, so its buttons can be disabled later."""
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, ply: int | None = None
+    ) -> None:
+        """Remember the latest board message and the ply of the position it shows, so that it
+        can be retired later: its buttons taken off, its words no longer addressed to anyone."""
         async with self._db.transaction() as connection:
             changed = await connection.execute(
-                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+                "UPDATE games SET board_message_id = ?, board_ply = ? WHERE id = ?",
+                (message_id, ply, game_id),
             )
             if changed == 0:
                 raise NotFound(f"there is no game {game_id}")

@@ -33,6 +33,9 @@ CONVERGENCE = 1e-6
 
 PROVISIONAL_RD = 110.0
 """A rating whose deviation is above this is shown as provisional (lichess uses the same bound)."""
+FIXED_RD = 50.0
+"""The deviation of a fixed rating (the AI's levels): a settled rating, trusted as much as a
+regular player's, so a result against it counts fully."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,11 @@ class Rating:
     rating: float = DEFAULT_RATING
     rd: float = DEFAULT_RD
     volatility: float = DEFAULT_VOLATILITY
+
+    @classmethod
+    def fixed(cls, rating: float) -> Rating:
+        """A rating that games do not change (the AI's): settled, never provisional."""
+        return cls(rating, FIXED_RD)
 
     @property
     def provisional(self) -> bool:

@@ -12,8 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Literal
 
-from bot.engine import Termination
-from bot.render import DEFAULT_THEME
+from bot.engine import Outcome, Side, Termination
 
 from .glicko2 import Rating
 
@@ -139,6 +138,17 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
+    board_ply: int | None = None
+    """The ply of the position the board message shows (``None`` before the first board)."""
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The stored result as the engine's :class:`~bot.engine.Outcome` (``None`` until the
+        game has ended with one): the only record of an ending off the board."""
+        if self.result is None or self.reason is None:
+            return None
+        winner = None if self.result is GameResult.DRAW else Side(self.result.value)
+        return Outcome(winner, self.reason)
 
     @property
     def both_sides_moved(self) -> bool:
@@ -384,7 +394,7 @@ class PlayerPreferences:
     """One person's options for the boards the bot draws for them (defaults until changed)."""
 
     user_id: int
-    theme: str = DEFAULT_THEME
-    """The name of one of the renderer's ``THEMES``."""
+    theme: str | None = None
+    """The name of the renderer's theme the player chose (``None``: its default)."""
     flip: bool = False
     """Turn boards to the player's own side of the table (the Discord layer says when)."""

@@ -1,7 +1,8 @@
 """Draw offers and takeback requests, kept until the opponent answers.
 
 An offer is made at a ply and is valid only there: the game's moves, takebacks and endings delete
-its offers in their own transactions (see :mod:`.games`). Taking an answer deletes the offer in
+its offers in their own transactions (see :mod:`.games`), except that a draw offer made by the
+player to move goes along with their move to the next ply. Taking an answer deletes the offer in
 the statement that reads it, so of two answers (two clicks, two processes) exactly one gets it.
 """
 

@@ -16,27 +16,39 @@ into PostgreSQL's ``$1``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
 
-from .database import Clock, Connection, Database, Parameters, Row
+from .database import (
+    DEFAULT_POSTGRES,
+    Clock,
+    Connection,
+    Database,
+    Parameters,
+    PoolStats,
+    PostgresOptions,
+    Row,
+    watched,
+)
 from .errors import (
     Conflict,
+    DatabaseBusy,
     DatabaseUnavailable,
     DatabaseUnusable,
-    ShardTaken,
     StorageError,
     UniqueViolation,
 )
 from .migrations import (
     MIGRATIONS,
+    OLDEST_READER_COLUMN,
     POSTGRES_MIGRATIONS_TABLE,
     Migration,
     check_history,
@@ -48,12 +60,7 @@ log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x7AF1_0001
 """The advisory lock key that serialises migrations between processes starting together."""
-SHARD_LOCK_CLASS = 0x7AF1
-"""The first half of each shard's advisory lock key (the second is the shard id)."""
 
-CONNECT_TIMEOUT = 10.0
-"""Seconds to wait for a connection (new, or free in the pool) before calling the server
-unreachable."""
 CLOSE_TIMEOUT = 10.0
 """Seconds :meth:`PostgresDatabase.close` waits for connections in use."""
 
@@ -70,6 +77,15 @@ _CONFLICT = ("40001", "40P01")
 _AUTHENTICATION = ("28000", "28P01")
 _NO_DATABASE = "3D000"
 _UNIQUE = "23505"
+
+DRIVER_ERRORS = (
+    asyncpg.PostgresError,
+    OSError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
+"""What asyncpg raises: the server's errors, the socket's, and its own (misuse, or a connection
+lost in the middle of an operation)."""
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|--[^\n]*|\?|(?<![:\w]):([A-Za-z_]\w*)")
 
@@ -129,14 +145,15 @@ def sqlstate(error: BaseException) -> str | None:
 def is_unavailable(error: BaseException, *, connection_closed: bool = False) -> bool:
     """Whether ``error`` means the database cannot be reached or used right now.
 
-    Without an SQLSTATE only a failed socket, a timeout, or an error raised because the
-    connection is closed (``connection_closed``, asked of the connection itself) count: asyncpg's
-    other client-side errors are mistakes in our use of it, and must surface as bugs.
+    Without an SQLSTATE only a failed socket, a timeout, an error raised because the connection
+    is closed (``connection_closed``, asked of the connection itself), or the driver finding its
+    connection's protocol in a state only a connection lost mid-operation leaves it in, count:
+    asyncpg's other client-side errors are mistakes in our use of it, and must surface as bugs.
     """
     code = sqlstate(error)
     if code is not None:
         return code.startswith(_UNAVAILABLE_CLASSES)
-    if isinstance(error, OSError | TimeoutError):
+    if isinstance(error, OSError | TimeoutError | asyncpg.InternalClientError):
         return True
     return connection_closed and isinstance(error, asyncpg.InterfaceError)
 
@@ -162,12 +179,29 @@ def _describe(error: BaseException) -> str:
     return f"{text} (SQLSTATE {code})" if code else text
 
 
+def _gone(
+    connection: asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any] | None,
+) -> bool:
+    """Whether a pooled connection was closed under us. asyncpg detaches the proxy of a
+    connection it has lost, after which even asking raises: that too means it is gone."""
+    if connection is None:
+        return True
+    try:
+        return connection.is_closed()
+    except asyncpg.InterfaceError:
+        return True
+
+
 class PostgresConnection(Connection):
-    """One pooled asyncpg connection, as the stores see it."""
+    """One asyncpg connection (pooled, or the control connection), as the stores see it."""
 
     dialect = "postgresql"
 
-    def __init__(self, connection: asyncpg.pool.PoolConnectionProxy[Any], target: str) -> None:
+    def __init__(
+        self,
+        connection: asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any],
+        target: str,
+    ) -> None:
         self._connection = connection
         self._target = target
 
@@ -175,14 +209,14 @@ class PostgresConnection(Connection):
         query, arguments = bind(sql, parameters)
         try:
             return list(await self._connection.fetch(query, *arguments))
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise self._classify(error) from error
 
     async def execute(self, sql: str, parameters: Parameters = ()) -> int:
         query, arguments = bind(sql, parameters)
         try:
             status = await self._connection.execute(query, *arguments)
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise self._classify(error) from error
         # The command tag: "UPDATE 3", "INSERT 0 1", "DELETE 0"; its last word is the row count.
         last = status.rsplit(" ", 1)[-1]
@@ -192,11 +226,19 @@ class PostgresConnection(Connection):
         query, _ = numbered(sql)
         try:
             await self._connection.executemany(query, [tuple(row) for row in rows])
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise self._classify(error) from error
 
+    async def server_time(self) -> float:
+        # clock_timestamp(), not now(): the moment of the statement, not of the transaction.
+        value = await self.fetch_value("SELECT extract(epoch FROM clock_timestamp())::float8")
+        return float(value)
+
+    async def take_turn(self, key: int) -> None:
+        await self.execute("SELECT pg_advisory_xact_lock(?)", (key,))
+
     def _classify(self, error: BaseException) -> BaseException:
-        return classify(error, self._target, connection_closed=self._connection.is_closed())
+        return classify(error, self._target, connection_closed=_gone(self._connection))
 
     @property
     def for_update(self) -> str:
@@ -208,38 +250,20 @@ class PostgresDatabase(Database):
 
     backend = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, target: str, clock: Clock) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        target: str,
+        clock: Clock,
+        connect: Callable[[], Awaitable[asyncpg.Connection[Any]]],
+        options: PostgresOptions,
+    ) -> None:
         super().__init__(target, clock)
         self._pool = pool
-        self._shard_holder: asyncpg.pool.PoolConnectionProxy[Any] | None = None
-
-    async def claim_shards(self, shard_ids: Iterable[int]) -> None:
-        """Hold a lock per shard for as long as this database stays open, so that no second
-        process (a stray one, or an overlapping ``TAFL_SHARD_IDS`` on another machine) answers
-        the same servers. :class:`ShardTaken` if another process holds one of them.
-
-        The locks belong to one pooled connection kept aside; PostgreSQL drops them the moment
-        that connection ends, so a process killed outright frees its shards at once.
-        """
-        try:
-            # Kept out of the pool until close(); asyncpg's reset on release drops its locks.
-            holder = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
-            raise classify(error, self.target) from error
-        try:
-            for shard in sorted(shard_ids):
-                if not await holder.fetchval(
-                    "SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK_CLASS, shard
-                ):
-                    raise ShardTaken(
-                        self.target,
-                        f"shard {shard} is already run by another bot process on this database"
-                        " (two processes must not run one shard: check TAFL_SHARD_IDS)",
-                    )
-        except BaseException:
-            await self._pool.release(holder)
-            raise
-        self._shard_holder = holder
+        self._options = options
+        self._connect = connect
+        self._control: asyncpg.Connection[Any] | None = None
+        self._control_lock = asyncio.Lock()
 
     @classmethod
     async def open(
@@ -248,7 +272,7 @@ class PostgresDatabase(Database):
         *,
         clock: Clock = time.time,
         migrations: tuple[Migration, ...] = MIGRATIONS,
-        pool_size: int = 10,
+        options: PostgresOptions = DEFAULT_POSTGRES,
     ) -> PostgresDatabase:
         """Connect to ``url`` and bring the schema up to date.
 
@@ -258,27 +282,30 @@ class PostgresDatabase(Database):
         """
         check_sequence(migrations)
         target = redact(url)
+        settings: dict[str, Any] = {
+            "timeout": options.connect_timeout,
+            "command_timeout": COMMAND_TIMEOUT,
+            "statement_cache_size": options.statement_cache,
+        }
+        if options.password is not None:
+            settings["password"] = options.password
         try:
             # No floor of idle connections (min_size 0): asyncpg would otherwise keep
             # reconnecting in the background while the server is away, logging a traceback a
             # second; connections are made when asked for, and kept for reuse.
             pool = await asyncpg.create_pool(
-                url,
-                min_size=0,
-                max_size=pool_size,
-                timeout=CONNECT_TIMEOUT,
-                command_timeout=COMMAND_TIMEOUT,
+                url, min_size=0, max_size=options.pool_size, **settings
             )
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+        except DRIVER_ERRORS as error:
             raise _refusal(error, target) from error
         except ValueError as error:  # asyncpg's verdict on a malformed URL
             raise DatabaseUnusable(target, "the URL is not valid") from error
         try:
             # The first connection, made now so that a refusal (no such database, a wrong
             # password, no server, a bad connection option) is told as such at start-up.
-            async with pool.acquire(timeout=CONNECT_TIMEOUT) as probe:
+            async with pool.acquire(timeout=options.connect_timeout) as probe:
                 await probe.fetchval("SELECT 1")
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, ValueError) as error:
+        except (*DRIVER_ERRORS, ValueError) as error:
             pool.terminate()
             raise _refusal(error, target) from error
         try:
@@ -286,18 +313,60 @@ class PostgresDatabase(Database):
         except BaseException:
             pool.terminate()
             raise
-        return cls(pool, target, clock)
+
+        async def connect() -> asyncpg.Connection[Any]:
+            connection: asyncpg.Connection[Any] = await asyncpg.connect(url, **settings)
+            return connection
+
+        return cls(pool, target, clock, connect, options)
+
+    def pool_stats(self) -> PoolStats:
+        idle = self._pool.get_idle_size()
+        return PoolStats(self._pool.get_size() - idle, idle, self._pool.get_max_size())
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy[Any]]:
-        try:
-            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
+        """A pooled connection for the block. The server's failures, in getting the connection
+        or in the block (its statements, or beginning and ending its transaction), arrive as
+        storage errors, and :attr:`outage` hears of each request's fate."""
+        async with watched(self.outage):
+            connection = await self._acquire()
+            try:
                 yield connection
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+            except DRIVER_ERRORS as error:
+                # Asked before the release below, which detaches the proxy.
+                converted = classify(error, self.target, connection_closed=_gone(connection))
+                if converted is error:
+                    raise
+                raise converted from error
+            finally:
+                await self._release(connection)
+
+    async def _acquire(self) -> asyncpg.pool.PoolConnectionProxy[Any]:
+        try:
+            return await self._pool.acquire(timeout=self._options.pool_wait)
+        except TimeoutError as error:
+            if self._pool_full():
+                raise DatabaseBusy(
+                    self.target,
+                    f"all {self._options.pool_size} connections stayed busy for"
+                    f" {self._options.pool_wait:g} s",
+                ) from error
+            raise DatabaseUnavailable(self.target, "no connection was made in time") from error
+        except DRIVER_ERRORS as error:
             converted = classify(error, self.target)
             if converted is error:
                 raise
             raise converted from error
+
+    async def _release(self, connection: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
+        # The reset on release fails with the server gone: the pool then drops the connection
+        # and makes a new one when asked; the block's own outcome stands.
+        with contextlib.suppress(*DRIVER_ERRORS):
+            await self._pool.release(connection)
+
+    def _pool_full(self) -> bool:
+        return self._pool.get_size() >= self._options.pool_size and not self._pool.get_idle_size()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
@@ -326,14 +395,41 @@ class PostgresDatabase(Database):
         ):
             yield PostgresConnection(connection, self.target)
 
+    @asynccontextmanager
+    async def control(self) -> AsyncIterator[Connection]:
+        """A READ COMMITTED transaction on the control connection: one connection of its own,
+        made again when lost, so that renewing the shard leases never waits for a pool that
+        the players' requests keep busy."""
+        async with self._control_lock:
+            try:
+                if self._control is None or self._control.is_closed():
+                    self._control = await asyncio.wait_for(
+                        self._connect(), self._options.connect_timeout
+                    )
+                control = self._control
+                async with control.transaction(isolation="read_committed"):
+                    yield PostgresConnection(control, self.target)
+            except BaseException as error:
+                converted = error
+                if isinstance(error, DRIVER_ERRORS):
+                    closed = _gone(self._control)
+                    converted = classify(error, self.target, connection_closed=closed)
+                if not isinstance(error, StorageError) and self._control is not None:
+                    # Whatever state a failure left it in, the next use starts afresh.
+                    self._control.terminate()
+                    self._control = None
+                if converted is not error:
+                    raise converted from error
+                raise
+
     async def close(self) -> None:
         """Wait for connections in use to be released (at most 10 s), then close the pool."""
-        if self._shard_holder is not None:
-            await self._pool.release(self._shard_holder)
-            self._shard_holder = None
+        if self._control is not None:
+            self._control.terminate()
+            self._control = None
         try:
             await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT)
-        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError, TimeoutError):
+        except (*DRIVER_ERRORS, TimeoutError):
             self._pool.terminate()
 
 
@@ -376,17 +472,23 @@ async def _migrate(
                     async with connection.transaction():
                         await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
                         await connection.execute(POSTGRES_MIGRATIONS_TABLE)
+                        await connection.execute(
+                            "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS"
+                            f" {OLDEST_READER_COLUMN} BIGINT"
+                        )
                         done = await connection.fetchval(
                             "SELECT 1 FROM schema_migrations WHERE version = $1", migration.version
                         )
                         if not done:
                             await connection.execute(migration.postgres)
                             await connection.execute(
-                                "INSERT INTO schema_migrations (version, name, applied_at)"
-                                " VALUES ($1, $2, $3)",
+                                "INSERT INTO schema_migrations"
+                                " (version, name, applied_at, oldest_reader)"
+                                " VALUES ($1, $2, $3, $4)",
                                 migration.version,
                                 migration.name,
                                 int(clock()),
+                                migration.oldest_reader,
                             )
                 except asyncpg.PostgresError as error:
                     if is_unavailable(error):
@@ -402,7 +504,7 @@ async def _migrate(
                         migration.version,
                         migration.name,
                     )
-    except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as error:
+    except DRIVER_ERRORS as error:
         converted = classify(error, target)
         if converted is error:
             raise
@@ -434,11 +536,20 @@ async def _check_version(
             f"its schema {schema!r} holds tables that are not this bot's (there is no"
             " schema_migrations table); use an empty database or schema",
         )
+    columns = {
+        row[0]
+        for row in await connection.fetch(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = $1 AND table_name = 'schema_migrations'",
+            schema,
+        )
+    }
+    reader = OLDEST_READER_COLUMN if OLDEST_READER_COLUMN in columns else "NULL"
     try:
         recorded = [
-            (int(row[0]), str(row[1]))
+            (int(row[0]), str(row[1]), None if row[2] is None else int(row[2]))
             for row in await connection.fetch(
-                "SELECT version, name FROM schema_migrations ORDER BY version"
+                f"SELECT version, name, {reader} FROM schema_migrations ORDER BY version"
             )
         ]
     except asyncpg.UndefinedColumnError as error:

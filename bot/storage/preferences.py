@@ -1,12 +1,11 @@
 """Per-player preferences. A person who never changed anything has no row and gets the defaults.
 
-The theme names are the renderer's (``bot.render.THEMES``): a name is checked when saved, and a
-stored name the renderer no longer knows reads back as the default theme.
+A theme is stored as the plain name the player chose; which names exist is the renderer's
+business, checked where the player picks one (and a name it no longer knows is drawn in its
+default theme).
 """
 
 from __future__ import annotations
-
-from bot.render import DEFAULT_THEME, THEMES
 
 from .database import Database
 from .models import Participant, PlayerPreferences
@@ -34,21 +33,14 @@ class PreferencesStore:
             )
         if not rows:
             return PlayerPreferences(user_id)
-        theme = rows[0]["theme"]
-        return PlayerPreferences(
-            user_id,
-            theme=theme if theme in THEMES else DEFAULT_THEME,
-            flip=bool(rows[0]["flip"]),
-        )
+        return PlayerPreferences(user_id, theme=rows[0]["theme"], flip=bool(rows[0]["flip"]))
 
     async def save(
         self, preferences: PlayerPreferences, display_name: str | None = None
     ) -> PlayerPreferences:
-        """Store every preference of ``preferences.user_id``; :class:`ValueError` for a theme the
-        renderer does not have."""
-        if preferences.theme not in THEMES:
-            known = ", ".join(THEMES)
-            raise ValueError(f"unknown theme {preferences.theme!r}: choose one of {known}")
+        """Store every preference of ``preferences.user_id`` (a theme must be named)."""
+        if preferences.theme is None:
+            raise ValueError("preferences are stored with the name of a theme")
         now = self._db.now()
         async with self._db.transaction() as connection:
             player = await player_id(

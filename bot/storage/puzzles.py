@@ -127,18 +127,23 @@ class PuzzleStore:
         start-up); returns how many were new. Stored puzzles keep their earned ratings."""
         now = self._db.now()
         fresh = Rating(rd=PUZZLE_RD)
-        added = 0
         async with self._db.transaction() as connection:
-            for puzzle_id, variant, data, rating in puzzles:
-                added += await connection.execute(
-                    """
-                    INSERT INTO puzzles (id, variant, data, rating, rd, volatility, added_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO NOTHING
-                    """,
-                    (puzzle_id, variant, data, rating, fresh.rd, fresh.volatility, now),
-                )
-        return added
+            stored = {str(row[0]) for row in await connection.fetch("SELECT id FROM puzzles")}
+            new = [
+                (puzzle_id, variant, data, rating, fresh.rd, fresh.volatility, now)
+                for puzzle_id, variant, data, rating in puzzles
+                if puzzle_id not in stored
+            ]
+            # In one batch: a start-up must not wait for a round trip per puzzle.
+            await connection.execute_many(
+                """
+                INSERT INTO puzzles (id, variant, data, rating, rd, volatility, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
+                """,
+                new,
+            )
+        return len(new)
 
     async def get(self, puzzle_id: str) -> StoredPuzzle:
         """A puzzle by id; :class:`NotFound` if there is none."""

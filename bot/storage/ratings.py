@@ -7,6 +7,8 @@ result, so a result and its rating change are never seen apart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .database import Connection, Database
 from .glicko2 import Rating, rate_game
 from .models import GameResult, Participant, PlayerRating, RatingChange
@@ -80,6 +82,12 @@ async def _store(
             variant,
         ),
     )
+    await _record_change(connection, game_id, player, before, after)
+
+
+async def _record_change(
+    connection: Connection, game_id: int, player: int, before: Rating, after: Rating
+) -> None:
     await connection.execute(
         """
         INSERT INTO rating_changes (game_id, player_id, rating_before, rd_before, volatility_before,
@@ -99,6 +107,11 @@ async def _store(
     )
 
 
+FixedRatings = Callable[[str, int], float]
+"""The fixed rating of the AI at a level (1-based) in a variant: games never change it. The AI
+layer defines it; storage is handed it (see :class:`~.storage.Storage`)."""
+
+
 async def rate_finished_game(
     connection: Connection,
     now: int,
@@ -107,26 +120,37 @@ async def rate_finished_game(
     attackers: tuple[int, Participant],
     defenders: tuple[int, Participant],
     result: GameResult,
+    fixed: FixedRatings | None = None,
 ) -> tuple[RatingChange, RatingChange]:
-    """Update both players' ratings for a finished rated game, inside the caller's transaction."""
-    current = await _lock_ratings(connection, now, [attackers[0], defenders[0]], variant)
+    """Update both players' ratings for a finished rated game, inside the caller's transaction.
+
+    With ``fixed``, the AI plays at its level's fixed rating, which the game leaves as it was:
+    only the person's rating moves (their change still records the AI's side, unchanged).
+    """
+    sides = (attackers, defenders)
+    held = {
+        player: Rating.fixed(fixed(variant, who.ai_level))
+        for player, who in sides
+        if fixed is not None and who.ai_level is not None
+    }
+    people = [player for player, _ in sides if player not in held]
+    current = {**await _lock_ratings(connection, now, people, variant), **held} if people else held
     attackers_before = current[attackers[0]]
     defenders_before = current[defenders[0]]
     score = _SCORES[result]
     attackers_after, defenders_after = rate_game(attackers_before, defenders_before, score)
-    await _store(
-        connection, now, game_id, attackers[0], variant, attackers_before, attackers_after, score
-    )
-    await _store(
-        connection,
-        now,
-        game_id,
-        defenders[0],
-        variant,
-        defenders_before,
-        defenders_after,
-        1.0 - score,
-    )
+    if attackers[0] in held:
+        attackers_after = attackers_before
+    if defenders[0] in held:
+        defenders_after = defenders_before
+    for (player, _), before, after, points in (
+        (attackers, attackers_before, attackers_after, score),
+        (defenders, defenders_before, defenders_after, 1.0 - score),
+    ):
+        if player in held:  # the change is kept, the fixed rating is not touched
+            await _record_change(connection, game_id, player, before, after)
+        else:
+            await _store(connection, now, game_id, player, variant, before, after, points)
     return (
         RatingChange(attackers[1], attackers_before, attackers_after),
         RatingChange(defenders[1], defenders_before, defenders_after),

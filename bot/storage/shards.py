@@ -114,3 +114,19 @@ def parse_ranges(text: str) -> frozenset[int]:
             raise ValueError(f"the range {part!r} is too large")
         ids.update(range(low, high + 1))
     return frozenset(ids)
+
+
+def split_shards(ids: Iterable[int], processes: int) -> list[frozenset[int]]:
+    """``ids`` in ``processes`` contiguous runs (in order) whose sizes differ by at most one,
+    the larger first: ``0..9`` in 3 is ``0-3``, ``4-6``, ``7-9``."""
+    ordered = sorted(set(ids))
+    if not 1 <= processes <= len(ordered):
+        raise ValueError(f"cannot split {len(ordered)} shards over {processes} processes")
+    size, larger = divmod(len(ordered), processes)
+    runs = []
+    start = 0
+    for index in range(processes):
+        end = start + size + (1 if index < larger else 0)
+        runs.append(frozenset(ordered[start:end]))
+        start = end
+    return runs

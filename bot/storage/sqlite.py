@@ -21,7 +21,7 @@ from typing import Any
 
 import aiosqlite
 
-from .database import Clock, Connection, Database, Parameters, Row, Synchronous
+from .database import Clock, Connection, Database, Parameters, Row, Synchronous, watched
 from .errors import (
     DatabaseCorruptError,
     DatabaseUnavailable,
@@ -30,7 +30,14 @@ from .errors import (
     StorageError,
     UniqueViolation,
 )
-from .migrations import MIGRATIONS, MIGRATIONS_TABLE, Migration, check_history, check_sequence
+from .migrations import (
+    MIGRATIONS,
+    MIGRATIONS_TABLE,
+    OLDEST_READER_COLUMN,
+    Migration,
+    check_history,
+    check_sequence,
+)
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +173,7 @@ class SqliteDatabase(Database):
         ``BEGIN IMMEDIATE`` takes the write lock at the start, so a transaction that reads and then
         writes cannot be overtaken by another process between the two.
         """
-        async with self._lock:
+        async with self._lock, watched(self.outage):
             connection = self._connection
             try:
                 # Inside the try: a caller cancelled during BEGIN must still roll it back (the
@@ -186,13 +193,13 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
         """Run read-only statements while no transaction is half done."""
-        async with self._lock:
+        async with self._lock, watched(self.outage):
             yield self._wrapped
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Connection]:
         """Run several reads that must see one consistent state (a deferred read transaction)."""
-        async with self._lock:
+        async with self._lock, watched(self.outage):
             connection = self._connection
             try:
                 await connection.execute("BEGIN")
@@ -282,12 +289,17 @@ async def _check_version(
         )
     }
     user_version = int(await _fetch_value(connection, "PRAGMA user_version"))
-    recorded: list[tuple[int, str]] = []
+    recorded: list[tuple[int, str, int | None]] = []
     if "schema_migrations" in tables:
+        columns = {
+            row[1]
+            for row in await connection.execute_fetchall("PRAGMA table_info(schema_migrations)")
+        }
+        reader = OLDEST_READER_COLUMN if OLDEST_READER_COLUMN in columns else "NULL"
         recorded = [
-            (int(row[0]), str(row[1]))
+            (int(row[0]), str(row[1]), None if row[2] is None else int(row[2]))
             for row in await connection.execute_fetchall(
-                "SELECT version, name FROM schema_migrations ORDER BY version"
+                f"SELECT version, name, {reader} FROM schema_migrations ORDER BY version"
             )
         ]
     elif tables and user_version <= known:
@@ -295,6 +307,17 @@ async def _check_version(
             path, "it holds tables that are not this bot's (there is no schema_migrations table)"
         )
     return check_history(path, recorded, migrations, newest=user_version)
+
+
+async def _add_oldest_reader_column(connection: aiosqlite.Connection) -> None:
+    """Give a ``schema_migrations`` made before rolling upgrades its ``oldest_reader`` column."""
+    columns = {
+        row[1] for row in await connection.execute_fetchall("PRAGMA table_info(schema_migrations)")
+    }
+    if OLDEST_READER_COLUMN not in columns:
+        await connection.execute(
+            f"ALTER TABLE schema_migrations ADD COLUMN {OLDEST_READER_COLUMN} INTEGER"
+        )
 
 
 async def _migrate(
@@ -310,6 +333,7 @@ async def _migrate(
         await connection.execute("BEGIN IMMEDIATE")
         try:
             await connection.execute(MIGRATIONS_TABLE)
+            await _add_oldest_reader_column(connection)
             # Another process may have applied it since we looked; the write lock makes this final.
             done = await _fetch_value(
                 connection,
@@ -320,8 +344,9 @@ async def _migrate(
                 for statement in migration.sqlite_statements():
                     await connection.execute(statement)
                 await connection.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, int(clock())),
+                    "INSERT INTO schema_migrations (version, name, applied_at, oldest_reader)"
+                    " VALUES (?, ?, ?, ?)",
+                    (migration.version, migration.name, int(clock()), migration.oldest_reader),
                 )
                 # PRAGMA takes no parameters; the version is an int from our own table.
                 await connection.execute(f"PRAGMA user_version = {int(migration.version)}")

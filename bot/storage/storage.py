@@ -15,21 +15,23 @@ from bot.engine import Game
 
 from .analyses import AnalysisStore
 from .challenges import ChallengeStore
-from .database import Clock, Database, Row, Synchronous, open_database
+from .database import DEFAULT_POSTGRES, Clock, Database, PostgresOptions, Row, Synchronous
 from .errors import StorageError
 from .games import GAME_SELECT, GameStore, fetch_game, game_from_row
 from .leaderboards import LeaderboardStore
+from .leases import LeaseStore
 from .models import GameRecord, GameStatus
 from .movelog import moves_in_effect
 from .offers import OfferStore
-from .postgres import PostgresDatabase
+from .opening import open_database
 from .preferences import PreferencesStore
 from .puzzles import PuzzleStore
-from .ratings import RatingStore
+from .ratings import FixedRatings, RatingStore
 from .replay import replay_game
 from .settings import SettingsStore
 from .shards import Shards
 from .sqlite import SqliteDatabase
+from .turns import IdentifyTurns
 
 log = logging.getLogger(__name__)
 
@@ -147,16 +149,21 @@ def _replay_all(
 class Storage:
     """The bot's storage: ``games``, ``challenges``, ``offers`` (draw and takeback),
     ``analyses`` (reviews of finished games), ``puzzles``, ``ratings``, ``leaderboards``,
-    ``settings`` (per server) and ``preferences`` (per player).
+    ``settings`` (per server) and ``preferences`` (per player); and for the processes
+    themselves, ``leases`` (which one serves which shards) and ``identify_turns`` (when each may
+    connect to Discord).
 
-    Open it once at start-up with :meth:`open` and share it; it is safe to use from many coroutines.
+    Open it once at start-up with :meth:`open` and share it; it is safe to use from many
+    coroutines.
     """
 
-    def __init__(self, db: Database, shards: Shards | None = None) -> None:
+    def __init__(
+        self, db: Database, shards: Shards | None = None, ai_ratings: FixedRatings | None = None
+    ) -> None:
         self.db = db
         self.shards = shards or Shards.every()
         """The servers this process answers for; the background scans see only theirs."""
-        self.games = GameStore(db, self.shards)
+        self.games = GameStore(db, self.shards, ai_ratings)
         self.challenges = ChallengeStore(db, self.shards)
         self.offers = OfferStore(db, self.shards)
         self.analyses = AnalysisStore(db)
@@ -165,6 +172,8 @@ class Storage:
         self.leaderboards = LeaderboardStore(db)
         self.settings = SettingsStore(db)
         self.preferences = PreferencesStore(db)
+        self.leases = LeaseStore(db)
+        self.identify_turns = IdentifyTurns(db)
 
     @classmethod
     async def open(
@@ -175,6 +184,8 @@ class Storage:
         synchronous: Synchronous = "FULL",
         check_integrity: bool = True,
         clock: Clock = time.time,
+        ai_ratings: FixedRatings | None = None,
+        postgres: PostgresOptions = DEFAULT_POSTGRES,
     ) -> Storage:
         """Open (creating if needed) and migrate the database at ``target``: an SQLite file path,
         or a ``postgresql://`` URL.
@@ -183,12 +194,20 @@ class Storage:
         database, when the bot must not start (the database is then left untouched), and
         :class:`~bot.storage.errors.DatabaseUnavailable` when its server cannot be reached.
         ``shards`` limits the background scans to those shards' servers (all, by default).
+        ``ai_ratings`` gives the AI's fixed rating at each level: rated games against it then
+        move only the player's rating (without it, the AI is rated like a player).
+        ``postgres`` sets the pool and timeouts of a PostgreSQL database.
         """
         return cls(
             await open_database(
-                target, synchronous=synchronous, check_integrity=check_integrity, clock=clock
+                target,
+                synchronous=synchronous,
+                check_integrity=check_integrity,
+                clock=clock,
+                postgres=postgres,
             ),
             shards,
+            ai_ratings,
         )
 
     async def load_active_games(self, replay: Replayer | None = None) -> StartupReport:
@@ -225,15 +244,6 @@ class Storage:
         return StartupReport(
             tuple(loaded), tuple(broken), replay_seconds, time.perf_counter() - started
         )
-
-    async def claim_shards(self) -> None:
-        """Make sure no other bot process serves this process's shards from the same database,
-        for as long as it stays open (PostgreSQL; an SQLite file serves one process anyway).
-
-        :class:`~bot.storage.errors.ShardTaken` if one does.
-        """
-        if isinstance(self.db, PostgresDatabase):
-            await self.db.claim_shards(self.shards.ids)
 
     async def load_game(self, game_id: int, replay: Replayer | None = None) -> LoadedGame:
         """One game rebuilt from what is committed (e.g. after a write whose outcome the caller

@@ -403,7 +403,14 @@ class RestApi:
         return json_response(thread.payload())
 
     async def typing(self, request: web.Request) -> web.Response:
-        self._channel(request)
+        """Trigger Typing Indicator: 204, shown for 10 s or until the bot's next message in
+        the channel (it needs Send Messages there, as a message would)."""
+        channel = self._channel(request)
+        if not self.world.permissions(self.world.bot_user, channel) & self._send_permission(
+            channel
+        ):
+            raise DiscordHTTPError(403, 50013, "Missing Permissions")
+        self.world.start_typing(channel, self.world.bot_user)
         return no_content()
 
 

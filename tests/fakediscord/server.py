@@ -340,6 +340,16 @@ class FakeDiscord:
             if m.channel_id == channel.id and (include_deleted or not m.deleted)
         ]
 
+    def typing_started(self, channel: FakeChannel) -> int:
+        """How many times the bot started a typing indicator in ``channel``."""
+        me = (channel.id, self.world.bot_user.id)
+        return sum(1 for where, who, _ in self.world.typing_log if (where, who) == me)
+
+    def bot_is_typing(self, channel: FakeChannel) -> bool:
+        """Whether the bot is shown typing in ``channel`` now (10 s from its last start, or
+        until its next message there)."""
+        return self.world.is_typing(channel, self.world.bot_user)
+
     def bot_messages(self, channel: FakeChannel | None = None) -> list[FakeMessage]:
         return [
             m

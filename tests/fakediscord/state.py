@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import mimetypes
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -55,7 +56,9 @@ JSON = dict[str, Any]
 GUILDS = 1 << 0
 GUILD_MEMBERS = 1 << 1
 GUILD_MESSAGES = 1 << 9
+GUILD_MESSAGE_TYPING = 1 << 11
 DIRECT_MESSAGES = 1 << 12
+DIRECT_MESSAGE_TYPING = 1 << 14
 MESSAGE_CONTENT = 1 << 15
 
 _CREATE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
@@ -103,6 +106,10 @@ class World:
         self.presence: JSON | None = None
         self.gateway_status: Callable[[], str] = lambda: "gateway: unknown"
         self._message_sequence = 0
+        self.typing_log: list[tuple[int, int, float]] = []
+        """Every typing indicator started: (channel id, user id, monotonic time)."""
+        self._typing: dict[tuple[int, int], float] = {}
+        """Indicators showing now, by (channel id, user id): until when (monotonic time)."""
 
     @property
     def message_sequence(self) -> int:
@@ -289,6 +296,34 @@ class World:
             overwrites=source.overwrites,
         )
 
+    # -- typing ------------------------------------------------------------------------------
+
+    TYPING_SECONDS = 10.0
+    """How long one typing indicator shows (Discord: "expires after 10 seconds")."""
+
+    def start_typing(self, channel: FakeChannel, user: FakeUser) -> None:
+        """``user`` is shown typing in ``channel`` for :data:`TYPING_SECONDS`, or until they
+        send a message there, as Discord shows it."""
+        now = time.monotonic()
+        self._typing[channel.id, user.id] = now + self.TYPING_SECONDS
+        self.typing_log.append((channel.id, user.id, now))
+        self.events.dispatch(
+            "TYPING_START",
+            {
+                "channel_id": str(channel.id),
+                "user_id": str(user.id),
+                "timestamp": int(time.time()),
+                **({"guild_id": str(channel.guild_id)} if channel.guild_id else {}),
+            },
+            guild_id=channel.guild_id,
+            intent=GUILD_MESSAGE_TYPING if channel.guild_id else DIRECT_MESSAGE_TYPING,
+        )
+        self.notifier.notify()
+
+    def is_typing(self, channel: FakeChannel, user: FakeUser) -> bool:
+        """Whether ``user`` is shown typing in ``channel`` now."""
+        return self._typing.get((channel.id, user.id), 0.0) > time.monotonic()
+
     # -- messages ----------------------------------------------------------------------------
 
     def create_message(
@@ -322,6 +357,7 @@ class World:
         self.messages[message.id] = message
         self.message_order.append(message)
         if not message.ephemeral:
+            self._typing.pop((channel.id, author.id), None)  # a message ends the indicator
             channel.last_message_id = message.id
             channel.message_count += 1
             self.events.dispatch(

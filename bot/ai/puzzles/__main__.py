@@ -9,7 +9,7 @@
 ``generate`` mines self-play games of the AI's weaker levels (or a CSV of recorded games),
 keeps the positions where a short search sees a forced win, proves each exactly and writes the
 puzzles as JSON Lines. The same arguments give the same file. (The games people played on
-the bot are mined by ``python -m bot.storage puzzles DATABASE``, which reads its database.)
+the bot are mined by ``python -m bot.tools puzzles DATABASE``, which reads its database.)
 ``verify`` proves every puzzle again from its position and fails unless the proof gives the
 same puzzle.
 """

@@ -108,5 +108,6 @@ def refutation_text(
     if captured is not None:
         return f"{reply} captures the piece on {captured}"
     if not threatened:
-        return f"it threatens nothing yet, so the {other} have time for {reply}"
+        # Not the reply itself: any quiet move would do, and naming one reads like a clue.
+        return f"it threatens nothing, so the {other} have a free move to stop the win"
     return f"{reply} holds"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engine.board import Board
@@ -134,6 +134,9 @@ class Verdict:
     (``f7-e7 closes the road to e9``)."""
     ending: Termination | None = None
     """How the game ended when solved."""
+    captures: tuple[str, ...] = ()
+    """The squares a correct move captured on (``("h4",)``), to be said: the pieces are gone
+    from the next board."""
 
 
 @dataclass(frozen=True)
@@ -262,16 +265,19 @@ class Puzzle:
         game, node, remaining = self._walk(line_so_far)
         parsed = game.parse_move(move)
         text = parsed.text(game.size)
+        taken = tuple(square_name(square, game.size) for square in game.captures_of(parsed))
         if text == node.move:
-            return self._correct(text, node)
+            return replace(self._correct(text, node), captures=taken)
         board = _copy(game.board)
         played = game.play(parsed)
         if played.outcome is not None and played.outcome.winner is self.to_move:
-            return Verdict(True, text, solved=True, ending=played.outcome.termination)
+            return Verdict(
+                True, text, solved=True, ending=played.outcome.termination, captures=taken
+            )
         if line_so_far and remaining > 1:
             alternative = self._solve_move(board, _engine_move(parsed), remaining)
             if alternative is not None:
-                return self._correct(text, alternative)
+                return replace(self._correct(text, alternative), captures=taken)
         hint_list = self._hints(self._replay(line_so_far), node)
         hint = hint_list[max(0, min(attempt, len(hint_list)) - 1)]
         return Verdict(False, text, hint=hint, refutation=self._refutation(game, remaining))

@@ -4,15 +4,14 @@ rematches."""
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import LEVELS, describe_levels
-from bot.engine import VARIANTS, get_variant
+from bot.ai import LEVELS, level_rating
+from bot.engine import get_variant
 from bot.storage import (
     Challenge,
     ChallengeClosed,
@@ -23,62 +22,24 @@ from bot.storage import (
     SideChoice,
 )
 
-from ..errors import UserError
-from ..hub import pick_sides
+from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
+from ..app.errors import UserError
+from ..app.games import pick_sides
+from ..app.wording import plain_name, seconds_left
+from ..choices import LEVEL_CHOICES, SIDE_CHOICES, VARIANT_CHOICES
 from ..limits import CONTENT, clip
-from ..present import mention, plain_name
+from ..people import participant_of
+from ..present import mention, whose_challenge
 from ..table import post_board
-from ..venue import busy_message, open_thread, thread_name, wants_thread
+from ..venue import busy_message, can_open_threads, open_thread, thread_name, wants_thread
 from ..views import ChallengeButton, RematchButton, challenge_view
-from ..wording import seconds_left
-from .play import Play, participant_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
 
 log = logging.getLogger(__name__)
 
-VARIANT_CHOICES = [app_commands.Choice(name=v.title, value=v.name) for v in VARIANTS.values()]
-SIDE_CHOICES = [
-    app_commands.Choice(name="Random", value="random"),
-    # Names that hold in every variant (Tablut's Muscovites and Swedes are not Copenhagen's).
-    app_commands.Choice(name="Attackers (dark)", value="attackers"),
-    app_commands.Choice(name="Defenders and the king (light)", value="defenders"),
-]
-LEVEL_CHOICES = [
-    app_commands.Choice(name=f"{level.title()} ({description})"[:100], value=level)
-    for level, description in describe_levels().items()
-]
 CHALLENGE_COOLDOWN_SECONDS = 20
-TIME_MAX_LENGTH = 20
-"""Room for "14 days" written out with spaces; Discord refuses anything longer."""
-MIN_MOVE_SECONDS = 10
-MAX_MOVE_SECONDS = 14 * 24 * 3600
-_DURATION = re.compile(r"\s*(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?\s*")
-_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def parse_duration(text: str) -> int:
-    """Seconds from ``30s``, ``5m``, ``2h``, ``3d`` or a bare number of minutes."""
-    match = _DURATION.fullmatch(text.lower())
-    if not match:
-        raise UserError(f"{text!r} is not a time: write it like `30s`, `10m`, `24h` or `3d`.")
-    amount = int(match.group(1))
-    unit = (match.group(2) or "m")[0]
-    seconds = amount * _UNIT[unit]
-    if not MIN_MOVE_SECONDS <= seconds <= MAX_MOVE_SECONDS:
-        raise UserError(f"Time per move must be between {MIN_MOVE_SECONDS} seconds and 14 days.")
-    return seconds
-
-
-def describe_duration(seconds: int) -> str:
-    """``90`` → "90 seconds", ``3600`` → "1 hour", ``172800`` → "2 days" (the largest whole
-    unit)."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
 def side_choice(text: str) -> SideChoice:
@@ -95,16 +56,6 @@ CLOSED = {
     "cancelled": "This challenge was cancelled.",
     "expired": "This challenge expired. Ask for a new one with `/tafl challenge`.",
 }
-
-
-def whose_challenge(challenge: Challenge, *, to: bool = True) -> str:
-    """``@ann's Brandubh challenge to @bo``: whose challenge it was and which variant (for edits
-    of the challenge message, where mentions show names without notifying anyone again)."""
-    title = get_variant(challenge.variant).title
-    text = f"{mention(challenge.challenger)}'s **{title}** challenge"
-    if to and challenge.challenged is not None:
-        text += f" to {mention(challenge.challenged)}"
-    return text
 
 
 def answer_refused(error: ChallengeClosed | NotAllowed) -> UserError:
@@ -129,7 +80,7 @@ class Challenges(commands.Cog):
         opponent="Who you want to play",
         variant="Which rules (Tablut by default)",
         side="Which side you take",
-        time="Time per move, like 10m, 24h or 3d (none by default)",
+        time=f"Time per move, like 10m, 24h or 3d; {NO_LIMIT_HINT} (else the server's default)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, side=SIDE_CHOICES)
     @app_commands.guild_only()
@@ -149,7 +100,7 @@ class Challenges(commands.Cog):
         channel_id = interaction.channel_id or 0
         settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
         in_thread = wants_thread(self.bot, interaction, channel_id, settings)
-        move_seconds = parse_duration(time) if time else settings.default_move_seconds
+        move_seconds = settings.default_move_seconds if time is None else parse_move_time(time)
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
         # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
         store = self.bot.storage.challenges
@@ -172,6 +123,8 @@ class Challenges(commands.Cog):
         )
         title = get_variant(variant).title
         clock = f", {describe_duration(move_seconds)} per move" if move_seconds else ""
+        if not move_seconds and settings.default_move_seconds:
+            clock = ", no time limit"  # unlike the server's other challenges: say so
         side_text = "a random side" if side == "random" else f"the {side}"
         expires = int(challenge.expires_at.timestamp())
         where = " The game will have its own thread." if in_thread else ""
@@ -224,9 +177,7 @@ class Challenges(commands.Cog):
         venue = challenge.channel_id
         thread = None
         if wants_thread(self.bot, interaction, challenge.channel_id, settings):
-            title = get_variant(challenge.variant).title
-            name = thread_name(plain_name(challenge.challenger), plain_name(me), title)
-            thread = await open_thread(interaction, name, from_message=interaction.message)
+            thread = await self._game_thread(interaction, challenge, me)
             venue = thread.id
         choice = challenge.challenger_side
         if choice == "random":
@@ -237,7 +188,15 @@ class Challenges(commands.Cog):
                 challenge_id, me, challenger_side=choice, channel_id=venue
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
+            # Another game took the channel meanwhile (two challenges accepted at once): this
+            # one goes to a thread of its own, as it would have a moment later.
+            if thread is not None or not can_open_threads(interaction):
+                raise UserError(busy_message(await self._busy_with(error), interaction)) from None
+            thread = await self._game_thread(interaction, challenge, me)
+            venue = thread.id
+            _, record = await store.accept(
+                challenge_id, me, challenger_side=choice, channel_id=venue
+            )
         live = self.bot.hub.adopt(record)
         where = f" in {thread.mention}" if thread is not None else ""
         # The game exists now: post its board even if the challenge cannot be edited.
@@ -248,6 +207,15 @@ class Challenges(commands.Cog):
             )
         finally:
             await post_board(self.bot, live, [f"**{live.game.variant.title}** begins."])
+
+    @staticmethod
+    async def _game_thread(
+        interaction: discord.Interaction, challenge: Challenge, accepter: Participant
+    ) -> discord.Thread:
+        """A thread for an accepted challenge's game, opened from the challenge message."""
+        title = get_variant(challenge.variant).title
+        name = thread_name(plain_name(challenge.challenger), plain_name(accepter), title)
+        return await open_thread(interaction, name, from_message=interaction.message)
 
     @app_commands.command(name="play", description="Play against the bot's AI")
     @app_commands.describe(variant="Which rules", side="Which side you take", level="How strong")
@@ -262,40 +230,52 @@ class Challenges(commands.Cog):
         """Start a game against the AI in this channel."""
         channel_id = interaction.channel_id or 0
         rules = get_variant(variant)
+        me = participant_of(interaction.user)
+        name = thread_name(plain_name(me), f"Tafl AI ({level})", rules.title)
         thread = None
         if interaction.guild_id is not None:
             settings = await self.bot.storage.settings.get(interaction.guild_id)
             if wants_thread(self.bot, interaction, channel_id, settings):
-                me = participant_of(interaction.user)
-                name = thread_name(plain_name(me), f"Tafl AI ({level})", rules.title)
                 thread = await open_thread(interaction, name)
                 channel_id = thread.id
         elif (busy := self.bot.hub.get(channel_id)) is not None:
-            raise UserError(busy_message(busy.id, in_thread=True))
+            raise UserError(busy_message(busy.id, interaction))
         ai = Participant.ai(LEVELS.index(level) + 1)
-        attackers, defenders = pick_sides(participant_of(interaction.user), ai, side)
-        try:
-            record = await self.bot.storage.games.create(
+        attackers, defenders = pick_sides(me, ai, side)
+
+        async def create(venue: int) -> GameRecord:
+            return await self.bot.storage.games.create(
                 guild_id=interaction.guild_id,
-                channel_id=channel_id,
+                channel_id=venue,
                 variant=rules.name,
                 attackers=attackers,
                 defenders=defenders,
                 rated=True,
             )
+
+        try:
+            record = await create(channel_id)
         except ChannelBusy as error:
-            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
+            # A game this process had not seen took the channel: as for a game it knew of,
+            # this one goes to a thread of its own where one can be opened.
+            if thread is not None or not can_open_threads(interaction):
+                raise UserError(busy_message(await self._busy_with(error), interaction)) from None
+            await self._busy_with(error)  # and the unseen game is tracked from now on
+            thread = await open_thread(interaction, name)
+            record = await create(thread.id)
         live = self.bot.hub.adopt(record)
-        lines = [f"**{rules.title}** against the AI ({level})."]
+        lines = [
+            f"**{rules.title}** against the AI ({level}, rated {level_rating(rules.name, level)})."
+        ]
         if thread is None:
-            await self.bot.cog(Play).open_game(live, lines, interaction)
+            await self.bot.table.open_game(live, lines, interaction)
             return
         await interaction.response.send_message(
             f"{interaction.user.mention}, your game against the AI ({level}) is in "
             f"{thread.mention}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.bot.cog(Play).open_game(live, lines, None)
+        await self.bot.table.open_game(live, lines, None)
 
     @app_commands.command(name="rematch", description="Play the last game of this channel again")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -319,7 +299,7 @@ class Challenges(commands.Cog):
         if me not in (old.attackers.user_id, old.defenders.user_id):
             raise UserError("Only the players of that game can ask for a rematch.")
         if (busy := self.bot.hub.get(old.channel_id)) is not None:
-            raise UserError(busy_message(busy.id, in_thread=True))
+            raise UserError(busy_message(busy.id, interaction))
         attackers, defenders = old.defenders, old.attackers
         if (
             get_variant(old.variant).rematch_winner_defends
@@ -330,6 +310,10 @@ class Challenges(commands.Cog):
             loser = old.defenders if winner == old.attackers else old.attackers
             attackers, defenders = loser, winner
         sides = f"{mention(attackers)} attacks, {mention(defenders)} defends"
+        if (attackers, defenders) == (old.attackers, old.defenders):
+            # The players expect a swap: say why there is none.
+            title = get_variant(old.variant).title
+            sides += f" again: in {title} the winner takes the defenders (Linnaeus's law 12)"
         if not (attackers.is_ai or defenders.is_ai):
             await self._offer_rematch(interaction, old, attackers, defenders, sides)
             return
@@ -346,15 +330,15 @@ class Challenges(commands.Cog):
                 rated=True,
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(await self._busy_with(error), in_thread=True)) from None
+            raise UserError(busy_message(await self._busy_with(error), interaction)) from None
         live = self.bot.hub.adopt(record)
         note = f"Rematch of game #{old.id}: {sides}."
-        await self.bot.cog(Play).open_game(live, [note], interaction)
+        await self.bot.table.open_game(live, [note], interaction)
 
     async def _busy_with(self, busy: ChannelBusy) -> int:
         """The id of the game that makes a channel busy. It may be one this process lost track
         of (its start's answer was lost): it is tracked from now on, so its players can go on."""
-        live = await self.bot.cog(Play).live_game(busy.channel_id)
+        live = await self.bot.table.live_game(busy.channel_id)
         return busy.game_id or (live.id if live is not None else 0)
 
     async def _offer_rematch(
@@ -371,8 +355,15 @@ class Challenges(commands.Cog):
         store = self.bot.storage.challenges
         # Not under the challenge cooldown (the players have just played each other), but one
         # open offer at a time, so the button cannot be used to spam the opponent.
-        if any(c.challenger == me for c in await store.pending(old.channel_id)):
+        pending = await store.pending(old.channel_id)
+        if any(c.challenger == me for c in pending):
             raise UserError("You have already offered a game here; wait for the answer.")
+        if any(c.challenger == opponent and c.challenged == me for c in pending):
+            # Both asked at once: one offer is enough, and theirs is waiting for this player.
+            raise UserError(
+                f"{mention(opponent)} has already asked you for a game here: accept it with "
+                "the button on their offer."
+            )
         challenge = await store.create(
             guild_id=old.guild_id,
             channel_id=old.channel_id,
@@ -397,4 +388,4 @@ class Challenges(commands.Cog):
             await store.set_message(challenge.id, message.id)
 
 
-__all__ = ["Challenges", "parse_duration"]
+__all__ = ["Challenges"]

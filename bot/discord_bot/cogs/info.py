@@ -10,19 +10,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.analysis import GameAnalysis
+from bot.ai import level_ratings
+from bot.ai.analysis import GameAnalysis, budget_name
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
-from bot.storage import GameRecord, NotFound, Participant, PuzzleRating, Results
+from bot.storage import (
+    MIN_GAMES_GLOBAL,
+    MIN_GAMES_SERVER,
+    GameRecord,
+    NotFound,
+    Participant,
+    PuzzleRating,
+    Results,
+)
 from bot.storage.replay import replay_game
 
-from ..errors import UserError
+from ..app.errors import UserError
+from ..app.wording import plain_name, plural, rating_with_games, side_record
+from ..choices import VARIANT_CHOICES
 from ..limits import GameNumber, fit_embed
-from ..present import plain_name, render_replay
+from ..present import render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
-from ..wording import plural, rating_with_games, side_record
-from .challenges import VARIANT_CHOICES
-from .review import budget_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -94,6 +102,13 @@ class Info(commands.Cog):
         embed.add_field(name="Calls", value=calls_text(rules), inline=False)
         for name, text in special_rules(rules):
             embed.add_field(name=name, value=text, inline=False)
+        ladder = level_ratings(rules.name).items()
+        embed.add_field(
+            name="The AI's ratings",
+            value=" · ".join(f"{level} {rating}" for level, rating in ladder)
+            + " (fixed: a rated game against it moves only your rating)",
+            inline=False,
+        )
         embed.add_field(
             name="Start a game",
             value=(
@@ -106,7 +121,8 @@ class Info(commands.Cog):
         embed.set_footer(text=f"Source: {rules.source}")
         embed.set_image(url="attachment://start.png")
         await interaction.response.send_message(
-            embed=fit_embed(embed), file=discord.File(io.BytesIO(image), "start.png"),
+            embed=fit_embed(embed),
+            file=discord.File(io.BytesIO(image), "start.png"),
             ephemeral=True,
         )
 
@@ -155,7 +171,7 @@ class Info(commands.Cog):
         if record.result is not None:  # also for games ended off the board (resignation, time)
             tags["result"] = {"attackers": "1", "defenders": "-1", "draw": "0"}[record.result.value]
         # A reviewed game carries its review's verdicts as remarks on the moves.
-        stored = await self.bot.storage.analyses.get(record.id, budget_of(record.variant))
+        stored = await self.bot.storage.analyses.get(record.id, budget_name(record.variant))
         comments = None if stored is None else GameAnalysis.from_json(stored).comments()
         text = played.to_record(tags, comments)
         await interaction.response.send_message(
@@ -190,7 +206,10 @@ class Info(commands.Cog):
         record, played = await self._game(interaction, game)
         await interaction.response.defer(thinking=True)
         rendered = await render_replay(
-            played, plain_name(record.attackers), plain_name(record.defenders)
+            played,
+            plain_name(record.attackers),
+            plain_name(record.defenders),
+            outcome=record.outcome,
         )
         if rendered is None:
             await interaction.followup.send(
@@ -216,25 +235,31 @@ class Info(commands.Cog):
     async def leaderboard(
         self, interaction: discord.Interaction, variant: str = "tablut", scope: str = "server"
     ) -> None:
-        """Top players of a variant in this server or everywhere."""
+        """Top players of a variant in this server or everywhere; an empty list is answered
+        privately, with what it takes to appear on it."""
+        rules = get_variant(variant)
         guild_id = interaction.guild_id if scope == "server" else None
-        entries = await self.bot.storage.leaderboards.leaderboard(
-            get_variant(variant).name, guild_id=guild_id
-        )
-        title = f"{get_variant(variant).title} leaderboard " + (
-            "(this server)" if guild_id else "(global)"
-        )
+        entries = await self.bot.storage.leaderboards.leaderboard(rules.name, guild_id=guild_id)
+        gate = MIN_GAMES_SERVER if guild_id else MIN_GAMES_GLOBAL
+        where = " in this server" if guild_id else ""
+        needed = f"A player appears after {plural(gate, 'rated game')} of {rules.title}{where}."
         if not entries:
-            text = "Nobody has played enough rated games yet."
-        else:
-            text = "\n".join(
-                f"**{entry.rank}.** {entry.display_name or entry.user_id} — "
-                f"{entry.rating.display} ({plural(entry.games, 'game')})"
-                for entry in entries
+            await interaction.response.send_message(
+                f"Nobody is on the {rules.title} leaderboard{where} yet. {needed}",
+                ephemeral=True,
             )
+            return
+        title = f"{rules.title} leaderboard " + ("(this server)" if guild_id else "(global)")
+        text = "\n".join(
+            f"**{entry.rank}.** {entry.display_name or entry.user_id} — "
+            f"{entry.rating.display} ({plural(entry.games, 'game')})"
+            for entry in entries
+        )
         embed = discord.Embed(title=title, description=text)
+        notes = [needed]
         if any(entry.rating.provisional for entry in entries):
-            embed.set_footer(text=PROVISIONAL)
+            notes.append(PROVISIONAL)
+        embed.set_footer(text="\n".join(notes))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="stats", description="A player's record")
@@ -286,7 +311,8 @@ class Info(commands.Cog):
         if only is None:  # one puzzle rating across the variants, as lichess keeps
             puzzles = await storage.puzzles.rating(user.id)
             embed.add_field(
-                name="Puzzles", value=puzzle_record(puzzles, yours=user == interaction.user),
+                name="Puzzles",
+                value=puzzle_record(puzzles, yours=user == interaction.user),
                 inline=False,
             )
             provisional = provisional or bool(puzzles.attempts and puzzles.rating.provisional)

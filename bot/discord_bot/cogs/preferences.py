@@ -12,8 +12,9 @@ from discord.ext import commands
 from bot.render import THEMES
 from bot.storage import PlayerPreferences
 
+from ..app.errors import UserError
 from ..limits import fit_embed
-from ..table import TOP_SIDE
+from ..table import TOP_SIDE, theme_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -25,7 +26,7 @@ THEME_CHOICES = [
 
 def describe_preferences(preferences: PlayerPreferences) -> discord.Embed:
     """A player's preferences, and which boards follow them, as the player would read them."""
-    theme = THEMES[preferences.theme]
+    theme = THEMES[theme_of(preferences)]
     embed = discord.Embed(title="Your board preferences")
     embed.add_field(name="Theme", value=f"{theme.title} (`{theme.name}`)", inline=False)
     embed.add_field(
@@ -71,14 +72,14 @@ class PlayerOptions(commands.Cog):
         """Show the player's preferences, changing those given."""
         store = self.bot.storage.preferences
         current = await store.get(interaction.user.id)
-        changed = current
+        changed = replace(current, theme=theme_of(current))
         if theme is not None:
-            changed = replace(changed, theme=theme)  # Discord sends only the listed choices
+            if theme not in THEMES:  # Discord sends only the listed choices; an old client...
+                raise UserError(f"{theme!r} is not a theme: choose {' or '.join(THEMES)}.")
+            changed = replace(changed, theme=theme)
         if flip is not None:
             changed = replace(changed, flip=flip)
         if changed != current:
             name = getattr(interaction.user, "display_name", None) or interaction.user.name
             changed = await store.save(changed, name)
-        await interaction.response.send_message(
-            embed=describe_preferences(changed), ephemeral=True
-        )
+        await interaction.response.send_message(embed=describe_preferences(changed), ephemeral=True)

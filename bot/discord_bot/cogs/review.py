@@ -9,16 +9,26 @@ it works; the review is then stored, and asking again is instant.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.analysis import GameAnalysis, Moment, default_depth, review
+from bot.ai.analysis import (
+    Deepening,
+    GameAnalysis,
+    Moment,
+    MomentKind,
+    budget_name,
+    default_depth,
+    review,
+)
 from bot.ai.search import MATE_BOUND
 from bot.engine import Game, Side, Termination, get_variant
 from bot.render import render_png
@@ -27,10 +37,10 @@ from bot.render.chart import render_eval_chart
 from bot.storage import GameRecord, GameResult, GameStatus, NotFound
 from bot.storage.replay import replay_game
 
-from ..errors import UserError
-from ..limits import EMBED_FIELD_VALUE, GameNumber, fit_embed
-from ..present import plain_name
-from ..wording import plural
+from ..app.errors import UserError
+from ..app.wording import plain_name, plural
+from ..limits import EMBED_FIELD_VALUE, GameNumber, clip, fit_embed
+from ..table import PLAIN, BoardLook, look_for
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -42,6 +52,7 @@ MOMENTS_LISTED = 8
 PROGRESS_EVERY = 2.0
 """Seconds between edits of the progress line (Discord limits edits; players need only a pulse)."""
 
+
 def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
     """The progress line: positions searched, and roughly how long the rest will take at the
     pace so far (positions differ, so it is rounded to what a player needs)."""
@@ -50,14 +61,16 @@ def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
         remaining = f"about {max(5, round(left / 5) * 5)} s left"
     else:
         remaining = f"about {round(left / 60)} min left"
+    return f"Reviewing game #{game_id}: {done} of {total} positions searched, {remaining}…"
+
+
+def waiting_text(game_id: int, ahead: int) -> str:
+    """What a member sees while their earlier reviews are made first."""
+    others = "your other review" if ahead == 1 else f"your {ahead} other reviews"
     return (
-        f"Reviewing game #{game_id}: {done} of {total} positions searched, {remaining}…"
+        f"Game #{game_id} will be reviewed after {others} (each member's reviews are made one "
+        "at a time, so that games against the AI keep their pace)…"
     )
-
-
-def budget_of(variant: str) -> str:
-    """The name of the search budget a review is made (and stored) with."""
-    return f"depth {default_depth(variant)}"
 
 
 def side_name(side: Side) -> str:
@@ -90,12 +103,17 @@ def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) 
 
 
 def listed_moments(
-    analysis: GameAnalysis, names: dict[Side, str], room: int = EMBED_FIELD_VALUE
+    analysis: GameAnalysis,
+    names: dict[Side, str],
+    room: int = EMBED_FIELD_VALUE,
+    moments: Sequence[Moment] | None = None,
 ) -> tuple[list[str], int]:
-    """The moments' lines that fit in ``room`` characters, in the order of the game, and how
-    many were left out. The boards' (critical) moments come first, then the costliest, so
-    the text always covers the boards and the worst mistakes, and no line is cut."""
-    ranked = sorted(analysis.moments, key=lambda m: (not m.critical, -m.loss, m.ply))
+    """The lines of ``moments`` (by default all of the analysis's) that fit in ``room``
+    characters, in the order of the game, and how many were left out. The boards' (critical)
+    moments come first, then the costliest, so the text always covers the boards and the worst
+    mistakes, and no line is cut."""
+    given = analysis.moments if moments is None else moments
+    ranked = sorted(given, key=lambda m: (not m.critical, -m.loss, m.ply))
     chosen: list[Moment] = []
     used = 0
     for moment in ranked:
@@ -107,7 +125,21 @@ def listed_moments(
         chosen.append(moment)
         used += size
     chosen.sort(key=lambda m: m.ply)
-    return [moment_line(analysis, m, names) for m in chosen], len(analysis.moments) - len(chosen)
+    return [moment_line(analysis, m, names) for m in chosen], len(given) - len(chosen)
+
+
+def inaccuracies_text(analysis: GameAnalysis, names: dict[Side, str]) -> str:
+    """The inaccuracies, side by side, each as its move and what it cost: ``Ann (attackers):
+    12. a4-a5 (−11%), 15. c3-c5 (−12%)``."""
+    lines = []
+    for side in (Side.ATTACKERS, Side.DEFENDERS):
+        mine = [m for m in analysis.moments if m.kind is MomentKind.INACCURACY and m.side is side]
+        if mine:
+            moves = ", ".join(
+                f"{analysis.move_label(m.ply)} {m.move} (−{m.loss:.0%})" for m in mine
+            )
+            lines.append(f"{player_and_side(names, side)}: {moves}")
+    return clip("\n".join(lines), EMBED_FIELD_VALUE)
 
 
 def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, str]) -> str:
@@ -144,18 +176,27 @@ def accuracy_line(analysis: GameAnalysis, names: dict[Side, str]) -> str:
 
 
 def present(
-    analysis: GameAnalysis, record: GameRecord, names: dict[Side, str], length: str
+    analysis: GameAnalysis,
+    record: GameRecord,
+    names: dict[Side, str],
+    length: str,
+    look: BoardLook = PLAIN,
 ) -> tuple[discord.Embed, list[discord.File]]:
     """The review as an embed (accuracy, the decisive moments) with the evaluation chart, and
-    a board with arrows for each critical moment. ``length`` says how long the game was ("18
-    moves", counted as its record numbers them). Pure drawing: run it in a thread."""
+    a board with arrows for each critical moment, drawn as the asker likes (``look``).
+    ``length`` says how long the game was ("18 moves", counted as its record numbers them).
+    Pure drawing: run it in a thread."""
     variant = get_variant(analysis.variant)
     embed = discord.Embed(
         title=f"Review of game #{record.id} ({variant.title}, {length})",
         description=f"{result_line(analysis, record, names)}\n{accuracy_line(analysis, names)}",
     )
-    if analysis.moments:
-        lines, left_out = listed_moments(analysis, names)
+    decisive = [m for m in analysis.moments if m.kind.decisive]
+    mistakes = [m for m in analysis.moments if m.kind is MomentKind.MISTAKE]
+    left_out = 0
+    if decisive:
+        lines, left = listed_moments(analysis, names, moments=decisive)
+        left_out += left
         # Only a game won on the board was decided by its moments; a draw, a resignation or
         # a timeout had them all the same.
         decided = (
@@ -165,16 +206,23 @@ def present(
         )
         heading = "The moments that decided it" if decided else "The key moments"
         embed.add_field(name=heading, value="\n".join(lines), inline=False)
-        if left_out:
-            more = plural(left_out, "more moment")
-            embed.set_footer(text=f"{more} in the game record: /tafl export game:{record.id}")
-    else:
+    if mistakes:
+        lines, left = listed_moments(analysis, names, moments=mistakes)
+        left_out += left
+        heading = "Mistakes" if decisive else "Mistakes (no single move decided the game)"
+        embed.add_field(name=heading, value="\n".join(lines), inline=False)
+    if any(m.kind is MomentKind.INACCURACY for m in analysis.moments):
+        embed.add_field(name="Inaccuracies", value=inaccuracies_text(analysis, names), inline=False)
+    if left_out:
+        more = plural(left_out, "more moment")
+        embed.set_footer(text=f"{more} in the game record: /tafl export game:{record.id}")
+    if not analysis.moments:
         embed.add_field(
             name="No decisive mistake",
             value="Neither side threw away a clear advantage: the result grew move by move.",
             inline=False,
         )
-    chart = render_eval_chart(analysis)
+    chart = render_eval_chart(analysis, theme=look.theme)
     files = [discord.File(io.BytesIO(chart), f"review-{record.id}.png")]
     embed.set_image(url=f"attachment://review-{record.id}.png")
     attackers, defenders = names[Side.ATTACKERS], names[Side.DEFENDERS]
@@ -183,7 +231,10 @@ def present(
             analysis, moment.ply, caption=True, attackers=attackers, defenders=defenders
         )
         files.append(
-            discord.File(io.BytesIO(render_png(view)), f"review-{record.id}-move-{moment.ply}.png")
+            discord.File(
+                io.BytesIO(render_png(view, theme=look.theme, flip=look.flip)),
+                f"review-{record.id}-move-{moment.ply}.png",
+            )
         )
     return fit_embed(embed), files
 
@@ -197,6 +248,11 @@ class Review(commands.Cog):
         """Reviews being made: a second ask for the same game waits for the first."""
         self._watching: dict[tuple[int, str], list[discord.Interaction]] = {}
         """Who is waiting for each review being made: each of them sees its progress."""
+        self._turns: dict[int, asyncio.Lock] = {}
+        """Each member's reviews are made one at a time, in the order asked (the lock is
+        fair), so one member cannot fill the AI's workers with reviews."""
+        self._asked: dict[int, int] = {}
+        """How many reviews each member has asked for that are not ready yet."""
 
     @app_commands.command(name="analyze", description="A computer review of a finished game")
     @app_commands.describe(game="Game number (this channel's last finished game by default)")
@@ -212,18 +268,51 @@ class Review(commands.Cog):
         names = {Side.ATTACKERS: plain_name(record.attackers),
                  Side.DEFENDERS: plain_name(record.defenders)}  # fmt: skip
         length = plural(played.full_moves, "move")
-        embed, files = await asyncio.to_thread(present, analysis, record, names, length)
+        # Drawn for the one who asked, as their own boards are: public, but theirs.
+        side = record.side_of(interaction.user.id)
+        look = await look_for(self.bot, interaction.user.id, None if side is None else Side(side))
+        embed, files = await asyncio.to_thread(present, analysis, record, names, length, look)
         await interaction.edit_original_response(content=None, embed=embed, attachments=files)
 
     async def analysis(
         self, record: GameRecord, played: Game, interaction: discord.Interaction | None = None
     ) -> GameAnalysis:
-        """The stored review of a game, or a new one (stored before it is returned)."""
-        budget = budget_of(record.variant)
+        """The stored review of a game, or a new one (stored before it is returned).
+
+        A member who asks for a review while another of theirs is being made waits for it
+        (told how many are ahead); asking for one being made already just watches it."""
+        budget = budget_name(record.variant)
         stored = await self.bot.storage.analyses.get(record.id, budget)
         if stored is not None:
             return GameAnalysis.from_json(stored)
         key = (record.id, budget)
+        if interaction is None or key in self._working:
+            return await self._review(record, played, key, interaction)
+        member = interaction.user.id
+        turn = self._turns.setdefault(member, asyncio.Lock())
+        ahead = self._asked.get(member, 0)
+        self._asked[member] = ahead + 1
+        try:
+            if turn.locked():
+                await interaction.edit_original_response(content=waiting_text(record.id, ahead))
+            async with turn:
+                stored = await self.bot.storage.analyses.get(record.id, budget)
+                if stored is not None:  # made meanwhile, for someone else
+                    return GameAnalysis.from_json(stored)
+                return await self._review(record, played, key, interaction)
+        finally:
+            self._asked[member] -= 1
+            if not self._asked[member]:
+                del self._asked[member], self._turns[member]
+
+    async def _review(
+        self,
+        record: GameRecord,
+        played: Game,
+        key: tuple[int, str],
+        interaction: discord.Interaction | None,
+    ) -> GameAnalysis:
+        """Make the review (or watch the one being made), showing its progress to the asker."""
         watching = self._watching.setdefault(key, [])
         if interaction is not None:
             watching.append(interaction)
@@ -268,15 +357,43 @@ class Review(commands.Cog):
                         await interaction.edit_original_response(content=text)
                     except discord.HTTPException as error:  # the pulse is a courtesy only
                         log.info("could not update the review progress: %s", error)
+        # Where a forced result was first seen late, look deeper for the move that allowed it.
+        deepening = Deepening(evals, depth)
+        while (ask := deepening.next()) is not None:
+            index, deeper = ask
+            if deepening.searched == 0:
+                for interaction in list(watching):
+                    with contextlib.suppress(discord.HTTPException):  # a courtesy only
+                        await interaction.edit_original_response(
+                            content=f"Reviewing game #{record.id}: every position searched; "
+                            "looking deeper where the game was decided…"
+                        )
+            deepening.accept(
+                index,
+                await self.bot.ai.evaluate(
+                    variant=record.variant,
+                    start_position=record.start_position,
+                    start_turn=Side(record.first_turn),
+                    moves=moves[:index],
+                    max_depth=deeper,
+                    key=f"review-{record.id}",
+                ),
+            )
         analysis = await asyncio.to_thread(
-            review, record.variant, record.start_position, Side(record.first_turn), moves, evals
+            review,
+            record.variant,
+            record.start_position,
+            Side(record.first_turn),
+            moves,
+            deepening.evals,
         )
         await self.bot.storage.analyses.save(
-            record.id, budget_of(record.variant), analysis.to_json()
+            record.id, budget_name(record.variant), analysis.to_json()
         )
         log.info(
-            "game %d reviewed: %d positions in %.1f s, %d moments",
-            record.id, total, time.monotonic() - started, len(analysis.moments),
+            "game %d reviewed: %d positions in %.1f s (%d searched again, deeper), %d moments",
+            record.id, total, time.monotonic() - started, deepening.searched,
+            len(analysis.moments),
         )  # fmt: skip
         return analysis
 

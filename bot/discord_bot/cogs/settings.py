@@ -1,4 +1,5 @@
-"""/tafl settings: the server's options, for members who may manage the server."""
+"""/tafl settings: the server's options, shown to everyone and changed by members who may
+manage the server."""
 
 from __future__ import annotations
 
@@ -11,23 +12,25 @@ from discord.ext import commands
 
 from bot.storage import ServerSettings
 
-from ..errors import UserError
-from .challenges import TIME_MAX_LENGTH, describe_duration, parse_duration
+from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
+from ..app.errors import UserError
 
 if TYPE_CHECKING:
     from ..client import TaflBot
 
-NO_LIMIT = ("none", "off", "no", "0")
 
-
-def describe_settings(settings: ServerSettings) -> discord.Embed:
-    """The server's settings as a player would read them."""
+def describe_settings(
+    settings: ServerSettings, *, may_change: bool, changed: bool = False
+) -> discord.Embed:
+    """The server's settings as a player would read them; the footer says who may change
+    them (``may_change``: the reader may) and, once ``changed``, from when it applies."""
     time = settings.default_move_seconds
     embed = discord.Embed(title="Tafl settings for this server")
     embed.add_field(
         name="Where games are played",
-        value="a thread per game" if settings.game_threads else
-        "in the channel (a thread only when the channel already has a game)",
+        value="a thread per game"
+        if settings.game_threads
+        else "in the channel (a thread only when the channel already has a game)",
         inline=False,
     )
     embed.add_field(
@@ -40,7 +43,13 @@ def describe_settings(settings: ServerSettings) -> discord.Embed:
         value="rated" if settings.rated_ai_games else "unrated",
         inline=False,
     )
-    embed.set_footer(text="Changes apply to games started from now on.")
+    if changed:
+        footer = "Changes apply to games started from now on."
+    elif may_change:
+        footer = "Give /tafl settings an option to change it (for games started afterwards)."
+    else:
+        footer = "Members with the Manage Server permission can change these."
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -50,14 +59,15 @@ class ServerOptions(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="settings", description="Server options: threads, default time")
+    @app_commands.command(
+        name="settings", description="The server's options: threads, default time, rated AI games"
+    )
     @app_commands.describe(
         threads="Give every new game its own thread (otherwise only when the channel is busy)",
-        time="Default time per move for challenges, like 24h or 3d; 'none' for no limit",
+        time=f"Default time per move for challenges, like 24h or 3d; {NO_LIMIT_HINT}",
         rated_ai="Count games against the AI for ratings",
     )
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -65,21 +75,33 @@ class ServerOptions(commands.Cog):
         time: app_commands.Range[str, 1, TIME_MAX_LENGTH] | None = None,
         rated_ai: bool | None = None,
     ) -> None:
-        """Show the server's settings, changing those given."""
-        if not interaction.permissions.manage_guild:
-            # Server admins can widen who sees the command; the rule stays Manage Server.
-            raise UserError("Only members with the Manage Server permission can change these.")
+        """Show the server's settings to anyone; change those given, for members who may manage
+        the server."""
         assert interaction.guild_id is not None  # guild_only
         store = self.bot.storage.settings
         current = await store.get(interaction.guild_id)
-        changed = current
+        may_change = interaction.permissions.manage_guild
+        if (threads, time, rated_ai) == (None, None, None):
+            await interaction.response.send_message(
+                embed=describe_settings(current, may_change=may_change), ephemeral=True
+            )
+            return
+        if not may_change:
+            # Discord cannot hide one subcommand from members, so the rule is kept here.
+            raise UserError(
+                "Only members with the Manage Server permission can change these; "
+                "`/tafl settings` with no options shows them."
+            )
+        updated = current
         if threads is not None:
-            changed = replace(changed, game_threads=threads)
+            updated = replace(updated, game_threads=threads)
         if time is not None:
-            seconds = None if time.strip().lower() in NO_LIMIT else parse_duration(time)
-            changed = replace(changed, default_move_seconds=seconds)
+            updated = replace(updated, default_move_seconds=parse_move_time(time))
         if rated_ai is not None:
-            changed = replace(changed, rated_ai_games=rated_ai)
-        if changed != current:
-            changed = await store.save(changed)
-        await interaction.response.send_message(embed=describe_settings(changed), ephemeral=True)
+            updated = replace(updated, rated_ai_games=rated_ai)
+        if updated != current:
+            updated = await store.save(updated)
+        await interaction.response.send_message(
+            embed=describe_settings(updated, may_change=True, changed=updated != current),
+            ephemeral=True,
+        )

@@ -3,23 +3,19 @@ so they survive restarts (deadlines that passed while the bot was offline are se
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.storage import DatabaseUnavailable, StorageError
 
-from ..hub import Played
+from ..app.games import Played
 from ..limits import CONTENT, clip
-from ..present import mention
+from ..present import mention, whose_challenge
 from ..table import resolve_channel
-from ..views import challenge_view
-from .challenges import whose_challenge
-from .play import Play
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -34,36 +30,35 @@ def reminder_due(move_seconds: int, remaining: float) -> bool:
     return remaining <= max(5, min(move_seconds // 4, REMINDER_HORIZON))
 
 
-def _report_death(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("the clock stopped", exc_info=task.exception())
-
-
 class Timers(commands.Cog):
-    """The background clock."""
+    """The background clock: a ``discord.ext.tasks`` loop that ticks every
+    ``TAFL_TIMER_TICK`` seconds (deadlines are settled to within one tick)."""
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
-        self.task: asyncio.Task[None] | None = None
         self.outage: str | None = None
         """Why the database is out of reach, while it is (the clocks wait for it)."""
 
     async def cog_load(self) -> None:
-        self.task = asyncio.create_task(self.run(), name="tafl-timers")
-        self.task.add_done_callback(_report_death)
+        self.clock.change_interval(seconds=self.bot.settings.timer_tick)
+        self.clock.start()
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        self.clock.cancel()
 
-    async def run(self) -> None:
-        """Tick until the bot stops; one failed tick is logged and the next one tries again."""
+    @tasks.loop(seconds=5.0)
+    async def clock(self) -> None:
+        """One tick; a failed tick is logged and the next one tries again (see :meth:`tick`)."""
+        await self.tick()
+
+    @clock.before_loop
+    async def before_first_tick(self) -> None:
         await self.bot.wait_until_ready()
         await self.announce_settled_at_start()
-        while not self.bot.is_closed():
-            await self.tick()
-            # Deadlines are settled to within one tick.
-            await asyncio.sleep(self.bot.settings.timer_tick)
+
+    @clock.error
+    async def clock_stopped(self, error: BaseException) -> None:
+        log.error("the clock stopped", exc_info=error)
 
     async def announce_settled_at_start(self) -> None:
         """Games whose last move ended them while the bot was down get their final board."""
@@ -72,10 +67,9 @@ class Timers(commands.Cog):
 
     async def announce_settled(self, settled: list[Played]) -> None:
         """Post the final board of each game; one that cannot be posted does not stop the rest."""
-        play = self.bot.cog(Play)
         for played in settled:
             try:
-                await play.announce(played)
+                await self.bot.table.announce(played)
             except Exception:
                 log.exception("could not announce the end of game %d", played.live.id)
 
@@ -90,16 +84,21 @@ class Timers(commands.Cog):
         the database is out of reach the tick ends at once (the deadlines wait for it).
         """
         stages = (
-            self.settle_games, self.settle_deadlines, self.send_reminders, self.expire_challenges
+            self.settle_games,
+            self.settle_deadlines,
+            self.send_reminders,
+            self.expire_challenges,
         )
         for stage in stages:
             try:
                 await stage()
             except DatabaseUnavailable as error:
-                # One line when it goes and one when it is back, not four every tick: nothing
-                # can be settled meanwhile, and nothing is lost by waiting.
+                # The storage logs the outage once; nothing can be settled meanwhile, and
+                # nothing is lost by waiting.
                 if self.outage is None:
-                    log.error("the clocks wait for the database: %s", error)
+                    log.info("the clocks wait for the database")
+                else:
+                    log.debug("the clocks still wait for the database")
                 self.outage = str(error)
                 return
             except (StorageError, discord.HTTPException) as error:
@@ -107,21 +106,19 @@ class Timers(commands.Cog):
             except Exception:
                 log.exception("%s failed unexpectedly", stage.__name__)
         if self.outage is not None:
-            log.info("the database answers again; the clocks carry on")
+            log.info("the clocks carry on")
             self.outage = None
 
     async def settle_deadlines(self) -> None:
         """Games whose player to move ran out of time are lost on time."""
         storage = self.bot.storage
-        play = self.bot.cog(Play)
         for record in await storage.games.past_deadline():
             live = self.bot.hub.by_id(record.id)
             if live is None:
                 continue
-            loser = live.to_move
             ended = await self.bot.hub.forfeit_on_time(live, record.ply)
             if ended is not None:
-                await play.announce_end(ended, [f"{mention(loser)} ran out of time."])
+                await self.bot.table.announce_end(ended)
 
     async def send_reminders(self) -> None:
         """Ping players when a quarter of their move time (at most an hour) is left."""
@@ -150,7 +147,7 @@ class Timers(commands.Cog):
                 )
 
     async def expire_challenges(self) -> None:
-        """Pending challenges past their expiry are closed and their buttons disabled."""
+        """Pending challenges past their expiry are closed and their buttons taken off."""
         storage = self.bot.storage
         for challenge in await storage.challenges.expire_due():
             if challenge.message_id is None:
@@ -163,9 +160,9 @@ class Timers(commands.Cog):
                 "Ask again with `/tafl challenge`."
             )
             try:
+                # As an accepted, declined or cancelled challenge: no buttons left.
                 await channel.get_partial_message(challenge.message_id).edit(
-                    content=clip(text, CONTENT),
-                    view=challenge_view(challenge.id, disabled=True),
+                    content=clip(text, CONTENT), view=None
                 )
             except discord.HTTPException as error:
                 log.info("could not mark challenge %d expired: %s", challenge.id, error)

@@ -1,4 +1,4 @@
-"""``python -m bot.storage puzzles``: puzzles mined from the games people finished on the bot,
+"""``python -m bot.tools puzzles``: puzzles mined from the games people finished on the bot,
 the same puzzles the miner finds in those games anywhere else, added to the database once."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from bot.ai.puzzles import read_puzzles
 from bot.ai.puzzles.mining import Tally, mine, self_play_games
 from bot.engine import Game, Termination, get_variant
 from bot.storage import GameResult, Storage
-from bot.storage.__main__ import main as storage_main
-from bot.storage.puzzle_mining import mine_database
+from bot.tools.__main__ import main as tools_main
+from bot.tools.puzzles import mine_database
 
 FIDCHELL = get_variant("fidchell")
 
@@ -115,11 +115,11 @@ def test_the_command_refuses_a_missing_file_and_asks_where_the_puzzles_go(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "nowhere.sqlite3"
-    assert storage_main(["puzzles", str(missing), "--add"]) == 1
+    assert tools_main(["puzzles", str(missing), "--add"]) == 1
     assert "mining refused: there is no database file" in capsys.readouterr().err
     assert not missing.exists()
     with pytest.raises(SystemExit) as stopped:
-        storage_main(["puzzles", str(missing)])
+        tools_main(["puzzles", str(missing)])
     assert stopped.value.code == 2
     assert "--out FILE, --add, or both" in capsys.readouterr().err
 
@@ -139,7 +139,7 @@ def test_the_command_writes_what_it_found(
     asyncio.run(fill())
     out = tmp_path / "found.jsonl"
     args = ["puzzles", str(target), "--variant", "fidchell", "--count", "1", "--out", str(out)]
-    assert storage_main(args) == 0
+    assert tools_main(args) == 0
     printed = capsys.readouterr().out
     assert "fidchell: 2 games, 1 puzzles" in printed and f"wrote 1 puzzles to {out}" in printed
     assert len(read_puzzles(out)) == 1

@@ -3,8 +3,9 @@
 The shard count is ``TAFL_SHARD_COUNT``, else the count Discord recommends for the bot
 (``GET /gateway/bot``). The shards (``TAFL_SHARD_IDS`` when set, else all) are cut into N
 contiguous ranges, and each range runs in its own ``python -m bot`` with ``TAFL_SHARD_COUNT`` and
-``TAFL_SHARD_IDS`` set; everything else in the environment is passed on as it is. See
-:mod:`.supervisor` for restarts and stopping.
+``TAFL_SHARD_IDS`` set, under a name of its own (``TAFL_INSTANCE``) that its restarts keep, and
+with ``TAFL_HTTP_PORT`` (when set) counted up from the first process; everything else in the
+environment is passed on as it is. See :mod:`.supervisor` for restarts and stopping.
 """
 
 from __future__ import annotations
@@ -13,16 +14,16 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
+import socket
 import sys
-import tempfile
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import aiohttp
 import discord
 
-from bot.storage import format_ranges, is_postgres_url, redact
+from bot.storage import format_ranges, is_postgres_url, redact, split_shards
 
 from .config import ConfigError, Settings, load_settings
 from .logs import setup_logging
@@ -36,24 +37,11 @@ USER_AGENT = f"DiscordBot (https://github.com/Rapptz/discord.py, {discord.__vers
 """Discord asks every API client to name itself this way."""
 
 
+MAX_PORT = 65535
+
+
 class ClusterError(Exception):
     """The cluster cannot start; the message says why in one sentence."""
-
-
-def split_shards(ids: Iterable[int], processes: int) -> list[frozenset[int]]:
-    """``ids`` in ``processes`` contiguous runs (in order) whose sizes differ by at most one,
-    the larger first: ``0..9`` in 3 is ``0-3``, ``4-6``, ``7-9``."""
-    ordered = sorted(set(ids))
-    if not 1 <= processes <= len(ordered):
-        raise ValueError(f"cannot split {len(ordered)} shards over {processes} processes")
-    size, larger = divmod(len(ordered), processes)
-    runs = []
-    start = 0
-    for index in range(processes):
-        end = start + size + (1 if index < larger else 0)
-        runs.append(frozenset(ordered[start:end]))
-        start = end
-    return runs
 
 
 async def recommended_shard_count(api_base: str, token: str) -> int:
@@ -126,20 +114,35 @@ def plan(
     workers = environ.get("TAFL_AI_WORKERS", "").strip() or str(
         max(1, (os.cpu_count() or 2) // processes)
     )
+    # Each child runs under a name of its own that its restarts keep (the supervisor restarts a
+    # child only once it has exited), so a restarted child takes its shards back at once.
+    name = environ.get("TAFL_INSTANCE", "").strip() or f"{socket.gethostname()}:{os.getpid()}"
+    port_text = environ.get("TAFL_HTTP_PORT", "").strip()
+    if port_text.isdigit() and int(port_text) + processes - 1 > MAX_PORT:
+        raise ConfigError(
+            f"TAFL_HTTP_PORT={port_text} leaves no room for {processes} processes, whose"
+            f" endpoints take consecutive ports: use a port up to {MAX_PORT - processes + 1}"
+        )
     children = []
     for number, shards in enumerate(split_shards(ids, processes), start=1):
         ranges = format_ranges(shards)
         env = {
-            **environ,
+            **{key: value for key, value in environ.items() if key != "TAFL_PROCESS_INDEX"},
             "TAFL_SHARD_COUNT": str(count),
             "TAFL_SHARD_IDS": ranges,
             "TAFL_AI_WORKERS": workers,
+            "TAFL_INSTANCE": f"{name}/process-{number}",
         }
+        if port_text.isdigit():
+            # One endpoint per process, on consecutive ports (python -m bot health checks all).
+            env["TAFL_HTTP_PORT"] = str(int(port_text) + number - 1)
         children.append(Child(f"process {number} (shards {ranges})", tuple(command), env))
     return children
 
 
-async def _run(settings: Settings, processes: int, environ: Mapping[str, str]) -> int:
+async def _run(
+    settings: Settings, processes: int, environ: Mapping[str, str], *, hold: bool = False
+) -> int:
     if settings.shards is not None:
         count, source = settings.shards.count, "TAFL_SHARD_COUNT"
     else:
@@ -151,20 +154,31 @@ async def _run(settings: Settings, processes: int, environ: Mapping[str, str]) -
             log.critical("%s", error)
             return 1
         source = "recommended by Discord"
-    with tempfile.TemporaryDirectory(prefix="tafl-cluster-") as folder:
-        # The processes take turns to identify through this file (Discord's max_concurrency
-        # is the bot's, not each process's).
-        lock = environ.get("TAFL_IDENTIFY_LOCK") or str(Path(folder) / "identify.json")
-        try:
-            children = plan(
-                settings, count, processes, environ={**environ, "TAFL_IDENTIFY_LOCK": lock}
-            )
-        except ConfigError as error:
-            return _refuse(error)
-        log.info("%d shards (%s) in %d process(es)", count, source, len(children))
-        for child in children:
-            log.info("%s: python -m bot", child.name)
-        return await Supervisor(children).run()
+    try:
+        children = plan(settings, count, processes, environ=environ)
+    except ConfigError as error:
+        return _refuse(error)
+    log.info("%d shards (%s) in %d process(es)", count, source, len(children))
+    for child in children:
+        log.info("%s: python -m bot", child.name)
+    status = await Supervisor(children).run()
+    if status == CONFIG_ERROR and hold:
+        await _hold()
+    return status
+
+
+async def _hold() -> None:
+    """Wait for SIGTERM or SIGINT after every process refused to run: a container that is
+    restarted whenever it exits would otherwise repeat the refusal in a loop."""
+    log.critical(
+        "every process refused to run (the reasons are above): waiting to be stopped; fix the"
+        " configuration, then start the bot again"
+    )
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
 
 
 def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
@@ -181,6 +195,12 @@ def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
         metavar="N",
         help="how many bot processes to run (default 1); the shards are split between them",
     )
+    parser.add_argument(
+        "--hold-on-refusal",
+        action="store_true",
+        help="when every process refuses to run (exit status 2), wait to be stopped instead of"
+        " exiting (for containers that are restarted whenever they exit)",
+    )
     arguments = parser.parse_args(argv)
     try:
         settings = load_settings(environ)
@@ -191,7 +211,14 @@ def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
     setup_logging(settings.log_level)
     children_environ = os.environ if environ is None else environ
     try:
-        return asyncio.run(_run(settings, arguments.processes, children_environ))
+        return asyncio.run(
+            _run(
+                settings,
+                arguments.processes,
+                children_environ,
+                hold=arguments.hold_on_refusal,
+            )
+        )
     except KeyboardInterrupt:  # Ctrl+C before the processes started
         return 0
 

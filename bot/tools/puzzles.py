@@ -1,4 +1,4 @@
-"""Puzzles from the games played on the bot: ``python -m bot.storage puzzles DATABASE``.
+"""Puzzles from the games played on the bot: ``python -m bot.tools puzzles DATABASE``.
 
 The finished games of the database are replayed with the engine and go through the same miner
 as self-play and recorded games (:func:`bot.ai.puzzles.mining.mine`): a short search keeps the
@@ -19,13 +19,8 @@ from bot.ai.puzzles import Puzzle
 from bot.ai.puzzles.mining import Tally, mine
 from bot.ai.puzzles.starter import write_puzzles
 from bot.engine import Game, TaflError, get_variant
-
-from .database import open_database
-from .errors import StorageError
-from .models import GameRecord
-from .replay import replay_game
-from .storage import Storage
-from .target import is_postgres_url, redact
+from bot.storage import GameRecord, Storage, StorageError, is_postgres_url, redact
+from bot.storage.replay import replay_game
 
 PAGE = 500
 """Finished games read per query."""
@@ -106,14 +101,11 @@ async def mine_database(
         # Opening it would create an empty database and mine nothing.
         raise StorageError(f"there is no database file {os.fspath(target)!r} to mine")
     names = [get_variant(v).name for v in variants]
-    database = await open_database(target)
+    storage = await Storage.open(target)
     try:
-        storage = Storage(database)
         report = MiningReport()
         for variant in names:
-            games = await finished_games(
-                storage, variant, after_id=after_id, max_games=max_games
-            )
+            games = await finished_games(storage, variant, after_id=after_id, max_games=max_games)
             report.games[variant] = len(games)
             say(f"{variant}: {len(games)} finished games in {redact(str(target))}")
             tally = Tally()
@@ -137,4 +129,4 @@ async def mine_database(
             )
         return report
     finally:
-        await database.close()
+        await storage.close()

@@ -6,10 +6,10 @@ swapped, so neither weight set profits from the side it drew.
 
     # SPSA: each iteration plays one pair of games between theta+c*delta and theta-c*delta
     # (delta a random +-1 per weight) and moves theta towards the winner.
-    python -m bot.ai.tune spsa --variant brandubh --depth 2 --iterations 200
+    python -m bot.ai.lab.tune spsa --variant brandubh --depth 2 --iterations 200
 
     # Check: tuned weights (the variant's current ones, or --a) against others (--b), N games.
-    python -m bot.ai.tune match --variant brandubh --depth 3 --games 40 --b king_moves=0
+    python -m bot.ai.lab.tune match --variant brandubh --depth 3 --games 40 --b king_moves=0
 
 ``spsa`` starts from the variant family's current weights (``weights_for``) unless ``--start``
 changes some, prints theta after every iteration and the final weights as Python to paste into
@@ -29,10 +29,10 @@ from bot.engine.game import Game
 from bot.engine.types import Side
 from bot.engine.variants import get_variant
 
+from ..evaluation import TUNABLE, WEIGHT_NAMES, Weights, weights_for
+from ..player import move_text
+from ..search import Searcher
 from .arena import MatchScore, random_opening
-from .evaluation import TUNABLE, WEIGHT_NAMES, Weights, weights_for
-from .player import move_text
-from .search import Searcher
 
 
 def play_fixed_depth(
@@ -182,7 +182,7 @@ def match(
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``spsa`` or ``match``."""
     parser = argparse.ArgumentParser(
-        prog="python -m bot.ai.tune",
+        prog="python -m bot.ai.lab.tune",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,6 +1,6 @@
 """Matches between OTEP engines, refereed by this project's rules engine.
 
-    python -m bot.ai.match --variant tablut --games 30 --seconds 2 \\
+    python -m bot.ai.lab.match --variant tablut --games 30 --seconds 2 \\
         --a "python -m bot.ai otep --level master" --b "/path/to/another-engine"
 
 Each game starts both engines afresh as OpenTafl Engine Protocol (OTEP) engines, plays a short
@@ -362,7 +362,7 @@ def _spec(text: str, name: str, directory: str | None) -> EngineSpec:
 def main(argv: list[str] | None = None) -> int:
     """Run a match from the command line and print the score."""
     parser = argparse.ArgumentParser(
-        prog="python -m bot.ai.match",
+        prog="python -m bot.ai.lab.match",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,6 +1,6 @@
 """Matches between AI levels (or evaluation weights), with a confidence interval.
 
-    python -m bot.ai.arena --variant tablut --a hard --b medium --games 20
+    python -m bot.ai.lab.arena --variant tablut --a hard --b medium --games 20
 
 Games come in pairs that share a short random opening with the sides swapped, so neither
 player profits from the side it drew; a game longer than ``--max-plies`` is scored a draw.
@@ -21,9 +21,9 @@ from bot.engine.game import Game
 from bot.engine.types import Side
 from bot.engine.variants import get_variant
 
-from .evaluation import WEIGHT_NAMES, Weights, weights_for
-from .levels import LEVELS, Level, get_level
-from .player import move_text, think
+from ..evaluation import WEIGHT_NAMES, Weights, weights_for
+from ..levels import LEVELS, Level, get_level
+from ..player import move_text, think
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ def _weights(text: str | None, variant: str) -> Weights | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run a match from the command line and print the score."""
-    parser = argparse.ArgumentParser(prog="python -m bot.ai.arena", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.ai.lab.arena", description=__doc__)
     parser.add_argument("--variant", default="tablut")
     parser.add_argument("--a", choices=LEVELS, required=True, help="level of player A")
     parser.add_argument("--b", choices=LEVELS, required=True, help="level of player B")

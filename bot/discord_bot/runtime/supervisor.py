@@ -1,8 +1,10 @@
 """Keeping a set of processes running: start each, restart one that dies (after a pause that
 doubles while it keeps dying), and stop them all in order on SIGTERM or SIGINT.
 
-A process that exits with status 2 found a configuration error: restarting it would only repeat
-the error, so the whole set stops instead. The processes write to the supervisor's own stdout and
+A process that exits with status 2 refused to run (a configuration error, a database schema it
+cannot read): restarting it would only repeat the refusal, so it is left stopped, with its reason
+in the log above, while the others keep serving. Once every process has refused, the set stops
+with status 2. The processes write to the supervisor's own stdout and
 stderr; the supervisor logs when one exits, under the name it was given.
 """
 
@@ -21,6 +23,10 @@ from dataclasses import dataclass
 
 log = logging.getLogger("bot.cluster")
 
+DEFAULT_GRACE = 45.0
+"""Seconds the processes get to stop after SIGTERM before they are killed: a bot process's
+slowest clean stop (interactions finishing, the AI workers, the leases given back on a fresh
+connection, the pool closing) with room to spare."""
 CONFIG_ERROR = 2
 """The exit status of a process that refused its configuration (``python -m bot`` uses it)."""
 
@@ -74,7 +80,7 @@ class Supervisor:
         children: Sequence[Child],
         *,
         backoff: Backoff = Backoff(),
-        grace: float = 20.0,
+        grace: float = DEFAULT_GRACE,
         on_exit: Callable[[Exit], None] | None = None,
     ) -> None:
         """``on_exit`` is told of every exit as it happens (after it is logged)."""
@@ -88,6 +94,7 @@ class Supervisor:
         """Every exit so far, oldest first."""
         self._on_exit = on_exit
         self._running: dict[int, asyncio.subprocess.Process] = {}
+        self._refused: set[int] = set()
         self._stopping = asyncio.Event()
         self._status = 0
 
@@ -100,8 +107,8 @@ class Supervisor:
 
     async def run(self, *, handle_signals: bool = True) -> int:
         """Start every process, keep them running, and return once all have stopped: 0 after
-        a stop, :data:`CONFIG_ERROR` when a process refused its configuration, 1 when a process
-        could not be started at all."""
+        a stop, :data:`CONFIG_ERROR` when every process refused to run, 1 when a process could
+        not be started at all."""
         loop = asyncio.get_running_loop()
         signals = (signal.SIGTERM, signal.SIGINT) if handle_signals else ()
         for signum in signals:
@@ -171,14 +178,18 @@ class Supervisor:
                 self._record(Exit(index, status, ran_for, None))
                 return
             if status == CONFIG_ERROR:
+                self._refused.add(index)
+                others = len(self.children) - len(self._refused)
                 log.error(
-                    "%s exited with status %d: a configuration error (its message is above);"
-                    " stopping every process",
+                    "%s refused to run (exit status %d; its reason is above): it is not"
+                    " restarted%s",
                     child.name,
                     status,
+                    f"; {others} other process(es) keep serving" if others else "",
                 )
                 self._record(Exit(index, status, ran_for, None))
-                self.stop(CONFIG_ERROR)
+                if not others:
+                    self.stop(CONFIG_ERROR)
                 return
             pause = self.backoff.pause(pause, ran_for)
             log.warning(

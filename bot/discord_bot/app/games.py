@@ -14,7 +14,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from bot.engine import Game, GameOverError, MoveResult, Side, TaflError, Termination
+from bot.engine import (
+    Game,
+    GameOverError,
+    MoveResult,
+    Outcome,
+    Side,
+    TaflError,
+    Termination,
+)
 from bot.storage import (
     Conflict,
     DatabaseUnavailable,
@@ -29,15 +37,14 @@ from bot.storage import (
 )
 
 from .errors import UserError
-from .wording import seconds_left
+from .wording import game_over, seconds_left
 
 log = logging.getLogger(__name__)
 
 OFFER_COOLDOWN_SECONDS = 60
 """After a draw offer or takeback request is declined, how long before the same player may ask
 again, unless a move is played first (which makes it a new question)."""
-
-
+START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
 
 
 @dataclass
@@ -95,6 +102,12 @@ class LiveGame:
         return pending
 
     @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended: on the board, or (resigned, out of time, agreed drawn) as
+        stored; ``None`` while it is played."""
+        return self.game.outcome or self.record.outcome
+
+    @property
     def against_ai(self) -> bool:
         """Whether one side is the bot's AI."""
         return self.record.attackers.is_ai or self.record.defenders.is_ai
@@ -129,6 +142,8 @@ class Played:
     finished: FinishedGame | None
     withdrawn: tuple[Offer, ...] = ()
     """Offers the move made pointless."""
+    carried: Offer | None = None
+    """A draw offer the mover had made on their turn: it stands, now at the new ply."""
 
 
 @dataclass(frozen=True)
@@ -156,10 +171,19 @@ class Ended:
 class GameHub:
     """Every active game by channel, with the operations the commands and buttons need."""
 
-    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_move: Callable[[bool], None] | None = None,
+    ) -> None:
+        """``on_move`` is told of every move committed and played, with whether the AI played
+        it (the process's metrics count them)."""
         self.storage = storage
         self._by_channel: dict[int, LiveGame] = {}
         self._clock = clock
+        self._on_move = on_move
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -183,7 +207,9 @@ class GameHub:
         settled = await self.settle()
         log.info(
             "loaded %d active games; %d set aside, %d finished on the board while the bot was down",
-            len(self._by_channel), len(report.unreplayable), len(settled),
+            len(self._by_channel),
+            len(report.unreplayable),
+            len(settled),
         )
         return settled
 
@@ -216,15 +242,34 @@ class GameHub:
         """Every active game."""
         return list(self._by_channel.values())
 
-    def require(self, channel_id: int) -> LiveGame:
-        """The channel's active game, or a user-facing error."""
+    async def require(self, channel_id: int) -> LiveGame:
+        """The channel's active game, or a user-facing error that says how its last game
+        ended (or that it has had none)."""
         live = self.get(channel_id)
         if live is None:
-            raise UserError(
+            raise await self.no_game(channel_id)
+        return live
+
+    async def no_game(self, channel_id: int) -> UserError:
+        """Why there is no game to act on in a channel: how its last game ended, or that it
+        has never had one."""
+        ending = await self.last_ending(channel_id)
+        if ending is None:
+            return UserError(
                 "There is no game in this channel. Start one with `/tafl challenge` or "
                 "`/tafl play`."
             )
-        return live
+        return UserError(f"{ending} {START_NEW}")
+
+    async def last_ending(self, channel_id: int) -> str | None:
+        """How the channel's last game ended (``Game #4 is over: ...``), if it has had one."""
+        last = await self.storage.games.last_finished_in_channel(channel_id)
+        return None if last is None else game_over(await self.storage.games.get(last))
+
+    async def game_over(self, game_id: int) -> UserError:
+        """The answer to anything done in a game that has ended: how it ended, and how to start
+        a new one."""
+        return UserError(f"{game_over(await self.storage.games.get(game_id))} {START_NEW}")
 
     async def recover(self, channel_id: int) -> LiveGame | None:
         """The channel's active game: the one tracked, or else one the database holds that this
@@ -274,7 +319,7 @@ class GameHub:
         expected_ply: int | None = None,
     ) -> Played:
         """Check, commit and apply one move by ``player``; raises :class:`UserError` to explain."""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         async with live.lock:
             if live.unsure:
                 await self._resync(live)
@@ -292,9 +337,10 @@ class GameHub:
                 raise UserError("This game is already over.") from None
             except TaflError as error:
                 raise UserError(f"Illegal move: {error}") from None
+            ply = game.ply
             try:
                 appended = await self.storage.games.append_move(
-                    live.id, game.ply, move.text(game.size)
+                    live.id, ply, move.text(game.size), mover=player.user_id
                 )
             except PositionChanged:
                 # Only this process writes this game's moves, one at a time, so the database is
@@ -308,11 +354,22 @@ class GameHub:
                 live.unsure = True
                 raise
             result = game.play(move)
-            withdrawn = live.clear_offers()
+            if self._on_move is not None:
+                self._on_move(player.is_ai)
+            # A draw offer its mover made on their own turn goes along with the move (storage
+            # has moved it to the new ply); every other offer is withdrawn by it.
+            offer = live.draw_offer
+            carried = None
+            if offer is not None and offer.user_id == player.user_id and offer.ply == ply:
+                carried = replace(offer, ply=appended.ply)
+            withdrawn = tuple(o for o in live.clear_offers() if o is not offer or not carried)
+            live.draw_offer = carried
             live.declined.clear()
             finished = None
             if result.outcome is not None:
                 finished = await self._record_ending(live)
+                if carried is not None:  # the ending withdrew it, as every offer
+                    withdrawn, carried, live.draw_offer = (*withdrawn, carried), None, None
             else:
                 # From the write's own answer, not a second read that an outage could fail
                 # after the move is already committed and played.
@@ -322,7 +379,7 @@ class GameHub:
                     move_deadline=appended.move_deadline,
                     reminder_sent=False,
                 )
-            return Played(live, result, finished, withdrawn)
+            return Played(live, result, finished, withdrawn, carried)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:
@@ -373,10 +430,10 @@ class GameHub:
 
     async def resign(self, channel_id: int, user_id: int) -> Ended:
         """The user gives up; the other side wins."""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         async with live.lock:
             if self.get(channel_id) is not live:  # the game ended while we waited
-                raise UserError("This game is already over.")
+                raise await self.game_over(live.id)
             side = live.side_of(user_id)
             if side is None:
                 raise UserError("You are not playing in this game.")
@@ -408,11 +465,12 @@ class GameHub:
     async def offer_draw(self, channel_id: int, user_id: int) -> LiveGame:
         """Record a draw offer (stored, so it outlives a restart); the opponent answers with a
         button."""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         if live.side_of(user_id) is None:
             raise UserError("You are not playing in this game.")
         if live.against_ai:
             raise UserError("The AI does not take draw offers; play on or resign.")
+        self._check_open(live.draw_offer, user_id)
         self._check_cooldown(live, "draw", user_id)
         live.draw_offer = await self._store_offer(live, "draw", user_id)
         return live
@@ -442,7 +500,7 @@ class GameHub:
 
     async def answer_draw(self, game_id: int, user_id: int, ply: int, accept: bool) -> Ended | None:
         """The opponent accepts (the game ends drawn) or declines a draw offer."""
-        live = self._require_id(game_id)
+        live = await self.require_id(game_id)
         async with live.lock:
             offer = live.draw_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
@@ -456,9 +514,7 @@ class GameHub:
             # Answered, so not among the offers the ending withdraws; back if the ending fails.
             live.draw_offer = None
             try:
-                return await self._end(
-                    live, "draw", Termination.AGREED_DRAW, ply, accepting="draw"
-                )
+                return await self._end(live, "draw", Termination.AGREED_DRAW, ply, accepting="draw")
             except OfferClosed:
                 raise UserError("That draw offer is no longer open.") from None
             except BaseException:
@@ -468,10 +524,11 @@ class GameHub:
     async def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
         """Ask to take back one's last move; the opponent answers with a button. (Against the
         AI there is nobody to ask: see :meth:`take_back_against_ai`.)"""
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         self._takeback_side(live, user_id)
         if live.against_ai:
             raise UserError("Against the AI, `/tafl takeback` takes your move back at once.")
+        self._check_open(live.takeback_offer, user_id)
         self._check_cooldown(live, "takeback", user_id)
         live.takeback_offer = await self._store_offer(live, "takeback", user_id)
         return live
@@ -482,10 +539,10 @@ class GameHub:
 
         The caller makes sure the AI is not thinking about a reply meanwhile.
         """
-        live = self.require(channel_id)
+        live = await self.require(channel_id)
         async with live.lock:
             if self.get(channel_id) is not live:
-                raise UserError("This game is already over.")
+                raise await self.game_over(live.id)
             side = self._takeback_side(live, user_id)
             if not live.against_ai:
                 raise UserError("Your opponent must agree: use `/tafl takeback` to ask.")
@@ -512,7 +569,7 @@ class GameHub:
         self, game_id: int, user_id: int, ply: int, accept: bool
     ) -> TakenBack | None:
         """The opponent agrees (the asker's last move is taken back) or refuses."""
-        live = self._require_id(game_id)
+        live = await self.require_id(game_id)
         async with live.lock:
             offer = live.takeback_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
@@ -576,6 +633,29 @@ class GameHub:
             "or after the next move."
         )
 
+    @staticmethod
+    def _check_open(offer: Offer | None, user_id: int) -> None:
+        """Refuse a second offer of a kind while one is open: the question is already asked
+        (and a second message would leave the first one's buttons hanging)."""
+        if offer is None:
+            return
+        mine = offer.user_id == user_id
+        if offer.kind == "draw":
+            text = (
+                "You have already offered a draw; your opponent has not answered yet."
+                if mine
+                else f"<@{offer.user_id}> has already offered you a draw: answer it with the "
+                "buttons on their offer."
+            )
+        else:
+            text = (
+                "You have already asked to take back a move; your opponent has not answered yet."
+                if mine
+                else f"<@{offer.user_id}> has asked to take back a move: answer them first, with "
+                "the buttons on their request."
+            )
+        raise UserError(text)
+
     def _check_answerer(self, live: LiveGame, offer: Offer, user_id: int) -> None:
         if live.side_of(user_id) is None:
             raise UserError("Only the players of this game can answer.")
@@ -598,10 +678,11 @@ class GameHub:
         live.record = finished.record
         return Ended(live, finished, live.clear_offers())
 
-    def _require_id(self, game_id: int) -> LiveGame:
+    async def require_id(self, game_id: int) -> LiveGame:
+        """An active game by id (a button's), or how it ended."""
         live = self.by_id(game_id)
         if live is None:
-            raise UserError("That game is over.")
+            raise await self.game_over(game_id)
         return live
 
     async def _resync(self, live: LiveGame) -> None:
@@ -613,7 +694,7 @@ class GameHub:
         log.info("game %d was rebuilt from the database at ply %d", live.id, live.game.ply)
         if loaded.record.status is not GameStatus.ACTIVE:
             self._drop(live)
-            raise UserError("This game is already over.")
+            raise UserError(f"{game_over(loaded.record)} {START_NEW}")
 
     def _drop(self, live: LiveGame) -> None:
         if self._by_channel.get(live.record.channel_id) is live:
