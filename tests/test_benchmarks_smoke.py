@@ -126,6 +126,27 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"everything else on the machine (?:{NUMBER}%|n/a)",
         rf"fsync on .*: median {NUMBER} ms",
     ),
+    "lobby": (
+        *(
+            pattern
+            for backend in ("SQLite", "PostgreSQL")
+            for pattern in (
+                rf"{backend} fill: 100 seeks, every one waiting",
+                *(
+                    rf"{backend} {what}: p50 {NUMBER} ms +p95 {NUMBER} ms +max {NUMBER} ms"
+                    for what in (
+                        r"\(a\) paired at once",
+                        r"\(b\) waits",
+                        r"\(c\) /tafl lobby, all 100 seeks",
+                        r"\(c\) /tafl lobby variant:[\w-]+ \([1-9]\d* seeks\)",
+                        r"\(d\) sweep, nothing to do",
+                    )
+                ),
+                rf"{backend} \(d\) sweep 100 s later: \d+ expired, \d+ pairs made in {NUMBER} ms",
+            )
+        ),
+        r"smoke run ok in \d+ s: every check held",
+    ),
 }
 if native.in_use():  # the fast core's figures beside the pure Python's (always so in CI)
     EXPECTED["perft"] += (
@@ -140,7 +161,7 @@ if native.in_use():  # the fast core's figures beside the pure Python's (always 
     EXPECTED["analysis"] += (rf"python {NUMBER} s, fast core {NUMBER} s, x\d+",)
 TIMEOUT = {"bot_latency": 240.0, "scale": 180.0}
 """Generous limits: a smoke run takes seconds, but the machine may be loaded."""
-NEEDS_POSTGRES = {"scale"}
+NEEDS_POSTGRES = {"scale", "lobby"}
 """Benchmarks given the session's PostgreSQL (``TAFL_TEST_POSTGRES_URL``), so that they skip,
 or fail in CI, exactly as the storage tests do when there is none."""
 

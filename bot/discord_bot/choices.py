@@ -18,3 +18,17 @@ LEVEL_CHOICES = [
     app_commands.Choice(name=f"{level.title()} ({description})"[:100], value=level)
     for level, description in describe_levels().items()
 ]
+
+LOBBY_TIMES = {
+    "2 minutes per move": 120,
+    "10 minutes per move": 600,
+    "1 hour per move": 3600,
+    "1 day per move": 86400,
+    "3 days per move": 3 * 86400,
+}
+"""The times per move the lobby offers: few, so that seeks meet."""
+DEFAULT_LOBBY_TIME = 86400
+"""Games across servers are often slow: a day per move unless the seeker says otherwise."""
+LOBBY_TIME_CHOICES = [
+    app_commands.Choice(name=name, value=value) for name, value in LOBBY_TIMES.items()
+]

@@ -21,6 +21,7 @@ from .app.games import GameHub, Played
 from .app.puzzles import PuzzleSessions
 from .cogs.challenges import Challenges
 from .cogs.info import Info
+from .cogs.lobby import Lobby
 from .cogs.play import Play
 from .cogs.preferences import PlayerOptions
 from .cogs.puzzles import Puzzles
@@ -28,6 +29,7 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .errors import report
+from .lobby_desk import GAMES, LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.identify import SharedIdentifyPacer
@@ -136,6 +138,8 @@ class TaflBot(commands.Bot):
         """Who is given which puzzle, and what each move does to their go."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
+        self.lobby_desk = LobbyDesk(self)
+        """Games across servers: started from the lobby's pairs, kept in step in both venues."""
         self.ai = AIService(
             workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
         )
@@ -211,12 +215,15 @@ class TaflBot(commands.Bot):
         if self.settings.loop_monitor:
             self.spawn(watch_loop_lag(), "loop-monitor")
         self.settled_at_start = await self.hub.load()
+        # Other processes' moves in games across servers (PostgreSQL; one process has none).
+        self.storage.db.listen(GAMES, self.lobby_desk.heard)
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
         # One cog per feature; what they share they reach through the bot (hub, table,
         # puzzles, puzzle_desk, ai), never through one another.
         features = (
+            Lobby(self),
             Challenges(self),
             Play(self),
             Info(self),

@@ -29,7 +29,7 @@ from bot.render import (
     render_png,
     replay_views,
 )
-from bot.storage import Challenge, FinishedGame, Participant
+from bot.storage import Challenge, FinishedGame, Participant, Venue
 
 from .app.games import LiveGame, TakenBack
 from .app.wording import plain_name
@@ -42,6 +42,29 @@ COLOUR = {Side.ATTACKERS: discord.Colour.dark_grey(), Side.DEFENDERS: discord.Co
 def mention(participant: Participant) -> str:
     """A ping for a person, the plain name for the AI."""
     return plain_name(participant) if participant.is_ai else f"<@{participant.user_id}>"
+
+
+def stranger(live: LiveGame, side: Side) -> str:
+    """How the player of ``side`` of a game across servers is named in the other player's
+    server: their name and their server's, in plain text (mentions never cross servers)."""
+    venue = live.venue(side)
+    player = live.participant(side)
+    return plain_name(player) if venue is None else f"{plain_name(player)} ({venue.guild_name})"
+
+
+def localize(text: str, live: LiveGame, venue: Venue | None) -> str:
+    """``text`` as shown in ``venue`` of a game across servers: the other server's player named
+    in plain text instead of mentioned (``None``: a game in one channel, unchanged)."""
+    if venue is None:
+        return text
+    other = Side(venue.side).other
+    player = live.participant(other)
+    return text.replace(f"<@{player.user_id}>", stranger(live, other))
+
+
+def local_player(live: LiveGame, venue: Venue | None) -> Participant | None:
+    """The player a venue belongs to (``None``: a game in one channel, both are there)."""
+    return None if venue is None else live.participant(Side(venue.side))
 
 
 def squares_text(squares: Sequence[Square], size: int) -> str:
@@ -224,6 +247,8 @@ def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
             lines = [f"{loser} resigned: {wins}."]
         elif reason is Termination.TIMEOUT:
             lines = [f"{loser} ran out of time: {wins}."]
+        elif reason is Termination.ABANDONED:
+            lines = [f"{loser} did not continue the adjourned game in time: {wins}."]
         else:
             lines = [f"{wins} ({ending_text(reason)})."]
     # The AI's rating is fixed: its side of the change is said beside the person's.
@@ -245,13 +270,17 @@ def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
     return lines
 
 
-def whose_turn(live: LiveGame) -> str:
-    """The line that pings the player to move, with their deadline."""
+def whose_turn(live: LiveGame, venue: Venue | None = None) -> str:
+    """The line that pings the player to move, with their deadline; in the other player's venue
+    of a game across servers, the line that says who is to move."""
     side = live.game.turn
     player = live.participant(side)
     if player.is_ai:
         return f"{SIDE_ICON[side]} {plain_name(player)} is to move."
-    line = f"{SIDE_ICON[side]} {mention(player)}, your move with the {side.value}."
+    if venue is not None and venue.side != side.value:
+        line = f"{SIDE_ICON[side]} {stranger(live, side)} is to move with the {side.value}."
+    else:
+        line = f"{SIDE_ICON[side]} {mention(player)}, your move with the {side.value}."
     deadline = live.record.move_deadline
     if deadline is not None:
         line += f" Time runs out <t:{int(deadline.timestamp())}:R>."
@@ -378,15 +407,20 @@ async def render_replay(
     return None
 
 
-def player_field(live: LiveGame, side: Side) -> str:
-    """A player with the pieces their side has lost: ``@alice · lost 2 of 16``."""
+def player_field(live: LiveGame, side: Side, venue: Venue | None = None) -> str:
+    """A player with the pieces their side has lost: ``@alice · lost 2 of 16`` (in a venue of a
+    game across servers, the other server's player by name)."""
     game = live.game
     lost = game.lost(side)
-    return f"{mention(live.participant(side))} · lost {lost} of {game.men(side) + lost}"
+    who = localize(mention(live.participant(side)), live, venue)
+    return f"{who} · lost {lost} of {game.men(side) + lost}"
 
 
-def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> discord.Embed:
-    """The embed that carries the board image and the game's headline."""
+def board_embed(
+    live: LiveGame, image: BoardImage | None, lines: list[str], venue: Venue | None = None
+) -> discord.Embed:
+    """The embed that carries the board image and the game's headline, as shown in ``venue``
+    (``None``: the game's one channel)."""
     game = live.game
     title = f"{game.variant.title} · game #{live.id}"
     if game.history:
@@ -399,8 +433,8 @@ def board_embed(live: LiveGame, image: BoardImage | None, lines: list[str]) -> d
         colour = COLOUR[outcome.winner] if outcome.winner else discord.Colour.blurple()
         title += f" · {result_words(outcome)}"
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
-    embed.add_field(name="Attackers ⚫", value=player_field(live, Side.ATTACKERS))
-    embed.add_field(name="Defenders ⚪", value=player_field(live, Side.DEFENDERS))
+    embed.add_field(name="Attackers ⚫", value=player_field(live, Side.ATTACKERS, venue))
+    embed.add_field(name="Defenders ⚪", value=player_field(live, Side.DEFENDERS, venue))
     deadline = live.record.move_deadline
     if deadline is not None:  # finished games have none
         stamp = int(deadline.timestamp())

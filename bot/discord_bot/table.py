@@ -15,17 +15,19 @@ import discord
 from bot.ai import AIError
 from bot.engine import MoveResult, Side
 from bot.render import DEFAULT_THEME, THEMES
-from bot.storage import FinishedGame, Participant, PlayerPreferences, StorageError
+from bot.storage import FinishedGame, Participant, PlayerPreferences, StorageError, Venue
 
 from .app.errors import UserError
 from .app.games import Ended, LiveGame, Offer, Played, ResultNotRecorded
-from .app.wording import level_name
+from .app.wording import level_name, plain_name
 from .limits import CONTENT, clip
 from .present import (
     BoardImage,
     board_embed,
     describe_end,
     describe_move,
+    local_player,
+    localize,
     mention,
     render_board,
     retired_board,
@@ -51,8 +53,14 @@ EDITABLE = (discord.TextChannel, discord.Thread, discord.VoiceChannel, discord.P
 """Where the bot's boards live and their messages can be edited by id."""
 
 
-async def resolve_channel(bot: TaflBot, channel_id: int) -> Messageable | None:
-    """A channel or thread by id, from the cache or the API."""
+async def resolve_channel(
+    bot: TaflBot, channel_id: int, guild_id: int | None = None
+) -> Messageable | None:
+    """A channel or thread by id, from the cache or the API. In a server another process serves
+    (``guild_id``, the venue of a game across servers), a handle that only sends and edits:
+    this process must not take the server into its cache."""
+    if guild_id is not None and bot.get_guild(guild_id) is None:
+        return bot.get_partial_messageable(channel_id, guild_id=guild_id)
     channel = bot.get_channel(channel_id)
     if channel is None:
         try:
@@ -153,9 +161,12 @@ async def post_board(
     finished: FinishedGame | None = None,
     flip: bool = False,
     ping: bool = True,
+    only: Venue | None = None,
 ) -> discord.Message | None:
     """Send the board with ``lines`` as a new message: the interaction's reply if given, else a
-    message in the game's channel. Returns the message when Discord reported it.
+    message in the game's channel. Returns the message when Discord reported it. A game across
+    servers gets the board in both venues (the interaction's reply in its own; ``only`` one),
+    each drawn for the player whose venue it is, the other player named without a ping.
 
     The new board is the game's only live one: the previous board of the game loses its buttons
     (one edit), and a game's first board takes the Rematch button off the channel's last final
@@ -163,29 +174,93 @@ async def post_board(
     for by anyone) the mention is only a name. The board is drawn in the theme and orientation
     the player to move prefers (see :func:`board_look`); ``flip`` turns it around from that.
     """
+    if not live.across:
+        message = await _post_board_in(bot, live, None, lines, interaction, finished, flip, ping)
+        if ping and finished is None:
+            await bot.table.notify_turn(live, live.record.channel_id)
+        return message
+    here = None if interaction is None else live.venue_in(interaction.channel_id or 0)
+    answer = None
+    # The interaction's venue first: its answer is due within Discord's 3 seconds.
+    for venue in sorted(live.venues, key=lambda venue: venue != here):
+        if (only is not None and venue.side != only.side) or venue.gone_at is not None:
+            continue
+        replying = interaction if venue == here else None
+        try:
+            message = await _post_board_in(bot, live, venue, lines, replying, finished, flip, ping)
+        except (discord.NotFound, discord.Forbidden) as error:
+            if replying is not None or not venue_lost(error):
+                raise
+            # The other server's thread was deleted (or the bot lost it): the game waits for
+            # its player, who is told how to continue it.
+            await bot.lobby_desk.venue_gone(live, venue)
+            continue
+        if replying is not None:
+            answer = message
+    if only is None:
+        await bot.lobby_desk.changed(live.id)
+    mover = live.venue(live.game.turn)
+    if ping and finished is None and mover is not None:
+        await bot.table.notify_turn(live, mover.channel_id)
+    return answer
+
+
+def venue_lost(error: discord.HTTPException) -> bool:
+    """Whether an error posting in a venue means it is gone for good: the channel deleted
+    (Unknown Channel) or out of the bot's reach (Missing Access: the bot was removed or may no
+    longer see it)."""
+    return error.code in (UNKNOWN_CHANNEL, MISSING_ACCESS)
+
+
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+
+
+async def _post_board_in(
+    bot: TaflBot,
+    live: LiveGame,
+    venue: Venue | None,
+    lines: list[str],
+    interaction: discord.Interaction | None,
+    finished: FinishedGame | None,
+    flip: bool,
+    ping: bool,
+) -> discord.Message | None:
+    """:func:`post_board` in one place: the game's channel (``venue`` ``None``), or a venue of
+    a game across servers."""
     over = finished is not None
-    content_lines = list(lines)
+    content_lines = [localize(line, live, venue) for line in lines]
     if not over:
-        content_lines.append(whose_turn(live))
+        content_lines.append(whose_turn(live, venue))
+    channel_id = live.record.channel_id if venue is None else venue.channel_id
     channel = None
     if interaction is None:
-        channel = await resolve_channel(bot, live.record.channel_id)
+        guild_id = None if venue is None else venue.guild_id
+        channel = await resolve_channel(bot, channel_id, guild_id)
         if channel is None:
+            if venue is not None:  # perhaps deleted: the game waits for its player if so
+                await bot.lobby_desk.check_venue(live, venue)
             return None
     attach = can_attach(interaction, channel)
-    look = await board_look(bot, live)
+    owner = local_player(live, venue)
+    look = await board_look(bot, live, None if owner is None else owner.user_id)
     flip = flip != look.flip
     image = await render_board(live, flip=flip, theme=look.theme) if attach else None
     view = finished_view(live.id) if over else game_view(live.id, board_actions(live))
     text = text_message(live, content_lines, flip)
     embed: discord.Embed | None = None
     if image is not None:
-        embed = board_embed(live, image, content_lines[:-1] if not over else content_lines)
+        embed = board_embed(live, image, content_lines[:-1] if not over else content_lines, venue)
         # The ping goes in the content: mentions inside embeds do not notify anyone.
         content = clip(content_lines[-1], CONTENT) if not over else None
     else:
         content = text
-    mentions = PING if ping and not over else NO_PING
+    mentions = NO_PING
+    if ping and not over:
+        # Only the player to move, and only where they play (never across servers).
+        mover = live.to_move
+        if owner is None or owner == mover:
+            mentions = PING
     message: discord.Message | None
     if interaction is not None:
         message = await _reply(interaction, content, embed, image, view, mentions)
@@ -201,16 +276,25 @@ async def post_board(
         except discord.Forbidden:
             # The permissions changed under us: fall back to the text board.
             message = await channel.send(text, view=view, allowed_mentions=mentions)
-    if message is not None:
+    if message is None:
+        return None
+    if venue is None:
         previous, shown = live.record.board_message_id, live.record.board_ply
         await bot.storage.games.set_board_message(live.id, message.id, live.game.ply)
         live.record = replace(live.record, board_message_id=message.id, board_ply=live.game.ply)
-        if previous is not None and previous != message.id:
-            # Its words no longer call on anyone to move: they say which position it shows.
-            retired = retired_board(live, shown, with_board=not attach)
-            await strip_controls(bot, live.record.channel_id, previous, retired)
-        elif previous is None:
-            await _retire_last_final_board(bot, live)
+    else:
+        previous, shown = venue.board_message_id, venue.board_ply
+        await bot.storage.games.set_venue_board(
+            live.id, venue.side, message.id, live.game.ply, end=over
+        )
+        now = replace(venue, board_message_id=message.id, board_ply=live.game.ply)
+        live.venues = tuple(now if v == venue else v for v in live.venues)
+    if previous is not None and previous != message.id:
+        # Its words no longer call on anyone to move: they say which position it shows.
+        retired = retired_board(live, shown, with_board=not attach)
+        await strip_controls(bot, channel_id, previous, retired)
+    elif previous is None:
+        await _retire_last_final_board(bot, live, channel_id)
     return message
 
 
@@ -278,15 +362,26 @@ async def replace_controls(
         log.info("could not change the controls of message %d: %s", message_id, error)
 
 
-async def _retire_last_final_board(bot: TaflBot, live: LiveGame) -> None:
+async def _retire_last_final_board(bot: TaflBot, live: LiveGame, channel_id: int) -> None:
     """A new game in a channel makes the Rematch button of the one before it pointless."""
     games = bot.storage.games
-    last = await games.last_finished_in_channel(live.record.channel_id)
+    last = await games.last_finished_in_channel(channel_id)
     if last is None or last == live.id:
         return
     record = await games.get(last)
-    if record.board_message_id is not None:
-        await strip_controls(bot, record.channel_id, record.board_message_id)
+    venues = await games.venues(last)
+    shown = next((v for v in venues if v.channel_id == channel_id), None)
+    message_id = record.board_message_id if shown is None else shown.board_message_id
+    if message_id is not None:
+        await strip_controls(bot, channel_id, message_id)
+
+
+def offer_channel(live: LiveGame, offer: Offer) -> int:
+    """Where an offer's buttons are: the game's channel, or in a game across servers the venue
+    of the player who answers it."""
+    side = live.side_of(offer.user_id)
+    venue = None if side is None else live.venue(side.other)
+    return live.record.channel_id if venue is None else venue.channel_id
 
 
 AI_RETRY_SECONDS = 2.0
@@ -355,13 +450,16 @@ class Table:
         side = live.side_of(offer.user_id)
         assert side is not None
         opponent = live.participant(side.other)
-        text = (
+        venue = live.venue(side.other)
+        text = localize(
             f"{mention(opponent)}, {mention(live.participant(side))} offers a draw with their "
-            f"move `{result.move.text(live.game.size)}`."
+            f"move `{result.move.text(live.game.size)}`.",
+            live,
+            venue,
         )
         await replace_controls(
             self.bot,
-            live.record.channel_id,
+            offer_channel(live, offer),
             offer.message_id,
             offer_view(offer.kind, live.id, offer.ply),
             text,
@@ -373,7 +471,10 @@ class Table:
             if offer.message_id is not None:
                 what = "Draw offer" if offer.kind == "draw" else "Takeback request"
                 await strip_controls(
-                    self.bot, live.record.channel_id, offer.message_id, f"{what} withdrawn: {why}."
+                    self.bot,
+                    offer_channel(live, offer),
+                    offer.message_id,
+                    f"{what} withdrawn: {why}.",
                 )
 
     # ------------------------------------------------------------------ the AI
@@ -543,12 +644,60 @@ class Table:
             log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
             return AI_FAILED
 
-    async def tell(self, channel_id: int, sentence: str) -> None:
-        """A plain message to a game's channel; a failure to deliver it is only logged."""
-        channel = await resolve_channel(self.bot, channel_id)
+    async def notify_turn(self, live: LiveGame, channel_id: int) -> None:
+        """A direct message to the player to move, if they asked for one (``/tafl
+        preferences notify``), once per move."""
+        player = live.to_move
+        if player.is_ai or player.user_id is None or live.against_ai:
+            return  # against the AI, the reply comes within seconds
+        preferences = await self.bot.storage.preferences.get(player.user_id)
+        if not preferences.notify:
+            return
+        if not await self.bot.storage.games.claim_notice(live.id, live.game.ply):
+            return
+        opponent = live.participant(live.game.turn.other)
+        await self.notify(
+            live,
+            f"Your move in game #{live.id} ({live.game.variant.title}) against "
+            f"{plain_name(opponent)}",
+            channel_id,
+        )
+
+    async def notify(self, live: LiveGame, sentence: str, channel_id: int) -> None:
+        """A direct message to the player to move, if they asked for such messages: the
+        sentence, and where the game is. A player whose direct messages are closed is not
+        told (only logged)."""
+        player = live.to_move
+        if player.is_ai or player.user_id is None:
+            return
+        if not (await self.bot.storage.preferences.get(player.user_id)).notify:
+            return
+        deadline = live.record.move_deadline
+        when = "" if deadline is None else f" (time runs out <t:{int(deadline.timestamp())}:R>)"
+        await self.direct(player.user_id, f"{sentence}{when}: <#{channel_id}>")
+
+    async def direct(self, user_id: int, sentence: str) -> None:
+        """A direct message to a person; closed direct messages are only logged."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(clip(sentence, CONTENT))
+        except discord.HTTPException as error:
+            log.info("could not send a direct message to %d: %s", user_id, error)
+
+    async def tell(
+        self,
+        channel_id: int,
+        sentence: str,
+        guild_id: int | None = None,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> None:
+        """A plain message to a game's channel (``guild_id``: the venue of a game across
+        servers, which another process may serve); a failure to deliver it is only logged.
+        Nobody is notified unless ``mentions`` says so."""
+        channel = await resolve_channel(self.bot, channel_id, guild_id)
         if channel is None:
             return
         try:
-            await channel.send(clip(sentence, CONTENT))
+            await channel.send(clip(sentence, CONTENT), allowed_mentions=mentions or NO_PING)
         except discord.HTTPException as error:
             log.warning("could not post to channel %d: %s", channel_id, error)

@@ -210,6 +210,55 @@ class RematchButton(Routed, discord.ui.DynamicItem[Button], template=r"tafl:rm:(
         return cls(int(match["game"]))
 
 
+class SeekButton(
+    Routed,
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:sk:(?P<seek>\d+):(?P<action>cancel|take)",
+):
+    """Under a seek: Cancel (its player, privately), or Play (anyone else, from the lobby's
+    list: a game with that seek's player)."""
+
+    def __init__(self, seek_id: int, action: str, label: str | None = None) -> None:
+        cancel = action == "cancel"
+        super().__init__(
+            discord.ui.Button(
+                label=label or ("Cancel seek" if cancel else "Play"),
+                style=discord.ButtonStyle.secondary if cancel else discord.ButtonStyle.success,
+                custom_id=f"tafl:sk:{seek_id}:{action}",
+            )
+        )
+        self.seek_id = seek_id
+        self.action = action
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> SeekButton:
+        return cls(int(match["seek"]), match["action"])
+
+
+class AcrossRematchButton(
+    Routed,
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:xr:(?P<game>\d+):(?P<action>yes|no)",
+):
+    """The answer to a rematch asked across servers: Accept or Decline, for the other player."""
+
+    def __init__(self, game_id: int, action: str) -> None:
+        yes = action == "yes"
+        super().__init__(
+            discord.ui.Button(
+                label="Accept" if yes else "Decline",
+                style=discord.ButtonStyle.success if yes else discord.ButtonStyle.secondary,
+                custom_id=f"tafl:xr:{game_id}:{action}",
+            )
+        )
+        self.game_id = game_id
+        self.accept = yes
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> AcrossRematchButton:
+        return cls(int(match["game"]), match["action"])
+
+
 class SquareMenu:
     """What a click-to-move menu's click says: a square (its options' values are square
     numbers), or Back."""
@@ -389,6 +438,8 @@ DYNAMIC_ITEMS = (
     OfferButton,
     ConfirmResignButton,
     RematchButton,
+    SeekButton,
+    AcrossRematchButton,
     PieceSelect,
     TargetSelect,
     PuzzlePieceSelect,
@@ -433,6 +484,31 @@ def challenge_view(challenge_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in ("accept", "decline", "cancel"):
         view.add_item(ChallengeButton(challenge_id, action))
+    return view
+
+
+def seek_view(seek_id: int) -> discord.ui.View:
+    """Cancel, under a player's own seek."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(SeekButton(seek_id, "cancel"))
+    return view
+
+
+def lobby_view(seek_ids: Sequence[int]) -> discord.ui.View | None:
+    """A Play button for each listed seek, numbered as in the list (at most 25)."""
+    if not seek_ids:
+        return None
+    view = discord.ui.View(timeout=None)
+    for number, seek_id in enumerate(seek_ids[:MAX_OPTIONS], start=1):
+        view.add_item(SeekButton(seek_id, "take", f"Play #{number}"))
+    return view
+
+
+def across_rematch_view(game_id: int) -> discord.ui.View:
+    """Accept / Decline under a rematch asked from another server."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AcrossRematchButton(game_id, "yes"))
+    view.add_item(AcrossRematchButton(game_id, "no"))
     return view
 
 

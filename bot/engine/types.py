@@ -84,6 +84,9 @@ class Termination(StrEnum):
     RESIGNATION = "resignation"
     TIMEOUT = "timeout"
     AGREED_DRAW = "agreed draw"
+    ABANDONED = "abandoned"
+    """A game across servers whose player lost their venue (its channel was deleted) and did
+    not continue the adjourned game elsewhere in time: they forfeit it."""
 
     @property
     def on_board(self) -> bool:
@@ -96,7 +99,14 @@ class Termination(StrEnum):
         return self in _DRAWS
 
 
-_OFF_BOARD = frozenset({Termination.RESIGNATION, Termination.TIMEOUT, Termination.AGREED_DRAW})
+_OFF_BOARD = frozenset(
+    {
+        Termination.RESIGNATION,
+        Termination.TIMEOUT,
+        Termination.AGREED_DRAW,
+        Termination.ABANDONED,
+    }
+)
 _DRAWS = frozenset({Termination.REPETITION, Termination.AGREED_DRAW})
 
 

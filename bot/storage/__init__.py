@@ -74,6 +74,7 @@ from .settings import SettingsStore
 from .shards import Shards, format_ranges, parse_ranges, shard_of, split_shards
 from .storage import LoadedGame, Replayer, StartupReport, Storage, UnreplayableGame
 from .target import is_postgres_url, redact
+from .venues import Place, Venue
 
 __all__ = [
     "DEFAULT_EXPIRY_SECONDS",
@@ -121,6 +122,7 @@ __all__ = [
     "OfferKind",
     "OfferStore",
     "Participant",
+    "Place",
     "PlayerPreferences",
     "PlayerRating",
     "PlayerStats",
@@ -152,6 +154,7 @@ __all__ = [
     "Streak",
     "UniqueViolation",
     "UnreplayableGame",
+    "Venue",
     "format_ranges",
     "is_postgres_url",
     "parse_ranges",

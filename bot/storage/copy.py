@@ -36,6 +36,9 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("puzzle_ratings", ("player_id",)),
     ("puzzle_attempts", ("player_id", "puzzle_id")),
     ("daily_puzzles", ("guild_id", "day")),
+    ("game_venues", ("game_id", "side")),
+    ("seeks", ("id",)),
+    ("blocks", ("player_id", "blocked_id")),
 )
 """Every table with data, parents before the tables whose rows refer to them, and its key."""
 
@@ -43,7 +46,7 @@ NOT_COPIED = ("shard_leases", "identify_turns")
 """The running processes' own bookkeeping (who serves which shard, when each may connect): it
 belongs to the processes of the source, stopped for the copy, not to the data."""
 
-IDENTITY_TABLES = ("players", "games", "challenges")
+IDENTITY_TABLES = ("players", "games", "challenges", "seeks")
 """Tables whose ids PostgreSQL hands out from a sequence, moved past the copied ids."""
 
 BATCH = 5_000

@@ -216,6 +216,17 @@ class Database(ABC):
         self.outage = Outage(target)
         """Whether it answers; the backends report each request's fate to it."""
 
+    async def signal(self, topic: str, payload: str) -> None:  # noqa: B027 (SQLite: nobody)
+        """Tell the other processes sharing the database that ``topic`` changed (``payload``
+        says what). A file is shared by no other process: nothing to tell."""
+
+    def listen(  # noqa: B027 (SQLite: nobody else to hear)
+        self, topic: str, callback: Callable[[str | None], None]
+    ) -> None:
+        """Hear the other processes' signals of ``topic``; ``callback`` gets each payload, or
+        ``None`` when signals may have been missed (the listening connection was lost and made
+        again): then everything the topic covers must be looked at afresh."""
+
     def pool_stats(self) -> PoolStats | None:
         """The connections in use and idle (``None``: a backend without a pool)."""
         return None

@@ -27,6 +27,7 @@ from .errors import (
     PositionChanged,
     UniqueViolation,
 )
+from .lobby import LIVE_GAME_SECONDS, Pairing, record_start, withdraw_seeks
 from .models import (
     AppendedMove,
     FinishedGame,
@@ -46,6 +47,16 @@ from .ratings import FixedRatings, rate_finished_game
 from .replay import variant_start
 from .settings import fetch_settings
 from .shards import Shards
+from .venues import (
+    Place,
+    Venue,
+    busy_channel,
+    check_free,
+    close_venues,
+    fetch_venues,
+    insert_venue,
+    venue_from_row,
+)
 
 GAME_SELECT = f"""
 SELECT g.*, {participant_columns("a", "a_")}, {participant_columns("d", "d_")}
@@ -127,6 +138,9 @@ async def insert_game(
     settings = await fetch_settings(connection, guild_id)
     rated = rated and may_be_rated(attackers, defenders, settings.rated_ai_games)
     attackers_id, defenders_id = await player_ids(connection, (attackers, defenders), now)
+    venue_game = await busy_channel(connection, channel_id)
+    if venue_game is not None:  # a game across servers is played here
+        raise ChannelBusy(channel_id, venue_game)
     # The one-game-per-channel index settles a race here: a second insert for the channel does
     # nothing (on PostgreSQL, after waiting for the first to commit) and returns no id.
     game_id = await connection.fetch_value(
@@ -149,6 +163,9 @@ async def insert_game(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         )
         raise ChannelBusy(channel_id, busy)
+    if move_seconds is not None and move_seconds < LIVE_GAME_SECONDS:
+        # A game at the board takes its players out of the lobby.
+        await withdraw_seeks(connection, {attackers_id, defenders_id}, now)
     return await fetch_game(connection, int(game_id))
 
 
@@ -245,7 +262,9 @@ class GameStore:
         """The active game of a channel or thread, if any."""
         async with self._db.read() as connection:
             row = await connection.fetch_one(
-                GAME_SELECT + "WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
+                GAME_SELECT + "WHERE g.status = 'active' AND (g.channel_id = ? OR g.id IN"
+                " (SELECT game_id FROM game_venues WHERE channel_id = ? AND active = 1))",
+                (channel_id, channel_id),
             )
         return None if row is None else game_from_row(row)
 
@@ -253,17 +272,197 @@ class GameStore:
         """The id of the channel's most recently ended game with a result (for rematch/replay)."""
         async with self._db.read() as connection:
             game_id = await connection.fetch_value(
-                "SELECT id FROM games WHERE channel_id = ? AND status = 'finished'"
+                "SELECT id FROM games WHERE status = 'finished' AND (channel_id = ? OR id IN"
+                " (SELECT game_id FROM game_venues WHERE channel_id = ?))"
                 " ORDER BY ended_at DESC, id DESC LIMIT 1",
-                (channel_id,),
+                (channel_id, channel_id),
             )
         return None if game_id is None else int(game_id)
 
     async def active(self) -> list[GameRecord]:
-        """Every active game of this process's servers, oldest first."""
-        return await self._select(
-            f"WHERE g.status = 'active' AND {self._shards.where('g.guild_id')} ORDER BY g.id"
+        """Every active game of this process's servers (a game across servers, when one of its
+        venues is), oldest first."""
+        return await self._select(f"WHERE g.status = 'active' AND {self.served()} ORDER BY g.id")
+
+    def served(self) -> str:
+        """An SQL condition on ``games AS g``: the game is played in one of this process's
+        servers (as a whole, or in one of its venues)."""
+        return (
+            f"({self._shards.where('g.guild_id')} OR EXISTS (SELECT 1 FROM game_venues AS v"
+            f" WHERE v.game_id = g.id AND {self._shards.where('v.guild_id')}))"
         )
+
+    async def venues(self, game_id: int) -> tuple[Venue, ...]:
+        """Where each side plays a game across servers (nothing for a game in one channel)."""
+        async with self._db.read() as connection:
+            return await fetch_venues(connection, game_id)
+
+    async def create_across(
+        self,
+        *,
+        attackers: Participant,
+        defenders: Participant,
+        variant: str,
+        move_seconds: int | None,
+        rated: bool,
+        places: dict[SideName, Place],
+        pairing: Pairing | None = None,
+    ) -> tuple[GameRecord, tuple[Venue, ...]]:
+        """Start a game whose sides play in two servers, each at its place (the pair of
+        seeks that asked for it, or a rematch of such a game). :class:`ChannelBusy` if a
+        venue's channel has an active game (nothing is written then)."""
+        home = places["attackers"]
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            record = await insert_game(
+                connection,
+                now,
+                guild_id=home.guild_id,
+                channel_id=home.channel_id,
+                variant=variant,
+                attackers=attackers,
+                defenders=defenders,
+                start_position=None,
+                first_turn=None,
+                move_seconds=move_seconds,
+                rated=rated,
+            )
+            sides: tuple[SideName, ...] = ("attackers", "defenders")
+            for side in sides:
+                await insert_venue(connection, record.id, side, places[side])
+            if pairing is not None:
+                await record_start(connection, pairing, record.id)
+            return record, await fetch_venues(connection, record.id)
+
+    async def lagging_venues(self, grace: int = 10) -> list[tuple[GameRecord, Venue]]:
+        """The venues of this process's servers whose board shows an older position than
+        their game, or has not shown how it ended, for longer than ``grace`` seconds (the
+        process that changed the game stopped before it could post there)."""
+        now = self._db.now()
+        async with self._db.read() as connection:
+            rows = await connection.fetch(
+                "SELECT v.* FROM game_venues AS v JOIN games AS g ON g.id = v.game_id WHERE"
+                f" {self._shards.where('v.guild_id')} AND g.updated_at <= ?"
+                " AND v.gone_at IS NULL AND ("
+                " (g.status = 'active' AND (v.board_ply IS NULL OR v.board_ply <> g.ply))"
+                " OR (g.status = 'finished' AND v.end_shown = 0))"
+                " ORDER BY v.game_id, v.side",
+                (now - grace,),
+            )
+            found = []
+            for row in rows:
+                venue = venue_from_row(row)
+                found.append((await fetch_game(connection, venue.game_id), venue))
+        return found
+
+    async def set_venue_board(
+        self, game_id: int, side: SideName, message_id: int, ply: int, *, end: bool = False
+    ) -> None:
+        """Remember the board message a venue shows now, at ``ply`` (and whether it is the
+        game's final board)."""
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                "UPDATE game_venues SET board_message_id = ?, board_ply = ?,"
+                " end_shown = CASE WHEN ? = 1 THEN 1 ELSE end_shown END"
+                " WHERE game_id = ? AND side = ?",
+                (message_id, ply, int(end), game_id, side),
+            )
+
+    async def adjourn(self, game_id: int, side: SideName, until: int) -> bool:
+        """Mark a venue gone (its channel was deleted) and adjourn the game: its deadline
+        becomes ``until``, when the player of that venue forfeits unless they continue it
+        elsewhere first. ``False`` if the venue was already gone or the game is over (another
+        process saw it first)."""
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            changed = await connection.execute(
+                "UPDATE game_venues SET gone_at = ? WHERE game_id = ? AND side = ?"
+                " AND gone_at IS NULL AND active = 1",
+                (now, game_id, side),
+            )
+            if changed != 1:
+                return False
+            await connection.execute(
+                "UPDATE games SET move_deadline = ?, reminder_sent = 1, updated_at = ?"
+                " WHERE id = ? AND status = 'active'",
+                (until, now, game_id),
+            )
+        return True
+
+    async def venues_in_guild(self, guild_id: int) -> list[Venue]:
+        """The venues of active games in a server, gone ones left out (to check after a channel
+        of that server was deleted)."""
+        async with self._db.read() as connection:
+            rows = await connection.fetch(
+                "SELECT v.* FROM game_venues AS v JOIN games AS g ON g.id = v.game_id"
+                " WHERE v.guild_id = ? AND v.active = 1 AND v.gone_at IS NULL"
+                " AND g.status = 'active' ORDER BY v.game_id",
+                (guild_id,),
+            )
+        return [venue_from_row(row) for row in rows]
+
+    async def adjourned_for(self, user_id: int) -> tuple[GameRecord, Venue] | None:
+        """The active game whose venue of this player's side is gone, if any."""
+        async with self._db.read() as connection:
+            row = await connection.fetch_one(
+                "SELECT v.* FROM game_venues AS v JOIN games AS g ON g.id = v.game_id"
+                " JOIN players AS p ON p.id = CASE WHEN v.side = 'attackers'"
+                " THEN g.attackers_id ELSE g.defenders_id END"
+                " WHERE p.discord_user_id = ? AND v.gone_at IS NOT NULL"
+                " AND g.status = 'active' ORDER BY v.gone_at LIMIT 1",
+                (user_id,),
+            )
+            if row is None:
+                return None
+            venue = venue_from_row(row)
+            return await fetch_game(connection, venue.game_id), venue
+
+    async def resume_at(self, game_id: int, side: SideName, place: Place) -> tuple[Venue, ...]:
+        """Move the gone venue of ``side`` to ``place`` and resume the game: the side to move
+        gets a whole move's time again. :class:`ChannelBusy` if ``place`` has an active game;
+        :class:`GameNotFound` if the game is over or that venue is not gone."""
+        now = self._db.now()
+        async with self._db.transaction() as connection:
+            gone = await connection.fetch_value(
+                "SELECT v.gone_at FROM game_venues AS v JOIN games AS g ON g.id = v.game_id"
+                " WHERE v.game_id = ? AND v.side = ? AND g.status = 'active'",
+                (game_id, side),
+            )
+            if gone is None:
+                raise NotFound(f"game {game_id} has no gone venue of the {side} to resume")
+            await connection.execute(
+                "UPDATE game_venues SET active = 0 WHERE game_id = ? AND side = ?",
+                (game_id, side),
+            )
+            await check_free(connection, game_id, place.channel_id)
+            await connection.execute(
+                "UPDATE game_venues SET guild_id = ?, guild_name = ?, channel_id = ?, note = ?,"
+                " board_message_id = NULL, board_ply = NULL, gone_at = NULL, active = 1"
+                " WHERE game_id = ? AND side = ?",
+                (place.guild_id, place.guild_name, place.channel_id, place.note, game_id, side),
+            )
+            await connection.execute(
+                "UPDATE games SET move_deadline = CASE WHEN move_seconds IS NULL THEN NULL"
+                " ELSE ? + move_seconds END, reminder_sent = 0, updated_at = ? WHERE id = ?",
+                (now, now, game_id),
+            )
+            if side == "attackers":  # the game's own place is its attackers' venue
+                await connection.execute(
+                    "UPDATE games SET guild_id = ?, channel_id = ? WHERE id = ?",
+                    (place.guild_id, place.channel_id, game_id),
+                )
+            return await fetch_venues(connection, game_id)
+
+    async def claim_notice(self, game_id: int, ply: int) -> bool:
+        """Whether the player to move at ``ply`` may be sent a direct message about it now:
+        ``True`` once per ply (the first caller), ``False`` after."""
+        async with self._db.transaction() as connection:
+            changed = await connection.execute(
+                "UPDATE games SET notified_ply = ? WHERE id = ? AND status = 'active'"
+                " AND ply = ? AND (notified_ply IS NULL OR notified_ply <> ?)",
+                (ply, game_id, ply, ply),
+            )
+        return changed == 1
 
     async def finished(
         self, variant: str | None = None, *, after_id: int = 0, limit: int = 500
@@ -528,6 +727,7 @@ class GameStore:
                 (problem, self._db.now(), game_id),
             )
             await _withdraw_offers(connection, game_id)
+            await close_venues(connection, game_id)
 
     async def restore(self, game_id: int) -> GameRecord:
         """Make an unreplayable game active again (an operator's tool, e.g. after an engine fix).
@@ -547,6 +747,9 @@ class GameStore:
                     WHERE id = ?
                     """,
                     (now, now, game_id),
+                )
+                await connection.execute(
+                    "UPDATE game_venues SET active = 1 WHERE game_id = ?", (game_id,)
                 )
             except UniqueViolation as error:
                 raise ChannelBusy(record.channel_id, None) from error
@@ -581,4 +784,5 @@ class GameStore:
                 connection, game_id, -1 if expected_ply is None else expected_ply
             )
         await _withdraw_offers(connection, game_id)
+        await close_venues(connection, game_id)
         return await fetch_game(connection, game_id)

@@ -30,6 +30,12 @@ PersonalResult = Literal["win", "loss", "draw"]
 
 # Ties: the surer rating first, then the earlier player, so the order is always the same.
 _ORDER = "ORDER BY r.rating DESC, r.rd ASC, p.id ASC LIMIT ? OFFSET ?"
+_VENUE_OF_PLAYER = """
+LEFT JOIN game_venues AS v ON v.game_id = g.id
+      AND v.side = CASE WHEN g.attackers_id = {player} THEN 'attackers' ELSE 'defenders' END
+"""
+"""A game across servers counts in the server its player played it from (the venue of their
+side); a game in one channel in that channel's server."""
 
 
 class LeaderboardStore:
@@ -68,7 +74,9 @@ class LeaderboardStore:
                 WITH counted AS (
                     SELECT c.player_id, count(*) AS counted
                     FROM rating_changes AS c JOIN games AS g ON g.id = c.game_id
-                    WHERE g.guild_id = ? AND g.variant = ? AND g.status = 'finished'
+                    {_VENUE_OF_PLAYER.format(player="c.player_id")}
+                    WHERE coalesce(v.guild_id, g.guild_id) = ? AND g.variant = ?
+                      AND g.status = 'finished'
                     GROUP BY c.player_id
                     HAVING count(*) >= ?
                 )
@@ -109,11 +117,14 @@ class LeaderboardStore:
                 JOIN players AS o
                   ON o.id = CASE WHEN g.attackers_id = p.id THEN g.defenders_id
                                  ELSE g.attackers_id END
+                """
+                + _VENUE_OF_PLAYER.format(player="p.id")
+                + """
                 WHERE p.discord_user_id = :user AND g.status = 'finished'
                   AND g.attackers_id <> g.defenders_id
                   AND CASE WHEN o.ai_level IS NULL THEN g.rated = 1 ELSE g.ply >= :counted END
                   AND (CAST(:variant AS TEXT) IS NULL OR g.variant = :variant)
-                  AND (CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)
+                  AND (CAST(:guild AS BIGINT) IS NULL OR coalesce(v.guild_id, g.guild_id) = :guild)
                 ORDER BY g.ended_at DESC, g.id DESC
                 """,
                 {

@@ -387,6 +387,14 @@ class ServerSettings:
     """Each new game gets its own thread (otherwise only when its channel is busy)."""
     default_move_seconds: int | None = None
     """Time per move for challenges that do not set one (``None``: no limit)."""
+    lobby: bool = True
+    """Whether the server takes part in the lobby shared by every server (``/tafl seek``)."""
+    lobby_channels: frozenset[int] = frozenset()
+    """The channels seeks are taken in (empty: any)."""
+    lobby_variants: frozenset[str] = frozenset()
+    """The variants its members may seek (empty: every one)."""
+    lobby_times: frozenset[int] = frozenset()
+    """The times per move (seconds) its members may seek (empty: every one the lobby offers)."""
 
 
 @dataclass(frozen=True)
@@ -398,3 +406,5 @@ class PlayerPreferences:
     """The name of the renderer's theme the player chose (``None``: its default)."""
     flip: bool = False
     """Turn boards to the player's own side of the table (the Discord layer says when)."""
+    notify: bool = False
+    """A direct message when it is their move or their time runs low (once per move)."""

@@ -68,6 +68,19 @@ class OfferStore:
             )
         return None if row is None else _offer(row)
 
+    async def of_game(self, game_id: int) -> list[StoredOffer]:
+        """The open offers of one game (at its current ply)."""
+        async with self._db.read() as connection:
+            rows = await connection.fetch(
+                """
+                SELECT o.game_id, o.kind, o.user_id, o.ply, o.message_id
+                FROM offers AS o JOIN games AS g ON g.id = o.game_id
+                WHERE g.id = ? AND g.status = 'active' AND o.ply = g.ply ORDER BY o.kind
+                """,
+                (game_id,),
+            )
+        return [_offer(row) for row in rows]
+
     async def open_offers(self) -> list[StoredOffer]:
         """The offers of the active games of this process's servers (to restore at start-up)."""
         async with self._db.read() as connection:
@@ -75,7 +88,9 @@ class OfferStore:
                 f"""
                 SELECT o.game_id, o.kind, o.user_id, o.ply, o.message_id
                 FROM offers AS o JOIN games AS g ON g.id = o.game_id
-                WHERE g.status = 'active' AND o.ply = g.ply AND {self._shards.where("g.guild_id")}
+                WHERE g.status = 'active' AND o.ply = g.ply AND ({self._shards.where("g.guild_id")}
+                  OR g.id IN (SELECT game_id FROM game_venues AS v
+                              WHERE v.active = 1 AND {self._shards.where("v.guild_id")}))
                 ORDER BY o.game_id, o.kind
                 """
             )

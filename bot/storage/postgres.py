@@ -264,6 +264,11 @@ class PostgresDatabase(Database):
         self._connect = connect
         self._control: asyncpg.Connection[Any] | None = None
         self._control_lock = asyncio.Lock()
+        self._listeners: dict[str, list[Callable[[str | None], None]]] = {}
+        self._listening: asyncio.Task[None] | None = None
+        self._namespace = ""
+        """Put before every signal's topic: the schema, so that two bots in one database (each
+        in a schema of its own) do not hear each other."""
 
     @classmethod
     async def open(
@@ -318,7 +323,51 @@ class PostgresDatabase(Database):
             connection: asyncpg.Connection[Any] = await asyncpg.connect(url, **settings)
             return connection
 
-        return cls(pool, target, clock, connect, options)
+        database = cls(pool, target, clock, connect, options)
+        async with pool.acquire() as connection:
+            database._namespace = str(await connection.fetchval("SELECT current_schema()"))
+        return database
+
+    async def signal(self, topic: str, payload: str) -> None:
+        """``NOTIFY``: every process listening to ``topic`` on this database hears it."""
+        async with self._connection() as connection:
+            await connection.execute("SELECT pg_notify($1, $2)", self._channel(topic), payload)
+
+    def listen(self, topic: str, callback: Callable[[str | None], None]) -> None:
+        """``LISTEN`` on a connection of its own, made again whenever it is lost."""
+        self._listeners.setdefault(topic, []).append(callback)
+        if self._listening is None:
+            self._listening = asyncio.create_task(self._listen(), name="database-listener")
+
+    def _channel(self, topic: str) -> str:
+        return f"tafl:{self._namespace}:{topic}"
+
+    async def _listen(self) -> None:
+        """Keep a listening connection; after each (re)connection tell every listener that
+        signals may have been missed."""
+        while True:
+            lost = asyncio.Event()
+            connection: asyncpg.Connection[Any] | None = None
+            try:
+                connection = await asyncio.wait_for(self._connect(), self._options.connect_timeout)
+                connection.add_termination_listener(functools.partial(_set, lost))
+                for topic in self._listeners:
+                    await connection.add_listener(self._channel(topic), self._deliver)
+                for callbacks in self._listeners.values():
+                    for callback in callbacks:
+                        callback(None)
+                await lost.wait()
+            except DRIVER_ERRORS:
+                pass
+            finally:
+                if connection is not None and not connection.is_closed():
+                    connection.terminate()
+            await asyncio.sleep(1.0)  # the server is away: try again soon, not in a spin
+
+    def _deliver(self, _connection: object, _pid: int, channel: str, payload: object) -> None:
+        topic = channel.rsplit(":", 1)[-1]
+        for callback in self._listeners.get(topic, []):
+            callback(str(payload))
 
     def pool_stats(self) -> PoolStats:
         idle = self._pool.get_idle_size()
@@ -432,6 +481,11 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         """Wait for connections in use to be released (at most 10 s), then close the pool."""
+        if self._listening is not None:
+            self._listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listening
+            self._listening = None
         if self._control is not None:
             self._control.terminate()
             self._control = None
@@ -439,6 +493,10 @@ class PostgresDatabase(Database):
             await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT)
         except (*DRIVER_ERRORS, TimeoutError):
             self._pool.terminate()
+
+
+def _set(event: asyncio.Event, *_: object) -> None:
+    event.set()
 
 
 def _refusal(error: BaseException, target: str) -> StorageError:

@@ -24,7 +24,7 @@ class PreferencesStore:
             rows = list(
                 await connection.fetch(
                     """
-                    SELECT pp.theme, pp.flip FROM player_preferences AS pp
+                    SELECT pp.theme, pp.flip, pp.notify FROM player_preferences AS pp
                     JOIN players AS p ON p.id = pp.player_id
                     WHERE p.discord_user_id = ?
                     """,
@@ -33,7 +33,10 @@ class PreferencesStore:
             )
         if not rows:
             return PlayerPreferences(user_id)
-        return PlayerPreferences(user_id, theme=rows[0]["theme"], flip=bool(rows[0]["flip"]))
+        row = rows[0]
+        return PlayerPreferences(
+            user_id, theme=row["theme"], flip=bool(row["flip"]), notify=bool(row["notify"])
+        )
 
     async def save(
         self, preferences: PlayerPreferences, display_name: str | None = None
@@ -48,11 +51,12 @@ class PreferencesStore:
             )
             await connection.execute(
                 """
-                INSERT INTO player_preferences (player_id, theme, flip, updated_at)
-                VALUES (?, ?, ?, ?)
+                INSERT INTO player_preferences (player_id, theme, flip, notify, updated_at)
+                VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (player_id) DO UPDATE SET
-                    theme = excluded.theme, flip = excluded.flip, updated_at = excluded.updated_at
+                    theme = excluded.theme, flip = excluded.flip, notify = excluded.notify,
+                    updated_at = excluded.updated_at
                 """,
-                (player, preferences.theme, int(preferences.flip), now),
+                (player, preferences.theme, int(preferences.flip), int(preferences.notify), now),
             )
         return await self.get(preferences.user_id)

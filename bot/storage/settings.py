@@ -14,8 +14,8 @@ async def fetch_settings(connection: Connection, guild_id: int | None) -> Server
         return ServerSettings(guild_id=0)
     rows = list(
         await connection.fetch(
-            "SELECT rated_ai_games, game_threads, default_move_seconds FROM guild_settings"
-            " WHERE guild_id = ?",
+            "SELECT rated_ai_games, game_threads, default_move_seconds, lobby, lobby_channels,"
+            " lobby_variants, lobby_times FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
     )
@@ -27,7 +27,20 @@ async def fetch_settings(connection: Connection, guild_id: int | None) -> Server
         rated_ai_games=bool(row["rated_ai_games"]),
         game_threads=bool(row["game_threads"]),
         default_move_seconds=row["default_move_seconds"],
+        lobby=bool(row["lobby"]),
+        lobby_channels=frozenset(int(part) for part in _parts(row["lobby_channels"])),
+        lobby_variants=frozenset(_parts(row["lobby_variants"])),
+        lobby_times=frozenset(int(part) for part in _parts(row["lobby_times"])),
     )
+
+
+def _parts(text: str | None) -> list[str]:
+    """A comma-separated list column (empty or ``NULL``: nothing)."""
+    return [part for part in (text or "").split(",") if part]
+
+
+def _joined(values: frozenset[int] | frozenset[str]) -> str | None:
+    return ",".join(str(value) for value in sorted(values)) or None
 
 
 class SettingsStore:
@@ -49,12 +62,17 @@ class SettingsStore:
             await connection.execute(
                 """
                 INSERT INTO guild_settings
-                    (guild_id, rated_ai_games, game_threads, default_move_seconds, updated_at)
-                VALUES (?, ?, ?, ?, ?)
+                    (guild_id, rated_ai_games, game_threads, default_move_seconds, lobby,
+                     lobby_channels, lobby_variants, lobby_times, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (guild_id) DO UPDATE SET
                     rated_ai_games = excluded.rated_ai_games,
                     game_threads = excluded.game_threads,
                     default_move_seconds = excluded.default_move_seconds,
+                    lobby = excluded.lobby,
+                    lobby_channels = excluded.lobby_channels,
+                    lobby_variants = excluded.lobby_variants,
+                    lobby_times = excluded.lobby_times,
                     updated_at = excluded.updated_at
                 """,
                 (
@@ -62,6 +80,10 @@ class SettingsStore:
                     int(settings.rated_ai_games),
                     int(settings.game_threads),
                     settings.default_move_seconds,
+                    int(settings.lobby),
+                    _joined(settings.lobby_channels),
+                    _joined(settings.lobby_variants),
+                    _joined(settings.lobby_times),
                     self._db.now(),
                 ),
             )

@@ -20,6 +20,7 @@ from .errors import StorageError
 from .games import GAME_SELECT, GameStore, fetch_game, game_from_row
 from .leaderboards import LeaderboardStore
 from .leases import LeaseStore
+from .lobby import LobbyStore
 from .models import GameRecord, GameStatus
 from .movelog import moves_in_effect
 from .offers import OfferStore
@@ -44,18 +45,24 @@ Replayer = Callable[[GameRecord, Sequence[str]], Game]
 _ACTIVE_IDS = "SELECT id FROM games WHERE status = 'active'"
 
 
+def _served_ids(shards: Shards) -> str:
+    """The active games of ``shards``' servers: played there, or with a venue there."""
+    return (
+        f"{_ACTIVE_IDS} AND ({shards.where('guild_id')} OR id IN (SELECT game_id FROM"
+        f" game_venues WHERE active = 1 AND {shards.where('guild_id')}))"
+    )
+
+
 def active_games_sql(shards: Shards) -> str:
     """The start-up query of the active games of ``shards``' servers."""
-    return (
-        GAME_SELECT + f"WHERE g.id IN ({_ACTIVE_IDS} AND {shards.where('guild_id')}) ORDER BY g.id"
-    )
+    return GAME_SELECT + f"WHERE g.id IN ({_served_ids(shards)}) ORDER BY g.id"
 
 
 def active_logs_sql(shards: Shards) -> str:
     """The start-up query of those games' move logs."""
     return f"""
 SELECT m.game_id, m.kind, m.ply, m.move FROM moves AS m
-WHERE m.game_id IN ({_ACTIVE_IDS} AND {shards.where("guild_id")})
+WHERE m.game_id IN ({_served_ids(shards)})
 ORDER BY m.game_id, m.seq
 """
 
@@ -149,7 +156,8 @@ def _replay_all(
 class Storage:
     """The bot's storage: ``games``, ``challenges``, ``offers`` (draw and takeback),
     ``analyses`` (reviews of finished games), ``puzzles``, ``ratings``, ``leaderboards``,
-    ``settings`` (per server) and ``preferences`` (per player); and for the processes
+    ``settings`` (per server), ``preferences`` (per player) and ``lobby`` (seeks across
+    servers, and blocks); and for the processes
     themselves, ``leases`` (which one serves which shards) and ``identify_turns`` (when each may
     connect to Discord).
 
@@ -172,6 +180,7 @@ class Storage:
         self.leaderboards = LeaderboardStore(db)
         self.settings = SettingsStore(db)
         self.preferences = PreferencesStore(db)
+        self.lobby = LobbyStore(db, self.shards)
         self.leases = LeaseStore(db)
         self.identify_turns = IdentifyTurns(db)
 

@@ -266,6 +266,35 @@ class World:
         self.notifier.notify()
         return thread
 
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Delete a guild channel (with its threads, as Discord does) or a thread: REST calls
+        on it answer 404 Unknown Channel from now on. A thread's deletion is THREAD_DELETE
+        with only its id, guild_id, parent_id and type; a channel's is CHANNEL_DELETE."""
+        if channel.guild_id is None:
+            raise ValueError(f"only guild channels and threads can be deleted, not {channel!r}")
+        guild = self.guilds[channel.guild_id]
+        gone = [channel] + [c for c in guild.channels.values() if c.parent_id == channel.id]
+        for each in gone:
+            guild.channels.pop(each.id, None)
+            self.channels.pop(each.id, None)
+        if channel.is_thread:
+            self.events.dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": str(channel.id),
+                    "guild_id": str(channel.guild_id),
+                    "parent_id": str(channel.parent_id),
+                    "type": channel.type,
+                },
+                guild_id=channel.guild_id,
+                intent=GUILDS,
+            )
+        else:
+            self.events.dispatch(
+                "CHANNEL_DELETE", channel.payload(), guild_id=channel.guild_id, intent=GUILDS
+            )
+        self.notifier.notify()
+
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         for channel in self.channels.values():
             if channel.is_dm and channel.recipient is user:

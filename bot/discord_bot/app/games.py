@@ -22,6 +22,7 @@ from bot.engine import (
     Side,
     TaflError,
     Termination,
+    get_variant,
 )
 from bot.storage import (
     Conflict,
@@ -34,10 +35,11 @@ from bot.storage import (
     Participant,
     PositionChanged,
     Storage,
+    Venue,
 )
 
 from .errors import UserError
-from .wording import game_over, seconds_left
+from .wording import game_over, plain_name, seconds_left
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +75,39 @@ class LiveGame:
     declined: dict[tuple[OfferKind, int], float] = field(default_factory=dict)
     """When each (kind, user id) whose offer was declined may ask again (the hub's clock);
     emptied by every move and takeback."""
+    venues: tuple[Venue, ...] = ()
+    """Where each side plays a game across two servers (empty: the game's one channel)."""
 
     @property
     def id(self) -> int:
         """The game's id in the database."""
         return self.record.id
+
+    @property
+    def across(self) -> bool:
+        """Whether its two players play it from two servers, each in a venue of their own."""
+        return bool(self.venues)
+
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Every channel (or thread) the game is played in."""
+        if not self.venues:
+            return (self.record.channel_id,)
+        return tuple(venue.channel_id for venue in self.venues)
+
+    def venue(self, side: Side) -> Venue | None:
+        """Where ``side``'s player plays a game across servers (``None`` in one channel)."""
+        return next((v for v in self.venues if v.side == side.value), None)
+
+    def venue_in(self, channel_id: int) -> Venue | None:
+        """The venue played in ``channel_id``, for a game across servers."""
+        return next((v for v in self.venues if v.channel_id == channel_id), None)
+
+    @property
+    def adjourned(self) -> Venue | None:
+        """The venue whose channel was deleted, while the game waits for its player to
+        continue it elsewhere (``None``: the game is not adjourned)."""
+        return next((v for v in self.venues if v.gone_at is not None), None)
 
     def participant(self, side: Side) -> Participant:
         """Who plays ``side``."""
@@ -111,6 +141,32 @@ class LiveGame:
     def against_ai(self) -> bool:
         """Whether one side is the bot's AI."""
         return self.record.attackers.is_ai or self.record.defenders.is_ai
+
+
+def adjourned_words(live: LiveGame) -> str:
+    """Why a game across servers waits: whose venue was deleted, how they continue the game,
+    and by when (or they forfeit it)."""
+    gone = live.adjourned
+    assert gone is not None
+    player = plain_name(live.participant(Side(gone.side)))
+    place = "thread" if gone.note is None else "channel"
+    deadline = live.record.move_deadline
+    by = "" if deadline is None else f" by <t:{int(deadline.timestamp())}:f>"
+    return (
+        f"Game #{live.id} is adjourned: {player}'s {place} in {gone.guild_name} was deleted. "
+        f"The game goes on when {player} continues it with `/tafl board` in a channel of a "
+        f"server{by}; otherwise {player} forfeits it."
+    )
+
+
+def check_not_adjourned(live: LiveGame) -> None:
+    """A :class:`UserError` saying why, while the game is adjourned."""
+    if live.adjourned is not None:
+        raise UserError(adjourned_words(live))
+
+
+class _Behind(Exception):
+    """The database had moves this process had not heard of; the game has been caught up."""
 
 
 class ResultNotRecorded(UserError):
@@ -195,7 +251,8 @@ class GameHub:
         """
         report = await self.storage.load_active_games()
         for loaded in report.games:
-            self._by_channel[loaded.record.channel_id] = LiveGame(loaded.record, loaded.game)
+            venues = await self.storage.games.venues(loaded.record.id)
+            self._track(LiveGame(loaded.record, loaded.game, venues=venues))
         for stored in await self.storage.offers.open_offers():
             live = self.by_id(stored.game_id)
             if live is not None and live.game.ply == stored.ply:
@@ -221,7 +278,7 @@ class GameHub:
             if not live.game.is_over or not live.game.history:
                 continue
             async with live.lock:
-                if self.get(live.record.channel_id) is not live:
+                if self.by_id(live.id) is not live:
                     continue
                 try:
                     finished = await self._record_ending(live)
@@ -239,8 +296,12 @@ class GameHub:
         return next((live for live in self._by_channel.values() if live.id == game_id), None)
 
     def active(self) -> list[LiveGame]:
-        """Every active game."""
-        return list(self._by_channel.values())
+        """Every active game (once each, however many channels it is played in)."""
+        return list({live.id: live for live in self._by_channel.values()}.values())
+
+    def _track(self, live: LiveGame) -> None:
+        for channel_id in live.channels:
+            self._by_channel[channel_id] = live
 
     async def require(self, channel_id: int) -> LiveGame:
         """The channel's active game, or a user-facing error that says how its last game
@@ -291,8 +352,9 @@ class GameHub:
             return None
         if channel_id in self._by_channel:  # tracked meanwhile (a racing command)
             return self._by_channel[channel_id]
-        live = LiveGame(loaded.record, loaded.game)
-        self._by_channel[channel_id] = live
+        venues = await self.storage.games.venues(record.id)
+        live = LiveGame(loaded.record, loaded.game, venues=venues)
+        self._track(live)
         log.warning(
             "game %d was in the database but not tracked (its start's answer was lost); picked"
             " up at ply %d",
@@ -301,11 +363,29 @@ class GameHub:
         )
         return live
 
-    def adopt(self, record: GameRecord) -> LiveGame:
-        """Start tracking a game the database has just created."""
+    def adopt(self, record: GameRecord, venues: tuple[Venue, ...] = ()) -> LiveGame:
+        """Start tracking a game the database has just created (with its venues, when it is
+        played across two servers)."""
         game = Game(record.variant, record.start_position, Side(record.first_turn))
-        live = LiveGame(record, game)
-        self._by_channel[record.channel_id] = live
+        live = LiveGame(record, game, venues=venues)
+        self._track(live)
+        return live
+
+    async def refresh(self, game_id: int) -> LiveGame | None:
+        """Catch up with a game another process changed (a game across servers whose other
+        venue that process serves): rebuilt from the database, or dropped once it has ended.
+        Returns the game while it is on."""
+        live = self.by_id(game_id)
+        if live is None:
+            record = await self.storage.games.get(game_id)
+            if record.status is not GameStatus.ACTIVE:
+                return None
+            return await self.recover(record.channel_id)
+        async with live.lock:
+            try:
+                await self._resync(live)
+            except UserError:  # it has ended: dropped, and announced by the process that ended it
+                return None
         return live
 
     # ------------------------------------------------------------------ moves
@@ -321,69 +401,96 @@ class GameHub:
         """Check, commit and apply one move by ``player``; raises :class:`UserError` to explain."""
         live = await self.require(channel_id)
         async with live.lock:
-            if live.unsure:
-                await self._resync(live)
-            game = live.game
-            if expected_ply is not None and expected_ply != game.ply:
-                raise UserError("The position changed before your move arrived; look again.")
-            if player.is_ai:
-                if live.to_move != player:
-                    raise UserError("It is not the AI's turn.")
-            else:
-                self._check_turn(live, player)
             try:
-                move = game.parse_move(text)
-            except GameOverError:
-                raise UserError("This game is already over.") from None
-            except TaflError as error:
-                raise UserError(f"Illegal move: {error}") from None
-            ply = game.ply
+                return await self._play(live, player, text, expected_ply)
+            except _Behind:
+                # In a game across servers the other player's process writes their moves: the
+                # database being ahead is the ordinary news of their move, not a race. The
+                # board the player answered is the one just caught up with, so the move stands
+                # if it is still theirs to play, and legal.
+                if not live.across or expected_ply is not None:
+                    raise UserError(
+                        "The position changed before your move arrived; look at the board "
+                        "again (`/tafl board`)."
+                    ) from None
             try:
-                appended = await self.storage.games.append_move(
-                    live.id, ply, move.text(game.size), mover=player.user_id
-                )
-            except PositionChanged:
-                # Only this process writes this game's moves, one at a time, so the database is
-                # ahead: an earlier write committed although its answer was lost. Catch up.
-                await self._resync(live)
+                return await self._play(live, player, text, None)
+            except _Behind:
                 raise UserError(
                     "The position changed before your move arrived; look at the board again "
                     "(`/tafl board`)."
                 ) from None
-            except DatabaseUnavailable:
-                live.unsure = True
-                raise
-            result = game.play(move)
-            if self._on_move is not None:
-                self._on_move(player.is_ai)
-            # A draw offer its mover made on their own turn goes along with the move (storage
-            # has moved it to the new ply); every other offer is withdrawn by it.
-            offer = live.draw_offer
-            carried = None
-            if offer is not None and offer.user_id == player.user_id and offer.ply == ply:
-                carried = replace(offer, ply=appended.ply)
-            withdrawn = tuple(o for o in live.clear_offers() if o is not offer or not carried)
-            live.draw_offer = carried
-            live.declined.clear()
-            finished = None
-            if result.outcome is not None:
-                finished = await self._record_ending(live)
-                if carried is not None:  # the ending withdrew it, as every offer
-                    withdrawn, carried, live.draw_offer = (*withdrawn, carried), None, None
-            else:
-                # From the write's own answer, not a second read that an outage could fail
-                # after the move is already committed and played.
-                live.record = replace(
-                    live.record,
-                    ply=appended.ply,
-                    move_deadline=appended.move_deadline,
-                    reminder_sent=False,
-                )
-            return Played(live, result, finished, withdrawn, carried)
+
+    async def _play(
+        self, live: LiveGame, player: Participant, text: str, expected_ply: int | None
+    ) -> Played:
+        """One try at :meth:`play` (the caller holds the game's lock); :class:`_Behind`, with
+        the game caught up, when the database was ahead."""
+        if live.unsure:
+            await self._resync(live)
+        elif live.across and live.to_move != player and live.side_of(player.user_id or 0):
+            # The opponent's move may have been written by the process serving their server a
+            # moment ago, its news not here yet: read the game before refusing.
+            await self._resync(live)
+        game = live.game
+        if expected_ply is not None and expected_ply != game.ply:
+            raise UserError("The position changed before your move arrived; look again.")
+        if player.is_ai:
+            if live.to_move != player:
+                raise UserError("It is not the AI's turn.")
+        else:
+            self._check_turn(live, player)
+        try:
+            move = game.parse_move(text)
+        except GameOverError:
+            raise UserError("This game is already over.") from None
+        except TaflError as error:
+            raise UserError(f"Illegal move: {error}") from None
+        ply = game.ply
+        try:
+            appended = await self.storage.games.append_move(
+                live.id, ply, move.text(game.size), mover=player.user_id
+            )
+        except PositionChanged:
+            # The database is ahead: an earlier write of this process committed although its
+            # answer was lost, or another process wrote a move (see play). Catch up.
+            await self._resync(live)
+            raise _Behind() from None
+        except DatabaseUnavailable:
+            live.unsure = True
+            raise
+        result = game.play(move)
+        # A draw offer its mover made on their own turn goes along with the move (storage has
+        # moved it to the new ply); every other offer is withdrawn by it.
+        offer = live.draw_offer
+        carried = None
+        if offer is not None and offer.user_id == player.user_id and offer.ply == ply:
+            carried = replace(offer, ply=appended.ply)
+        withdrawn = tuple(o for o in live.clear_offers() if o is not offer or not carried)
+        live.draw_offer = carried
+        live.declined.clear()
+        finished = None
+        if result.outcome is not None:
+            finished = await self._record_ending(live)
+            if carried is not None:  # the ending withdrew it, as every offer
+                withdrawn, carried, live.draw_offer = (*withdrawn, carried), None, None
+        else:
+            # From the write's own answer, not a second read that an outage could fail after
+            # the move is already committed and played.
+            live.record = replace(
+                live.record,
+                ply=appended.ply,
+                move_deadline=appended.move_deadline,
+                reminder_sent=False,
+            )
+        if self._on_move is not None:
+            self._on_move(player.is_ai)
+        return Played(live, result, finished, withdrawn, carried)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:
             raise UserError("This game is already over.")
+        check_not_adjourned(live)
         self.check_mover(live, player.user_id or 0)
 
     @staticmethod
@@ -445,12 +552,14 @@ class GameHub:
         async with live.lock:
             if live.unsure:
                 await self._resync(live)
-            if live.game.ply != expected_ply or self.get(live.record.channel_id) is not live:
+            if live.game.ply != expected_ply or self.by_id(live.id) is not live:
                 return None
+            # An adjourned game's deadline is its absent player's: they forfeit it.
+            gone = live.adjourned
+            loser = live.game.turn if gone is None else Side(gone.side)
+            reason = Termination.TIMEOUT if gone is None else Termination.ABANDONED
             try:
-                return await self._end(
-                    live, live.game.turn.other.value, Termination.TIMEOUT, expected_ply
-                )
+                return await self._end(live, loser.other.value, reason, expected_ply)
             except PositionChanged:
                 return None
 
@@ -476,6 +585,7 @@ class GameHub:
         return live
 
     async def _store_offer(self, live: LiveGame, kind: OfferKind, user_id: int) -> Offer:
+        check_not_adjourned(live)
         async with live.lock:
             try:
                 await self.storage.offers.make(live.id, kind, user_id, live.game.ply)
@@ -679,26 +789,55 @@ class GameHub:
         return Ended(live, finished, live.clear_offers())
 
     async def require_id(self, game_id: int) -> LiveGame:
-        """An active game by id (a button's), or how it ended."""
-        live = self.by_id(game_id)
+        """An active game by id (a button's), or how it ended. A game across servers that
+        another process started is picked up from the database."""
+        live = self.by_id(game_id) or await self.refresh(game_id)
         if live is None:
             raise await self.game_over(game_id)
         return live
 
     async def _resync(self, live: LiveGame) -> None:
-        """Rebuild ``live`` from what the database has committed (the caller holds its lock)."""
+        """Rebuild ``live`` from what the database has committed (the caller holds its lock):
+        its position, its venues and its open offers."""
         loaded = await self.storage.load_game(live.id)
         live.record, live.game, live.unsure = loaded.record, loaded.game, False
         live.clear_offers()
         live.declined.clear()
+        if live.across:
+            # A venue may have moved (continued elsewhere after its channel was deleted).
+            self._drop(live)
+            live.venues = await self.storage.games.venues(live.id)
+            self._track(live)
+            for stored in await self.storage.offers.of_game(live.id):
+                offer = Offer(stored.kind, stored.user_id, stored.ply, stored.message_id)
+                if stored.kind == "draw":
+                    live.draw_offer = offer
+                else:
+                    live.takeback_offer = offer
         log.info("game %d was rebuilt from the database at ply %d", live.id, live.game.ply)
         if loaded.record.status is not GameStatus.ACTIVE:
             self._drop(live)
             raise UserError(f"{game_over(loaded.record)} {START_NEW}")
 
     def _drop(self, live: LiveGame) -> None:
-        if self._by_channel.get(live.record.channel_id) is live:
-            del self._by_channel[live.record.channel_id]
+        for channel_id in live.channels:
+            if self._by_channel.get(channel_id) is live:
+                del self._by_channel[channel_id]
+
+
+def rematch_sides(old: GameRecord) -> tuple[Participant, Participant]:
+    """Who attacks and who defends in a rematch of ``old``: the sides swapped, or where the
+    variant says so (Tablut, Linnaeus's law 12) the winner defending."""
+    attackers, defenders = old.defenders, old.attackers
+    if (
+        get_variant(old.variant).rematch_winner_defends
+        and old.result is not None
+        and old.result.value != "draw"
+    ):
+        winner = old.attackers if old.result.value == "attackers" else old.defenders
+        loser = old.defenders if winner == old.attackers else old.attackers
+        attackers, defenders = loser, winner
+    return attackers, defenders
 
 
 def moves_to_take_back(live: LiveGame, side: Side) -> tuple[MoveResult, ...]:
@@ -716,6 +855,8 @@ def not_your_turn(live: LiveGame) -> str:
     player = live.to_move
     if player.is_ai:
         return f"the AI is to move with the {side}; its reply comes with the next board."
+    if live.across:  # the asker may be in the other server: a name, never a mention
+        return f"{plain_name(player)} is to move with the {side}."
     return f"<@{player.user_id}> is to move with the {side}."
 
 

@@ -24,7 +24,7 @@ from bot.storage import (
 
 from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
 from ..app.errors import UserError
-from ..app.games import pick_sides
+from ..app.games import pick_sides, rematch_sides
 from ..app.wording import plain_name, seconds_left
 from ..choices import LEVEL_CHOICES, SIDE_CHOICES, VARIANT_CHOICES
 from ..limits import CONTENT, clip
@@ -298,17 +298,13 @@ class Challenges(commands.Cog):
         me = interaction.user.id
         if me not in (old.attackers.user_id, old.defenders.user_id):
             raise UserError("Only the players of that game can ask for a rematch.")
+        venues = await self.bot.storage.games.venues(old.id)
+        if venues:  # played across two servers: asked, and played, in both
+            await self.bot.lobby_desk.ask_rematch(interaction, old, venues)
+            return
         if (busy := self.bot.hub.get(old.channel_id)) is not None:
             raise UserError(busy_message(busy.id, interaction))
-        attackers, defenders = old.defenders, old.attackers
-        if (
-            get_variant(old.variant).rematch_winner_defends
-            and old.result is not None
-            and old.result.value != "draw"
-        ):
-            winner = old.attackers if old.result.value == "attackers" else old.defenders
-            loser = old.defenders if winner == old.attackers else old.attackers
-            attackers, defenders = loser, winner
+        attackers, defenders = rematch_sides(old)
         sides = f"{mention(attackers)} attacks, {mention(defenders)} defends"
         if (attackers, defenders) == (old.attackers, old.defenders):
             # The players expect a swap: say why there is none.

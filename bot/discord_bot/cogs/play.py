@@ -23,11 +23,13 @@ from ..people import participant_of
 from ..present import (
     describe_takeback,
     last_board_words,
+    localize,
     mention,
     render_board,
+    stranger,
     takeback_request,
 )
-from ..table import board_look, post_board
+from ..table import board_look, post_board, resolve_channel
 from ..views import (
     ConfirmResignButton,
     GameButton,
@@ -228,6 +230,12 @@ class Play(commands.Cog):
         """Bump the board: a fresh message with the position and whose turn it is (naming the
         player to move without pinging them). If the AI is to move but not thinking (its last
         attempt failed), it tries again and the board comes with its move."""
+        if self.bot.hub.get(interaction.channel_id or 0) is None:
+            # A player whose venue of a game across servers was deleted continues it here.
+            adjourned = await self.bot.storage.games.adjourned_for(interaction.user.id)
+            if adjourned is not None:
+                await self.bot.lobby_desk.resume(interaction, *adjourned)
+                return
         live = await self.bot.hub.require(interaction.channel_id or 0)
         if live.to_move.is_ai and not live.game.is_over:
             if self.bot.table.ai_thinking(live):
@@ -235,7 +243,13 @@ class Play(commands.Cog):
             await self.bot.table.ai_reply(live, last_board_words(live), interaction)
             return
         await post_board(
-            self.bot, live, last_board_words(live), interaction=interaction, flip=flip, ping=False
+            self.bot,
+            live,
+            last_board_words(live),
+            interaction=interaction,
+            flip=flip,
+            ping=False,
+            only=live.venue_in(interaction.channel_id or 0),  # across servers: here only
         )
 
     @app_commands.command(name="resign", description="Resign the game in this channel")
@@ -284,13 +298,46 @@ class Play(commands.Cog):
         its message so it can be marked withdrawn when a move makes it pointless."""
         assert offer is not None
         opponent = self._opponent(live, interaction.user.id)
+        ping = discord.AllowedMentions(users=[discord.Object(opponent.user_id or 0)])
+        side = live.side_of(interaction.user.id)
+        theirs = None if side is None else live.venue(side.other)
+        if side is not None and theirs is not None:
+            # Across servers: the buttons go to the other player, in their own server.
+            channel = await resolve_channel(self.bot, theirs.channel_id, theirs.guild_id)
+            if channel is None:
+                raise UserError("Your opponent's thread is gone; the game waits for them.")
+            text = localize(
+                f"{mention(opponent)}, {interaction.user.mention} {what}.", live, theirs
+            )
+            sent = await channel.send(
+                text, view=offer_view(offer.kind, live.id, offer.ply), allowed_mentions=ping
+            )
+            await self.bot.hub.remember_offer_message(live, offer, sent.id)
+            await interaction.response.send_message(
+                f"{interaction.user.mention} {what}: {stranger(live, side.other)} answers in "
+                "their server.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self.bot.lobby_desk.changed(live.id)
+            return
         callback = await interaction.response.send_message(
             f"{mention(opponent)}, {interaction.user.mention} {what}.",
             view=offer_view(offer.kind, live.id, offer.ply),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id or 0)]),
+            allowed_mentions=ping,
         )
         if isinstance(callback.resource, discord.Message):
             await self.bot.hub.remember_offer_message(live, offer, callback.resource.id)
+
+    async def _tell_asker(self, game_id: int, answerer: int, what: str) -> None:
+        """Across servers, the asker learns the answer in their own venue."""
+        live = self.bot.hub.by_id(game_id)
+        side = None if live is None else live.side_of(answerer)
+        if live is None or side is None or live.venue(side.other) is None:
+            return
+        asker_venue = live.venue(side.other)
+        assert asker_venue is not None
+        await self.bot.table.tell(asker_venue.channel_id, f"{stranger(live, side)} {what}.")
+        await self.bot.lobby_desk.changed(live.id)
 
     @staticmethod
     def _opponent(live: LiveGame, user_id: int) -> Participant:
@@ -407,6 +454,7 @@ class Play(commands.Cog):
                 await interaction.response.edit_message(
                     content=f"{interaction.user.mention} declined the draw.", view=None
                 )
+                await self._tell_asker(game_id, user_id, "declined the draw")
                 return
             # The game has ended: announce it even if the offer cannot be edited.
             try:
@@ -419,6 +467,7 @@ class Play(commands.Cog):
             await interaction.response.edit_message(
                 content=f"{interaction.user.mention} refused the takeback.", view=None
             )
+            await self._tell_asker(game_id, user_id, "refused the takeback")
             return
         try:
             await interaction.response.edit_message(content="Takeback agreed.", view=None)

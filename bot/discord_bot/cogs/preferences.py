@@ -27,7 +27,7 @@ THEME_CHOICES = [
 def describe_preferences(preferences: PlayerPreferences) -> discord.Embed:
     """A player's preferences, and which boards follow them, as the player would read them."""
     theme = THEMES[theme_of(preferences)]
-    embed = discord.Embed(title="Your board preferences")
+    embed = discord.Embed(title="Your preferences")
     embed.add_field(name="Theme", value=f"{theme.title} (`{theme.name}`)", inline=False)
     embed.add_field(
         name="Turned to your side",
@@ -36,6 +36,16 @@ def describe_preferences(preferences: PlayerPreferences) -> discord.Embed:
             "(rank 1 at the top)"
             if preferences.flip
             else "off: boards show rank 1 at the bottom, as seen from the attackers' side"
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name="Direct messages",
+        value=(
+            "on: a direct message when it is your move in a game against a person, and when "
+            "your time runs low (once per move)"
+            if preferences.notify
+            else "off: the pings in the game's channel or thread only"
         ),
         inline=False,
     )
@@ -57,10 +67,13 @@ class PlayerOptions(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="preferences", description="Your board theme and orientation")
+    @app_commands.command(
+        name="preferences", description="Your board theme and orientation, and direct messages"
+    )
     @app_commands.describe(
         theme="Board colours: warm wood, or high contrast for small screens and low vision",
         flip=f"Turn boards to your side of the table when you play the {TOP_SIDE.value}",
+        notify="A direct message when it is your move, or your time runs low (once per move)",
     )
     @app_commands.choices(theme=THEME_CHOICES)
     async def preferences(
@@ -68,6 +81,7 @@ class PlayerOptions(commands.Cog):
         interaction: discord.Interaction,
         theme: str | None = None,
         flip: bool | None = None,
+        notify: bool | None = None,
     ) -> None:
         """Show the player's preferences, changing those given."""
         store = self.bot.storage.preferences
@@ -79,6 +93,8 @@ class PlayerOptions(commands.Cog):
             changed = replace(changed, theme=theme)
         if flip is not None:
             changed = replace(changed, flip=flip)
+        if notify is not None:
+            changed = replace(changed, notify=notify)
         if changed != current:
             name = getattr(interaction.user, "display_name", None) or interaction.user.name
             changed = await store.save(changed, name)

@@ -150,10 +150,14 @@ def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, st
         return f"Drawn ({reason.value if reason else 'game over'})."
     winner = Side(record.result.value)
     loser = winner.other
-    if reason not in (Termination.RESIGNATION, Termination.TIMEOUT):
+    if reason not in (Termination.RESIGNATION, Termination.TIMEOUT, Termination.ABANDONED):
         how = reason.value if reason else "game over"
         return f"{names[winner]} won with the {winner.value} ({how})."
-    gave_up = "resigned" if reason is Termination.RESIGNATION else "ran out of time"
+    gave_up = {
+        Termination.RESIGNATION: "resigned",
+        Termination.TIMEOUT: "ran out of time",
+        Termination.ABANDONED: "left the game",
+    }[reason]
     line = f"{player_and_side(names, loser)} {gave_up}"
     final = analysis.evals[-1]
     chance = analysis.win_chances()[-1]

@@ -10,10 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import VARIANTS, get_variant
 from bot.storage import ServerSettings
 
 from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
 from ..app.errors import UserError
+from ..choices import LOBBY_TIMES
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -43,6 +45,9 @@ def describe_settings(
         value="rated" if settings.rated_ai_games else "unrated",
         inline=False,
     )
+    embed.add_field(
+        name="The lobby (games with other servers)", value=lobby_words(settings), inline=False
+    )
     if changed:
         footer = "Changes apply to games started from now on."
     elif may_change:
@@ -51,6 +56,28 @@ def describe_settings(
         footer = "Members with the Manage Server permission can change these."
     embed.set_footer(text=footer)
     return embed
+
+
+def lobby_words(settings: ServerSettings) -> str:
+    """The server's part in the lobby, in a sentence or two."""
+    if not settings.lobby:
+        return "off: members cannot seek games with other servers (games already begun go on)"
+    where = (
+        "in " + ", ".join(f"<#{channel}>" for channel in sorted(settings.lobby_channels))
+        if settings.lobby_channels
+        else "in any channel"
+    )
+    variants = (
+        ", ".join(get_variant(name).title for name in sorted(settings.lobby_variants))
+        if settings.lobby_variants
+        else "every variant"
+    )
+    times = (
+        ", ".join(describe_duration(value) for value in sorted(settings.lobby_times))
+        if settings.lobby_times
+        else "every time the lobby offers"
+    )
+    return f"on: `/tafl seek` {where}; {variants}; {times} per move"
 
 
 class ServerOptions(commands.Cog):
@@ -66,6 +93,11 @@ class ServerOptions(commands.Cog):
         threads="Give every new game its own thread (otherwise only when the channel is busy)",
         time=f"Default time per move for challenges, like 24h or 3d; {NO_LIMIT_HINT}",
         rated_ai="Count games against the AI for ratings",
+        lobby="Let members seek games with other servers (/tafl seek)",
+        lobby_channel="Take seeks only in this channel (again to remove it; 'lobby_anywhere')",
+        lobby_anywhere="Take seeks in any channel again",
+        lobby_variants="Variants members may seek, by name, like 'copenhagen tablut' ('all')",
+        lobby_times="Times per move members may seek, like '1d 3d' ('all')",
     )
     @app_commands.guild_only()
     async def settings(
@@ -74,6 +106,11 @@ class ServerOptions(commands.Cog):
         threads: bool | None = None,
         time: app_commands.Range[str, 1, TIME_MAX_LENGTH] | None = None,
         rated_ai: bool | None = None,
+        lobby: bool | None = None,
+        lobby_channel: discord.TextChannel | None = None,
+        lobby_anywhere: bool | None = None,
+        lobby_variants: app_commands.Range[str, 1, 100] | None = None,
+        lobby_times: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Show the server's settings to anyone; change those given, for members who may manage
         the server."""
@@ -81,7 +118,11 @@ class ServerOptions(commands.Cog):
         store = self.bot.storage.settings
         current = await store.get(interaction.guild_id)
         may_change = interaction.permissions.manage_guild
-        if (threads, time, rated_ai) == (None, None, None):
+        options = (
+            threads, time, rated_ai, lobby, lobby_channel, lobby_anywhere, lobby_variants,
+            lobby_times,
+        )  # fmt: skip
+        if all(option is None for option in options):
             await interaction.response.send_message(
                 embed=describe_settings(current, may_change=may_change), ephemeral=True
             )
@@ -99,9 +140,51 @@ class ServerOptions(commands.Cog):
             updated = replace(updated, default_move_seconds=parse_move_time(time))
         if rated_ai is not None:
             updated = replace(updated, rated_ai_games=rated_ai)
+        if lobby is not None:
+            updated = replace(updated, lobby=lobby)
+        if lobby_channel is not None:
+            # Naming a listed channel again takes it off the list.
+            updated = replace(updated, lobby_channels=updated.lobby_channels ^ {lobby_channel.id})
+        if lobby_anywhere:
+            updated = replace(updated, lobby_channels=frozenset())
+        if lobby_variants is not None:
+            updated = replace(updated, lobby_variants=parse_variants(lobby_variants))
+        if lobby_times is not None:
+            updated = replace(updated, lobby_times=parse_times(lobby_times))
         if updated != current:
             updated = await store.save(updated)
         await interaction.response.send_message(
             embed=describe_settings(updated, may_change=True, changed=updated != current),
             ephemeral=True,
         )
+
+
+def parse_variants(text: str) -> frozenset[str]:
+    """Variant names separated by spaces or commas (``all``: every variant); a
+    :class:`UserError` names one it does not know."""
+    words = text.replace(",", " ").lower().split()
+    if words == ["all"]:
+        return frozenset()
+    unknown = [word for word in words if word not in VARIANTS]
+    if unknown or not words:
+        raise UserError(
+            f"{unknown[0] if unknown else text!r} is not a variant: write names from "
+            f"{', '.join(VARIANTS)}, or 'all'."
+        )
+    return frozenset(words)
+
+
+def parse_times(text: str) -> frozenset[int]:
+    """Times per move separated by spaces or commas (``all``: every one the lobby offers)."""
+    words = text.replace(",", " ").lower().split()
+    if words == ["all"]:
+        return frozenset()
+    offered = set(LOBBY_TIMES.values())
+    times = set()
+    for word in words:
+        seconds = parse_move_time(word)
+        if seconds not in offered:
+            choices = ", ".join(describe_duration(value) for value in sorted(offered))
+            raise UserError(f"The lobby offers {choices} per move; {word!r} is not one of them.")
+        times.add(seconds)
+    return frozenset(times)

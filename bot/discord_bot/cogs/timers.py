@@ -4,6 +4,7 @@ so they survive restarts (deadlines that passed while the bot was offline are se
 from __future__ import annotations
 
 import logging
+import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REMINDER_HORIZON = 3600
+LOBBY_EVERY = 10.0
+"""Seconds between the lobby's housekeeping rounds (each process; they take turns)."""
 
 
 def reminder_due(move_seconds: int, remaining: float) -> bool:
@@ -38,6 +41,7 @@ class Timers(commands.Cog):
         self.bot = bot
         self.outage: str | None = None
         """Why the database is out of reach, while it is (the clocks wait for it)."""
+        self._lobby_due = 0.0
 
     async def cog_load(self) -> None:
         self.clock.change_interval(seconds=self.bot.settings.timer_tick)
@@ -78,7 +82,8 @@ class Timers(commands.Cog):
         await self.announce_settled(await self.bot.hub.settle())
 
     async def tick(self) -> None:
-        """Forfeit games out of time, remind players near their deadline, expire challenges.
+        """Forfeit games out of time, remind players near their deadline, expire challenges,
+        keep the lobby (expiry, pairs as reaches widen) and redraw venues left behind.
 
         Each stage runs even if another failed: one surprise must never stop every clock. While
         the database is out of reach the tick ends at once (the deadlines wait for it).
@@ -88,6 +93,8 @@ class Timers(commands.Cog):
             self.settle_deadlines,
             self.send_reminders,
             self.expire_challenges,
+            self.run_lobby,
+            self.redraw_lagging,
         )
         for stage in stages:
             try:
@@ -138,13 +145,36 @@ class Timers(commands.Cog):
                 continue
             if not await storage.games.mark_reminder_sent(record.id, record.ply):
                 continue
-            channel = await resolve_channel(self.bot, record.channel_id)
+            # Where the player to move plays (a game across servers: their own venue).
+            venue = live.venue(live.game.turn)
+            channel_id = record.channel_id if venue is None else venue.channel_id
+            channel = await resolve_channel(
+                self.bot, channel_id, None if venue is None else venue.guild_id
+            )
+            deadline = int(record.move_deadline.timestamp())
             if channel is not None:
-                deadline = int(record.move_deadline.timestamp())
                 await channel.send(
                     f"⏰ {mention(live.to_move)}, your move in game #{record.id}: time runs out "
                     f"<t:{deadline}:R>."
                 )
+            await self.bot.table.notify(
+                live, f"⏰ Your time is running low in game #{record.id}", channel_id
+            )
+
+    async def run_lobby(self) -> None:
+        """Every :data:`LOBBY_EVERY` seconds: the lobby's housekeeping (expired seeks, pairs
+        made as reaches widen, pairs whose game never came), and the games of its new pairs."""
+        now = time.monotonic()
+        if now < self._lobby_due:
+            return
+        self._lobby_due = now + LOBBY_EVERY
+        pairs, _ = await self.bot.storage.lobby.sweep()
+        for pairing in pairs:
+            await self.bot.lobby_desk.start(pairing)
+
+    async def redraw_lagging(self) -> None:
+        """Venues of games across servers whose board lags behind are shown the board again."""
+        await self.bot.lobby_desk.redraw_lagging()
 
     async def expire_challenges(self) -> None:
         """Pending challenges past their expiry are closed and their buttons taken off."""

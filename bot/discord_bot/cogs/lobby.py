@@ -1,0 +1,356 @@
+"""The lobby shared by every server the bot is in: /tafl seek ("find me a game"), /tafl lobby
+(who is seeking), /tafl block and unblock, and rematches of games across servers."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import Side, get_variant
+from bot.storage import Participant, ServerSettings
+from bot.storage.lobby import (
+    DEFAULT_REACH,
+    LISTED,
+    WIDEST_REACH,
+    Blocked,
+    InAGame,
+    OwnSeek,
+    Seek,
+    SeekClosed,
+    SeekRequest,
+    Waiting,
+)
+
+from ..app.durations import describe_duration
+from ..app.errors import UserError
+from ..app.games import LiveGame
+from ..app.wording import plain_name
+from ..choices import DEFAULT_LOBBY_TIME as DEFAULT_TIME
+from ..choices import LOBBY_TIME_CHOICES as TIME_CHOICES
+from ..choices import LOBBY_TIMES, VARIANT_CHOICES
+from ..limits import fit_embed
+from ..people import participant_of
+from ..present import stranger
+from ..views import AcrossRematchButton, SeekButton, lobby_view, seek_view
+
+if TYPE_CHECKING:
+    from ..client import TaflBot
+
+log = logging.getLogger(__name__)
+
+SEEK_STATES = {
+    "matched": "already paired: your game has begun",
+    "expired": "over: it expired",
+    "withdrawn": "over: you started another game",
+    "cancelled": "already cancelled",
+}
+
+
+def time_words(seconds: int | None) -> str:
+    """``1 day per move``."""
+    return "no time limit" if seconds is None else f"{describe_duration(seconds)} per move"
+
+
+def check_server(settings: ServerSettings, channel_id: int, parent_id: int | None) -> None:
+    """Refuse a seek this server does not take here, saying why."""
+    if not settings.lobby:
+        raise UserError(
+            "This server has turned the lobby off, so games with other servers cannot be sought "
+            "here (a moderator can turn it on with `/tafl settings lobby:True`)."
+        )
+    allowed = settings.lobby_channels
+    if allowed and channel_id not in allowed and parent_id not in allowed:
+        where = ", ".join(f"<#{channel}>" for channel in sorted(allowed))
+        raise UserError(f"On this server the lobby is in {where}: seek from there.")
+
+
+def check_offer(settings: ServerSettings, variant: str, seconds: int) -> None:
+    """Refuse a variant or a time this server has left out of the lobby."""
+    if settings.lobby_variants and variant not in settings.lobby_variants:
+        names = ", ".join(get_variant(name).title for name in sorted(settings.lobby_variants))
+        raise UserError(f"This server offers only {names} in the lobby.")
+    if settings.lobby_times and seconds not in settings.lobby_times:
+        times = ", ".join(time_words(value) for value in sorted(settings.lobby_times))
+        raise UserError(f"This server offers only {times} in the lobby.")
+
+
+def describe_seek(seek: Seek, others: int | None = None, replaced: Seek | None = None) -> str:
+    """A player's own open seek, in their words (and the earlier seek it replaced)."""
+    reach = (
+        f"within ±{seek.reach_set} of your rating ({seek.rating:.0f})"
+        if seek.reach_set is not None
+        else f"within ±{DEFAULT_REACH} of your rating ({seek.rating:.0f}), widening as you wait"
+        f" (up to ±{WIDEST_REACH})"
+    )
+    rated = "rated" if seek.rated else "unrated"
+    lines = [
+        f"Seeking a **{get_variant(seek.variant).title}** game from any server: "
+        f"{time_words(seek.move_seconds)}, {rated}, against players {reach}.",
+    ]
+    if replaced is not None:
+        lines.append(
+            f"It replaces your earlier {get_variant(replaced.variant).title} seek: one seek at a "
+            "time."
+        )
+    if others is not None:
+        lines.append(
+            "Nobody else is seeking this variant right now."
+            if others == 0
+            else f"{others} other player{'s are' if others != 1 else ' is'} seeking it now."
+        )
+    lines.append(
+        f"Your seek waits until <t:{seek.expires_at}:t> (<t:{seek.expires_at}:R>), and ends if "
+        "you start another game. When someone is found, your game opens in a thread here and "
+        "you are pinged."
+    )
+    return "\n".join(lines)
+
+
+class Lobby(commands.Cog):
+    """Seeking opponents in every server the bot is in."""
+
+    def __init__(self, bot: TaflBot) -> None:
+        self.bot = bot
+        bot.clicks.register(SeekButton, self.on_seek_button)
+        bot.clicks.register(AcrossRematchButton, self.on_rematch_answer)
+
+    # ------------------------------------------------------------------ seeking
+
+    @app_commands.command(name="seek", description="Find a human opponent from any server")
+    @app_commands.describe(
+        variant="Which rules",
+        time="Time per move (games across servers are often slow: a day is the default)",
+        rated="Count the game for ratings (default yes)",
+        range=f"Rating points either way (default ±{DEFAULT_REACH}, widening as you wait)",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    @app_commands.choices(time=TIME_CHOICES)
+    @app_commands.guild_only()
+    async def seek(
+        self,
+        interaction: discord.Interaction,
+        variant: str = "copenhagen",
+        time: int = DEFAULT_TIME,
+        rated: bool = True,
+        range: app_commands.Range[int, 50, 2000] | None = None,
+    ) -> None:
+        """Wait in the lobby for a compatible seek from any server, or be paired at once."""
+        await self._seek(interaction, variant, time, rated, range, answering=None)
+
+    async def _seek(
+        self,
+        interaction: discord.Interaction,
+        variant: str,
+        seconds: int,
+        rated: bool,
+        reach: int | None,
+        *,
+        answering: int | None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        if seconds not in LOBBY_TIMES.values():
+            raise UserError("Choose one of the lobby's times per move from the list.")
+        settings = await self.bot.storage.settings.get(interaction.guild_id)
+        channel = interaction.channel
+        parent = getattr(channel, "parent_id", None)
+        check_server(settings, interaction.channel_id or 0, parent)
+        check_offer(settings, variant, seconds)
+        request = SeekRequest(
+            participant_of(interaction.user),
+            interaction.guild_id,
+            interaction.channel_id or 0,
+            variant,
+            seconds,
+            rated,
+            reach,
+        )
+        try:
+            outcome = await self.bot.storage.lobby.seek(request, answering=answering)
+        except InAGame as playing:
+            raise UserError(
+                f"You are playing game #{playing.game_id} (<#{playing.channel_id}>): finish it "
+                "before seeking another. Games of a day or more per move are no bar."
+            ) from None
+        except OwnSeek:
+            raise UserError("That is your own seek.") from None
+        except Blocked:
+            raise UserError(
+                "You cannot play this player (one of you has blocked the other)."
+            ) from None
+        except SeekClosed:
+            raise UserError(
+                "That seek is no longer open (paired, cancelled or expired): look at "
+                "`/tafl lobby` again."
+            ) from None
+        if isinstance(outcome, Waiting):
+            await interaction.response.send_message(
+                describe_seek(outcome.seek, outcome.others, outcome.replaced),
+                view=seek_view(outcome.seek.id),
+                ephemeral=True,
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        live = await self.bot.lobby_desk.start(outcome)
+        await interaction.followup.send(self._paired_words(live, interaction.user.id))
+
+    @staticmethod
+    def _paired_words(live: LiveGame | None, user_id: int) -> str:
+        if live is None:
+            return (
+                "An opponent was found, but the game could not be opened in both servers; "
+                "seek again with `/tafl seek`."
+            )
+        mine = next(v for v in live.venues if live.participant(Side(v.side)).user_id == user_id)
+        return (
+            f"Found: {stranger(live, Side(mine.side).other)}. You play the {mine.side}; your "
+            f"game is in <#{mine.channel_id}>."
+        )
+
+    async def on_seek_button(self, interaction: discord.Interaction, button: SeekButton) -> None:
+        """Cancel one's seek, or play a seek listed by /tafl lobby."""
+        if button.action == "cancel":
+            cancelled = await self.bot.storage.lobby.cancel(interaction.user.id, button.seek_id)
+            if cancelled is None:
+                seek = await self.bot.storage.lobby.get(button.seek_id)
+                state = SEEK_STATES.get(seek.status if seek else "", "no longer open")
+                await interaction.response.edit_message(content=f"That seek is {state}.", view=None)
+                return
+            await interaction.response.edit_message(
+                content="Seek cancelled: you are out of the lobby.", view=None
+            )
+            return
+        if interaction.guild_id is None:
+            raise UserError("Play a seek from a server channel.")
+        seek = await self.bot.storage.lobby.get(button.seek_id)
+        if seek is None or seek.status != "open":
+            raise UserError("That seek is no longer open: look at `/tafl lobby` again.")
+        await self._seek(
+            interaction,
+            seek.variant,
+            seek.move_seconds or DEFAULT_TIME,
+            seek.rated,
+            None,
+            answering=seek.id,
+        )
+
+    @app_commands.command(name="lobby", description="Who is seeking a game, in every server")
+    @app_commands.describe(variant="Only this variant")
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def lobby(self, interaction: discord.Interaction, variant: str | None = None) -> None:
+        """The open seeks (variant, time, rating; no names until paired), with a button to play
+        each."""
+        lobby = self.bot.storage.lobby
+        seeks = await lobby.open_seeks(variant, limit=LISTED, besides=interaction.user.id)
+        own = await lobby.open_seek_of(interaction.user.id)
+        counts = await lobby.counts()
+        embed = discord.Embed(title="The lobby: players seeking a game in any server")
+        if counts:
+            embed.description = "Seeking now: " + " · ".join(
+                f"{get_variant(name).title} {count}" for name, count in sorted(counts.items())
+            )
+            if own is not None:
+                embed.description += (
+                    f"\nYours is among them ({get_variant(own.variant).title}); it is not listed."
+                )
+        listed = seeks
+        if not listed:
+            embed.add_field(
+                name="Nobody to play right now",
+                value="Seek a game yourself with `/tafl seek`: you will be paired as soon as "
+                "someone compatible seeks too.",
+                inline=False,
+            )
+        for number, seek in enumerate(listed, start=1):
+            rated = "rated" if seek.rated else "unrated"
+            embed.add_field(
+                name=f"#{number} · {get_variant(seek.variant).title}",
+                value=f"{time_words(seek.move_seconds)} · {rated} · rating {seek.rating:.0f}",
+                inline=False,
+            )
+        embed.set_footer(text="Names stay hidden until a game is paired. Only moves cross servers.")
+        view = lobby_view([seek.id for seek in listed]) if interaction.guild_id else None
+        if view is None:
+            await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+        else:
+            await interaction.response.send_message(
+                embed=fit_embed(embed), view=view, ephemeral=True
+            )
+
+    # ------------------------------------------------------------------ venues deleted
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel deleted (with its threads): adjourn the games played there."""
+        await self.bot.lobby_desk.check_guild(channel.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread deleted: adjourn the game played there."""
+        await self.bot.lobby_desk.check_guild(payload.guild_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left a server (or was removed): adjourn the games played there."""
+        await self.bot.lobby_desk.check_guild(guild.id)
+
+    # ------------------------------------------------------------------ blocks
+
+    @app_commands.command(name="block", description="Never be paired with this player again")
+    @app_commands.describe(player="Who")
+    async def block(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """Block a player from the lobby's pairings (both ways)."""
+        if player.id == interaction.user.id:
+            raise UserError("You cannot block yourself.")
+        if player.bot:
+            raise UserError("Bots never play in the lobby.")
+        added = await self.bot.storage.lobby.block(
+            interaction.user.id, Participant.user(player.id, player.display_name)
+        )
+        words = "is now blocked" if added else "was already blocked"
+        await interaction.response.send_message(
+            f"{player.display_name} {words}: the lobby will never pair you together. "
+            "`/tafl unblock` lifts it.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="unblock", description="Lift a block")
+    @app_commands.describe(player="Who")
+    async def unblock(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """Lift a block set with /tafl block."""
+        lifted = await self.bot.storage.lobby.unblock(interaction.user.id, player.id)
+        text = (
+            f"{player.display_name} is no longer blocked."
+            if lifted
+            else f"You had not blocked {player.display_name}."
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    # ------------------------------------------------------------------ rematches across servers
+
+    async def on_rematch_answer(
+        self, interaction: discord.Interaction, button: AcrossRematchButton
+    ) -> None:
+        """The other player accepts (the rematch begins in the same two venues) or declines."""
+        record = await self.bot.storage.games.get(button.game_id)
+        venues = await self.bot.storage.games.venues(button.game_id)
+        mine = next(
+            (v for v in venues if record.player(v.side).user_id == interaction.user.id), None
+        )
+        if mine is None:
+            raise UserError("Only the players of that game can answer.")
+        theirs = next(v for v in venues if v.side != mine.side)
+        if not button.accept:
+            await interaction.response.edit_message(
+                content=f"{interaction.user.mention} declined the rematch.", view=None
+            )
+            await self.bot.table.tell(
+                theirs.channel_id,
+                f"{plain_name(record.player(mine.side))} ({mine.guild_name}) declined the rematch.",
+            )
+            return
+        await interaction.response.edit_message(content="Rematch accepted.", view=None)
+        await self.bot.lobby_desk.rematch(record, venues)
