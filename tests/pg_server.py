@@ -2,9 +2,11 @@
 
 :func:`start` runs Debian's PostgreSQL (``initdb`` and ``pg_ctl`` from
 ``/usr/lib/postgresql/<version>/bin``, or from ``PATH``): a new cluster in a temporary folder,
-listening on a free loopback port only, with trust authentication for one user. PostgreSQL
-refuses to run as root, so when the tests run as root the cluster belongs to the ``postgres``
-user. :meth:`PostgresServer.stop` stops it and removes the folder.
+listening on a free loopback port only, with trust authentication for one user, and with
+``fsync=off`` unless asked otherwise: the tests want speed, and a crash of the machine could only
+lose a throwaway cluster. PostgreSQL refuses to run as root, so when the tests run as root the
+cluster belongs to the ``postgres`` user. :meth:`PostgresServer.stop` stops it and removes the
+folder.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class PostgresServer:
     port: int
     owner: str | None
     """The system user the cluster runs as (``None``: the current one)."""
+    fsync: bool = False
+    """Whether the server forces its writes to disk (PostgreSQL's own default, ``fsync=on``)."""
 
     @property
     def url(self) -> str:
@@ -86,11 +90,12 @@ class PostgresServer:
             raise RuntimeError(f"pg_ctl start failed: {(done.stderr or done.stdout).strip()}")
 
     def _start_command(self) -> tuple[str, ...]:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+        if not self.fsync:
+            options += " -c fsync=off"
         return (
             str(self.binaries / "pg_ctl"), "-D", str(self.folder / "data"),
-            "-l", str(self.folder / "server.log"), "-w", "-t", "60", "-o",
-            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off",
-            "start",
+            "-l", str(self.folder / "server.log"), "-w", "-t", "60", "-o", options, "start",
         )  # fmt: skip
 
     def stop(self) -> None:
@@ -104,9 +109,13 @@ class PostgresServer:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start() -> PostgresServer:
+def start(*, fsync: bool = False) -> PostgresServer:
     """Create and start a cluster with the database :data:`DATABASE`; raises
-    :class:`PostgresUnavailable` when the binaries or the ``postgres`` user are missing."""
+    :class:`PostgresUnavailable` when the binaries or the ``postgres`` user are missing.
+
+    ``fsync=True`` leaves PostgreSQL's durable default on (every commit's WAL flushed to disk
+    before the commit returns), for benchmarks that must compare like with like; the tests
+    leave it off."""
     binaries = find_binaries()
     if binaries is None:
         raise PostgresUnavailable(
@@ -125,7 +134,7 @@ def start() -> PostgresServer:
             ) from None
         owner = "postgres"
         os.chown(folder, account.pw_uid, account.pw_gid)
-    server = PostgresServer(folder, binaries, free_port(), owner)
+    server = PostgresServer(folder, binaries, free_port(), owner, fsync)
     data = folder / "data"
     steps = [
         (str(binaries / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8",

@@ -222,8 +222,11 @@ def test_copenhagen_defenders_never_walk_into_a_third_repetition() -> None:
     assert rules.repetition_winner is Side.ATTACKERS
     board, history = _copenhagen_shuffle(6)
     assert board.turn == DEFENDERS
+    # To a fixed depth (hard's 4 plies; the clock is only a safety net), never a time: the
+    # verdict must not depend on how loaded the machine is.
     for level in ("hard", "master"):
-        result = think(board, level, history=history, time_limit=3, fresh=True, seed=1)
+        result = think(board, level, history=history, max_depth=get_level("hard").max_depth,
+                       time_limit=120.0, fresh=True, seed=1)
         assert result.move is not None
         assert move_text(result.move, 11) != "f8-f9", level
         assert result.score > -MATE_BOUND, (level, result.score)
@@ -234,6 +237,6 @@ def test_copenhagen_attackers_steer_to_the_third_repetition() -> None:
     # time, and the attackers take the win the rules give them.
     board, history = _copenhagen_shuffle(7)
     assert board.turn == ATTACKERS
-    result = think(board, "hard", history=history, fresh=True, seed=1)
+    result = think(board, "hard", history=history, time_limit=120.0, fresh=True, seed=1)
     assert result.move is not None and move_text(result.move, 11) == "g8-i8"
     assert result.mate_in == 1

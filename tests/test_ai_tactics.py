@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.ai import MATE, Searcher, think
+from bot.ai.levels import get_level
 from bot.ai.search import MATE_BOUND
 from bot.ai.tactics import KingTactics
 from bot.engine import Board, Game, Side, get_variant, parse_square
@@ -272,6 +273,75 @@ def test_hard_stops_a_fork_the_king_can_make_next_move(fork: ForkPuzzle) -> None
     result = think(board, "hard", seed=1, max_depth=DEPTH, time_limit=120.0, fresh=True)
     assert result.move is not None
     assert not _defenders_win_after(board, result.move, 3), "the king's fork still wins"
+
+
+# -- Copenhagen: forced losses of six plies or fewer ---------------------------------------------
+
+# Positions of the recorded Copenhagen games (tests/data/copenhagen-games.csv: game, ply), the
+# attackers to move, where a move loses by force within six plies (the king's fork, or his
+# road, five plies after it) and others do not; mined by searching every sixth position of the
+# first 56 games to depth 4 and keeping those whose root scores named such a move. ``losing``
+# is one of them. With ``hard`` at depth 3 the first two were lost: it played a4-d4 and j1-j2.
+COPENHAGEN_LOSSES = [
+    (9, 12, "/1t2tttt3/5t5/11/t4T4t/tT3TT3t/T4KTT1tt/tT3TT3t/3T6t/3t7/5t5/1t3ttt3/", "a4-d4"),
+    (56, 48, "/3t2T1tt1/1t2T2t2T/8TT1/8TT1/t6T2K/tt1T4t2/t9t/t3t1tt2t/9t1/5t5/3t1t5/",
+     "j1-j2"),
+    (7, 12, "/4tt2t2/2t5Tt1/3t1K5/t7T1t/t3T3T1t/tt1TT1TT2t/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+     "j2-k2"),
+    (27, 12, "/3ttttt3/1tK2t5/11/tT6t2/t3TTT3t/t5TT1tt/3t1TT3t/2t1TT4t/3t1t5/11/4tttt3/",
+     "b2-b1"),
+    (31, 18, "/3tt1t4/4T1Tt3/t7Kt1/5T2t2/t4T4t/tt1TT2T2t/t3TT4t/t2t7/7t3/5t2Tt1/4ttt4/",
+     "a3-a2"),
+    (33, 42, "/1t2t3t2/2t2T1t1T1/1t4t1t2/t8t1/t8t1/1t1t3T2t/1TK3T2t1/1t3T1t3/4t6/5t5/3t1ttt3/",
+     "b8-b11"),
+    (39, 12, "/5t2t2/4ttT4/3t2Kt3/t7Tt1/2t1T5t/tt1TT1TT1tt/t3TTT3t/t1T7t/11/5t5/3ttttt3/",
+     "h3-h4"),
+    (44, 18, "/4tttt3/7t1T1/3t2T3t/t4T2t2/t3TT3t1/tt1TT5t/t3TT4T/t7T1t/9K1/9t1/3ttttt3/",
+     "j10-k10"),
+    (47, 18, "/4ttt4/1t2K1T4/2T5t1t/9t1/t3T6/tt1TT1TT1tt/t3TTT3t/t4T2t2/11/5t5/3ttttt3/",
+     "i3-g3"),
+    (64, 54, "/2t1t1tt3/1t6t2/4t4t1/1t3T4t/T9t/t9t/t1T6T1/t10/1t5T1tt/2tt4t2/4ttKt3/",
+     "h11-h10"),
+    (80, 18, "/4tttt3/5t5/3t7/t4T4t/t3TTT3t/tt1TT2t2t/1T5Tt2/2T8/t4K4t/t1t6T1/2t1tt1t3/",
+     "k9-k10"),
+    (110, 18, "/3ttttt3/9t1/11/t4T4t/t3TTT3t/tt1TT3KTt/t2T6t/11/t2T2T1T1t/9t1/2t2t2t2/",
+     "j2-j1"),
+]  # fmt: skip
+
+
+def _copenhagen_loss_within(board: Board, plies: int) -> bool:
+    """Whether the defenders (to move) force a win within ``plies`` plies."""
+    result = Searcher(board.variant).search(board, max_depth=plies)
+    return result.mate_in is not None and 0 < result.mate_in <= plies
+
+
+@pytest.mark.skipif(
+    not Searcher(get_variant("copenhagen")).core,
+    reason="proving 5-ply losses on 11x11 takes minutes a position in pure Python",
+)
+@pytest.mark.parametrize(("game", "ply", "position", "losing"), COPENHAGEN_LOSSES,
+                         ids=lambda value: str(value)[:12])
+def test_hard_avoids_every_copenhagen_loss_within_six_plies(
+    game: int, ply: int, position: str, losing: str
+) -> None:
+    start = Game("copenhagen", position, Side.ATTACKERS)
+    board = Board(start.variant, list(start.board.cells), start.board.turn)
+    # The position is what it says: ``losing`` loses by force within six plies.
+    after = start.copy()
+    after.play(losing)
+    assert _copenhagen_loss_within(Board(after.variant, list(after.board.cells), DEFENDERS), 5)
+    # hard, at its own depth, plays a move after which no such loss follows. Its 5 s clock is
+    # only a safety net (the fast core reads these four plies in well under a second), so the
+    # test lifts it: a loaded machine must not change the move.
+    result = think(board, "hard", seed=1, time_limit=120.0, fresh=True)
+    assert result.depth == get_level("hard").max_depth
+    assert result.move is not None
+    played = Move(result.move >> MOVE_SHIFT, result.move & TARGET_MASK).text(11)
+    reply = start.copy()
+    reply.play(played)
+    assert not _copenhagen_loss_within(
+        Board(reply.variant, list(reply.board.cells), DEFENDERS), 5
+    ), f"game {game} ply {ply}: {played} loses within six plies"
 
 
 def test_the_quiescence_sees_a_fork_the_attackers_cannot_stop() -> None:

@@ -98,10 +98,33 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     "scale": (
         r"CPUs: \d+ \(os\.cpu_count\(\)\)",
-        r"configuration +processes +games +moves +median ms +p95 ms +moves/s +late",
-        rf"SQLite +1 +8 +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER} +\d+",
-        rf"PostgreSQL +2 +8 +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER} +\d+",
+        rf"load average \(1, 5, 15 min\): {NUMBER}, {NUMBER}, {NUMBER} before the run",
+        r"Closed loop, a saturation test: .*\n.*not what a player feels",
+        r"configuration +processes +games +moves +median ms +p95 ms +p99 ms +late +moves/s "
+        r"+moves/CPU-s +others\n",
+        *(
+            rf"\n{name}\*? +{processes} +8 +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER} +\d+ +{NUMBER} "
+            rf"+(?:{NUMBER}|n/a) +(?:{NUMBER}%|n/a)\n"
+            for name, processes in (("SQLite", 1), ("PostgreSQL", 2))
+        ),
+        r"Open loop: moves arrive at 10 a second in all \(Poisson, seed \d+\)",
+        r"configuration +processes +games +moves +median ms +p95 ms +p99 ms +late +unanswered "
+        r"+moves/s +moves/CPU-s +others\n",
+        *(
+            rf"\n{name}\*? +{processes} +8 +[1-9]\d*( +(?:{NUMBER}|never)){{3}} +\d+ +\d+ "
+            rf"+{NUMBER} +(?:{NUMBER}|n/a) +(?:{NUMBER}%|n/a)\n"
+            for name, processes in (("SQLite", 1), ("PostgreSQL", 2))
+        ),
+        r"durability: SQLite WAL, synchronous=FULL \(fsync per commit\)",
+        r"durability: PostgreSQL fsync=(on|off), synchronous_commit=\w+ \(",
+        r"read back once the bot had stopped: all [1-9]\d* moves acknowledged to the players .* "
+        r"are in the database's move log",
         rf"autocomplete: [1-9]\d* answered, median {NUMBER} ms",
+        rf"moves per CPU-second: (?:[1-9]\d* moves / {NUMBER} CPU s of the bot\n|n/a)",
+        r"open loop, 10 moves/s:\n",
+        rf"from arrival to the bot's gateway connection .*: median {NUMBER} ms, p99 {NUMBER} ms",
+        rf"everything else on the machine (?:{NUMBER}%|n/a)",
+        rf"fsync on .*: median {NUMBER} ms",
     ),
     "lobby": (
         *(

@@ -380,3 +380,59 @@ async def test_two_servers_on_two_processes_play_through_a_restart_on_postgresql
         assert record.result is not None and record.result.value == "defenders"
     finally:
         await storage.close()
+
+
+async def test_the_clock_pairs_seeks_whose_reach_has_widened_and_expires_old_ones(
+    tmp_path: Path,
+) -> None:
+    """ann (rated 1900) and ben (1500) are too far apart to pair when they seek; once their
+    seeks have waited ten minutes (their reach widened to ±800) the bot's clock pairs them and
+    opens their game in both servers. cat's seek runs out: her Cancel button says so."""
+    async with FakeDiscord() as fake:
+        north = fake.create_guild("North Club")
+        south = fake.create_guild("South Club")
+        ann = Player(fake.create_user("ann", guild=north), north, north.channel("general"))
+        ben = Player(fake.create_user("ben", guild=south), south, south.channel("general"))
+        cat = Player(fake.create_user("cat", guild=south), south, south.channel("general"))
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await seek(fake, ann)
+            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+                connection.execute("UPDATE seeks SET rating = 1900")
+            assert "Nobody else" not in await seek(fake, ben)  # waits: 400 points apart
+            asked = await fake.send_slash_command(
+                cat.user, cat.lobby, "tafl", subcommand="seek", options={"variant": "tablut"}
+            )
+            await asked.wait_callback(timeout=WAIT)
+            [waiting] = [m for m in asked.messages if m.custom_ids]
+            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+                connection.execute("UPDATE seeks SET created_at = created_at - 600")
+                connection.execute(
+                    "UPDATE seeks SET expires_at = created_at + 1 WHERE variant = 'tablut'"
+                )
+            for player in (ann, ben):
+                await fake.wait_until(
+                    lambda p=player: (
+                        True
+                        if any(c.parent_id == p.lobby.id for c in fake.world.channels.values())
+                        else None
+                    ),
+                    timeout=WAIT,
+                )
+                player.thread = thread_of(fake, player)
+            await same_board_in(fake, [ann, ben], "from the lobby begins")
+            cancel = next(cid for cid in waiting.custom_ids if cid.endswith(":cancel"))
+            clicked = await fake.click_button(cat.user, waiting, cancel)
+            await clicked.wait_callback(timeout=WAIT)
+            await fake.wait_for_message(
+                cat.lobby, lambda m: "That seek is over: it expired." in m.text, timeout=WAIT
+            )
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    assert code == 0
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)

@@ -247,7 +247,7 @@ print(native.describe())
 print(native.states())
 print(perft(Board(get_variant("brandubh")), 3, captures=True))
 board = Board(get_variant("tablut"))
-result = think(board, "hard", max_depth=2, fresh=True)
+result = think(board, "hard", max_depth=2, time_limit=300.0, fresh=True)
 print(result.move in board.moves(), result.depth)
 """
 

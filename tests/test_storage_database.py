@@ -82,6 +82,17 @@ async def test_reopening_applies_nothing_twice_and_keeps_data(tmp_path: Path) ->
     assert recorded == [(m.version, m.name) for m in MIGRATIONS]
 
 
+async def test_the_durability_reported_is_the_bots_own_connections(tmp_path: Path) -> None:
+    # synchronous is set per connection, so only the bot's own connection can say it.
+    for level in ("FULL", "NORMAL"):
+        database = await Database.open(tmp_path / f"{level}.sqlite3", synchronous=level)
+        try:
+            reported = await database.durability()
+        finally:
+            await database.close()
+        assert reported == f"SQLite journal_mode=wal, synchronous={level}"
+
+
 @pytest.mark.parametrize("version", range(LATEST_VERSION))
 async def test_every_earlier_version_upgrades_to_the_same_schema_as_a_new_database(
     tmp_path: Path, version: int

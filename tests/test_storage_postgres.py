@@ -176,6 +176,21 @@ async def test_someone_elses_tables_are_refused_untouched(schema_url: str) -> No
         await Storage.open(schema_url)
 
 
+async def test_the_durability_reported_is_the_servers(schema_url: str) -> None:
+    storage = await open_storage(schema_url)
+    try:
+        reported = await storage.db.durability()
+    finally:
+        await storage.close()
+    connection = await asyncpg.connect(schema_url)
+    try:
+        fsync = await connection.fetchval("SHOW fsync")
+        commit = await connection.fetchval("SHOW synchronous_commit")
+    finally:
+        await connection.close()
+    assert reported == f"PostgreSQL fsync={fsync}, synchronous_commit={commit}"
+
+
 async def test_the_move_log_is_append_only_on_postgresql_too(schema_url: str) -> None:
     storage = await open_storage(schema_url)
     game = await new_game(storage, attackers=ALICE, defenders=BOB)

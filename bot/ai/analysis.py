@@ -56,10 +56,11 @@ quiescence; see :mod:`bot.ai.fast`).
 
 A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
 the machine. Chosen so that a long game takes well under half a minute on one core:
-``benchmarks/analysis.py`` reviews its 60-move (120-ply) tablut game at depth 6 in about 16 s
-(0.13 s a position, the slowest 0.8 s); 7x7 boards at depth 7 and Copenhagen's 11x11 at depth
-5 cost about as much a position. At depth 3, 11x11 missed a king fork five plies ahead that
-depth 5 sees.
+``benchmarks/analysis.py`` reviews its 60-move (120-ply) tablut game at depth 6 in 15 to 19 s
+(0.15 s a position, the slowest 0.9 s), and ``--copenhagen 120`` a real 86-move Copenhagen game
+at depth 5 in 26 s (0.15 s a position, the slowest 0.34 s); 7x7 games at depth 7 cost less
+(brandubh and fidchell self-play: 0.05 to 0.09 s a position). At depth 3, 11x11 missed a king
+fork five plies ahead that depth 5 sees.
 """
 PURE_PYTHON_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
 """The default depths without the fast core, two plies shallower (each ply costs about four

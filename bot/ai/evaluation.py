@@ -7,7 +7,7 @@ negamax search wants.
 The weights differ per variant family (:func:`weights_for`): edge-escape games (``tablut``,
 ``tablut-ashton``, ``fidchell``) and corner-escape games (``brandubh``, ``tablut-corner``,
 ``tablut-unarmed``) reward different structures. Both sets were tuned by self-play with
-``bot/ai/tune.py`` (see the comments on :data:`EDGE_WEIGHTS` and :data:`CORNER_WEIGHTS`).
+``bot/ai/lab/tune.py`` (see the comments on :data:`EDGE_WEIGHTS` and :data:`CORNER_WEIGHTS`).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ TUNABLE = (
     "line_guard",
     "mobility",
 )
-"""The integer weights ``bot/ai/tune.py`` adjusts (``attacker`` stays the unit)."""
+"""The integer weights ``bot/ai/lab/tune.py`` adjusts (``attacker`` stays the unit)."""
 
 DEFAULT_WEIGHTS = Weights()
 WEIGHT_NAMES = tuple(f.name for f in fields(Weights))

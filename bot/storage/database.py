@@ -276,5 +276,10 @@ class Database(ABC):
         return counts
 
     @abstractmethod
+    async def durability(self) -> str:
+        """What a commit survives, as the database reports it for this bot's connections
+        (e.g. ``SQLite journal_mode=wal, synchronous=FULL``), for the log at start-up."""
+
+    @abstractmethod
     async def close(self) -> None:
         """Close the database (waiting for any transaction in progress)."""

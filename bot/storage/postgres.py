@@ -444,6 +444,14 @@ class PostgresDatabase(Database):
         ):
             yield PostgresConnection(connection, self.target)
 
+    async def durability(self) -> str:
+        """The server's ``fsync`` and ``synchronous_commit`` as a pooled connection sees them
+        (either can be set per database or role, not only in the server's configuration)."""
+        async with self.read() as connection:
+            fsync = await connection.fetch_value("SHOW fsync")
+            commit = await connection.fetch_value("SHOW synchronous_commit")
+        return f"PostgreSQL fsync={fsync}, synchronous_commit={commit}"
+
     @asynccontextmanager
     async def control(self) -> AsyncIterator[Connection]:
         """A READ COMMITTED transaction on the control connection: one connection of its own,

@@ -42,6 +42,8 @@ from .migrations import (
 log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+SYNCHRONOUS_LEVELS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+"""The names of the numbers ``PRAGMA synchronous`` answers."""
 
 _UNIQUE_CODES = {sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY}
 # Primary result codes that mean "not now" (another writer holds the lock past the busy
@@ -206,6 +208,14 @@ class SqliteDatabase(Database):
                 yield self._wrapped
             finally:
                 await asyncio.shield(connection.rollback())
+
+    async def durability(self) -> str:
+        """The journal mode and ``synchronous`` level of the bot's connection (a per-connection
+        setting: another connection to the same file may run with a different one)."""
+        async with self.read() as connection:
+            mode = await connection.fetch_value("PRAGMA journal_mode")
+            level = await connection.fetch_value("PRAGMA synchronous")
+        return f"SQLite journal_mode={mode}, synchronous={SYNCHRONOUS_LEVELS.get(level, level)}"
 
     async def backup(self, target: str | os.PathLike[str]) -> None:
         """Write a consistent, compacted copy of the database to ``target`` (which must not exist).

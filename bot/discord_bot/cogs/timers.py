@@ -82,7 +82,8 @@ class Timers(commands.Cog):
         await self.announce_settled(await self.bot.hub.settle())
 
     async def tick(self) -> None:
-        """Forfeit games out of time, remind players near their deadline, expire challenges.
+        """Forfeit games out of time, remind players near their deadline, expire challenges,
+        keep the lobby (expiry, pairs as reaches widen) and redraw venues left behind.
 
         Each stage runs even if another failed: one surprise must never stop every clock. While
         the database is out of reach the tick ends at once (the deadlines wait for it).
@@ -92,6 +93,8 @@ class Timers(commands.Cog):
             self.settle_deadlines,
             self.send_reminders,
             self.expire_challenges,
+            self.run_lobby,
+            self.redraw_lagging,
         )
         for stage in stages:
             try:

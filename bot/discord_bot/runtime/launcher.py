@@ -128,6 +128,14 @@ async def _run(
     except OSError as error:
         log.critical("cannot open the database %s: %s", redact(settings.database), error)
         return 1
+    try:
+        # Read back rather than assumed: PostgreSQL's configuration, a role or a database can
+        # set these otherwise, and an operator comparing setups needs what really ran.
+        log.info(
+            "durability of the database %s: %s", storage.db.target, await storage.db.durability()
+        )
+    except StorageError as error:  # only a report: a database away for a moment is told later
+        log.warning("cannot read the database's durability settings: %s", error)
     leases = LeaseKeeper(storage.leases, storage.shards, holder, seconds=settings.lease_seconds)
     health.storage, health.leases, health.phase = storage, leases, WAITING_FOR_LEASES
     if metrics is not None:
