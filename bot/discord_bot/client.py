@@ -31,12 +31,12 @@ from .cogs.timers import Timers
 from .cogs.tournaments import Tournaments
 from .errors import report
 from .lobby_desk import GAMES, LobbyDesk
-from .tournament_desk import TournamentDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
+from .tournament_desk import TournamentDesk
 from .views import DYNAMIC_ITEMS, ClickRouter
 
 if TYPE_CHECKING:

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import discord
 
 from bot.engine import get_variant
 from bot.storage import ChannelBusy, GameRecord, GameStatus, Participant, StorageError
-from bot.storage.tournaments import NewPairing, StoredPairing, Tournament
+from bot.storage.tournaments import StoredPairing, Tournament
 
 from .app.durations import describe_duration
 from .app.records import otn_record
+from .app.tournaments import Line, pair_arena, pair_round, rounds_of, sheet_of, standings_of
 from .app.wording import plain_name
 from .limits import CONTENT, clip
 from .table import post_board, resolve_channel
@@ -35,18 +35,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PUBLIC_THREAD: Literal[11] = 11
+TIEBREAK_WORDS = {
+    "BH": "BH Buchholz",
+    "SB": "SB Sonneborn-Berger",
+    "GP": "GP game points",
+    "W": "W wins",
+    "Perf": "Perf performance rating",
+    "games": "games played",
+}
 FORMAT_WORDS = {"swiss": "Swiss", "round_robin": "round robin", "arena": "arena"}
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of the standings."""
-
-    rank: str
-    player: Participant
-    points: float
-    tiebreaks: tuple[tuple[str, float], ...]
-    withdrawn: bool
 
 
 def points_text(value: float | None) -> str:
@@ -90,6 +87,8 @@ class TournamentDesk:
         for pairing in await storage.pairings(event.id, event.round):
             if pairing.decided is None:
                 await self._follow(event, pairing)
+        if event.spec.format == "arena":
+            await self._arena(event)
         if await storage.round_open(event.id, event.round):
             if (
                 event.round_deadline is not None
@@ -116,11 +115,15 @@ class TournamentDesk:
             ):
                 await self.bot.table.tell(event.spec.channel_id, text)
             return text
-        pairings = self.pair(event, entrants, [], 1)
+        sheet = await sheet_of(self.bot.storage, event)
         deadline = self._round_deadline(event)
         ends_at = None
-        if event.spec.format == "arena" and event.spec.arena_seconds is not None:
-            ends_at = self.bot.storage.db.now() + event.spec.arena_seconds
+        if event.spec.format == "arena":
+            ends_at = self.bot.storage.db.now() + (event.spec.arena_seconds or 3600)
+            deadline = ends_at
+            pairings = pair_arena(sheet, set(), [], {})
+        else:
+            pairings = pair_round(event, sheet, 1)
         if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
             return f"**{event.name}** has already begun."
         await storage.log(event.id, by, "started", f"{len(entrants)} players")
@@ -135,27 +138,14 @@ class TournamentDesk:
 
     # ------------------------------------------------------------------ pairing
 
-    def pair(
-        self,
-        event: Tournament,
-        entrants: list[object],
-        played: list[StoredPairing],
-        round_number: int,
-    ) -> list[NewPairing]:
-        """The pairings of ``round_number`` (see :mod:`bot.tournament`)."""
-        from bot import tournament  # noqa: PLC0415  (filled in with the pairing layer)
-
-        return tournament.pair_for_event(event, entrants, played, round_number)  # type: ignore[attr-defined,no-any-return]
-
     async def _next_round(self, event: Tournament) -> None:
         storage = self.bot.storage.tournaments
-        entrants = await storage.entrants(event.id)
-        played = await storage.pairings(event.id)
-        if self._last_round(event, len(entrants)):
+        sheet = await sheet_of(self.bot.storage, event)
+        if event.spec.format == "arena" or event.round >= rounds_of(event, len(sheet.roster)):
             await self.finish(event)
             return
         following = event.round + 1
-        pairings = self.pair(event, list(entrants), played, following)
+        pairings = pair_round(event, sheet, following)
         if not await storage.begin_round(
             event.id, following, pairings, deadline=self._round_deadline(event)
         ):
@@ -164,14 +154,25 @@ class TournamentDesk:
         await self._announce_round(fresh)
         await self._start_games(fresh)
 
-    def _last_round(self, event: Tournament, entrants: int) -> bool:
-        if event.spec.format == "swiss":
-            return event.round >= (event.spec.rounds or 1)
-        if event.spec.format == "round_robin":
-            players = entrants + entrants % 2
-            return event.round >= players - 1
-        ends_at = event.ends_at
-        return ends_at is not None and self.bot.storage.db.now() >= ends_at
+    async def _arena(self, event: Tournament) -> None:
+        """An arena pairs its free players again at once, until it ends."""
+        if event.ends_at is None or self.bot.storage.db.now() >= event.ends_at:
+            return
+        storage = self.bot.storage.tournaments
+        pairings = await storage.pairings(event.id, 1)
+        busy = {
+            p.user_id or 0
+            for pairing in pairings
+            if pairing.decided is None
+            for p in (pairing.first, pairing.second)
+            if p is not None
+        }
+        sheet = await sheet_of(self.bot.storage, event)
+        fresh = pair_arena(sheet, busy, pairings, {})
+        if not fresh:
+            return
+        await storage.add_pairings(event.id, 1, fresh)
+        await self._start_games(await storage.get(event.id))
 
     # ------------------------------------------------------------------ games
 
@@ -327,22 +328,28 @@ class TournamentDesk:
         )
         await self.post_standings(event.id, event.spec.channel_id)
 
-    async def standings(self, event: Tournament) -> list[Standing]:
+    async def standings(self, event: Tournament) -> list[Line]:
         """The event's standings now."""
-        from bot import tournament  # noqa: PLC0415
+        return standings_of(event, await sheet_of(self.bot.storage, event))
 
-        entrants = await self.bot.storage.tournaments.entrants(event.id)
-        played = await self.bot.storage.tournaments.pairings(event.id)
-        return tournament.standings_for_event(event, entrants, played)  # type: ignore[attr-defined,no-any-return]
-
-    async def post_standings(self, event_id: int, channel_id: int) -> None:
-        """The standings as an image (and words), in ``channel_id``."""
+    async def post_standings(
+        self,
+        event_id: int,
+        channel_id: int,
+        interaction: discord.Interaction | None = None,
+    ) -> None:
+        """The standings in words (a crosstable image with them), in ``channel_id`` or as the
+        answer to ``interaction``."""
         event = await self.bot.storage.tournaments.get(event_id)
-        channel = await resolve_channel(self.bot, channel_id)
-        if channel is None:
+        table = await self.standings(event)
+        text = clip(standings_text(event, table), CONTENT)
+        none = discord.AllowedMentions.none()
+        if interaction is not None:
+            await interaction.followup.send(text, allowed_mentions=none)
             return
-        text = standings_text(event, await self.standings(event))
-        await channel.send(clip(text, CONTENT), allowed_mentions=discord.AllowedMentions.none())
+        channel = await resolve_channel(self.bot, channel_id)
+        if channel is not None:
+            await channel.send(text, allowed_mentions=none)
 
     async def export(self, event: Tournament) -> discord.File:
         """The event's record: every game in OTN and the crosstable, as one text file."""
@@ -366,7 +373,7 @@ def score_of(record: GameRecord, player: Participant) -> float:
     return 1.0 if winner == player else 0.0
 
 
-def standings_text(event: Tournament, table: list[Standing]) -> str:
+def standings_text(event: Tournament, table: list[Line]) -> str:
     """The standings in words (a code block, for a phone's width)."""
     header = (
         f"**{event.name}** · {get_variant(event.spec.variant).title} "
@@ -382,14 +389,20 @@ def standings_text(event: Tournament, table: list[Standing]) -> str:
         name = plain_name(line.player)[:16] + (" (out)" if line.withdrawn else "")
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
-            + " ".join(f"{value:>5.1f}" for _, value in line.tiebreaks)
+            + " ".join(
+                f"{'–':>5}" if value is None else f"{value:>5.1f}" for _, value in line.tiebreaks
+            )
         )
     return (
         header
         + "\n```\n"
         + "\n".join(lines)
         + "\n```"
-        + ("\nTiebreaks, in order: " + ", ".join(names) + "." if names else "")
+        + (
+            "\nTiebreaks, in order: " + ", ".join(TIEBREAK_WORDS.get(n, n) for n in names) + "."
+            if names
+            else ""
+        )
     )
 
 

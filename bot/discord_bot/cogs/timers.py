@@ -95,6 +95,7 @@ class Timers(commands.Cog):
             self.expire_challenges,
             self.run_lobby,
             self.redraw_lagging,
+            self.run_tournaments,
         )
         for stage in stages:
             try:

@@ -284,8 +284,12 @@ class Tournaments(commands.Cog):
         pairings = await self.bot.storage.tournaments.pairings(found.id, round)
         pairing = next((p for p in pairings if p.board == board), None)
         if pairing is None or pairing.second is None:
-            raise UserError(f"Round {round} of **{found.name}** has no board {board} with two players.")
-        how: Literal["forfeit", "adjudicated"] = "forfeit" if "0-0" == result or "forfeit" in reason.lower() else "adjudicated"
+            raise UserError(
+                f"Round {round} of **{found.name}** has no board {board} with two players."
+            )
+        how: Literal["forfeit", "adjudicated"] = (
+            "forfeit" if result == "0-0" or "forfeit" in reason.lower() else "adjudicated"
+        )
         await self.bot.storage.tournaments.decide(
             found.id, round, board, first, second, how,
             reason=reason, actor=participant_of(interaction.user), only_undecided=False,
@@ -409,9 +413,17 @@ class Tournaments(commands.Cog):
         """Options, status, entrants and the latest of its history."""
         found = await self._event(interaction, event)
         entrants = await self.bot.storage.tournaments.entrants(found.id)
-        embed = discord.Embed(title=f"🏆 {found.name} (#{found.id})", description=describe_event(found))
-        embed.add_field(name="Status", value=STATUS_WORDS[found.status] + (f", round {found.round}" if found.round else ""))
-        embed.add_field(name="Starts" if found.status == "signup" else "Started", value=f"<t:{found.spec.starts_at}:f>")
+        embed = discord.Embed(
+            title=f"🏆 {found.name} (#{found.id})", description=describe_event(found)
+        )
+        embed.add_field(
+            name="Status",
+            value=STATUS_WORDS[found.status] + (f", round {found.round}" if found.round else ""),
+        )
+        embed.add_field(
+            name="Starts" if found.status == "signup" else "Started",
+            value=f"<t:{found.spec.starts_at}:f>",
+        )
         names = [
             plain_name(e.player) + (f" ({e.left_reason})" if e.left_reason else "")
             for e in entrants
@@ -442,7 +454,9 @@ class Tournaments(commands.Cog):
         """The standings, as an image and in words."""
         found = await self._event(interaction, event)
         await interaction.response.defer(thinking=True)
-        await self.bot.tournament_desk.post_standings(found.id, interaction.channel_id or 0, interaction)
+        await self.bot.tournament_desk.post_standings(
+            found.id, interaction.channel_id or 0, interaction
+        )
 
     @group.command(name="pairings", description="A round's pairings")
     @app_commands.describe(event="Tournament number", round="Round (the current one by default)")
@@ -456,7 +470,9 @@ class Tournaments(commands.Cog):
         found = await self._event(interaction, event)
         number = round or found.round
         if number == 0:
-            raise UserError(f"**{found.name}** has not begun: it starts <t:{found.spec.starts_at}:R>.")
+            raise UserError(
+                f"**{found.name}** has not begun: it starts <t:{found.spec.starts_at}:R>."
+            )
         pairings = await self.bot.storage.tournaments.pairings(found.id, number)
         if not pairings:
             raise UserError(f"**{found.name}** has no round {number}.")
@@ -467,7 +483,8 @@ class Tournaments(commands.Cog):
                 continue
             score = (
                 f"{points_text(p.first_points)}–{points_text(p.second_points)}"
-                if p.decided else "playing"
+                if p.decided
+                else "playing"
             )
             where = ""
             if p.games:
@@ -486,4 +503,3 @@ class Tournaments(commands.Cog):
         await interaction.response.defer(thinking=True)
         file = await self.bot.tournament_desk.export(found)
         await interaction.followup.send(f"The record of **{found.name}**.", file=file)
-
