@@ -1,0 +1,236 @@
+"""Tournaments end to end on the Discord stand-in, from the announcement to the podium: an
+8-player Swiss of 3 rounds with one-game pairings (a withdrawal, so a bye; a loss on time; the
+bot restarted mid-round), and a 5-player round robin of two-game matches (a bye every round)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from pathlib import Path
+
+from e2e_support import WAIT, BotProcess, bot_env, private_text, split_log
+from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Permission
+
+from bot.storage import Storage
+
+PAIRED = re.compile(r"<@(\d+)> attacks, <@(\d+)> defends")
+
+
+class Event:
+    """One tournament as its players see it: the channel, its game threads, its players."""
+
+    def __init__(self, fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel) -> None:
+        self.fake = fake
+        self.guild = guild
+        self.channel = channel
+        self.people: dict[int, FakeUser] = {}
+
+    async def command(
+        self, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
+    ) -> str:
+        interaction = await self.fake.send_slash_command(
+            user, channel, "tafl", group="tournament", subcommand=subcommand, options=options
+        )
+        await interaction.wait_callback(timeout=WAIT)
+
+        def answered() -> str | None:
+            text = "\n".join(m.text for m in interaction.messages)
+            return text or None
+
+        return str(await self.fake.wait_until(answered, timeout=WAIT))
+
+    def threads(self, round_number: int) -> list[FakeChannel]:
+        return [
+            c
+            for c in self.fake.world.channels.values()
+            if c.parent_id == self.channel.id and f"· R{round_number} ·" in c.name
+        ]
+
+    async def games(self, round_number: int, count: int) -> list[tuple[FakeChannel, int, int]]:
+        """The round's game threads (waiting until ``count`` have a first board), each with its
+        attacker and defender."""
+        found: list[tuple[FakeChannel, int, int]] = []
+
+        def ready() -> bool | None:
+            found.clear()
+            for thread in self.threads(round_number):
+                for message in self.fake.bot_messages(thread):
+                    match = PAIRED.search(message.text)
+                    if match:
+                        found.append((thread, int(match[1]), int(match[2])))
+                        break
+            return True if len(found) >= count else None
+
+        await self.fake.wait_until(ready, timeout=WAIT)
+        return list(found)
+
+    async def resign(self, thread: FakeChannel, loser: int) -> None:
+        interaction = await self.fake.send_slash_command(
+            self.people[loser], thread, "tafl", subcommand="resign", options={}
+        )
+        await interaction.wait_callback(timeout=WAIT)
+        await self.fake.wait_for_message(thread, lambda m: "resigned" in m.text, timeout=WAIT)
+
+    async def said(self, text: str, after: int = 0) -> FakeMessage:
+        return await self.fake.wait_for_message(
+            self.channel, lambda m: text in m.text, after=after, timeout=WAIT
+        )
+
+
+def club(fake: FakeDiscord, names: list[str]) -> tuple[FakeGuild, FakeUser, list[FakeUser]]:
+    guild = fake.create_guild("Tafl Club")
+    olga = fake.create_user("olga", guild=guild)
+    managers = fake.create_role(guild, "managers", Permission.MANAGE_GUILD)
+    fake.give_role(guild, olga, managers)
+    return guild, olga, [fake.create_user(name, guild=guild) for name in names]
+
+
+def set_deadline(env: dict[str, str], game_id: int, seconds_from_now: float) -> None:
+    with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+        connection.execute(
+            "UPDATE games SET move_deadline = ? WHERE id = ?",
+            (int(time.time() + seconds_from_now), game_id),
+        )
+
+
+def game_id_in(fake: FakeDiscord, thread: FakeChannel) -> int:
+    for message in fake.bot_messages(thread):
+        found = re.search(r"game #(\d+)", message.text)
+        if found:
+            return int(found[1])
+    raise AssertionError(f"no game in {thread!r}")
+
+
+async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
+    tmp_path: Path,
+) -> None:
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, [f"p{k}" for k in range(8)])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            refused = await event.command(players[0], event.channel, "create", name="Nope")
+            assert "Only members who may manage the server" in refused
+            created = await event.command(
+                olga, event.channel, "create", name="Autumn Swiss", variant="brandubh",
+                format="swiss", rounds=3, starts_in="1h",
+            )  # fmt: skip
+            assert "Autumn Swiss" in created and "3 rounds" in created, created
+            announcement = await event.said("Autumn Swiss (#1)")
+            for player in players:
+                join = next(c for c in announcement.custom_ids if c.endswith(":join"))
+                clicked = await fake.click_button(player, announcement, join)
+                await clicked.wait_callback(timeout=WAIT)
+                assert "You are in **Autumn Swiss**" in await private_text(clicked)
+            again = await event.command(players[0], event.channel, "join")
+            assert "already in" in again
+            started = await event.command(olga, event.channel, "start", event=1)
+            assert "has begun" in started, started
+
+            # Round 1: the attackers win every game; board 4's defender runs out of time.
+            games = await event.games(1, 4)
+            for thread, _, defender in games[:3]:
+                await event.resign(thread, defender)
+            last_thread, _, _ = games[3]
+            set_deadline(env, game_id_in(fake, last_thread), -1)
+            await fake.wait_for_message(
+                last_thread, lambda m: "ran out of time" in m.text, timeout=WAIT
+            )
+            # p7 withdraws before round 2: seven players, so one has a bye.
+            withdrawn = await event.command(players[7], event.channel, "leave")
+            assert "withdrawn" in withdrawn
+            await event.said("round 2 is paired")
+            games = await event.games(2, 3)
+            await event.said("Bye:")
+            # A restart mid-round loses nothing.
+            await bot.stop()
+            await bot.start(fake, None)
+            for thread, attacker, _ in games:
+                await event.resign(thread, attacker)
+            await event.said("round 3 is paired")
+            games = await event.games(3, 3)
+            for thread, _, defender in games:
+                await event.resign(thread, defender)
+            final = await event.said("is over. Final standings")
+            assert "🥇" in final.text and "🥉" in final.text
+            standings = await event.said("after round 3")
+            assert "Buchholz" in standings.text, standings.text
+            listed = await event.command(players[1], event.channel, "pairings", event=1, round=2)
+            assert "bye:" in listed
+        finally:
+            await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+    storage = await Storage.open(env["TAFL_DATABASE"])
+    try:
+        pairings = await storage.tournaments.pairings(1)
+        met = [
+            frozenset((p.first.user_id, p.second.user_id)) for p in pairings if p.second is not None
+        ]
+        assert len(met) == len(set(met)) == 4 + 3 + 3  # nobody met twice
+        assert all(p.decided is not None for p in pairings)
+        byes = [p for p in pairings if p.second is None]
+        assert len(byes) == 2 and all(b.first.user_id != players[7].id for b in byes)
+        history = [h.action for h in await storage.tournaments.history(1)]
+        assert history[:1] == ["created"] and "finished" in history and "left" in history
+    finally:
+        await storage.close()
+
+
+async def test_a_five_player_round_robin_of_two_game_matches(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo", "cy", "di", "ed"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await event.command(
+                olga, event.channel, "create", name="Club Round Robin", variant="brandubh",
+                format="round_robin", matches=True,
+            )  # fmt: skip
+            for player in players:
+                joined = await event.command(player, event.channel, "join", event=1)
+                assert "You are in" in joined
+            await event.command(olga, event.channel, "start", event=1)
+            for number in range(1, 6):
+                await event.said(f"round {number} is paired")
+                # Two boards a round (one player has a bye); each match: game 1 won by its
+                # attacker, game 2 (sides swapped, same thread) by its defender.
+                games = await event.games(number, 2)
+                for thread, _, defender in games:
+                    await event.resign(thread, defender)
+                for thread, first_attacker, _ in games:
+                    second = await fake.wait_for_message(
+                        thread, lambda m: "game 2 of 2" in m.text, timeout=WAIT
+                    )
+                    assert f"<@{first_attacker}> defends" in second.text  # sides swapped
+                    await event.resign(thread, first_attacker)
+            final = await event.said("is over. Final standings")
+            assert "🥇" in final.text
+            standings = await event.said("after round 5")
+            assert "GP game points" in standings.text, standings.text
+        finally:
+            await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+    storage = await Storage.open(env["TAFL_DATABASE"])
+    try:
+        pairings = await storage.tournaments.pairings(1)
+        met = [
+            frozenset((p.first.user_id, p.second.user_id)) for p in pairings if p.second is not None
+        ]
+        assert len(met) == len(set(met)) == 10  # everyone met everyone once
+        assert sum(1 for p in pairings if p.second is None) == 5  # one bye each
+        assert all(len(p.games) == 2 for p in pairings if p.second is not None)
+    finally:
+        await storage.close()
