@@ -28,6 +28,11 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         if native.in_use()
         else (r"the fast core is not in use: nothing to compare",)
     ),
+    "tournament": (
+        r"40 players, rounds 1-4 simulated",
+        rf"round 5 paired in {NUMBER} s: 20 boards, 0 bye",
+        r"every present player paired once, no repeat pairing",
+    ),
     "perft": (
         rf"tablut +perft 3: +353,200 leaves; python +{NUMBER} s = +{NUMBER} M leaves/s",
         rf"brandubh +perft 4: +1,007,392 leaves; python +{NUMBER} s = +{NUMBER} M leaves/s",

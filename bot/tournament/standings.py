@@ -111,6 +111,7 @@ def standings(
         named: set[PlayerId] = set()
         for played in played_round.pairings:
             for player in played.pairing.players:
+                known(played.pairing.opponent(player), played_round.number)
                 t = known(player, played_round.number)
                 named.add(player)
                 points = pairing_points(played, player, scoring)
