@@ -135,14 +135,21 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             games = await event.games(1, 4)
             for thread, _, defender in games[:3]:
                 await event.resign(thread, defender)
+            rematch = await fake.send_slash_command(
+                event.people[games[0][1]], games[0][0], "tafl", subcommand="rematch", options={}
+            )
+            await rematch.wait_callback(timeout=WAIT)
+            assert "Tournament games have no rematch" in await private_text(rematch)
+            # p7 withdraws during round 1 (their game stands): seven players from round 2, so
+            # one has a bye.
+            withdrawn = await event.command(players[7], event.channel, "leave")
+            assert "withdrawn" in withdrawn
             last_thread, _, _ = games[3]
             set_deadline(env, game_id_in(fake, last_thread), -1)
             await fake.wait_for_message(
                 last_thread, lambda m: "ran out of time" in m.text, timeout=WAIT
             )
-            # p7 withdraws before round 2: seven players, so one has a bye.
-            withdrawn = await event.command(players[7], event.channel, "leave")
-            assert "withdrawn" in withdrawn
+            await event.said("after round 1")  # the standings after each round
             await event.said("round 2 is paired")
             games = await event.games(2, 3)
             await event.said("Bye:")

@@ -144,6 +144,8 @@ class TournamentDesk:
         if event.spec.format == "arena" or event.round >= rounds_of(event, len(sheet.roster)):
             await self.finish(event)
             return
+        if await storage.claim_standings(event.id, event.round):  # once, by one process
+            await self.post_standings(event.id, event.spec.channel_id)
         following = event.round + 1
         pairings = pair_round(event, sheet, following)
         if not await storage.begin_round(
@@ -224,7 +226,10 @@ class TournamentDesk:
                 rated=event.spec.rated,
             )
         except ChannelBusy:
-            log.warning("tournament %d: thread %d is busy", event.id, thread_id)
+            # Someone started another game in the thread between a match's two games: the
+            # second gets a thread of its own.
+            log.warning("tournament %d: thread %d is busy; opening another", event.id, thread_id)
+            await self._start_game(event, pairing, attackers, defenders, number)
             return
         await self.bot.storage.tournaments.attach_game(
             event.id, pairing.round, pairing.board, record.id
@@ -373,6 +378,15 @@ def score_of(record: GameRecord, player: Participant) -> float:
     return 1.0 if winner == player else 0.0
 
 
+def number_text(value: float | None) -> str:
+    """A tiebreak's value: whole numbers without decimals, halves as ½, none as a dash."""
+    if value is None:
+        return "–"
+    if abs(value * 2 - round(value * 2)) < 1e-9:
+        return points_text(value) if value < 100 else str(round(value))
+    return f"{value:.1f}"
+
+
 def standings_text(event: Tournament, table: list[Line]) -> str:
     """The standings in words (a code block, for a phone's width)."""
     header = (
@@ -389,9 +403,7 @@ def standings_text(event: Tournament, table: list[Line]) -> str:
         name = plain_name(line.player)[:16] + (" (out)" if line.withdrawn else "")
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
-            + " ".join(
-                f"{'–':>5}" if value is None else f"{value:>5.1f}" for _, value in line.tiebreaks
-            )
+            + " ".join(f"{number_text(value):>5}" for _, value in line.tiebreaks)
         )
     return (
         header

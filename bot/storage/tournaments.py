@@ -558,6 +558,17 @@ class TournamentStore:
                 )
         return True
 
+    async def claim_standings(self, event_id: int, round_number: int) -> bool:
+        """Whether the standings after ``round_number`` are this caller's to post: ``True``
+        once per round, to the first caller."""
+        async with self._db.transaction() as connection:
+            changed = await connection.execute(
+                "UPDATE tournaments SET standings_round = ? WHERE id = ?"
+                " AND (standings_round IS NULL OR standings_round < ?)",
+                (round_number, event_id, round_number),
+            )
+        return changed == 1
+
     async def round_open(self, event_id: int, round_number: int) -> int:
         """How many pairings of a round are still undecided."""
         async with self._db.read() as connection:

@@ -298,6 +298,11 @@ class Challenges(commands.Cog):
         me = interaction.user.id
         if me not in (old.attackers.user_id, old.defenders.user_id):
             raise UserError("Only the players of that game can ask for a rematch.")
+        if await self.bot.storage.tournaments.of_game(old.id) is not None:
+            raise UserError(
+                "Tournament games have no rematch: the event pairs your next game "
+                "(`/tafl tournament pairings`)."
+            )
         venues = await self.bot.storage.games.venues(old.id)
         if venues:  # played across two servers: asked, and played, in both
             await self.bot.lobby_desk.ask_rematch(interaction, old, venues)

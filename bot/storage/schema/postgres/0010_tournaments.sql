@@ -25,6 +25,7 @@ CREATE TABLE tournaments (
     status          TEXT    NOT NULL DEFAULT 'signup'
                     CHECK (status IN ('signup', 'running', 'paused', 'finished', 'cancelled')),
     round           INTEGER NOT NULL DEFAULT 0 CHECK (round >= 0),
+    standings_round INTEGER CHECK (standings_round >= 0),
     round_deadline  BIGINT,
     ends_at         BIGINT,
     created_by      BIGINT  NOT NULL REFERENCES players (id),

@@ -25,6 +25,7 @@ CREATE TABLE tournaments (
     status          TEXT    NOT NULL DEFAULT 'signup'
                     CHECK (status IN ('signup', 'running', 'paused', 'finished', 'cancelled')),
     round           INTEGER NOT NULL DEFAULT 0 CHECK (round >= 0),
+    standings_round INTEGER CHECK (standings_round >= 0),
     round_deadline  INTEGER,
     ends_at         INTEGER,
     created_by      INTEGER NOT NULL REFERENCES players (id),
