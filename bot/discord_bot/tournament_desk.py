@@ -11,6 +11,7 @@ games and carries on where the event stands.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING, Literal
@@ -61,6 +62,13 @@ class TournamentDesk:
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, event_id: int) -> asyncio.Lock:
+        """One thing at a time per event in this process (the clock, the organiser's start and
+        resume): a pairing's game is started once. Across processes, only the one serving the
+        event's server acts on it."""
+        return self._locks.setdefault(event_id, asyncio.Lock())
 
     # ------------------------------------------------------------------ the clock
 
@@ -78,15 +86,26 @@ class TournamentDesk:
 
     async def advance(self, event: Tournament) -> None:
         """Whatever the event needs now: starting, its games' results, its next round."""
+        async with self.lock(event.id):
+            fresh = await self.bot.storage.tournaments.get(event.id)
+            await self._advance(fresh)
+
+    async def _advance(self, event: Tournament) -> None:
         if event.status == "signup":
-            await self.start(event)
+            await self._start(event)
             return
         if event.status != "running":
             return
         storage = self.bot.storage.tournaments
         for pairing in await storage.pairings(event.id, event.round):
-            if pairing.decided is None:
-                await self._follow(event, pairing)
+            if pairing.decided is not None:
+                continue
+            if not pairing.games:
+                # Paired but not started: the process stopped in between, or threads were
+                # refused until the organiser resumed the event.
+                await self._start_game(event, pairing, pairing.first, pairing.second, 1)
+                continue
+            await self._follow(event, pairing)
         if event.spec.format == "arena":
             await self._arena(event)
         if await storage.round_open(event.id, event.round):
@@ -103,6 +122,12 @@ class TournamentDesk:
     async def start(self, event: Tournament, *, by: Participant | None = None) -> str:
         """Start the event now (its time has come, or the organiser started it early): too
         few entrants cancel it, with a message; else round 1 is paired and its games begin."""
+        async with self.lock(event.id):
+            return await self._start(await self.bot.storage.tournaments.get(event.id), by=by)
+
+    async def _start(self, event: Tournament, *, by: Participant | None = None) -> str:
+        if event.status != "signup":
+            return f"**{event.name}** has already begun."
         storage = self.bot.storage.tournaments
         entrants = [e for e in await storage.entrants(event.id) if e.active]
         if len(entrants) < event.spec.min_entrants:
