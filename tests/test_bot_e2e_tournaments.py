@@ -152,14 +152,18 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             await event.said("after round 1")  # the standings after each round
             await event.said("round 2 is paired")
             games = await event.games(2, 3)
-            await event.said("Bye:")
+            bye = re.search(r"Bye: <@(\d+)>", (await event.said("Bye:")).text)
+            assert bye is not None
+            # The player with the bye leaves the server: not paired again.
+            gone = event.people[int(bye[1])]
+            fake.remove_member(guild, gone)
             # A restart mid-round loses nothing.
             await bot.stop()
             await bot.start(fake, None)
             for thread, attacker, _ in games:
                 await event.resign(thread, attacker)
             await event.said("round 3 is paired")
-            games = await event.games(3, 3)
+            games = await event.games(3, 3)  # six players left: no bye
             for thread, _, defender in games:
                 await event.resign(thread, defender)
             final = await event.said("is over. Final standings")
@@ -183,7 +187,15 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
         assert len(met) == len(set(met)) == 4 + 3 + 3  # nobody met twice
         assert all(p.decided is not None for p in pairings)
         byes = [p for p in pairings if p.second is None]
-        assert len(byes) == 2 and all(b.first.user_id != players[7].id for b in byes)
+        assert [b.round for b in byes] == [2] and byes[0].first.user_id == gone.id
+        left = {e.player.user_id: e.left_reason for e in await storage.tournaments.entrants(1)}
+        assert left[players[7].id] == "withdrew" and left[gone.id] == "left the server"
+        assert gone.id not in {
+            u
+            for p in pairings
+            if p.round == 3
+            for u in (p.first.user_id, p.second and p.second.user_id)
+        }
         history = [h.action for h in await storage.tournaments.history(1)]
         assert history[:1] == ["created"] and "finished" in history and "left" in history
     finally:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 
+from bot import tournament as logic
 from bot.engine import get_variant
 from bot.storage import ChannelBusy, GameRecord, GameStatus, Participant, StorageError
 from bot.storage.tournaments import StoredPairing, Tournament
@@ -157,6 +158,26 @@ class TournamentDesk:
         await self._start_games(fresh)
         return f"**{event.name}** has begun: round 1 is paired."
 
+    async def _departures(self, event: Tournament, entrants: list[logic.Entrant]) -> bool:
+        """Players who have left the server are withdrawn before a round is paired (the bot
+        does not follow members coming and going: it asks Discord). Whether any were."""
+        gone = False
+        for entrant in entrants:
+            if entrant.withdrawn:
+                continue
+            try:
+                await self.bot.http.get_member(event.spec.guild_id, entrant.id)
+            except discord.NotFound:
+                gone = (
+                    await self.bot.storage.tournaments.leave(
+                        event.id, entrant.id, "left the server"
+                    )
+                    or gone
+                )
+            except discord.HTTPException:
+                continue  # unsure: paired as before
+        return gone
+
     def _round_deadline(self, event: Tournament) -> int | None:
         seconds = event.spec.round_seconds
         return None if seconds is None else self.bot.storage.db.now() + seconds
@@ -171,6 +192,8 @@ class TournamentDesk:
             return
         if await storage.claim_standings(event.id, event.round):  # once, by one process
             await self.post_standings(event.id, event.spec.channel_id)
+        if await self._departures(event, sheet.entrants):
+            sheet = await sheet_of(self.bot.storage, event)
         following = event.round + 1
         pairings = pair_round(event, sheet, following)
         if not await storage.begin_round(

@@ -320,6 +320,10 @@ class FakeDiscord:
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         return self.world.dm_channel(user)
 
+    def remove_member(self, guild: FakeGuild, user: FakeUser) -> None:
+        """The user leaves the guild."""
+        self.world.remove_member(guild, user)
+
     def delete_channel(self, channel: FakeChannel) -> None:
         """Delete a channel (and its threads) or a thread, as a moderator would."""
         self.world.delete_channel(channel)

@@ -183,6 +183,18 @@ class World:
         self.notifier.notify()
         return member
 
+    def remove_member(self, guild: FakeGuild, user: FakeUser) -> None:
+        """The user leaves the guild (or is kicked): GUILD_MEMBER_REMOVE, sent only with the
+        privileged GUILD_MEMBERS intent, and 404 Unknown Member from then on."""
+        guild.members.pop(user.id, None)
+        self.events.dispatch(
+            "GUILD_MEMBER_REMOVE",
+            {"guild_id": str(guild.id), "user": user.payload()},
+            guild_id=guild.id,
+            intent=GUILD_MEMBERS,
+        )
+        self.notifier.notify()
+
     def create_role(self, guild: FakeGuild, name: str, permissions: int = 0) -> FakeRole:
         role = FakeRole(
             self.ids.next(), guild.id, name, int(permissions), position=len(guild.roles)
