@@ -253,3 +253,46 @@ async def test_a_five_player_round_robin_of_two_game_matches(tmp_path: Path) -> 
         assert all(len(p.games) == 2 for p in pairings if p.second is not None)
     finally:
         await storage.close()
+
+
+async def test_an_arena_pairs_players_again_as_soon_as_their_games_end(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo", "cy", "di"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await event.command(
+                olga, event.channel, "create", name="Friday Arena", variant="brandubh",
+                format="arena", minutes=30, time="10m",
+            )  # fmt: skip
+            for player in players:
+                await event.command(player, event.channel, "join")
+            too_few = await event.command(players[0], event.channel, "start", event=1)
+            assert "Only members who may manage the server" in too_few
+            await event.command(olga, event.channel, "start", event=1)
+            first = await event.games(1, 2)
+            for thread, _, defender in first:
+                await event.resign(thread, defender)
+            # Paired again at once, never against the last opponent.
+            again = await event.games(1, 4)
+            fresh = [g for g in again if g[0] not in {t for t, _, _ in first}]
+            assert len(fresh) == 2
+            before = {frozenset((a, d)) for _, a, d in first}
+            assert not {frozenset((a, d)) for _, a, d in fresh} & before
+            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+                connection.execute("UPDATE tournaments SET ends_at = 0")
+            for thread, attacker, _ in fresh:
+                await event.resign(thread, attacker)
+            final = await event.said("is over. Final standings")
+            assert "🥇" in final.text
+            standings = await event.said("Friday Arena** · Brandubh arena")
+            assert "games played" in standings.text, standings.text
+        finally:
+            await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)

@@ -146,7 +146,7 @@ class TournamentDesk:
         ends_at = None
         if event.spec.format == "arena":
             ends_at = self.bot.storage.db.now() + (event.spec.arena_seconds or 3600)
-            deadline = ends_at
+            deadline = None  # games under way when it ends are played out, and count
             pairings = pair_arena(sheet, set(), [], {})
         else:
             pairings = pair_round(event, sheet, 1)
