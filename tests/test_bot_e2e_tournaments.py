@@ -296,3 +296,44 @@ async def test_an_arena_pairs_players_again_as_soon_as_their_games_end(tmp_path:
         fake.assert_healthy()
     problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
     assert not problems, "\n".join(problems)
+
+
+async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo", "cy"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        fake.set_permissions(event.channel, fake.bot_user, deny=Permission.CREATE_PUBLIC_THREADS)
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await event.command(
+                olga, event.channel, "create", name="Small Swiss", variant="brandubh",
+                rounds=1, min_players=3,
+            )  # fmt: skip
+            for player in players[:2]:
+                await event.command(player, event.channel, "join")
+            cancelled = await event.command(olga, event.channel, "start", event=1)
+            assert "is cancelled: it needed 3 players and 2 joined" in cancelled
+            await event.command(
+                olga, event.channel, "create", name="Second Try", variant="brandubh",
+                rounds=1, min_players=3,
+            )  # fmt: skip
+            for player in players:
+                await event.command(player, event.channel, "join", event=2)
+            await event.command(olga, event.channel, "start", event=2)
+            paused = await event.said("is paused: I may not open threads")
+            assert "Create Public Threads" in paused.text
+            fake.set_permissions(event.channel, fake.bot_user, deny=0)
+            resumed = await event.command(olga, event.channel, "resume", event=2)
+            assert "goes on" in resumed
+            [(thread, _, defender)] = await event.games(1, 1)
+            await event.resign(thread, defender)
+            await event.said("**Second Try** is over")
+        finally:
+            await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
