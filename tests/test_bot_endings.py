@@ -22,7 +22,7 @@ from storage_helpers import moves_to_the_end
 from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import GameHub
 from bot.engine import VARIANTS, Game, Termination
-from bot.storage import PLIES_TO_COUNT, GameResult, GameStatus, Participant, Storage
+from bot.storage import PLIES_TO_COUNT, GameResult, GameStatus, Participant, Storage, Venue
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -140,6 +140,17 @@ async def check_all_endings(path: Path, scenarios: list[Scenario]) -> set[Termin
             elif ending is Termination.TIMEOUT:
                 await hub.forfeit_on_time(await hub.require(channel), 2)
                 people[game_id] = (ending, "defenders")
+            elif ending is Termination.ABANDONED:
+                # As a game across servers whose defenders' thread was deleted: when the
+                # adjournment runs out, the absent side forfeits, whoever is to move.
+                live = await hub.require(channel)
+                live.venues = (
+                    Venue(
+                        game_id, "defenders", 2, "South", channel, None, None, None, False, True, 1
+                    ),
+                )
+                await hub.forfeit_on_time(live, 2)
+                people[game_id] = (ending, "attackers")
             else:
                 await hub.offer_draw(channel, BO.user_id or 0)
                 await hub.answer_draw(game_id, ANN.user_id or 0, 2, accept=True)
