@@ -11,6 +11,9 @@ or by hand (see `parse_otn_position`).
 For a game analysed by `bot.ai.analysis.review`: `render_eval_chart(analysis)` draws its
 evaluation chart, and `analysis_view(analysis, ply)` the position before a move with the move
 played and the better one as arrows.
+
+For a tournament: `render_crosstable(CrosstableView(...))` draws the standings as a crosstable
+PNG, and `crosstable_text(view)` writes them as one message for a channel without images.
 """
 
 from bot.render.adapter import (
@@ -21,6 +24,14 @@ from bot.render.adapter import (
 )
 from bot.render.board import encode_png, render_board, render_png
 from bot.render.chart import render_eval_chart
+from bot.render.crosstable import (
+    Cell,
+    CrosstableView,
+    PlayerRow,
+    Tiebreak,
+    crosstable_text,
+    render_crosstable,
+)
 from bot.render.fonts import FontMissingError
 from bot.render.gif import render_gif
 from bot.render.layout import DEFAULT_WIDTH, Layout
@@ -47,15 +58,21 @@ __all__ = [
     "Arrow",
     "BoardView",
     "Caption",
+    "Cell",
+    "CrosstableView",
     "FontMissingError",
     "Layout",
+    "PlayerRow",
     "Theme",
+    "Tiebreak",
     "analysis_view",
     "board_view_from_game",
+    "crosstable_text",
     "encode_png",
     "get_theme",
     "parse_otn_position",
     "render_board",
+    "render_crosstable",
     "render_eval_chart",
     "render_gif",
     "render_png",
