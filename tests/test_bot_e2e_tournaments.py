@@ -4,12 +4,13 @@ bot restarted mid-round), and a 5-player round robin of two-game matches (a bye 
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import time
 from pathlib import Path
 
-from e2e_support import WAIT, BotProcess, bot_env, private_text, split_log
+from e2e_support import WAIT, BotProcess, attachment_is_png, bot_env, private_text, split_log
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Permission
 
 from bot.storage import Storage
@@ -170,6 +171,13 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             assert "🥇" in final.text and "🥉" in final.text
             standings = await event.said("after round 3")
             assert "Buchholz" in standings.text, standings.text
+            width, _ = attachment_is_png(standings)  # the crosstable
+            assert width >= 360
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:  # to look at, as a player would
+                (Path(shots) / "swiss-final.png").write_bytes(
+                    standings.attachments[0].data
+                )
             listed = await event.command(players[1], event.channel, "pairings", event=1, round=2)
             assert "bye:" in listed
         finally:
@@ -236,6 +244,12 @@ async def test_a_five_player_round_robin_of_two_game_matches(tmp_path: Path) -> 
             assert "🥇" in final.text
             standings = await event.said("after round 5")
             assert "GP game points" in standings.text, standings.text
+            attachment_is_png(standings)
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:
+                (Path(shots) / "round-robin-final.png").write_bytes(
+                    standings.attachments[0].data
+                )
         finally:
             await bot.stop()
         log = bot.log_text()

@@ -20,15 +20,24 @@ import discord
 
 from bot import tournament as logic
 from bot.engine import get_variant
+from bot.render.crosstable import render_crosstable
 from bot.storage import ChannelBusy, GameRecord, GameStatus, Participant, StorageError
 from bot.storage.tournaments import StoredPairing, Tournament
 
 from .app.durations import describe_duration
 from .app.records import otn_record
-from .app.tournaments import Line, pair_arena, pair_round, rounds_of, sheet_of, standings_of
+from .app.tournaments import (
+    Line,
+    crosstable_view,
+    pair_arena,
+    pair_round,
+    rounds_of,
+    sheet_of,
+    standings_of,
+)
 from .app.wording import plain_name
 from .limits import CONTENT, clip
-from .table import post_board, resolve_channel
+from .table import can_attach, post_board, resolve_channel
 from .venue import THREAD_ARCHIVE_MINUTES
 
 if TYPE_CHECKING:
@@ -391,18 +400,34 @@ class TournamentDesk:
         channel_id: int,
         interaction: discord.Interaction | None = None,
     ) -> None:
-        """The standings in words (a crosstable image with them), in ``channel_id`` or as the
-        answer to ``interaction``."""
+        """The standings: a crosstable image (drawn in a thread) with them in words, in
+        ``channel_id`` or as the answer to ``interaction``; words alone where the bot may not
+        attach files."""
         event = await self.bot.storage.tournaments.get(event_id)
-        table = await self.standings(event)
+        sheet = await sheet_of(self.bot.storage, event)
+        table = standings_of(event, sheet)
         text = clip(standings_text(event, table), CONTENT)
         none = discord.AllowedMentions.none()
-        if interaction is not None:
-            await interaction.followup.send(text, allowed_mentions=none)
+        channel = None if interaction is not None else await resolve_channel(self.bot, channel_id)
+        if interaction is None and channel is None:
             return
-        channel = await resolve_channel(self.bot, channel_id)
-        if channel is not None:
-            await channel.send(text, allowed_mentions=none)
+        files: list[discord.File] = []
+        if table and can_attach(interaction, channel):
+            subtitle = standings_subtitle(event)
+            view = crosstable_view(event, sheet, table, subtitle)
+            data = await asyncio.to_thread(render_crosstable, view)
+            files.append(
+                discord.File(
+                    io.BytesIO(data),
+                    filename=f"tournament-{event.id}-standings.png",
+                    description=f"Standings of {event.name}, {subtitle}",
+                )
+            )
+        if interaction is not None:
+            await interaction.followup.send(text, files=files, allowed_mentions=none)
+        else:
+            assert channel is not None
+            await channel.send(text, files=files, allowed_mentions=none)
 
     async def export(self, event: Tournament) -> discord.File:
         """The event's record: every game in OTN and the crosstable, as one text file."""
@@ -424,6 +449,18 @@ def score_of(record: GameRecord, player: Participant) -> float:
         return 0.5 if record.result is not None else 0.0
     winner = record.attackers if record.result.value == "attackers" else record.defenders
     return 1.0 if winner == player else 0.0
+
+
+def standings_subtitle(event: Tournament) -> str:
+    """Where the standings stand: ``Brandubh Swiss · after round 2 of 3``."""
+    words = f"{get_variant(event.spec.variant).title} {FORMAT_WORDS[event.spec.format]}"
+    if event.status == "finished":
+        return words + " · final"
+    if event.spec.format == "swiss" and event.round:
+        return words + f" · after round {event.round} of {event.spec.rounds}"
+    if event.round and event.spec.format == "round_robin":
+        return words + f" · after round {event.round}"
+    return words
 
 
 def number_text(value: float | None) -> str:

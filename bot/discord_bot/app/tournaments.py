@@ -8,8 +8,11 @@ from dataclasses import dataclass
 
 from bot import tournament as logic
 from bot.engine import Side
+from bot.render.crosstable import Cell, CrosstableView, PlayerRow, SidePlayed, Tiebreak
 from bot.storage import GameRecord, Participant, Storage
 from bot.storage.tournaments import NewPairing, StoredPairing, Tournament
+
+from .wording import plain_name
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,8 @@ class Line:
     points: float
     tiebreaks: tuple[tuple[str, float | None], ...]
     withdrawn: bool
+    left: str | None = None
+    """Why they no longer play (withdrew, removed, left the server)."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +36,8 @@ class Sheet:
     rounds: list[logic.PlayedRound]
     arena_games: list[logic.ArenaGame]
     people: dict[int, Participant]
-    left: set[int]
+    left: dict[int, str]
+    """Who no longer plays, and why (withdrew, removed, left the server)."""
     roster: list[int]
     """The players round 1 named (a round robin's schedule is theirs to the end)."""
 
@@ -130,7 +136,7 @@ async def sheet_of(storage: Storage, event: Tournament, *, upto: int | None = No
             strict=False,
         )
     ]
-    left = {e.player.user_id or 0 for e in stored if not e.active}
+    left = {e.player.user_id or 0: e.left_reason for e in stored if e.left_reason is not None}
     roster = sorted(
         {p.first.user_id or 0 for p in by_round.get(1, [])}
         | {p.second.user_id or 0 for p in by_round.get(1, []) if p.second is not None}
@@ -221,6 +227,7 @@ def standings_of(event: Tournament, sheet: Sheet) -> list[Line]:
                 float(scores[e.id].points) if e.id in scores else 0.0,
                 (("games", float(len(scores[e.id].sheet)) if e.id in scores else 0.0),),
                 e.withdrawn,
+                sheet.left.get(e.id),
             )
             for rank, e in enumerate(ordered, start=1)
         ]
@@ -249,6 +256,102 @@ def standings_of(event: Tournament, sheet: Sheet) -> list[Line]:
                 for which in order
             ),
             line.player in sheet.left,
+            sheet.left.get(line.player),
         )
         for line in table
     ]
+
+
+TIEBREAK_TITLES = {
+    "BH": "Buchholz",
+    "SB": "Sonneborn-Berger",
+    "GP": "game points",
+    "W": "wins",
+    "Perf": "performance rating",
+    "games": "games played",
+}
+
+
+def crosstable_view(
+    event: Tournament, sheet: Sheet, lines: list[Line], subtitle: str
+) -> CrosstableView:
+    """The crosstable of the standings ``lines``: per round (Swiss), per opponent (round robin)
+    or per game (arena), each cell from the player's side of the sheet."""
+    row_of = {line.player.user_id or 0: number for number, line in enumerate(lines, start=1)}
+    arena = logic.arena_scores(sheet.arena_games) if event.spec.format == "arena" else {}
+    rows = []
+    for line in lines:
+        me = line.player.user_id or 0
+        if event.spec.format == "arena":
+            cells: tuple[Cell | None, ...] = tuple(
+                Cell.game(float(points), streak=points >= 3)
+                for points in (arena[me].sheet if me in arena else ())
+            )
+        elif event.spec.format == "round_robin":
+            against = {
+                p.pairing.opponent(me): p
+                for r in sheet.rounds
+                for p in r.pairings
+                if me in p.pairing.players
+            }
+            cells = tuple(
+                None
+                if other.player.user_id == line.player.user_id
+                else _cell(against.get(other.player.user_id or 0), me, None)
+                for other in lines
+            )
+        else:
+            cells = tuple(_round_cell(r, me, row_of) for r in sheet.rounds)
+        rows.append(
+            PlayerRow(
+                rank=line.rank,
+                name=plain_name(line.player),
+                points=line.points,
+                cells=cells,
+                withdrawn=line.withdrawn,
+                note=line.left or ("withdrawn" if line.withdrawn else ""),
+            )
+        )
+    names = [name for name, _ in lines[0].tiebreaks] if lines else []
+    tiebreaks = tuple(
+        Tiebreak(
+            name,
+            tuple(
+                None if value is None else round(value) if name == "Perf" else value
+                for _, value in (line.tiebreaks[index] for line in lines)
+            ),
+            TIEBREAK_TITLES.get(name, name),
+        )
+        for index, name in enumerate(names)
+    )
+    return CrosstableView(
+        title=event.name,
+        subtitle=subtitle,
+        format=event.spec.format,
+        rows=tuple(rows),
+        tiebreaks=tiebreaks,
+        games_per_pairing=2 if event.spec.matches else 1,
+        points_label="Score" if event.spec.format == "arena" else "Pts",
+    )
+
+
+def _round_cell(played: logic.PlayedRound, me: int, row_of: dict[int, int]) -> Cell:
+    for bye in played.byes:
+        if bye.player == me:
+            return Cell.bye(bye.points) if bye.kind is logic.ByeKind.PAIRING else Cell.absent()
+    for pairing in played.pairings:
+        if me in pairing.pairing.players:
+            return _cell(pairing, me, row_of.get(pairing.pairing.opponent(me)))
+    return Cell.absent()
+
+
+def _cell(pairing: logic.PlayedPairing | None, me: int, opponent: int | None) -> Cell:
+    if pairing is None:
+        return Cell.absent()
+    points = pairing.game_points(me)
+    if pairing.forfeit:
+        return Cell.forfeit(points, opponent)
+    side: SidePlayed | None = None
+    if len(pairing.games) == 1:
+        side = "attackers" if pairing.pairing.attacker == me else "defenders"
+    return Cell.game(points, opponent, side)
