@@ -175,9 +175,7 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             assert width >= 360
             shots = os.environ.get("TAFL_TEST_SHOTS")
             if shots:  # to look at, as a player would
-                (Path(shots) / "swiss-final.png").write_bytes(
-                    standings.attachments[0].data
-                )
+                (Path(shots) / "swiss-final.png").write_bytes(standings.attachments[0].data)
             listed = await event.command(players[1], event.channel, "pairings", event=1, round=2)
             assert "bye:" in listed
         finally:
@@ -247,9 +245,7 @@ async def test_a_five_player_round_robin_of_two_game_matches(tmp_path: Path) -> 
             attachment_is_png(standings)
             shots = os.environ.get("TAFL_TEST_SHOTS")
             if shots:
-                (Path(shots) / "round-robin-final.png").write_bytes(
-                    standings.attachments[0].data
-                )
+                (Path(shots) / "round-robin-final.png").write_bytes(standings.attachments[0].data)
         finally:
             await bot.stop()
         log = bot.log_text()
@@ -345,6 +341,90 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
             [(thread, _, defender)] = await event.games(1, 1)
             await event.resign(thread, defender)
             await event.said("**Second Try** is over")
+        finally:
+            await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+
+
+async def test_the_organisers_tools(tmp_path: Path) -> None:
+    """A role named in the settings runs events; a result set by the organiser calls off the
+    game under way; a removed player is not paired again; the event's record exports; a cancel
+    ends it. Each is in the event's history."""
+    async with FakeDiscord() as fake:
+        guild, admin, players = club(fake, ["ana", "bo", "cy", "di", "tom"])
+        tom = players.pop()  # runs the event through the organisers' role
+        role = fake.create_role(guild, "arbiters")
+        fake.give_role(guild, tom, role)
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            refused = await event.command(tom, event.channel, "create", name="Club Night")
+            assert "organisers' role" in refused
+            named = await fake.send_slash_command(
+                admin, event.channel, "tafl", subcommand="settings", options={"organisers": role}
+            )
+            await named.wait_callback(timeout=WAIT)
+            shown = await fake.wait_until(
+                lambda: next((m.text for m in named.messages if m.text), None), timeout=WAIT
+            )
+            assert f"<@&{role.id}>" in shown, shown
+            await event.command(
+                tom, event.channel, "create", name="Club Night", variant="brandubh", rounds=2,
+            )  # fmt: skip
+            for player in players:
+                await event.command(player, event.channel, "join")
+            await event.command(tom, event.channel, "start", event=1)
+            games = await event.games(1, 2)
+            boards = {
+                game[0].id: next(
+                    int(m["board"])
+                    for m in (
+                        re.search(r"board (?P<board>\d+)", message.text)
+                        for message in fake.bot_messages(game[0])
+                    )
+                    if m
+                )
+                for game in games
+            }
+            (first, _, _), (second, _, d2) = sorted(games, key=lambda g: boards[g[0].id])
+            set_result = await event.command(
+                tom, event.channel, "result", event=1, round=1, board=1, result="1-0",
+                reason="forfeit: the defender never moved",
+            )  # fmt: skip
+            assert "(forfeit: forfeit: the defender never moved)" in set_result
+            await fake.wait_for_message(first, lambda m: "was called off" in m.text, timeout=WAIT)
+            removed = await event.command(
+                tom, event.channel, "remove", event=1, player=event.people[d2], reason="abuse"
+            )
+            assert "removed from **Club Night** (abuse)" in removed
+            await event.resign(second, d2)  # their game under way stands
+            await event.said("round 2 is paired")
+            round_two = await event.games(2, 1)
+            assert all(d2 not in (a, d) for _, a, d in round_two)
+            await event.said("Bye:")
+            exported = await fake.send_slash_command(
+                ana := players[0], event.channel, "tafl", group="tournament", subcommand="export",
+                options={"event": 1},
+            )  # fmt: skip
+            await exported.wait_callback(timeout=WAIT)
+            record = await fake.wait_until(
+                lambda: next((m for m in exported.messages if m.attachments), None), timeout=WAIT
+            )
+            text = record.attachments[0].data.decode()
+            assert "Club Night" in text and text.count("[attackers:") == 3, text[:500]
+            cancelled = await event.command(
+                tom, event.channel, "cancel", event=1, reason="the club closes early"
+            )
+            assert "is cancelled: the club closes early" in cancelled
+            info = await event.command(ana, event.channel, "info", event=1)
+            for action in ("result:", "left:", "cancelled:"):
+                assert action in info, info
         finally:
             await bot.stop()
         log = bot.log_text()

@@ -395,6 +395,8 @@ class ServerSettings:
     """The variants its members may seek (empty: every one)."""
     lobby_times: frozenset[int] = frozenset()
     """The times per move (seconds) its members may seek (empty: every one the lobby offers)."""
+    tournament_role: int | None = None
+    """The role whose members may run tournaments (besides members who may manage the server)."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ async def fetch_settings(connection: Connection, guild_id: int | None) -> Server
     rows = list(
         await connection.fetch(
             "SELECT rated_ai_games, game_threads, default_move_seconds, lobby, lobby_channels,"
-            " lobby_variants, lobby_times FROM guild_settings WHERE guild_id = ?",
+            " lobby_variants, lobby_times, tournament_role FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
     )
@@ -31,6 +31,7 @@ async def fetch_settings(connection: Connection, guild_id: int | None) -> Server
         lobby_channels=frozenset(int(part) for part in _parts(row["lobby_channels"])),
         lobby_variants=frozenset(_parts(row["lobby_variants"])),
         lobby_times=frozenset(int(part) for part in _parts(row["lobby_times"])),
+        tournament_role=row["tournament_role"],
     )
 
 
@@ -63,8 +64,8 @@ class SettingsStore:
                 """
                 INSERT INTO guild_settings
                     (guild_id, rated_ai_games, game_threads, default_move_seconds, lobby,
-                     lobby_channels, lobby_variants, lobby_times, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     lobby_channels, lobby_variants, lobby_times, tournament_role, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (guild_id) DO UPDATE SET
                     rated_ai_games = excluded.rated_ai_games,
                     game_threads = excluded.game_threads,
@@ -73,6 +74,7 @@ class SettingsStore:
                     lobby_channels = excluded.lobby_channels,
                     lobby_variants = excluded.lobby_variants,
                     lobby_times = excluded.lobby_times,
+                    tournament_role = excluded.tournament_role,
                     updated_at = excluded.updated_at
                 """,
                 (
@@ -84,6 +86,7 @@ class SettingsStore:
                     _joined(settings.lobby_channels),
                     _joined(settings.lobby_variants),
                     _joined(settings.lobby_times),
+                    settings.tournament_role,
                     self._db.now(),
                 ),
             )

@@ -28,6 +28,7 @@ from bot.storage import (
     Conflict,
     DatabaseUnavailable,
     FinishedGame,
+    GameNotActive,
     GameRecord,
     GameStatus,
     OfferClosed,
@@ -818,6 +819,21 @@ class GameHub:
         if loaded.record.status is not GameStatus.ACTIVE:
             self._drop(live)
             raise UserError(f"{game_over(loaded.record)} {START_NEW}")
+
+    async def call_off(self, live: LiveGame) -> bool:
+        """End a game without a result (an organiser decided its pairing another way); its
+        later moves and buttons answer that it was called off. ``False`` if it had ended."""
+        async with live.lock:
+            if self.by_id(live.id) is not live:
+                return False
+            try:
+                await self.storage.games.abort(live.id)
+            except GameNotActive:
+                self._drop(live)
+                return False
+            live.clear_offers()
+            self._drop(live)
+        return True
 
     def _drop(self, live: LiveGame) -> None:
         for channel_id in live.channels:

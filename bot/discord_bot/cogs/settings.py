@@ -48,6 +48,13 @@ def describe_settings(
     embed.add_field(
         name="The lobby (games with other servers)", value=lobby_words(settings), inline=False
     )
+    role = settings.tournament_role
+    embed.add_field(
+        name="Who runs tournaments",
+        value="members who may manage the server"
+        + ("" if role is None else f", and members with <@&{role}>"),
+        inline=False,
+    )
     if changed:
         footer = "Changes apply to games started from now on."
     elif may_change:
@@ -98,6 +105,7 @@ class ServerOptions(commands.Cog):
         lobby_anywhere="Take seeks in any channel again",
         lobby_variants="Variants members may seek, by name, like 'copenhagen tablut' ('all')",
         lobby_times="Times per move members may seek, like '1d 3d' ('all')",
+        organisers="A role whose members may run tournaments (again to remove it)",
     )
     @app_commands.guild_only()
     async def settings(
@@ -111,6 +119,7 @@ class ServerOptions(commands.Cog):
         lobby_anywhere: bool | None = None,
         lobby_variants: app_commands.Range[str, 1, 100] | None = None,
         lobby_times: app_commands.Range[str, 1, 100] | None = None,
+        organisers: discord.Role | None = None,
     ) -> None:
         """Show the server's settings to anyone; change those given, for members who may manage
         the server."""
@@ -120,7 +129,7 @@ class ServerOptions(commands.Cog):
         may_change = interaction.permissions.manage_guild
         options = (
             threads, time, rated_ai, lobby, lobby_channel, lobby_anywhere, lobby_variants,
-            lobby_times,
+            lobby_times, organisers,
         )  # fmt: skip
         if all(option is None for option in options):
             await interaction.response.send_message(
@@ -151,6 +160,10 @@ class ServerOptions(commands.Cog):
             updated = replace(updated, lobby_variants=parse_variants(lobby_variants))
         if lobby_times is not None:
             updated = replace(updated, lobby_times=parse_times(lobby_times))
+        if organisers is not None:
+            # Naming the same role again takes it off.
+            same = updated.tournament_role == organisers.id
+            updated = replace(updated, tournament_role=None if same else organisers.id)
         if updated != current:
             updated = await store.save(updated)
         await interaction.response.send_message(

@@ -43,10 +43,14 @@ STATUS_WORDS = {
 }
 
 
-def may_organise(interaction: discord.Interaction) -> bool:
-    """Members who may manage the server run its events."""
+def may_organise(interaction: discord.Interaction, role: int | None) -> bool:
+    """Members who may manage the server run its events, and members with the role the server
+    named (``/tafl settings organisers``)."""
     permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)
+    if permissions is not None and permissions.manage_guild:
+        return True
+    roles = getattr(interaction.user, "roles", ())
+    return role is not None and any(r.id == role for r in roles)
 
 
 def _duration(text: str | None, what: str, default: int | None) -> int | None:
@@ -113,8 +117,11 @@ class Tournaments(commands.Cog):
     ) -> None:
         """Store the event and post its announcement with Join and Leave buttons."""
         assert interaction.guild_id is not None
-        if not may_organise(interaction):
-            raise UserError("Only members who may manage the server can create tournaments.")
+        if not await self._may_organise(interaction):
+            raise UserError(
+                "Only members who may manage the server (or have the organisers' role of "
+                "`/tafl settings`) can create tournaments."
+            )
         if floor is not None and ceiling is not None and floor > ceiling:
             raise UserError(f"The rating floor ({floor}) is above the ceiling ({ceiling}).")
         if not isinstance(interaction.channel, discord.TextChannel):
@@ -167,9 +174,16 @@ class Tournaments(commands.Cog):
         )
         return fit_embed(embed)
 
+    async def _may_organise(self, interaction: discord.Interaction) -> bool:
+        settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
+        return may_organise(interaction, settings.tournament_role)
+
     async def _organised(self, interaction: discord.Interaction, event_id: int) -> Tournament:
-        if not may_organise(interaction):
-            raise UserError("Only members who may manage the server can do that.")
+        if not await self._may_organise(interaction):
+            raise UserError(
+                "Only members who may manage the server (or have the organisers' role of "
+                "`/tafl settings`) can do that."
+            )
         return await self._event(interaction, event_id)
 
     async def _event(self, interaction: discord.Interaction, event_id: int | None) -> Tournament:
@@ -290,6 +304,15 @@ class Tournaments(commands.Cog):
         how: Literal["forfeit", "adjudicated"] = (
             "forfeit" if result == "0-0" or "forfeit" in reason.lower() else "adjudicated"
         )
+        # A game of the pairing still being played stops here: the result is the organiser's.
+        for game_id in pairing.games:
+            live = self.bot.hub.by_id(game_id)
+            if live is not None and await self.bot.hub.call_off(live):
+                await self.bot.table.tell(
+                    live.record.channel_id,
+                    f"Game #{game_id} was called off by the organiser of **{found.name}**: "
+                    f"{reason}",
+                )
         await self.bot.storage.tournaments.decide(
             found.id, round, board, first, second, how,
             reason=reason, actor=participant_of(interaction.user), only_undecided=False,

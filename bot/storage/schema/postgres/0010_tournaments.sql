@@ -77,3 +77,5 @@ CREATE TABLE tournament_log (
     detail        TEXT    NOT NULL DEFAULT ''
 );
 CREATE INDEX tournament_log_by_event ON tournament_log (tournament_id, id);
+-- The role whose members may run the server's tournaments besides those who may manage it.
+ALTER TABLE guild_settings ADD COLUMN tournament_role BIGINT;
