@@ -646,7 +646,14 @@ class Table:
 
     async def notify_turn(self, live: LiveGame, channel_id: int) -> None:
         """A direct message to the player to move, if they asked for one (``/tafl
-        preferences notify``), once per move."""
+        preferences notify``), once per move. A courtesy after the move's answer: a failure
+        (the database out of reach a moment later) is logged, never reported as the move's."""
+        try:
+            await self._notify_turn(live, channel_id)
+        except StorageError as error:
+            log.info("game %d: the turn notice was not sent: %s", live.id, error)
+
+    async def _notify_turn(self, live: LiveGame, channel_id: int) -> None:
         player = live.to_move
         if player.is_ai or player.user_id is None or live.against_ai:
             return  # against the AI, the reply comes within seconds
