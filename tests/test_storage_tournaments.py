@@ -49,11 +49,21 @@ async def test_an_event_takes_entrants_once_within_its_rating_bounds(storage: St
         await storage.tournaments.join(event.id, PLAYERS[1], 1300)
     with pytest.raises(EntryRefused, match="up to 1800"):
         await storage.tournaments.join(event.id, PLAYERS[1], 1900)
+    # Before the start, leaving is changing one's mind: free to join again.
+    assert await storage.tournaments.leave(event.id, PLAYERS[0].user_id or 0, "withdrew")
+    assert await storage.tournaments.entrants(event.id) == []
+    await storage.tournaments.join(event.id, PLAYERS[0], 1500)
+    await storage.tournaments.join(event.id, PLAYERS[2], 1500)
+    assert await storage.tournaments.begin_round(
+        event.id, 1, [NewPairing(1, PLAYERS[0].user_id or 0, PLAYERS[2].user_id or 0)],
+        deadline=None,
+    )  # fmt: skip
+    # Once it has begun, a withdrawal is for good.
     assert await storage.tournaments.leave(event.id, PLAYERS[0].user_id or 0, "withdrew")
     assert not await storage.tournaments.leave(event.id, PLAYERS[0].user_id or 0, "withdrew")
     with pytest.raises(EntryRefused, match="cannot join again"):
         await storage.tournaments.join(event.id, PLAYERS[0], 1500)
-    [entrant] = await storage.tournaments.entrants(event.id)
+    entrant, _ = await storage.tournaments.entrants(event.id)
     assert (entrant.player, entrant.left_reason, entrant.active) == (PLAYERS[0], "withdrew", False)
     assert [e.id for e in await storage.tournaments.in_guild(1)] == [event.id]
     with pytest.raises(NotFound):

@@ -361,9 +361,23 @@ class TournamentStore:
         detail: str = "",
     ) -> bool:
         """Take a player out of the event's future pairings (``reason``: withdrew, removed,
-        left the server); their played games stand. ``False`` if they were not in it."""
+        left the server); their played games stand. Before the start they are simply no longer
+        entered (and may join again). ``False`` if they were not in it."""
         now = self._db.now()
         async with self._db.transaction() as connection:
+            event = await _fetch_event(connection, event_id, lock=True)
+            if event.status == "signup":
+                # Before the start, leaving is changing one's mind: no trace, free to rejoin.
+                changed = await connection.execute(
+                    "DELETE FROM tournament_entrants WHERE tournament_id = ? AND player_id ="
+                    " (SELECT id FROM players WHERE discord_user_id = ?)",
+                    (event_id, user_id),
+                )
+                if changed == 1:
+                    who = None if actor is None else await player_id(connection, actor, now)
+                    name = await _name(connection, user_id)
+                    await _log(connection, event_id, who, now, "left", f"{name}: {reason}")
+                return changed == 1
             changed = await connection.execute(
                 "UPDATE tournament_entrants SET left_at = ?, left_reason = ?"
                 " WHERE tournament_id = ? AND left_reason IS NULL AND player_id ="
@@ -373,10 +387,9 @@ class TournamentStore:
             if changed != 1:
                 return False
             who = None if actor is None else await player_id(connection, actor, now)
-            subject = await connection.fetch_value(
-                "SELECT display_name FROM players WHERE discord_user_id = ?", (user_id,)
+            text = f"{await _name(connection, user_id)}: {reason}" + (
+                f" ({detail})" if detail else ""
             )
-            text = f"{subject or user_id}: {reason}" + (f" ({detail})" if detail else "")
             await _log(connection, event_id, who, now, "left", text)
         return True
 
@@ -613,6 +626,14 @@ class TournamentStore:
 def _points(value: float) -> str:
     whole = int(value)
     return (str(whole) if whole else "") + "½" if value - whole else str(whole)
+
+
+async def _name(connection: Connection, user_id: int) -> str:
+    """A player's display name as last seen (their id if none was ever seen)."""
+    name = await connection.fetch_value(
+        "SELECT display_name FROM players WHERE discord_user_id = ?", (user_id,)
+    )
+    return str(name or user_id)
 
 
 async def _player_by_user(connection: Connection, user_id: int, now: int) -> int:

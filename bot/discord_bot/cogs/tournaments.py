@@ -385,11 +385,13 @@ class Tournaments(commands.Cog):
     async def _leave(self, interaction: discord.Interaction, event: Tournament) -> None:
         if not await self.bot.storage.tournaments.leave(event.id, interaction.user.id, "withdrew"):
             raise UserError(f"You are not playing in **{event.name}**.")
-        await interaction.response.send_message(
-            f"You have withdrawn from **{event.name}**: you will not be paired again; the games "
-            "you played stand.",
-            ephemeral=True,
+        words = (
+            f"You are out of **{event.name}**; join again any time before it starts."
+            if event.status == "signup"
+            else f"You have withdrawn from **{event.name}**: you will not be paired again; the "
+            "games you played stand."
         )
+        await interaction.response.send_message(words, ephemeral=True)
         await self._refresh_announcement(event)
 
     async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:
