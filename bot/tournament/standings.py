@@ -6,13 +6,16 @@ default); a tie they leave goes to the better seed (higher entry rating, then lo
 ranks are always 1, 2, 3, ...:
 
 - **Buchholz**: the sum of the opponents' scores, with unplayed rounds treated as FIDE's
-  tie-break regulations of 2023 (article 16) do: an opponent's unplayed rounds (byes,
-  forfeits, rounds before joining or after withdrawing) count as draws in their score, and each
-  of the player's own unplayed rounds counts as a game against a dummy opponent with the
-  player's own score.
+  tie-break regulations (C.07, from 2023; article 16, "Unplayed Rounds Management") do. An
+  opponent's score counts what each round gave them (16.3.1: byes and forfeits at their
+  points), except the rounds without any pairing after the last round they took part in (a
+  game, a forfeit won or a pairing-allocated bye): those rounds of a player who withdrew, or was
+  away to the end, count as draws (16.2.5, 16.3.2). Each of the player's own unplayed rounds
+  (a bye, a forfeit either way, a round before joining or after withdrawing) counts as a game
+  against a dummy opponent who ended the event on the player's own score (16.4).
 - **Sonneborn-Berger**: the sum over opponents of their score (adjusted the same way) times the
   player's result against them (1, ½, 0; a match by its result); an own unplayed round adds the
-  player's own score times the points that round gave.
+  dummy's score, the player's own, times the points that round gave (16.4).
 - **Game points** (matches): the games' points, a pairing bye giving its share of the games.
 - **Wins**: pairings won over the board (forfeits do not count).
 - **Performance**: linear, the mean rating of the opponents met over the board plus 400 times
@@ -22,12 +25,12 @@ ranks are always 1, 2, 3, ...:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import TournamentError
 from .history import pairing_points
-from .model import ONE_GAME, Entrant, PlayedRound, PlayerId, Scoring, seeded
+from .model import ONE_GAME, ByeKind, Entrant, PlayedRound, PlayerId, Scoring, seeded
 
 
 class Tiebreak(Enum):
@@ -77,9 +80,11 @@ class Standing:
 @dataclass
 class _Tally:
     points: float = 0.0
-    played_points: float = 0.0
     game_points: float = 0.0
     unplayed: int = 0
+    rounds: list[tuple[float, bool, bool]] = field(default_factory=list)
+    """Each round: the points it gave, whether the player took part (a game, a forfeit won or
+    a pairing-allocated bye) and whether they were paired at all (16.2)."""
     wins: int = 0
     games: int = 0
     game_score: float = 0.0
@@ -120,8 +125,9 @@ def standings(
                 if played.forfeit:
                     t.unplayed += 1
                     own_unplayed[player].append(points)
+                    t.rounds.append((points, played.result(player) == 1.0, True))
                     continue
-                t.played_points += points
+                t.rounds.append((points, True, True))
                 opponent = played.pairing.opponent(player)
                 met[player].append((opponent, played.result(player)))
                 t.wins += played.result(player) == 1.0
@@ -137,11 +143,13 @@ def standings(
             t.game_points += bye.points * scoring.games_per_pairing
             t.unplayed += 1
             own_unplayed[bye.player].append(bye.points)
+            t.rounds.append((bye.points, bye.kind is ByeKind.PAIRING, False))
         for player in tally.keys() - named:
             tally[player].unplayed += 1
             own_unplayed[player].append(0.0)
+            tally[player].rounds.append((0.0, False, False))
 
-    adjusted = {p: t.played_points + 0.5 * t.unplayed for p, t in tally.items()}
+    adjusted = {p: _adjusted_score(t.rounds) for p, t in tally.items()}
     lines = []
     for player, t in tally.items():
         buchholz = sum(adjusted[o] for o, _ in met[player]) + t.points * t.unplayed
@@ -164,6 +172,19 @@ def standings(
         for rank, line in enumerate(lines, start=1)
     )
 
+
+def _adjusted_score(rounds: Sequence[tuple[float, bool, bool]]) -> float:
+    """A player's score as their opponents' tiebreaks count it (C.07 article 16.3): each
+    round's points, but a draw for every round without a pairing after the last round the player
+    took part in (16.2.5: withdrawn, or away to the end)."""
+    last = max((n for n, (_, took_part, _) in enumerate(rounds) if took_part), default=-1)
+    return sum(
+        _DRAW if n > last and not paired else points for n, (points, _, paired) in enumerate(rounds)
+    )
+
+
+_DRAW = 0.5
+"""A drawn game's points, and a drawn match's (16.3.2 counts such rounds as draws)."""
 
 _FIELDS = ("player", "points", "game_points", "buchholz", "sonneborn_berger", "wins",
            "performance", "games")  # fmt: skip
