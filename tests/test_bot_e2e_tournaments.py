@@ -431,3 +431,37 @@ async def test_the_organisers_tools(tmp_path: Path) -> None:
         fake.assert_healthy()
     problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
     assert not problems, "\n".join(problems)
+
+
+async def test_a_swiss_that_runs_out_of_new_pairings_ends_early_and_says_why(
+    tmp_path: Path,
+) -> None:
+    """Three players, five rounds asked for: after three rounds everyone has met everyone and
+    had a bye, so round 4 cannot be paired; the event ends there, saying so."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo", "cy"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await event.command(
+                olga, event.channel, "create", name="Tiny Swiss", variant="brandubh",
+                rounds=5, min_players=3,
+            )  # fmt: skip
+            for player in players:
+                await event.command(player, event.channel, "join")
+            await event.command(olga, event.channel, "start", event=1)
+            for number in (1, 2, 3):
+                await event.said(f"round {number} is paired")
+                [(thread, _, defender)] = await event.games(number, 1)
+                await event.resign(thread, defender)
+            final = await event.said("is over early")
+            assert "no round 4 can be paired without a repeat pairing" in final.text, final.text
+        finally:
+            await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)

@@ -204,7 +204,18 @@ class TournamentDesk:
         if await self._departures(event, sheet.entrants):
             sheet = await sheet_of(self.bot.storage, event)
         following = event.round + 1
-        pairings = pair_round(event, sheet, following)
+        active = sum(1 for entrant in sheet.entrants if not entrant.withdrawn)
+        try:
+            pairings = pair_round(event, sheet, following) if active >= 2 else None
+        except logic.PairingImpossibleError:
+            pairings = None  # everyone left has met everyone else
+        if not pairings or all(row.second is None for row in pairings):
+            await self.finish(
+                event,
+                why=f"no round {following} can be paired "
+                + ("(too few players are left)." if active < 2 else "without a repeat pairing."),
+            )
+            return
         if not await storage.begin_round(
             event.id, following, pairings, deadline=self._round_deadline(event)
         ):
@@ -370,15 +381,19 @@ class TournamentDesk:
             mentions=discord.AllowedMentions(users=True),
         )
 
-    async def finish(self, event: Tournament) -> None:
-        """The last round is over: the final standings, the podium."""
+    async def finish(self, event: Tournament, *, why: str = "") -> None:
+        """The last round is over (or ``why`` no other can be played): the final standings,
+        the podium."""
         storage = self.bot.storage.tournaments
-        if not await storage.change_status(event.id, ["running"], "finished", action="finished"):
+        if not await storage.change_status(
+            event.id, ["running"], "finished", action="finished", detail=why
+        ):
             return
         table = await self.standings(event)
         podium = [s for s in table if not s.withdrawn][:3]
         medals = ("🥇", "🥈", "🥉")
-        lines = [f"**{event.name}** is over. Final standings:"]
+        early = f" early: {why}" if why else ""
+        lines = [f"**{event.name}** is over{early}. Final standings:"]
         lines += [
             f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
             for medal, s in zip(medals, podium, strict=False)
