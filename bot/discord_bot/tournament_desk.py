@@ -21,7 +21,7 @@ import discord
 from bot import tournament as logic
 from bot.engine import get_variant
 from bot.render.crosstable import render_crosstable
-from bot.storage import ChannelBusy, GameRecord, GameStatus, Participant, StorageError
+from bot.storage import ChannelBusy, DatabaseUnavailable, GameRecord, GameStatus, Participant
 from bot.storage.tournaments import StoredPairing, Tournament
 
 from .app.durations import describe_duration
@@ -89,10 +89,13 @@ class TournamentDesk:
                 continue
             try:
                 await self.advance(event)
-            except StorageError:
-                raise
+            except DatabaseUnavailable:
+                raise  # the clocks wait for the database
             except discord.HTTPException as error:
                 log.warning("tournament %d: %s", event.id, error)
+            except Exception:
+                # One broken event must not hold up the others: logged, tried again next tick.
+                log.exception("tournament %d could not move on", event.id)
 
     async def advance(self, event: Tournament) -> None:
         """Whatever the event needs now: starting, its games' results, its next round."""
