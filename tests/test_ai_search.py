@@ -225,8 +225,15 @@ def test_copenhagen_defenders_never_walk_into_a_third_repetition() -> None:
     # To a fixed depth (hard's 4 plies; the clock is only a safety net), never a time: the
     # verdict must not depend on how loaded the machine is.
     for level in ("hard", "master"):
-        result = think(board, level, history=history, max_depth=get_level("hard").max_depth,
-                       time_limit=120.0, fresh=True, seed=1)
+        result = think(
+            board,
+            level,
+            history=history,
+            max_depth=get_level("hard").max_depth,
+            time_limit=120.0,
+            fresh=True,
+            seed=1,
+        )
         assert result.move is not None
         assert move_text(result.move, 11) != "f8-f9", level
         assert result.score > -MATE_BOUND, (level, result.score)

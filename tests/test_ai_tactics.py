@@ -319,8 +319,9 @@ def _copenhagen_loss_within(board: Board, plies: int) -> bool:
     not Searcher(get_variant("copenhagen")).core,
     reason="proving 5-ply losses on 11x11 takes minutes a position in pure Python",
 )
-@pytest.mark.parametrize(("game", "ply", "position", "losing"), COPENHAGEN_LOSSES,
-                         ids=lambda value: str(value)[:12])
+@pytest.mark.parametrize(
+    ("game", "ply", "position", "losing"), COPENHAGEN_LOSSES, ids=lambda value: str(value)[:12]
+)
 def test_hard_avoids_every_copenhagen_loss_within_six_plies(
     game: int, ply: int, position: str, losing: str
 ) -> None:

@@ -169,7 +169,7 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
                 await event.resign(thread, defender)
             final = await event.said("is over. Final standings")
             assert "🥇" in final.text and "🥉" in final.text
-            standings = await event.said("after round 3")
+            standings = await event.said("Brandubh Swiss · final")
             assert "Buchholz" in standings.text, standings.text
             width, _ = attachment_is_png(standings)  # the crosstable
             assert width >= 360
@@ -240,7 +240,7 @@ async def test_a_five_player_round_robin_of_two_game_matches(tmp_path: Path) -> 
                     await event.resign(thread, first_attacker)
             final = await event.said("is over. Final standings")
             assert "🥇" in final.text
-            standings = await event.said("after round 5")
+            standings = await event.said("Brandubh round robin · final")
             assert "GP game points" in standings.text, standings.text
             attachment_is_png(standings)
             shots = os.environ.get("TAFL_TEST_SHOTS")
@@ -324,8 +324,12 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
             )  # fmt: skip
             for player in players[:2]:
                 await event.command(player, event.channel, "join")
-            cancelled = await event.command(olga, event.channel, "start", event=1)
-            assert "is cancelled: it needed 3 players and 2 joined" in cancelled
+            early = await event.command(olga, event.channel, "start", event=1)
+            assert "needs 3 players to start and 2 have joined; it stays open" in early
+            # At its time, still too few: cancelled, and the channel is told.
+            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+                connection.execute("UPDATE tournaments SET starts_at = 0 WHERE id = 1")
+            await event.said("**Small Swiss** is cancelled: it needed 3 players and 2 joined")
             await event.command(
                 olga, event.channel, "create", name="Second Try", variant="brandubh",
                 rounds=1, min_players=3,
@@ -397,13 +401,19 @@ async def test_the_organisers_tools(tmp_path: Path) -> None:
                 tom, event.channel, "result", event=1, round=1, board=1, result="1-0",
                 reason="forfeit: the defender never moved",
             )  # fmt: skip
-            assert "(forfeit: forfeit: the defender never moved)" in set_result
+            assert "(forfeit: the defender never moved)" in set_result
             await fake.wait_for_message(first, lambda m: "was called off" in m.text, timeout=WAIT)
+            late_move = await fake.send_slash_command(
+                players[0], first, "tafl", subcommand="move", options={"move": "a4-a3"}
+            )
+            await late_move.wait_callback(timeout=WAIT)
+            assert "was called off" in await private_text(late_move)
             removed = await event.command(
                 tom, event.channel, "remove", event=1, player=event.people[d2], reason="abuse"
             )
             assert "removed from **Club Night** (abuse)" in removed
-            await event.resign(second, d2)  # their game under way stands
+            assert "Their game under way is lost by forfeit." in removed
+            await fake.wait_for_message(second, lambda m: "was called off" in m.text, timeout=WAIT)
             await event.said("round 2 is paired")
             round_two = await event.games(2, 1)
             assert all(d2 not in (a, d) for _, a, d in round_two)

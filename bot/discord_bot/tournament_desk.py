@@ -36,8 +36,8 @@ from .app.tournaments import (
     standings_of,
 )
 from .app.wording import plain_name
-from .limits import CONTENT, clip
-from .table import can_attach, post_board, resolve_channel
+from .limits import CONTENT, clip, fit_embed
+from .table import can_attach, post_board, resolve_channel, strip_controls
 from .venue import THREAD_ARCHIVE_MINUTES
 
 if TYPE_CHECKING:
@@ -152,6 +152,7 @@ class TournamentDesk:
                 event.id, ["signup"], "cancelled", actor=by, action="cancelled", detail=text
             ):
                 await self.bot.table.tell(event.spec.channel_id, text)
+                await self.refresh_announcement(event.id)
             return text
         sheet = await sheet_of(self.bot.storage, event)
         deadline = self._round_deadline(event)
@@ -165,6 +166,7 @@ class TournamentDesk:
         if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
             return f"**{event.name}** has already begun."
         await storage.log(event.id, by, "started", f"{len(entrants)} players")
+        await self.refresh_announcement(event.id)
         fresh = await storage.get(event.id)
         await self._announce_round(fresh)
         await self._start_games(fresh)
@@ -361,6 +363,57 @@ class TournamentDesk:
                 if ended is not None:
                     await self.bot.table.announce_end(ended)
 
+    async def call_off(self, event: Tournament, game_id: int, reason: str) -> bool:
+        """Stop a game of the event under way (the organiser decided its pairing, removed a
+        player or cancelled the event): it ends without a result, its board loses its buttons,
+        and its thread says why. ``False`` if it had already ended."""
+        live = self.bot.hub.by_id(game_id)
+        if live is None or not await self.bot.hub.call_off(live):
+            return False
+        words = f"Game #{game_id} was called off by the organiser of **{event.name}**: {reason}"
+        message_id = live.record.board_message_id
+        if message_id is not None:
+            await strip_controls(self.bot, live.record.channel_id, message_id)
+        await self.bot.table.tell(live.record.channel_id, clip(words, CONTENT))
+        return True
+
+    async def forfeit_current(self, event: Tournament, user_id: int, reason: str) -> bool:
+        """A removed player's pairing of the round under way: its game called off, and the
+        pairing lost by them by forfeit. Whether there was one."""
+        for pairing in await self.bot.storage.tournaments.pairings(event.id, event.round):
+            players = {pairing.first.user_id, getattr(pairing.second, "user_id", None)}
+            if pairing.decided is not None or pairing.second is None or user_id not in players:
+                continue
+            for game_id in pairing.games:
+                await self.call_off(event, game_id, f"a player was removed ({reason})")
+            full = 2.0 if event.spec.matches else 1.0
+            first_lost = pairing.first.user_id == user_id
+            await self.bot.storage.tournaments.decide(
+                event.id, pairing.round, pairing.board,
+                0.0 if first_lost else full, full if first_lost else 0.0, "forfeit",
+                reason=f"removed: {reason}",
+            )  # fmt: skip
+            return True
+        return False
+
+    async def refresh_announcement(self, event_id: int) -> None:
+        """Bring the event's announcement up to date: its status and players, and no buttons
+        once it is over."""
+        event = await self.bot.storage.tournaments.get(event_id)
+        if event.announcement_id is None:
+            return
+        entrants = [e for e in await self.bot.storage.tournaments.entrants(event.id) if e.active]
+        channel = self.bot.get_partial_messageable(event.spec.channel_id)
+        over = event.status in ("finished", "cancelled")
+        message = channel.get_partial_message(event.announcement_id)
+        try:
+            if over:
+                await message.edit(embed=announcement_embed(event, len(entrants)), view=None)
+            else:
+                await message.edit(embed=announcement_embed(event, len(entrants)))
+        except discord.HTTPException as error:
+            log.info("could not update the announcement of tournament %d: %s", event.id, error)
+
     # ------------------------------------------------------------------ telling
 
     async def _announce_round(self, event: Tournament) -> None:
@@ -392,6 +445,7 @@ class TournamentDesk:
             event.id, ["running"], "finished", action="finished", detail=why
         ):
             return
+        await self.refresh_announcement(event.id)
         table = await self.standings(event)
         podium = [s for s in table if not s.withdrawn][:3]
         medals = ("🥇", "🥈", "🥉")
@@ -408,6 +462,14 @@ class TournamentDesk:
         )
         await self.post_standings(event.id, event.spec.channel_id)
 
+    async def _settled_round(self, event: Tournament) -> int:
+        """The last round whose results are all in (an arena: its one round, as it stands)."""
+        if event.spec.format == "arena" or event.round == 0:
+            return event.round
+        if await self.bot.storage.tournaments.round_open(event.id, event.round):
+            return event.round - 1
+        return event.round
+
     async def standings(self, event: Tournament) -> list[Line]:
         """The event's standings now."""
         return standings_of(event, await sheet_of(self.bot.storage, event))
@@ -422,16 +484,17 @@ class TournamentDesk:
         ``channel_id`` or as the answer to ``interaction``; words alone where the bot may not
         attach files."""
         event = await self.bot.storage.tournaments.get(event_id)
-        sheet = await sheet_of(self.bot.storage, event)
+        after = await self._settled_round(event)
+        sheet = await sheet_of(self.bot.storage, event, upto=after)
         table = standings_of(event, sheet)
-        text = clip(standings_text(event, table), CONTENT)
+        text = clip(standings_text(event, table, after), CONTENT)
         none = discord.AllowedMentions.none()
         channel = None if interaction is not None else await resolve_channel(self.bot, channel_id)
         if interaction is None and channel is None:
             return
         files: list[discord.File] = []
         if table and can_attach(interaction, channel):
-            subtitle = standings_subtitle(event)
+            subtitle = standings_subtitle(event, after)
             view = crosstable_view(event, sheet, table, subtitle)
             data = await asyncio.to_thread(render_crosstable, view)
             files.append(
@@ -449,7 +512,9 @@ class TournamentDesk:
 
     async def export(self, event: Tournament) -> discord.File:
         """The event's record: every game in OTN and the crosstable, as one text file."""
-        parts = [standings_text(event, await self.standings(event)), ""]
+        after = await self._settled_round(event)
+        table = standings_of(event, await sheet_of(self.bot.storage, event, upto=after))
+        parts = [standings_text(event, table, after).replace("**", "").replace("```\n", ""), ""]
         for pairing in await self.bot.storage.tournaments.pairings(event.id):
             for game_id in pairing.games:
                 text, _ = await otn_record(
@@ -469,16 +534,19 @@ def score_of(record: GameRecord, player: Participant) -> float:
     return 1.0 if winner == player else 0.0
 
 
-def standings_subtitle(event: Tournament) -> str:
-    """Where the standings stand: ``Brandubh Swiss · after round 2 of 3``."""
+def standings_subtitle(event: Tournament, after: int) -> str:
+    """Where the standings stand: ``Brandubh Swiss · after round 2 of 3`` (``after``: the last
+    round counted; the round under way, if any, is not)."""
     words = f"{get_variant(event.spec.variant).title} {FORMAT_WORDS[event.spec.format]}"
     if event.status == "finished":
         return words + " · final"
-    if event.spec.format == "swiss" and event.round:
-        return words + f" · after round {event.round} of {event.spec.rounds}"
-    if event.round and event.spec.format == "round_robin":
-        return words + f" · after round {event.round}"
-    return words
+    if event.spec.format == "arena":
+        return words + (" · under way" if event.round else "")
+    if after == 0:
+        return words + (" · round 1 under way" if event.round else " · not begun")
+    of = f" of {event.spec.rounds}" if event.spec.format == "swiss" else ""
+    under_way = f" (round {event.round} under way)" if event.round > after else ""
+    return words + f" · after round {after}{of}{under_way}"
 
 
 def number_text(value: float | None) -> str:
@@ -490,14 +558,9 @@ def number_text(value: float | None) -> str:
     return f"{value:.1f}"
 
 
-def standings_text(event: Tournament, table: list[Line]) -> str:
+def standings_text(event: Tournament, table: list[Line], after: int) -> str:
     """The standings in words (a code block, for a phone's width)."""
-    header = (
-        f"**{event.name}** · {get_variant(event.spec.variant).title} "
-        f"{FORMAT_WORDS[event.spec.format]}"
-    )
-    if event.round:
-        header += f" · after round {event.round}"
+    header = f"**{event.name}** · {standings_subtitle(event, after)}"
     if not table:
         return header + "\nNobody has joined yet."
     names = [t[0] for t in table[0].tiebreaks]
@@ -519,6 +582,36 @@ def standings_text(event: Tournament, table: list[Line]) -> str:
             else ""
         )
     )
+
+
+def announcement_embed(event: Tournament, players: int) -> discord.Embed:
+    """The announcement of an event: its options, when it starts (or how it stands), its
+    players, its organiser."""
+    embed = discord.Embed(
+        title=f"🏆 {event.name} (#{event.id})",
+        description=describe_event(event),
+        colour=discord.Colour.gold(),
+    )
+    if event.status == "signup":
+        when = f"<t:{event.spec.starts_at}:R> (<t:{event.spec.starts_at}:f>)"
+        embed.add_field(name="Starts", value=when)
+    else:
+        status = {
+            "running": f"round {event.round} under way",
+            "paused": f"paused in round {event.round}",
+            "finished": "finished: `/tafl tournament standings`",
+            "cancelled": "cancelled",
+        }[event.status]
+        embed.add_field(name="Now", value=status)
+    embed.add_field(name="Players", value=str(players))
+    embed.add_field(name="Organiser", value=plain_name(event.organiser))
+    footer = (
+        "Join with the button or /tafl tournament join · each game gets a thread here"
+        if event.status in ("signup", "running", "paused")
+        else "This event is over."
+    )
+    embed.set_footer(text=footer)
+    return fit_embed(embed)
 
 
 def describe_event(event: Tournament) -> str:

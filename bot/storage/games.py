@@ -279,6 +279,17 @@ class GameStore:
             )
         return None if game_id is None else int(game_id)
 
+    async def last_ended_in_channel(self, channel_id: int) -> int | None:
+        """The id of the channel's most recently ended game, with a result or called off."""
+        async with self._db.read() as connection:
+            game_id = await connection.fetch_value(
+                "SELECT id FROM games WHERE status IN ('finished', 'aborted') AND (channel_id = ?"
+                " OR id IN (SELECT game_id FROM game_venues WHERE channel_id = ?))"
+                " ORDER BY ended_at DESC, id DESC LIMIT 1",
+                (channel_id, channel_id),
+            )
+        return None if game_id is None else int(game_id)
+
     async def active(self) -> list[GameRecord]:
         """Every active game of this process's servers (a game across servers, when one of its
         venues is), oldest first."""

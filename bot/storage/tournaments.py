@@ -321,6 +321,14 @@ class TournamentStore:
                 raise EntryRefused(
                     f"**{event.name}** has begun: a round robin takes no late entry."
                 )
+            if (
+                event.status != "signup"
+                and event.spec.format == "swiss"
+                and event.round >= (event.spec.rounds or 1)
+            ):
+                raise EntryRefused(
+                    f"**{event.name}** is playing its last round: there is no round left to join."
+                )
             floor, ceiling = event.spec.rating_floor, event.spec.rating_ceiling
             if floor is not None and rating < floor:
                 raise EntryRefused(

@@ -325,7 +325,7 @@ class GameHub:
 
     async def last_ending(self, channel_id: int) -> str | None:
         """How the channel's last game ended (``Game #4 is over: ...``), if it has had one."""
-        last = await self.storage.games.last_finished_in_channel(channel_id)
+        last = await self.storage.games.last_ended_in_channel(channel_id)
         return None if last is None else game_over(await self.storage.games.get(last))
 
     async def game_over(self, game_id: int) -> UserError:
@@ -429,9 +429,10 @@ class GameHub:
         the game caught up, when the database was ahead."""
         if live.unsure:
             await self._resync(live)
-        elif live.across and live.to_move != player and live.side_of(player.user_id or 0):
-            # The opponent's move may have been written by the process serving their server a
-            # moment ago, its news not here yet: read the game before refusing.
+        elif live.across and live.to_move != player:
+            # The opponent's move (or the game's end) may have been written by the process
+            # serving the other server a moment ago, its news not here yet: read the game
+            # before refusing anyone.
             await self._resync(live)
         game = live.game
         if expected_ply is not None and expected_ply != game.ply:

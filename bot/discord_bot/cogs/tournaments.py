@@ -19,7 +19,7 @@ from ..app.wording import plain_name
 from ..choices import VARIANT_CHOICES
 from ..limits import CONTENT, clip, fit_embed
 from ..people import participant_of
-from ..tournament_desk import describe_event, points_text
+from ..tournament_desk import announcement_embed, describe_event, points_text
 from ..views import TournamentButton, tournament_view
 
 if TYPE_CHECKING:
@@ -153,26 +153,10 @@ class Tournaments(commands.Cog):
         )
         event = await self.bot.storage.tournaments.create(spec, participant_of(interaction.user))
         await interaction.response.send_message(
-            embed=self._announcement(event, 0), view=tournament_view(event.id)
+            embed=announcement_embed(event, 0), view=tournament_view(event.id)
         )
         message = await interaction.original_response()
         await self.bot.storage.tournaments.set_announcement(event.id, message.id)
-
-    def _announcement(self, event: Tournament, entrants: int) -> discord.Embed:
-        embed = discord.Embed(
-            title=f"🏆 {event.name} (#{event.id})",
-            description=describe_event(event),
-            colour=discord.Colour.gold(),
-        )
-        embed.add_field(
-            name="Starts", value=f"<t:{event.spec.starts_at}:R> (<t:{event.spec.starts_at}:f>)"
-        )
-        embed.add_field(name="Players", value=str(entrants))
-        embed.add_field(name="Organiser", value=plain_name(event.organiser))
-        embed.set_footer(
-            text="Join with the button or /tafl tournament join · each game gets a thread here"
-        )
-        return fit_embed(embed)
 
     async def _may_organise(self, interaction: discord.Interaction) -> bool:
         settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
@@ -212,6 +196,16 @@ class Tournaments(commands.Cog):
         found = await self._organised(interaction, event)
         if found.status != "signup":
             raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        joined = [e for e in await self.bot.storage.tournaments.entrants(found.id) if e.active]
+        if len(joined) < found.spec.min_entrants:
+            # Started early by hand: refused, and the sign-up goes on (at its time, too few
+            # players cancel it).
+            raise UserError(
+                f"**{found.name}** needs {found.spec.min_entrants} players to start and "
+                f"{len(joined)} have joined; it stays open for sign-up (it starts "
+                f"<t:{found.spec.starts_at}:R>, or is cancelled then if still too few have "
+                "joined)."
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         words = await self.bot.tournament_desk.start(found, by=participant_of(interaction.user))
         await interaction.followup.send(words, ephemeral=True)
@@ -263,6 +257,12 @@ class Tournaments(commands.Cog):
         ):
             raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
         await interaction.response.send_message(f"**{found.name}** is cancelled: {reason}")
+        for pairing in await self.bot.storage.tournaments.pairings(found.id, found.round or 1):
+            for game_id in pairing.games:
+                await self.bot.tournament_desk.call_off(
+                    found, game_id, f"the event is cancelled ({reason})"
+                )
+        await self.bot.tournament_desk.refresh_announcement(found.id)
 
     @group.command(name="result", description="Set a pairing's result (forfeit, etc.)")
     @app_commands.describe(
@@ -306,13 +306,7 @@ class Tournaments(commands.Cog):
         )
         # A game of the pairing still being played stops here: the result is the organiser's.
         for game_id in pairing.games:
-            live = self.bot.hub.by_id(game_id)
-            if live is not None and await self.bot.hub.call_off(live):
-                await self.bot.table.tell(
-                    live.record.channel_id,
-                    f"Game #{game_id} was called off by the organiser of **{found.name}**: "
-                    f"{reason}",
-                )
+            await self.bot.tournament_desk.call_off(found, game_id, reason)
         await self.bot.storage.tournaments.decide(
             found.id, round, board, first, second, how,
             reason=reason, actor=participant_of(interaction.user), only_undecided=False,
@@ -320,7 +314,7 @@ class Tournaments(commands.Cog):
         await interaction.response.send_message(
             f"**{found.name}**, round {round}, board {board}: {plain_name(pairing.first)} "
             f"{points_text(first)}–{points_text(second)} {plain_name(pairing.second)} "
-            f"({how}: {reason})."
+            f"({reason if how in reason.lower() else how + ': ' + reason})."
         )
 
     @group.command(name="remove", description="Remove a player from a tournament")
@@ -342,11 +336,14 @@ class Tournaments(commands.Cog):
             detail=reason,
         ):
             raise UserError(f"{player.display_name} is not playing in **{found.name}**.")
+        forfeited = await self.bot.tournament_desk.forfeit_current(found, player.id, reason)
+        tail = " Their game under way is lost by forfeit." if forfeited else ""
         await interaction.response.send_message(
             f"{player.display_name} is removed from **{found.name}** ({reason}); the games "
-            "they played stand.",
+            f"they finished stand.{tail}",
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        await self.bot.tournament_desk.refresh_announcement(found.id)
 
     # ------------------------------------------------------------------ players
 
@@ -374,7 +371,7 @@ class Tournaments(commands.Cog):
             "withdraws you.",
             ephemeral=True,
         )
-        await self._refresh_announcement(event)
+        await self.bot.tournament_desk.refresh_announcement(event.id)
 
     @group.command(name="leave", description="Withdraw from a tournament")
     @app_commands.describe(event="Tournament number (this server's newest by default)")
@@ -383,6 +380,8 @@ class Tournaments(commands.Cog):
         await self._leave(interaction, await self._event(interaction, event))
 
     async def _leave(self, interaction: discord.Interaction, event: Tournament) -> None:
+        if event.status in ("finished", "cancelled"):
+            raise UserError(f"**{event.name}** is over.")
         if not await self.bot.storage.tournaments.leave(event.id, interaction.user.id, "withdrew"):
             raise UserError(f"You are not playing in **{event.name}**.")
         words = (
@@ -392,7 +391,7 @@ class Tournaments(commands.Cog):
             "games you played stand."
         )
         await interaction.response.send_message(words, ephemeral=True)
-        await self._refresh_announcement(event)
+        await self.bot.tournament_desk.refresh_announcement(event.id)
 
     async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:
         """Join or Leave under the announcement."""
@@ -401,18 +400,6 @@ class Tournaments(commands.Cog):
             await self._join(interaction, event)
         else:
             await self._leave(interaction, event)
-
-    async def _refresh_announcement(self, event: Tournament) -> None:
-        if event.announcement_id is None:
-            return
-        entrants = [e for e in await self.bot.storage.tournaments.entrants(event.id) if e.active]
-        channel = self.bot.get_partial_messageable(event.spec.channel_id)
-        try:
-            await channel.get_partial_message(event.announcement_id).edit(
-                embed=self._announcement(event, len(entrants))
-            )
-        except discord.HTTPException as error:
-            log.info("could not update the announcement of tournament %d: %s", event.id, error)
 
     @group.command(name="list", description="This server's tournaments")
     async def list_(self, interaction: discord.Interaction) -> None:
