@@ -137,6 +137,11 @@ async def play_across(
     attacker, defender = (
         (players[0], players[1]) if "You play the defenders" in found else (players[1], players[0])
     )
+    assert defender.thread is not None
+    called = await fake.wait_for_message(
+        defender.thread, lambda m: "your game from the lobby has begun here" in m.text, timeout=WAIT
+    )
+    assert f"<@{defender.user.id}>" in called.text and "you play the defenders" in called.text
     line = lobby_line()
     sides = [attacker, defender]
     for ply, text in enumerate(line[:2]):

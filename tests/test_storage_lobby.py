@@ -196,6 +196,20 @@ async def test_a_player_at_the_board_cannot_seek_and_starting_a_game_withdraws_a
     assert isinstance(await storage.lobby.seek(ask(BEN, 2)), Waiting)
 
 
+async def test_a_player_seeking_during_a_game_across_servers_is_pointed_to_their_own_thread(
+    storage: Storage,
+) -> None:
+    await storage.lobby.seek(ask(ANN, 1, seconds=600))
+    pairing = await storage.lobby.seek(ask(BEN, 2, seconds=600))
+    assert isinstance(pairing, Pairing)
+    places = {"attackers": Place(1, "North", 9001), "defenders": Place(2, "South", 9002)}
+    await storage.games.create_across(**across(pairing, places))
+    for seek, channel in ((pairing.attackers, 9001), (pairing.defenders, 9002)):
+        with pytest.raises(InAGame) as playing:
+            await storage.lobby.seek(ask(seek.player, seek.guild_id))
+        assert playing.value.channel_id == channel
+
+
 async def test_a_pair_starts_one_game_with_a_venue_in_each_server(storage: Storage) -> None:
     await storage.lobby.seek(ask(ANN, 1))
     pairing = await storage.lobby.seek(ask(BEN, 2))

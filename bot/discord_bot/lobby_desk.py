@@ -41,6 +41,7 @@ from .app.errors import UserError
 from .app.games import LiveGame, adjourned_words, rematch_sides
 from .app.wording import game_over, plain_name
 from .limits import CONTENT, clip
+from .present import stranger
 from .table import post_board, resolve_channel, venue_lost
 from .venue import THREAD_ARCHIVE_MINUTES, thread_name
 from .views import across_rematch_view
@@ -106,8 +107,25 @@ class LobbyDesk:
             if venue.note is not None:
                 await self.bot.table.tell(venue.channel_id, venue.note)
         await post_board(self.bot, live, [opening_line(live)])
+        await self._call_waiting(live)
         await self.changed(live.id)
         return live
+
+    async def _call_waiting(self, live: LiveGame) -> None:
+        """The board pings the player to move; the other player was promised a ping too, in
+        their own thread, saying who moves first."""
+        mover = live.game.turn
+        venue = live.venue(mover.other)
+        if venue is None:
+            return
+        player = live.participant(mover.other)
+        await self.bot.table.tell(
+            venue.channel_id,
+            f"<@{player.user_id}>, your game from the lobby has begun here: you play the "
+            f"{mover.other.value}; {stranger(live, mover)} moves first.",
+            venue.guild_id,
+            discord.AllowedMentions(users=[discord.Object(player.user_id or 0)]),
+        )
 
     # ------------------------------------------------------------------ rematches
 
@@ -171,6 +189,7 @@ class LobbyDesk:
             ) from None
         live = self.bot.hub.adopt(record, made)
         await post_board(self.bot, live, [f"Rematch of game #{old.id}. " + opening_line(live)])
+        await self._call_waiting(live)
         await self.changed(live.id)
         return live
 

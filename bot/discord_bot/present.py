@@ -417,10 +417,15 @@ def player_field(live: LiveGame, side: Side, venue: Venue | None = None) -> str:
 
 
 def board_embed(
-    live: LiveGame, image: BoardImage | None, lines: list[str], venue: Venue | None = None
+    live: LiveGame,
+    image: BoardImage | None,
+    lines: list[str],
+    venue: Venue | None = None,
+    *,
+    in_event: bool = False,
 ) -> discord.Embed:
     """The embed that carries the board image and the game's headline, as shown in ``venue``
-    (``None``: the game's one channel)."""
+    (``None``: the game's one channel); a tournament's game (``in_event``) offers no rematch."""
     game = live.game
     title = f"{game.variant.title} · game #{live.id}"
     if game.history:
@@ -446,9 +451,12 @@ def board_embed(
     if outcome is not None:
         # A game that ended before both sides moved has nothing to review.
         review = " · /tafl analyze reviews the game" if live.record.both_sides_moved else ""
-        embed.set_footer(
-            text=f"Rematch: the button or /tafl rematch{review} · /tafl export saves it"
+        first = (
+            "A tournament game: /tafl tournament pairings shows the round"
+            if in_event
+            else "Rematch: the button or /tafl rematch"
         )
+        embed.set_footer(text=f"{first}{review} · /tafl export saves it")
     else:
         embed.set_footer(text="/tafl move, or the Move button · /tafl rules explains the game")
     return fit_embed(embed)

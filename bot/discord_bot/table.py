@@ -246,11 +246,23 @@ async def _post_board_in(
     look = await board_look(bot, live, None if owner is None else owner.user_id)
     flip = flip != look.flip
     image = await render_board(live, flip=flip, theme=look.theme) if attach else None
-    view = finished_view(live.id) if over else game_view(live.id, board_actions(live))
+    # A tournament's game ends without a Rematch: the event pairs the next one.
+    in_event = over and await bot.storage.tournaments.of_game(live.id) is not None
+    view = (
+        finished_view(live.id, rematch=not in_event)
+        if over
+        else game_view(live.id, board_actions(live))
+    )
     text = text_message(live, content_lines, flip)
     embed: discord.Embed | None = None
     if image is not None:
-        embed = board_embed(live, image, content_lines[:-1] if not over else content_lines, venue)
+        embed = board_embed(
+            live,
+            image,
+            content_lines[:-1] if not over else content_lines,
+            venue,
+            in_event=in_event,
+        )
         # The ping goes in the content: mentions inside embeds do not notify anyone.
         content = clip(content_lines[-1], CONTENT) if not over else None
     else:

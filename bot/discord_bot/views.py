@@ -497,10 +497,12 @@ def confirm_resign_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def finished_view(game_id: int) -> discord.ui.View:
-    """Under the final board: only Rematch."""
+def finished_view(game_id: int, *, rematch: bool = True) -> discord.ui.View:
+    """Under the final board: only Rematch (nothing under a tournament's game: the event pairs
+    the next one)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(game_id))
+    if rematch:
+        view.add_item(RematchButton(game_id))
     return view
 
 

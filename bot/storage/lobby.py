@@ -467,10 +467,14 @@ def _as_matched(seek: Seek, opponent: int, side: SideName) -> Seek:
 
 
 async def _refuse_if_playing(connection: Connection, player: int) -> None:
+    # Where the player plays it: their own venue of a game across servers, else its channel.
     row = await connection.fetch_one(
-        "SELECT id, channel_id FROM games WHERE status = 'active'"
-        " AND (attackers_id = ? OR defenders_id = ?) AND move_seconds < ? ORDER BY id",
-        (player, player, LIVE_GAME_SECONDS),
+        "SELECT g.id, coalesce(v.channel_id, g.channel_id) FROM games AS g"
+        " LEFT JOIN game_venues AS v ON v.game_id = g.id AND v.active = 1 AND v.side ="
+        " CASE WHEN g.attackers_id = ? THEN 'attackers' ELSE 'defenders' END"
+        " WHERE g.status = 'active' AND (g.attackers_id = ? OR g.defenders_id = ?)"
+        " AND g.move_seconds < ? ORDER BY g.id",
+        (player, player, player, LIVE_GAME_SECONDS),
     )
     if row is not None:
         raise InAGame(int(row[0]), int(row[1]))

@@ -615,6 +615,11 @@ class GameHub:
         live = await self.require_id(game_id)
         async with live.lock:
             offer = live.draw_offer
+            if live.across and (offer is None or offer.ply != ply or live.game.ply != ply):
+                # Made (or the game moved) through the process serving the other server a
+                # moment ago: read the game before saying the offer is gone.
+                await self._resync(live)
+                offer = live.draw_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
                 raise UserError("That draw offer is no longer open.")
             self._check_answerer(live, offer, user_id)
@@ -684,6 +689,11 @@ class GameHub:
         live = await self.require_id(game_id)
         async with live.lock:
             offer = live.takeback_offer
+            if live.across and (offer is None or offer.ply != ply or live.game.ply != ply):
+                # Made (or the game moved) through the process serving the other server a
+                # moment ago: read the game before saying the offer is gone.
+                await self._resync(live)
+                offer = live.takeback_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
                 raise UserError("That takeback request is no longer open.")
             self._check_answerer(live, offer, user_id)
