@@ -122,6 +122,10 @@ async def test_blocked_players_are_never_paired_either_way_round(storage: Storag
     assert (await storage.lobby.sweep())[0] == []
     seek = await storage.lobby.open_seek_of(201)
     assert seek is not None
+    # The lobby's list shows neither of them the other's seek, whoever blocked whom.
+    assert [s.player for s in await storage.lobby.open_seeks(besides=202)] == []
+    assert [s.player for s in await storage.lobby.open_seeks(besides=201)] == []
+    assert {s.player for s in await storage.lobby.open_seeks(besides=203)} == {ANN, BEN}
     with pytest.raises(Blocked):
         await storage.lobby.seek(ask(BEN, 2), answering=seek.id)
     # Cat is paired with the oldest seek she may play: ann's.

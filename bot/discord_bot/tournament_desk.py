@@ -168,8 +168,8 @@ class TournamentDesk:
         await storage.log(event.id, by, "started", f"{len(entrants)} players")
         await self.refresh_announcement(event.id)
         fresh = await storage.get(event.id)
-        await self._announce_round(fresh)
         await self._start_games(fresh)
+        await self._announce_round(fresh)
         return f"**{event.name}** has begun: round 1 is paired."
 
     async def _departures(self, event: Tournament, entrants: list[logic.Entrant]) -> bool:
@@ -226,8 +226,8 @@ class TournamentDesk:
         ):
             return  # another process paired it
         fresh = await storage.get(event.id)
-        await self._announce_round(fresh)
         await self._start_games(fresh)
+        await self._announce_round(fresh)
 
     async def _arena(self, event: Tournament) -> None:
         """An arena pairs its free players again at once, until it ends."""
@@ -425,9 +425,13 @@ class TournamentDesk:
                     f"Bye: <@{pairing.first.user_id}> ({points_text(pairing.first_points)})"
                 )
             else:
+                where = ""
+                if pairing.games:
+                    record = await self.bot.storage.games.get(pairing.games[-1])
+                    where = f" · <#{record.channel_id}>"
                 lines.append(
-                    f"Board {pairing.board}: <@{pairing.first.user_id}> – "
-                    f"<@{pairing.second.user_id}>"
+                    f"Board {pairing.board}: <@{pairing.first.user_id}> (attacks) – "
+                    f"<@{pairing.second.user_id}>{where}"
                 )
         if event.round_deadline is not None:
             lines.append(f"The round ends <t:{event.round_deadline}:R>.")
@@ -516,10 +520,12 @@ class TournamentDesk:
         table = standings_of(event, await sheet_of(self.bot.storage, event, upto=after))
         parts = [standings_text(event, table, after).replace("**", "").replace("```\n", ""), ""]
         for pairing in await self.bot.storage.tournaments.pairings(event.id):
-            for game_id in pairing.games:
+            for number, game_id in enumerate(pairing.games, start=1):
                 text, _ = await otn_record(
                     self.bot.storage, await self.bot.storage.games.get(game_id)
                 )
+                game = f", game {number}" if len(pairing.games) > 1 else ""
+                parts.append(f"Round {pairing.round}, board {pairing.board}{game}:")
                 parts.append(text)
                 parts.append("")
         data = "\n".join(parts).encode()
@@ -553,8 +559,10 @@ def number_text(value: float | None) -> str:
     """A tiebreak's value: whole numbers without decimals, halves as ½, none as a dash."""
     if value is None:
         return "–"
+    if value >= 100:  # a rating
+        return str(round(value))
     if abs(value * 2 - round(value * 2)) < 1e-9:
-        return points_text(value) if value < 100 else str(round(value))
+        return points_text(value)
     return f"{value:.1f}"
 
 

@@ -338,7 +338,8 @@ class LobbyStore:
         self, variant: str | None = None, *, limit: int | None = None, besides: int | None = None
     ) -> list[Seek]:
         """Open seeks (of ``variant``), oldest first: at most ``limit``, leaving out those of
-        the player ``besides`` (a Discord user id: the one looking at the list)."""
+        the player ``besides`` (a Discord user id: the one looking at the list) and of anyone
+        blocked either way with them."""
         async with self._db.read() as connection:
             return await _open_seeks(
                 connection, self._db.now(), variant, limit=limit, besides=besides
@@ -533,8 +534,13 @@ async def _open_seeks(
         where += " AND s.variant = ?"
         parameters.append(variant)
     if besides is not None:
-        where += " AND p.discord_user_id <> ?"
-        parameters.append(besides)
+        # Not the viewer's own seek, nor the seek of anyone blocked either way with them.
+        where += (
+            " AND p.discord_user_id <> ? AND NOT EXISTS (SELECT 1 FROM blocks AS k JOIN players"
+            " AS me ON me.discord_user_id = ? WHERE (k.player_id = p.id AND k.blocked_id = me.id)"
+            " OR (k.player_id = me.id AND k.blocked_id = p.id))"
+        )
+        parameters += [besides, besides]
     tail = " ORDER BY s.created_at, s.id"
     if limit is not None:
         tail += " LIMIT ?"

@@ -68,13 +68,18 @@ def check_server(settings: ServerSettings, channel_id: int, parent_id: int | Non
         raise UserError(f"On this server the lobby is in {where}: seek from there.")
 
 
+def words_list(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def check_offer(settings: ServerSettings, variant: str, seconds: int) -> None:
     """Refuse a variant or a time this server has left out of the lobby."""
     if settings.lobby_variants and variant not in settings.lobby_variants:
-        names = ", ".join(get_variant(name).title for name in sorted(settings.lobby_variants))
+        names = words_list([get_variant(name).title for name in sorted(settings.lobby_variants)])
         raise UserError(f"This server offers only {names} in the lobby.")
     if settings.lobby_times and seconds not in settings.lobby_times:
-        times = ", ".join(time_words(value) for value in sorted(settings.lobby_times))
+        times = words_list([time_words(value) for value in sorted(settings.lobby_times)])
         raise UserError(f"This server offers only {times} in the lobby.")
 
 
@@ -217,6 +222,9 @@ class Lobby(commands.Cog):
             if cancelled is None:
                 seek = await self.bot.storage.lobby.get(button.seek_id)
                 state = SEEK_STATES.get(seek.status if seek else "", "no longer open")
+                newer = await self.bot.storage.lobby.open_seek_of(interaction.user.id)
+                if seek is not None and seek.status == "cancelled" and newer is not None:
+                    state = "replaced by your newer seek (its own message has a Cancel button)"
                 await interaction.response.edit_message(content=f"That seek is {state}.", view=None)
                 return
             await interaction.response.edit_message(
@@ -244,7 +252,25 @@ class Lobby(commands.Cog):
         """The open seeks (variant, time, rating; no names until paired), with a button to play
         each."""
         lobby = self.bot.storage.lobby
-        seeks = await lobby.open_seeks(variant, limit=LISTED, besides=interaction.user.id)
+        # Only seeks this member could play from here: the server's lobby rules applied.
+        refusal = None
+        settings = None
+        if interaction.guild_id is not None:
+            settings = await self.bot.storage.settings.get(interaction.guild_id)
+            parent = getattr(interaction.channel, "parent_id", None)
+            try:
+                check_server(settings, interaction.channel_id or 0, parent)
+            except UserError as error:
+                refusal = str(error)
+        seeks = await lobby.open_seeks(variant, limit=5 * LISTED, besides=interaction.user.id)
+        if settings is not None:
+            seeks = [
+                seek
+                for seek in seeks
+                if (not settings.lobby_variants or seek.variant in settings.lobby_variants)
+                and (not settings.lobby_times or seek.move_seconds in settings.lobby_times)
+            ]
+        seeks = [] if refusal else seeks[:LISTED]
         own = await lobby.open_seek_of(interaction.user.id)
         counts = await lobby.counts()
         embed = discord.Embed(title="The lobby: players seeking a game in any server")
@@ -257,7 +283,15 @@ class Lobby(commands.Cog):
                     f"\nYours is among them ({get_variant(own.variant).title}); it is not listed."
                 )
         listed = seeks
-        if not listed:
+        if refusal is not None:
+            embed.add_field(name="Not from here", value=refusal, inline=False)
+        elif not listed and own is not None:
+            embed.add_field(
+                name="Nobody else to play right now",
+                value="Your seek waits: you will be paired as soon as someone compatible seeks.",
+                inline=False,
+            )
+        elif not listed:
             embed.add_field(
                 name="Nobody to play right now",
                 value="Seek a game yourself with `/tafl seek`: you will be paired as soon as "

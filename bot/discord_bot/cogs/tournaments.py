@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.storage import NotFound
 from bot.storage.tournaments import EntryRefused, Tournament, TournamentSpec
 
-from ..app.durations import parse_move_time
+from ..app.durations import describe_duration, parse_move_time
 from ..app.errors import UserError
 from ..app.wording import plain_name
 from ..choices import VARIANT_CHOICES
@@ -104,8 +104,8 @@ class Tournaments(commands.Cog):
         name: app_commands.Range[str, 3, 60],
         variant: str = "copenhagen",
         format: str = "swiss",
-        rounds: app_commands.Range[int, 1, 15] = 5,
-        minutes: app_commands.Range[int, 10, 1440] = 60,
+        rounds: app_commands.Range[int, 1, 15] | None = None,
+        minutes: app_commands.Range[int, 10, 1440] | None = None,
         time: str | None = None,
         round_time: str | None = None,
         starts_in: str | None = None,
@@ -130,6 +130,15 @@ class Tournaments(commands.Cog):
             )
         move_seconds = _duration(time, "time", 86400)
         round_seconds = _duration(round_time, "round_time", None)
+        if rounds is not None and format != "swiss":
+            raise UserError("`rounds` is for Swiss events (a round robin plays everyone once).")
+        if minutes is not None and format != "arena":
+            raise UserError("`minutes` is for arenas: a Swiss has `rounds`.")
+        if round_seconds is not None and move_seconds is not None and round_seconds < move_seconds:
+            raise UserError(
+                f"A round of {describe_duration(round_seconds)} is shorter than one move's "
+                f"{describe_duration(move_seconds)}: give `round_time` several moves' time."
+            )
         delay = _duration(starts_in, "starts_in", 3600) or 0
         kind: Literal["swiss", "round_robin", "arena"] = (
             "round_robin" if format == "round_robin" else "arena" if format == "arena" else "swiss"
@@ -140,8 +149,8 @@ class Tournaments(commands.Cog):
             name=name.strip(),
             variant=variant,
             format=kind,
-            rounds=rounds if kind == "swiss" else None,
-            arena_seconds=minutes * 60 if kind == "arena" else None,
+            rounds=(rounds or 5) if kind == "swiss" else None,
+            arena_seconds=(minutes or 60) * 60 if kind == "arena" else None,
             matches=matches,
             move_seconds=move_seconds,
             round_seconds=round_seconds,
@@ -175,6 +184,10 @@ class Tournaments(commands.Cog):
         storage = self.bot.storage.tournaments
         if event_id is None:
             events = await storage.in_guild(interaction.guild_id or 0)
+            here = interaction.channel_id
+            parent = getattr(interaction.channel, "parent_id", None)
+            # This channel's events first (or, in a game's thread, its parent's).
+            events.sort(key=lambda e: e.spec.channel_id not in (here, parent))
             if not events:
                 raise UserError(
                     "This server has no tournament under way: an organiser starts one with "
@@ -432,10 +445,12 @@ class Tournaments(commands.Cog):
             name="Status",
             value=STATUS_WORDS[found.status] + (f", round {found.round}" if found.round else ""),
         )
-        embed.add_field(
-            name="Starts" if found.status == "signup" else "Started",
-            value=f"<t:{found.spec.starts_at}:f>",
-        )
+        history = await self.bot.storage.tournaments.history(found.id)
+        began = next((h.at for h in history if h.action == "started"), None)
+        if found.status == "signup":
+            embed.add_field(name="Starts", value=f"<t:{found.spec.starts_at}:f>")
+        elif began is not None:
+            embed.add_field(name="Started", value=f"<t:{began}:f>")
         names = [
             plain_name(e.player) + (f" ({e.left_reason})" if e.left_reason else "")
             for e in entrants
@@ -445,7 +460,6 @@ class Tournaments(commands.Cog):
             value=clip(", ".join(names) or "nobody yet", 1000),
             inline=False,
         )
-        history = await self.bot.storage.tournaments.history(found.id)
         embed.add_field(
             name="History",
             value=clip(
@@ -465,6 +479,11 @@ class Tournaments(commands.Cog):
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """The standings, as an image and in words."""
         found = await self._event(interaction, event)
+        if found.round == 0:
+            raise UserError(
+                f"**{found.name}** has not begun (it starts <t:{found.spec.starts_at}:R>): "
+                "`/tafl tournament info` lists who has joined."
+            )
         await interaction.response.defer(thinking=True)
         await self.bot.tournament_desk.post_standings(
             found.id, interaction.channel_id or 0, interaction
