@@ -230,7 +230,7 @@ def test_a_retired_board_says_which_position_it_shows_and_calls_on_nobody() -> N
     played.play("d3-e3")
     assert retired_board(game_live, 1) == "After 1. d2-c2"
     assert retired_board(game_live, 2) == "After 1… d3-e3"
-    assert retired_board(game_live, 3) == "Game #7 before a move that was taken back."
+    assert retired_board(game_live, 3) == "Game #7 with a move that was then taken back."
     assert retired_board(game_live, None) is None  # a board from before boards knew their ply
     # A board posted as text keeps its position, without the line addressed to the mover.
     position = Game("brandubh")

@@ -296,7 +296,7 @@ def retired_board(live: LiveGame, ply: int | None, *, with_board: bool = False) 
     if ply is None:
         return None
     if ply > game.ply:
-        return f"Game #{live.id} before a move that was taken back."
+        return f"Game #{live.id} with a move that was then taken back."
     if ply == 0:
         line = f"Game #{live.id} at the start."
     else:
