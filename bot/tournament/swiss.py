@@ -1,31 +1,42 @@
 """Swiss pairing in the manner of FIDE's Dutch system (C.04.3), written for this bot.
 
-Players are ranked by points, then seed. Score brackets are paired from the top: players
-floated down from the bracket above (MDPs) meet the bracket's highest players first; the rest
-is split into a top half S1 and a bottom half S2, and S1's first player meets S2's first, the
-second the second, and so on, trying S2 in the Dutch order of transpositions (a depth-first
-search in which the highest unpaired player takes the first legal opponent) when a pairing is
-not allowed, and S1-S1 pairs (exchanges) last. The hard rules hold throughout: no two players
-meet twice (forfeits aside), two players who must both have the same side never meet, nobody
-gets a second pairing-allocated bye. Within them a bracket asks, in order: that everyone below
-can still be paired (checked with a maximum matching, so a bracket never leaves an unpairable
-remainder); the fewest players floated down, and the lowest scores among them; in the last
-bracket, whose floater takes the bye, the fewest unplayed rounds for that player; the fewest
-side-preference conflicts (searched from the least possible); the fewest players floated down
-twice running; then the lowest ranked floating first. A moved-down player meets the residents
-who floated up last round after the others. The bye so goes to a player who has had no
-pairing-allocated bye: the one with the fewest unplayed rounds, then the lowest ranked.
+Players are ranked by points, then seed. The hard rules hold throughout: no two players meet
+twice (forfeits aside), two players who must both have the same side never meet, nobody gets
+a second pairing-allocated bye. The round is first checked to be pairable (a maximum
+matching), and the lowest score on which a player without a bye can take it with everyone else
+still paired is found: the bye goes to that score, never a higher one.
+
+Score brackets are then paired from the top: players floated down from the bracket above
+(MDPs) meet the bracket's highest players first; the rest is split into a top half S1 and a
+bottom half S2, and S1's first player meets S2's first, the second the second, and so on,
+trying S2 in the Dutch order of transpositions (a depth-first search in which the highest
+unpaired player takes the first legal opponent) when a pairing is not allowed, and S1-S1 pairs
+(exchanges) last. A bracket asks, in order: that everyone below can still be paired with the
+bye on that lowest score (checked with a maximum matching, so a bracket never leaves an
+unpairable remainder, and floats down what the bye's place needs); the fewest players floated
+down (C.04.3 C5), the lowest scores among them (C6); the most pairs these floaters allow in
+the next bracket (C7); in the last bracket, whose floater takes the bye, the fewest unplayed
+rounds for that player (C9); the fewest pairs with a side preference denied (C12), then the
+fewest with a strong or absolute one denied (C13), found by branch and bound from a lower
+bound; the fewest players floated down twice running (C14); then the lowest ranked floating
+first. A moved-down player meets the residents who floated up last round after the others
+(C15, within the pairings equal on the side criteria). Of two players due the same side with
+equal strength, the sides alternate from the last time they differed, their played games
+compared from the last one back.
 
 Tested against the worked example of FIDE TEC's *Mastering the Dutch*
-(``tests/test_tournament_swiss_fide.py``): rounds 1-3 and 5-7 come out as published, rounds
-4, 8 and 9 do not (marked there). What it does not do of the Dutch rules: the full ordering of
-the quality criteria C.04.3 C10 to C21 (side conflicts are counted, not weighed by the strength
-of the preference, C13; repeated floats are only partly avoided); choosing a bracket's floaters
-for the sake of the brackets below beyond their being pairable, so the bye can fall to a higher
-score than FIDE's (C6/C7 over brackets); and the exception that lets two top scorers of the
-last round both have an absolute preference. A bounded search keeps every round fast (round 5
-of 500 players pairs in hundredths of a second, ``benchmarks/tournament.py``); when the bound
-is reached in a bracket, any legal pairing of it is taken from the maximum matching.
+(``tests/test_tournament_swiss_fide.py``): all nine rounds come out as published. What it does
+not do of the Dutch rules: the score differences of the next bracket's pairs (C8) and any look
+further ahead than the next bracket and the bye's score (the brackets are paired one by one,
+not in one weighted matching over the round, so a long chain of floaters can differ from
+FIDE's); the top-scorer rules of the last round (the exception that lets two top scorers
+due the same side absolutely meet, and C10 and C11 on their side differences); and the float
+criteria of two rounds back and of float scores (C16 to C21). A bounded search keeps every
+round fast (round 5 of 500 players pairs in hundredths of a second,
+``benchmarks/tournament.py``): a bracket tries at most
+:data:`FLOATER_CHOICES` sets of floaters per number of floaters and :data:`SEARCH_NODES` nodes
+per search; when the bound is reached, the best pairing found so far is taken, or any legal
+pairing of the bracket from the maximum matching.
 """
 
 from __future__ import annotations
