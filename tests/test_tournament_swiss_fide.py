@@ -18,8 +18,6 @@ carry into the next.
 
 from __future__ import annotations
 
-import pytest
-
 from bot.tournament import (
     Bye,
     ByeKind,
@@ -134,16 +132,12 @@ def test_round_three_floats_the_player_whose_pairing_meets_both_sides_preference
     assert table(pair(3)) == PAIRED[3]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="C.04.3 C13 (fewest players denied a strong side preference) is not weighed: 1 "
-    "(moved down) meets 9, both strongly due black, instead of 2; the pairer counts side "
-    "conflicts (C12) but not their strength, and then prefers a resident who did not float up "
-    "last round (C15), which ranks below C13",
-)
 def test_round_four_with_a_forfeit_in_the_history_and_a_bye() -> None:
     """Mastering the Dutch §6, fourth round (p. 44): 4-3 after a forfeit, the moved-down
-    player 1 meets 2, and the bye goes to 10."""
+    player 1 meets 2, and the bye goes to 10. 1-9 and 2-8 would deny one player a side too,
+    as 1-2 and 8-9 do, but there a strong preference (1 and 9 both strongly due black), here
+    only 8's mild one (C13 before C15, which would have had 1 meet a resident who did not
+    float up last round, 9, before 2)."""
     assert table(pair(4)) == PAIRED[4]
 
 
@@ -166,24 +160,18 @@ def test_round_seven_with_a_half_point_bye_and_no_pairing_bye() -> None:
     assert table(pair(7)) == PAIRED[7]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pairing bye goes to 11 (2½ points) where FIDE gives it to 5 (2 points): score "
-    "brackets are paired from the top, each checking only that the players below can still "
-    "all be paired, not that the bye then falls to the lowest score possible (C.04.3 C6/C7 "
-    "over brackets, the collapsed last bracket)",
-)
 def test_round_eight_gives_the_bye_to_the_lowest_score_possible() -> None:
-    """Mastering the Dutch §10, eighth round (p. 63)."""
+    """Mastering the Dutch §10, eighth round (p. 63): the bye goes to 5 on 2 points, the
+    lowest score it can (15, lower, has had one). For that, the 3-point group floats 6 and
+    14 rather than pair them all (11 and 15 have met, so a bye to 5 needs a player from
+    above to meet 15), and the 4-point group floats 8, not 9, as 8 can then meet 2 in the
+    next group where 9 has met both 2 and 12 (C7, the next bracket's pairs)."""
     assert table(pair(8)) == PAIRED[8]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pairing bye goes to 11 (3½ points) where FIDE floats 8 down to meet 15 and "
-    "gives it to 6 (3 points): as in round 8, brackets are paired from the top without "
-    "looking for the lowest-scored bye over the brackets below (C.04.3 C6/C7)",
-)
 def test_round_nine_the_last_round() -> None:
-    """Mastering the Dutch §11, ninth round (p. 67)."""
+    """Mastering the Dutch §11, ninth round (p. 67): the bye goes to 6 on 3 points, the
+    only player on the lowest score who may have it, so 8 floats down from 4 points to meet 15
+    on 2½; 5 and 11, both mildly due black, alternate from the last time their played games
+    differed (5's two unplayed rounds left out): 5 takes white."""
     assert table(pair(9)) == PAIRED[9]

@@ -4,14 +4,18 @@ that the players still unpaired can all be paired."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 
 
-def maximum_matching(count: int, adjacent: Callable[[int, int], bool]) -> list[int]:
+def maximum_matching(
+    count: int, adjacent: Callable[[int, int], bool], start: Iterable[tuple[int, int]] = ()
+) -> list[int]:
     """A maximum matching of vertices ``0..count-1`` (``adjacent`` symmetric): ``mate[v]`` is
-    v's partner or -1. Deterministic: a greedy start in index order, then augmenting paths from
-    the lowest unmatched vertex."""
+    v's partner or -1. Deterministic: the pairs of ``start`` (adjacent, disjoint), a greedy
+    start in index order, then augmenting paths from the lowest unmatched vertex."""
     mate = [-1] * count
+    for u, v in start:
+        mate[u], mate[v] = v, u
     for u in range(count):
         if mate[u] == -1:
             for v in range(u + 1, count):
@@ -21,15 +25,23 @@ def maximum_matching(count: int, adjacent: Callable[[int, int], bool]) -> list[i
     free = [u for u in range(count) if mate[u] == -1]
     if len(free) < 2:
         return mate
-    graph = [[v for v in range(count) if v != u and adjacent(u, v)] for u in range(count)]
+    neighbours: dict[int, list[int]] = {}
+
+    def graph(u: int) -> list[int]:
+        # built when the search first reaches u: an augmenting path is usually found after
+        # few vertices, so most of the quadratic adjacency is never asked
+        found = neighbours.get(u)
+        if found is None:
+            found = neighbours[u] = [v for v in range(count) if v != u and adjacent(u, v)]
+        return found
+
     for root in free:
         if mate[root] == -1:
-            _augment(graph, mate, root)
+            _augment(count, graph, mate, root)
     return mate
 
 
-def _augment(graph: Sequence[list[int]], mate: list[int], root: int) -> None:
-    count = len(graph)
+def _augment(count: int, graph: Callable[[int], list[int]], mate: list[int], root: int) -> None:
     parent = [-1] * count
     base = list(range(count))
     used = [False] * count
@@ -59,7 +71,7 @@ def _augment(graph: Sequence[list[int]], mate: list[int], root: int) -> None:
 
     while queue:
         v = queue.popleft()
-        for to in graph[v]:
+        for to in graph(v):
             if base[v] == base[to] or mate[v] == to:
                 continue
             if to == root or (mate[to] != -1 and parent[mate[to]] != -1):

@@ -55,10 +55,10 @@ def allocate(
 ) -> tuple[PlayerRecord, PlayerRecord]:
     """``(attacker, defender)`` for two paired players, ``higher`` the higher ranked (more
     points, then better seed; ``higher_seed`` counts from 1). In order: grant both
-    preferences; the stronger one; alternate from the last round in which they had different
-    sides; the higher-ranked player's preference; else the higher-ranked player takes the
-    attackers with an odd seed number and the defenders with an even one (the initial colour is
-    attackers)."""
+    preferences; the stronger one; alternate from the last time they had different sides
+    (their played games compared from the last one back, unplayed rounds left out); the
+    higher-ranked player's preference; else the higher-ranked player takes the attackers with
+    an odd seed number and the defenders with an even one (the initial colour is attackers)."""
     ph, pl = preference(higher.sides), preference(lower.sides)
 
     def higher_takes(side: str) -> tuple[PlayerRecord, PlayerRecord]:
@@ -71,8 +71,11 @@ def allocate(
             return higher_takes(ph.side)
         return higher_takes(DEFENDERS if pl.side == ATTACKERS else ATTACKERS)
     if ph.side:
-        for x, y in zip(reversed(higher.sides), reversed(lower.sides), strict=False):
-            if "-" not in (x, y) and x != y:
+        # unplayed rounds are left out: the played sides are compared from each player's
+        # last game back (FIDE C.04.2 on unplayed games)
+        played_h, played_l = higher.sides.replace("-", ""), lower.sides.replace("-", "")
+        for x, y in zip(reversed(played_h), reversed(played_l), strict=False):
+            if x != y:
                 return higher_takes(DEFENDERS if x == ATTACKERS else ATTACKERS)
         return higher_takes(ph.side)
     return higher_takes(ATTACKERS if higher_seed % 2 == 1 else DEFENDERS)
