@@ -4,10 +4,13 @@ bot restarted mid-round), and a 5-player round robin of two-game matches (a bye 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from e2e_support import WAIT, BotProcess, attachment_is_png, bot_env, private_text, split_log
@@ -79,6 +82,30 @@ class Event:
         )
 
 
+@dataclass(frozen=True)
+class Served:
+    """A bot process serving the stand-in, and its environment (its database is in it)."""
+
+    bot: BotProcess
+    env: dict[str, str]
+
+
+@contextlib.asynccontextmanager
+async def serving(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Served]:
+    """The bot serving ``fake`` on SQLite in ``tmp_path`` (its clock ticking twice a second),
+    stopped afterwards; it must have logged no error and left the stand-in healthy."""
+    env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
+    bot = BotProcess(env, tmp_path / "bot.log")
+    await bot.start(fake, None)
+    try:
+        yield Served(bot, env)
+    finally:
+        await bot.stop()
+    fake.assert_healthy()
+    problems = [e for e in split_log(bot.log_text()) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+
+
 def club(fake: FakeDiscord, names: list[str]) -> tuple[FakeGuild, FakeUser, list[FakeUser]]:
     guild = fake.create_guild("Tafl Club")
     olga = fake.create_user("olga", guild=guild)
@@ -110,10 +137,7 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
         guild, olga, players = club(fake, [f"p{k}" for k in range(8)])
         event = Event(fake, guild, guild.channel("general"))
         event.people = {p.id: p for p in players}
-        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
-        bot = BotProcess(env, tmp_path / "bot.log")
-        await bot.start(fake, None)
-        try:
+        async with serving(fake, tmp_path) as served:
             refused = await event.command(players[0], event.channel, "create", name="Nope")
             assert "Only members who may manage the server" in refused
             created = await event.command(
@@ -146,7 +170,7 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             withdrawn = await event.command(players[7], event.channel, "leave")
             assert "withdrawn" in withdrawn
             last_thread, _, _ = games[3]
-            set_deadline(env, game_id_in(fake, last_thread), -1)
+            set_deadline(served.env, game_id_in(fake, last_thread), -1)
             await fake.wait_for_message(
                 last_thread, lambda m: "ran out of time" in m.text, timeout=WAIT
             )
@@ -159,8 +183,8 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             gone = event.people[int(bye[1])]
             fake.remove_member(guild, gone)
             # A restart mid-round loses nothing.
-            await bot.stop()
-            await bot.start(fake, None)
+            await served.bot.stop()
+            await served.bot.start(fake, None)
             for thread, attacker, _ in games:
                 await event.resign(thread, attacker)
             await event.said("round 3 is paired")
@@ -178,13 +202,7 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
                 (Path(shots) / "swiss-final.png").write_bytes(standings.attachments[0].data)
             listed = await event.command(players[1], event.channel, "pairings", event=1, round=2)
             assert "bye:" in listed
-        finally:
-            await bot.stop()
-        log = bot.log_text()
-        fake.assert_healthy()
-    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
-    assert not problems, "\n".join(problems)
-    storage = await Storage.open(env["TAFL_DATABASE"])
+    storage = await Storage.open(served.env["TAFL_DATABASE"])
     try:
         pairings = await storage.tournaments.pairings(1)
         met = [
@@ -213,10 +231,7 @@ async def test_a_five_player_round_robin_of_two_game_matches(tmp_path: Path) -> 
         guild, olga, players = club(fake, ["ana", "bo", "cy", "di", "ed"])
         event = Event(fake, guild, guild.channel("general"))
         event.people = {p.id: p for p in players}
-        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
-        bot = BotProcess(env, tmp_path / "bot.log")
-        await bot.start(fake, None)
-        try:
+        async with serving(fake, tmp_path) as served:
             await event.command(
                 olga, event.channel, "create", name="Club Round Robin", variant="brandubh",
                 format="round_robin", matches=True,
@@ -246,13 +261,7 @@ async def test_a_five_player_round_robin_of_two_game_matches(tmp_path: Path) -> 
             shots = os.environ.get("TAFL_TEST_SHOTS")
             if shots:
                 (Path(shots) / "round-robin-final.png").write_bytes(standings.attachments[0].data)
-        finally:
-            await bot.stop()
-        log = bot.log_text()
-        fake.assert_healthy()
-    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
-    assert not problems, "\n".join(problems)
-    storage = await Storage.open(env["TAFL_DATABASE"])
+    storage = await Storage.open(served.env["TAFL_DATABASE"])
     try:
         pairings = await storage.tournaments.pairings(1)
         met = [
@@ -270,10 +279,7 @@ async def test_an_arena_pairs_players_again_as_soon_as_their_games_end(tmp_path:
         guild, olga, players = club(fake, ["ana", "bo", "cy", "di"])
         event = Event(fake, guild, guild.channel("general"))
         event.people = {p.id: p for p in players}
-        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
-        bot = BotProcess(env, tmp_path / "bot.log")
-        await bot.start(fake, None)
-        try:
+        async with serving(fake, tmp_path) as served:
             await event.command(
                 olga, event.channel, "create", name="Friday Arena", variant="brandubh",
                 format="arena", minutes=30, time="10m",
@@ -292,7 +298,7 @@ async def test_an_arena_pairs_players_again_as_soon_as_their_games_end(tmp_path:
             assert len(fresh) == 2
             before = {frozenset((a, d)) for _, a, d in first}
             assert not {frozenset((a, d)) for _, a, d in fresh} & before
-            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+            with sqlite3.connect(served.env["TAFL_DATABASE"], timeout=10) as connection:
                 connection.execute("UPDATE tournaments SET ends_at = 0")
             for thread, attacker, _ in fresh:
                 await event.resign(thread, attacker)
@@ -300,12 +306,6 @@ async def test_an_arena_pairs_players_again_as_soon_as_their_games_end(tmp_path:
             assert "🥇" in final.text
             standings = await event.said("Friday Arena** · Brandubh arena")
             assert "games played" in standings.text, standings.text
-        finally:
-            await bot.stop()
-        log = bot.log_text()
-        fake.assert_healthy()
-    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
-    assert not problems, "\n".join(problems)
 
 
 async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path: Path) -> None:
@@ -314,10 +314,7 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
         event = Event(fake, guild, guild.channel("general"))
         event.people = {p.id: p for p in players}
         fake.set_permissions(event.channel, fake.bot_user, deny=Permission.CREATE_PUBLIC_THREADS)
-        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
-        bot = BotProcess(env, tmp_path / "bot.log")
-        await bot.start(fake, None)
-        try:
+        async with serving(fake, tmp_path) as served:
             await event.command(
                 olga, event.channel, "create", name="Small Swiss", variant="brandubh",
                 rounds=1, min_players=3,
@@ -327,7 +324,7 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
             early = await event.command(olga, event.channel, "start", event=1)
             assert "needs 3 players to start and 2 have joined; it stays open" in early
             # At its time, still too few: cancelled, and the channel is told.
-            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+            with sqlite3.connect(served.env["TAFL_DATABASE"], timeout=10) as connection:
                 connection.execute("UPDATE tournaments SET starts_at = 0 WHERE id = 1")
             await event.said("**Small Swiss** is cancelled: it needed 3 players and 2 joined")
             await event.command(
@@ -345,12 +342,6 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
             [(thread, _, defender)] = await event.games(1, 1)
             await event.resign(thread, defender)
             await event.said("**Second Try** is over")
-        finally:
-            await bot.stop()
-        log = bot.log_text()
-        fake.assert_healthy()
-    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
-    assert not problems, "\n".join(problems)
 
 
 async def test_the_organisers_tools(tmp_path: Path) -> None:
@@ -364,10 +355,7 @@ async def test_the_organisers_tools(tmp_path: Path) -> None:
         fake.give_role(guild, tom, role)
         event = Event(fake, guild, guild.channel("general"))
         event.people = {p.id: p for p in players}
-        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
-        bot = BotProcess(env, tmp_path / "bot.log")
-        await bot.start(fake, None)
-        try:
+        async with serving(fake, tmp_path):
             refused = await event.command(tom, event.channel, "create", name="Club Night")
             assert "organisers' role" in refused
             named = await fake.send_slash_command(
@@ -435,12 +423,6 @@ async def test_the_organisers_tools(tmp_path: Path) -> None:
             info = await event.command(ana, event.channel, "info", event=1)
             for action in ("result:", "left:", "cancelled:"):
                 assert action in info, info
-        finally:
-            await bot.stop()
-        log = bot.log_text()
-        fake.assert_healthy()
-    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
-    assert not problems, "\n".join(problems)
 
 
 async def test_a_swiss_that_runs_out_of_new_pairings_ends_early_and_says_why(
@@ -452,10 +434,7 @@ async def test_a_swiss_that_runs_out_of_new_pairings_ends_early_and_says_why(
         guild, olga, players = club(fake, ["ana", "bo", "cy"])
         event = Event(fake, guild, guild.channel("general"))
         event.people = {p.id: p for p in players}
-        env = bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"})
-        bot = BotProcess(env, tmp_path / "bot.log")
-        await bot.start(fake, None)
-        try:
+        async with serving(fake, tmp_path):
             await event.command(
                 olga, event.channel, "create", name="Tiny Swiss", variant="brandubh",
                 rounds=5, min_players=3,
@@ -469,9 +448,3 @@ async def test_a_swiss_that_runs_out_of_new_pairings_ends_early_and_says_why(
                 await event.resign(thread, defender)
             final = await event.said("is over early")
             assert "no round 4 can be paired without a repeat pairing" in final.text, final.text
-        finally:
-            await bot.stop()
-        log = bot.log_text()
-        fake.assert_healthy()
-    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
-    assert not problems, "\n".join(problems)
