@@ -139,6 +139,7 @@ class LobbyDesk:
             raise UserError("Only the players of that game can ask for a rematch.")
         theirs = next(v for v in venues if v.side != mine.side)
         opponent = old.player(theirs.side)
+        await self.check_lobbies(venues)
         channel = await resolve_channel(self.bot, theirs.channel_id, theirs.guild_id)
         if channel is None:
             raise UserError("The other player's thread is gone: seek a new game with `/tafl seek`.")
@@ -161,8 +162,19 @@ class LobbyDesk:
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
+    async def check_lobbies(self, venues: tuple[Venue, ...]) -> None:
+        """A server that turned the lobby off keeps its running games, and takes no new ones:
+        no rematch across servers then."""
+        for venue in venues:
+            if not (await self.bot.storage.settings.get(venue.guild_id)).lobby:
+                raise UserError(
+                    f"{venue.guild_name} has turned games with other servers off: no rematch "
+                    "across servers (seek a new game with `/tafl seek`)."
+                )
+
     async def rematch(self, old: GameRecord, venues: tuple[Venue, ...]) -> LiveGame:
         """Start the rematch of a game across servers in the same two venues."""
+        await self.check_lobbies(venues)
         attackers, defenders = rematch_sides(old)
         by_player = {old.player(v.side): v for v in venues}
         places: dict[SideName, Place] = {}

@@ -277,7 +277,7 @@ def ranked(lines: list[Line]) -> list[Line]:
 TIEBREAK_TITLES = {
     "BH": "Buchholz",
     "SB": "Sonneborn-Berger",
-    "GP": "game points",
+    "GP": "game points (the first tiebreak)",
     "W": "wins",
     "Perf": "performance rating",
     "games": "games played",

@@ -386,5 +386,6 @@ class Lobby(commands.Cog):
                 f"{plain_name(record.player(mine.side))} ({mine.guild_name}) declined the rematch.",
             )
             return
+        await self.bot.lobby_desk.check_lobbies(venues)
         await interaction.response.edit_message(content="Rematch accepted.", view=None)
         await self.bot.lobby_desk.rematch(record, venues)
