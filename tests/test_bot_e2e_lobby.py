@@ -215,6 +215,20 @@ async def test_two_servers_play_one_game_through_the_lobby_on_sqlite(tmp_path: P
                 )
                 await tried.wait_callback(timeout=WAIT)
                 assert "over" in await private_text(tried)
+            # South turns the lobby off: its finished game takes no rematch across servers.
+            managers = fake.create_role(south, "managers", Permission.MANAGE_GUILD)
+            fake.give_role(south, sue, managers)
+            off = await fake.send_slash_command(
+                sue, south.channel("general"), "tafl", subcommand="settings",
+                options={"lobby": False},
+            )  # fmt: skip
+            await off.wait_callback(timeout=WAIT)
+            assert players[0].thread is not None
+            again = await fake.send_slash_command(
+                players[0].user, players[0].thread, "tafl", subcommand="rematch", options={}
+            )
+            await again.wait_callback(timeout=WAIT)
+            assert "South Club has turned games with other servers off" in await private_text(again)
         finally:
             code = await bot.stop()
         log = bot.log_text()
