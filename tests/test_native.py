@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from helpers import game
 from bot import native
 from bot.ai import fast
 from bot.ai.agreement import SearchCase, compare_search, random_position
+from bot.ai.search import Searcher
 from bot.engine import VARIANTS, Board, Game, Side, TaflError, core, get_variant
 from bot.engine.agreement import Agreement, random_games, replayed_games, tree
 from bot.engine.tables import MOVE_SHIFT
@@ -263,6 +265,17 @@ def _probe(copy: Path, **env: str) -> list[str]:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
+
+
+def test_a_searcher_is_freed_once_dropped() -> None:
+    # The C search keeps the stop check it is given; a bound method of the searcher made a
+    # cycle the garbage collector cannot see through, so every searcher and its tables stayed
+    # in memory (a puzzle generator's self-play games grew to 22 GB in four minutes).
+    searcher = Searcher(get_variant("tablut"))
+    searcher.search(_played("tablut", []), max_depth=2)
+    dropped = weakref.ref(searcher)
+    del searcher
+    assert dropped() is None
 
 
 def test_the_bot_runs_without_the_fast_core(tmp_path: Path) -> None:

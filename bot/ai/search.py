@@ -10,6 +10,7 @@ the attackers' blocks, and captures of the king. A repetition is scored by the v
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -235,7 +236,7 @@ class Searcher:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
         if self.core is not None:
             self.core.start(
-                bytes(board.cells), board.turn, list(self.seen), self.draw_scores, self._expired
+                bytes(board.cells), board.turn, list(self.seen), self.draw_scores, _weak_check(self)
             )
         root_length = len(board.stack)
         result = SearchResult(moves[0], 0, 0, 0, 0.0)
@@ -733,3 +734,17 @@ def search_position(
     """One-off search with a fresh :class:`Searcher` (convenience for tools and tests)."""
     searcher = Searcher(board.variant, weights)
     return searcher.search(board, max_depth=max_depth, time_limit=time_limit, history=history)
+
+
+def _weak_check(searcher: Searcher) -> Callable[[], bool]:
+    """``searcher._expired`` for the C search to call, through a weak reference: the C search
+    object keeps its check, and it does not take part in Python's garbage collection, so a
+    bound method would make a cycle (searcher, its C search, the check) never freed, leaking a
+    searcher and its tables for every one made (a self-play game makes one a move)."""
+    expired = weakref.WeakMethod(searcher._expired)
+
+    def check() -> bool:
+        method = expired()
+        return method is None or method()
+
+    return check
