@@ -429,10 +429,10 @@ def starter() -> list[Puzzle]:
     return load_starter_set()
 
 
-def test_the_starter_set_has_150_puzzles_in_every_variant_with_a_spread(
+def test_the_starter_set_has_1000_puzzles_in_every_variant_with_a_spread(
     starter: list[Puzzle],
 ) -> None:
-    assert len(starter) >= 150
+    assert len(starter) >= 1000
     assert len({p.id for p in starter}) == len(starter)
     assert {p.variant for p in starter} == set(VARIANTS)
     assert {p.length for p in starter} == {1, 2, 3}
