@@ -27,7 +27,7 @@ from bot.engine.variants import get_variant
 
 from .mining import Tally, mine, recorded_games, self_play_games
 from .proof import Prover
-from .puzzle import MAX_LENGTH, Rejection, examine
+from .puzzle import MAX_LENGTH, Puzzle, Rejection, examine
 from .starter import load_starter_set, read_puzzles, write_puzzles
 
 
@@ -49,11 +49,21 @@ def _generate(args: argparse.Namespace) -> int:
         games = self_play_games(variant, args.seed, tally)
         last_plies = args.last_plies
     elif kind == "csv" and len(rest) == 1:
-        games = recorded_games(Path(rest[0]), variant, args.seed, tally)
+        games = recorded_games(Path(rest[0]), variant, args.seed, tally, skip=args.skip_games)
         last_plies = args.last_plies if args.last_plies is not None else 24
     else:
         print("--source is 'selfplay' or 'csv PATH'", file=sys.stderr)
         return 2
+    out = Path(args.out)
+    partial = out.with_name(out.name + ".partial")
+    partial.write_text("", encoding="utf-8")
+
+    def keep(puzzle: Puzzle) -> None:
+        # Each puzzle as it is found: a run stopped early leaves the first K puzzles, the
+        # very file the same command with ``--count K`` writes.
+        with partial.open("a", encoding="utf-8") as stream:
+            stream.write(puzzle.to_text() + "\n")
+
     puzzles = mine(
         games,
         tally,
@@ -63,9 +73,12 @@ def _generate(args: argparse.Namespace) -> int:
         last_plies=last_plies,
         per_length=_per_length(args.per_length),
         max_games=args.max_games,
+        exclude={p.id for path in args.exclude for p in read_puzzles(Path(path))},
         verbose=args.verbose,
+        on_puzzle=keep,
     )
-    write_puzzles(Path(args.out), puzzles)
+    write_puzzles(out, puzzles)
+    partial.unlink()
     print(f"wrote {len(puzzles)} puzzles to {args.out}")
     return 0 if len(puzzles) >= args.count else 1
 
@@ -158,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--last-plies", type=int,
                      help="look only this close to each game's end (csv default 24)")  # fmt: skip
     gen.add_argument("--max-games", type=int, help="stop after this many games")
+    gen.add_argument("--skip-games", type=int, default=0,
+                     help="csv: leave out the first N games of the seed's order")  # fmt: skip
+    gen.add_argument("--exclude", nargs="+", default=[], metavar="FILE",
+                     help="skip the puzzles of these files (a set already shipped)")  # fmt: skip
     gen.add_argument("--verbose", action="store_true", help="print every rejection")
     check = commands.add_parser("verify", help="prove puzzles again")
     check.add_argument("files", nargs="*", help="JSON Lines files (default: the starter set)")

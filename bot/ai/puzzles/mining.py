@@ -28,7 +28,7 @@ from ..levels import get_level
 from ..player import move_text, think
 from ..search import Searcher
 from .proof import Prover
-from .puzzle import MAX_LENGTH, Puzzle, Rejection, examine
+from .puzzle import MAX_LENGTH, Puzzle, Rejection, examine, puzzle_id
 
 SELF_PLAY_LEVELS = ("easy", "easy", "medium", "medium", "hard")
 """The levels a self-play side is drawn from: mostly weak ones, whose slips leave wins."""
@@ -121,17 +121,18 @@ _RECORDED_MOVE = re.compile(r"([a-s]\d{1,2})-([a-s]\d{1,2})(?:x[a-s]\d{1,2})*")
 
 
 def recorded_games(
-    path: Path, variant: Variant, seed: int, tally: Tally
+    path: Path, variant: Variant, seed: int, tally: Tally, *, skip: int = 0
 ) -> Iterator[tuple[Game, str]]:
     """The games of a CSV of records (``moves,<captures>,<captures>,<result>``, moves like
-    ``a8-b8xb7``, as ``tests/data/README.md`` describes), in an order shuffled by ``seed``.
+    ``a8-b8xb7``, as ``tests/data/README.md`` describes), in an order shuffled by ``seed``,
+    leaving out the first ``skip`` of that order (for runs over separate parts of the games).
 
     Each is replayed with the engine up to its end or its first move the engine refuses.
     """
     lines = path.read_text(encoding="utf-8").splitlines()
     order = list(range(len(lines)))
     random.Random(f"{path.name}:{seed}").shuffle(order)
-    for index in order:
+    for index in order[skip:]:
         words = lines[index].split(",")[0].split()
         game = Game(variant)
         for word in words:
@@ -204,17 +205,24 @@ def generate(
     per_length: dict[int, int] | None = None,
     on_puzzle: Callable[[Puzzle], None] | None = None,
     on_rejection: Callable[[Candidate, Rejection], None] | None = None,
+    exclude: Iterable[str] = (),
 ) -> list[Puzzle]:
     """Prove candidates until ``count`` puzzles are found (or the candidates run out).
 
     ``per_length`` caps how many puzzles of each length are kept (for a spread of lengths);
-    a puzzle beyond its cap counts as rejected (``length N full``).
+    a puzzle beyond its cap counts as rejected (``length N full``). A candidate whose puzzle
+    id is in ``exclude`` (puzzles shipped already) counts as a duplicate, unproven.
     """
     puzzles: list[Puzzle] = []
     lengths: Counter[int] = Counter()
     provers: dict[str, Prover] = {}
-    ids: set[str] = set()
+    ids: set[str] = set(exclude)
     for candidate in found:
+        if ids:
+            start = Game(candidate.variant, candidate.position, candidate.to_move)
+            if puzzle_id(candidate.variant.name, start.start_position, start.turn) in ids:
+                tally.duplicates += 1
+                continue
         prover = provers.get(candidate.variant.name)
         if prover is None or prover.nodes > 20_000_000:
             # A fresh prover now and then keeps its tables from growing without end.
@@ -261,12 +269,15 @@ def mine(
     last_plies: int | None = None,
     per_length: dict[int, int] | None = None,
     max_games: int | None = None,
+    exclude: Iterable[str] = (),
     verbose: bool = False,
     say: Callable[[str], None] = lambda line: print(line, flush=True),
+    on_puzzle: Callable[[Puzzle], None] | None = None,
 ) -> list[Puzzle]:
     """:func:`candidates` of ``games`` through :func:`generate`, saying each puzzle found (and
     with ``verbose`` each rejection) and a summary, as the command-line tools show them.
-    ``max_games`` stops after that many games."""
+    ``max_games`` stops after that many games; puzzles with ids in ``exclude`` are skipped;
+    ``on_puzzle`` is given each puzzle as it is found."""
     started = time.perf_counter()
     lengths: Counter[int] = Counter()
 
@@ -279,6 +290,8 @@ def mine(
         )
         if tally.puzzles % 10 == 0:
             say(f"         {tally.summary()}")
+        if on_puzzle is not None:
+            on_puzzle(puzzle)
 
     def rejected(candidate: Candidate, rejection: Rejection) -> None:
         if verbose:
@@ -297,6 +310,7 @@ def mine(
         per_length=per_length,
         on_puzzle=found,
         on_rejection=rejected,
+        exclude=exclude,
     )
     spread = ", ".join(f"length {n}: {lengths[n]}" for n in sorted(lengths))
     say(tally.summary())

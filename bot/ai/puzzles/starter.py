@@ -36,10 +36,16 @@ def write_puzzles(path: Path, puzzles: Iterable[Puzzle]) -> None:
 
 
 def starter_files(directory: Path = STARTER_DIR) -> list[Path]:
-    """The starter set's files, in the engine's order of variants."""
+    """The starter set's files, in the engine's order of variants: ``<variant>.jsonl``, then
+    any later batches of the same variant (``<variant>.2.jsonl``, ...)."""
     order = {name: index for index, name in enumerate(VARIANTS)}
     files = sorted(directory.glob("*.jsonl"))
-    return sorted(files, key=lambda path: (order.get(path.stem, len(order)), path.name))
+
+    def key(path: Path) -> tuple[int, int, str]:
+        variant, _, batch = path.name.removesuffix(".jsonl").partition(".")
+        return (order.get(variant, len(order)), int(batch) if batch.isdigit() else 1, path.name)
+
+    return sorted(files, key=key)
 
 
 def load_starter_set(directory: Path = STARTER_DIR) -> list[Puzzle]:
