@@ -15,7 +15,14 @@ import discord
 from bot.ai import AIError
 from bot.engine import MoveResult, Side
 from bot.render import DEFAULT_THEME, THEMES
-from bot.storage import FinishedGame, Participant, PlayerPreferences, StorageError, Venue
+from bot.storage import (
+    DatabaseUnavailable,
+    FinishedGame,
+    Participant,
+    PlayerPreferences,
+    StorageError,
+    Venue,
+)
 
 from .app.errors import UserError
 from .app.games import Ended, LiveGame, Offer, Played, ResultNotRecorded
@@ -662,6 +669,9 @@ class Table:
         (the database out of reach a moment later) is logged, never reported as the move's."""
         try:
             await self._notify_turn(live, channel_id)
+        except DatabaseUnavailable as error:
+            # An outage is logged once, by the storage, when it starts and when it ends.
+            log.debug("game %d: the turn notice was not sent: %s", live.id, error)
         except StorageError as error:
             log.info("game %d: the turn notice was not sent: %s", live.id, error)
 
