@@ -107,27 +107,37 @@ def searches(per_variant: int) -> list[str]:
         for index in range(per_variant):
             plies = 6 + 9 * index
             board, history = random_position(name, plies, seed=1000 * number + index)
-            case = SearchCase(f"{name} after {plies} random plies", board, depth,
-                              history=history)
+            case = SearchCase(f"{name} after {plies} random plies", board, depth, history=history)
             fast = run(case, True)
             different = differences(case, run(case, False), fast)
             differing += bool(different)
             found += different
             nodes += fast[0][3]
-        print(f"{name:<15} {per_variant} searches to depth {depth}: {nodes:>9} nodes, "
-              f"{'the same on both builds' if not differing else f'{differing} DIFFERENT'} "
-              f"({time.perf_counter() - started:.1f} s)")
+        print(
+            f"{name:<15} {per_variant} searches to depth {depth}: {nodes:>9} nodes, "
+            f"{'the same on both builds' if not differing else f'{differing} DIFFERENT'} "
+            f"({time.perf_counter() - started:.1f} s)"
+        )
     return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; returns the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--positions", type=int, default=POSITIONS,
-                        help=f"positions of random games in all (default {POSITIONS:,})")
-    parser.add_argument("--searches", type=int, default=SEARCHES_PER_VARIANT,
-                        help=f"searches per variant (default {SEARCHES_PER_VARIANT})")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=POSITIONS,
+        help=f"positions of random games in all (default {POSITIONS:,})",
+    )
+    parser.add_argument(
+        "--searches",
+        type=int,
+        default=SEARCHES_PER_VARIANT,
+        help=f"searches per variant (default {SEARCHES_PER_VARIANT})",
+    )
     parser.add_argument("--smoke", action="store_true", help="a quick check that it works")
     args = parser.parse_args(argv)
     print(f"$ python benchmarks/agreement.py {' '.join(sys.argv[1:] if argv is None else argv)}")
@@ -145,8 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     differences = report.differences + searches(SMOKE_SEARCHES if args.smoke else args.searches)
     for text in differences:
         print(f"BAD {text}")
-    print("the fast core agrees with the Python reference" if not differences
-          else f"{len(differences)} differences")
+    print(
+        "the fast core agrees with the Python reference"
+        if not differences
+        else f"{len(differences)} differences"
+    )
     return 1 if differences else 0
 
 

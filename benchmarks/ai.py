@@ -63,8 +63,9 @@ def problem(board: Board, before: int, result: SearchResult) -> str | None:
     return None
 
 
-def _search(variant: str, moves: list[str], time_limit: float, depth: int | None,
-            fast: bool) -> tuple[SearchResult, float, str | None]:
+def _search(
+    variant: str, moves: list[str], time_limit: float, depth: int | None, fast: bool
+) -> tuple[SearchResult, float, str | None]:
     """One search on one build: the result, its wall time, and what went wrong if anything."""
     game = Game(variant)
     for text in moves:
@@ -118,11 +119,15 @@ def speed(time_limit: float, depth: int | None, builds: list[str]) -> tuple[list
         if build == "fast" and depth:
             met = rates[build] >= SPEED_TARGET
             verdict = f" [target >= {SPEED_TARGET / 1e6:g} M nodes/s: {'ok' if met else 'MISSED'}]"
-        print(f"overall {build}: {rates[build]:,.0f} nodes/s, {nodes} nodes in {seconds:.2f} s"
-              + verdict)
+        print(
+            f"overall {build}: {rates[build]:,.0f} nodes/s, {nodes} nodes in {seconds:.2f} s"
+            + verdict
+        )
     if len(rates) == 2 and rates["python"]:
-        print(f"the fast core searches {rates['fast'] / rates['python']:.0f} times as many "
-              "nodes a second")
+        print(
+            f"the fast core searches {rates['fast'] / rates['python']:.0f} times as many "
+            "nodes a second"
+        )
     return problems, met
 
 
@@ -146,8 +151,9 @@ def budget() -> tuple[bool, list[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; returns the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--time", type=float, default=2.0, help="seconds per position")
     parser.add_argument("--depth", type=int, help="search every position to this depth instead")
     parser.add_argument("--only", choices=tuple(BUILDS), help="run one build only")

@@ -68,18 +68,126 @@ from bot.ai.search import MATE_BOUND  # noqa: E402
 from bot.engine import Board, Game, Side, TaflError  # noqa: E402
 
 GAME = (
-    "b5-b4", "e3-i3", "e2-i2", "e4-e2", "b4-e4", "e2-e3", "i4-e4", "e3-b3", "d1-d3", "g5-g2",
-    "i6-g6", "e7-h7", "d9-d7", "f5-f7", "f1-f2", "g2-g4", "a6-c6", "c5-c4", "e9-b9", "b3-b2",
-    "i5-i3", "h7-h9", "i3-g3", "g4-i4", "f2-f5", "b2-f2", "b9-b2", "h9-h7", "a5-c5", "c4-c1",
-    "h5-h4", "h7-h6", "g6-g8", "h6-h8", "g3-g2", "f2-f3", "f9-i9", "f3-e3", "i9-i8", "c1-c3",
-    "a4-e4", "e3-f3", "g2-g6", "c3-e3", "h4-e4", "e3-e2", "b2-b4", "f3-e3", "b4-e4", "e3-h3",
-    "e4-e3", "e5-e4", "c5-c4", "e4-g4", "e3-g3", "g4-h4", "f5-h5", "i4-i6", "i2-i4", "h4-f4",
-    "g3-f3", "f4-g4", "e1-g1", "g4-e4", "f3-e3", "e4-f4", "e3-f3", "f4-e4", "f3-e3", "e4-g4",
-    "e3-f3", "f7-g7", "f3-f4", "g4-g3", "f4-f3", "h3-h4", "i4-i3", "g3-g4", "c4-f4", "i6-h6",
-    "f3-g3", "g4-g5", "i8-i5", "g5-e5", "g3-e3", "d5-d6", "c6-c5", "e5-d5", "e3-d3", "d5-f5",
-    "g8-f8", "f5-e5", "i3-e3", "g7-i7", "f8-f5", "d6-b6", "f4-e4", "h4-g4", "g1-f1", "g4-g5",
-    "f1-f5", "g5-g4", "d3-d5", "g4-g5", "e8-f8", "e6-d6", "d7-e7", "e5-f5", "e4-f4", "g5-h5",
-    "e3-g3", "f5-g5", "f8-g8", "g5-e5", "g3-e3", "e5-f5", "e7-f7", "f5-g5", "f4-g4", "g5-e5",
+    "b5-b4",
+    "e3-i3",
+    "e2-i2",
+    "e4-e2",
+    "b4-e4",
+    "e2-e3",
+    "i4-e4",
+    "e3-b3",
+    "d1-d3",
+    "g5-g2",
+    "i6-g6",
+    "e7-h7",
+    "d9-d7",
+    "f5-f7",
+    "f1-f2",
+    "g2-g4",
+    "a6-c6",
+    "c5-c4",
+    "e9-b9",
+    "b3-b2",
+    "i5-i3",
+    "h7-h9",
+    "i3-g3",
+    "g4-i4",
+    "f2-f5",
+    "b2-f2",
+    "b9-b2",
+    "h9-h7",
+    "a5-c5",
+    "c4-c1",
+    "h5-h4",
+    "h7-h6",
+    "g6-g8",
+    "h6-h8",
+    "g3-g2",
+    "f2-f3",
+    "f9-i9",
+    "f3-e3",
+    "i9-i8",
+    "c1-c3",
+    "a4-e4",
+    "e3-f3",
+    "g2-g6",
+    "c3-e3",
+    "h4-e4",
+    "e3-e2",
+    "b2-b4",
+    "f3-e3",
+    "b4-e4",
+    "e3-h3",
+    "e4-e3",
+    "e5-e4",
+    "c5-c4",
+    "e4-g4",
+    "e3-g3",
+    "g4-h4",
+    "f5-h5",
+    "i4-i6",
+    "i2-i4",
+    "h4-f4",
+    "g3-f3",
+    "f4-g4",
+    "e1-g1",
+    "g4-e4",
+    "f3-e3",
+    "e4-f4",
+    "e3-f3",
+    "f4-e4",
+    "f3-e3",
+    "e4-g4",
+    "e3-f3",
+    "f7-g7",
+    "f3-f4",
+    "g4-g3",
+    "f4-f3",
+    "h3-h4",
+    "i4-i3",
+    "g3-g4",
+    "c4-f4",
+    "i6-h6",
+    "f3-g3",
+    "g4-g5",
+    "i8-i5",
+    "g5-e5",
+    "g3-e3",
+    "d5-d6",
+    "c6-c5",
+    "e5-d5",
+    "e3-d3",
+    "d5-f5",
+    "g8-f8",
+    "f5-e5",
+    "i3-e3",
+    "g7-i7",
+    "f8-f5",
+    "d6-b6",
+    "f4-e4",
+    "h4-g4",
+    "g1-f1",
+    "g4-g5",
+    "f1-f5",
+    "g5-g4",
+    "d3-d5",
+    "g4-g5",
+    "e8-f8",
+    "e6-d6",
+    "d7-e7",
+    "e5-f5",
+    "e4-f4",
+    "g5-h5",
+    "e3-g3",
+    "f5-g5",
+    "f8-g8",
+    "g5-e5",
+    "g3-e3",
+    "e5-f5",
+    "e7-f7",
+    "f5-g5",
+    "f4-g4",
+    "g5-e5",
 )
 """The first 60 moves (120 plies) of a tablut game of the ``medium`` level against itself (two
 random moves, then the level's search seeded with 73 plus the ply; the defenders escaped at ply
@@ -152,15 +260,19 @@ def full_moves(analysis: GameAnalysis) -> int:
     return int(analysis.move_label(len(analysis.moves)).rstrip(".…")) if analysis.moves else 0
 
 
-def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
-                depth: int, build: str, target: float | None = None) -> bool:
+def report_game(
+    analysis: GameAnalysis,
+    times: list[float],
+    review_time: float,
+    depth: int,
+    build: str,
+    target: float | None = None,
+) -> bool:
     """Print the timing, the accuracy, the moments and the evaluation's noise; returns whether
     the review met ``target`` seconds (when one is given)."""
     total = sum(times)
     met = target is None or total + review_time <= target
-    judged = "" if target is None else (
-        f" [target <= {target:g} s: {'ok' if met else 'MISSED'}]"
-    )
+    judged = "" if target is None else (f" [target <= {target:g} s: {'ok' if met else 'MISSED'}]")
     print(
         f"{analysis.variant} game of {full_moves(analysis)} moves ({len(analysis.moves)} plies) "
         f"at depth {depth} ({build}): "
@@ -189,8 +301,13 @@ def report_game(analysis: GameAnalysis, times: list[float], review_time: float,
     return met
 
 
-def compare_builds(moves: Sequence[str], variant: str, depths: tuple[int, int],
-                   fast_default: float | None, python: bool) -> None:
+def compare_builds(
+    moves: Sequence[str],
+    variant: str,
+    depths: tuple[int, int],
+    fast_default: float | None,
+    python: bool,
+) -> None:
     """Print the game's review time on both builds side by side: at the pure Python's default
     depth on both, and at the fast core's (measured above, ``fast_default`` seconds)."""
     low, high = depths
@@ -219,20 +336,21 @@ def _engine_noise(analysis: GameAnalysis) -> list[float]:
         before, after = analysis.evals[index], analysis.evals[index + 1]
         if move == before.best_move and abs(after.score) < MATE_BOUND:
             side = analysis.mover(index + 1)
-            drops.append(abs(chance_for(side, before, calibration)
-                             - chance_for(side, after, calibration)))
+            drops.append(
+                abs(chance_for(side, before, calibration) - chance_for(side, after, calibration))
+            )
     return drops
 
 
 # ---------------------------------------------------------------------------------- judge
 
 
-def copenhagen_samples(parity: int, games: int, step: int, depth: int | None,
-                       seed: int = 5) -> Iterator[Sample]:
+def copenhagen_samples(
+    parity: int, games: int, step: int, depth: int | None, seed: int = 5
+) -> Iterator[Sample]:
     """Positions of real Copenhagen games won by one side, the lines of ``parity`` (0 even,
     1 odd), in a seeded order; every ``step``-th ply, up to the end or an illegal move."""
-    finished = [g for g in load_games() if g.result in ("White", "Black") and
-                g.index % 2 == parity]
+    finished = [g for g in load_games() if g.result in ("White", "Black") and g.index % 2 == parity]
     random.Random(seed).shuffle(finished)
     for recorded in finished[:games]:
         moves = [move for move, _ in recorded.moves]
@@ -245,8 +363,7 @@ def copenhagen_samples(parity: int, games: int, step: int, depth: int | None,
                 break  # a move the engine refuses: the rest of the record is not judged
             if game.is_over:
                 break
-            evaluation = evaluate_position("copenhagen", None, None, moves[:ply],
-                                           max_depth=depth)
+            evaluation = evaluate_position("copenhagen", None, None, moves[:ply], max_depth=depth)
             yield Sample("copenhagen", evaluation.score, recorded.result == "Black")
 
 
@@ -259,16 +376,16 @@ def selfplay_game(variant: str, level: str, seed: int, max_plies: int = 160) -> 
     hashes = [game.board.hash]
     while not game.is_over and game.ply < max_plies:
         board = Board(game.variant, list(game.board.cells), game.board.turn)
-        result = think(board, level, seed=seed * 1000 + game.ply, history=hashes[:-1],
-                       fresh=True)
+        result = think(board, level, seed=seed * 1000 + game.ply, history=hashes[:-1], fresh=True)
         assert result.move is not None
         game.play(move_text(result.move, game.size))
         hashes.append(game.board.hash)
     return game
 
 
-def selfplay_samples(parity: int, games: int, step: int, depth: int | None,
-                     levels: Sequence[str] = SELFPLAY_LEVELS) -> Iterator[Sample]:
+def selfplay_samples(
+    parity: int, games: int, step: int, depth: int | None, levels: Sequence[str] = SELFPLAY_LEVELS
+) -> Iterator[Sample]:
     """Positions of tablut self-play games that one side won; seeds of ``parity``."""
     for number in range(games):
         seed = 2 * number + parity + 2
@@ -288,25 +405,30 @@ def report_judge(name: str, samples: list[Sample], seconds: float) -> None:
     calibration = calibration_for(samples[0].variant) if samples else Calibration(0.0)
     attackers = sum(s.attackers_won for s in samples)
     usual = max(attackers, len(samples) - attackers)
-    print(f"judge on {name}: {len(samples)} positions in {seconds:.0f} s; the attackers won "
-          f"the games of {_share(attackers, len(samples))} (always naming the usual winner: "
-          f"{_share(usual, len(samples))} right)")
+    print(
+        f"judge on {name}: {len(samples)} positions in {seconds:.0f} s; the attackers won "
+        f"the games of {_share(attackers, len(samples))} (always naming the usual winner: "
+        f"{_share(usual, len(samples))} right)"
+    )
     forced = [s for s in samples if abs(s.score) > MATE_BOUND]
     forced_right = sum((s.score > 0) == s.attackers_won for s in forced)
-    print(f"  forced results: {len(forced)}, won by that side: {forced_right} "
-          f"({_share(forced_right, len(forced))})")
+    print(
+        f"  forced results: {len(forced)}, won by that side: {forced_right} "
+        f"({_share(forced_right, len(forced))})"
+    )
     for threshold in (WON, 0.9):
         parts = []
         total = right = 0
         for side in (Side.ATTACKERS, Side.DEFENDERS):
-            called = [s for s in samples
-                      if _chance(s, side, calibration) >= threshold]
+            called = [s for s in samples if _chance(s, side, calibration) >= threshold]
             won = sum(s.attackers_won == (side is Side.ATTACKERS) for s in called)
             total += len(called)
             right += won
             parts.append(f"{side.value} {won}/{len(called)}")
-        print(f"  called won (chances >= {threshold:.0%}): {total}, won by that side: {right} "
-              f"({_share(right, total)}; {', '.join(parts)})")
+        print(
+            f"  called won (chances >= {threshold:.0%}): {total}, won by that side: {right} "
+            f"({_share(right, total)}; {', '.join(parts)})"
+        )
     edges = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.0001)
     cells = []
     for low, high in itertools.pairwise(edges):
@@ -378,17 +500,23 @@ def judge(args: argparse.Namespace) -> list[str]:
     if games:
         shown = depth if depth is not None else default_depth("copenhagen")
         found["copenhagen"], seconds = collect(copenhagen_samples(parity, games, step, depth))
-        report_judge(f"copenhagen, {games} real games ({half} lines of the records), every "
-                     f"{step}th ply at depth {shown}", found["copenhagen"], seconds)
+        report_judge(
+            f"copenhagen, {games} real games ({half} lines of the records), every "
+            f"{step}th ply at depth {shown}",
+            found["copenhagen"],
+            seconds,
+        )
     if selfplay:
         levels = ("easy",) if args.smoke else SELFPLAY_LEVELS
         step = 10 if args.smoke else SELFPLAY_STEP
         shown = depth if depth is not None else default_depth("tablut")
-        found["tablut"], seconds = collect(selfplay_samples(parity, selfplay, step, depth,
-                                                            levels))
-        report_judge(f"tablut, {selfplay} self-play games ({'/'.join(levels)} against itself, "
-                     f"{half} seeds), every {step}th ply at depth {shown}", found["tablut"],
-                     seconds)
+        found["tablut"], seconds = collect(selfplay_samples(parity, selfplay, step, depth, levels))
+        report_judge(
+            f"tablut, {selfplay} self-play games ({'/'.join(levels)} against itself, "
+            f"{half} seeds), every {step}th ply at depth {shown}",
+            found["tablut"],
+            seconds,
+        )
     if args.save is not None:
         with args.save.open("w", encoding="utf-8") as out:
             out.write("variant,score,winner\n")
@@ -399,8 +527,10 @@ def judge(args: argparse.Namespace) -> list[str]:
     if args.fit:
         for name, samples in found.items():
             best = fit(samples)
-            print(f"fitted {name}: Calibration({best.slope}, {best.centre}) "
-                  f"(now {calibration_for(name)})")
+            print(
+                f"fitted {name}: Calibration({best.slope}, {best.centre}) "
+                f"(now {calibration_for(name)})"
+            )
     return [f"no {name} position was judged" for name, samples in found.items() if not samples]
 
 
@@ -409,26 +539,57 @@ def judge(args: argparse.Namespace) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; returns the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--judge", action="store_true",
-                        help="also measure the verdicts on real and self-play games")
-    parser.add_argument("--fit", action="store_true",
-                        help="fit the calibrations on the other half of the games instead")
-    parser.add_argument("--games", type=int, default=JUDGE_GAMES,
-                        help=f"Copenhagen games to judge (default {JUDGE_GAMES})")
-    parser.add_argument("--selfplay", type=int, default=SELFPLAY_GAMES,
-                        help=f"tablut self-play games to judge (default {SELFPLAY_GAMES})")
-    parser.add_argument("--save", type=Path, metavar="CSV",
-                        help="also write the judged positions (variant, score, winner) to CSV")
-    parser.add_argument("--load", type=Path, metavar="CSV",
-                        help="judge (or fit) positions saved by --save instead of searching")
-    parser.add_argument("--copenhagen", type=int, metavar="PLIES",
-                        help="time a real Copenhagen game of at least PLIES plies instead")
-    parser.add_argument("--no-python", action="store_true",
-                        help="leave out the pure Python build's timing (minutes)")
-    parser.add_argument("--smoke", action="store_true",
-                        help="a quick check: a short game at depth 2, a few games judged")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--judge", action="store_true", help="also measure the verdicts on real and self-play games"
+    )
+    parser.add_argument(
+        "--fit",
+        action="store_true",
+        help="fit the calibrations on the other half of the games instead",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=JUDGE_GAMES,
+        help=f"Copenhagen games to judge (default {JUDGE_GAMES})",
+    )
+    parser.add_argument(
+        "--selfplay",
+        type=int,
+        default=SELFPLAY_GAMES,
+        help=f"tablut self-play games to judge (default {SELFPLAY_GAMES})",
+    )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="CSV",
+        help="also write the judged positions (variant, score, winner) to CSV",
+    )
+    parser.add_argument(
+        "--load",
+        type=Path,
+        metavar="CSV",
+        help="judge (or fit) positions saved by --save instead of searching",
+    )
+    parser.add_argument(
+        "--copenhagen",
+        type=int,
+        metavar="PLIES",
+        help="time a real Copenhagen game of at least PLIES plies instead",
+    )
+    parser.add_argument(
+        "--no-python",
+        action="store_true",
+        help="leave out the pure Python build's timing (minutes)",
+    )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a quick check: a short game at depth 2, a few games judged",
+    )
     args = parser.parse_args(argv)
     print(f"$ python benchmarks/analysis.py {' '.join(sys.argv[1:] if argv is None else argv)}")
     print(f"engine and search: {native.describe()}")
@@ -444,17 +605,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         depth = SMOKE_DEPTH if args.smoke else default_depth(variant)
         analysis, times, review_time = time_game(moves, depth, variant)
         target = REVIEW_TARGET if built and not args.smoke and args.copenhagen is None else None
-        met = report_game(analysis, times, review_time, depth,
-                          "fast core" if built else "pure Python", target)
+        met = report_game(
+            analysis, times, review_time, depth, "fast core" if built else "pure Python", target
+        )
         problems += [
-            f"position {index} has no move" for index, e in enumerate(analysis.evals[:-1])
+            f"position {index} has no move"
+            for index, e in enumerate(analysis.evals[:-1])
             if e.best_move is None
         ]
-        depths = (SMOKE_DEPTH - 1, SMOKE_DEPTH) if args.smoke else (
-            default_depth(variant, fast=False), default_depth(variant, fast=True)
+        depths = (
+            (SMOKE_DEPTH - 1, SMOKE_DEPTH)
+            if args.smoke
+            else (default_depth(variant, fast=False), default_depth(variant, fast=True))
         )
-        compare_builds(moves, variant, depths, sum(times) if built else None,
-                       python=not args.no_python)
+        compare_builds(
+            moves, variant, depths, sum(times) if built else None, python=not args.no_python
+        )
 
     if args.judge or args.fit or args.smoke or args.load is not None:
         problems += judge(args)

@@ -268,14 +268,19 @@ async def keep_ai_busy(
 
 
 async def under_load(
-    fake: FakeDiscord, guild: FakeGuild, users: list[FakeUser], bot: BotProcess, plan: Plan,
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    users: list[FakeUser],
+    bot: BotProcess,
+    plan: Plan,
     figures: Figures,
 ) -> None:
     """Cheap-command latencies and the bot's logged loop lags while AI games think."""
     players = [
         asyncio.create_task(
-            keep_ai_busy(fake, fake.create_channel(guild, f"bench-ai-{i}"), user, plan.level,
-                         figures)
+            keep_ai_busy(
+                fake, fake.create_channel(guild, f"bench-ai-{i}"), user, plan.level, figures
+            )
         )
         for i, user in enumerate(users[: plan.ai_games])
     ]
@@ -411,9 +416,7 @@ def report(plan: Plan, figures: Figures) -> bool:
     clean = "cleanly" if code == 0 else f"with status {code}"
     print(f"the bot stopped {clean} {seconds:.1f} s after SIGINT")
     return (
-        median <= MOVE_MEDIAN_TARGET_MS
-        and p95 <= MOVE_P95_TARGET_MS
-        and worst_lag <= LAG_TARGET_MS
+        median <= MOVE_MEDIAN_TARGET_MS and p95 <= MOVE_P95_TARGET_MS and worst_lag <= LAG_TARGET_MS
     )
 
 
@@ -466,8 +469,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ok = report(plan, figures)
     elapsed = time.perf_counter() - started
     if args.smoke:
-        print(f"smoke run ok in {elapsed:.0f} s (targets not judged: "
-              f"{'met' if ok else 'NOT met'} on this run)")
+        print(
+            f"smoke run ok in {elapsed:.0f} s (targets not judged: "
+            f"{'met' if ok else 'NOT met'} on this run)"
+        )
         return 0
     print("targets met" if ok else "targets NOT met")
     return 0 if ok else 1

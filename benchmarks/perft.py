@@ -59,8 +59,10 @@ def timed(cases: list[tuple[str, int]], repeat: int, judge: bool) -> int:
                 best = min(best, time.perf_counter() - started)
             if leaves != expected:
                 failures += 1
-                print(f"BAD {name} perft {depth} ({build}): {leaves:,} leaves, RULES.md says "
-                      f"{expected:,}")
+                print(
+                    f"BAD {name} perft {depth} ({build}): {leaves:,} leaves, RULES.md says "
+                    f"{expected:,}"
+                )
                 continue
             rates[build] = leaves / max(best, 1e-9)
             part = f"{build} {best:6.2f} s = {rates[build] / 1e6:7.2f} M leaves/s"
@@ -71,8 +73,12 @@ def timed(cases: list[tuple[str, int]], repeat: int, judge: bool) -> int:
         ratio = ""
         if len(rates) == 2 and rates["python"]:
             ratio = f" (x{rates['fast core'] / rates['python']:.0f})"
-        print(f"{name:<10} perft {depth}: {expected:>12,} leaves; " + "; ".join(parts) + ratio
-              + f" (best of {repeat})")
+        print(
+            f"{name:<10} perft {depth}: {expected:>12,} leaves; "
+            + "; ".join(parts)
+            + ratio
+            + f" (best of {repeat})"
+        )
     return failures
 
 

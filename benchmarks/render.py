@@ -121,19 +121,42 @@ def run(plan: Plan) -> list[str]:
     runs = plan.board_runs
     problems.append(board_figures("start position", board_view_from_game(Game("tablut")), runs))
     problems.append(board_figures("mid-game with last move", board_view_from_game(middle), runs))
-    problems.append(board_figures("mid-game with caption", board_view_from_game(
-        middle, caption=True, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus"), runs))
+    problems.append(
+        board_figures(
+            "mid-game with caption",
+            board_view_from_game(
+                middle, caption=True, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus"
+            ),
+            runs,
+        )
+    )
     problems.append(
         board_figures("mid-game, contrast theme", board_view_from_game(middle), runs, "contrast")
     )
 
     eleven = random_game(24, seed=1, variant="copenhagen")
     print(f"11x11 board (copenhagen), 720 px, render + PNG encode (median of {runs}):")
-    problems.append(board_figures("start position with caption", board_view_from_game(
-        Game("copenhagen"), caption=True, attackers="Ragnar Lodbrok",
-        defenders="Carl Linnaeus"), runs))
-    problems.append(board_figures("mid-game with caption", board_view_from_game(
-        eleven, caption=True, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus"), runs))
+    problems.append(
+        board_figures(
+            "start position with caption",
+            board_view_from_game(
+                Game("copenhagen"),
+                caption=True,
+                attackers="Ragnar Lodbrok",
+                defenders="Carl Linnaeus",
+            ),
+            runs,
+        )
+    )
+    problems.append(
+        board_figures(
+            "mid-game with caption",
+            board_view_from_game(
+                eleven, caption=True, attackers="Ragnar Lodbrok", defenders="Carl Linnaeus"
+            ),
+            runs,
+        )
+    )
 
     moves = plan.gif_moves
     game = random_game(moves, seed=1)

@@ -121,12 +121,16 @@ async def on_postgres(source: Path, url: str, games: int, moves: int, long_game:
         report = await copy_database(source, schema)
         copied = time.perf_counter() - started
         rows = sum(report.counts.values())
-        print(f"   copy from SQLite: {rows} rows ({report.counts['moves']} moves)"
-              f" in {copied:.2f} s, counts checked")
+        print(
+            f"   copy from SQLite: {rows} rows ({report.counts['moves']} moves)"
+            f" in {copied:.2f} s, counts checked"
+        )
         storage = await Storage.open(schema)
         timings = await record_moves(storage, 2, min(long_game, 1000))
-        print(f"   recording one move: median {ms(statistics.median(timings))}"
-              f"   p95 {ms(statistics.quantiles(timings, n=20)[-1])}")
+        print(
+            f"   recording one move: median {ms(statistics.median(timings))}"
+            f"   p95 {ms(statistics.quantiles(timings, n=20)[-1])}"
+        )
         await storage.close()
         started = time.perf_counter()
         storage = await Storage.open(schema)
@@ -137,9 +141,11 @@ async def on_postgres(source: Path, url: str, games: int, moves: int, long_game:
         expected = games
         if len(loaded.games) != expected or loaded.unreplayable:
             raise BenchFailure(f"{len(loaded.games)} of {expected} games loaded on PostgreSQL")
-        print(f"   start-up: open {opened:.3f} s; load {expected} games: storage part"
-              f" {loaded.total_seconds - loaded.replay_seconds:.3f} s,"
-              f" total {loaded.total_seconds:.3f} s")
+        print(
+            f"   start-up: open {opened:.3f} s; load {expected} games: storage part"
+            f" {loaded.total_seconds - loaded.replay_seconds:.3f} s,"
+            f" total {loaded.total_seconds:.3f} s"
+        )
     finally:
         await pg_server.drop_schema(schema)
 
@@ -167,19 +173,25 @@ async def run(folder: Path, games: int, moves: int, long_game: int = LONG_GAME) 
             move_started = time.perf_counter()
             await storage.games.append_move(game.id, ply, move)
             populate.append(time.perf_counter() - move_started)
-    print(f"   {games * moves} moves in {time.perf_counter() - started:.1f} s;"
-          f" per move: median {ms(statistics.median(populate))},"
-          f" mean {ms(statistics.fmean(populate))}")
+    print(
+        f"   {games * moves} moves in {time.perf_counter() - started:.1f} s;"
+        f" per move: median {ms(statistics.median(populate))},"
+        f" mean {ms(statistics.fmean(populate))}"
+    )
 
     print(f"\n2. recording one move (one game of {long_game} moves, in the populated database)")
     timings = await record_moves(storage, 1, long_game)
     median = statistics.median(timings)
     early, late = statistics.median(timings[:100]), statistics.median(timings[-100:])
     p95 = statistics.quantiles(timings, n=20)[-1]
-    print(f"   median {ms(median)}   p95 {ms(p95)}   "
-          f"[target <= {MOVE_TARGET_MS} ms: {verdict(median * 1000 <= MOVE_TARGET_MS)}]")
-    print(f"   moves 1-100: median {ms(early)};  moves {long_game - 99}-{long_game}: median"
-          f" {ms(late)}  [no growth: {verdict(late <= early * 1.5)}]")
+    print(
+        f"   median {ms(median)}   p95 {ms(p95)}   "
+        f"[target <= {MOVE_TARGET_MS} ms: {verdict(median * 1000 <= MOVE_TARGET_MS)}]"
+    )
+    print(
+        f"   moves 1-100: median {ms(early)};  moves {long_game - 99}-{long_game}: median"
+        f" {ms(late)}  [no growth: {verdict(late <= early * 1.5)}]"
+    )
     await storage.close()
 
     # What the fsync per commit costs: the same moves into two fresh files, taking turns so
@@ -192,9 +204,11 @@ async def run(folder: Path, games: int, moves: int, long_game: int = LONG_GAME) 
             medians[mode] += await record_moves(fresh, 1, count)
             await fresh.close()
     full_ms, normal_ms = (statistics.median(medians[m]) * 1000 for m in ("FULL", "NORMAL"))
-    print(f"   synchronous=FULL (the bot's setting) against NORMAL (no fsync), fresh files,"
-          f" {2 * count} moves each: median {full_ms:.3f} ms against {normal_ms:.3f} ms"
-          f" (+{full_ms - normal_ms:.3f} ms per move)")
+    print(
+        f"   synchronous=FULL (the bot's setting) against NORMAL (no fsync), fresh files,"
+        f" {2 * count} moves each: median {full_ms:.3f} ms against {normal_ms:.3f} ms"
+        f" (+{full_ms - normal_ms:.3f} ms per move)"
+    )
 
     print(f"\n3. start-up: open, then load and replay {games} active games")
     started = time.perf_counter()
@@ -214,13 +228,19 @@ async def run(folder: Path, games: int, moves: int, long_game: int = LONG_GAME) 
         raise BenchFailure(f"{len(short)} games did not come back with their {moves} moves")
     storage_part = report.total_seconds - report.replay_seconds
     print(f"   open (integrity check, schema check): {opened:.3f} s")
-    print(f"   storage part (2 queries, records, grouping, takebacks): {storage_part:.3f} s"
-          f"  [target <= {LOAD_TARGET_S} s: {verdict(storage_part <= LOAD_TARGET_S)}]")
+    print(
+        f"   storage part (2 queries, records, grouping, takebacks): {storage_part:.3f} s"
+        f"  [target <= {LOAD_TARGET_S} s: {verdict(storage_part <= LOAD_TARGET_S)}]"
+    )
     print(f"   same load with a no-op replay, end to end: {no_engine.total_seconds:.3f} s")
-    print(f"   engine replay (Game.play x {games * moves}): {report.replay_seconds:.3f} s"
-          f"  ({report.replay_seconds / (games * moves) * 1e6:.0f} us per move)")
-    print(f"   total: {report.total_seconds:.3f} s"
-          f"  [target <= {LOAD_TARGET_S} s: {verdict(report.total_seconds <= LOAD_TARGET_S)}]")
+    print(
+        f"   engine replay (Game.play x {games * moves}): {report.replay_seconds:.3f} s"
+        f"  ({report.replay_seconds / (games * moves) * 1e6:.0f} us per move)"
+    )
+    print(
+        f"   total: {report.total_seconds:.3f} s"
+        f"  [target <= {LOAD_TARGET_S} s: {verdict(report.total_seconds <= LOAD_TARGET_S)}]"
+    )
     print(f"\ndatabase size: {_size(folder) / 1e6:.1f} MB (deleted on exit)")
 
 

@@ -93,6 +93,16 @@ def test_ruff_is_clean() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+def test_ruff_format_is_kept() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "bot", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
 def test_mypy_strict_on_every_layer() -> None:
     targets = [t for t in STRICT if any((ROOT / t).glob("*.py"))]
     run = subprocess.run(
