@@ -43,10 +43,16 @@ from bot.engine import (
     Outcome,
     Side,
     Termination,
+    core,
     get_variant,
     square_name,
 )
+from bot.engine.core import FastBoard
 from bot.engine.tables import MOVE_SHIFT
+
+needs_core = pytest.mark.skipif(
+    core.extension() is None, reason=f"the fast core's board is not in use ({core.state()})"
+)
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -286,13 +292,80 @@ def test_fast_wins_at_once_agree_with_playing_every_move() -> None:
             for turn in (0, 1):
                 positions.append((Board(game.variant, list(game.board.cells), turn), puzzle.id))
     provers = {name: (Prover(v), Prover(v, exhaustive=True)) for name, v in VARIANTS.items()}
+    on_core = {name: Prover(v) for name, v in VARIANTS.items()}
     disagreements = []
     for board, where in positions:
         fast, every = provers[board.variant.name]
-        if fast.winning_moves_now(board) != every.winning_moves_now(board):
+        found = every.winning_moves_now(board)
+        if fast.winning_moves_now(board) != found:
             disagreements.append(where)
+        if core.extension() is not None:
+            # The C board plays every move in C: the same wins, the same endings.
+            c_board = FastBoard(board)
+            if on_core[board.variant.name].winning_moves_now(c_board) != found:
+                disagreements.append(f"{where} (fast core)")
     assert len(positions) > 1000
     assert not disagreements
+
+
+def _both_ways(
+    variant: str, position: str, side: Side, source: str = "", budget: int | None = None
+) -> tuple[Puzzle | Rejection, Puzzle | Rejection, int, int]:
+    """``examine`` on the fast core's board and on the Python board, with the positions each
+    visited."""
+    v = get_variant(variant)
+    fast, reference = Prover(v), Prover(v, reference=True)
+    assert (fast.engine, reference.engine) == ("fast", "python")
+    on_core = examine(v, position, side, source=source, prover=fast, budget=budget)
+    on_python = examine(v, position, side, source=source, prover=reference, budget=budget)
+    return on_core, on_python, fast.nodes, reference.nodes
+
+
+@needs_core
+def test_the_prover_on_the_fast_core_gives_the_reference_answers(starter: list[Puzzle]) -> None:
+    # Shipped puzzles of every variant and length, proved in full (of each, the smallest tree
+    # with the fewest first moves to refute, so that the Python engine is quick), and one
+    # puzzle in 90 of the set under a budget; then positions that are no puzzle: each of
+    # those with the other side to move, and the positions a move into the main line (the
+    # solver to move again, often with several wins), under a budget small enough to give
+    # some up as too costly. Same verdicts, the same puzzles (first move, length, tree,
+    # rating) and the same positions visited, so the budget cuts both alike.
+    def cost(puzzle: Puzzle) -> tuple[int, int, str]:
+        return (puzzle.solution.size(), len(puzzle.game().legal_moves()), puzzle.id)
+
+    sample: dict[tuple[str, int], Puzzle] = {}
+    for puzzle in starter:
+        key = (puzzle.variant, puzzle.length)
+        if key not in sample or cost(puzzle) < cost(sample[key]):
+            sample[key] = puzzle
+    assert len(sample) == 20  # tablut-corner has no win in one
+    chosen = [(p, None) for p in sorted(sample.values(), key=lambda p: p.id)]
+    chosen += [(p, 10_000) for p in starter[::90]]
+    reasons: Counter[str] = Counter()
+    for puzzle, budget in chosen:
+        on_core, on_python, nodes, reference_nodes = _both_ways(
+            puzzle.variant, puzzle.position, puzzle.to_move, puzzle.source, budget
+        )
+        assert on_core == on_python, puzzle.id
+        assert on_core == puzzle or budget is not None, puzzle.id
+        assert nodes == reference_nodes, puzzle.id
+        reasons[on_core.reason if isinstance(on_core, Rejection) else "puzzle"] += 1
+        game = puzzle.game()
+        others = [(game.start_position, puzzle.to_move.other)]
+        line = puzzle.main_line()
+        if len(line) > 2:
+            for move in line[:2]:
+                game.play(move)
+            others.append((game.position_otn(), game.turn))
+        for otn, side in others:
+            on_core, on_python, nodes, reference_nodes = _both_ways(
+                puzzle.variant, otn, side, budget=1000
+            )
+            assert on_core == on_python, (puzzle.id, otn, side)
+            assert nodes == reference_nodes, (puzzle.id, otn, side)
+            reasons[on_core.reason if isinstance(on_core, Rejection) else "puzzle"] += 1
+    kinds = {"puzzle", "no forced win", "too costly", "several winning moves"}
+    assert kinds <= set(reasons), reasons
 
 
 # ----------------------------------------------------------------------------- the checker

@@ -3,8 +3,9 @@
 Both boards play the same games side by side, and in every position they must agree on
 everything the rules decide: the legal moves (in the same order, since the search visits them
 in it), their count, the king's open routes and the moves that capture him, the hash and the
-squares; after every move, what it captured and how it ended the game, and after taking it
-back, the position before it. The games are random (half the moves chosen among the captures,
+squares, the hash and moves with the turn passed; before every move, its custodial captures,
+after it, all it captured and how it ended the game, and after taking it back, the position
+before it. The games are random (half the moves chosen among the captures,
 so that pieces fall and games end as real ones do) or replayed from records.
 
 The test suite runs a smoke of it on every variant; ``benchmarks/agreement.py`` runs 100,000
@@ -89,12 +90,27 @@ class _Pair:
         if board.king >= 0 and not board.status:
             fort = sorted(self.rules.exit_fort(board))
             bad |= self.differ("exit_fort", fort, fast.exit_fort())
+        # The other side to move on the same squares (the puzzle prover's threats).
+        board.pass_turn()
+        fast.pass_turn()
+        try:
+            bad |= self.differ("hash, the turn passed", board.hash, fast.hash)
+            bad |= self.differ("moves, the turn passed", board.moves(), fast.moves())
+        finally:
+            board.pass_turn()
+            fast.pass_turn()
         return not bad
 
     def make(self, move: int) -> Termination | None:
         """Play ``move`` on both; compare what it did."""
         board, fast = self.board, self.fast
-        custodial = len(board.captures_by(board.cells[move >> MOVE_SHIFT], move & TARGET_MASK))
+        piece, target = board.cells[move >> MOVE_SHIFT], move & TARGET_MASK
+        custodial = len(board.captures_by(piece, target))
+        self.differ(
+            f"custodial captures of {_text(move, board)}",
+            board.captures_by(piece, target),
+            fast.captures_by(piece, target),
+        )
         status = board.make(move)
         fast_status = STATUS[fast.make(move)]
         self.report.moves += 1

@@ -348,6 +348,12 @@ class Board:
         self.status = status
         self.turn ^= 1
 
+    def pass_turn(self) -> None:
+        """Give the move to the other side without a move (the turn and the hash change, the
+        squares do not); a second call undoes it. For asking what a side threatens."""
+        self.turn ^= 1
+        self.hash ^= self.tables.zobrist_side
+
     @property
     def last_captures(self) -> tuple[int, ...]:
         """Squares emptied by captures in the last move made."""

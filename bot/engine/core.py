@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from .board import Board
 from .rules import CentreStrongRules, CopenhagenRules, GroupRules, SurroundedRules, rules_for
@@ -148,3 +149,78 @@ def fast_board(board: Board) -> object:
     if module is None:
         raise RuntimeError(f"the fast core is not in use ({state()})")
     return module.Board(spec_for(board.variant), bytes(board.cells), board.turn)
+
+
+class FastBoard:
+    """A C board behind the part of :class:`~bot.engine.board.Board`'s interface that the
+    puzzle prover uses (``bot.ai.puzzles.proof``): the same moves, in the same order, the same
+    hashes and endings (:data:`STATUS` mapped to :class:`Termination`), and the squares as
+    bytes. Only :meth:`winning_moves` has no Python twin on the board: it is the prover's
+    play-every-move test of wins at once, run in C.
+
+    The C methods that need no translation are bound at construction, so calling them costs
+    no Python frame.
+    """
+
+    __slots__ = (
+        "captures_by",
+        "core",
+        "has_moves",
+        "king_capturing_moves",
+        "king_routes",
+        "moves",
+        "pass_turn",
+        "tables",
+        "unmake",
+        "variant",
+    )
+
+    def __init__(self, board: Board) -> None:
+        self.variant = board.variant
+        self.tables = board.tables
+        fast: Any = fast_board(board)
+        self.core = fast
+        self.moves: Callable[[], list[int]] = fast.moves
+        self.has_moves: Callable[[], bool] = fast.has_moves
+        self.unmake: Callable[[], None] = fast.unmake
+        self.king_routes: Callable[[], list[int]] = fast.king_routes
+        self.king_capturing_moves: Callable[[], list[int]] = fast.king_capturing_moves
+        self.captures_by: Callable[[int, int], list[int]] = fast.captures_by
+        self.pass_turn: Callable[[], None] = fast.pass_turn
+
+    @property
+    def hash(self) -> int:
+        return int(self.core.hash)
+
+    @property
+    def king(self) -> int:
+        return int(self.core.king)
+
+    @property
+    def turn(self) -> int:
+        return int(self.core.turn)
+
+    @property
+    def status(self) -> Termination | None:
+        return STATUS[int(self.core.status)]
+
+    @property
+    def cells(self) -> bytes:
+        return bytes(self.core.cells)
+
+    @property
+    def last_captures(self) -> tuple[int, ...]:
+        return tuple(self.core.last_captures())
+
+    def make(self, move: int) -> Termination | None:
+        """Play a legal move; how it ended the game (``None``: it goes on), as Board.make."""
+        return STATUS[int(self.core.make(move))]
+
+    def winning_moves(self) -> list[tuple[int, Termination]]:
+        """Every move of the side to move that wins at once, in :meth:`moves`' order, with
+        the ending it brings: each is played, and wins when its ending is the mover's or it
+        leaves the other side no legal move (``NO_LEGAL_MOVE``), as the prover judges."""
+        return [
+            (move, STATUS[code] or Termination.NO_LEGAL_MOVE)
+            for move, code in self.core.winning_moves()
+        ]

@@ -37,6 +37,10 @@ MOVE_SECONDS = 60.0
 machine cannot cut a search short and change a game."""
 PROOF_BUDGET = 3_000_000
 """Positions one proof may visit before its position is given up as too costly."""
+REFRESH_NODES = 20_000_000
+"""Positions a prover may visit (all its proofs together) before it is replaced by a fresh one,
+so that its tables do not grow without end. Part of what a generation run's output depends
+on: the budget cuts proofs by positions visited, and the tables spare visits."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +228,7 @@ def generate(
                 tally.duplicates += 1
                 continue
         prover = provers.get(candidate.variant.name)
-        if prover is None or prover.nodes > 20_000_000:
+        if prover is None or prover.nodes > REFRESH_NODES:
             # A fresh prover now and then keeps its tables from growing without end.
             prover = provers[candidate.variant.name] = Prover(candidate.variant)
         result = examine(

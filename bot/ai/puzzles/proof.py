@@ -1,4 +1,4 @@
-"""Exact proofs of short forced wins: an AND/OR search on the engine's fast board.
+"""Exact proofs of short forced wins: an AND/OR search on the rules engine's board.
 
 The side to move (the *solver*) wins within ``n`` of its own moves when one of its moves ends
 the game in its favour at once, or when it has a move after which *every* legal reply of the
@@ -8,20 +8,63 @@ without a legal move loses, as :class:`~bot.engine.game.Game` judges). Repetitio
 line this short: a position needs eight plies to occur a third time, and these proofs look at
 most ``2 * n - 1`` plies ahead of a fresh game.
 
-The one shortcut is :meth:`Prover.winning_moves_now`, which finds the moves that win at once
-without playing every move: it plays only the moves that *could* end the game, chosen by exact
-arguments written beside each test. ``Prover(variant, exhaustive=True)`` plays every move
-instead; the tests hold the two to the same answers, and ``python -m bot.ai.puzzles verify
---exhaustive`` re-proves the shipped puzzles that way.
+The search runs on the fast core's C board when it is built (:class:`~bot.engine.core.FastBoard`,
+the rules written once, in the engine: the C board is the proven twin of the Python one), else
+on the Python :class:`~bot.engine.board.Board`, the reference; :meth:`Prover.board_for` picks.
+Either way the search itself is this module's, so both give the same verdicts, the same trees
+and the same position counts (the budget), and the tests hold them to it.
+
+The wins at once (:meth:`Prover.winning_moves_now`, asked at every position) are found on the
+C board by playing every move in C. On the Python board that would dominate the proofs, so
+there the one shortcut is taken: only the moves that *could* end the game are played, chosen
+by exact arguments written beside each test. ``Prover(variant, exhaustive=True)`` plays every
+move on the Python board too; the tests hold the three ways to the same answers, and ``python
+-m bot.ai.puzzles verify --reference [--exhaustive]`` re-proves the shipped puzzles on the
+Python engine.
 """
 
 from __future__ import annotations
 
-from bot.engine.board import DEFENDERS, Board
+from collections.abc import Sequence
+from typing import Protocol
+
+from bot.engine import core
+from bot.engine.board import DEFENDERS, Board, Status
+from bot.engine.core import FastBoard
 from bot.engine.rules import CopenhagenRules, rules_for
-from bot.engine.tables import ATTACKER, EMPTY, MOVE_SHIFT, TARGET_MASK
+from bot.engine.tables import ATTACKER, EMPTY, MOVE_SHIFT, TARGET_MASK, Tables, tables_for
 from bot.engine.types import Termination
 from bot.engine.variants import Variant
+
+
+class ProofBoard(Protocol):
+    """What the prover reads and does on a board: :class:`~bot.engine.board.Board` (the
+    reference) and :class:`~bot.engine.core.FastBoard` (the C board) both offer it."""
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def tables(self) -> Tables: ...
+    @property
+    def hash(self) -> int: ...
+    @property
+    def king(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def cells(self) -> Sequence[int]: ...
+    @property
+    def last_captures(self) -> tuple[int, ...]: ...
+    def moves(self) -> list[int]: ...
+    def has_moves(self) -> bool: ...
+    def make(self, move: int) -> Status: ...
+    def unmake(self) -> None: ...
+    def king_routes(self) -> list[int]: ...
+    def king_capturing_moves(self) -> list[int]: ...
+    def captures_by(self, piece: int, target: int) -> list[int]: ...
+    def pass_turn(self) -> None: ...
 
 
 class ProofBudgetExceeded(Exception):
@@ -38,11 +81,18 @@ class Prover:
 
     :meth:`allow` caps the positions the following calls may visit; beyond the cap
     :class:`ProofBudgetExceeded` is raised and the board is left as it was found.
+
+    It proves on whatever board it is given; :meth:`board_for` makes the one to use: the C
+    board when the fast core is in use, unless ``reference`` asks for the Python engine.
+    ``exhaustive`` plays every move for the wins at once on the Python board too.
     """
 
-    def __init__(self, variant: Variant, *, exhaustive: bool = False) -> None:
+    def __init__(
+        self, variant: Variant, *, exhaustive: bool = False, reference: bool = False
+    ) -> None:
         self.variant = variant
         self.exhaustive = exhaustive
+        self.reference = reference
         self.nodes = 0
         """Positions visited (all calls together)."""
         self._limit = -1
@@ -62,6 +112,7 @@ class Prover:
         self._lost: dict[int, int] = {}
         self._held: dict[int, int] = {}
         self._now: dict[int, list[Win]] = {}
+        self._tables = tables_for(variant)
         n = variant.size
         last = n - 1
         self._edge_lines: list[frozenset[int]] = [frozenset() for _ in range(n * n)]
@@ -81,25 +132,42 @@ class Prover:
         self._budget = budget
         self._limit = -1 if budget is None else self.nodes + budget
 
-    def winning_moves_now(self, board: Board) -> list[Win]:
+    def board_for(self, board: Board) -> ProofBoard:
+        """A board to prove on, set up as ``board`` (its position and side to move): the fast
+        core's when it is in use and ``reference`` is off, else a Python copy."""
+        if not self.reference and core.extension() is not None:
+            return FastBoard(board)
+        return Board(board.variant, list(board.cells), board.turn)
+
+    @property
+    def engine(self) -> str:
+        """Which board :meth:`board_for` gives: ``fast`` or ``python``."""
+        return "python" if self.reference or core.extension() is None else "fast"
+
+    def winning_moves_now(self, board: ProofBoard) -> list[Win]:
         """Every move of the side to move that wins at once, sorted by move."""
         key = board.hash
         known = self._now.get(key)
         if known is None:
             self._tick()
-            known = self._naive_wins(board) if self.exhaustive else self._fast_wins(board)
+            if isinstance(board, FastBoard):
+                known = board.winning_moves()
+            elif self.exhaustive:
+                known = self._naive_wins(board)
+            else:
+                known = self._fast_wins(board)
             known.sort()
             self._now[key] = known
         return known
 
-    def shortest_win(self, board: Board, max_length: int) -> int:
+    def shortest_win(self, board: ProofBoard, max_length: int) -> int:
         """The fewest moves (1 to ``max_length``) in which the side to move forces a win, or 0."""
         for length in range(1, max_length + 1):
             if self._wins_within(board, length):
                 return length
         return 0
 
-    def wins_after(self, board: Board, max_length: int) -> int:
+    def wins_after(self, board: ProofBoard, max_length: int) -> int:
         """After the solver's move (the opponent to move on ``board``): the fewest further
         solver moves (0 to ``max_length``) that win against every reply, or -1 if none does.
 
@@ -112,7 +180,7 @@ class Prover:
                 return length
         return -1
 
-    def refutation(self, board: Board, max_length: int) -> int | None:
+    def refutation(self, board: ProofBoard, max_length: int) -> int | None:
         """After the solver's move (the opponent to move): a reply after which the solver
         cannot win within ``max_length`` moves, or ``None`` if every reply loses. A reply that
         wins for the opponent at once comes first, then the first holding reply in the
@@ -128,7 +196,7 @@ class Prover:
                 board.unmake()
         return None
 
-    def replies_in_order(self, board: Board) -> list[int]:
+    def replies_in_order(self, board: ProofBoard) -> list[int]:
         """The side to move's moves, those most likely to refute the other side's threats
         first: its own winning moves, then moves onto the squares the threats need (blocks,
         the king stepping away, captures of a threatening piece), then the rest."""
@@ -145,22 +213,41 @@ class Prover:
             while sq != target:
                 sq += step
                 critical.add(sq)
+        # Sorting by (rank, move), done as a stable split of the sorted moves.
+        moves = sorted(board.moves())
+        if not threats:
+            if not wins:
+                return moves
+            return [m for m in moves if m in wins] + [m for m in moves if m not in wins]
         king = board.king
-        scored = []
-        for move in board.moves():
+        # captures_by takes only pieces next to the square the capturing piece lands on (its
+        # capture pairs), so only moves landing beside a critical square can take one there.
+        neighbours = self._tables.neighbours
+        beside: set[int] = set()
+        for sq in critical:
+            beside.update(neighbours[sq])
+        cells = board.cells
+        first: list[int] = []
+        second: list[int] = []
+        third: list[int] = []
+        for move in moves:
             if move in wins:
-                rank = 0
-            elif threats and (
-                move & TARGET_MASK in critical
-                or (move >> MOVE_SHIFT == king and king >= 0)
-                or self._captures_on(board, move, critical)
+                first.append(move)
+                continue
+            origin = move >> MOVE_SHIFT
+            target = move & TARGET_MASK
+            if (
+                target in critical
+                or (origin == king and king >= 0)
+                or (
+                    target in beside
+                    and any(sq in critical for sq in board.captures_by(cells[origin], target))
+                )
             ):
-                rank = 1
+                second.append(move)
             else:
-                rank = 2
-            scored.append((rank, move))
-        scored.sort()
-        return [move for _, move in scored]
+                third.append(move)
+        return first + second + third
 
     # ------------------------------------------------------------------ the AND/OR search
 
@@ -169,7 +256,7 @@ class Prover:
         if self._limit >= 0 and self.nodes > self._limit:
             raise ProofBudgetExceeded(f"the proof needs more than {self._budget} positions")
 
-    def _wins_within(self, board: Board, n: int) -> bool:
+    def _wins_within(self, board: ProofBoard, n: int) -> bool:
         """Whether the side to move forces a win within ``n`` of its moves."""
         key = board.hash
         if self._win.get(key, 99) <= n:
@@ -192,7 +279,7 @@ class Prover:
         self._safe[key] = n
         return False
 
-    def _replies_lose(self, board: Board, n: int) -> bool:
+    def _replies_lose(self, board: ProofBoard, n: int) -> bool:
         """The opponent to move: whether every reply leaves the solver a win within ``n``."""
         key = board.hash
         if self._lost.get(key, 99) <= n:
@@ -218,7 +305,7 @@ class Prover:
             self._held[key] = n
         return result
 
-    def _solver_order(self, board: Board) -> list[int]:
+    def _solver_order(self, board: ProofBoard) -> list[int]:
         """The solver's moves, those that threaten something first (king moves and moves near
         the king); the order only speeds proofs up, every move is tried."""
         king = board.king
@@ -245,11 +332,11 @@ class Prover:
 
     # ------------------------------------------------------------------ wins at once
 
-    def _naive_wins(self, board: Board) -> list[Win]:
+    def _naive_wins(self, board: ProofBoard) -> list[Win]:
         """Play every move: the reference that :meth:`_fast_wins` must agree with."""
         return [win for move in board.moves() if (win := _play_for_win(board, move))]
 
-    def _fast_wins(self, board: Board) -> list[Win]:
+    def _fast_wins(self, board: ProofBoard) -> list[Win]:
         """The moves that win at once, playing only those that could.
 
         A move wins at once when :meth:`Board.make` returns an ending or leaves the opponent
@@ -292,7 +379,7 @@ class Prover:
                 wins[move] = win[1]
         return list(wins.items())
 
-    def _stalemating_candidates(self, board: Board, moves: list[int]) -> list[int]:
+    def _stalemating_candidates(self, board: ProofBoard, moves: list[int]) -> list[int]:
         """The moves that could leave the opponent without a legal move.
 
         Every move the opponent has now stays legal after ours unless our piece lands on its
@@ -302,11 +389,11 @@ class Prover:
         happens and where one landing piece can block its only direction) or, with
         shieldwalls, on the same edge as our target.
         """
-        board.turn ^= 1
+        board.pass_turn()
         try:
             theirs = board.moves()
         finally:
-            board.turn ^= 1
+            board.pass_turn()
         if not theirs:
             return moves  # nothing to go by: a move of ours could free one of theirs
         neighbours = board.tables.neighbours
@@ -321,7 +408,7 @@ class Prover:
         assert allowed is not None
         return [move for move in moves if move & TARGET_MASK in allowed]
 
-    def _fort_candidates(self, board: Board, moves: list[int]) -> list[int]:
+    def _fort_candidates(self, board: ProofBoard, moves: list[int]) -> list[int]:
         """The defenders' moves that could build an exit fort.
 
         The fort is judged only with the king on the edge after the move: the king's moves to
@@ -368,7 +455,7 @@ class Prover:
             m for m in moves if m >> MOVE_SHIFT != king and m & TARGET_MASK in allowed
         ]
 
-    def _encircling_candidates(self, board: Board, moves: list[int]) -> list[int]:
+    def _encircling_candidates(self, board: ProofBoard, moves: list[int]) -> list[int]:
         """The attackers' moves that could encircle the king's side.
 
         Encirclement needs the squares reachable from the king through anything but attackers
@@ -404,30 +491,19 @@ class Prover:
             sq = parent[sq]
         return [move for move in moves if move & TARGET_MASK in path]
 
-    def threats(self, board: Board) -> list[Win]:
+    def threats(self, board: ProofBoard) -> list[Win]:
         """The moves with which the side *not* to move would win at once if it could move now:
         what the side to move must answer (the board is left as it was)."""
         if board.status is not None:
             return []
-        board.turn ^= 1
-        board.hash ^= board.tables.zobrist_side
+        board.pass_turn()
         try:
             return self.winning_moves_now(board)
         finally:
-            board.turn ^= 1
-            board.hash ^= board.tables.zobrist_side
-
-    @staticmethod
-    def _captures_on(board: Board, move: int, squares: set[int]) -> bool:
-        """Whether ``move`` captures a piece standing on one of ``squares``."""
-        if not squares:
-            return False
-        target = move & TARGET_MASK
-        piece = board.cells[move >> MOVE_SHIFT]
-        return any(sq in squares for sq in board.captures_by(piece, target))
+            board.pass_turn()
 
 
-def _play_for_win(board: Board, move: int) -> Win | None:
+def _play_for_win(board: ProofBoard, move: int) -> Win | None:
     """Play ``move``; the ending it brings if it wins at once (the board is restored)."""
     status = board.make(move)
     try:

@@ -24,7 +24,7 @@ from bot.engine.types import Move, Piece, Side, Termination, square_name
 from bot.engine.variants import Variant, get_variant
 
 from . import hints
-from .proof import ProofBudgetExceeded, Prover
+from .proof import ProofBoard, ProofBudgetExceeded, Prover
 
 MAX_LENGTH = 3
 """The longest win a puzzle may take (solver's moves)."""
@@ -328,8 +328,9 @@ class Puzzle:
 
     def _solve_here(self, game: Game, remaining: int) -> Solution:
         """The solution from a position off the stored tree (after an accepted alternative)."""
-        board = _copy(game.board)
-        builder = _TreeBuilder(self._prover())
+        prover = self._prover()
+        board = prover.board_for(game.board)
+        builder = _TreeBuilder(prover)
         try:
             found = builder.best_move(board, remaining) if remaining >= 1 else None
         except ProofBudgetExceeded:
@@ -338,9 +339,10 @@ class Puzzle:
             raise PuzzleError("the moves so far have left the puzzle's forced win")
         return builder.node(board, found[0], found[1])
 
-    def _solve_move(self, board: Board, move: int, remaining: int) -> Solution | None:
+    def _solve_move(self, before: Board, move: int, remaining: int) -> Solution | None:
         """``move``'s own solution if it wins by force within ``remaining`` moves."""
         prover = self._prover()
+        board = prover.board_for(before)
         try:
             board.make(move)
             try:
@@ -374,8 +376,8 @@ class Puzzle:
 
     def _refutation(self, game: Game, remaining: int) -> str | None:
         """Why the move just played in ``game`` fails: the reply that holds, in words."""
-        board = _copy(game.board)
         prover = self._prover()
+        board = prover.board_for(game.board)
         try:
             threats = prover.threats(board)
             reply = prover.refutation(board, remaining - 1)
@@ -394,7 +396,7 @@ class Puzzle:
             if blocks is None:
                 return None  # the move simply did not win: no reply needs naming
             try:
-                still = prover.winning_moves_now(_copy(game.board))
+                still = prover.winning_moves_now(prover.board_for(game.board))
             except ProofBudgetExceeded:
                 return None
             if still:
@@ -420,7 +422,7 @@ class _TreeBuilder:
     def __init__(self, prover: Prover) -> None:
         self.prover = prover
 
-    def best_move(self, board: Board, max_length: int) -> tuple[int, int] | None:
+    def best_move(self, board: ProofBoard, max_length: int) -> tuple[int, int] | None:
         """The solver's (move, length) of its shortest forced win within ``max_length``."""
         wins = self.prover.winning_moves_now(board)
         if wins:
@@ -438,7 +440,7 @@ class _TreeBuilder:
                     break  # nothing beats a win in two once there is no win in one
         return best
 
-    def node(self, board: Board, move: int, length: int) -> Solution:
+    def node(self, board: ProofBoard, move: int, length: int) -> Solution:
         """The tree of ``move``, known to win within ``length`` moves (the board is kept)."""
         size = board.tables.size
         text = _text(move, size)
@@ -504,7 +506,7 @@ def examine(
         return Rejection("game over", str(game.outcome))
     prover = prover if prover is not None else Prover(rules)
     prover.allow(budget)
-    board = _copy(game.board)
+    board = prover.board_for(game.board)
     try:
         return _examine(game, board, max_length, prover, source, allow_escape_in_one)
     except ProofBudgetExceeded as error:
@@ -536,7 +538,7 @@ def prove(
 
 def _examine(
     game: Game,
-    board: Board,
+    board: ProofBoard,
     max_length: int,
     prover: Prover,
     source: str,

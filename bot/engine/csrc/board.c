@@ -764,6 +764,36 @@ int board_would_capture(Board *b, int32_t move) {
     return result;
 }
 
+/* Board.captures_by, for callers outside this file */
+int board_captures_by(const Board *b, int piece, int target, int16_t *out) {
+    return captures_by(b, piece, target, out);
+}
+
+/* Board.pass_turn: the other side to move, the position unchanged (turn and hash). */
+void board_pass_turn(Board *b) {
+    b->turn ^= 1;
+    b->hash ^= b->spec->zobrist_side;
+}
+
+/* The moves of the side to move that win at once (bot/ai/puzzles/proof.py, _naive_wins: play
+ * every move): each with the status its make returned, ST_NONE when it won by leaving the
+ * other side no legal move. In Board.moves' order; returns how many. */
+int board_winning_moves(Board *b, int32_t *moves, int32_t *statuses) {
+    if (b->status) return 0;
+    int32_t all[MAX_MOVES];
+    int count = board_moves(b, all), found = 0;
+    for (int k = 0; k < count; k++) {
+        int status = board_make(b, all[k]);
+        int won = status != ST_NONE || !board_has_moves(b);
+        board_unmake(b);
+        if (won) {
+            moves[found] = all[k];
+            statuses[found++] = status;
+        }
+    }
+    return found;
+}
+
 /* ------------------------------------------------------------------ king capture moves */
 
 /* GroupRules._last_liberty */

@@ -221,6 +221,50 @@ static PyObject *Board_last_captures(BoardObject *self, PyObject *unused) {
     return int_list(squares, count);
 }
 
+static PyObject *Board_captures_by(BoardObject *self, PyObject *args) {
+    if (!ready(self)) return NULL;
+    int piece, target;
+    if (!PyArg_ParseTuple(args, "ii", &piece, &target)) return NULL;
+    if (piece < ATTACKER || piece > KING || target < 0 || target >= self->board.spec->area) {
+        PyErr_Format(PyExc_ValueError, "no piece %d or square %d on this board", piece, target);
+        return NULL;
+    }
+    int16_t squares[MAX_CAPTURES];
+    int32_t found[MAX_CAPTURES];
+    int count = board_captures_by(&self->board, piece, target, squares);
+    for (int k = 0; k < count; k++) found[k] = squares[k];
+    return int_list(found, count);
+}
+
+static PyObject *Board_pass_turn(BoardObject *self, PyObject *unused) {
+    (void)unused;
+    if (!ready(self)) return NULL;
+    board_pass_turn(&self->board);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Board_winning_moves(BoardObject *self, PyObject *unused) {
+    (void)unused;
+    if (!ready(self)) return NULL;
+    if (self->board.sp + 2 >= MAX_STACK) {
+        PyErr_SetString(PyExc_OverflowError, "the board's move stack is full");
+        return NULL;
+    }
+    int32_t moves[MAX_MOVES], statuses[MAX_MOVES];
+    int count = board_winning_moves(&self->board, moves, statuses);
+    PyObject *list = PyList_New(count);
+    if (!list) return NULL;
+    for (int k = 0; k < count; k++) {
+        PyObject *pair = Py_BuildValue("(ii)", (int)moves[k], (int)statuses[k]);
+        if (!pair) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, pair);
+    }
+    return list;
+}
+
 static PyObject *Board_perft(BoardObject *self, PyObject *arg) {
     if (!ready(self)) return NULL;
     long depth = PyLong_AsLong(arg);
@@ -291,6 +335,13 @@ static PyMethodDef Board_methods[] = {
     {"unmake", (PyCFunction)Board_unmake, METH_NOARGS, "Take back the last move."},
     {"last_captures", (PyCFunction)Board_last_captures, METH_NOARGS,
      "The squares the last move captured on."},
+    {"captures_by", (PyCFunction)Board_captures_by, METH_VARARGS,
+     "The custodial captures of a piece arriving on a square (Board.captures_by)."},
+    {"pass_turn", (PyCFunction)Board_pass_turn, METH_NOARGS,
+     "Give the move to the other side, the position unchanged (Board.pass_turn)."},
+    {"winning_moves", (PyCFunction)Board_winning_moves, METH_NOARGS,
+     "(move, status) of every move that wins at once, status 0 when it leaves the other "
+     "side no legal move; each move played."},
     {"perft", (PyCFunction)Board_perft, METH_O, "Leaf count to a depth."},
     {"perft_captures", (PyCFunction)Board_perft_captures, METH_O,
      "Leaf count and capturing leaf moves to a depth."},
