@@ -127,6 +127,9 @@ class Level:
     contempt: int = 0
     """How much less than the evaluation's draw value a repetition is worth to this level, in
     hundredths of an attacker: above 0 it plays on from a balanced position instead."""
+    side_weights: bool = False
+    """Whether it searches with the weights measured better for the side it plays, where a
+    variant has them (:func:`bot.ai.evaluation.side_weights`)."""
 
     def with_time(self, seconds: float) -> Level:
         """The same level with another time budget."""
@@ -166,6 +169,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             max_depth=64,
             noise=0,
             contempt=50,
+            side_weights=True,
         ),
     )
 }
