@@ -168,7 +168,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             time_limit=4.0,
             max_depth=64,
             noise=0,
-            contempt=50,
+            contempt=150,
             side_weights=True,
         ),
     )
