@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from bot.ai.evaluation import CORNER_WEIGHTS, EDGE_WEIGHTS, Evaluator, weights_for
+from bot.ai.evaluation import (
+    CORNER_WEIGHTS,
+    EDGE_WEIGHTS,
+    TABLUT_ATTACKING_WEIGHTS,
+    Evaluator,
+    Weights,
+    side_weights,
+    weights_for,
+)
 from bot.ai.lab.tune import play_pair
+from bot.ai.player import think
 from bot.engine import Board, get_variant, parse_square
 from bot.engine.board import ATTACKERS, DEFENDERS
 
@@ -59,3 +68,23 @@ def test_a_tuning_pair_plays_both_sides() -> None:
     points, record, tie_break = play_pair("brandubh", w, w, ["d2-c2", "c4-c3"], 1, 40)
     assert record.games == 2
     assert 0.0 <= points <= 2.0 and tie_break in (-1, 0, 1)
+
+
+def test_master_searches_tablut_with_the_weights_measured_for_its_side() -> None:
+    tablut = get_variant("tablut")
+    assert side_weights(tablut, ATTACKERS) is TABLUT_ATTACKING_WEIGHTS
+    assert side_weights(tablut, DEFENDERS) is None
+    assert side_weights(get_variant("tablut-ashton"), ATTACKERS) is None
+
+    def score(level: str, board: Board, weights: Weights | None = None) -> int:
+        return think(board, level, seed=1, max_depth=2, weights=weights, fresh=True).score
+
+    # The attackers to move: master scores as the attacking weights do, hard as the defaults.
+    opening = Board(tablut)
+    assert score("master", opening) == score("master", opening, TABLUT_ATTACKING_WEIGHTS)
+    assert score("master", opening) != score("master", opening, EDGE_WEIGHTS)
+    assert score("hard", opening) == score("hard", opening, EDGE_WEIGHTS)
+    # The defenders to move: master keeps the defaults.
+    opening.make(opening.moves()[0])
+    defending = Board(tablut, list(opening.cells), opening.turn)
+    assert score("master", defending) == score("master", defending, EDGE_WEIGHTS)

@@ -11,7 +11,7 @@ from bot.engine.tables import MOVE_SHIFT, TARGET_MASK
 from bot.engine.types import Move, Side
 from bot.engine.variants import Variant
 
-from .evaluation import Weights
+from .evaluation import Weights, side_weights
 from .levels import Level, get_level
 from .search import Searcher, SearchResult
 
@@ -69,6 +69,8 @@ def think(
     depth-limited search gives the same move every time (tests rely on it).
     """
     chosen = get_level(level) if isinstance(level, str) else level
+    if weights is None and chosen.side_weights:
+        weights = side_weights(board.variant, board.turn)
     if seed is None:
         seed = random.randrange(1 << 30)
     if fresh:
