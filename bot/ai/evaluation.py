@@ -139,6 +139,7 @@ TABLUT_ATTACKING_WEIGHTS = EDGE_WEIGHTS.scaled(
     king_moves=14,
     attacker_near_king=24,
     mobility=6,
+    draw=-100,
 )
 """``tablut`` searched for the attackers: the self-play tuning run described at
 :data:`EDGE_WEIGHTS`, used only by a level that plays the attackers (``master``). With the
@@ -147,6 +148,12 @@ threaten a route, which its search reads anyway, and drifted from ahead to repet
 these they keep their pieces. ``master`` as the attackers against OpenTafl's AI on the 15
 openings of the reference match (seed 11, 2 s a move): +13 =1 -1 with these, +10 =4 -1 with the
 defaults. As the defenders these weights did worse than the defaults, so the defenders keep them.
+
+``draw=-100``: a repetition is worth a whole attacker less to these attackers, so that with
+``master``'s contempt they take one only when a position is clearly worse (at 50 below even
+they took repetitions the king forced in positions that were a little below even). Only here:
+a contempt that high for every variant made ``master`` choose an unclear move over a safe
+repetition against a brandubh fork (``tests/test_ai_tactics.py``).
 """
 
 SIDE_WEIGHTS: dict[tuple[str, int], Weights] = {

@@ -80,9 +80,10 @@ On tablut the five draws were repetitions, four of them in games ``master`` atta
 
 Then ``master`` took its own weights for tablut's attackers
 (:data:`~bot.ai.evaluation.TABLUT_ATTACKING_WEIGHTS`: as the attackers it had been giving up
-pieces to shut squares its search reads anyway) and a contempt of 150 instead of 50 (it took
-repetitions as the attackers where its evaluation put it a little below even). The same
-command, ``--jobs 1``, with a puzzle run on the machine's other core:
+pieces to shut squares its search reads anyway), in which a repetition is worth 150 below
+even to its attackers instead of its contempt's 50 (it took repetitions as the attackers where
+its evaluation put it a little below even). The same command, ``--jobs 1``, with a puzzle run
+on the machine's other core:
 
 ==============  ======  ====  ==================  =====================  ===========
 variant         s/move  seed  games, +W =D -L     score [95% CI]         att / def
@@ -91,7 +92,9 @@ tablut          2       11    30, +24 =4 -2 (a)   86.7% [76.4, 96.9]     83% / 9
 tablut          2       11    30, +25 =4 -1 (b)   90.0% [81.5, 98.5]     90% / 90%
 ==============  ======  ====  ==================  =====================  ===========
 
-(a) The attacking weights alone. (b) With the contempt too: ``master`` as it plays now. In three
+(a) The attacking weights alone. (b) With the repetition at 150 below even, then set by a
+contempt of 150 for both sides; ``master`` now plays (b)'s attacking games exactly (the weights'
+``draw`` of -100 with its contempt of 50) and (a)'s defending games. In three
 of the four draws OpenTafl's king shuttled between two squares, each opening a route that
 ``master``'s attackers had to shut; the fourth was ``master``'s own king shuttling as the
 defenders, and the loss a defending game whose king was taken after 77 plies. The
@@ -190,7 +193,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             time_limit=4.0,
             max_depth=64,
             noise=0,
-            contempt=150,
+            contempt=50,
             side_weights=True,
         ),
     )
