@@ -214,8 +214,19 @@ async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_i
                 world = World(fake, guild, bot, {})
                 channel = world.channel("duel")
                 await world.challenge(ann, ben, channel, variant="brandubh", side="attackers")
-                await world.play_line(ann, ben, channel, ["a4-a2"])
-                await asyncio.to_thread(server.halt)
+
+                # The database goes while ann's board is on its way to her: the move is
+                # committed and shown, only which message shows it cannot be recorded.
+                async def halt(_: object) -> None:
+                    fake.before_answering_callbacks(None)
+                    await asyncio.to_thread(server.halt)
+
+                fake.before_answering_callbacks(halt)
+                [shown] = await world.play_line(ann, ben, channel, ["a4-a2"])
+                [answered] = [i for i in fake.interactions if i.original_message is shown]
+                await logged(bot, "its new board was not recorded")
+                await logged(bot, "the turn notice was not sent")
+                assert [r.kind for r in answered.responses] == ["callback"]  # and no error
                 refused = await world.error_reply(ben, channel, "move", move="d5-f5")
                 assert refused == (
                     "The bot cannot reach its game database right now. Please try again in a "
@@ -229,6 +240,9 @@ async def test_a_database_lost_mid_game_refuses_moves_with_a_sentence_until_it_i
                 await asyncio.to_thread(server.resume)
                 [board] = await world.play_line(ben, ann, channel, ["d5-f5"])
                 assert "played `d5-f5`" in board.text
+                # The board posted while the database was away was still the one to retire.
+                assert board.buttons
+                await fake.wait_until(lambda: True if not shown.buttons else None, timeout=WAIT)
                 await logged(bot, "answers again after")
             finally:
                 code = await bot.stop()

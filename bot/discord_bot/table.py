@@ -297,15 +297,23 @@ async def _post_board_in(
             message = await channel.send(text, view=view, allowed_mentions=mentions)
     if message is None:
         return None
+    try:
+        if venue is None:
+            await bot.storage.games.set_board_message(live.id, message.id, live.game.ply)
+        else:
+            await bot.storage.games.set_venue_board(
+                live.id, venue.side, message.id, live.game.ply, end=over
+            )
+    except DatabaseUnavailable as error:
+        # The board is out and its move committed: the player must not be told otherwise. The
+        # game remembers the message, and writes it back when it is next read from the
+        # database (GameHub._resync) or with its next board.
+        log.debug("game %d: its new board was not recorded: %s", live.id, error)
     if venue is None:
         previous, shown = live.record.board_message_id, live.record.board_ply
-        await bot.storage.games.set_board_message(live.id, message.id, live.game.ply)
         live.record = replace(live.record, board_message_id=message.id, board_ply=live.game.ply)
     else:
         previous, shown = venue.board_message_id, venue.board_ply
-        await bot.storage.games.set_venue_board(
-            live.id, venue.side, message.id, live.game.ply, end=over
-        )
         now = replace(venue, board_message_id=message.id, board_ply=live.game.ply)
         live.venues = tuple(now if v == venue else v for v in live.venues)
     if previous is not None and previous != message.id:

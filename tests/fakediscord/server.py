@@ -65,7 +65,7 @@ everything sent so far. Each :class:`FakeInteraction` records ``dispatched_at`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -663,6 +663,14 @@ class FakeDiscord:
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT; discord.py reconnects and RESUMEs (missed events are replayed)."""
         self.gateway.request_reconnect()
+
+    def before_answering_callbacks(
+        self, hook: Callable[[FakeInteraction], Awaitable[None]] | None
+    ) -> None:
+        """Run ``hook`` on each interaction callback after it is recorded and before the bot
+        gets Discord's answer: what happens while the answer is on its way (``None`` stops it).
+        Tests see the callback only once the hook is done."""
+        self._webhooks.before_answer = hook
 
     async def drop_connection(self, *, invalidate_session: bool = False) -> None:
         """Cut the gateway socket: the bot RESUMEs (or IDENTIFYs, with ``invalidate_session``)."""

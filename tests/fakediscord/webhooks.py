@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -45,6 +46,8 @@ class InteractionWebhooks:
         self.world = world
         self.deadline = deadline
         self.token_lifetime = token_lifetime
+        self.before_answer: Callable[[FakeInteraction], Awaitable[None]] | None = None
+        """Run once a callback is recorded, before its answer goes back to the bot."""
 
     def add_routes(self, app: web.Application, prefix: str) -> None:
         app.router.add_post(
@@ -123,6 +126,8 @@ class InteractionWebhooks:
         interaction.record(
             InteractionResponse("callback", received_at, data, files, type=kind, message=message)
         )
+        if self.before_answer is not None:
+            await self.before_answer(interaction)
         if request.query.get("with_response", "").lower() not in ("1", "true"):
             return no_content()
         return json_response(self._callback_response(interaction, kind, message))

@@ -160,6 +160,11 @@ def adjourned_words(live: LiveGame) -> str:
     )
 
 
+def newer_message(message_id: int | None, than: int | None) -> bool:
+    """Whether ``message_id`` was posted after ``than`` (Discord's ids grow with time)."""
+    return message_id is not None and (than is None or message_id > than)
+
+
 def check_not_adjourned(live: LiveGame) -> None:
     """A :class:`UserError` saying why, while the game is adjourned."""
     if live.adjourned is not None:
@@ -810,15 +815,35 @@ class GameHub:
 
     async def _resync(self, live: LiveGame) -> None:
         """Rebuild ``live`` from what the database has committed (the caller holds its lock):
-        its position, its venues and its open offers."""
+        its position, its venues and its open offers. A board posted while the database was
+        away (its message not recorded) stays the one to retire next: it is written back."""
+        board = live.record.board_message_id, live.record.board_ply
+        boards = {
+            (venue.side, venue.channel_id): (venue.board_message_id, venue.board_ply)
+            for venue in live.venues
+        }
         loaded = await self.storage.load_game(live.id)
         live.record, live.game, live.unsure = loaded.record, loaded.game, False
+        if newer_message(board[0], live.record.board_message_id):
+            await self.storage.games.set_board_message(live.id, board[0], board[1])
+            live.record = replace(live.record, board_message_id=board[0], board_ply=board[1])
         live.clear_offers()
         live.declined.clear()
         if live.across:
             # A venue may have moved (continued elsewhere after its channel was deleted).
             self._drop(live)
-            live.venues = await self.storage.games.venues(live.id)
+            venues = []
+            for venue in await self.storage.games.venues(live.id):
+                shown, ply = boards.get((venue.side, venue.channel_id), (None, None))
+                if (
+                    shown is not None
+                    and ply is not None
+                    and newer_message(shown, venue.board_message_id)
+                ):
+                    await self.storage.games.set_venue_board(live.id, venue.side, shown, ply)
+                    venue = replace(venue, board_message_id=shown, board_ply=ply)
+                venues.append(venue)
+            live.venues = tuple(venues)
             self._track(live)
             for stored in await self.storage.offers.of_game(live.id):
                 offer = Offer(stored.kind, stored.user_id, stored.ply, stored.message_id)
