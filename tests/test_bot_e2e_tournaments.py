@@ -344,6 +344,50 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
             await event.said("**Second Try** is over")
 
 
+async def test_a_round_that_ends_during_a_pause_gets_its_standings_and_waits(
+    tmp_path: Path,
+) -> None:
+    """Paused mid-round: the games go on and count; the round's end is announced with its
+    standings at once, once; the next round is paired only on resume; the last round's end
+    finishes the event even while it is paused."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo", "cy", "di"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path):
+            await event.command(
+                olga, event.channel, "create", name="Tuesday Swiss", variant="brandubh", rounds=2,
+            )  # fmt: skip
+            for player in players:
+                await event.command(player, event.channel, "join", event=1)
+            await event.command(olga, event.channel, "start", event=1)
+            games = await event.games(1, 2)
+            paused = await event.command(olga, event.channel, "pause", event=1)
+            assert "is paused" in paused
+            for thread, _, defender in games:
+                await event.resign(thread, defender)
+            over = await event.said("round 1 is over. The tournament is paused")
+            assert "round 2 is paired when an organiser resumes it" in over.text
+            standings = await event.said("Brandubh Swiss · after round 1 of 2", after=over.sequence)
+            attachment_is_png(standings)
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:
+                (Path(shots) / "paused-round.png").write_bytes(standings.attachments[0].data)
+                (Path(shots) / "paused-round.txt").write_text(over.text + "\n" + standings.text)
+            assert not event.threads(2)  # nothing paired while paused
+            await event.command(olga, event.channel, "resume", event=1)
+            await event.said("round 2 is paired")
+            second = await event.games(2, 2)
+            # The round's standings were posted once, during the pause.
+            said = [m.text for m in fake.bot_messages(event.channel)]
+            assert sum("after round 1 of 2" in text for text in said) == 1
+            await event.command(olga, event.channel, "pause", event=1)
+            for thread, _, defender in second:
+                await event.resign(thread, defender)
+            final = await event.said("**Tuesday Swiss** is over. Final standings")
+            assert "🥇" in final.text
+
+
 async def test_the_organisers_tools(tmp_path: Path) -> None:
     """A role named in the settings runs events; a result set by the organiser calls off the
     game under way; a removed player is not paired again; the event's record exports; a cancel

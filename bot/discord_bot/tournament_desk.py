@@ -107,8 +107,10 @@ class TournamentDesk:
         if event.status == "signup":
             await self._start(event)
             return
-        if event.status != "running":
+        if event.status not in ("running", "paused"):
             return
+        # Paused: the games under way go on and their results count, but no game starts.
+        running = event.status == "running"
         storage = self.bot.storage.tournaments
         for pairing in await storage.pairings(event.id, event.round):
             if pairing.decided is not None:
@@ -116,19 +118,43 @@ class TournamentDesk:
             if not pairing.games:
                 # Paired but not started: the process stopped in between, or threads were
                 # refused until the organiser resumed the event.
-                await self._start_game(event, pairing, pairing.first, pairing.second, 1)
+                if running:
+                    await self._start_game(event, pairing, pairing.first, pairing.second, 1)
                 continue
             await self._follow(event, pairing)
         if event.spec.format == "arena":
+            if not running:
+                return
             await self._arena(event)
         if await storage.round_open(event.id, event.round):
             if (
-                event.round_deadline is not None
+                running
+                and event.round_deadline is not None
                 and self.bot.storage.db.now() >= event.round_deadline
             ):
                 await self._deadline(event)
             return
-        await self._next_round(event)
+        if running:
+            await self._next_round(event)
+        else:
+            await self._round_over_while_paused(event)
+
+    async def _round_over_while_paused(self, event: Tournament) -> None:
+        """The round's last game ended during a pause: its standings now, the next round on
+        resume (the last round's end finishes the event: nothing is left to pair)."""
+        sheet = await sheet_of(self.bot.storage, event)
+        if event.round >= rounds_of(event, len(sheet.roster)):
+            await self.finish(event)
+            return
+        if not await self.bot.storage.tournaments.claim_standings(event.id, event.round):
+            return  # said already (by this process or another)
+        await self.bot.table.tell(
+            event.spec.channel_id,
+            f"**{event.name}**: round {event.round} is over. The tournament is paused: round "
+            f"{event.round + 1} is paired when an organiser resumes it "
+            "(`/tafl tournament resume`).",
+        )
+        await self.post_standings(event.id, event.spec.channel_id)
 
     # ------------------------------------------------------------------ starting
 
@@ -337,6 +363,8 @@ class TournamentDesk:
         if not records or any(r.status is GameStatus.ACTIVE for r in records):
             return
         if event.spec.matches and len(records) == 1:
+            if event.status != "running":
+                return  # a match's second game starts when the event resumes
             await self._start_game(
                 event, pairing, pairing.second or pairing.first, pairing.first, 2,
                 thread_id=records[0].channel_id,
@@ -446,7 +474,7 @@ class TournamentDesk:
         the podium."""
         storage = self.bot.storage.tournaments
         if not await storage.change_status(
-            event.id, ["running"], "finished", action="finished", detail=why
+            event.id, ["running", "paused"], "finished", action="finished", detail=why
         ):
             return
         await self.refresh_announcement(event.id)

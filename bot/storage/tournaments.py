@@ -255,13 +255,14 @@ class TournamentStore:
         return [_event(row) for row in rows]
 
     async def due(self, guild_ids: Sequence[int] | None = None) -> list[Tournament]:
-        """Events with something to do: sign-ups past their start, and running events (their
-        rounds may have ended or passed their deadline), of ``guild_ids`` (all with ``None``)."""
+        """Events with something to do: sign-ups past their start, and running and paused
+        events (their rounds may have ended or passed their deadline; a paused event's games
+        go on), of ``guild_ids`` (all with ``None``)."""
         now = self._db.now()
         async with self._db.read() as connection:
             rows = await connection.fetch(
                 _EVENT_SELECT + "WHERE (t.status = 'signup' AND t.starts_at <= ?)"
-                " OR t.status = 'running' ORDER BY t.id",
+                " OR t.status IN ('running', 'paused') ORDER BY t.id",
                 (now,),
             )
         events = [_event(row) for row in rows]
