@@ -106,6 +106,16 @@ intervals overlap: each change is worth a few points, not a proven step. Against
 half of the time) ``master`` as in (b) scored 70.0% (+13 =2 -5; 60% / 80%), within the interval
 of the 75.0% before it.
 
+Tried since and not kept (the same command and openings, ``--jobs 2``). Null-move pruning for
+``master`` (where the side to move stands at beta, it passes and the reply is searched two
+plies shallower; it read two plies deeper in the same time): +25 =1 -4, 85.0% (87% / 83%): the
+repetitions went, but losses came, as the attackers' cordon often has no move as good as the
+pass the search pretends it has. Passing for the defenders only: +24 =5 -1, 88.3% (90% / 87%).
+A repetition worth 250 below even to the attackers (the weights' ``draw`` at -200), on the 15
+openings ``master`` attacks: +12 =2 -1 against (c)'s +10 =5 -0. None is clearly better than
+(c); the draws that remain are lost by depth (with 4 s ``master`` finds the move it lacked at 2 s
+in the one replayed).
+
 Before the fork check, contempt and the mypyc build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
 +2 =2 -2 on tablut-corner.
