@@ -32,7 +32,7 @@ from bot.render import (
 from bot.render.__main__ import main as cli
 from bot.render.board import PNG_MAX_BYTES
 from bot.render.caption import _right_items
-from bot.render.fonts import ASSETS_DIR, FONT_PATH, font
+from bot.render.fonts import ASSETS_DIR, FONT_PATH, drawn_text, font
 from bot.render.sprites import KING_RADIUS
 from bot.render.theme import RGB, Theme
 
@@ -322,6 +322,19 @@ def test_long_player_names_are_shortened_to_fit() -> None:
     caption = Caption("A" * 200, "D" * 200, "attackers", "120…", "e1-e4", "Tuichi!", 15, 7)
     image = render_board(tablut(caption=caption))
     assert image.width == 720
+
+
+def test_names_leave_out_what_the_font_cannot_draw() -> None:
+    assert drawn_text("⚔️ Bjorn 🐉") == "⚔ Bjorn"  # the emoji and its variation selector go
+    assert drawn_text("李小龍 Bruce") == "Bruce"
+    assert drawn_text("Þórdís Ægisdóttir") == "Þórdís Ægisdóttir"
+    assert drawn_text("山田") == "山田"  # nothing to draw: its boxes keep it apart from others
+    # On the board: "Ragnar 🐉" is drawn as "Ragnar", with no box after it.
+    captioned = [
+        render_board(tablut(caption=Caption(name, "Carl", "attackers", "12", "e1-e4")))
+        for name in ("Ragnar 🐉", "Ragnar")
+    ]
+    assert captioned[0].tobytes() == captioned[1].tobytes()
 
 
 # --- encoding -----------------------------------------------------------------------------------

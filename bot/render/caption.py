@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render import sprites
-from bot.render.fonts import font
+from bot.render.fonts import drawn_text, font
 from bot.render.theme import Theme
 from bot.render.view import ATTACKER, DEFENDER, Caption
 
@@ -67,8 +67,8 @@ def draw_caption(theme: Theme, width: int, height: int, caption: Caption) -> Ima
     gap = face.getlength("   ")
 
     players = (
-        (ATTACKER, caption.attackers, caption.attackers_lost, "attackers"),
-        (DEFENDER, caption.defenders, caption.defenders_lost, "defenders"),
+        (ATTACKER, drawn_text(caption.attackers), caption.attackers_lost, "attackers"),
+        (DEFENDER, drawn_text(caption.defenders), caption.defenders_lost, "defenders"),
     )
     losses = [f" {MINUS}{lost}" if lost else "" for _, _, lost, _ in players]
     # Each player keeps room for a piece, the name (up to a side's name: "Defenders" is never

@@ -21,7 +21,7 @@ from bot.ai.analysis import GameAnalysis, Moment, MomentKind
 from bot.engine.types import Side
 from bot.render import sprites
 from bot.render.caption import fit_text
-from bot.render.fonts import font
+from bot.render.fonts import drawn_text, font
 from bot.render.theme import DEFAULT_THEME, RGB, Theme, get_theme
 from bot.render.view import ATTACKER, DEFENDER
 
@@ -146,7 +146,10 @@ def _header(
     mid = frame.header / 2
     icon_size = round(5.0 * unit)
     pad = round(2.5 * unit)
-    players = ((Side.ATTACKERS, ATTACKER, attackers), (Side.DEFENDERS, DEFENDER, defenders))
+    players = (
+        (Side.ATTACKERS, ATTACKER, drawn_text(attackers)),
+        (Side.DEFENDERS, DEFENDER, drawn_text(defenders)),
+    )
     figures = {
         side: "–" if analysis.accuracy(side) is None else f"{analysis.accuracy(side):.0f}%"
         for side, _, _ in players

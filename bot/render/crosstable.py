@@ -30,7 +30,7 @@ from typing import Literal
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.caption import ELLIPSIS, MINUS, fit_text
-from bot.render.fonts import font
+from bot.render.fonts import drawn_text, font
 from bot.render.theme import DEFAULT_THEME, RGB, Theme, get_theme
 
 Format = Literal["swiss", "round_robin", "arena"]
@@ -255,6 +255,11 @@ def clean_name(name: str) -> str:
 
 
 # --- the image ----------------------------------------------------------------------------------
+
+
+def drawn_name(name: str) -> str:
+    """:func:`clean_name` as the image draws it (see :func:`~bot.render.fonts.drawn_text`)."""
+    return drawn_text(clean_name(name))
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
@@ -547,7 +552,7 @@ class _Table:
         return tuple(columns)
 
     def _name_need(self, row: PlayerRow) -> float:
-        need = self.m.body.getlength(clean_name(row.name))
+        need = self.m.body.getlength(drawn_name(row.name))
         if row.withdrawn:
             need += self.m.small.getlength(" " + _DAGGER)
         return need
@@ -666,9 +671,9 @@ class _Painter:
         width = t.width
         inner = width - 2 * m.margin
         view = t.view
-        title = _wrap(clean_name(view.title), m.title, inner, 2)
+        title = _wrap(drawn_name(view.title), m.title, inner, 2)
         subtitle_text = " · ".join(
-            p for p in (clean_name(view.subtitle) if view.subtitle else "", page_note(view)) if p
+            p for p in (drawn_name(view.subtitle) if view.subtitle else "", page_note(view)) if p
         )
         subtitle = _wrap(subtitle_text, m.small, inner, 2) if subtitle_text else []
         line_title = round(m.size * 1.45)
@@ -863,7 +868,7 @@ class _Painter:
         room = column.width - 2 * m.pad
         mark = " " + _DAGGER if row.withdrawn else ""
         mark_width = m.small.getlength(mark) if mark else 0.0
-        name = clean_name(row.name)
+        name = drawn_name(row.name)
         face = m.body
         if m.body.getlength(name) > room - mark_width:
             face = m.small
@@ -997,7 +1002,7 @@ class _Painter:
         for row in page:
             if row.withdrawn:
                 note = row.note or "withdrawn"
-                items.append(("", f"{_DAGGER} {clean_name(row.name)}: {clean_name(note)}"))
+                items.append(("", f"{_DAGGER} {drawn_name(row.name)}: {drawn_name(note)}"))
         return items
 
     def _item_width(self, item: tuple[str, str]) -> float:

@@ -26,3 +26,25 @@ def font(size: int) -> ImageFont.FreeTypeFont:
             "(DejaVuSans-Bold.ttf and LICENSE-DejaVu.txt)"
         )
     return ImageFont.truetype(str(FONT_PATH), size)
+
+
+_MISSING = "\U0010ffff"
+"""A code point no font draws: what the font shows for it is its missing-glyph box."""
+
+
+@lru_cache(maxsize=8192)
+def has_glyph(ch: str) -> bool:
+    """Whether the bundled font draws ``ch`` (a character it lacks comes out as its box)."""
+    face = font(26)
+    shown, missing = face.getmask(ch), face.getmask(_MISSING)
+    return shown.size != missing.size or bytes(shown) != bytes(missing)
+
+
+def drawn_text(text: str) -> str:
+    """``text`` as the bundled font can draw it: characters it lacks (emoji, and scripts such
+    as Chinese or Japanese) left out rather than drawn as boxes, as are the variation selectors
+    that only choose how an emoji looks; whitespace single. A text with nothing left to draw
+    keeps its boxes, one a character, so that two such names still look apart (the message
+    beside the image names them in full)."""
+    kept = "".join(ch for ch in text if has_glyph(ch) and not 0xFE00 <= ord(ch) <= 0xFE0F)
+    return " ".join(kept.split()) or text
