@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import types
 
 import pytest
 
+import bot.ai.fast
 import bot.ai.search
 from bot.ai import MATE, Searcher, think
+from bot.ai.evaluation import side_weights
 from bot.ai.lab.arena import Player, run_match
 from bot.ai.levels import get_level
 from bot.ai.player import choose_move_text, move_text
-from bot.ai.search import MATE_BOUND
+from bot.ai.search import MATE_BOUND, SearchResult
 from bot.engine import Board, Game, format_position, get_variant
 from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.rules import rules_for
@@ -247,3 +250,101 @@ def test_copenhagen_attackers_steer_to_the_third_repetition() -> None:
     result = think(board, "hard", history=history, time_limit=120.0, fresh=True, seed=1)
     assert result.move is not None and move_text(result.move, 11) == "g8-i8"
     assert result.mate_in == 1
+
+
+def _tablut_after_twelve_plies() -> tuple[Board, list[int]]:
+    """Tablut after the first twelve plies of a game ``master`` played as the attackers
+    against OpenTafl (to move: the attackers, clearly ahead), and the earlier positions'
+    hashes. In it the root moves' scores after an iteration tie the best's: d9-d7 is best,
+    and d1-c1, the first move generated, a repetition, is given the same bound."""
+    game = Game("tablut")
+    hashes = [game.board.hash]
+    opening = "a4-c4 e4-h4 e8-g8 f5-f6 a6-c6 f6-h6 c4-e4 e5-f5 f1-f3 f5-f7 i6-i7 e7-a7"
+    for text in opening.split():
+        game.play(text)
+        hashes.append(game.board.hash)
+    return Board(game.variant, list(game.board.cells), game.board.turn), hashes[:-1]
+
+
+def _master_searcher(board: Board, fast: bool | None = None) -> Searcher:
+    level = get_level("master")
+    weights = side_weights(board.variant, board.turn)
+    return Searcher(board.variant, weights, contempt=level.contempt, fast=fast)
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["python", "fast-core"])
+def test_each_iteration_searches_the_last_ones_best_move_first(fast: bool) -> None:
+    # Only the best root move's score is exact, the others are bounds, and here moves
+    # generated before the best are given the best's very score. Each iteration must still
+    # start from the last one's best move: an unfinished iteration relies on it.
+    if fast and bot.ai.fast.extension() is None:
+        pytest.skip(f"the fast core's search is not in use ({bot.ai.fast.state()})")
+    board, hashes = _tablut_after_twelve_plies()
+    results: list[SearchResult] = []
+    _master_searcher(board, fast).search(
+        board, max_depth=5, history=hashes, on_iteration=results.append
+    )
+    generated = board.moves()
+    ties_before_the_best = 0
+    for before, after in itertools.pairwise(results):
+        assert next(iter(after.root_scores)) == before.move
+        ties_before_the_best += sum(
+            1
+            for move, score in before.root_scores.items()
+            if score == before.score and generated.index(move) < generated.index(before.move)
+        )
+    assert len(results) == 5
+    assert ties_before_the_best  # else this position no longer tests the order
+
+
+def test_an_unfinished_iteration_never_answers_worse_than_the_last_complete_one() -> None:
+    # Stopped anywhere in an iteration, the search answers the last complete iteration's
+    # best move, or a move that has beaten that move at the new depth. It once answered
+    # d1-c1 here, a repetition (the attackers ahead by some five defenders' worth), because
+    # d1-c1 tied d9-d7's score as a bound, was searched first and kept as "better"
+    # (stopped in the sixth iteration, it answered g8-f8 at 254 for d9-d7 at 519).
+    if bot.ai.fast.extension() is None:
+        pytest.skip(f"thirty searches to depth 6 need the fast core ({bot.ai.fast.state()})")
+    board, hashes = _tablut_after_twelve_plies()
+    calls = 0
+
+    def count() -> bool:
+        nonlocal calls
+        calls += 1
+        return False
+
+    complete: list[SearchResult] = []
+    _master_searcher(board).search(
+        board, max_depth=6, history=hashes, stop=count, on_iteration=complete.append
+    )
+    assert complete[-1].score > 300
+    total = calls
+    stopped_after_a_change = 0
+    for limit in range(1, total, max(1, total // 30)):
+        calls = 0
+        last: list[SearchResult] = []
+
+        def stop(limit: int = limit) -> bool:
+            nonlocal calls
+            calls += 1
+            return calls >= limit
+
+        result = _master_searcher(board).search(
+            board, max_depth=6, history=hashes, stop=stop, on_iteration=last.append
+        )
+        if not last or result.depth == 6:
+            continue
+        # The search is deterministic: the unfinished iteration visited the complete one's
+        # first nodes, and the last best move, searched first, had the complete one's score.
+        previous = last[-1].move
+        assert previous is not None
+        at_new_depth = complete[len(last)].root_scores[previous]
+        assert result.move == previous or result.score > at_new_depth, (
+            limit,
+            move_text(result.move or 0, 9),
+            result.score,
+            move_text(previous, 9),
+            at_new_depth,
+        )
+        stopped_after_a_change += result.move != previous
+    assert stopped_after_a_change  # a better move found late is still played

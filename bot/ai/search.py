@@ -43,6 +43,22 @@ _KILLER_BONUS = 1 << 24
 _KING_BONUS = 1 << 22
 
 
+def _by_previous_scores(moves: list[int], previous: dict[int, int]) -> list[int]:
+    """The root moves for the next iteration: by their scores in ``previous`` (the last
+    iteration's, in the order it searched them), best first.
+
+    Only the best move's score is exact; the others are bounds, and a move that failed low
+    against the best is often given exactly the best's score. Equal scores therefore keep the
+    order of the last search, in which the best came before every move that tied it, so the
+    best is searched first again: an unfinished iteration may replace it only by a move that
+    beat it at the new depth. Moves the last iteration did not search come last, in the
+    order given.
+    """
+    rank = {move: index for index, move in enumerate(previous)}
+    unsearched = len(rank)
+    return sorted(moves, key=lambda m: (-previous.get(m, -INFINITY), rank.get(m, unsearched)))
+
+
 def plies_to_result(score: int) -> int | None:
     """Plies to the forced result a mate score stands for (positive: a win for the side the
     score is counted for), or ``None`` for an ordinary score."""
@@ -347,7 +363,7 @@ class Searcher:
         entry = self._table.get(board.hash)
         hash_move = entry[3] if entry else 0
         if previous:
-            ordered = sorted(moves, key=lambda m: previous.get(m, -INFINITY), reverse=True)
+            ordered = _by_previous_scores(moves, previous)
         else:
             ordered = self._order(moves, hash_move, 0)
         alpha = -INFINITY

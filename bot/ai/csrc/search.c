@@ -972,27 +972,32 @@ int search_root(Search *s, int depth, const int32_t *moves, int count,
     Entry *entry = table_find(&s->tt, b->hash);
     int32_t hash_move = entry ? entry->move : 0;
     if (previous_count) {
-        /* sorted(moves, key=lambda m: previous.get(m, -INFINITY), reverse=True): stable. */
-        int32_t keys[MAX_MOVES];
+        /* _by_previous_scores: by score, best first; ties in the order the last iteration
+         * searched them (``previous`` lists them so), unsearched moves last. */
+        int32_t keys[MAX_MOVES], ranks[MAX_MOVES];
         for (int k = 0; k < count; k++) {
             keys[k] = -INFINITY_SCORE;
+            ranks[k] = previous_count;
             for (int p = 0; p < previous_count; p++)
                 if (previous_moves[p] == moves[k]) {
                     keys[k] = previous_scores[p];
+                    ranks[k] = p;
                     break;
                 }
             ordered[k] = moves[k];
         }
         for (int k = 1; k < count; k++) {
-            int32_t move = ordered[k], key = keys[k];
+            int32_t move = ordered[k], key = keys[k], rank = ranks[k];
             int j = k - 1;
-            while (j >= 0 && keys[j] < key) {
+            while (j >= 0 && (keys[j] < key || (keys[j] == key && ranks[j] > rank))) {
                 ordered[j + 1] = ordered[j];
                 keys[j + 1] = keys[j];
+                ranks[j + 1] = ranks[j];
                 j--;
             }
             ordered[j + 1] = move;
             keys[j + 1] = key;
+            ranks[j + 1] = rank;
         }
     } else {
         Scored list[MAX_MOVES];
