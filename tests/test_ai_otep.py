@@ -3,6 +3,8 @@ OpenTafl's own Copenhagen record onto ``copenhagen``."""
 
 from __future__ import annotations
 
+import io
+import queue
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -10,7 +12,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from bot.ai.otep import Clock
+from bot.ai.levels import get_level
+from bot.ai.otep import Clock, OtepEngine
 from bot.ai.otn_rules import RulesError, match_rules, parse_rules
 from bot.engine import VARIANTS, Game
 from bot.engine.types import Side
@@ -224,3 +227,41 @@ def test_the_clock_sets_the_budget_so_both_engines_get_equal_time() -> None:
     # Little main time and no periods: never more than half of what is left.
     short = Clock.parse(["2000", "2000", "0", "0", "0"])
     assert short.budget(Side.ATTACKERS, 4.0) == pytest.approx(2 / 25)
+
+
+def test_an_untimed_game_waits_for_a_clock_after_its_first_play_only() -> None:
+    # OpenTafl sends ``clock`` just after ``play`` in a timed game, so the engine waits a
+    # moment for it; a game that has shown it has no clock is not kept waiting every move.
+    # Whether the engine waited shows in the queue: a clock waiting there is taken before
+    # the move when it waits, and left for after the move when it does not.
+    lines: queue.Queue[str | None] = queue.Queue()
+    out = io.StringIO()
+    engine = OtepEngine(out, get_level("easy"), lines=lines)
+    game = Game("brandubh")
+
+    def play() -> None:
+        engine.handle("play attackers")
+        reply = out.getvalue().split()[-1]
+        game.play(reply)
+        engine.handle(f"move {game.position_otn()}")
+        ours = game.legal_moves()[0].text(7)
+        game.play(ours)
+        engine.handle(f"opponent-move {ours} {game.position_otn()}")
+
+    engine.handle("rules " + game.variant.otn_rules())
+    play()  # no clock follows: the game is untimed
+    lines.put("clock 60000 60000 0 0 0")
+    play()
+    assert lines.qsize() == 1  # not waited for
+    assert engine.clock.main == (None, None)
+    engine.handle(lines.get())  # a clock after all: the game is timed
+    lines.put("clock 50000 60000 0 0 0")
+    play()
+    assert lines.empty()  # taken while the engine waited, before its move
+    assert engine.clock.main == (50.0, 60.0)
+    engine.handle("rules " + game.variant.otn_rules())  # a new game: it waits again
+    game = Game("brandubh")
+    lines.put("clock 40000 60000 0 0 0")
+    play()
+    assert lines.empty()
+    assert engine.clock.main == (40.0, 60.0)

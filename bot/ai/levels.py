@@ -135,8 +135,9 @@ copenhagen      2       15    20, +19 =0 -1 (++)  95.0% [85.4, 100.0]    90% / 1
 longest after 104 plies; as the attackers eight by the defenders' perpetual repetition and one
 by leaving them no legal move, and it lost one, the king escaping after 70 plies.
 On tablut both draws were defending games ended by a threefold repetition. ``master`` thought
-2 s a move and was reported at up to 2.2 s: without ``--clock`` it waits 0.2 s for the clock
-line OpenTafl sends after ``play`` before it starts thinking. Against ``hard`` (seed 1,
+2 s a move and was reported at up to 2.2 s: without ``--clock`` it waited 0.2 s for the clock
+line OpenTafl sends after ``play`` before it started thinking (it now waits so only after a
+game's first ``play``). Against ``hard`` (seed 1,
 ``--time-scale 0.5 --max-plies 160 --jobs 2``) ``master`` now scored 100.0% on tablut
 (+20 =0 -0), 70.0% before the fix.
 

@@ -97,6 +97,9 @@ class OtepEngine:
         self.game: Game | None = None
         self.hashes: list[int] = []
         self.clock = Clock()
+        self.untimed = False
+        """Whether this game has shown it has no clock: a ``play`` came with none after it,
+        and no ``clock`` since."""
         self.pending: str | None = None
         self.abort = threading.Event()
 
@@ -126,6 +129,7 @@ class OtepEngine:
                 self._position(None, Side.parse(args[0]))
             elif command == "clock" and len(args) >= 2:
                 self.clock = Clock.parse(args)
+                self.untimed = False
             elif command == "play" and args:
                 self._play(Side.parse(args[0]))
             elif command == "opponent-move" and args:
@@ -155,6 +159,7 @@ class OtepEngine:
             return
         self.variant = match.variant
         self.game = Game(match.variant, match.start_position, match.first)
+        self.untimed = False
         self.hashes = [self.game.board.hash]
         if match.warnings:
             self.send(
@@ -212,17 +217,22 @@ class OtepEngine:
         self._sync(position, mover.other)
 
     def _wait_for_clock(self) -> None:
-        """OpenTafl sends ``clock`` just after ``play``: take it if it comes promptly."""
-        if self.lines is None:
+        """OpenTafl sends ``clock`` just after ``play`` in a timed game: take it if it comes
+        promptly. Once a game has shown it is untimed (a ``play`` with no clock after it, and
+        none since) it is not waited for: an untimed game loses the wait on its first move
+        only."""
+        if self.lines is None or self.untimed:
             return
         deadline = time.monotonic() + 0.2
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
+                self.untimed = True
                 return
             try:
                 line = self.lines.get(timeout=remaining)
             except queue.Empty:
+                self.untimed = True
                 return
             if line is None:
                 self.lines.put(None)
