@@ -137,9 +137,8 @@ by leaving them no legal move, and it lost one, the king escaping after 70 plies
 On tablut both draws were defending games ended by a threefold repetition. ``master`` thought
 2 s a move and was reported at up to 2.2 s: without ``--clock`` it waited 0.2 s for the clock
 line OpenTafl sends after ``play`` before it started thinking (it now waits so only after a
-game's first ``play``). Against ``hard`` (seed 1,
-``--time-scale 0.5 --max-plies 160 --jobs 2``) ``master`` now scored 100.0% on tablut
-(+20 =0 -0), 70.0% before the fix.
+game's first ``play``). Against ``hard`` (seed 1, ``--time-scale 0.5 --max-plies 160 --jobs
+2``) ``master`` now scored 100.0% on tablut (+20 =0 -0), 70.0% before the fix.
 
 Before the fork check, contempt and the mypyc build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
@@ -276,8 +275,8 @@ LADDER: dict[str, dict[tuple[str, str], tuple[int, int, int]]] = {
 levels (stronger, weaker), the stronger level's wins, draws and losses, the latest measurement
 of each (with the fast core and ``hard`` at depth 4 where it was measured again: hard-medium on
 tablut, brandubh and Copenhagen, master-hard on tablut and Copenhagen; tablut's master-hard
-again after the root moves' order was mended). The levels' ratings are
-derived from it (:func:`level_ratings`), so a new measurement changes them in one place."""
+again after the root moves' order was mended). The levels' ratings are derived from it
+(:func:`level_ratings`), so a new measurement changes them in one place."""
 
 ANCHOR_LEVEL = "medium"
 ANCHOR_RATING = 1500

@@ -84,7 +84,8 @@ class SearchResult:
     elapsed: float
     pv: list[int] = field(default_factory=list)
     root_scores: dict[int, int] = field(default_factory=dict)
-    """Scores of root moves from the last complete iteration (bounds except for the best)."""
+    """Scores of root moves from the last complete iteration (bounds except for the best), in
+    the order that iteration searched them."""
 
     @property
     def mate_in(self) -> int | None:
