@@ -128,7 +128,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         instance=environ.get("TAFL_INSTANCE", "").strip() or None,
         lease_seconds=_number(environ, "TAFL_SHARD_LEASE", DEFAULT_LEASE_SECONDS, minimum=3),
         http_host=environ.get("TAFL_HTTP_HOST", "").strip() or "0.0.0.0",
-        http_port=_port(environ),
+        http_port=http_port(environ),
         postgres=_postgres(environ),
     )
 
@@ -161,7 +161,7 @@ def http_endpoints(environ: Mapping[str, str]) -> tuple[str, list[int]]:
     to ask them at, and one port per process, ``TAFL_HTTP_PORT`` counted up ``TAFL_PROCESSES``
     times (default 1) as ``python -m bot cluster`` gives them out. A :class:`ConfigError` when
     ``TAFL_HTTP_PORT`` is not set (no process serves the endpoint) or a setting is malformed."""
-    port = _port(environ)
+    port = http_port(environ)
     if port is None:
         raise ConfigError("TAFL_HTTP_PORT is not set: the bot serves no health endpoint")
     processes = _whole(environ, "TAFL_PROCESSES", 1, 1, MAX_SHARDS)
@@ -178,7 +178,8 @@ def http_endpoints(environ: Mapping[str, str]) -> tuple[str, list[int]]:
     return host, list(range(port, port + processes))
 
 
-def _port(environ: Mapping[str, str]) -> int | None:
+def http_port(environ: Mapping[str, str]) -> int | None:
+    """``TAFL_HTTP_PORT`` (``None``: not set); a :class:`ConfigError` when it is no port."""
     text = environ.get("TAFL_HTTP_PORT", "").strip()
     if not text:
         return None
