@@ -29,7 +29,7 @@ from bot.storage import (
 )
 from bot.storage.database import Connection
 from bot.storage.migrations import MIGRATIONS, Migration
-from bot.storage.postgres import PostgresDatabase, bind, numbered
+from bot.storage.postgres import PostgresDatabase, bind, classify, numbered
 
 ADD_COLOUR = "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';"
 EXTRA = Migration(LATEST_VERSION + 1, "test: a column added later", ADD_COLOUR, ADD_COLOUR)
@@ -64,6 +64,26 @@ def test_placeholders_become_numbered_and_literals_stay() -> None:
         bind("x = ? AND y = ?", (1,))
     with pytest.raises(ValueError, match="mixes"):
         numbered("x = ? AND y = :b")
+
+
+def test_a_refusal_with_a_detail_line_is_one_line() -> None:
+    """PostgreSQL recovering from a crash refuses connections with a DETAIL, which asyncpg
+    puts on a line of its own: the error, as logged and as /readyz gives it, is one line."""
+    refusal = asyncpg.PostgresError.new(
+        {
+            "S": "FATAL",
+            "C": "57P03",
+            "M": "the database system is not yet accepting connections",
+            "D": "Consistent recovery state has not been yet reached.",
+        }
+    )
+    assert "\n" in str(refusal)  # as asyncpg words it
+    converted = classify(refusal, "postgresql://tafl@db/tafl")
+    assert isinstance(converted, DatabaseUnavailable)
+    assert converted.problem == (
+        "the database system is not yet accepting connections; DETAIL: Consistent recovery"
+        " state has not been yet reached. (SQLSTATE 57P03)"
+    )
 
 
 async def _postgres_schema(url: str) -> dict[str, object]:

@@ -174,8 +174,12 @@ def classify(
 
 
 def _describe(error: BaseException) -> str:
+    """``error`` in one line, for the log and the readiness check: the server's message,
+    then its DETAIL and HINT lines (which asyncpg puts on lines of their own), then the
+    SQLSTATE."""
     code = sqlstate(error)
-    text = str(error).strip() or type(error).__name__
+    lines = [" ".join(line.split()) for line in str(error).splitlines()]
+    text = "; ".join(line for line in lines if line) or type(error).__name__
     return f"{text} (SQLSTATE {code})" if code else text
 
 

@@ -166,7 +166,7 @@ class HealthServer:
 
     async def _ready(self, request: web.Request) -> web.Response:
         ready, reason = await self.health.readiness()
-        return web.Response(status=200 if ready else 503, text=reason + "\n")
+        return web.Response(status=200 if ready else 503, text=one_line(reason) + "\n")
 
 
 class RefusalServer:
