@@ -189,6 +189,8 @@ class TaflBot(commands.Bot):
                     self.metrics.interaction_arrived(data)
                 deliver(data)
                 return
+            if self.metrics is not None:
+                self.metrics.interaction_dropped(data)
             if not self._ignoring:
                 self._ignoring = True
                 log.warning("not answering interactions: this process cannot prove its leases")
