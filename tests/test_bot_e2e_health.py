@@ -225,6 +225,35 @@ async def test_a_port_already_taken_is_refused_in_one_line_and_status_2(
     assert not (tmp_path / "x.sqlite3").exists()  # refused before touching the database
 
 
+async def test_the_shard_latency_is_the_heartbeat_round_trip_not_the_interval(
+    tmp_path: Path,
+) -> None:
+    """On a gateway that acknowledges heartbeats at once, as Discord's nearby servers do,
+    discord.py (2.7.1) timed the acknowledgement from the previous heartbeat, so the latency
+    read the heartbeat interval (41 s on Discord) while the shard answered in milliseconds:
+    an alert on it would fire for nothing. With heartbeats every 2 s, every reading over
+    several of them stays well below the interval."""
+    interval = 2.0
+    port = pg_server.free_port()
+    async with FakeDiscord(heartbeat_interval_ms=int(interval * 1000)) as fake:
+        env = bot_env(fake, None, tmp_path, {
+            "TAFL_HTTP_PORT": str(port), "TAFL_HTTP_HOST": "127.0.0.1", "TAFL_AI_WORKERS": "1",
+        })  # fmt: skip
+        bot = BotProcess(env, tmp_path / "bot.log")
+        readings = []
+        try:
+            await bot.start(fake, None)
+            for _ in range(int(4 * interval / 0.25)):  # four heartbeats' time
+                found = samples((await get(port, "/metrics"))[1])
+                readings.append(value(found, "tafl_shard_latency_seconds", shard="0"))
+                await asyncio.sleep(0.25)
+        finally:
+            code = await bot.stop()
+        print(bot.log_text())
+    assert code == 0
+    assert max(readings) < interval / 2, readings
+
+
 # -- on PostgreSQL: a database outage is not a reason to restart ------------------------------
 
 

@@ -289,7 +289,8 @@ def _gateways(bot: TaflBot) -> Iterator[Metric]:
     )
     latency = GaugeMetricFamily(
         "tafl_shard_latency_seconds",
-        "The shard's gateway latency: the last heartbeat's round trip (absent before the first).",
+        "The shard's gateway latency: the round trip of its last heartbeat, from its sending to"
+        " Discord's acknowledgement (absent before the first).",
         labels=["shard"],
     )
     for shard, gateway in sorted(bot.gateways().items()):
