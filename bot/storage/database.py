@@ -207,6 +207,10 @@ class PostgresOptions:
     (``TAFL_DB_STATEMENT_CACHE``)."""
     password: str | None = field(default=None, repr=False)
     """The password, when kept out of the URL (``TAFL_DATABASE_PASSWORD`` or its file)."""
+    listen_url: str | None = field(default=None, repr=False)
+    """Where the connection that listens for the other processes' signals goes, when not
+    where the pool does (``TAFL_DATABASE_LISTEN_URL``): ``LISTEN`` needs a session of its own
+    on the server, which a pooler in transaction mode (PgBouncer) does not keep."""
 
     def __post_init__(self) -> None:
         if self.pool_size < 1:
