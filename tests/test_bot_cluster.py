@@ -362,3 +362,126 @@ def _alive(pid: int) -> bool:
         Path(f"/proc/{pid}/stat").read_text().split()[2] if Path(f"/proc/{pid}").exists() else "X"
     )
     return status not in ("Z", "X")
+
+
+# -- --hold-on-refusal: a refused configuration is not restarted in a loop ---------------------
+
+MALFORMED = {
+    "a lease of 1 s": (
+        {"TAFL_SHARD_LEASE": "1"},
+        "TAFL_SHARD_LEASE must be at least 3 seconds, not 1",
+    ),
+    "ai workers abc": (
+        {"TAFL_AI_WORKERS": "abc"},
+        "TAFL_AI_WORKERS must be a whole number of processes from 1 to 64, not 'abc'",
+    ),
+    "pool size 0": (
+        {"TAFL_DB_POOL_SIZE": "0"},
+        "TAFL_DB_POOL_SIZE must be a whole number from 1 to 1000, not '0'",
+    ),
+    "a missing password file": (
+        {"TAFL_DATABASE_PASSWORD_FILE": "{folder}/missing"},
+        "TAFL_DATABASE_PASSWORD_FILE names '{folder}/missing', which cannot be read:"
+        " No such file or directory",
+    ),
+    "port 99999": (
+        {"TAFL_HTTP_PORT": "99999"},
+        "TAFL_HTTP_PORT must be a port number from 1 to 65535, not '99999'",
+    ),
+    "token and token file": (
+        {"DISCORD_TOKEN_FILE": "{folder}/token"},
+        "DISCORD_TOKEN and DISCORD_TOKEN_FILE are both set: keep one (the file is the safer place)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED)
+def test_a_cluster_holding_on_a_malformed_setting_runs_until_sigterm_and_says_why(
+    case: str, tmp_path: Path
+) -> None:
+    """As Docker Compose runs it (``restart: unless-stopped``): the cluster does not exit,
+    which would have it restarted in a loop; it logs the reason, its health check says
+    unhealthy with the reason, and SIGTERM stops it with status 2."""
+    setting, reason = MALFORMED[case]
+    (tmp_path / "token").write_text("a token\n")
+    port = _free_port()
+    env = _cluster_env(tmp_path, port)
+    env.update({name: value.format(folder=tmp_path) for name, value in setting.items()})
+    reason = reason.format(folder=tmp_path)
+    if case == "port 99999":  # no port to answer on: the check reads the setting itself
+        said = f"unhealthy: {reason}"
+    else:
+        said = f"not ready: the process on port {port}: refused to run: {reason}"
+    log = _held(env, tmp_path, said)
+    assert f"CRITICAL bot.cluster: refused to run: {reason}; waiting to be stopped" in log
+
+
+def test_a_cluster_whose_every_process_refused_holds_and_says_so(tmp_path: Path) -> None:
+    """The settings are fine, but the bot process refuses the database (not an SQLite file):
+    the cluster holds too, and its health check points to the log."""
+    (tmp_path / "notes.txt").write_text("not a database\n")
+    port = _free_port()
+    env = _cluster_env(tmp_path, port)
+    env.update({"TAFL_SHARD_COUNT": "1", "TAFL_DATABASE": str(tmp_path / "notes.txt")})
+    reason = "every bot process refused (exit status 2); the log says why"
+    log = _held(env, tmp_path, f"not ready: the process on port {port}: refused to run: {reason}")
+    assert "process 1 (shards 0) refused to run (exit status 2" in log
+    assert (tmp_path / "notes.txt").read_text() == "not a database\n"
+
+
+def _cluster_env(folder: Path, port: int) -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(folder),
+        "DISCORD_TOKEN": "a token",
+        "TAFL_HTTP_HOST": "127.0.0.1",
+        "TAFL_HTTP_PORT": str(port),
+        "TAFL_AI_WORKERS": "1",
+    }
+
+
+def _held(env: dict[str, str], folder: Path, said: str) -> str:
+    """Run ``python -m bot cluster --hold-on-refusal`` until it says it holds; check that
+    ``python -m bot health --ready`` prints ``said`` (and exits 1) while it goes on running,
+    and that SIGTERM stops it with status 2; its log."""
+    log_path = folder / "cluster.log"
+    with log_path.open("wb") as log_file:
+        cluster = subprocess.Popen(
+            [sys.executable, "-m", "bot", "cluster", "--hold-on-refusal"],
+            cwd=folder,  # no .env of the project's
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=log_file,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while "waiting to be stopped" not in log_path.read_text():
+            assert cluster.poll() is None, (
+                f"exited with status {cluster.returncode}:\n{log_path.read_text()}"
+            )
+            assert time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.05)
+        health = subprocess.run(
+            [sys.executable, "-m", "bot", "health", "--ready"],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert (health.returncode, health.stdout.strip()) == (1, said)
+        assert cluster.poll() is None, "the cluster stopped holding"
+        cluster.send_signal(signal.SIGTERM)
+        assert cluster.wait(timeout=30) == 2
+    finally:
+        cluster.kill()
+    log = log_path.read_text()
+    assert "Traceback" not in log
+    return log
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -39,6 +39,18 @@ def test_defaults_and_values() -> None:
         ({"DISCORD_TOKEN": "t", "TAFL_DB_POOL_WAIT": "soon"}, "TAFL_DB_POOL_WAIT must be a"),
         ({"DISCORD_TOKEN": "t", "TAFL_DB_STATEMENT_CACHE": "-1"}, "from 0 to 100000"),
         ({"DISCORD_TOKEN": "t", "TAFL_SHARD_LEASE": "1"}, "TAFL_SHARD_LEASE must be at least 3"),
+        (
+            {
+                "DISCORD_TOKEN": "t",
+                "TAFL_DATABASE": "postgresql://tafl@pgbouncer/tafl",
+                "TAFL_DATABASE_LISTEN_URL": "db.example:5432",
+            },
+            "TAFL_DATABASE_LISTEN_URL must be a postgresql:// URL",
+        ),
+        (
+            {"DISCORD_TOKEN": "t", "TAFL_DATABASE_LISTEN_URL": "postgresql://tafl@db/tafl"},
+            "TAFL_DATABASE_LISTEN_URL is set but TAFL_DATABASE is not PostgreSQL",
+        ),
     ],
 )
 def test_bad_settings_say_what_is_wrong(environ: dict[str, str], message: str) -> None:
@@ -165,6 +177,20 @@ def test_database_and_deployment_settings() -> None:
     assert (settings.instance, settings.lease_seconds) == ("tafl-bot-2", 20)
     assert (settings.http_host, settings.http_port) == ("127.0.0.1", 9100)
     assert "pa55word" not in repr(settings)
+    assert options.listen_url is None
+
+
+def test_behind_pgbouncer_the_listening_connection_can_go_direct(tmp_path: Path) -> None:
+    direct = "postgresql://tafl:s3cret@postgres:5432/tafl"
+    environ = {"DISCORD_TOKEN": "t", "TAFL_DATABASE": "postgresql://tafl@pgbouncer:6432/tafl"}
+    settings = load_settings({**environ, "TAFL_DATABASE_LISTEN_URL": direct})
+    assert settings.postgres.listen_url == direct
+    assert "s3cret" not in repr(settings)
+    (tmp_path / "listen").write_text(direct + "\n")
+    from_file = load_settings(
+        {**environ, "TAFL_DATABASE_LISTEN_URL_FILE": str(tmp_path / "listen")}
+    )
+    assert from_file.postgres.listen_url == direct
 
 
 def test_secrets_can_come_from_files(tmp_path: Path) -> None:

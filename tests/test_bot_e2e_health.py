@@ -225,6 +225,35 @@ async def test_a_port_already_taken_is_refused_in_one_line_and_status_2(
     assert not (tmp_path / "x.sqlite3").exists()  # refused before touching the database
 
 
+async def test_the_shard_latency_is_the_heartbeat_round_trip_not_the_interval(
+    tmp_path: Path,
+) -> None:
+    """On a gateway that acknowledges heartbeats at once, as Discord's nearby servers do,
+    discord.py (2.7.1) timed the acknowledgement from the previous heartbeat, so the latency
+    read the heartbeat interval (41 s on Discord) while the shard answered in milliseconds:
+    an alert on it would fire for nothing. With heartbeats every 2 s, every reading over
+    several of them stays well below the interval."""
+    interval = 2.0
+    port = pg_server.free_port()
+    async with FakeDiscord(heartbeat_interval_ms=int(interval * 1000)) as fake:
+        env = bot_env(fake, None, tmp_path, {
+            "TAFL_HTTP_PORT": str(port), "TAFL_HTTP_HOST": "127.0.0.1", "TAFL_AI_WORKERS": "1",
+        })  # fmt: skip
+        bot = BotProcess(env, tmp_path / "bot.log")
+        readings = []
+        try:
+            await bot.start(fake, None)
+            for _ in range(int(4 * interval / 0.25)):  # four heartbeats' time
+                found = samples((await get(port, "/metrics"))[1])
+                readings.append(value(found, "tafl_shard_latency_seconds", shard="0"))
+                await asyncio.sleep(0.25)
+        finally:
+            code = await bot.stop()
+        print(bot.log_text())
+    assert code == 0
+    assert max(readings) < interval / 2, readings
+
+
 # -- on PostgreSQL: a database outage is not a reason to restart ------------------------------
 
 
@@ -246,13 +275,18 @@ def server() -> Iterator[pg_server.PostgresServer]:
 async def test_while_the_database_is_down_the_bot_is_alive_but_not_ready(
     tmp_path: Path, server: pg_server.PostgresServer
 ) -> None:
+    """Also: the interactions the bot leaves unanswered while its leases have lapsed (it
+    cannot renew them without the database) count as unanswered."""
     url = await pg_server.fresh_schema(server.url)
     port = pg_server.free_port()
     try:
         async with FakeDiscord(recommended_shards=2, max_concurrency=2) as fake:
+            club = fake.create_guild("Club", shard=(1, 2))
+            ann = fake.create_user("ann", guild=club)
             env = bot_env(fake, None, tmp_path, {
                 "TAFL_DATABASE": url, "TAFL_SHARD_COUNT": "2", "TAFL_AI_WORKERS": "1",
                 "TAFL_HTTP_PORT": str(port), "TAFL_HTTP_HOST": "127.0.0.1",
+                "TAFL_SHARD_LEASE": "3",
             })  # fmt: skip
             bot = BotProcess(env, tmp_path / "bot.log")
             try:
@@ -268,12 +302,32 @@ async def test_while_the_database_is_down_the_bot_is_alive_but_not_ready(
                 assert in_use >= 0 and idle >= 0 and in_use + idle <= 10
 
                 await asyncio.to_thread(server.halt)
-                said = await answer_becomes(port, "/readyz", lambda status, _: status == 503)
+                # Its leases may lapse first (they last 3 s): the database is named once a
+                # request has found it gone.
+                said = await answer_becomes(
+                    port, "/readyz", lambda status, text: "database" in text and status == 503
+                )
                 assert said.startswith("the database is unavailable: "), said
                 assert await get(port, "/healthz") == (200, "alive\n")
                 found = samples((await get(port, "/metrics"))[1])
                 assert value(found, "tafl_db_outage_ongoing") == 1
                 assert value(found, "tafl_db_outages_total") == 1
+
+                def lapsed(status: int, text: str) -> bool:
+                    return value(samples(text), "tafl_shard_leases_valid") == 0
+
+                await answer_becomes(port, "/metrics", lapsed)
+                for _ in range(2):
+                    await fake.send_slash_command(
+                        ann, club.channel("general"), "tafl", subcommand="variants"
+                    )
+
+                def dropped(status: int, text: str) -> bool:
+                    found = samples(text)
+                    key = ("tafl_interactions_unanswered_total", frozenset({("type", "command")}))
+                    return found.get(key) == 2
+
+                await answer_becomes(port, "/metrics", dropped)
 
                 await asyncio.to_thread(server.resume)
                 said = await answer_becomes(port, "/readyz", lambda status, _: status == 200)

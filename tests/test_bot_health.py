@@ -183,6 +183,25 @@ async def test_the_health_command_checks_every_process_and_names_the_one_not_rea
     )
 
 
+async def test_readyz_says_its_reason_in_one_line_whatever_the_reason_holds() -> None:
+    """A reason built from an error message (a PostgreSQL refusal with a DETAIL line) is
+    still one line: probes and people reading the body see all of it."""
+    health = Health()
+    health.phase = "the database is unavailable: not yet\nDETAIL:  Consistent recovery state"
+    port = pg_server.free_port()
+    server = HealthServer(health, Metrics())
+    await server.start("127.0.0.1", port)
+    try:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"http://127.0.0.1:{port}/readyz") as response,
+        ):
+            said = (response.status, await response.text())
+    finally:
+        await server.close()
+    assert said == (503, "the database is unavailable: not yet DETAIL: Consistent recovery state\n")
+
+
 async def test_the_trace_times_a_first_response_once_discord_accepts_it() -> None:
     """The trace on a real HTTP session, against a server that answers an interaction's
     callback as Discord might: a 503 that discord.py retries (not the end of it), then a 200;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from bot.storage import (
 )
 from bot.storage.database import Connection
 from bot.storage.migrations import MIGRATIONS, Migration
-from bot.storage.postgres import PostgresDatabase, bind, numbered
+from bot.storage.postgres import PostgresDatabase, bind, classify, numbered
 
 ADD_COLOUR = "ALTER TABLE games ADD COLUMN colour TEXT NOT NULL DEFAULT 'plain';"
 EXTRA = Migration(LATEST_VERSION + 1, "test: a column added later", ADD_COLOUR, ADD_COLOUR)
@@ -63,6 +64,26 @@ def test_placeholders_become_numbered_and_literals_stay() -> None:
         bind("x = ? AND y = ?", (1,))
     with pytest.raises(ValueError, match="mixes"):
         numbered("x = ? AND y = :b")
+
+
+def test_a_refusal_with_a_detail_line_is_one_line() -> None:
+    """PostgreSQL recovering from a crash refuses connections with a DETAIL, which asyncpg
+    puts on a line of its own: the error, as logged and as /readyz gives it, is one line."""
+    refusal = asyncpg.PostgresError.new(
+        {
+            "S": "FATAL",
+            "C": "57P03",
+            "M": "the database system is not yet accepting connections",
+            "D": "Consistent recovery state has not been yet reached.",
+        }
+    )
+    assert "\n" in str(refusal)  # as asyncpg words it
+    converted = classify(refusal, "postgresql://tafl@db/tafl")
+    assert isinstance(converted, DatabaseUnavailable)
+    assert converted.problem == (
+        "the database system is not yet accepting connections; DETAIL: Consistent recovery"
+        " state has not been yet reached. (SQLSTATE 57P03)"
+    )
 
 
 async def _postgres_schema(url: str) -> dict[str, object]:
@@ -255,6 +276,53 @@ async def test_a_server_lost_mid_run_refuses_writes_then_recovers_with_nothing_h
     assert told[0].endswith("; requests that need it are refused until it answers again")
     assert told[1].startswith(f"the database {server.url} answers again after ")
     assert told[1].endswith(" s (21 request(s) refused meanwhile)")
+
+
+async def test_one_crash_is_one_outage_however_the_requests_around_it_finish(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Requests run side by side, and their outcomes arrive out of order around a crash: one
+    answered just before it ends (handing its connection back) after another has found the
+    server gone, and one whose connection died with the crash fails after the server is back.
+    Neither is news: the crash is told, and counted, once."""
+    try:
+        server = pg_server.start()
+    except pg_server.PostgresUnavailable as missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must test PostgreSQL: {missing}")
+        pytest.skip(f"no PostgreSQL server: {missing}")
+    try:
+        storage = await Storage.open(server.url)
+        outage = storage.db.outage
+        caplog.set_level(logging.WARNING, "bot.storage")
+        try:
+            async with storage.db.read() as late_failure:
+                async with storage.db.read() as late_answer:
+                    await late_answer.fetch_value("SELECT 1")
+                    await late_failure.fetch_value("SELECT 1")
+                    await asyncio.to_thread(server.halt)
+                    with pytest.raises(DatabaseUnavailable):
+                        await storage.db.ping()
+                # Answered before the crash, finished after the failure above.
+                assert outage.ongoing
+                with pytest.raises(DatabaseUnavailable):
+                    await storage.db.ping()
+                await asyncio.to_thread(server.resume)
+                await storage.db.ping()
+                assert not outage.ongoing
+                # Its connection died with the crash; the server has answered since.
+                with pytest.raises(DatabaseUnavailable):
+                    await late_failure.fetch_value("SELECT 1")
+            assert not outage.ongoing
+            assert outage.count == 1
+        finally:
+            await storage.close()
+    finally:
+        server.stop()
+    told = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(told) == 2, told
+    assert " is unavailable: " in told[0]
+    assert told[1].endswith(" s (2 request(s) refused meanwhile)"), told
 
 
 async def backend_pid(connection: Connection) -> int:

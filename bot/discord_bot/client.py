@@ -33,6 +33,7 @@ from .errors import report
 from .lobby_desk import GAMES, LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
+from .runtime.heartbeat import time_heartbeats_when_sent
 from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
@@ -113,6 +114,7 @@ class TaflBot(commands.Bot):
             # discord.py's HTTP session carries the trace: it sees each interaction's first
             # response reach Discord.
             options["http_trace"] = metrics.trace_config()
+        time_heartbeats_when_sent()  # the shards' latency, in the metrics
         # The bot never joins voice: discord.py's start-up warnings about missing voice
         # libraries would only alarm operators.
         discord.VoiceClient.warn_nacl = False
@@ -189,6 +191,8 @@ class TaflBot(commands.Bot):
                     self.metrics.interaction_arrived(data)
                 deliver(data)
                 return
+            if self.metrics is not None:
+                self.metrics.interaction_dropped(data)
             if not self._ignoring:
                 self._ignoring = True
                 log.warning("not answering interactions: this process cannot prove its leases")

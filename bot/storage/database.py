@@ -89,7 +89,15 @@ class Connection(ABC):
 
 class Outage:
     """Whether the database answers, told in the log once per outage rather than once per
-    refused request: a line when it stops answering, and one when it answers again."""
+    refused request: a line when it stops answering, and one when it answers again.
+
+    Requests run concurrently, so their outcomes arrive out of order: a request whose answer
+    came just before a crash may finish (returning its connection to the pool) just after
+    another request has found the database gone. Only a request that began after the last
+    change of state is evidence of a new one: an answer to a request older than the failure
+    does not end the outage, and a failure of a request older than the answer that ended the
+    last one does not start another. Each request takes a ticket from :meth:`begin` and hands
+    it back with its outcome."""
 
     def __init__(self, target: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.target = target
@@ -103,6 +111,11 @@ class Outage:
         self.answered_at: float | None = None
         """When a request was last answered (the clock's time; ``None``: never yet), so that a
         health check need not ask the database again while it is answering anyway."""
+        self._tickets = 0
+        """Requests begun so far."""
+        self._changed_at_ticket = 0
+        """How many requests had begun when the state last changed: only later ones can
+        change it again."""
 
     @property
     def ongoing(self) -> bool:
@@ -117,22 +130,38 @@ class Outage:
             and self._clock() - self.answered_at < seconds
         )
 
-    def failed(self, error: DatabaseUnavailable) -> None:
-        """A request found the database unavailable."""
-        if self.since is None:
-            self.since = self._clock()
-            self.count += 1
-            self.refused = 0
-            log.warning("%s; requests that need it are refused until it answers again", error)
-        self.refused += 1
+    def begin(self) -> int:
+        """A request is about to ask the database: its ticket, for :meth:`failed` or
+        :meth:`answered`."""
+        self._tickets += 1
+        return self._tickets
 
-    def answered(self) -> None:
-        """A request was answered."""
-        self.answered_at = self._clock()
-        if self.since is None:
+    def failed(self, error: DatabaseUnavailable, ticket: int) -> None:
+        """The request of ``ticket`` (from :meth:`begin`) found the database unavailable."""
+        if self.since is not None:
+            self.refused += 1
             return
-        lasted = self._clock() - self.since
+        if ticket <= self._changed_at_ticket:
+            # Begun before the database was seen answering again: it says nothing newer.
+            log.debug("a request begun before the database answered again failed: %s", error)
+            return
+        self.since = self._clock()
+        self.count += 1
+        self.refused = 1
+        self._changed_at_ticket = self._tickets
+        log.warning("%s; requests that need it are refused until it answers again", error)
+
+    def answered(self, ticket: int) -> None:
+        """The request of ``ticket`` (from :meth:`begin`) was answered."""
+        if self.since is None:
+            self.answered_at = self._clock()
+            return
+        if ticket <= self._changed_at_ticket:
+            return  # begun before the failure was seen: its answer may predate it
+        self.answered_at = self._clock()
+        lasted = self.answered_at - self.since
         self.since = None
+        self._changed_at_ticket = self._tickets
         log.warning(
             "the database %s answers again after %.0f s (%d request(s) refused meanwhile)",
             self.target,
@@ -145,18 +174,19 @@ class Outage:
 async def watched(outage: Outage) -> AsyncIterator[None]:
     """Tell ``outage`` how the block's request fared: refused as unavailable, or answered
     (a refusal of the stores' own, such as a position that changed, is an answer too)."""
+    ticket = outage.begin()
     try:
         yield
     except DatabaseBusy:
         raise  # the database answers; this process asks too much of it at once
     except DatabaseUnavailable as error:
-        outage.failed(error)
+        outage.failed(error, ticket)
         raise
     except StorageError:
-        outage.answered()
+        outage.answered(ticket)
         raise
     else:
-        outage.answered()
+        outage.answered(ticket)
 
 
 @dataclass(frozen=True)
@@ -177,6 +207,10 @@ class PostgresOptions:
     (``TAFL_DB_STATEMENT_CACHE``)."""
     password: str | None = field(default=None, repr=False)
     """The password, when kept out of the URL (``TAFL_DATABASE_PASSWORD`` or its file)."""
+    listen_url: str | None = field(default=None, repr=False)
+    """Where the connection that listens for the other processes' signals goes, when not
+    where the pool does (``TAFL_DATABASE_LISTEN_URL``): ``LISTEN`` needs a session of its own
+    on the server, which a pooler in transaction mode (PgBouncer) does not keep."""
 
     def __post_init__(self) -> None:
         if self.pool_size < 1:

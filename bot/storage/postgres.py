@@ -20,6 +20,7 @@ import contextlib
 import functools
 import logging
 import re
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -64,6 +65,10 @@ MIGRATION_LOCK = 0x7AF1_0001
 CLOSE_TIMEOUT = 10.0
 """Seconds :meth:`PostgresDatabase.close` waits for connections in use."""
 
+LISTEN_CHECK_SECONDS = 10.0
+"""How long the listening connection waits for a signal of its own, sent as the others' are, to
+come back before saying that the other processes' signals do not reach it."""
+
 COMMAND_TIMEOUT = 30.0
 """Seconds one statement may take before it is abandoned (a half-open connection must not hold
 a game's lock until the kernel gives up on it)."""
@@ -86,6 +91,10 @@ DRIVER_ERRORS = (
 )
 """What asyncpg raises: the server's errors, the socket's, and its own (misuse, or a connection
 lost in the middle of an operation)."""
+
+CHECK_TOPIC = "listening"
+"""The topic of the listening connection's test signal (each process knows its own by its
+payload)."""
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|--[^\n]*|\?|(?<![:\w]):([A-Za-z_]\w*)")
 
@@ -174,8 +183,12 @@ def classify(
 
 
 def _describe(error: BaseException) -> str:
+    """``error`` in one line, for the log and the readiness check: the server's message,
+    then its DETAIL and HINT lines (which asyncpg puts on lines of their own), then the
+    SQLSTATE."""
     code = sqlstate(error)
-    text = str(error).strip() or type(error).__name__
+    lines = [" ".join(line.split()) for line in str(error).splitlines()]
+    text = "; ".join(line for line in lines if line) or type(error).__name__
     return f"{text} (SQLSTATE {code})" if code else text
 
 
@@ -257,11 +270,21 @@ class PostgresDatabase(Database):
         clock: Clock,
         connect: Callable[[], Awaitable[asyncpg.Connection[Any]]],
         options: PostgresOptions,
+        connect_listener: Callable[[], Awaitable[asyncpg.Connection[Any]]] | None = None,
     ) -> None:
+        """``connect`` makes a connection outside the pool; ``connect_listener`` the one that
+        listens for signals (by default, the same)."""
         super().__init__(target, clock)
         self._pool = pool
         self._options = options
         self._connect = connect
+        self._connect_listener = connect_listener or connect
+        self._check: tuple[str, asyncio.Event] | None = None
+        """The payload of the listening connection's own test signal, and its arrival."""
+        self._deaf = False
+        """Whether the last test signal went unheard (said once, until one is heard)."""
+        self._heard = False
+        """Whether a test signal has been heard yet (said once)."""
         self._control: asyncpg.Connection[Any] | None = None
         self._control_lock = asyncio.Lock()
         self._listeners: dict[str, list[Callable[[str | None], None]]] = {}
@@ -323,7 +346,23 @@ class PostgresDatabase(Database):
             connection: asyncpg.Connection[Any] = await asyncpg.connect(url, **settings)
             return connection
 
-        database = cls(pool, target, clock, connect, options)
+        connect_listener = None
+        if options.listen_url is not None:
+            listen_url = options.listen_url
+
+            async def connect_listener() -> asyncpg.Connection[Any]:
+                connection: asyncpg.Connection[Any] = await asyncpg.connect(listen_url, **settings)
+                return connection
+
+            # One connection now, so that a refusal there (a wrong password, no such server)
+            # is told at start-up rather than retried quietly for ever.
+            try:
+                checked = await asyncio.wait_for(connect_listener(), options.connect_timeout)
+                await checked.close()
+            except (*DRIVER_ERRORS, TimeoutError, ValueError) as error:
+                pool.terminate()
+                raise _refusal(error, f"{redact(listen_url)} (for listening)") from error
+        database = cls(pool, target, clock, connect, options, connect_listener)
         async with pool.acquire() as connection:
             database._namespace = str(await connection.fetchval("SELECT current_schema()"))
         return database
@@ -344,18 +383,22 @@ class PostgresDatabase(Database):
 
     async def _listen(self) -> None:
         """Keep a listening connection; after each (re)connection tell every listener that
-        signals may have been missed."""
+        signals may have been missed, and check that signals reach it."""
         while True:
             lost = asyncio.Event()
             connection: asyncpg.Connection[Any] | None = None
             try:
-                connection = await asyncio.wait_for(self._connect(), self._options.connect_timeout)
+                connection = await asyncio.wait_for(
+                    self._connect_listener(), self._options.connect_timeout
+                )
                 connection.add_termination_listener(functools.partial(_set, lost))
                 for topic in self._listeners:
                     await connection.add_listener(self._channel(topic), self._deliver)
+                await connection.add_listener(self._channel(CHECK_TOPIC), self._checked)
                 for callbacks in self._listeners.values():
                     for callback in callbacks:
                         callback(None)
+                await self._check_signals_arrive(lost)
                 await lost.wait()
             except DRIVER_ERRORS:
                 pass
@@ -363,6 +406,50 @@ class PostgresDatabase(Database):
                 if connection is not None and not connection.is_closed():
                     connection.terminate()
             await asyncio.sleep(1.0)  # the server is away: try again soon, not in a spin
+
+    async def _check_signals_arrive(self, lost: asyncio.Event) -> None:
+        """Send a signal of its own the way the other processes send theirs, and say so in the
+        log when the listening connection does not hear it: behind a pooler in transaction
+        mode (PgBouncer) ``LISTEN`` runs on whichever server connection the pooler lends, which
+        goes back to its pool at once and never passes a signal on."""
+        payload = secrets.token_hex(8)
+        arrived = asyncio.Event()
+        self._check = (payload, arrived)
+        try:
+            await self.signal(CHECK_TOPIC, payload)
+        except StorageError:
+            return  # the database is away: the connection is being lost too
+        waiting = {asyncio.create_task(arrived.wait()), asyncio.create_task(lost.wait())}
+        try:
+            await asyncio.wait(
+                waiting, timeout=LISTEN_CHECK_SECONDS, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            for task in waiting:
+                task.cancel()
+        if arrived.is_set():
+            if self._deaf:
+                self._deaf = False
+                log.warning("signals from the other processes reach this one again")
+            elif not self._heard:
+                log.info("signals from the other processes reach this one (LISTEN works)")
+            self._heard = True
+        elif not lost.is_set() and not self._deaf:
+            self._deaf = True
+            log.error(
+                "signals from the other processes do not reach this one: a test signal sent"
+                " through %s was not heard on the listening connection within %g s. Behind"
+                " PgBouncer in transaction pooling mode LISTEN cannot work: set"
+                " TAFL_DATABASE_LISTEN_URL to a direct connection to PostgreSQL. Until then,"
+                " this process is not told at once of the moves other processes make in games"
+                " across servers",
+                self.target,
+                LISTEN_CHECK_SECONDS,
+            )
+
+    def _checked(self, _connection: object, _pid: int, _channel: str, payload: object) -> None:
+        if self._check is not None and self._check[0] == payload:
+            self._check[1].set()
 
     def _deliver(self, _connection: object, _pid: int, channel: str, payload: object) -> None:
         topic = channel.rsplit(":", 1)[-1]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -25,7 +26,8 @@ import discord
 
 from bot.storage import format_ranges, is_postgres_url, redact, split_shards
 
-from .config import ConfigError, Settings, load_settings
+from .config import ConfigError, Settings, http_port, load_settings
+from .health import RefusalServer
 from .logs import setup_logging
 from .supervisor import CONFIG_ERROR, Child, Supervisor
 
@@ -157,28 +159,62 @@ async def _run(
     try:
         children = plan(settings, count, processes, environ=environ)
     except ConfigError as error:
-        return _refuse(error)
+        if not hold:
+            return _refuse(error)
+        await _hold(str(error), settings.http_host, _ports(environ, processes))
+        return CONFIG_ERROR
     log.info("%d shards (%s) in %d process(es)", count, source, len(children))
     for child in children:
         log.info("%s: python -m bot", child.name)
     status = await Supervisor(children).run()
     if status == CONFIG_ERROR and hold:
-        await _hold()
+        ports = [
+            int(child.env["TAFL_HTTP_PORT"])
+            for child in children
+            if child.env and "TAFL_HTTP_PORT" in child.env
+        ]
+        await _hold(
+            "every bot process refused (exit status 2); the log says why",
+            settings.http_host,
+            ports,
+        )
     return status
 
 
-async def _hold() -> None:
-    """Wait for SIGTERM or SIGINT after every process refused to run: a container that is
-    restarted whenever it exits would otherwise repeat the refusal in a loop."""
-    log.critical(
-        "every process refused to run (the reasons are above): waiting to be stopped; fix the"
-        " configuration, then start the bot again"
-    )
+async def _hold(reason: str, host: str, ports: Sequence[int]) -> None:
+    """Wait for SIGTERM or SIGINT after refusing to run: a container that is restarted
+    whenever it exits would otherwise repeat the refusal in a loop. Meanwhile the processes'
+    ports (``TAFL_HTTP_PORT`` on) answer 503 with the reason, for the container's health
+    check."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
+    server = RefusalServer(reason)
+    try:
+        if ports:
+            await server.start(host, ports)
+        log.critical(
+            "refused to run: %s; waiting to be stopped (fix the configuration, then start the"
+            " bot again)",
+            reason,
+        )
+        await stop.wait()
+    finally:
+        await server.close()
+    log.info("stopped while refusing to run")
+
+
+def _ports(environ: Mapping[str, str], processes: int) -> list[int]:
+    """The ports the processes would have served (none when ``TAFL_HTTP_PORT`` is unset or
+    malformed: the health check then says that itself)."""
+    try:
+        first = http_port(environ)
+    except ConfigError:
+        return []
+    if first is None:
+        return []
+    return list(range(first, min(first + max(processes, 1), MAX_PORT + 1)))
 
 
 def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
@@ -198,8 +234,9 @@ def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
     parser.add_argument(
         "--hold-on-refusal",
         action="store_true",
-        help="when every process refuses to run (exit status 2), wait to be stopped instead of"
-        " exiting (for containers that are restarted whenever they exit)",
+        help="when the settings are refused or every process refuses to run (exit status 2),"
+        " wait to be stopped instead of exiting (for containers that are restarted whenever"
+        " they exit)",
     )
     arguments = parser.parse_args(argv)
     try:
@@ -207,7 +244,15 @@ def run(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
         # Before asking Discord anything: the shard count does not change this answer.
         check_database(settings, arguments.processes)
     except ConfigError as error:
-        return _refuse(error)
+        if not arguments.hold_on_refusal:
+            return _refuse(error)
+        # load_settings has read .env into the environment by now.
+        found = os.environ if environ is None else environ
+        host = found.get("TAFL_HTTP_HOST", "").strip() or "0.0.0.0"
+        setup_logging("INFO")
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_hold(str(error), host, _ports(found, arguments.processes)))
+        return CONFIG_ERROR
     setup_logging(settings.log_level)
     children_environ = os.environ if environ is None else environ
     try:

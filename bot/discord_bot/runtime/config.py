@@ -15,6 +15,7 @@ from bot.storage import (
     PostgresOptions,
     Shards,
     format_ranges,
+    is_postgres_url,
     parse_ranges,
     redact,
     split_shards,
@@ -31,7 +32,7 @@ class ConfigError(Exception):
 
 MAX_AI_WORKERS = 64
 MAX_POOL_SIZE = 1000
-SECRETS = ("DISCORD_TOKEN", "TAFL_DATABASE", "TAFL_DATABASE_PASSWORD")
+SECRETS = ("DISCORD_TOKEN", "TAFL_DATABASE", "TAFL_DATABASE_PASSWORD", "TAFL_DATABASE_LISTEN_URL")
 """Settings that may instead be read from a file named by ``<NAME>_FILE`` (a Docker or
 Kubernetes secret mounted as a file), so that they appear in no environment listing."""
 
@@ -71,7 +72,8 @@ class Settings:
     (the default): no endpoint."""
     postgres: PostgresOptions = field(default_factory=PostgresOptions)
     """``TAFL_DB_POOL_SIZE``, ``TAFL_DB_POOL_WAIT``, ``TAFL_DB_CONNECT_TIMEOUT``,
-    ``TAFL_DB_STATEMENT_CACHE`` and ``TAFL_DATABASE_PASSWORD``: how PostgreSQL is used."""
+    ``TAFL_DB_STATEMENT_CACHE``, ``TAFL_DATABASE_PASSWORD`` and ``TAFL_DATABASE_LISTEN_URL``:
+    how PostgreSQL is used."""
 
     def __repr__(self) -> str:  # neither the token nor a database password may reach a log
         shards = None
@@ -128,7 +130,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         instance=environ.get("TAFL_INSTANCE", "").strip() or None,
         lease_seconds=_number(environ, "TAFL_SHARD_LEASE", DEFAULT_LEASE_SECONDS, minimum=3),
         http_host=environ.get("TAFL_HTTP_HOST", "").strip() or "0.0.0.0",
-        http_port=_port(environ),
+        http_port=http_port(environ),
         postgres=_postgres(environ),
     )
 
@@ -161,7 +163,7 @@ def http_endpoints(environ: Mapping[str, str]) -> tuple[str, list[int]]:
     to ask them at, and one port per process, ``TAFL_HTTP_PORT`` counted up ``TAFL_PROCESSES``
     times (default 1) as ``python -m bot cluster`` gives them out. A :class:`ConfigError` when
     ``TAFL_HTTP_PORT`` is not set (no process serves the endpoint) or a setting is malformed."""
-    port = _port(environ)
+    port = http_port(environ)
     if port is None:
         raise ConfigError("TAFL_HTTP_PORT is not set: the bot serves no health endpoint")
     processes = _whole(environ, "TAFL_PROCESSES", 1, 1, MAX_SHARDS)
@@ -178,7 +180,8 @@ def http_endpoints(environ: Mapping[str, str]) -> tuple[str, list[int]]:
     return host, list(range(port, port + processes))
 
 
-def _port(environ: Mapping[str, str]) -> int | None:
+def http_port(environ: Mapping[str, str]) -> int | None:
+    """``TAFL_HTTP_PORT`` (``None``: not set); a :class:`ConfigError` when it is no port."""
     text = environ.get("TAFL_HTTP_PORT", "").strip()
     if not text:
         return None
@@ -200,7 +203,27 @@ def _postgres(environ: Mapping[str, str]) -> PostgresOptions:
             environ, "TAFL_DB_STATEMENT_CACHE", defaults.statement_cache, 0, 100_000
         ),
         password=environ.get("TAFL_DATABASE_PASSWORD") or None,
+        listen_url=_listen_url(environ),
     )
+
+
+def _listen_url(environ: Mapping[str, str]) -> str | None:
+    """``TAFL_DATABASE_LISTEN_URL``: a direct connection to PostgreSQL for the listening
+    connection, when ``TAFL_DATABASE`` goes through a pooler in transaction mode."""
+    text = environ.get("TAFL_DATABASE_LISTEN_URL", "").strip()
+    if not text:
+        return None
+    if not is_postgres_url(text):
+        raise ConfigError(
+            f"TAFL_DATABASE_LISTEN_URL must be a postgresql:// URL (a direct connection to the"
+            f" server behind PgBouncer), not {redact(text)!r}"
+        )
+    if not is_postgres_url(environ.get("TAFL_DATABASE", "").strip()):
+        raise ConfigError(
+            "TAFL_DATABASE_LISTEN_URL is set but TAFL_DATABASE is not PostgreSQL: it is for a"
+            " PostgreSQL reached through PgBouncer; leave it empty"
+        )
+    return text
 
 
 def _whole(environ: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:

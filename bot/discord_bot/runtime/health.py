@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -165,4 +166,53 @@ class HealthServer:
 
     async def _ready(self, request: web.Request) -> web.Response:
         ready, reason = await self.health.readiness()
-        return web.Response(status=200 if ready else 503, text=reason + "\n")
+        return web.Response(status=200 if ready else 503, text=one_line(reason) + "\n")
+
+
+class RefusalServer:
+    """What a cluster that refused to run (``python -m bot cluster --hold-on-refusal``) answers
+    while it waits to be stopped, on the ports its processes would have served: 503 and why,
+    on every path, so that a health check (``python -m bot health``) says why it is
+    unhealthy rather than that nothing answers."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = one_line(reason)
+        self.app = web.Application()
+        self.app.router.add_get("/{path:.*}", self._refused)
+        self._runner = web.AppRunner(self.app, access_log=None)
+        self._started = False
+
+    async def start(self, host: str, ports: Sequence[int]) -> list[int]:
+        """Listen on ``host`` at each of ``ports`` that can be had; the ports it got (one
+        that is taken is logged and left out: the refusal matters more than the endpoint)."""
+        await self._runner.setup()
+        self._started = True
+        served = []
+        for port in ports:
+            try:
+                await web.TCPSite(self._runner, host, port).start()
+            except OSError as error:
+                log.warning(
+                    "cannot say why on %s:%d (TAFL_HTTP_HOST, TAFL_HTTP_PORT): %s",
+                    host,
+                    port,
+                    error.strerror or error,
+                )
+            else:
+                served.append(port)
+        return served
+
+    async def close(self) -> None:
+        """Stop listening."""
+        if self._started:
+            self._started = False
+            await self._runner.cleanup()
+
+    async def _refused(self, request: web.Request) -> web.Response:
+        return web.Response(status=503, text=f"refused to run: {self.reason}\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces made single spaces: the endpoint's
+    answers are one line each (a database's error message may span several)."""
+    return " ".join(text.split())

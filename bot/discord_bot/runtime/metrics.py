@@ -108,8 +108,9 @@ class Metrics:
         )
         self.unanswered = Counter(
             "tafl_interactions_unanswered",
-            "Interactions received whose first response never reached Discord (the player saw"
-            " 'This interaction failed').",
+            "Interactions received whose first response never reached Discord, or that were left"
+            " unanswered while the leases could not be proved (the player saw 'This interaction"
+            " failed').",
             ["type"],
             registry=self.registry,
         )
@@ -175,8 +176,13 @@ class Metrics:
             interaction_id = int(data["id"])
         except (KeyError, TypeError, ValueError):
             return
-        kind = INTERACTION_TYPES.get(data.get("type"), "other")
-        self._pending[interaction_id] = _Pending(kind, self._clock())
+        self._pending[interaction_id] = _Pending(_kind(data), self._clock())
+
+    def interaction_dropped(self, data: Any) -> None:
+        """An interaction was received from the gateway but left unanswered: the process
+        could not prove its leases (its raw ``INTERACTION_CREATE`` payload). The player sees
+        it fail unless another process has taken the shard over and answers it."""
+        self.unanswered.labels(_kind(data)).inc()
 
     def interaction_answered(self, interaction_id: int, accepted: bool) -> None:
         """Discord answered the bot's first response to an interaction: ``accepted`` (2xx), or
@@ -224,6 +230,12 @@ class Metrics:
 
         trace.on_request_end.append(ended)
         return trace
+
+
+def _kind(data: Any) -> str:
+    """The metrics' label for a raw interaction payload's ``type``."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    return INTERACTION_TYPES.get(kind, "other") if isinstance(kind, int) else "other"
 
 
 class _StateCollector:
@@ -277,7 +289,8 @@ def _gateways(bot: TaflBot) -> Iterator[Metric]:
     )
     latency = GaugeMetricFamily(
         "tafl_shard_latency_seconds",
-        "The shard's gateway latency: the last heartbeat's round trip (absent before the first).",
+        "The shard's gateway latency: the round trip of its last heartbeat, from its sending to"
+        " Discord's acknowledgement (absent before the first).",
         labels=["shard"],
     )
     for shard, gateway in sorted(bot.gateways().items()):
