@@ -127,7 +127,7 @@ async def play_across(
     ``midway``, e.g. a restart); returns the texts of the attackers' thread."""
     first = await seek(fake, players[0])
     assert "Seeking a **Brandubh** game from any server" in first, first
-    assert "Nobody else is seeking this variant right now." in first
+    assert "Nobody you can play is seeking this variant right now." in first
     found = await seek(fake, players[1])
     assert found.startswith("Found: ann (North Club)."), found
     for player in players:
@@ -420,7 +420,8 @@ async def test_the_clock_pairs_seeks_whose_reach_has_widened_and_expires_old_one
             await seek(fake, ann)
             with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
                 connection.execute("UPDATE seeks SET rating = 1900")
-            assert "Nobody else" not in await seek(fake, ben)  # waits: 400 points apart
+            # Ben waits: 400 points apart, he is out of her reach, so not told of her seek.
+            assert "Nobody you can play is seeking" in await seek(fake, ben)
             asked = await fake.send_slash_command(
                 cat.user, cat.lobby, "tafl", subcommand="seek", options={"variant": "tablut"}
             )
@@ -448,6 +449,77 @@ async def test_the_clock_pairs_seeks_whose_reach_has_widened_and_expires_old_one
             await fake.wait_for_message(
                 cat.lobby, lambda m: "That seek is over: it expired." in m.text, timeout=WAIT
             )
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    assert code == 0
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+
+
+def set_rating_in(env: dict[str, str], user: FakeUser, rating: float) -> None:
+    """Give a player a Brandubh rating in the bot's SQLite database, as rated games would."""
+    with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+        connection.execute(
+            "INSERT INTO players (discord_user_id, display_name, created_at) VALUES (?, ?, 0)"
+            " ON CONFLICT (discord_user_id) DO NOTHING",
+            (user.id, user.username),
+        )
+        connection.execute(
+            "INSERT INTO ratings (player_id, variant, rating, rd, volatility, updated_at)"
+            " SELECT id, 'brandubh', ?, 60, 0.06, 0 FROM players WHERE discord_user_id = ?"
+            " ON CONFLICT (player_id, variant) DO UPDATE SET rating = excluded.rating",
+            (rating, user.id),
+        )
+
+
+async def lobby_list(fake: FakeDiscord, player: Player) -> FakeMessage:
+    """``/tafl lobby`` as ``player`` sees it (a private embed, with its Play buttons)."""
+    interaction = await fake.send_slash_command(
+        player.user, player.lobby, "tafl", subcommand="lobby", options={}
+    )
+    await interaction.wait_callback(timeout=WAIT)
+    [message] = interaction.messages
+    return message
+
+
+async def test_the_lobby_lists_counts_and_plays_only_the_seeks_a_player_may_play(
+    tmp_path: Path,
+) -> None:
+    """Ann (rated 1900) seeks, within ±300. Cat, at 1700, sees her seek listed; her rating
+    falls to 1500 before she presses Play, which then says why she cannot play it (not that it
+    is gone). Her list no longer shows it, and her own seek is told of nobody she can play."""
+    async with FakeDiscord() as fake:
+        north = fake.create_guild("North Club")
+        south = fake.create_guild("South Club")
+        ann = Player(fake.create_user("ann", guild=north), north, north.channel("general"))
+        cat = Player(fake.create_user("cat", guild=south), south, south.channel("general"))
+        env = bot_env(fake, None, tmp_path)
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await seek(fake, ann, range=300)
+            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+                connection.execute("UPDATE seeks SET rating = 1900")
+            set_rating_in(env, cat.user, 1700)
+            listed = await lobby_list(fake, cat)
+            assert "#1 · Brandubh" in listed.text and "rating 1900" in listed.text, listed.text
+            set_rating_in(env, cat.user, 1500)  # a rated game lost meanwhile
+            play = next(cid for cid in listed.custom_ids if cid.endswith(":take"))
+            pressed = await fake.click_button(cat.user, listed, play)
+            await pressed.wait_callback(timeout=WAIT)
+            answer = await private_text(pressed)
+            assert "no longer open" not in answer, answer
+            assert (
+                "That seek is for players rated 1600 to 2200, and your Brandubh rating is 1500, "
+                "so you cannot play it." in answer
+            ), answer
+            again = await lobby_list(fake, cat)
+            assert "#1" not in again.text and "Nobody to play right now" in again.text, again.text
+            assert "Brandubh 1" not in again.text and not again.custom_ids  # nor counted
+            waiting = await seek(fake, cat)
+            assert "Nobody you can play is seeking this variant right now." in waiting, waiting
         finally:
             code = await bot.stop()
         log = bot.log_text()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import discord
@@ -18,6 +19,7 @@ from bot.storage.lobby import (
     WIDEST_REACH,
     Blocked,
     InAGame,
+    OutOfReach,
     OwnSeek,
     Seek,
     SeekClosed,
@@ -28,7 +30,7 @@ from bot.storage.lobby import (
 from ..app.durations import describe_duration
 from ..app.errors import UserError
 from ..app.games import LiveGame
-from ..app.wording import plain_name
+from ..app.wording import plain_name, plural
 from ..choices import DEFAULT_LOBBY_TIME as DEFAULT_TIME
 from ..choices import LOBBY_TIME_CHOICES as TIME_CHOICES
 from ..choices import LOBBY_TIMES, VARIANT_CHOICES
@@ -102,10 +104,12 @@ def describe_seek(seek: Seek, others: int | None = None, replaced: Seek | None =
             "time."
         )
     if others is not None:
+        # Only the players this one may play (see LobbyStore.playable): /tafl lobby lists them.
         lines.append(
-            "Nobody else is seeking this variant right now."
+            "Nobody you can play is seeking this variant right now."
             if others == 0
-            else f"{others} other player{'s are' if others != 1 else ' is'} seeking it now."
+            else f"{plural(others, 'other player')} you can play "
+            f"{'is' if others == 1 else 'are'} seeking it now: `/tafl lobby` lists them."
         )
     lines.append(
         f"Your seek waits until <t:{seek.expires_at}:t> (<t:{seek.expires_at}:R>), and ends if "
@@ -113,6 +117,22 @@ def describe_seek(seek: Seek, others: int | None = None, replaced: Seek | None =
         "you are pinged."
     )
     return "\n".join(lines)
+
+
+def out_of_reach_words(refused: OutOfReach) -> str:
+    """Why a player may not play a seek listed earlier: their rating is outside its reach."""
+    seek = refused.seek
+    low, high = seek.rating - refused.reach, seek.rating + refused.reach
+    widening = (
+        f" Its range widens as it waits (up to ±{WIDEST_REACH}): try again later, or seek"
+        if seek.reach_set is None and refused.reach < WIDEST_REACH
+        else " Seek"
+    )
+    return (
+        f"That seek is for players rated {max(0, low):.0f} to {high:.0f}, and your "
+        f"{get_variant(seek.variant).title} rating is {refused.rating:.0f}, so you cannot play "
+        f"it.{widening} a game yourself with `/tafl seek`."
+    )
 
 
 class Lobby(commands.Cog):
@@ -186,6 +206,8 @@ class Lobby(commands.Cog):
             raise UserError(
                 "You cannot play this player (one of you has blocked the other)."
             ) from None
+        except OutOfReach as refused:
+            raise UserError(out_of_reach_words(refused)) from None
         except SeekClosed:
             raise UserError(
                 "That seek is no longer open (paired, cancelled or expired): look at "
@@ -252,7 +274,8 @@ class Lobby(commands.Cog):
         """The open seeks (variant, time, rating; no names until paired), with a button to play
         each."""
         lobby = self.bot.storage.lobby
-        # Only seeks this member could play from here: the server's lobby rules applied.
+        # Only seeks this member could play from here: the lobby's rule (no own seek, nobody
+        # blocked either way, their rating within each seek's reach) and this server's offer.
         refusal = None
         settings = None
         if interaction.guild_id is not None:
@@ -262,7 +285,7 @@ class Lobby(commands.Cog):
                 check_server(settings, interaction.channel_id or 0, parent)
             except UserError as error:
                 refusal = str(error)
-        seeks = await lobby.open_seeks(variant, limit=5 * LISTED, besides=interaction.user.id)
+        seeks = await lobby.playable(interaction.user.id, variant)
         if settings is not None:
             seeks = [
                 seek
@@ -270,18 +293,23 @@ class Lobby(commands.Cog):
                 if (not settings.lobby_variants or seek.variant in settings.lobby_variants)
                 and (not settings.lobby_times or seek.move_seconds in settings.lobby_times)
             ]
+        counts = Counter(seek.variant for seek in seeks)
         seeks = [] if refusal else seeks[:LISTED]
         own = await lobby.open_seek_of(interaction.user.id)
-        counts = await lobby.counts()
         embed = discord.Embed(title="The lobby: players seeking a game in any server")
+        summary = []
         if counts:
-            embed.description = "Seeking now: " + " · ".join(
-                f"{get_variant(name).title} {count}" for name, count in sorted(counts.items())
-            )
-            if own is not None:
-                embed.description += (
-                    f"\nYours is among them ({get_variant(own.variant).title}); it is not listed."
+            summary.append(
+                "Seeking now, that you can play: "
+                + " · ".join(
+                    f"{get_variant(name).title} {count}" for name, count in sorted(counts.items())
                 )
+            )
+        if own is not None:
+            summary.append(
+                f"Your own {get_variant(own.variant).title} seek waits too; it is not listed."
+            )
+        embed.description = "\n".join(summary) or None
         listed = seeks
         if refusal is not None:
             embed.add_field(name="Not from here", value=refusal, inline=False)
