@@ -527,3 +527,93 @@ async def test_the_lobby_lists_counts_and_plays_only_the_seeks_a_player_may_play
     assert code == 0
     problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
     assert not problems, "\n".join(problems)
+
+
+async def test_a_player_blocks_a_lobby_opponent_from_the_final_board_and_unblocks_them(
+    tmp_path: Path,
+) -> None:
+    """Ann and ben play from the lobby; ben resigns. The final board in each server offers
+    Block opponent beside Rematch; after a restart ben presses it, confirms in private, and the
+    lobby neither lists nor counts ann's seeks for him. ``/tafl unblock`` lists whom he has
+    blocked as he types (ann is not in his server's member list), and lifts it."""
+    async with FakeDiscord() as fake:
+        north = fake.create_guild("North Club")
+        south = fake.create_guild("South Club")
+        ann = Player(fake.create_user("ann", guild=north), north, north.channel("general"))
+        ben = Player(fake.create_user("ben", guild=south), south, south.channel("general"))
+        sue = fake.create_user("sue", guild=south)  # watches ben's thread
+        env = bot_env(fake, None, tmp_path)
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await seek(fake, ann)
+            await seek(fake, ben)
+            ann.thread, ben.thread = thread_of(fake, ann), thread_of(fake, ben)
+            resigned = await fake.send_slash_command(
+                ben.user, ben.thread, "tafl", subcommand="resign", options={}
+            )
+            await resigned.wait_callback(timeout=WAIT)
+            finals = {}
+            for player in (ann, ben):
+                assert player.thread is not None
+                finals[player.user.id] = await fake.wait_for_message(
+                    player.thread,
+                    lambda m: "resigned" in m.text and bool(m.custom_ids),
+                    timeout=WAIT,
+                )
+                labels = finals[player.user.id].custom_ids
+                assert any(":rm:" in c for c in labels) and any(c.endswith(":ask") for c in labels)
+            await bot.stop()  # the button outlives a restart
+            await bot.start(fake, None)
+            final = finals[ben.user.id]
+            block = next(cid for cid in final.custom_ids if cid.endswith(":ask"))
+            stranger = await fake.click_button(sue, final, block)
+            await stranger.wait_callback(timeout=WAIT)
+            assert "You did not play game #1." in await private_text(stranger)
+            asked = await fake.click_button(ben.user, final, block)
+            await asked.wait_callback(timeout=WAIT)
+            assert "Block ann? The lobby will never pair you together again" in (
+                await private_text(asked)
+            )
+            [question] = asked.messages
+            assert question.ephemeral
+            confirm = next(cid for cid in question.custom_ids if cid.endswith(":yes"))
+            confirmed = await fake.click_button(ben.user, question, confirm)
+            await confirmed.wait_callback(timeout=WAIT)
+            await fake.wait_for_message(
+                ben.thread, lambda m: "ann is now blocked" in m.text and m.ephemeral, timeout=WAIT
+            )
+            # Ann seeks again: ben is neither shown nor told of her seek.
+            await seek(fake, ann)
+            hidden = await lobby_list(fake, ben)
+            assert "#1" not in hidden.text and "Nobody to play right now" in hidden.text
+            told = await seek(fake, ben, time=600)
+            assert "Nobody you can play is seeking this variant right now." in told, told
+            # Unblocking: his blocks are offered as he types.
+            typed = await fake.send_autocomplete(
+                ben.user, ben.lobby, "tafl", subcommand="unblock", focused="player",
+                options={"player": "an"},
+            )  # fmt: skip
+            await typed.wait_callback(timeout=WAIT)
+            assert [(c["name"], c["value"]) for c in typed.choices] == [("ann", str(ann.user.id))]
+            lifted = await fake.send_slash_command(
+                ben.user, ben.lobby, "tafl", subcommand="unblock",
+                options={"player": str(ann.user.id)},
+            )  # fmt: skip
+            await lifted.wait_callback(timeout=WAIT)
+            assert "ann is no longer blocked." in await private_text(lifted)
+            shown = await lobby_list(fake, ben)
+            assert "#1 · Brandubh" in shown.text, shown.text
+            # The opponent of a game can be blocked by its number, too.
+            by_game = await fake.send_slash_command(
+                ben.user, ben.lobby, "tafl", subcommand="block", options={"game": 1}
+            )
+            await by_game.wait_callback(timeout=WAIT)
+            assert "ann is now blocked" in await private_text(by_game)
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    assert code == 0
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)

@@ -210,6 +210,32 @@ class RematchButton(Routed, discord.ui.DynamicItem[Button], template=r"tafl:rm:(
         return cls(int(match["game"]))
 
 
+class BlockButton(
+    Routed,
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:bk:(?P<game>\d+):(?P<step>ask|yes)",
+):
+    """Under the final board of a game from the lobby: Block the opponent (``ask``), and the
+    second click that confirms it (``yes``, in the private question)."""
+
+    def __init__(self, game_id: int, step: str) -> None:
+        ask = step == "ask"
+        super().__init__(
+            discord.ui.Button(
+                label="Block opponent" if ask else "Yes, block",
+                style=discord.ButtonStyle.secondary if ask else discord.ButtonStyle.danger,
+                emoji="🚫" if ask else None,
+                custom_id=f"tafl:bk:{game_id}:{step}",
+            )
+        )
+        self.game_id = game_id
+        self.confirmed = not ask
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> BlockButton:
+        return cls(int(match["game"]), match["step"])
+
+
 class SeekButton(
     Routed,
     discord.ui.DynamicItem[Button],
@@ -462,6 +488,7 @@ DYNAMIC_ITEMS = (
     OfferButton,
     ConfirmResignButton,
     RematchButton,
+    BlockButton,
     SeekButton,
     AcrossRematchButton,
     TournamentButton,
@@ -497,12 +524,21 @@ def confirm_resign_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def finished_view(game_id: int, *, rematch: bool = True) -> discord.ui.View:
-    """Under the final board: only Rematch (nothing under a tournament's game: the event pairs
-    the next one)."""
+def finished_view(game_id: int, *, rematch: bool = True, block: bool = False) -> discord.ui.View:
+    """Under the final board: Rematch (not under a tournament's game: the event pairs the next
+    one) and, under a game from the lobby (``block``), Block opponent."""
     view = discord.ui.View(timeout=None)
     if rematch:
         view.add_item(RematchButton(game_id))
+    if block:
+        view.add_item(BlockButton(game_id, "ask"))
+    return view
+
+
+def confirm_block_view(game_id: int) -> discord.ui.View:
+    """The button that confirms blocking the opponent of a game."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(BlockButton(game_id, "yes"))
     return view
 
 

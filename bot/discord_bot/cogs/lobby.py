@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import Side, get_variant
-from bot.storage import Participant, ServerSettings
+from bot.storage import NotFound, Participant, ServerSettings
 from bot.storage.lobby import (
     DEFAULT_REACH,
     LISTED,
@@ -34,10 +34,17 @@ from ..app.wording import plain_name, plural
 from ..choices import DEFAULT_LOBBY_TIME as DEFAULT_TIME
 from ..choices import LOBBY_TIME_CHOICES as TIME_CHOICES
 from ..choices import LOBBY_TIMES, VARIANT_CHOICES
-from ..limits import fit_embed
+from ..limits import CHOICE_NAME, MAX_CHOICES, GameNumber, clip, fit_embed
 from ..people import participant_of
 from ..present import stranger
-from ..views import AcrossRematchButton, SeekButton, lobby_view, seek_view
+from ..views import (
+    AcrossRematchButton,
+    BlockButton,
+    SeekButton,
+    confirm_block_view,
+    lobby_view,
+    seek_view,
+)
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -142,6 +149,7 @@ class Lobby(commands.Cog):
         self.bot = bot
         bot.clicks.register(SeekButton, self.on_seek_button)
         bot.clicks.register(AcrossRematchButton, self.on_rematch_answer)
+        bot.clicks.register(BlockButton, self.on_block_button)
 
     # ------------------------------------------------------------------ seeking
 
@@ -362,34 +370,115 @@ class Lobby(commands.Cog):
     # ------------------------------------------------------------------ blocks
 
     @app_commands.command(name="block", description="Never be paired with this player again")
-    @app_commands.describe(player="Who")
-    async def block(self, interaction: discord.Interaction, player: discord.User) -> None:
-        """Block a player from the lobby's pairings (both ways)."""
-        if player.id == interaction.user.id:
-            raise UserError("You cannot block yourself.")
-        if player.bot:
-            raise UserError("Bots never play in the lobby.")
-        added = await self.bot.storage.lobby.block(
-            interaction.user.id, Participant.user(player.id, player.display_name)
-        )
-        words = "is now blocked" if added else "was already blocked"
+    @app_commands.describe(
+        player="Who (or give a game instead)",
+        game="A game's number: block your opponent in it (for players of other servers)",
+    )
+    async def block(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: GameNumber | None = None,
+    ) -> None:
+        """Block a player from the lobby's pairings (both ways): picked, or as the opponent of
+        one of the player's games (a member of another server may not be in the picker)."""
+        if (player is None) == (game is None):
+            raise UserError(
+                "Name the player to block, or the number of a game you played against them "
+                "(`/tafl block game:12`)."
+            )
+        if game is not None:
+            other = await self._opponent(interaction.user.id, game)
+        else:
+            assert player is not None
+            if player.id == interaction.user.id:
+                raise UserError("You cannot block yourself.")
+            if player.bot:
+                raise UserError("Bots never play in the lobby.")
+            other = Participant.user(player.id, player.display_name)
         await interaction.response.send_message(
-            f"{player.display_name} {words}: the lobby will never pair you together. "
-            "`/tafl unblock` lifts it.",
-            ephemeral=True,
+            await self._block(interaction.user.id, other), ephemeral=True
+        )
+
+    async def _opponent(self, user_id: int, game_id: int) -> Participant:
+        """The person ``user_id`` played in game ``game_id``, or why there is none to block."""
+        try:
+            record = await self.bot.storage.games.get(game_id)
+        except NotFound:
+            raise UserError(f"There is no game #{game_id}.") from None
+        side = record.side_of(user_id)
+        if side is None:
+            raise UserError(f"You did not play game #{game_id}.")
+        other = record.player("defenders" if side == "attackers" else "attackers")
+        if other.is_ai or other.user_id is None:
+            raise UserError("The AI never plays in the lobby: there is nobody to block.")
+        if other.user_id == user_id:
+            raise UserError("You played yourself in that game: there is nobody to block.")
+        return other
+
+    async def _block(self, user_id: int, other: Participant) -> str:
+        """Block ``other`` for ``user_id``; what to tell them."""
+        added = await self.bot.storage.lobby.block(user_id, other)
+        words = "is now blocked" if added else "was already blocked"
+        return (
+            f"{plain_name(other)} {words}: the lobby will never pair you together. "
+            "`/tafl unblock` lifts it."
+        )
+
+    async def on_block_button(self, interaction: discord.Interaction, button: BlockButton) -> None:
+        """Block opponent, under a lobby game's final board: asked privately, then done."""
+        other = await self._opponent(interaction.user.id, button.game_id)
+        if not button.confirmed:
+            await interaction.response.send_message(
+                f"Block {plain_name(other)}? The lobby will never pair you together again "
+                "(`/tafl unblock` lifts it).",
+                view=confirm_block_view(button.game_id),
+                ephemeral=True,
+            )
+            return
+        await interaction.response.edit_message(
+            content=await self._block(interaction.user.id, other), view=None
         )
 
     @app_commands.command(name="unblock", description="Lift a block")
-    @app_commands.describe(player="Who")
-    async def unblock(self, interaction: discord.Interaction, player: discord.User) -> None:
-        """Lift a block set with /tafl block."""
-        lifted = await self.bot.storage.lobby.unblock(interaction.user.id, player.id)
-        text = (
-            f"{player.display_name} is no longer blocked."
-            if lifted
-            else f"You had not blocked {player.display_name}."
+    @app_commands.describe(player="Who (start typing: your blocks are listed)")
+    async def unblock(self, interaction: discord.Interaction, player: str) -> None:
+        """Lift a block set with /tafl block, chosen from the player's own blocks (a member of
+        another server cannot be picked from this one's member list)."""
+        blocked = await self.bot.storage.lobby.blocked(interaction.user.id)
+        if not blocked:
+            raise UserError("You have not blocked anyone.")
+        typed = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
+        chosen = next(
+            (
+                other
+                for other in blocked
+                if str(other.user_id) == typed or plain_name(other).casefold() == typed.casefold()
+            ),
+            None,
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        if chosen is None or chosen.user_id is None:
+            raise UserError(
+                f"You have not blocked {player!r}: choose from the list as you type "
+                f"(you have blocked {plural(len(blocked), 'player')})."
+            )
+        await self.bot.storage.lobby.unblock(interaction.user.id, chosen.user_id)
+        await interaction.response.send_message(
+            f"{plain_name(chosen)} is no longer blocked.", ephemeral=True
+        )
+
+    @unblock.autocomplete("player")
+    async def unblock_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        """The player's blocks, most recent first, those whose name holds what is typed."""
+        blocked = await self.bot.storage.lobby.blocked(interaction.user.id)
+        wanted = typed.strip().casefold()
+        return [
+            app_commands.Choice(name=clip(plain_name(other), CHOICE_NAME), value=str(other.user_id))
+            for other in blocked
+            if other.user_id is not None and wanted in plain_name(other).casefold()
+        ][:MAX_CHOICES]
 
     # ------------------------------------------------------------------ rematches across servers
 
