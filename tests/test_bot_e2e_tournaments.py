@@ -492,3 +492,53 @@ async def test_a_swiss_that_runs_out_of_new_pairings_ends_early_and_says_why(
                 await event.resign(thread, defender)
             final = await event.said("is over early")
             assert "no round 4 can be paired without a repeat pairing" in final.text, final.text
+
+
+async def organised(
+    event: Event, organiser: FakeUser, players: list[FakeUser], name: str, **options: object
+) -> str:
+    """An event created by ``organiser`` with ``options``, joined by ``players``; the
+    announcement's words."""
+    created = await event.command(
+        organiser, event.channel, "create", name=name, variant="brandubh", **options
+    )
+    for player in players:
+        await event.command(player, event.channel, "join")
+    return created
+
+
+async def exported_text(event: Event, user: FakeUser, number: int | None = None) -> str:
+    """``/tafl tournament export``'s file (of event ``number``, else the newest), as text."""
+    options = {} if number is None else {"event": number}
+    exported = await event.fake.send_slash_command(
+        user, event.channel, "tafl", group="tournament", subcommand="export", options=options
+    )
+    await exported.wait_callback(timeout=WAIT)
+    record = await event.fake.wait_until(
+        lambda: next((m for m in exported.messages if m.attachments), None), timeout=WAIT
+    )
+    return str(record.attachments[0].data.decode())
+
+
+async def test_without_a_number_the_commands_find_the_newest_event_even_once_it_is_over(
+    tmp_path: Path,
+) -> None:
+    """``start`` takes the newest event waiting to start; once it is over, ``standings``,
+    ``info`` and ``export`` without a number still find it (\"this server's newest\")."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path):
+            await organised(event, olga, players, "Quick One", rounds=1, min_players=2)
+            started = await event.command(olga, event.channel, "start")
+            assert "**Quick One** has begun" in started, started
+            [(thread, _, defender)] = await event.games(1, 1)
+            await event.resign(thread, defender)
+            await event.said("**Quick One** is over")
+            standings = await event.command(players[0], event.channel, "standings")
+            assert "Quick One** · Brandubh Swiss · final" in standings, standings
+            info = await event.command(players[1], event.channel, "info")
+            assert "Quick One (#1)" in info and "finished" in info, info
+            text = await exported_text(event, players[0])
+            assert "Quick One" in text and "[termination:resignation]" in text, text[:300]

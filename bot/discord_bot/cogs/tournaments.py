@@ -4,6 +4,7 @@ sign-up to prize-giving, and the organiser's tools."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -11,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage import NotFound
-from bot.storage.tournaments import EntryRefused, Tournament, TournamentSpec
+from bot.storage.tournaments import EntryRefused, Status, Tournament, TournamentSpec
 
 from ..app.durations import describe_duration, parse_move_time
 from ..app.errors import UserError
@@ -34,6 +35,16 @@ FORMAT_CHOICES = [
 ]
 MIN_ENTRANTS = {"swiss": 4, "round_robin": 3, "arena": 2}
 """Fewest players an event starts with, unless the organiser says otherwise."""
+ANY_STATUS: frozenset[Status] = frozenset(("signup", "running", "paused", "finished", "cancelled"))
+UNDER_WAY: frozenset[Status] = frozenset(("signup", "running", "paused"))
+NONE_AMONG: dict[frozenset[Status], str] = {
+    ANY_STATUS: "had no tournament yet",
+    UNDER_WAY: "no tournament under way",
+    frozenset(("signup",)): "no tournament waiting to start",
+    frozenset(("running",)): "no tournament being played",
+    frozenset(("paused",)): "no paused tournament",
+}
+"""What a server lacks when a command without a number finds no event among these statuses."""
 STATUS_WORDS = {
     "signup": "open for sign-up",
     "running": "being played",
@@ -171,27 +182,42 @@ class Tournaments(commands.Cog):
         settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
         return may_organise(interaction, settings.tournament_role)
 
-    async def _organised(self, interaction: discord.Interaction, event_id: int) -> Tournament:
+    async def _organised(
+        self,
+        interaction: discord.Interaction,
+        event_id: int | None,
+        among: Collection[Status] = UNDER_WAY,
+    ) -> Tournament:
         if not await self._may_organise(interaction):
             raise UserError(
                 "Only members who may manage the server (or have the organisers' role of "
                 "`/tafl settings`) can do that."
             )
-        return await self._event(interaction, event_id)
+        return await self._event(interaction, event_id, among)
 
-    async def _event(self, interaction: discord.Interaction, event_id: int | None) -> Tournament:
-        """The event asked for, in this server: by number, or this server's newest."""
+    async def _event(
+        self,
+        interaction: discord.Interaction,
+        event_id: int | None,
+        among: Collection[Status] = ANY_STATUS,
+    ) -> Tournament:
+        """The event asked for, in this server: by number, or else this server's newest of
+        those ``among`` these statuses (this channel's first, or in a game's thread its
+        parent's)."""
         storage = self.bot.storage.tournaments
         if event_id is None:
-            events = await storage.in_guild(interaction.guild_id or 0)
+            events = [
+                e
+                for e in await storage.in_guild(interaction.guild_id or 0, include_ended=True)
+                if e.status in among
+            ]
             here = interaction.channel_id
             parent = getattr(interaction.channel, "parent_id", None)
-            # This channel's events first (or, in a game's thread, its parent's).
             events.sort(key=lambda e: e.spec.channel_id not in (here, parent))
             if not events:
                 raise UserError(
-                    "This server has no tournament under way: an organiser starts one with "
-                    "`/tafl tournament create`."
+                    f"This server has {NONE_AMONG.get(frozenset(among), 'no such tournament')}: "
+                    "an organiser starts one with `/tafl tournament create`."
                 )
             return events[0]
         try:
@@ -203,10 +229,12 @@ class Tournaments(commands.Cog):
         return event
 
     @group.command(name="start", description="Start a tournament now")
-    @app_commands.describe(event="Tournament number")
-    async def start(self, interaction: discord.Interaction, event: int) -> None:
+    @app_commands.describe(
+        event="Tournament number (this server's newest waiting to start by default)"
+    )
+    async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Start early (before its announced time)."""
-        found = await self._organised(interaction, event)
+        found = await self._organised(interaction, event, frozenset(("signup",)))
         if found.status != "signup":
             raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
         joined = [e for e in await self.bot.storage.tournaments.entrants(found.id) if e.active]
@@ -224,10 +252,10 @@ class Tournaments(commands.Cog):
         await interaction.followup.send(words, ephemeral=True)
 
     @group.command(name="pause", description="Pause a tournament (no new round)")
-    @app_commands.describe(event="Tournament number")
-    async def pause(self, interaction: discord.Interaction, event: int) -> None:
+    @app_commands.describe(event="Tournament number (this server's newest being played by default)")
+    async def pause(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Games under way go on; no round is paired until it resumes."""
-        found = await self._organised(interaction, event)
+        found = await self._organised(interaction, event, frozenset(("running",)))
         if not await self.bot.storage.tournaments.change_status(
             found.id, ["running"], "paused", actor=participant_of(interaction.user), action="paused"
         ):
@@ -238,10 +266,10 @@ class Tournaments(commands.Cog):
         )
 
     @group.command(name="resume", description="Resume a paused tournament")
-    @app_commands.describe(event="Tournament number")
-    async def resume(self, interaction: discord.Interaction, event: int) -> None:
+    @app_commands.describe(event="Tournament number (this server's newest paused one by default)")
+    async def resume(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """The event carries on where it stands."""
-        found = await self._organised(interaction, event)
+        found = await self._organised(interaction, event, frozenset(("paused",)))
         if not await self.bot.storage.tournaments.change_status(
             found.id,
             ["paused"],
@@ -361,10 +389,10 @@ class Tournaments(commands.Cog):
     # ------------------------------------------------------------------ players
 
     @group.command(name="join", description="Join a tournament")
-    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    @app_commands.describe(event="Tournament number (this server's newest under way by default)")
     async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Sign up (or join late, where the format allows)."""
-        await self._join(interaction, await self._event(interaction, event))
+        await self._join(interaction, await self._event(interaction, event, UNDER_WAY))
 
     async def _join(self, interaction: discord.Interaction, event: Tournament) -> None:
         me = participant_of(interaction.user)
@@ -387,10 +415,10 @@ class Tournaments(commands.Cog):
         await self.bot.tournament_desk.refresh_announcement(event.id)
 
     @group.command(name="leave", description="Withdraw from a tournament")
-    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    @app_commands.describe(event="Tournament number (this server's newest under way by default)")
     async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Withdraw: no longer paired; the games already played stand."""
-        await self._leave(interaction, await self._event(interaction, event))
+        await self._leave(interaction, await self._event(interaction, event, UNDER_WAY))
 
     async def _leave(self, interaction: discord.Interaction, event: Tournament) -> None:
         if event.status in ("finished", "cancelled"):
@@ -490,7 +518,10 @@ class Tournaments(commands.Cog):
         )
 
     @group.command(name="pairings", description="A round's pairings")
-    @app_commands.describe(event="Tournament number", round="Round (the current one by default)")
+    @app_commands.describe(
+        event="Tournament number (this server's newest by default)",
+        round="Round (the current one by default)",
+    )
     async def pairings(
         self,
         interaction: discord.Interaction,
