@@ -322,7 +322,7 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
             for player in players[:2]:
                 await event.command(player, event.channel, "join")
             early = await event.command(olga, event.channel, "start", event=1)
-            assert "needs 3 players to start and 2 have joined; it stays open" in early
+            assert "needs 3 players to start and has 2; it stays open" in early
             # At its time, still too few: cancelled, and the channel is told.
             with sqlite3.connect(served.env["TAFL_DATABASE"], timeout=10) as connection:
                 connection.execute("UPDATE tournaments SET starts_at = 0 WHERE id = 1")
@@ -542,3 +542,65 @@ async def test_without_a_number_the_commands_find_the_newest_event_even_once_it_
             assert "Quick One (#1)" in info and "finished" in info, info
             text = await exported_text(event, players[0])
             assert "Quick One" in text and "[termination:resignation]" in text, text[:300]
+
+
+async def test_a_player_who_left_keeps_their_place_in_the_standings(tmp_path: Path) -> None:
+    """A four-player Swiss of two rounds: a winner of round 1 loses in round 2 and then leaves
+    while the last game is still played, which is drawn. The podium and the standings rank
+    the player who left by their point, above the two still playing with a half, marked; the
+    Sonneborn-Berger quarters of the draw read as in the image; one round is "1 round"."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo", "cy", "di"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path):
+            created = await organised(event, olga, players, "Two Rounds", rounds=2)
+            assert "Brandubh Swiss · 2 rounds" in created, created
+            await event.command(olga, event.channel, "start", event=1)
+            for thread, _, defender in await event.games(1, 2):
+                await event.resign(thread, defender)
+            await event.said("round 2 is paired")
+            games = await event.games(2, 2)
+            winners = {attacker for _, attacker, _ in await event.games(1, 2)}
+            top = next(g for g in games if set(g[1:]) == winners)
+            (drawn, loser_a, loser_d) = next(g for g in games if g is not top)
+            thread, champion, leaver = top
+            await event.resign(thread, leaver)
+            out = await event.command(event.people[leaver], event.channel, "leave")
+            assert "You have withdrawn from **Two Rounds**" in out, out
+            offered = await fake.send_slash_command(
+                event.people[loser_a], drawn, "tafl", subcommand="draw", options={}
+            )
+            await offered.wait_callback(timeout=WAIT)
+            offer = await fake.wait_for_message(
+                drawn, lambda m: "offers a draw" in m.text and bool(m.custom_ids), timeout=WAIT
+            )
+            accept = next(cid for cid in offer.custom_ids if cid.endswith(":yes"))
+            accepted = await fake.click_button(event.people[loser_d], offer, accept)
+            await accepted.wait_callback(timeout=WAIT)
+
+            podium = await event.said("is over. Final standings")
+            lines = podium.text.splitlines()
+            assert lines[1:3] == [f"🥇 <@{champion}> 2", f"🥈 <@{leaver}> 1 (withdrew)"], lines
+            table = await event.said("Two Rounds** · Brandubh Swiss · final")
+            rows = [row.split() for row in table.text.split("```")[1].strip().splitlines()[1:]]
+            assert [row[:2] for row in rows] == [
+                ["1", event.people[champion].username],
+                ["2", event.people[leaver].username],
+                ["3", rows[2][1]],
+                ["4", rows[3][1]],
+            ], table.text
+            assert rows[1][2:4] == ["(out)", "1"], table.text
+            # Sonneborn-Berger of each drawn player: half of the other's half, a quarter.
+            assert rows[2][-3] == rows[3][-3] == "¼", table.text
+            assert "(out): no longer paired" in table.text
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:
+                (Path(shots) / "withdrawn-in-place.png").write_bytes(table.attachments[0].data)
+                (Path(shots) / "withdrawn-in-place.txt").write_text(table.text)
+            export = await exported_text(event, olga, 1)
+            assert "(out)" in export and "¼" in export, export[:600]
+            one = await event.command(
+                olga, event.channel, "create", name="One Round", variant="brandubh", rounds=1,
+            )  # fmt: skip
+            assert "Brandubh Swiss · 1 round · " in one, one

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from storage_helpers import new_game
 
-from bot.discord_bot.app.tournaments import pair_round, sheet_of, standings_of
+from bot.discord_bot.app.tournaments import Line, pair_round, sheet_of, standings_of
+from bot.discord_bot.tournament_desk import describe_event, standings_text
 from bot.engine import Termination
 from bot.storage import Participant, Storage
-from bot.storage.tournaments import TournamentSpec
+from bot.storage.tournaments import Tournament, TournamentSpec
 
 OLGA = Participant.user(900, "olga")
 P = [Participant.user(100 + k, f"p{k}") for k in range(6)]
@@ -102,3 +103,22 @@ async def test_an_organisers_forfeit_counts_but_is_not_a_game_met(storage: Stora
     table = standings_of(running, sheet)
     winners = {p.first for p in pairings}
     assert {line.player for line in table if line.points == 1} == winners
+
+
+def test_the_standings_text_keeps_a_withdrawn_player_in_place_in_one_notation() -> None:
+    """Points and tiebreaks read as the crosstable image writes them (quarters as ¼), a player
+    who left keeps their rank, marked, and one round is "1 round"."""
+    event = Tournament(
+        id=1, spec=swiss(rounds=1), announcement_id=None, status="finished", round=1,
+        round_deadline=None, ends_at=None, organiser=OLGA, created_at=0, ended_at=0,
+    )  # fmt: skip
+    table = [
+        Line(1, P[0], 2.0, (("BH", 3.0), ("SB", 4.25), ("W", 2.0), ("Perf", 1712.4)), False),
+        Line(2, P[1], 1.5, (("BH", 2.5), ("SB", 0.75), ("W", 1.0), ("Perf", None)), True, "x"),
+    ]
+    text = standings_text(event, table, 1)
+    rows = text.split("```")[1].strip().splitlines()
+    assert rows[1].split() == ["1", "p0", "2", "3", "4¼", "2", "1712"], rows
+    assert rows[2].split() == ["2", "p1", "(out)", "1½", "2½", "¾", "1", "–"], rows
+    assert "(out): no longer paired" in text
+    assert describe_event(event).startswith("Brandubh Swiss · 1 round · ")

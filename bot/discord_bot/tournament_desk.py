@@ -20,7 +20,7 @@ import discord
 
 from bot import tournament as logic
 from bot.engine import get_variant
-from bot.render.crosstable import render_crosstable
+from bot.render.crosstable import format_points, render_crosstable
 from bot.storage import ChannelBusy, DatabaseUnavailable, GameRecord, GameStatus, Participant
 from bot.storage.tournaments import StoredPairing, Tournament
 
@@ -35,7 +35,7 @@ from .app.tournaments import (
     sheet_of,
     standings_of,
 )
-from .app.wording import plain_name
+from .app.wording import plain_name, plural
 from .limits import CONTENT, clip, fit_embed
 from .table import can_attach, post_board, resolve_channel, strip_controls
 from .venue import THREAD_ARCHIVE_MINUTES
@@ -55,16 +55,31 @@ TIEBREAK_WORDS = {
     "games": "games played",
 }
 FORMAT_WORDS = {"swiss": "Swiss", "round_robin": "round robin", "arena": "arena"}
+OUT = " (out)"
+"""The mark of a player who is no longer paired, after their name in the standings' text."""
 
 
 def points_text(value: float | None) -> str:
-    """``1½``, ``½``, ``2``."""
-    if value is None:
-        return "–"
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    return ("" if whole == 0 else str(whole)) + "½"
+    """Points, and the tiebreaks made of points, in the one notation of the standings' text,
+    their image and the export: ``2``, ``1½``, ``½``, ``4¼`` (Sonneborn-Berger multiplies
+    halves by halves: quarters, exactly); none as a dash."""
+    return "–" if value is None else format_points(value)
+
+
+def tiebreak_text(name: str, value: float | None) -> str:
+    """A tiebreak's value: a performance rating whole, the others as points."""
+    if name == "Perf" and value is not None:
+        return str(round(value))
+    return points_text(value)
+
+
+def result_text(pairing: StoredPairing, first: float, second: float, detail: str) -> str:
+    """A pairing's result set by the organiser: ``ana 1–0 bo (forfeit: no-show)``."""
+    assert pairing.second is not None
+    return (
+        f"{plain_name(pairing.first)} {points_text(first)}–{points_text(second)} "
+        f"{plain_name(pairing.second)} ({detail})"
+    )
 
 
 class TournamentDesk:
@@ -191,7 +206,7 @@ class TournamentDesk:
             pairings = pair_round(event, sheet, 1)
         if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
             return f"**{event.name}** has already begun."
-        await storage.log(event.id, by, "started", f"{len(entrants)} players")
+        await storage.log(event.id, by, "started", plural(len(entrants), "player"))
         await self.refresh_announcement(event.id)
         fresh = await storage.get(event.id)
         await self._start_games(fresh)
@@ -479,13 +494,14 @@ class TournamentDesk:
             return
         await self.refresh_announcement(event.id)
         table = await self.standings(event)
-        podium = [s for s in table if not s.withdrawn][:3]
         medals = ("🥇", "🥈", "🥉")
         early = f" early: {why}" if why else ""
         lines = [f"**{event.name}** is over{early}. Final standings:"]
+        # By score, as FIDE and lichess rank: a player who left keeps their place, marked.
         lines += [
             f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
-            for medal, s in zip(medals, podium, strict=False)
+            + (f" ({s.left or 'withdrew'})" if s.withdrawn else "")
+            for medal, s in zip(medals, table, strict=False)
         ]
         await self.bot.table.tell(
             event.spec.channel_id,
@@ -583,17 +599,6 @@ def standings_subtitle(event: Tournament, after: int) -> str:
     return words + f" · after round {after}{of}{under_way}"
 
 
-def number_text(value: float | None) -> str:
-    """A tiebreak's value: whole numbers without decimals, halves as ½, none as a dash."""
-    if value is None:
-        return "–"
-    if value >= 100:  # a rating
-        return str(round(value))
-    if abs(value * 2 - round(value * 2)) < 1e-9:
-        return points_text(value)
-    return f"{value:.1f}"
-
-
 def standings_text(event: Tournament, table: list[Line], after: int) -> str:
     """The standings in words (a code block, for a phone's width)."""
     header = f"**{event.name}** · {standings_subtitle(event, after)}"
@@ -602,22 +607,21 @@ def standings_text(event: Tournament, table: list[Line], after: int) -> str:
     names = [t[0] for t in table[0].tiebreaks]
     lines = [f"{'#':>3} {'player':<16} {'pts':>4} " + " ".join(f"{n:>5}" for n in names)]
     for line in table:
-        name = plain_name(line.player)[:16] + (" (out)" if line.withdrawn else "")
+        # Players who no longer play keep their place (their results stand), marked.
+        name = plain_name(line.player)
+        name = name[: 16 - len(OUT)] + OUT if line.withdrawn else name[:16]
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
-            + " ".join(f"{number_text(value):>5}" for _, value in line.tiebreaks)
+            + " ".join(f"{tiebreak_text(n, value):>5}" for n, value in line.tiebreaks)
         )
-    return (
-        header
-        + "\n```\n"
-        + "\n".join(lines)
-        + "\n```"
-        + (
-            "\nTiebreaks, in order: " + ", ".join(TIEBREAK_WORDS.get(n, n) for n in names) + "."
-            if names
-            else ""
+    notes = []
+    if any(line.withdrawn for line in table):
+        notes.append(f"{OUT.strip()}: no longer paired (withdrew, removed or left the server).")
+    if names:
+        notes.append(
+            "Tiebreaks, in order: " + ", ".join(TIEBREAK_WORDS.get(n, n) for n in names) + "."
         )
-    )
+    return header + "\n```\n" + "\n".join(lines) + "\n```" + "".join("\n" + n for n in notes)
 
 
 def announcement_embed(event: Tournament, players: int) -> discord.Embed:
@@ -655,7 +659,7 @@ def describe_event(event: Tournament) -> str:
     spec = event.spec
     parts = [f"{get_variant(spec.variant).title} {FORMAT_WORDS[spec.format]}"]
     if spec.format == "swiss":
-        parts.append(f"{spec.rounds} rounds")
+        parts.append(plural(spec.rounds or 0, "round"))
     if spec.format == "arena" and spec.arena_seconds:
         parts.append(f"{describe_duration(spec.arena_seconds)} long")
     parts.append("two-game matches, sides swapped" if spec.matches else "one game per pairing")

@@ -4,7 +4,7 @@ become the values :mod:`bot.tournament` pairs and ranks, and its pairings become
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot import tournament as logic
 from bot.engine import Side
@@ -213,26 +213,26 @@ def pair_arena(
 
 
 def standings_of(event: Tournament, sheet: Sheet) -> list[Line]:
-    """The standings, best first: points and the event's tiebreaks (an arena: its score)."""
+    """The standings, best first: points and the event's tiebreaks (an arena: its score).
+    A player who no longer plays keeps the place their score gives them, as under FIDE's and
+    lichess's rules (they are marked ``withdrawn``: only the pairing leaves them out)."""
     if event.spec.format == "arena":
         scores = logic.arena_scores(sheet.arena_games)
         ordered = sorted(
             sheet.entrants,
             key=lambda e: (-(scores[e.id].points if e.id in scores else 0), -e.rating, e.id),
         )
-        return ranked(
-            [
-                Line(
-                    rank,
-                    sheet.people[e.id],
-                    float(scores[e.id].points) if e.id in scores else 0.0,
-                    (("games", float(len(scores[e.id].sheet)) if e.id in scores else 0.0),),
-                    e.withdrawn,
-                    sheet.left.get(e.id),
-                )
-                for rank, e in enumerate(ordered, start=1)
-            ]
-        )
+        return [
+            Line(
+                rank,
+                sheet.people[e.id],
+                float(scores[e.id].points) if e.id in scores else 0.0,
+                (("games", float(len(scores[e.id].sheet)) if e.id in scores else 0.0),),
+                e.withdrawn,
+                sheet.left.get(e.id),
+            )
+            for rank, e in enumerate(ordered, start=1)
+        ]
     scoring = scoring_of(event)
     order = logic.MATCH_ORDER if scoring.matches else logic.ONE_GAME_ORDER
     table = logic.standings(sheet.entrants, sheet.rounds, scoring, order)
@@ -262,16 +262,7 @@ def standings_of(event: Tournament, sheet: Sheet) -> list[Line]:
         )
         for line in table
     ]
-    return ranked(lines)
-
-
-def ranked(lines: list[Line]) -> list[Line]:
-    """The players still in the event first, in their order, then those who left (their
-    results stand, but they take no place on the podium); ranks numbered in that order."""
-    ordered = [line for line in lines if not line.withdrawn] + [
-        line for line in lines if line.withdrawn
-    ]
-    return [replace(line, rank=rank) for rank, line in enumerate(ordered, start=1)]
+    return lines
 
 
 TIEBREAK_TITLES = {

@@ -16,7 +16,7 @@ from bot.storage.tournaments import EntryRefused, Status, Tournament, Tournament
 
 from ..app.durations import describe_duration, parse_move_time
 from ..app.errors import UserError
-from ..app.wording import plain_name
+from ..app.wording import plain_name, plural
 from ..choices import VARIANT_CHOICES
 from ..limits import CONTENT, clip, fit_embed
 from ..people import participant_of
@@ -242,8 +242,8 @@ class Tournaments(commands.Cog):
             # Started early by hand: refused, and the sign-up goes on (at its time, too few
             # players cancel it).
             raise UserError(
-                f"**{found.name}** needs {found.spec.min_entrants} players to start and "
-                f"{len(joined)} have joined; it stays open for sign-up (it starts "
+                f"**{found.name}** needs {plural(found.spec.min_entrants, 'player')} to start and "
+                f"has {len(joined)}; it stays open for sign-up (it starts "
                 f"<t:{found.spec.starts_at}:R>, or is cancelled then if still too few have "
                 "joined)."
             )
