@@ -544,6 +544,45 @@ async def test_without_a_number_the_commands_find_the_newest_event_even_once_it_
             assert "Quick One" in text and "[termination:resignation]" in text, text[:300]
 
 
+async def test_a_game_called_off_for_the_organisers_result_gets_a_final_board_and_a_record(
+    tmp_path: Path,
+) -> None:
+    """The organiser sets a result while the pairing's game is under way: the old board stops
+    calling on the player to move, a final board says the organiser's result and reason (no
+    ping, no clock, no buttons), and the export gives that game its result and termination."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ada", "bo"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path):
+            await organised(event, olga, players, "Called Off", rounds=1, min_players=2)
+            await event.command(olga, event.channel, "start", event=1)
+            [(thread, attacker, _)] = await event.games(1, 1)
+            first_board = next(m for m in fake.bot_messages(thread) if m.attachments)
+            assert "your move" in first_board.text and "Time runs out" in first_board.text
+            set_result = await event.command(
+                olga, event.channel, "result", event=1, round=1, board=1, result="1-0",
+                reason="adjudicated: a won position",
+            )  # fmt: skip
+            name = event.people[attacker].username
+            assert f"{name} 1–0" in set_result and "(adjudicated: a won position)" in set_result
+            final = await fake.wait_for_message(
+                thread, lambda m: "was called off" in m.text and bool(m.attachments), timeout=WAIT
+            )
+            assert "the result is" in final.text and f"{name} 1–0" in final.text, final.text
+            assert "your move" not in final.text and "Time runs out" not in final.text
+            assert "Deadline" not in final.text and "called off" in final.embeds[0]["title"]
+            assert not final.custom_ids and not final.content  # no ping: the words are below
+            assert "your move" not in first_board.text and not first_board.custom_ids
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:
+                (Path(shots) / "called-off.png").write_bytes(final.attachments[0].data)
+            text = await exported_text(event, players[0], 1)
+            record = text.split("Round 1, board 1:")[1]
+            assert "the organiser set the result" in record, record
+            assert "[result:1]" in record and "[termination:adjudicated]" in record, record
+
+
 async def test_a_player_who_left_keeps_their_place_in_the_standings(tmp_path: Path) -> None:
     """A four-player Swiss of two rounds: a winner of round 1 loses in round 2 and then leaves
     while the last game is still played, which is drawn. The podium and the standings rank

@@ -25,7 +25,7 @@ from bot.storage import ChannelBusy, DatabaseUnavailable, GameRecord, GameStatus
 from bot.storage.tournaments import StoredPairing, Tournament
 
 from .app.durations import describe_duration
-from .app.records import otn_record
+from .app.records import RESULT_TAGS, otn_record
 from .app.tournaments import (
     Line,
     crosstable_view,
@@ -37,7 +37,7 @@ from .app.tournaments import (
 )
 from .app.wording import plain_name, plural
 from .limits import CONTENT, clip, fit_embed
-from .table import can_attach, post_board, resolve_channel, strip_controls
+from .table import can_attach, post_board, resolve_channel
 from .venue import THREAD_ARCHIVE_MINUTES
 
 if TYPE_CHECKING:
@@ -406,18 +406,21 @@ class TournamentDesk:
                 if ended is not None:
                     await self.bot.table.announce_end(ended)
 
-    async def call_off(self, event: Tournament, game_id: int, reason: str) -> bool:
+    async def call_off(self, event: Tournament, game_id: int, why: str) -> bool:
         """Stop a game of the event under way (the organiser decided its pairing, removed a
-        player or cancelled the event): it ends without a result, its board loses its buttons,
-        and its thread says why. ``False`` if it had already ended."""
+        player or cancelled the event): it ends without a result of its own, and its final
+        board, like any ended game's (no ping, no clock, no buttons), says ``why``: the end of
+        "Game #4 was called off by the organiser of **Event**: ...". ``False`` if it had
+        already ended."""
         live = self.bot.hub.by_id(game_id)
-        if live is None or not await self.bot.hub.call_off(live):
+        if live is None:
             return False
-        words = f"Game #{game_id} was called off by the organiser of **{event.name}**: {reason}"
-        message_id = live.record.board_message_id
-        if message_id is not None:
-            await strip_controls(self.bot, live.record.channel_id, message_id)
-        await self.bot.table.tell(live.record.channel_id, clip(words, CONTENT))
+        ended = await self.bot.hub.call_off(live)
+        if ended is None:
+            return False
+        await self.bot.table.withdraw_offers(live, ended.withdrawn, "the game was called off")
+        words = f"Game #{game_id} was called off by the organiser of **{event.name}**: {why}"
+        await post_board(self.bot, live, [clip(words, CONTENT // 2)], finished=ended.finished)
         return True
 
     async def forfeit_current(self, event: Tournament, user_id: int, reason: str) -> bool:
@@ -427,13 +430,18 @@ class TournamentDesk:
             players = {pairing.first.user_id, getattr(pairing.second, "user_id", None)}
             if pairing.decided is not None or pairing.second is None or user_id not in players:
                 continue
-            for game_id in pairing.games:
-                await self.call_off(event, game_id, f"a player was removed ({reason})")
             full = 2.0 if event.spec.matches else 1.0
             first_lost = pairing.first.user_id == user_id
+            first, second = (0.0, full) if first_lost else (full, 0.0)
+            removed = pairing.first if first_lost else pairing.second
+            why = (
+                f"{plain_name(removed)} was removed ({reason}); the result is "
+                f"{result_text(pairing, first, second, 'forfeit')}."
+            )
+            for game_id in pairing.games:
+                await self.call_off(event, game_id, why)
             await self.bot.storage.tournaments.decide(
-                event.id, pairing.round, pairing.board,
-                0.0 if first_lost else full, full if first_lost else 0.0, "forfeit",
+                event.id, pairing.round, pairing.board, first, second, "forfeit",
                 reason=f"removed: {reason}",
             )  # fmt: skip
             return True
@@ -564,16 +572,51 @@ class TournamentDesk:
         table = standings_of(event, await sheet_of(self.bot.storage, event, upto=after))
         parts = [standings_text(event, table, after).replace("**", "").replace("```\n", ""), ""]
         for pairing in await self.bot.storage.tournaments.pairings(event.id):
+            decided = organisers_result(pairing)
             for number, game_id in enumerate(pairing.games, start=1):
-                text, _ = await otn_record(
-                    self.bot.storage, await self.bot.storage.games.get(game_id)
-                )
+                record = await self.bot.storage.games.get(game_id)
+                tags: dict[str, str] | None = None
+                if decided is not None and record.status is GameStatus.ABORTED:
+                    # Called off for the organiser's result: the record carries it.
+                    tags = called_off_tags(pairing, record)
+                text, _ = await otn_record(self.bot.storage, record, tags=tags)
                 game = f", game {number}" if len(pairing.games) > 1 else ""
-                parts.append(f"Round {pairing.round}, board {pairing.board}{game}:")
+                heading = f"Round {pairing.round}, board {pairing.board}{game}:"
+                if decided is not None:
+                    heading += f" the organiser set the result, {decided}."
+                parts.append(heading)
                 parts.append(text)
                 parts.append("")
         data = "\n".join(parts).encode()
         return discord.File(io.BytesIO(data), filename=f"tournament-{event.id}.txt")
+
+
+def organisers_result(pairing: StoredPairing) -> str | None:
+    """A pairing's result as its organiser set it (``ana 1–0 bo (forfeit: no-show)``), or
+    ``None`` if its games decided it."""
+    if pairing.decided not in ("forfeit", "adjudicated") or pairing.second is None:
+        return None
+    how = pairing.decided
+    reason = pairing.reason or ""
+    detail = reason if how in reason.lower() else f"{how}: {reason}" if reason else how
+    return result_text(pairing, pairing.first_points or 0.0, pairing.second_points or 0.0, detail)
+
+
+def called_off_tags(pairing: StoredPairing, record: GameRecord) -> dict[str, str]:
+    """The OTN tags of a game called off for its organiser's result: ``termination`` says how
+    the organiser decided (forfeit, adjudicated) and ``result`` who the pairing's result makes
+    the winner of this game (none when both players lost)."""
+    assert pairing.decided is not None and pairing.second is not None
+    tags: dict[str, str] = {"termination": pairing.decided}
+    first, second = pairing.first_points or 0.0, pairing.second_points or 0.0
+    if first == second:
+        if first > 0:
+            tags["result"] = RESULT_TAGS["draw"]
+        return tags
+    winner = pairing.first if first > second else pairing.second
+    attacked = record.attackers.user_id == winner.user_id
+    tags["result"] = RESULT_TAGS["attackers" if attacked else "defenders"]
+    return tags
 
 
 def score_of(record: GameRecord, player: Participant) -> float:

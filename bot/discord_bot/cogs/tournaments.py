@@ -20,7 +20,7 @@ from ..app.wording import plain_name, plural
 from ..choices import VARIANT_CHOICES
 from ..limits import CONTENT, clip, fit_embed
 from ..people import participant_of
-from ..tournament_desk import announcement_embed, describe_event, points_text
+from ..tournament_desk import announcement_embed, describe_event, points_text, result_text
 from ..views import TournamentButton, tournament_view
 
 if TYPE_CHECKING:
@@ -301,7 +301,7 @@ class Tournaments(commands.Cog):
         for pairing in await self.bot.storage.tournaments.pairings(found.id, found.round or 1):
             for game_id in pairing.games:
                 await self.bot.tournament_desk.call_off(
-                    found, game_id, f"the event is cancelled ({reason})"
+                    found, game_id, f"the event is cancelled ({reason})."
                 )
         await self.bot.tournament_desk.refresh_announcement(found.id)
 
@@ -345,17 +345,24 @@ class Tournaments(commands.Cog):
         how: Literal["forfeit", "adjudicated"] = (
             "forfeit" if result == "0-0" or "forfeit" in reason.lower() else "adjudicated"
         )
-        # A game of the pairing still being played stops here: the result is the organiser's.
-        for game_id in pairing.games:
-            await self.bot.tournament_desk.call_off(found, game_id, reason)
-        await self.bot.storage.tournaments.decide(
-            found.id, round, board, first, second, how,
-            reason=reason, actor=participant_of(interaction.user), only_undecided=False,
-        )  # fmt: skip
-        await interaction.response.send_message(
-            f"**{found.name}**, round {round}, board {board}: {plain_name(pairing.first)} "
-            f"{points_text(first)}–{points_text(second)} {plain_name(pairing.second)} "
-            f"({reason if how in reason.lower() else how + ': ' + reason})."
+        verdict = result_text(
+            pairing, first, second, reason if how in reason.lower() else f"{how}: {reason}"
+        )
+        await interaction.response.defer(thinking=True)
+        # The event's clock waits meanwhile: it must not settle (or, in a match, follow up)
+        # the pairing by its games between the call and the decision.
+        async with self.bot.tournament_desk.lock(found.id):
+            # A game of the pairing still being played stops here: its final board says the
+            # organiser's result.
+            for game_id in pairing.games:
+                await self.bot.tournament_desk.call_off(found, game_id, f"the result is {verdict}.")
+            await self.bot.storage.tournaments.decide(
+                found.id, round, board, first, second, how,
+                reason=reason, actor=participant_of(interaction.user), only_undecided=False,
+            )  # fmt: skip
+        await interaction.followup.send(
+            f"**{found.name}**, round {round}, board {board}: {verdict}.",
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @group.command(name="remove", description="Remove a player from a tournament")
