@@ -165,9 +165,10 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             )
             await rematch.wait_callback(timeout=WAIT)
             assert "Tournament games have no rematch" in await private_text(rematch)
-            # p7 withdraws during round 1 (their game stands): seven players from round 2, so
-            # one has a bye.
-            withdrawn = await event.command(players[7], event.channel, "leave")
+            # Board 1's defender, whose game is over, withdraws during round 1 (the game
+            # stands): seven players from round 2, so one has a bye.
+            leaver = event.people[games[0][2]]
+            withdrawn = await event.command(leaver, event.channel, "leave")
             assert "withdrawn" in withdrawn
             last_thread, _, _ = games[3]
             set_deadline(served.env, game_id_in(fake, last_thread), -1)
@@ -213,7 +214,7 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
         byes = [p for p in pairings if p.second is None]
         assert [b.round for b in byes] == [2] and byes[0].first.user_id == gone.id
         left = {e.player.user_id: e.left_reason for e in await storage.tournaments.entrants(1)}
-        assert left[players[7].id] == "withdrew" and left[gone.id] == "left the server"
+        assert left[leaver.id] == "withdrew" and left[gone.id] == "left the server"
         assert gone.id not in {
             u
             for p in pairings
@@ -581,6 +582,53 @@ async def test_a_game_called_off_for_the_organisers_result_gets_a_final_board_an
             record = text.split("Round 1, board 1:")[1]
             assert "the organiser set the result" in record, record
             assert "[result:1]" in record and "[termination:adjudicated]" in record, record
+
+
+async def test_leaving_mid_game_asks_first_then_resigns_the_game(tmp_path: Path) -> None:
+    """A player leaves the event in the middle of a game: they are told that it resigns the
+    game and asked to confirm; confirmed, the game is resigned as with /tafl resign, and the
+    opponent gets the final board at once (not a day later, when the clock would run out).
+    It was the first game of a two-game match: the second is never started, and counts as
+    lost by the player who left."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path) as served:
+            await organised(event, olga, players, "Walkout", rounds=2, min_players=2, matches=True)
+            await event.command(olga, event.channel, "start", event=1)
+            [(thread, attacker, defender)] = await event.games(1, 1)
+            asked = await fake.send_slash_command(
+                event.people[defender], event.channel, "tafl", group="tournament",
+                subcommand="leave", options={},
+            )  # fmt: skip
+            await asked.wait_callback(timeout=WAIT)
+            question = await private_text(asked)
+            opponent = event.people[attacker].username
+            assert f"Leaving now resigns your game against {opponent} in round 1" in question
+            [dialog] = asked.messages
+            assert dialog.ephemeral
+            confirm = next(cid for cid in dialog.custom_ids if cid.startswith("tafl:tl:"))
+            left = await fake.click_button(event.people[defender], dialog, confirm)
+            await left.wait_callback(timeout=WAIT)
+            await fake.wait_for_message(
+                event.channel,
+                lambda m: "You have withdrawn from **Walkout**" in m.text and "resigned" in m.text,
+                timeout=WAIT,
+            )
+            ended = await fake.wait_for_message(
+                thread, lambda m: "resigned" in m.text and bool(m.attachments), timeout=WAIT
+            )
+            assert f"<@{attacker}> wins" in ended.text, ended.text
+            await event.said("is over early")  # one player left: no round 2
+            assert not any("game 2 of 2" in m.text for m in fake.bot_messages(thread))
+            storage = await Storage.open(served.env["TAFL_DATABASE"])
+            try:
+                [pairing] = await storage.tournaments.pairings(1)
+                assert (pairing.first_points, pairing.second_points) == (2.0, 0.0)
+                assert pairing.decided == "played" and len(pairing.games) == 1
+            finally:
+                await storage.close()
 
 
 async def test_a_player_who_left_keeps_their_place_in_the_standings(tmp_path: Path) -> None:

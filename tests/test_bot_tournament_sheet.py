@@ -105,6 +105,38 @@ async def test_an_organisers_forfeit_counts_but_is_not_a_game_met(storage: Stora
     assert {line.player for line in table if line.points == 1} == winners
 
 
+async def test_a_match_left_after_its_first_game_counts_the_second_as_a_forfeit(
+    storage: Storage,
+) -> None:
+    """A player who leaves after a match's first game never plays the second: the desk sets
+    the pairing's points with that game lost by them, and the sheet counts it as a forfeit
+    beside the game played (so the two did meet over the board)."""
+    event = await storage.tournaments.create(swiss(matches=True, rounds=1), OLGA)
+    for player in P[:2]:
+        await storage.tournaments.join(event.id, player, 1500)
+    sheet = await sheet_of(storage, event)
+    await storage.tournaments.begin_round(event.id, 1, pair_round(event, sheet, 1), deadline=None)
+    [pairing] = await storage.tournaments.pairings(event.id, 1)
+    assert pairing.second is not None
+    game = await new_game(storage, 7001, attackers=pairing.first, defenders=pairing.second)
+    await storage.tournaments.attach_game(event.id, 1, 1, game.id)
+    await storage.games.finish(game.id, "defenders", Termination.RESIGNATION)  # first lost
+    await storage.tournaments.leave(event.id, pairing.first.user_id or 0, "withdrew")
+    await storage.tournaments.decide(event.id, 1, 1, 0.0, 2.0, "played")
+    sheet = await sheet_of(storage, await storage.tournaments.get(event.id))
+    [played] = sheet.rounds[0].pairings
+    assert [(g.attacker, g.result, g.forfeit) for g in played.games] == [
+        (pairing.first.user_id, 0.0, False),
+        (pairing.second.user_id, 1.0, True),
+    ]
+    assert not played.forfeit  # they met over the board in the first game
+    table = standings_of(await storage.tournaments.get(event.id), sheet)
+    assert [(line.player, line.points) for line in table] == [
+        (pairing.second, 1.0),
+        (pairing.first, 0.0),
+    ]
+
+
 def test_the_standings_text_keeps_a_withdrawn_player_in_place_in_one_notation() -> None:
     """Points and tiebreaks read as the crosstable image writes them (quarters as ¼), a player
     who left keeps their rank, marked, and one round is "1 round"."""

@@ -25,6 +25,7 @@ from bot.storage import ChannelBusy, DatabaseUnavailable, GameRecord, GameStatus
 from bot.storage.tournaments import StoredPairing, Tournament
 
 from .app.durations import describe_duration
+from .app.games import LiveGame
 from .app.records import RESULT_TAGS, otn_record
 from .app.tournaments import (
     Line,
@@ -377,22 +378,58 @@ class TournamentDesk:
         records: list[GameRecord] = [await games.get(game_id) for game_id in pairing.games]
         if not records or any(r.status is GameStatus.ACTIVE for r in records):
             return
+        gone: set[int] = set()
         if event.spec.matches and len(records) == 1:
-            if event.status != "running":
-                return  # a match's second game starts when the event resumes
-            await self._start_game(
-                event, pairing, pairing.second or pairing.first, pairing.first, 2,
-                thread_id=records[0].channel_id,
-            )  # fmt: skip
-            return
+            gone = await self._gone(event, pairing)
+            if not gone:
+                if event.status != "running":
+                    return  # a match's second game starts when the event resumes
+                await self._start_game(
+                    event, pairing, pairing.second or pairing.first, pairing.first, 2,
+                    thread_id=records[0].channel_id,
+                )  # fmt: skip
+                return
         first = second = 0.0
         for record in records:
             got = score_of(record, pairing.first)
             first += got
             second += (1.0 - got) if record.result is not None else 0.0
+        # A player who left after a match's first game never plays the second: it is theirs
+        # lost by forfeit (see app.tournaments, which counts it so).
+        if pairing.second is not None and len(gone) == 1:
+            if pairing.first.user_id in gone:
+                second += 1.0
+            else:
+                first += 1.0
         await self.bot.storage.tournaments.decide(
             event.id, pairing.round, pairing.board, first, second, "played"
         )
+
+    async def _gone(self, event: Tournament, pairing: StoredPairing) -> set[int]:
+        """The players of ``pairing`` no longer in the event (withdrew, removed, left)."""
+        players = {pairing.first.user_id, getattr(pairing.second, "user_id", None)}
+        return {
+            e.player.user_id
+            for e in await self.bot.storage.tournaments.entrants(event.id)
+            if not e.active and e.player.user_id is not None and e.player.user_id in players
+        }
+
+    async def game_under_way(
+        self, event: Tournament, user_id: int
+    ) -> tuple[LiveGame, StoredPairing] | None:
+        """The game ``user_id`` is playing in the event's round under way, with its pairing."""
+        if event.status not in ("running", "paused"):
+            return None
+        for pairing in await self.bot.storage.tournaments.pairings(event.id, event.round):
+            if pairing.decided is not None or pairing.second is None:
+                continue
+            if user_id not in (pairing.first.user_id, pairing.second.user_id):
+                continue
+            for game_id in pairing.games:
+                live = self.bot.hub.by_id(game_id) or await self.bot.hub.refresh(game_id)
+                if live is not None:
+                    return live, pairing
+        return None
 
     async def _deadline(self, event: Tournament) -> None:
         """The round's time is up: each game still being played is lost on time by the player

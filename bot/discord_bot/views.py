@@ -285,6 +285,30 @@ class TournamentButton(
         return cls(int(match["event"]), match["action"])
 
 
+class LeaveButton(
+    Routed,
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:tl:(?P<event>\d+):(?P<game>\d+)",
+):
+    """The second click of leaving a tournament in the middle of a game: it withdraws the
+    player and resigns that game."""
+
+    def __init__(self, event_id: int, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, leave and resign",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"tafl:tl:{event_id}:{game_id}",
+            )
+        )
+        self.event_id = event_id
+        self.game_id = game_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> LeaveButton:
+        return cls(int(match["event"]), int(match["game"]))
+
+
 class AcrossRematchButton(
     Routed,
     discord.ui.DynamicItem[Button],
@@ -492,6 +516,7 @@ DYNAMIC_ITEMS = (
     SeekButton,
     AcrossRematchButton,
     TournamentButton,
+    LeaveButton,
     PieceSelect,
     TargetSelect,
     PuzzlePieceSelect,
@@ -562,6 +587,13 @@ def tournament_view(event_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TournamentButton(event_id, "join"))
     view.add_item(TournamentButton(event_id, "leave"))
+    return view
+
+
+def confirm_leave_view(event_id: int, game_id: int) -> discord.ui.View:
+    """The button that confirms leaving a tournament mid-game (resigning game ``game_id``)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaveButton(event_id, game_id))
     return view
 
 

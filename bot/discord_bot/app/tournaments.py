@@ -66,6 +66,14 @@ def _games_of(
                 return None
             value = {"attackers": 1.0, "defenders": 0.0, "draw": 0.5}[result.value]
             games.append(logic.Game(attacker, defender, value))
+        if matches and len(games) == 1:
+            # A match whose player left after its first game: the second, never played, was
+            # lost by forfeit by whoever left, as the pairing's points say (the second player
+            # would have attacked in it).
+            to_second = (pairing.second_points or 0.0) - games[0].points(second)
+            to_first = (pairing.first_points or 0.0) - games[0].points(first)
+            if to_first + to_second == 1.0:
+                games.append(logic.Game(second, first, to_second, forfeit=True))
         return tuple(games)
     # Decided by the organiser: forfeits, worth the points they were given.
     total = pairing.first_points or 0.0

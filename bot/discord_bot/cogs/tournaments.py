@@ -21,7 +21,7 @@ from ..choices import VARIANT_CHOICES
 from ..limits import CONTENT, clip, fit_embed
 from ..people import participant_of
 from ..tournament_desk import announcement_embed, describe_event, points_text, result_text
-from ..views import TournamentButton, tournament_view
+from ..views import LeaveButton, TournamentButton, confirm_leave_view, tournament_view
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -83,6 +83,7 @@ class Tournaments(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
         bot.clicks.register(TournamentButton, self.on_button)
+        bot.clicks.register(LeaveButton, self.on_leave_confirmed)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Tournaments belong to a server: not in direct messages."""
@@ -427,19 +428,57 @@ class Tournaments(commands.Cog):
         """Withdraw: no longer paired; the games already played stand."""
         await self._leave(interaction, await self._event(interaction, event, UNDER_WAY))
 
-    async def _leave(self, interaction: discord.Interaction, event: Tournament) -> None:
+    async def _leave(
+        self, interaction: discord.Interaction, event: Tournament, confirmed: int | None = None
+    ) -> None:
+        """Withdraw the player; in the middle of a game of the event, only once they have
+        confirmed (``confirmed``: the game they were told of), and that game is resigned, as
+        with /tafl resign, so that their opponent is not left waiting for the clock."""
         if event.status in ("finished", "cancelled"):
             raise UserError(f"**{event.name}** is over.")
-        if not await self.bot.storage.tournaments.leave(event.id, interaction.user.id, "withdrew"):
+        user_id = interaction.user.id
+        desk = self.bot.tournament_desk
+        playing = await desk.game_under_way(event, user_id)
+        if playing is not None and playing[0].id != confirmed:
+            live, pairing = playing
+            side = live.side_of(user_id)
+            assert side is not None
+            opponent = plain_name(live.participant(side.other))
+            question = (
+                f"Leaving now resigns your game against {opponent} in round {pairing.round} of "
+                f"**{event.name}** (game #{live.id}): {opponent} wins it. You will not be paired "
+                "again; the games you finished stand. Leave?"
+            )
+            view = confirm_leave_view(event.id, live.id)
+            if confirmed is None:
+                await interaction.response.send_message(question, view=view, ephemeral=True)
+            else:  # the game asked about ended, and another began meanwhile: ask again
+                await interaction.response.edit_message(content=question, view=view)
+            return
+        if not await self.bot.storage.tournaments.leave(event.id, user_id, "withdrew"):
             raise UserError(f"You are not playing in **{event.name}**.")
         words = (
             f"You are out of **{event.name}**; join again any time before it starts."
             if event.status == "signup"
             else f"You have withdrawn from **{event.name}**: you will not be paired again; the "
-            "games you played stand."
+            "games you finished stand."
         )
-        await interaction.response.send_message(words, ephemeral=True)
-        await self.bot.tournament_desk.refresh_announcement(event.id)
+        ended = None
+        if playing is not None:
+            live = playing[0]
+            try:
+                ended = await self.bot.hub.resign(live.record.channel_id, user_id)
+            except UserError:
+                pass  # it ended meanwhile (its last move, the clock): nothing to resign
+            else:
+                words += f" Your game #{live.id} is resigned."
+        if confirmed is None:
+            await interaction.response.send_message(words, ephemeral=True)
+        else:
+            await interaction.response.edit_message(content=words, view=None)
+        if ended is not None:
+            await self.bot.table.announce_end(ended)
+        await desk.refresh_announcement(event.id)
 
     async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:
         """Join or Leave under the announcement."""
@@ -448,6 +487,14 @@ class Tournaments(commands.Cog):
             await self._join(interaction, event)
         else:
             await self._leave(interaction, event)
+
+    async def on_leave_confirmed(
+        self, interaction: discord.Interaction, button: LeaveButton
+    ) -> None:
+        """Yes, leave and resign: the second click of leaving in the middle of a game."""
+        await self._leave(
+            interaction, await self._event(interaction, button.event_id), button.game_id
+        )
 
     @group.command(name="list", description="This server's tournaments")
     async def list_(self, interaction: discord.Interaction) -> None:
