@@ -127,7 +127,7 @@ async def play_across(
     ``midway``, e.g. a restart); returns the texts of the attackers' thread."""
     first = await seek(fake, players[0])
     assert "Seeking a **Brandubh** game from any server" in first, first
-    assert "Nobody else is seeking this variant right now." in first
+    assert "Nobody you can play is seeking this variant right now." in first
     found = await seek(fake, players[1])
     assert found.startswith("Found: ann (North Club)."), found
     for player in players:
@@ -420,7 +420,8 @@ async def test_the_clock_pairs_seeks_whose_reach_has_widened_and_expires_old_one
             await seek(fake, ann)
             with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
                 connection.execute("UPDATE seeks SET rating = 1900")
-            assert "Nobody else" not in await seek(fake, ben)  # waits: 400 points apart
+            # Ben waits: 400 points apart, he is out of her reach, so not told of her seek.
+            assert "Nobody you can play is seeking" in await seek(fake, ben)
             asked = await fake.send_slash_command(
                 cat.user, cat.lobby, "tafl", subcommand="seek", options={"variant": "tablut"}
             )
@@ -448,6 +449,167 @@ async def test_the_clock_pairs_seeks_whose_reach_has_widened_and_expires_old_one
             await fake.wait_for_message(
                 cat.lobby, lambda m: "That seek is over: it expired." in m.text, timeout=WAIT
             )
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    assert code == 0
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+
+
+def set_rating_in(env: dict[str, str], user: FakeUser, rating: float) -> None:
+    """Give a player a Brandubh rating in the bot's SQLite database, as rated games would."""
+    with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+        connection.execute(
+            "INSERT INTO players (discord_user_id, display_name, created_at) VALUES (?, ?, 0)"
+            " ON CONFLICT (discord_user_id) DO NOTHING",
+            (user.id, user.username),
+        )
+        connection.execute(
+            "INSERT INTO ratings (player_id, variant, rating, rd, volatility, updated_at)"
+            " SELECT id, 'brandubh', ?, 60, 0.06, 0 FROM players WHERE discord_user_id = ?"
+            " ON CONFLICT (player_id, variant) DO UPDATE SET rating = excluded.rating",
+            (rating, user.id),
+        )
+
+
+async def lobby_list(fake: FakeDiscord, player: Player) -> FakeMessage:
+    """``/tafl lobby`` as ``player`` sees it (a private embed, with its Play buttons)."""
+    interaction = await fake.send_slash_command(
+        player.user, player.lobby, "tafl", subcommand="lobby", options={}
+    )
+    await interaction.wait_callback(timeout=WAIT)
+    [message] = interaction.messages
+    return message
+
+
+async def test_the_lobby_lists_counts_and_plays_only_the_seeks_a_player_may_play(
+    tmp_path: Path,
+) -> None:
+    """Ann (rated 1900) seeks, within ±300. Cat, at 1700, sees her seek listed; her rating
+    falls to 1500 before she presses Play, which then says why she cannot play it (not that it
+    is gone). Her list no longer shows it, and her own seek is told of nobody she can play."""
+    async with FakeDiscord() as fake:
+        north = fake.create_guild("North Club")
+        south = fake.create_guild("South Club")
+        ann = Player(fake.create_user("ann", guild=north), north, north.channel("general"))
+        cat = Player(fake.create_user("cat", guild=south), south, south.channel("general"))
+        env = bot_env(fake, None, tmp_path)
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await seek(fake, ann, range=300)
+            with sqlite3.connect(env["TAFL_DATABASE"], timeout=10) as connection:
+                connection.execute("UPDATE seeks SET rating = 1900")
+            set_rating_in(env, cat.user, 1700)
+            listed = await lobby_list(fake, cat)
+            assert "#1 · Brandubh" in listed.text and "rating 1900" in listed.text, listed.text
+            set_rating_in(env, cat.user, 1500)  # a rated game lost meanwhile
+            play = next(cid for cid in listed.custom_ids if cid.endswith(":take"))
+            pressed = await fake.click_button(cat.user, listed, play)
+            await pressed.wait_callback(timeout=WAIT)
+            answer = await private_text(pressed)
+            assert "no longer open" not in answer, answer
+            assert (
+                "That seek is for players rated 1600 to 2200, and your Brandubh rating is 1500, "
+                "so you cannot play it." in answer
+            ), answer
+            again = await lobby_list(fake, cat)
+            assert "#1" not in again.text and "Nobody to play right now" in again.text, again.text
+            assert "Brandubh 1" not in again.text and not again.custom_ids  # nor counted
+            waiting = await seek(fake, cat)
+            assert "Nobody you can play is seeking this variant right now." in waiting, waiting
+        finally:
+            code = await bot.stop()
+        log = bot.log_text()
+        fake.assert_healthy()
+    assert code == 0
+    problems = [e for e in split_log(log) if "Traceback" in e or " ERROR " in e]
+    assert not problems, "\n".join(problems)
+
+
+async def test_a_player_blocks_a_lobby_opponent_from_the_final_board_and_unblocks_them(
+    tmp_path: Path,
+) -> None:
+    """Ann and ben play from the lobby; ben resigns. The final board in each server offers
+    Block opponent beside Rematch; after a restart ben presses it, confirms in private, and the
+    lobby neither lists nor counts ann's seeks for him. ``/tafl unblock`` lists whom he has
+    blocked as he types (ann is not in his server's member list), and lifts it."""
+    async with FakeDiscord() as fake:
+        north = fake.create_guild("North Club")
+        south = fake.create_guild("South Club")
+        ann = Player(fake.create_user("ann", guild=north), north, north.channel("general"))
+        ben = Player(fake.create_user("ben", guild=south), south, south.channel("general"))
+        sue = fake.create_user("sue", guild=south)  # watches ben's thread
+        env = bot_env(fake, None, tmp_path)
+        bot = BotProcess(env, tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            await seek(fake, ann)
+            await seek(fake, ben)
+            ann.thread, ben.thread = thread_of(fake, ann), thread_of(fake, ben)
+            resigned = await fake.send_slash_command(
+                ben.user, ben.thread, "tafl", subcommand="resign", options={}
+            )
+            await resigned.wait_callback(timeout=WAIT)
+            finals = {}
+            for player in (ann, ben):
+                assert player.thread is not None
+                finals[player.user.id] = await fake.wait_for_message(
+                    player.thread,
+                    lambda m: "resigned" in m.text and bool(m.custom_ids),
+                    timeout=WAIT,
+                )
+                labels = finals[player.user.id].custom_ids
+                assert any(":rm:" in c for c in labels) and any(c.endswith(":ask") for c in labels)
+            await bot.stop()  # the button outlives a restart
+            await bot.start(fake, None)
+            final = finals[ben.user.id]
+            block = next(cid for cid in final.custom_ids if cid.endswith(":ask"))
+            stranger = await fake.click_button(sue, final, block)
+            await stranger.wait_callback(timeout=WAIT)
+            assert "You did not play game #1." in await private_text(stranger)
+            asked = await fake.click_button(ben.user, final, block)
+            await asked.wait_callback(timeout=WAIT)
+            assert "Block ann? The lobby will never pair you together again" in (
+                await private_text(asked)
+            )
+            [question] = asked.messages
+            assert question.ephemeral
+            confirm = next(cid for cid in question.custom_ids if cid.endswith(":yes"))
+            confirmed = await fake.click_button(ben.user, question, confirm)
+            await confirmed.wait_callback(timeout=WAIT)
+            await fake.wait_for_message(
+                ben.thread, lambda m: "ann is now blocked" in m.text and m.ephemeral, timeout=WAIT
+            )
+            # Ann seeks again: ben is neither shown nor told of her seek.
+            await seek(fake, ann)
+            hidden = await lobby_list(fake, ben)
+            assert "#1" not in hidden.text and "Nobody to play right now" in hidden.text
+            told = await seek(fake, ben, time=600)
+            assert "Nobody you can play is seeking this variant right now." in told, told
+            # Unblocking: his blocks are offered as he types.
+            typed = await fake.send_autocomplete(
+                ben.user, ben.lobby, "tafl", subcommand="unblock", focused="player",
+                options={"player": "an"},
+            )  # fmt: skip
+            await typed.wait_callback(timeout=WAIT)
+            assert [(c["name"], c["value"]) for c in typed.choices] == [("ann", str(ann.user.id))]
+            lifted = await fake.send_slash_command(
+                ben.user, ben.lobby, "tafl", subcommand="unblock",
+                options={"player": str(ann.user.id)},
+            )  # fmt: skip
+            await lifted.wait_callback(timeout=WAIT)
+            assert "ann is no longer blocked." in await private_text(lifted)
+            shown = await lobby_list(fake, ben)
+            assert "#1 · Brandubh" in shown.text, shown.text
+            # The opponent of a game can be blocked by its number, too.
+            by_game = await fake.send_slash_command(
+                ben.user, ben.lobby, "tafl", subcommand="block", options={"game": 1}
+            )
+            await by_game.wait_callback(timeout=WAIT)
+            assert "ann is now blocked" in await private_text(by_game)
         finally:
             code = await bot.stop()
         log = bot.log_text()

@@ -165,9 +165,10 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
             )
             await rematch.wait_callback(timeout=WAIT)
             assert "Tournament games have no rematch" in await private_text(rematch)
-            # p7 withdraws during round 1 (their game stands): seven players from round 2, so
-            # one has a bye.
-            withdrawn = await event.command(players[7], event.channel, "leave")
+            # Board 1's defender, whose game is over, withdraws during round 1 (the game
+            # stands): seven players from round 2, so one has a bye.
+            leaver = event.people[games[0][2]]
+            withdrawn = await event.command(leaver, event.channel, "leave")
             assert "withdrawn" in withdrawn
             last_thread, _, _ = games[3]
             set_deadline(served.env, game_id_in(fake, last_thread), -1)
@@ -213,7 +214,7 @@ async def test_an_eight_player_swiss_with_a_withdrawal_a_timeout_and_a_restart(
         byes = [p for p in pairings if p.second is None]
         assert [b.round for b in byes] == [2] and byes[0].first.user_id == gone.id
         left = {e.player.user_id: e.left_reason for e in await storage.tournaments.entrants(1)}
-        assert left[players[7].id] == "withdrew" and left[gone.id] == "left the server"
+        assert left[leaver.id] == "withdrew" and left[gone.id] == "left the server"
         assert gone.id not in {
             u
             for p in pairings
@@ -322,7 +323,7 @@ async def test_an_event_without_thread_permission_pauses_until_resumed(tmp_path:
             for player in players[:2]:
                 await event.command(player, event.channel, "join")
             early = await event.command(olga, event.channel, "start", event=1)
-            assert "needs 3 players to start and 2 have joined; it stays open" in early
+            assert "needs 3 players to start and has 2; it stays open" in early
             # At its time, still too few: cancelled, and the channel is told.
             with sqlite3.connect(served.env["TAFL_DATABASE"], timeout=10) as connection:
                 connection.execute("UPDATE tournaments SET starts_at = 0 WHERE id = 1")
@@ -492,3 +493,201 @@ async def test_a_swiss_that_runs_out_of_new_pairings_ends_early_and_says_why(
                 await event.resign(thread, defender)
             final = await event.said("is over early")
             assert "no round 4 can be paired without a repeat pairing" in final.text, final.text
+
+
+async def organised(
+    event: Event, organiser: FakeUser, players: list[FakeUser], name: str, **options: object
+) -> str:
+    """An event created by ``organiser`` with ``options``, joined by ``players``; the
+    announcement's words."""
+    created = await event.command(
+        organiser, event.channel, "create", name=name, variant="brandubh", **options
+    )
+    for player in players:
+        await event.command(player, event.channel, "join")
+    return created
+
+
+async def exported_text(event: Event, user: FakeUser, number: int | None = None) -> str:
+    """``/tafl tournament export``'s file (of event ``number``, else the newest), as text."""
+    options = {} if number is None else {"event": number}
+    exported = await event.fake.send_slash_command(
+        user, event.channel, "tafl", group="tournament", subcommand="export", options=options
+    )
+    await exported.wait_callback(timeout=WAIT)
+    record = await event.fake.wait_until(
+        lambda: next((m for m in exported.messages if m.attachments), None), timeout=WAIT
+    )
+    return str(record.attachments[0].data.decode())
+
+
+async def test_without_a_number_the_commands_find_the_newest_event_even_once_it_is_over(
+    tmp_path: Path,
+) -> None:
+    """``start`` takes the newest event waiting to start; once it is over, ``standings``,
+    ``info`` and ``export`` without a number still find it (\"this server's newest\")."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path):
+            await organised(event, olga, players, "Quick One", rounds=1, min_players=2)
+            started = await event.command(olga, event.channel, "start")
+            assert "**Quick One** has begun" in started, started
+            [(thread, _, defender)] = await event.games(1, 1)
+            await event.resign(thread, defender)
+            await event.said("**Quick One** is over")
+            standings = await event.command(players[0], event.channel, "standings")
+            assert "Quick One** · Brandubh Swiss · final" in standings, standings
+            info = await event.command(players[1], event.channel, "info")
+            assert "Quick One (#1)" in info and "finished" in info, info
+            text = await exported_text(event, players[0])
+            assert "Quick One" in text and "[termination:resignation]" in text, text[:300]
+
+
+async def test_a_game_called_off_for_the_organisers_result_gets_a_final_board_and_a_record(
+    tmp_path: Path,
+) -> None:
+    """The organiser sets a result while the pairing's game is under way: the old board stops
+    calling on the player to move, a final board says the organiser's result and reason (no
+    ping, no clock, no buttons), and the export gives that game its result and termination."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ada", "bo"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path):
+            await organised(event, olga, players, "Called Off", rounds=1, min_players=2)
+            await event.command(olga, event.channel, "start", event=1)
+            [(thread, attacker, _)] = await event.games(1, 1)
+            first_board = next(m for m in fake.bot_messages(thread) if m.attachments)
+            assert "your move" in first_board.text and "Time runs out" in first_board.text
+            set_result = await event.command(
+                olga, event.channel, "result", event=1, round=1, board=1, result="1-0",
+                reason="adjudicated: a won position",
+            )  # fmt: skip
+            name = event.people[attacker].username
+            assert f"{name} 1–0" in set_result and "(adjudicated: a won position)" in set_result
+            final = await fake.wait_for_message(
+                thread, lambda m: "was called off" in m.text and bool(m.attachments), timeout=WAIT
+            )
+            assert "the result is" in final.text and f"{name} 1–0" in final.text, final.text
+            assert "your move" not in final.text and "Time runs out" not in final.text
+            assert "Deadline" not in final.text and "called off" in final.embeds[0]["title"]
+            assert not final.custom_ids and not final.content  # no ping: the words are below
+            assert "your move" not in first_board.text and not first_board.custom_ids
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:
+                (Path(shots) / "called-off.png").write_bytes(final.attachments[0].data)
+            text = await exported_text(event, players[0], 1)
+            record = text.split("Round 1, board 1:")[1]
+            assert "the organiser set the result" in record, record
+            assert "[result:1]" in record and "[termination:adjudicated]" in record, record
+
+
+async def test_leaving_mid_game_asks_first_then_resigns_the_game(tmp_path: Path) -> None:
+    """A player leaves the event in the middle of a game: they are told that it resigns the
+    game and asked to confirm; confirmed, the game is resigned as with /tafl resign, and the
+    opponent gets the final board at once (not a day later, when the clock would run out).
+    It was the first game of a two-game match: the second is never started, and counts as
+    lost by the player who left."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path) as served:
+            await organised(event, olga, players, "Walkout", rounds=2, min_players=2, matches=True)
+            await event.command(olga, event.channel, "start", event=1)
+            [(thread, attacker, defender)] = await event.games(1, 1)
+            asked = await fake.send_slash_command(
+                event.people[defender], event.channel, "tafl", group="tournament",
+                subcommand="leave", options={},
+            )  # fmt: skip
+            await asked.wait_callback(timeout=WAIT)
+            question = await private_text(asked)
+            opponent = event.people[attacker].username
+            assert f"Leaving now resigns your game against {opponent} in round 1" in question
+            [dialog] = asked.messages
+            assert dialog.ephemeral
+            confirm = next(cid for cid in dialog.custom_ids if cid.startswith("tafl:tl:"))
+            left = await fake.click_button(event.people[defender], dialog, confirm)
+            await left.wait_callback(timeout=WAIT)
+            await fake.wait_for_message(
+                event.channel,
+                lambda m: "You have withdrawn from **Walkout**" in m.text and "resigned" in m.text,
+                timeout=WAIT,
+            )
+            ended = await fake.wait_for_message(
+                thread, lambda m: "resigned" in m.text and bool(m.attachments), timeout=WAIT
+            )
+            assert f"<@{attacker}> wins" in ended.text, ended.text
+            await event.said("is over early")  # one player left: no round 2
+            assert not any("game 2 of 2" in m.text for m in fake.bot_messages(thread))
+            storage = await Storage.open(served.env["TAFL_DATABASE"])
+            try:
+                [pairing] = await storage.tournaments.pairings(1)
+                assert (pairing.first_points, pairing.second_points) == (2.0, 0.0)
+                assert pairing.decided == "played" and len(pairing.games) == 1
+            finally:
+                await storage.close()
+
+
+async def test_a_player_who_left_keeps_their_place_in_the_standings(tmp_path: Path) -> None:
+    """A four-player Swiss of two rounds: a winner of round 1 loses in round 2 and then leaves
+    while the last game is still played, which is drawn. The podium and the standings rank
+    the player who left by their point, above the two still playing with a half, marked; the
+    Sonneborn-Berger quarters of the draw read as in the image; one round is "1 round"."""
+    async with FakeDiscord() as fake:
+        guild, olga, players = club(fake, ["ana", "bo", "cy", "di"])
+        event = Event(fake, guild, guild.channel("general"))
+        event.people = {p.id: p for p in players}
+        async with serving(fake, tmp_path):
+            created = await organised(event, olga, players, "Two Rounds", rounds=2)
+            assert "Brandubh Swiss · 2 rounds" in created, created
+            await event.command(olga, event.channel, "start", event=1)
+            for thread, _, defender in await event.games(1, 2):
+                await event.resign(thread, defender)
+            await event.said("round 2 is paired")
+            games = await event.games(2, 2)
+            winners = {attacker for _, attacker, _ in await event.games(1, 2)}
+            top = next(g for g in games if set(g[1:]) == winners)
+            (drawn, loser_a, loser_d) = next(g for g in games if g is not top)
+            thread, champion, leaver = top
+            await event.resign(thread, leaver)
+            out = await event.command(event.people[leaver], event.channel, "leave")
+            assert "You have withdrawn from **Two Rounds**" in out, out
+            offered = await fake.send_slash_command(
+                event.people[loser_a], drawn, "tafl", subcommand="draw", options={}
+            )
+            await offered.wait_callback(timeout=WAIT)
+            offer = await fake.wait_for_message(
+                drawn, lambda m: "offers a draw" in m.text and bool(m.custom_ids), timeout=WAIT
+            )
+            accept = next(cid for cid in offer.custom_ids if cid.endswith(":yes"))
+            accepted = await fake.click_button(event.people[loser_d], offer, accept)
+            await accepted.wait_callback(timeout=WAIT)
+
+            podium = await event.said("is over. Final standings")
+            lines = podium.text.splitlines()
+            assert lines[1:3] == [f"🥇 <@{champion}> 2", f"🥈 <@{leaver}> 1 (withdrew)"], lines
+            table = await event.said("Two Rounds** · Brandubh Swiss · final")
+            rows = [row.split() for row in table.text.split("```")[1].strip().splitlines()[1:]]
+            assert [row[:2] for row in rows] == [
+                ["1", event.people[champion].username],
+                ["2", event.people[leaver].username],
+                ["3", rows[2][1]],
+                ["4", rows[3][1]],
+            ], table.text
+            assert rows[1][2:4] == ["(out)", "1"], table.text
+            # Sonneborn-Berger of each drawn player: half of the other's half, a quarter.
+            assert rows[2][-3] == rows[3][-3] == "¼", table.text
+            assert "(out): no longer paired" in table.text
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:
+                (Path(shots) / "withdrawn-in-place.png").write_bytes(table.attachments[0].data)
+                (Path(shots) / "withdrawn-in-place.txt").write_text(table.text)
+            export = await exported_text(event, olga, 1)
+            assert "(out)" in export and "¼" in export, export[:600]
+            one = await event.command(
+                olga, event.channel, "create", name="One Round", variant="brandubh", rounds=1,
+            )  # fmt: skip
+            assert "Brandubh Swiss · 1 round · " in one, one

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from storage_helpers import new_game
 
-from bot.discord_bot.app.tournaments import pair_round, sheet_of, standings_of
+from bot.discord_bot.app.tournaments import Line, pair_round, sheet_of, standings_of
+from bot.discord_bot.tournament_desk import describe_event, standings_text
 from bot.engine import Termination
 from bot.storage import Participant, Storage
-from bot.storage.tournaments import TournamentSpec
+from bot.storage.tournaments import Tournament, TournamentSpec
 
 OLGA = Participant.user(900, "olga")
 P = [Participant.user(100 + k, f"p{k}") for k in range(6)]
@@ -102,3 +103,54 @@ async def test_an_organisers_forfeit_counts_but_is_not_a_game_met(storage: Stora
     table = standings_of(running, sheet)
     winners = {p.first for p in pairings}
     assert {line.player for line in table if line.points == 1} == winners
+
+
+async def test_a_match_left_after_its_first_game_counts_the_second_as_a_forfeit(
+    storage: Storage,
+) -> None:
+    """A player who leaves after a match's first game never plays the second: the desk sets
+    the pairing's points with that game lost by them, and the sheet counts it as a forfeit
+    beside the game played (so the two did meet over the board)."""
+    event = await storage.tournaments.create(swiss(matches=True, rounds=1), OLGA)
+    for player in P[:2]:
+        await storage.tournaments.join(event.id, player, 1500)
+    sheet = await sheet_of(storage, event)
+    await storage.tournaments.begin_round(event.id, 1, pair_round(event, sheet, 1), deadline=None)
+    [pairing] = await storage.tournaments.pairings(event.id, 1)
+    assert pairing.second is not None
+    game = await new_game(storage, 7001, attackers=pairing.first, defenders=pairing.second)
+    await storage.tournaments.attach_game(event.id, 1, 1, game.id)
+    await storage.games.finish(game.id, "defenders", Termination.RESIGNATION)  # first lost
+    await storage.tournaments.leave(event.id, pairing.first.user_id or 0, "withdrew")
+    await storage.tournaments.decide(event.id, 1, 1, 0.0, 2.0, "played")
+    sheet = await sheet_of(storage, await storage.tournaments.get(event.id))
+    [played] = sheet.rounds[0].pairings
+    assert [(g.attacker, g.result, g.forfeit) for g in played.games] == [
+        (pairing.first.user_id, 0.0, False),
+        (pairing.second.user_id, 1.0, True),
+    ]
+    assert not played.forfeit  # they met over the board in the first game
+    table = standings_of(await storage.tournaments.get(event.id), sheet)
+    assert [(line.player, line.points) for line in table] == [
+        (pairing.second, 1.0),
+        (pairing.first, 0.0),
+    ]
+
+
+def test_the_standings_text_keeps_a_withdrawn_player_in_place_in_one_notation() -> None:
+    """Points and tiebreaks read as the crosstable image writes them (quarters as ¼), a player
+    who left keeps their rank, marked, and one round is "1 round"."""
+    event = Tournament(
+        id=1, spec=swiss(rounds=1), announcement_id=None, status="finished", round=1,
+        round_deadline=None, ends_at=None, organiser=OLGA, created_at=0, ended_at=0,
+    )  # fmt: skip
+    table = [
+        Line(1, P[0], 2.0, (("BH", 3.0), ("SB", 4.25), ("W", 2.0), ("Perf", 1712.4)), False),
+        Line(2, P[1], 1.5, (("BH", 2.5), ("SB", 0.75), ("W", 1.0), ("Perf", None)), True, "x"),
+    ]
+    text = standings_text(event, table, 1)
+    rows = text.split("```")[1].strip().splitlines()
+    assert rows[1].split() == ["1", "p0", "2", "3", "4¼", "2", "1712"], rows
+    assert rows[2].split() == ["2", "p1", "(out)", "1½", "2½", "¾", "1", "–"], rows
+    assert "(out): no longer paired" in text
+    assert describe_event(event).startswith("Brandubh Swiss · 1 round · ")

@@ -18,6 +18,7 @@ from bot.storage.lobby import (
     UNSTARTED_GRACE,
     Blocked,
     InAGame,
+    OutOfReach,
     OwnSeek,
     Pairing,
     SeekClosed,
@@ -123,9 +124,9 @@ async def test_blocked_players_are_never_paired_either_way_round(storage: Storag
     seek = await storage.lobby.open_seek_of(201)
     assert seek is not None
     # The lobby's list shows neither of them the other's seek, whoever blocked whom.
-    assert [s.player for s in await storage.lobby.open_seeks(besides=202)] == []
-    assert [s.player for s in await storage.lobby.open_seeks(besides=201)] == []
-    assert {s.player for s in await storage.lobby.open_seeks(besides=203)} == {ANN, BEN}
+    assert [s.player for s in await storage.lobby.playable(202)] == []
+    assert [s.player for s in await storage.lobby.playable(201)] == []
+    assert {s.player for s in await storage.lobby.playable(203)} == {ANN, BEN}
     with pytest.raises(Blocked):
         await storage.lobby.seek(ask(BEN, 2), answering=seek.id)
     # Cat is paired with the oldest seek she may play: ann's.
@@ -133,6 +134,42 @@ async def test_blocked_players_are_never_paired_either_way_round(storage: Storag
     assert isinstance(paired, Pairing) and ANN in {s.player for s in paired.seeks}
     assert [p.user_id for p in await storage.lobby.blocked(202)] == [201]
     assert await storage.lobby.unblock(202, 201) and not await storage.lobby.unblock(202, 201)
+
+
+async def test_one_rule_says_who_may_play_whom_in_the_list_the_count_and_the_play_button(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """A seek out of a player's reach, or of someone blocked either way, is neither listed for
+    them, nor counted in their waiting seek's answer, nor playable (each refusal says why); the
+    same seeks are listed, counted and playable for a player the rule lets through."""
+    await set_rating(storage, ANN, 1500)
+    await set_rating(storage, BEN, 1900)  # 400 above ann: outside her ±300
+    await set_rating(storage, CAT, 1700)
+    await set_rating(storage, DAN, 1700)
+    first = await storage.lobby.seek(ask(ANN, 1, seconds=600))
+    assert isinstance(first, Waiting)
+    assert await storage.lobby.playable(202) == []
+    assert [s.player for s in await storage.lobby.playable(204)] == [ANN]
+    waiting = await storage.lobby.seek(ask(BEN, 2))  # another time: not paired
+    assert isinstance(waiting, Waiting) and waiting.others == 0
+    with pytest.raises(OutOfReach) as refused:
+        await storage.lobby.seek(ask(BEN, 2, seconds=600), answering=first.seek.id)
+    assert refused.value.reach == 300 and refused.value.rating == 1900
+    assert await storage.lobby.open_seek_of(202) is not None  # the refusal lost ben nothing
+    # Dan (1700) blocks ann: he neither sees nor counts her seek, and cannot play it.
+    assert await storage.lobby.block(204, ANN)
+    assert [s.player for s in await storage.lobby.playable(204)] == [BEN]
+    dan = await storage.lobby.seek(ask(DAN, 4, seconds=60))
+    assert isinstance(dan, Waiting) and dan.others == 1  # ben's, not ann's
+    with pytest.raises(Blocked):
+        await storage.lobby.seek(ask(DAN, 4, seconds=600), answering=first.seek.id)
+    # Cat is within everyone's reach: she sees, counts and may play all three.
+    assert [s.player for s in await storage.lobby.playable(203)] == [ANN, BEN, DAN]
+    cat = await storage.lobby.seek(ask(CAT, 3, seconds=3600))
+    assert isinstance(cat, Waiting) and cat.others == 3
+    # Ann's reach widens as she waits: ben may play her seek once it reaches him.
+    clock.advance(2 * 60)  # ±400
+    assert ANN in [s.player for s in await storage.lobby.playable(202)]
 
 
 async def test_one_open_seek_per_player_and_no_pairing_with_oneself(storage: Storage) -> None:

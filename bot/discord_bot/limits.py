@@ -23,6 +23,8 @@ EMBED_TOTAL = 6000
 SELECT_LABEL = 100
 SELECT_DESCRIPTION = 100
 CHOICE_NAME = 100
+MAX_CHOICES = 25
+"""Discord's limit of autocomplete choices."""
 
 ELLIPSIS = "…"
 

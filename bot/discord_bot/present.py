@@ -29,7 +29,7 @@ from bot.render import (
     render_png,
     replay_views,
 )
-from bot.storage import Challenge, FinishedGame, Participant, Venue
+from bot.storage import Challenge, FinishedGame, GameStatus, Participant, Venue
 
 from .app.games import LiveGame, TakenBack
 from .app.wording import plain_name
@@ -377,6 +377,7 @@ async def render_board(
         attackers=plain_name(live.record.attackers),
         defenders=plain_name(live.record.defenders),
         outcome=live.outcome,
+        called_off=live.record.status is GameStatus.ABORTED,
     )
     data = await asyncio.to_thread(render_png, view, flip=flip, theme=theme)
     return BoardImage(data, f"tafl-{live.id}-{live.game.ply}.png")
@@ -432,7 +433,11 @@ def board_embed(
         # As the image's caption and the game record number it: "12." or "12…".
         title += f" · {game.move_number()} {game.history[-1].move.text(game.size)}"
     outcome = live.outcome
-    if outcome is None:
+    called_off = live.record.status is GameStatus.ABORTED
+    if called_off:  # ended without a result of its own: its words say why
+        colour = discord.Colour.light_grey()
+        title += " · called off"
+    elif outcome is None:
         colour = COLOUR[game.turn]
     else:  # the winner's colour; a draw's is neither side's
         colour = COLOUR[outcome.winner] if outcome.winner else discord.Colour.blurple()
@@ -448,9 +453,10 @@ def board_embed(
         )
     if image is not None:
         embed.set_image(url=f"attachment://{image.filename}")
-    if outcome is not None:
-        # A game that ended before both sides moved has nothing to review.
-        review = " · /tafl analyze reviews the game" if live.record.both_sides_moved else ""
+    if outcome is not None or called_off:
+        # A game that ended before both sides moved (or without a result) has nothing to review.
+        reviewable = live.record.both_sides_moved and not called_off
+        review = " · /tafl analyze reviews the game" if reviewable else ""
         first = (
             "A tournament game: /tafl tournament pairings shows the round"
             if in_event

@@ -256,7 +256,7 @@ async def _post_board_in(
     # A tournament's game ends without a Rematch: the event pairs the next one.
     in_event = over and await bot.storage.tournaments.of_game(live.id) is not None
     view = (
-        finished_view(live.id, rematch=not in_event)
+        finished_view(live.id, rematch=not in_event, block=live.across)
         if over
         else game_view(live.id, board_actions(live))
     )

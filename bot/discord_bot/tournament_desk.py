@@ -20,12 +20,13 @@ import discord
 
 from bot import tournament as logic
 from bot.engine import get_variant
-from bot.render.crosstable import render_crosstable
+from bot.render.crosstable import format_points, render_crosstable
 from bot.storage import ChannelBusy, DatabaseUnavailable, GameRecord, GameStatus, Participant
 from bot.storage.tournaments import StoredPairing, Tournament
 
 from .app.durations import describe_duration
-from .app.records import otn_record
+from .app.games import LiveGame
+from .app.records import RESULT_TAGS, otn_record
 from .app.tournaments import (
     Line,
     crosstable_view,
@@ -35,9 +36,9 @@ from .app.tournaments import (
     sheet_of,
     standings_of,
 )
-from .app.wording import plain_name
+from .app.wording import plain_name, plural
 from .limits import CONTENT, clip, fit_embed
-from .table import can_attach, post_board, resolve_channel, strip_controls
+from .table import can_attach, post_board, resolve_channel
 from .venue import THREAD_ARCHIVE_MINUTES
 
 if TYPE_CHECKING:
@@ -55,16 +56,31 @@ TIEBREAK_WORDS = {
     "games": "games played",
 }
 FORMAT_WORDS = {"swiss": "Swiss", "round_robin": "round robin", "arena": "arena"}
+OUT = " (out)"
+"""The mark of a player who is no longer paired, after their name in the standings' text."""
 
 
 def points_text(value: float | None) -> str:
-    """``1½``, ``½``, ``2``."""
-    if value is None:
-        return "–"
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    return ("" if whole == 0 else str(whole)) + "½"
+    """Points, and the tiebreaks made of points, in the one notation of the standings' text,
+    their image and the export: ``2``, ``1½``, ``½``, ``4¼`` (Sonneborn-Berger multiplies
+    halves by halves: quarters, exactly); none as a dash."""
+    return "–" if value is None else format_points(value)
+
+
+def tiebreak_text(name: str, value: float | None) -> str:
+    """A tiebreak's value: a performance rating whole, the others as points."""
+    if name == "Perf" and value is not None:
+        return str(round(value))
+    return points_text(value)
+
+
+def result_text(pairing: StoredPairing, first: float, second: float, detail: str) -> str:
+    """A pairing's result set by the organiser: ``ana 1–0 bo (forfeit: no-show)``."""
+    assert pairing.second is not None
+    return (
+        f"{plain_name(pairing.first)} {points_text(first)}–{points_text(second)} "
+        f"{plain_name(pairing.second)} ({detail})"
+    )
 
 
 class TournamentDesk:
@@ -191,7 +207,7 @@ class TournamentDesk:
             pairings = pair_round(event, sheet, 1)
         if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
             return f"**{event.name}** has already begun."
-        await storage.log(event.id, by, "started", f"{len(entrants)} players")
+        await storage.log(event.id, by, "started", plural(len(entrants), "player"))
         await self.refresh_announcement(event.id)
         fresh = await storage.get(event.id)
         await self._start_games(fresh)
@@ -362,22 +378,58 @@ class TournamentDesk:
         records: list[GameRecord] = [await games.get(game_id) for game_id in pairing.games]
         if not records or any(r.status is GameStatus.ACTIVE for r in records):
             return
+        gone: set[int] = set()
         if event.spec.matches and len(records) == 1:
-            if event.status != "running":
-                return  # a match's second game starts when the event resumes
-            await self._start_game(
-                event, pairing, pairing.second or pairing.first, pairing.first, 2,
-                thread_id=records[0].channel_id,
-            )  # fmt: skip
-            return
+            gone = await self._gone(event, pairing)
+            if not gone:
+                if event.status != "running":
+                    return  # a match's second game starts when the event resumes
+                await self._start_game(
+                    event, pairing, pairing.second or pairing.first, pairing.first, 2,
+                    thread_id=records[0].channel_id,
+                )  # fmt: skip
+                return
         first = second = 0.0
         for record in records:
             got = score_of(record, pairing.first)
             first += got
             second += (1.0 - got) if record.result is not None else 0.0
+        # A player who left after a match's first game never plays the second: it is theirs
+        # lost by forfeit (see app.tournaments, which counts it so).
+        if pairing.second is not None and len(gone) == 1:
+            if pairing.first.user_id in gone:
+                second += 1.0
+            else:
+                first += 1.0
         await self.bot.storage.tournaments.decide(
             event.id, pairing.round, pairing.board, first, second, "played"
         )
+
+    async def _gone(self, event: Tournament, pairing: StoredPairing) -> set[int]:
+        """The players of ``pairing`` no longer in the event (withdrew, removed, left)."""
+        players = {pairing.first.user_id, getattr(pairing.second, "user_id", None)}
+        return {
+            e.player.user_id
+            for e in await self.bot.storage.tournaments.entrants(event.id)
+            if not e.active and e.player.user_id is not None and e.player.user_id in players
+        }
+
+    async def game_under_way(
+        self, event: Tournament, user_id: int
+    ) -> tuple[LiveGame, StoredPairing] | None:
+        """The game ``user_id`` is playing in the event's round under way, with its pairing."""
+        if event.status not in ("running", "paused"):
+            return None
+        for pairing in await self.bot.storage.tournaments.pairings(event.id, event.round):
+            if pairing.decided is not None or pairing.second is None:
+                continue
+            if user_id not in (pairing.first.user_id, pairing.second.user_id):
+                continue
+            for game_id in pairing.games:
+                live = self.bot.hub.by_id(game_id) or await self.bot.hub.refresh(game_id)
+                if live is not None:
+                    return live, pairing
+        return None
 
     async def _deadline(self, event: Tournament) -> None:
         """The round's time is up: each game still being played is lost on time by the player
@@ -391,18 +443,21 @@ class TournamentDesk:
                 if ended is not None:
                     await self.bot.table.announce_end(ended)
 
-    async def call_off(self, event: Tournament, game_id: int, reason: str) -> bool:
+    async def call_off(self, event: Tournament, game_id: int, why: str) -> bool:
         """Stop a game of the event under way (the organiser decided its pairing, removed a
-        player or cancelled the event): it ends without a result, its board loses its buttons,
-        and its thread says why. ``False`` if it had already ended."""
+        player or cancelled the event): it ends without a result of its own, and its final
+        board, like any ended game's (no ping, no clock, no buttons), says ``why``: the end of
+        "Game #4 was called off by the organiser of **Event**: ...". ``False`` if it had
+        already ended."""
         live = self.bot.hub.by_id(game_id)
-        if live is None or not await self.bot.hub.call_off(live):
+        if live is None:
             return False
-        words = f"Game #{game_id} was called off by the organiser of **{event.name}**: {reason}"
-        message_id = live.record.board_message_id
-        if message_id is not None:
-            await strip_controls(self.bot, live.record.channel_id, message_id)
-        await self.bot.table.tell(live.record.channel_id, clip(words, CONTENT))
+        ended = await self.bot.hub.call_off(live)
+        if ended is None:
+            return False
+        await self.bot.table.withdraw_offers(live, ended.withdrawn, "the game was called off")
+        words = f"Game #{game_id} was called off by the organiser of **{event.name}**: {why}"
+        await post_board(self.bot, live, [clip(words, CONTENT // 2)], finished=ended.finished)
         return True
 
     async def forfeit_current(self, event: Tournament, user_id: int, reason: str) -> bool:
@@ -412,13 +467,18 @@ class TournamentDesk:
             players = {pairing.first.user_id, getattr(pairing.second, "user_id", None)}
             if pairing.decided is not None or pairing.second is None or user_id not in players:
                 continue
-            for game_id in pairing.games:
-                await self.call_off(event, game_id, f"a player was removed ({reason})")
             full = 2.0 if event.spec.matches else 1.0
             first_lost = pairing.first.user_id == user_id
+            first, second = (0.0, full) if first_lost else (full, 0.0)
+            removed = pairing.first if first_lost else pairing.second
+            why = (
+                f"{plain_name(removed)} was removed ({reason}); the result is "
+                f"{result_text(pairing, first, second, 'forfeit')}."
+            )
+            for game_id in pairing.games:
+                await self.call_off(event, game_id, why)
             await self.bot.storage.tournaments.decide(
-                event.id, pairing.round, pairing.board,
-                0.0 if first_lost else full, full if first_lost else 0.0, "forfeit",
+                event.id, pairing.round, pairing.board, first, second, "forfeit",
                 reason=f"removed: {reason}",
             )  # fmt: skip
             return True
@@ -479,13 +539,14 @@ class TournamentDesk:
             return
         await self.refresh_announcement(event.id)
         table = await self.standings(event)
-        podium = [s for s in table if not s.withdrawn][:3]
         medals = ("🥇", "🥈", "🥉")
         early = f" early: {why}" if why else ""
         lines = [f"**{event.name}** is over{early}. Final standings:"]
+        # By score, as FIDE and lichess rank: a player who left keeps their place, marked.
         lines += [
             f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
-            for medal, s in zip(medals, podium, strict=False)
+            + (f" ({s.left or 'withdrew'})" if s.withdrawn else "")
+            for medal, s in zip(medals, table, strict=False)
         ]
         await self.bot.table.tell(
             event.spec.channel_id,
@@ -548,16 +609,51 @@ class TournamentDesk:
         table = standings_of(event, await sheet_of(self.bot.storage, event, upto=after))
         parts = [standings_text(event, table, after).replace("**", "").replace("```\n", ""), ""]
         for pairing in await self.bot.storage.tournaments.pairings(event.id):
+            decided = organisers_result(pairing)
             for number, game_id in enumerate(pairing.games, start=1):
-                text, _ = await otn_record(
-                    self.bot.storage, await self.bot.storage.games.get(game_id)
-                )
+                record = await self.bot.storage.games.get(game_id)
+                tags: dict[str, str] | None = None
+                if decided is not None and record.status is GameStatus.ABORTED:
+                    # Called off for the organiser's result: the record carries it.
+                    tags = called_off_tags(pairing, record)
+                text, _ = await otn_record(self.bot.storage, record, tags=tags)
                 game = f", game {number}" if len(pairing.games) > 1 else ""
-                parts.append(f"Round {pairing.round}, board {pairing.board}{game}:")
+                heading = f"Round {pairing.round}, board {pairing.board}{game}:"
+                if decided is not None:
+                    heading += f" the organiser set the result, {decided}."
+                parts.append(heading)
                 parts.append(text)
                 parts.append("")
         data = "\n".join(parts).encode()
         return discord.File(io.BytesIO(data), filename=f"tournament-{event.id}.txt")
+
+
+def organisers_result(pairing: StoredPairing) -> str | None:
+    """A pairing's result as its organiser set it (``ana 1–0 bo (forfeit: no-show)``), or
+    ``None`` if its games decided it."""
+    if pairing.decided not in ("forfeit", "adjudicated") or pairing.second is None:
+        return None
+    how = pairing.decided
+    reason = pairing.reason or ""
+    detail = reason if how in reason.lower() else f"{how}: {reason}" if reason else how
+    return result_text(pairing, pairing.first_points or 0.0, pairing.second_points or 0.0, detail)
+
+
+def called_off_tags(pairing: StoredPairing, record: GameRecord) -> dict[str, str]:
+    """The OTN tags of a game called off for its organiser's result: ``termination`` says how
+    the organiser decided (forfeit, adjudicated) and ``result`` who the pairing's result makes
+    the winner of this game (none when both players lost)."""
+    assert pairing.decided is not None and pairing.second is not None
+    tags: dict[str, str] = {"termination": pairing.decided}
+    first, second = pairing.first_points or 0.0, pairing.second_points or 0.0
+    if first == second:
+        if first > 0:
+            tags["result"] = RESULT_TAGS["draw"]
+        return tags
+    winner = pairing.first if first > second else pairing.second
+    attacked = record.attackers.user_id == winner.user_id
+    tags["result"] = RESULT_TAGS["attackers" if attacked else "defenders"]
+    return tags
 
 
 def score_of(record: GameRecord, player: Participant) -> float:
@@ -583,17 +679,6 @@ def standings_subtitle(event: Tournament, after: int) -> str:
     return words + f" · after round {after}{of}{under_way}"
 
 
-def number_text(value: float | None) -> str:
-    """A tiebreak's value: whole numbers without decimals, halves as ½, none as a dash."""
-    if value is None:
-        return "–"
-    if value >= 100:  # a rating
-        return str(round(value))
-    if abs(value * 2 - round(value * 2)) < 1e-9:
-        return points_text(value)
-    return f"{value:.1f}"
-
-
 def standings_text(event: Tournament, table: list[Line], after: int) -> str:
     """The standings in words (a code block, for a phone's width)."""
     header = f"**{event.name}** · {standings_subtitle(event, after)}"
@@ -602,22 +687,21 @@ def standings_text(event: Tournament, table: list[Line], after: int) -> str:
     names = [t[0] for t in table[0].tiebreaks]
     lines = [f"{'#':>3} {'player':<16} {'pts':>4} " + " ".join(f"{n:>5}" for n in names)]
     for line in table:
-        name = plain_name(line.player)[:16] + (" (out)" if line.withdrawn else "")
+        # Players who no longer play keep their place (their results stand), marked.
+        name = plain_name(line.player)
+        name = name[: 16 - len(OUT)] + OUT if line.withdrawn else name[:16]
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
-            + " ".join(f"{number_text(value):>5}" for _, value in line.tiebreaks)
+            + " ".join(f"{tiebreak_text(n, value):>5}" for n, value in line.tiebreaks)
         )
-    return (
-        header
-        + "\n```\n"
-        + "\n".join(lines)
-        + "\n```"
-        + (
-            "\nTiebreaks, in order: " + ", ".join(TIEBREAK_WORDS.get(n, n) for n in names) + "."
-            if names
-            else ""
+    notes = []
+    if any(line.withdrawn for line in table):
+        notes.append(f"{OUT.strip()}: no longer paired (withdrew, removed or left the server).")
+    if names:
+        notes.append(
+            "Tiebreaks, in order: " + ", ".join(TIEBREAK_WORDS.get(n, n) for n in names) + "."
         )
-    )
+    return header + "\n```\n" + "\n".join(lines) + "\n```" + "".join("\n" + n for n in notes)
 
 
 def announcement_embed(event: Tournament, players: int) -> discord.Embed:
@@ -655,7 +739,7 @@ def describe_event(event: Tournament) -> str:
     spec = event.spec
     parts = [f"{get_variant(spec.variant).title} {FORMAT_WORDS[spec.format]}"]
     if spec.format == "swiss":
-        parts.append(f"{spec.rounds} rounds")
+        parts.append(plural(spec.rounds or 0, "round"))
     if spec.format == "arena" and spec.arena_seconds:
         parts.append(f"{describe_duration(spec.arena_seconds)} long")
     parts.append("two-game matches, sides swapped" if spec.matches else "one game per pairing")

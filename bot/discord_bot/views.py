@@ -210,6 +210,32 @@ class RematchButton(Routed, discord.ui.DynamicItem[Button], template=r"tafl:rm:(
         return cls(int(match["game"]))
 
 
+class BlockButton(
+    Routed,
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:bk:(?P<game>\d+):(?P<step>ask|yes)",
+):
+    """Under the final board of a game from the lobby: Block the opponent (``ask``), and the
+    second click that confirms it (``yes``, in the private question)."""
+
+    def __init__(self, game_id: int, step: str) -> None:
+        ask = step == "ask"
+        super().__init__(
+            discord.ui.Button(
+                label="Block opponent" if ask else "Yes, block",
+                style=discord.ButtonStyle.secondary if ask else discord.ButtonStyle.danger,
+                emoji="🚫" if ask else None,
+                custom_id=f"tafl:bk:{game_id}:{step}",
+            )
+        )
+        self.game_id = game_id
+        self.confirmed = not ask
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> BlockButton:
+        return cls(int(match["game"]), match["step"])
+
+
 class SeekButton(
     Routed,
     discord.ui.DynamicItem[Button],
@@ -257,6 +283,30 @@ class TournamentButton(
     @classmethod
     def from_match(cls, match: re.Match[str]) -> TournamentButton:
         return cls(int(match["event"]), match["action"])
+
+
+class LeaveButton(
+    Routed,
+    discord.ui.DynamicItem[Button],
+    template=r"tafl:tl:(?P<event>\d+):(?P<game>\d+)",
+):
+    """The second click of leaving a tournament in the middle of a game: it withdraws the
+    player and resigns that game."""
+
+    def __init__(self, event_id: int, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, leave and resign",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"tafl:tl:{event_id}:{game_id}",
+            )
+        )
+        self.event_id = event_id
+        self.game_id = game_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> LeaveButton:
+        return cls(int(match["event"]), int(match["game"]))
 
 
 class AcrossRematchButton(
@@ -462,9 +512,11 @@ DYNAMIC_ITEMS = (
     OfferButton,
     ConfirmResignButton,
     RematchButton,
+    BlockButton,
     SeekButton,
     AcrossRematchButton,
     TournamentButton,
+    LeaveButton,
     PieceSelect,
     TargetSelect,
     PuzzlePieceSelect,
@@ -497,12 +549,21 @@ def confirm_resign_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def finished_view(game_id: int, *, rematch: bool = True) -> discord.ui.View:
-    """Under the final board: only Rematch (nothing under a tournament's game: the event pairs
-    the next one)."""
+def finished_view(game_id: int, *, rematch: bool = True, block: bool = False) -> discord.ui.View:
+    """Under the final board: Rematch (not under a tournament's game: the event pairs the next
+    one) and, under a game from the lobby (``block``), Block opponent."""
     view = discord.ui.View(timeout=None)
     if rematch:
         view.add_item(RematchButton(game_id))
+    if block:
+        view.add_item(BlockButton(game_id, "ask"))
+    return view
+
+
+def confirm_block_view(game_id: int) -> discord.ui.View:
+    """The button that confirms blocking the opponent of a game."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(BlockButton(game_id, "yes"))
     return view
 
 
@@ -526,6 +587,13 @@ def tournament_view(event_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TournamentButton(event_id, "join"))
     view.add_item(TournamentButton(event_id, "leave"))
+    return view
+
+
+def confirm_leave_view(event_id: int, game_id: int) -> discord.ui.View:
+    """The button that confirms leaving a tournament mid-game (resigning game ``game_id``)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaveButton(event_id, game_id))
     return view
 
 

@@ -28,6 +28,10 @@ winner already says who the repetition was forbidden to) or repeat the verdict (
 draw")."""
 
 
+CALLED_OFF = "Called off"
+"""The caption's note on a game ended without a result of its own."""
+
+
 def _status(outcome: Outcome | None, last: MoveResult | None, hints: bool = True) -> str | None:
     """The caption's highlighted note: the result, the king's side's call, or a king in danger
     (only the result without ``hints``).
@@ -71,6 +75,7 @@ def board_view_from_game(
     defenders: str | None = None,
     hints: bool = True,
     outcome: Outcome | None = None,
+    called_off: bool = False,
 ) -> BoardView:
     """The current position of `game` with its last move, captures and king markers.
 
@@ -85,10 +90,13 @@ def board_view_from_game(
     `outcome` is how the game ended when the players or the clock ended it (a resignation, a
     loss on time, an agreed draw), which the board itself cannot know. A finished game's board
     shows its result, never whose turn it is, a call, or the king's roads and dangers (but for
-    the roads of a Tuichi, which won the game).
+    the roads of a Tuichi, which won the game). A game ``called_off`` (ended without a result
+    of its own) shows that instead of a result, and nothing else that calls for a move.
     """
     variant = game.variant
     ended = game.outcome or outcome
+    if called_off:
+        hints = False
     last = game.history[-1] if game.history else None
     last_move: tuple[Square, Square] | None = None
     captured: list[tuple[Square, int]] = []
@@ -112,12 +120,12 @@ def board_view_from_game(
         strip = Caption(
             attackers=attackers or "Attackers",
             defenders=defenders or "Defenders",
-            to_move=None if ended is not None else _SIDE_NAMES[game.turn],
+            to_move=None if ended is not None or called_off else _SIDE_NAMES[game.turn],
             move_label=None if last is None else str(game.move_number()),
             # The plain move: the markers show the captures and the king's roads, and the
             # status says the rest in words (OTN's suffixes are for records).
             move_text=None if last is None else last.move.text(game.size),
-            status=_status(ended, last, hints),
+            status=CALLED_OFF if called_off else _status(ended, last, hints),
             attackers_lost=game.lost(Side.ATTACKERS),
             defenders_lost=game.lost(Side.DEFENDERS),
         )

@@ -783,7 +783,9 @@ class _Painter:
         for i, row in enumerate(t.rows):
             y0 = top + i * self.row_height
             y1 = y0 + self.row_height
-            podium = not row.withdrawn and 1 <= row.rank <= 3
+            # A player who withdrew keeps the place their score gives them, podium included
+            # (greyed and marked, as the legend says).
+            podium = 1 <= row.rank <= 3
             fill = s.podium[row.rank - 1] if podium else (s.stripe if i % 2 else s.body)
             draw.rectangle((0, y0, t.width, y1 - 1), fill=fill)
             band = (y0, y1) if not t.stacked else self._line_band(y0, 0)

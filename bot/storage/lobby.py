@@ -1,11 +1,14 @@
 """The lobby shared by every server the bot is in: seeks, the pairs they make, and blocks.
 
 A seek is one player's "find me a game": a variant, a time per move, rated or not, and how far
-from their own rating an opponent may be. Two seeks pair when they ask for the same game, their
-players differ and neither blocked the other, and each player's rating lies within the other's
-reach. A seek's reach is what its player set, or else :data:`DEFAULT_REACH` points widening by
-:data:`WIDENING_PER_MINUTE` as it waits, up to :data:`WIDEST_REACH` (so a lone player far from
-everyone else is paired in the end).
+from their own rating an opponent may be. Who may play whom has one rule,
+:meth:`Seek.refusal`: a seek is open to another player when they are not its own player, neither
+has blocked the other, and their rating lies within the seek's reach now. Two seeks pair when
+they ask for the same game and each is open to the other's player (:func:`pairable`); the list
+``/tafl lobby`` shows, the count a waiting seek is told and the Play button all ask the same rule
+(:meth:`LobbyStore.playable`). A seek's reach is what its player set, or else
+:data:`DEFAULT_REACH` points widening by :data:`WIDENING_PER_MINUTE` as it waits, up to
+:data:`WIDEST_REACH` (so a lone player far from everyone else is paired in the end).
 
 Pairing is atomic: every change to the open seeks happens in a transaction that takes the
 lobby's turn (:data:`LOBBY_TURN`; on SQLite the write lock), so of several processes pairing at
@@ -22,6 +25,7 @@ import bisect
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from itertools import groupby
 
 from .database import Connection, Database, Row
@@ -76,6 +80,29 @@ class Blocked(StorageError):
 
 class OwnSeek(StorageError):
     """A player tried to accept their own seek."""
+
+
+class OutOfReach(StorageError):
+    """A player tried to accept a seek whose reach their rating lies outside."""
+
+    def __init__(self, seek: Seek, rating: float, now: int) -> None:
+        super().__init__(f"a rating of {rating:.0f} is outside the reach of seek {seek.id}")
+        self.seek = seek
+        self.rating = rating
+        self.reach = seek.reach(now)
+        """The seek's reach when it refused (rating points either way of its player's)."""
+
+
+class Refusal(Enum):
+    """Why a seek is not open to a player (see :meth:`Seek.refusal`)."""
+
+    OWN = "their own seek"
+    BLOCKED = "one of them blocked the other"
+    OUT_OF_REACH = "their rating is outside the seek's reach"
+
+
+Blocks = set[tuple[int, int]]
+"""Blocks as (blocker, blocked) Discord user ids."""
 
 
 @dataclass(frozen=True)
@@ -135,18 +162,31 @@ class Seek:
             other.rated,
         )
 
-    def accepts(self, other: Seek, now: int) -> bool:
-        """Whether ``other``'s player is within this seek's reach ``now``."""
-        return abs(self.rating - other.rating) <= self.reach(now)
+    def refusal(self, user_id: int, rating: float, now: int, blocks: Blocks) -> Refusal | None:
+        """Why this seek is not open to the player ``user_id`` (a Discord id), rated ``rating``
+        in its variant, ``now``; ``None`` when it is. The lobby's one rule of who may play whom:
+        pairing, the list, the count a waiting seek is told and the Play button all use it.
+        ``blocks`` must hold every block between the two players (either way round)."""
+        mine = self.player.user_id or 0
+        if user_id == mine:
+            return Refusal.OWN
+        if (mine, user_id) in blocks or (user_id, mine) in blocks:
+            return Refusal.BLOCKED
+        if abs(self.rating - rating) > self.reach(now):
+            return Refusal.OUT_OF_REACH
+        return None
+
+    def open_to(self, other: Seek, now: int, blocks: Blocks) -> bool:
+        """Whether this seek is open to ``other``'s player (:meth:`refusal`)."""
+        return self.refusal(other.player.user_id or 0, other.rating, now, blocks) is None
 
 
-def pairable(first: Seek, second: Seek, now: int) -> bool:
-    """Whether two open seeks make a game (blocks aside, which the database knows)."""
+def pairable(first: Seek, second: Seek, now: int, blocks: Blocks) -> bool:
+    """Whether two open seeks make a game: the same game, each open to the other's player."""
     return (
-        first.player != second.player
-        and first.same_game(second)
-        and first.accepts(second, now)
-        and second.accepts(first, now)
+        first.same_game(second)
+        and first.open_to(second, now, blocks)
+        and second.open_to(first, now, blocks)
     )
 
 
@@ -169,8 +209,9 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Waiting:
-    """A seek left open in the lobby, how many others wait for the same variant, and the
-    player's earlier open seek it replaced (if any)."""
+    """A seek left open in the lobby, how many other open seeks of its variant its player may
+    play (:meth:`Seek.refusal`: those ``/tafl lobby`` lists for them), and the player's earlier
+    open seek it replaced (if any)."""
 
     seek: Seek
     others: int
@@ -214,7 +255,8 @@ class LobbyStore:
         """Put ``request`` in the lobby: paired at once with the oldest open seek it makes a
         game with, or else left open (replacing the player's earlier open seek). With
         ``answering``, pair with that seek only (a player accepting a seek from the lobby's
-        list), or raise :class:`SeekClosed`, :class:`Blocked`, :class:`OwnSeek`.
+        list: the seek must be open to them, and they accept it as it is), or raise
+        :class:`SeekClosed`, :class:`OwnSeek`, :class:`Blocked` or :class:`OutOfReach`.
 
         :class:`InAGame` when the player is playing a game at the board.
         """
@@ -241,24 +283,23 @@ class LobbyStore:
             mine = await _insert_seek(connection, request, player, rating, now)
             blocked = await _blocks(connection, [player])
             if target is not None:
-                if not target.same_game(mine) or not target.accepts(mine, now):
-                    raise SeekClosed("that seek asks for another game or rating")
-                if _either(blocked, mine, target):
+                if not target.same_game(mine):
+                    raise SeekClosed("that seek asks for another game")
+                refusal = target.refusal(request.player.user_id or 0, rating, now, blocked)
+                if refusal is Refusal.BLOCKED:
                     raise Blocked("one of you has blocked the other")
+                if refusal is Refusal.OUT_OF_REACH:
+                    raise OutOfReach(target, rating, now)
                 return await self._pair(connection, mine, target, now)
-            for candidate in await _open_seeks(connection, now, request.variant):
-                if (
-                    candidate.id != mine.id
-                    and pairable(mine, candidate, now)
-                    and not _either(blocked, mine, candidate)
-                ):
+            others = [
+                seek
+                for seek in await _open_seeks(connection, now, request.variant)
+                if seek.id != mine.id and seek.open_to(mine, now, blocked)
+            ]
+            for candidate in others:
+                if pairable(mine, candidate, now, blocked):
                     return await self._pair(connection, mine, candidate, now)
-            others = await connection.fetch_value(
-                "SELECT count(*) FROM seeks WHERE status = 'open' AND variant = ?"
-                " AND expires_at > ? AND id <> ?",
-                (request.variant, now, mine.id),
-            )
-        return Waiting(mine, int(others), None if earlier is None else seek_from_row(earlier))
+        return Waiting(mine, len(others), None if earlier is None else seek_from_row(earlier))
 
     async def _pair(self, connection: Connection, first: Seek, second: Seek, now: int) -> Pairing:
         """Mark two open seeks paired (the caller holds the lobby's turn), sides drawn by lot."""
@@ -334,16 +375,37 @@ class LobbyStore:
             )
         return None if row is None else seek_from_row(row)
 
-    async def open_seeks(
-        self, variant: str | None = None, *, limit: int | None = None, besides: int | None = None
-    ) -> list[Seek]:
-        """Open seeks (of ``variant``), oldest first: at most ``limit``, leaving out those of
-        the player ``besides`` (a Discord user id: the one looking at the list) and of anyone
-        blocked either way with them."""
+    async def open_seeks(self, variant: str | None = None) -> list[Seek]:
+        """Every open seek (of ``variant``), oldest first."""
         async with self._db.read() as connection:
-            return await _open_seeks(
-                connection, self._db.now(), variant, limit=limit, besides=besides
+            return await _open_seeks(connection, self._db.now(), variant)
+
+    async def playable(
+        self, user_id: int, variant: str | None = None, *, limit: int | None = None
+    ) -> list[Seek]:
+        """The open seeks (of ``variant``) the player ``user_id`` (a Discord id) may play now,
+        oldest first, at most ``limit``: those :meth:`Seek.refusal` finds open to them, at their
+        rating in each seek's variant."""
+        now = self._db.now()
+        async with self._db.read() as connection:
+            seeks = await _open_seeks(connection, now, variant)
+            row_id = await connection.fetch_value(
+                "SELECT id FROM players WHERE discord_user_id = ?", (user_id,)
             )
+            ratings: dict[str, float] = {}
+            blocks: Blocks = set()
+            if row_id is not None:
+                rows = await connection.fetch(
+                    "SELECT variant, rating FROM ratings WHERE player_id = ?", (row_id,)
+                )
+                ratings = {str(row[0]): float(row[1]) for row in rows}
+                blocks = await _blocks(connection, [int(row_id)])
+        found = [
+            seek
+            for seek in seeks
+            if not seek.refusal(user_id, ratings.get(seek.variant, DEFAULT_RATING), now, blocks)
+        ]
+        return found if limit is None else found[:limit]
 
     async def counts(self) -> dict[str, int]:
         """Open seeks per variant."""
@@ -517,40 +579,18 @@ async def _open_seek(connection: Connection, seek_id: int, now: int) -> Seek:
     return seek_from_row(row)
 
 
-async def _open_seeks(
-    connection: Connection,
-    now: int,
-    variant: str | None,
-    *,
-    limit: int | None = None,
-    besides: int | None = None,
-) -> list[Seek]:
-    """Open seeks, oldest first: of ``variant`` (all with ``None``), at most ``limit``, none of
-    the player ``besides`` (a Discord user id). The query is written per case so that each
-    uses its index rather than a catch-all condition."""
+async def _open_seeks(connection: Connection, now: int, variant: str | None) -> list[Seek]:
+    """Open seeks, oldest first: of ``variant`` (all with ``None``). The query is written per
+    case so that each uses its index rather than a catch-all condition."""
     where = "WHERE s.status = 'open' AND s.expires_at > ?"
     parameters: list[object] = [now]
     if variant is not None:
         where += " AND s.variant = ?"
         parameters.append(variant)
-    if besides is not None:
-        # Not the viewer's own seek, nor the seek of anyone blocked either way with them.
-        where += (
-            " AND p.discord_user_id <> ? AND NOT EXISTS (SELECT 1 FROM blocks AS k JOIN players"
-            " AS me ON me.discord_user_id = ? WHERE (k.player_id = p.id AND k.blocked_id = me.id)"
-            " OR (k.player_id = me.id AND k.blocked_id = p.id))"
-        )
-        parameters += [besides, besides]
-    tail = " ORDER BY s.created_at, s.id"
-    if limit is not None:
-        tail += " LIMIT ?"
-        parameters.append(limit)
-    rows = await connection.fetch(SEEK_SELECT + where + tail, tuple(parameters))
+    rows = await connection.fetch(
+        SEEK_SELECT + where + " ORDER BY s.created_at, s.id", tuple(parameters)
+    )
     return [seek_from_row(row) for row in rows]
-
-
-Blocks = set[tuple[int, int]]
-"""Blocks as (blocker, blocked) Discord user ids."""
 
 
 async def _blocks(connection: Connection, players: Sequence[int] | None) -> Blocks:
@@ -568,11 +608,6 @@ async def _blocks(connection: Connection, players: Sequence[int] | None) -> Bloc
         parameters,
     )
     return {(int(row[0]), int(row[1])) for row in rows}
-
-
-def _either(blocks: Blocks, first: Seek, second: Seek) -> bool:
-    one, other = first.player.user_id or 0, second.player.user_id or 0
-    return (one, other) in blocks or (other, one) in blocks
 
 
 def _kind(seek: Seek) -> tuple[str, int, bool]:
@@ -601,10 +636,7 @@ def _pairs(seeks: Sequence[Seek], now: int, blocks: Blocks) -> list[tuple[Seek, 
         candidates = [
             other
             for other in by_rating[low:high]
-            if other.id != seek.id
-            and other.id not in taken
-            and pairable(seek, other, now)
-            and not _either(blocks, seek, other)
+            if other.id != seek.id and other.id not in taken and pairable(seek, other, now, blocks)
         ]
         if candidates:
             partner = min(candidates, key=lambda other: (other.created_at, other.id))

@@ -222,7 +222,8 @@ class TakenBack:
 
 @dataclass(frozen=True)
 class Ended:
-    """A game ended by the people (resignation, agreement, time) rather than on the board."""
+    """A game ended by the people (resignation, agreement, time, an organiser calling it off)
+    rather than on the board."""
 
     live: LiveGame
     finished: FinishedGame
@@ -856,20 +857,21 @@ class GameHub:
             self._drop(live)
             raise UserError(f"{game_over(loaded.record)} {START_NEW}")
 
-    async def call_off(self, live: LiveGame) -> bool:
-        """End a game without a result (an organiser decided its pairing another way); its
-        later moves and buttons answer that it was called off. ``False`` if it had ended."""
+    async def call_off(self, live: LiveGame) -> Ended | None:
+        """End a game without a result of its own (an organiser decided its pairing another
+        way): never rated; its later moves and buttons answer that it was called off. Its
+        final record (no deadline), to post its final board with; ``None`` if it had ended."""
         async with live.lock:
             if self.by_id(live.id) is not live:
-                return False
+                return None
             try:
-                await self.storage.games.abort(live.id)
+                record = await self.storage.games.abort(live.id)
             except GameNotActive:
                 self._drop(live)
-                return False
-            live.clear_offers()
+                return None
             self._drop(live)
-        return True
+            live.record = record
+            return Ended(live, FinishedGame(record, ()), live.clear_offers())
 
     def _drop(self, live: LiveGame) -> None:
         for channel_id in live.channels:

@@ -4,7 +4,7 @@ become the values :mod:`bot.tournament` pairs and ranks, and its pairings become
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot import tournament as logic
 from bot.engine import Side
@@ -66,6 +66,14 @@ def _games_of(
                 return None
             value = {"attackers": 1.0, "defenders": 0.0, "draw": 0.5}[result.value]
             games.append(logic.Game(attacker, defender, value))
+        if matches and len(games) == 1:
+            # A match whose player left after its first game: the second, never played, was
+            # lost by forfeit by whoever left, as the pairing's points say (the second player
+            # would have attacked in it).
+            to_second = (pairing.second_points or 0.0) - games[0].points(second)
+            to_first = (pairing.first_points or 0.0) - games[0].points(first)
+            if to_first + to_second == 1.0:
+                games.append(logic.Game(second, first, to_second, forfeit=True))
         return tuple(games)
     # Decided by the organiser: forfeits, worth the points they were given.
     total = pairing.first_points or 0.0
@@ -213,26 +221,26 @@ def pair_arena(
 
 
 def standings_of(event: Tournament, sheet: Sheet) -> list[Line]:
-    """The standings, best first: points and the event's tiebreaks (an arena: its score)."""
+    """The standings, best first: points and the event's tiebreaks (an arena: its score).
+    A player who no longer plays keeps the place their score gives them, as under FIDE's and
+    lichess's rules (they are marked ``withdrawn``: only the pairing leaves them out)."""
     if event.spec.format == "arena":
         scores = logic.arena_scores(sheet.arena_games)
         ordered = sorted(
             sheet.entrants,
             key=lambda e: (-(scores[e.id].points if e.id in scores else 0), -e.rating, e.id),
         )
-        return ranked(
-            [
-                Line(
-                    rank,
-                    sheet.people[e.id],
-                    float(scores[e.id].points) if e.id in scores else 0.0,
-                    (("games", float(len(scores[e.id].sheet)) if e.id in scores else 0.0),),
-                    e.withdrawn,
-                    sheet.left.get(e.id),
-                )
-                for rank, e in enumerate(ordered, start=1)
-            ]
-        )
+        return [
+            Line(
+                rank,
+                sheet.people[e.id],
+                float(scores[e.id].points) if e.id in scores else 0.0,
+                (("games", float(len(scores[e.id].sheet)) if e.id in scores else 0.0),),
+                e.withdrawn,
+                sheet.left.get(e.id),
+            )
+            for rank, e in enumerate(ordered, start=1)
+        ]
     scoring = scoring_of(event)
     order = logic.MATCH_ORDER if scoring.matches else logic.ONE_GAME_ORDER
     table = logic.standings(sheet.entrants, sheet.rounds, scoring, order)
@@ -262,16 +270,7 @@ def standings_of(event: Tournament, sheet: Sheet) -> list[Line]:
         )
         for line in table
     ]
-    return ranked(lines)
-
-
-def ranked(lines: list[Line]) -> list[Line]:
-    """The players still in the event first, in their order, then those who left (their
-    results stand, but they take no place on the podium); ranks numbered in that order."""
-    ordered = [line for line in lines if not line.withdrawn] + [
-        line for line in lines if line.withdrawn
-    ]
-    return [replace(line, rank=rank) for rank, line in enumerate(ordered, start=1)]
+    return lines
 
 
 TIEBREAK_TITLES = {

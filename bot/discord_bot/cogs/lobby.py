@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,13 +12,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import Side, get_variant
-from bot.storage import Participant, ServerSettings
+from bot.storage import NotFound, Participant, ServerSettings
 from bot.storage.lobby import (
     DEFAULT_REACH,
     LISTED,
     WIDEST_REACH,
     Blocked,
     InAGame,
+    OutOfReach,
     OwnSeek,
     Seek,
     SeekClosed,
@@ -28,14 +30,21 @@ from bot.storage.lobby import (
 from ..app.durations import describe_duration
 from ..app.errors import UserError
 from ..app.games import LiveGame
-from ..app.wording import plain_name
+from ..app.wording import plain_name, plural
 from ..choices import DEFAULT_LOBBY_TIME as DEFAULT_TIME
 from ..choices import LOBBY_TIME_CHOICES as TIME_CHOICES
 from ..choices import LOBBY_TIMES, VARIANT_CHOICES
-from ..limits import fit_embed
+from ..limits import CHOICE_NAME, MAX_CHOICES, GameNumber, clip, fit_embed
 from ..people import participant_of
 from ..present import stranger
-from ..views import AcrossRematchButton, SeekButton, lobby_view, seek_view
+from ..views import (
+    AcrossRematchButton,
+    BlockButton,
+    SeekButton,
+    confirm_block_view,
+    lobby_view,
+    seek_view,
+)
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -102,10 +111,12 @@ def describe_seek(seek: Seek, others: int | None = None, replaced: Seek | None =
             "time."
         )
     if others is not None:
+        # Only the players this one may play (see LobbyStore.playable): /tafl lobby lists them.
         lines.append(
-            "Nobody else is seeking this variant right now."
+            "Nobody you can play is seeking this variant right now."
             if others == 0
-            else f"{others} other player{'s are' if others != 1 else ' is'} seeking it now."
+            else f"{plural(others, 'other player')} you can play "
+            f"{'is' if others == 1 else 'are'} seeking it now: `/tafl lobby` lists them."
         )
     lines.append(
         f"Your seek waits until <t:{seek.expires_at}:t> (<t:{seek.expires_at}:R>), and ends if "
@@ -115,6 +126,22 @@ def describe_seek(seek: Seek, others: int | None = None, replaced: Seek | None =
     return "\n".join(lines)
 
 
+def out_of_reach_words(refused: OutOfReach) -> str:
+    """Why a player may not play a seek listed earlier: their rating is outside its reach."""
+    seek = refused.seek
+    low, high = seek.rating - refused.reach, seek.rating + refused.reach
+    widening = (
+        f" Its range widens as it waits (up to ±{WIDEST_REACH}): try again later, or seek"
+        if seek.reach_set is None and refused.reach < WIDEST_REACH
+        else " Seek"
+    )
+    return (
+        f"That seek is for players rated {max(0, low):.0f} to {high:.0f}, and your "
+        f"{get_variant(seek.variant).title} rating is {refused.rating:.0f}, so you cannot play "
+        f"it.{widening} a game yourself with `/tafl seek`."
+    )
+
+
 class Lobby(commands.Cog):
     """Seeking opponents in every server the bot is in."""
 
@@ -122,6 +149,7 @@ class Lobby(commands.Cog):
         self.bot = bot
         bot.clicks.register(SeekButton, self.on_seek_button)
         bot.clicks.register(AcrossRematchButton, self.on_rematch_answer)
+        bot.clicks.register(BlockButton, self.on_block_button)
 
     # ------------------------------------------------------------------ seeking
 
@@ -186,6 +214,8 @@ class Lobby(commands.Cog):
             raise UserError(
                 "You cannot play this player (one of you has blocked the other)."
             ) from None
+        except OutOfReach as refused:
+            raise UserError(out_of_reach_words(refused)) from None
         except SeekClosed:
             raise UserError(
                 "That seek is no longer open (paired, cancelled or expired): look at "
@@ -252,7 +282,8 @@ class Lobby(commands.Cog):
         """The open seeks (variant, time, rating; no names until paired), with a button to play
         each."""
         lobby = self.bot.storage.lobby
-        # Only seeks this member could play from here: the server's lobby rules applied.
+        # Only seeks this member could play from here: the lobby's rule (no own seek, nobody
+        # blocked either way, their rating within each seek's reach) and this server's offer.
         refusal = None
         settings = None
         if interaction.guild_id is not None:
@@ -262,7 +293,7 @@ class Lobby(commands.Cog):
                 check_server(settings, interaction.channel_id or 0, parent)
             except UserError as error:
                 refusal = str(error)
-        seeks = await lobby.open_seeks(variant, limit=5 * LISTED, besides=interaction.user.id)
+        seeks = await lobby.playable(interaction.user.id, variant)
         if settings is not None:
             seeks = [
                 seek
@@ -270,18 +301,23 @@ class Lobby(commands.Cog):
                 if (not settings.lobby_variants or seek.variant in settings.lobby_variants)
                 and (not settings.lobby_times or seek.move_seconds in settings.lobby_times)
             ]
+        counts = Counter(seek.variant for seek in seeks)
         seeks = [] if refusal else seeks[:LISTED]
         own = await lobby.open_seek_of(interaction.user.id)
-        counts = await lobby.counts()
         embed = discord.Embed(title="The lobby: players seeking a game in any server")
+        summary = []
         if counts:
-            embed.description = "Seeking now: " + " · ".join(
-                f"{get_variant(name).title} {count}" for name, count in sorted(counts.items())
-            )
-            if own is not None:
-                embed.description += (
-                    f"\nYours is among them ({get_variant(own.variant).title}); it is not listed."
+            summary.append(
+                "Seeking now, that you can play: "
+                + " · ".join(
+                    f"{get_variant(name).title} {count}" for name, count in sorted(counts.items())
                 )
+            )
+        if own is not None:
+            summary.append(
+                f"Your own {get_variant(own.variant).title} seek waits too; it is not listed."
+            )
+        embed.description = "\n".join(summary) or None
         listed = seeks
         if refusal is not None:
             embed.add_field(name="Not from here", value=refusal, inline=False)
@@ -334,34 +370,115 @@ class Lobby(commands.Cog):
     # ------------------------------------------------------------------ blocks
 
     @app_commands.command(name="block", description="Never be paired with this player again")
-    @app_commands.describe(player="Who")
-    async def block(self, interaction: discord.Interaction, player: discord.User) -> None:
-        """Block a player from the lobby's pairings (both ways)."""
-        if player.id == interaction.user.id:
-            raise UserError("You cannot block yourself.")
-        if player.bot:
-            raise UserError("Bots never play in the lobby.")
-        added = await self.bot.storage.lobby.block(
-            interaction.user.id, Participant.user(player.id, player.display_name)
-        )
-        words = "is now blocked" if added else "was already blocked"
+    @app_commands.describe(
+        player="Who (or give a game instead)",
+        game="A game's number: block your opponent in it (for players of other servers)",
+    )
+    async def block(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: GameNumber | None = None,
+    ) -> None:
+        """Block a player from the lobby's pairings (both ways): picked, or as the opponent of
+        one of the player's games (a member of another server may not be in the picker)."""
+        if (player is None) == (game is None):
+            raise UserError(
+                "Name the player to block, or the number of a game you played against them "
+                "(`/tafl block game:12`)."
+            )
+        if game is not None:
+            other = await self._opponent(interaction.user.id, game)
+        else:
+            assert player is not None
+            if player.id == interaction.user.id:
+                raise UserError("You cannot block yourself.")
+            if player.bot:
+                raise UserError("Bots never play in the lobby.")
+            other = Participant.user(player.id, player.display_name)
         await interaction.response.send_message(
-            f"{player.display_name} {words}: the lobby will never pair you together. "
-            "`/tafl unblock` lifts it.",
-            ephemeral=True,
+            await self._block(interaction.user.id, other), ephemeral=True
+        )
+
+    async def _opponent(self, user_id: int, game_id: int) -> Participant:
+        """The person ``user_id`` played in game ``game_id``, or why there is none to block."""
+        try:
+            record = await self.bot.storage.games.get(game_id)
+        except NotFound:
+            raise UserError(f"There is no game #{game_id}.") from None
+        side = record.side_of(user_id)
+        if side is None:
+            raise UserError(f"You did not play game #{game_id}.")
+        other = record.player("defenders" if side == "attackers" else "attackers")
+        if other.is_ai or other.user_id is None:
+            raise UserError("The AI never plays in the lobby: there is nobody to block.")
+        if other.user_id == user_id:
+            raise UserError("You played yourself in that game: there is nobody to block.")
+        return other
+
+    async def _block(self, user_id: int, other: Participant) -> str:
+        """Block ``other`` for ``user_id``; what to tell them."""
+        added = await self.bot.storage.lobby.block(user_id, other)
+        words = "is now blocked" if added else "was already blocked"
+        return (
+            f"{plain_name(other)} {words}: the lobby will never pair you together. "
+            "`/tafl unblock` lifts it."
+        )
+
+    async def on_block_button(self, interaction: discord.Interaction, button: BlockButton) -> None:
+        """Block opponent, under a lobby game's final board: asked privately, then done."""
+        other = await self._opponent(interaction.user.id, button.game_id)
+        if not button.confirmed:
+            await interaction.response.send_message(
+                f"Block {plain_name(other)}? The lobby will never pair you together again "
+                "(`/tafl unblock` lifts it).",
+                view=confirm_block_view(button.game_id),
+                ephemeral=True,
+            )
+            return
+        await interaction.response.edit_message(
+            content=await self._block(interaction.user.id, other), view=None
         )
 
     @app_commands.command(name="unblock", description="Lift a block")
-    @app_commands.describe(player="Who")
-    async def unblock(self, interaction: discord.Interaction, player: discord.User) -> None:
-        """Lift a block set with /tafl block."""
-        lifted = await self.bot.storage.lobby.unblock(interaction.user.id, player.id)
-        text = (
-            f"{player.display_name} is no longer blocked."
-            if lifted
-            else f"You had not blocked {player.display_name}."
+    @app_commands.describe(player="Who (start typing: your blocks are listed)")
+    async def unblock(self, interaction: discord.Interaction, player: str) -> None:
+        """Lift a block set with /tafl block, chosen from the player's own blocks (a member of
+        another server cannot be picked from this one's member list)."""
+        blocked = await self.bot.storage.lobby.blocked(interaction.user.id)
+        if not blocked:
+            raise UserError("You have not blocked anyone.")
+        typed = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
+        chosen = next(
+            (
+                other
+                for other in blocked
+                if str(other.user_id) == typed or plain_name(other).casefold() == typed.casefold()
+            ),
+            None,
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        if chosen is None or chosen.user_id is None:
+            raise UserError(
+                f"You have not blocked {player!r}: choose from the list as you type "
+                f"(you have blocked {plural(len(blocked), 'player')})."
+            )
+        await self.bot.storage.lobby.unblock(interaction.user.id, chosen.user_id)
+        await interaction.response.send_message(
+            f"{plain_name(chosen)} is no longer blocked.", ephemeral=True
+        )
+
+    @unblock.autocomplete("player")
+    async def unblock_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        """The player's blocks, most recent first, those whose name holds what is typed."""
+        blocked = await self.bot.storage.lobby.blocked(interaction.user.id)
+        wanted = typed.strip().casefold()
+        return [
+            app_commands.Choice(name=clip(plain_name(other), CHOICE_NAME), value=str(other.user_id))
+            for other in blocked
+            if other.user_id is not None and wanted in plain_name(other).casefold()
+        ][:MAX_CHOICES]
 
     # ------------------------------------------------------------------ rematches across servers
 

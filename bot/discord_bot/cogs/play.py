@@ -18,7 +18,7 @@ from bot.storage import DatabaseUnavailable, Participant, StorageError
 from ..app.errors import UserError
 from ..app.games import LiveGame, Offer, ResultNotRecorded, moves_to_take_back
 from ..app.wording import plain_name
-from ..limits import CHOICE_NAME, clip
+from ..limits import CHOICE_NAME, MAX_CHOICES, clip
 from ..people import participant_of
 from ..present import (
     describe_takeback,
@@ -51,8 +51,6 @@ log = logging.getLogger(__name__)
 MOVE_MAX_LENGTH = 40
 """Longer than any way of writing a move (``e11-e10xe9/d10/f10--``), far shorter than abuse."""
 PIECE_PROMPT = "Which piece? (Or type `/tafl move`.)"
-MAX_CHOICES = 25
-"""Discord's limit of autocomplete choices."""
 WAIT_VALUE = "wait"
 """What a "not your turn" autocomplete line submits: the move is refused saying whose turn it
 is (or, if the turn came round meanwhile, that "wait" is not a move)."""

@@ -4,6 +4,7 @@ sign-up to prize-giving, and the organiser's tools."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -11,16 +12,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage import NotFound
-from bot.storage.tournaments import EntryRefused, Tournament, TournamentSpec
+from bot.storage.tournaments import EntryRefused, Status, Tournament, TournamentSpec
 
 from ..app.durations import describe_duration, parse_move_time
 from ..app.errors import UserError
-from ..app.wording import plain_name
+from ..app.wording import plain_name, plural
 from ..choices import VARIANT_CHOICES
 from ..limits import CONTENT, clip, fit_embed
 from ..people import participant_of
-from ..tournament_desk import announcement_embed, describe_event, points_text
-from ..views import TournamentButton, tournament_view
+from ..tournament_desk import announcement_embed, describe_event, points_text, result_text
+from ..views import LeaveButton, TournamentButton, confirm_leave_view, tournament_view
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -34,6 +35,16 @@ FORMAT_CHOICES = [
 ]
 MIN_ENTRANTS = {"swiss": 4, "round_robin": 3, "arena": 2}
 """Fewest players an event starts with, unless the organiser says otherwise."""
+ANY_STATUS: frozenset[Status] = frozenset(("signup", "running", "paused", "finished", "cancelled"))
+UNDER_WAY: frozenset[Status] = frozenset(("signup", "running", "paused"))
+NONE_AMONG: dict[frozenset[Status], str] = {
+    ANY_STATUS: "had no tournament yet",
+    UNDER_WAY: "no tournament under way",
+    frozenset(("signup",)): "no tournament waiting to start",
+    frozenset(("running",)): "no tournament being played",
+    frozenset(("paused",)): "no paused tournament",
+}
+"""What a server lacks when a command without a number finds no event among these statuses."""
 STATUS_WORDS = {
     "signup": "open for sign-up",
     "running": "being played",
@@ -72,6 +83,7 @@ class Tournaments(commands.Cog):
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
         bot.clicks.register(TournamentButton, self.on_button)
+        bot.clicks.register(LeaveButton, self.on_leave_confirmed)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Tournaments belong to a server: not in direct messages."""
@@ -171,27 +183,42 @@ class Tournaments(commands.Cog):
         settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
         return may_organise(interaction, settings.tournament_role)
 
-    async def _organised(self, interaction: discord.Interaction, event_id: int) -> Tournament:
+    async def _organised(
+        self,
+        interaction: discord.Interaction,
+        event_id: int | None,
+        among: Collection[Status] = UNDER_WAY,
+    ) -> Tournament:
         if not await self._may_organise(interaction):
             raise UserError(
                 "Only members who may manage the server (or have the organisers' role of "
                 "`/tafl settings`) can do that."
             )
-        return await self._event(interaction, event_id)
+        return await self._event(interaction, event_id, among)
 
-    async def _event(self, interaction: discord.Interaction, event_id: int | None) -> Tournament:
-        """The event asked for, in this server: by number, or this server's newest."""
+    async def _event(
+        self,
+        interaction: discord.Interaction,
+        event_id: int | None,
+        among: Collection[Status] = ANY_STATUS,
+    ) -> Tournament:
+        """The event asked for, in this server: by number, or else this server's newest of
+        those ``among`` these statuses (this channel's first, or in a game's thread its
+        parent's)."""
         storage = self.bot.storage.tournaments
         if event_id is None:
-            events = await storage.in_guild(interaction.guild_id or 0)
+            events = [
+                e
+                for e in await storage.in_guild(interaction.guild_id or 0, include_ended=True)
+                if e.status in among
+            ]
             here = interaction.channel_id
             parent = getattr(interaction.channel, "parent_id", None)
-            # This channel's events first (or, in a game's thread, its parent's).
             events.sort(key=lambda e: e.spec.channel_id not in (here, parent))
             if not events:
                 raise UserError(
-                    "This server has no tournament under way: an organiser starts one with "
-                    "`/tafl tournament create`."
+                    f"This server has {NONE_AMONG.get(frozenset(among), 'no such tournament')}: "
+                    "an organiser starts one with `/tafl tournament create`."
                 )
             return events[0]
         try:
@@ -203,10 +230,12 @@ class Tournaments(commands.Cog):
         return event
 
     @group.command(name="start", description="Start a tournament now")
-    @app_commands.describe(event="Tournament number")
-    async def start(self, interaction: discord.Interaction, event: int) -> None:
+    @app_commands.describe(
+        event="Tournament number (this server's newest waiting to start by default)"
+    )
+    async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Start early (before its announced time)."""
-        found = await self._organised(interaction, event)
+        found = await self._organised(interaction, event, frozenset(("signup",)))
         if found.status != "signup":
             raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
         joined = [e for e in await self.bot.storage.tournaments.entrants(found.id) if e.active]
@@ -214,8 +243,8 @@ class Tournaments(commands.Cog):
             # Started early by hand: refused, and the sign-up goes on (at its time, too few
             # players cancel it).
             raise UserError(
-                f"**{found.name}** needs {found.spec.min_entrants} players to start and "
-                f"{len(joined)} have joined; it stays open for sign-up (it starts "
+                f"**{found.name}** needs {plural(found.spec.min_entrants, 'player')} to start and "
+                f"has {len(joined)}; it stays open for sign-up (it starts "
                 f"<t:{found.spec.starts_at}:R>, or is cancelled then if still too few have "
                 "joined)."
             )
@@ -224,10 +253,10 @@ class Tournaments(commands.Cog):
         await interaction.followup.send(words, ephemeral=True)
 
     @group.command(name="pause", description="Pause a tournament (no new round)")
-    @app_commands.describe(event="Tournament number")
-    async def pause(self, interaction: discord.Interaction, event: int) -> None:
+    @app_commands.describe(event="Tournament number (this server's newest being played by default)")
+    async def pause(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Games under way go on; no round is paired until it resumes."""
-        found = await self._organised(interaction, event)
+        found = await self._organised(interaction, event, frozenset(("running",)))
         if not await self.bot.storage.tournaments.change_status(
             found.id, ["running"], "paused", actor=participant_of(interaction.user), action="paused"
         ):
@@ -238,10 +267,10 @@ class Tournaments(commands.Cog):
         )
 
     @group.command(name="resume", description="Resume a paused tournament")
-    @app_commands.describe(event="Tournament number")
-    async def resume(self, interaction: discord.Interaction, event: int) -> None:
+    @app_commands.describe(event="Tournament number (this server's newest paused one by default)")
+    async def resume(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """The event carries on where it stands."""
-        found = await self._organised(interaction, event)
+        found = await self._organised(interaction, event, frozenset(("paused",)))
         if not await self.bot.storage.tournaments.change_status(
             found.id,
             ["paused"],
@@ -273,7 +302,7 @@ class Tournaments(commands.Cog):
         for pairing in await self.bot.storage.tournaments.pairings(found.id, found.round or 1):
             for game_id in pairing.games:
                 await self.bot.tournament_desk.call_off(
-                    found, game_id, f"the event is cancelled ({reason})"
+                    found, game_id, f"the event is cancelled ({reason})."
                 )
         await self.bot.tournament_desk.refresh_announcement(found.id)
 
@@ -317,17 +346,24 @@ class Tournaments(commands.Cog):
         how: Literal["forfeit", "adjudicated"] = (
             "forfeit" if result == "0-0" or "forfeit" in reason.lower() else "adjudicated"
         )
-        # A game of the pairing still being played stops here: the result is the organiser's.
-        for game_id in pairing.games:
-            await self.bot.tournament_desk.call_off(found, game_id, reason)
-        await self.bot.storage.tournaments.decide(
-            found.id, round, board, first, second, how,
-            reason=reason, actor=participant_of(interaction.user), only_undecided=False,
-        )  # fmt: skip
-        await interaction.response.send_message(
-            f"**{found.name}**, round {round}, board {board}: {plain_name(pairing.first)} "
-            f"{points_text(first)}–{points_text(second)} {plain_name(pairing.second)} "
-            f"({reason if how in reason.lower() else how + ': ' + reason})."
+        verdict = result_text(
+            pairing, first, second, reason if how in reason.lower() else f"{how}: {reason}"
+        )
+        await interaction.response.defer(thinking=True)
+        # The event's clock waits meanwhile: it must not settle (or, in a match, follow up)
+        # the pairing by its games between the call and the decision.
+        async with self.bot.tournament_desk.lock(found.id):
+            # A game of the pairing still being played stops here: its final board says the
+            # organiser's result.
+            for game_id in pairing.games:
+                await self.bot.tournament_desk.call_off(found, game_id, f"the result is {verdict}.")
+            await self.bot.storage.tournaments.decide(
+                found.id, round, board, first, second, how,
+                reason=reason, actor=participant_of(interaction.user), only_undecided=False,
+            )  # fmt: skip
+        await interaction.followup.send(
+            f"**{found.name}**, round {round}, board {board}: {verdict}.",
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @group.command(name="remove", description="Remove a player from a tournament")
@@ -361,10 +397,10 @@ class Tournaments(commands.Cog):
     # ------------------------------------------------------------------ players
 
     @group.command(name="join", description="Join a tournament")
-    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    @app_commands.describe(event="Tournament number (this server's newest under way by default)")
     async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Sign up (or join late, where the format allows)."""
-        await self._join(interaction, await self._event(interaction, event))
+        await self._join(interaction, await self._event(interaction, event, UNDER_WAY))
 
     async def _join(self, interaction: discord.Interaction, event: Tournament) -> None:
         me = participant_of(interaction.user)
@@ -387,24 +423,62 @@ class Tournaments(commands.Cog):
         await self.bot.tournament_desk.refresh_announcement(event.id)
 
     @group.command(name="leave", description="Withdraw from a tournament")
-    @app_commands.describe(event="Tournament number (this server's newest by default)")
+    @app_commands.describe(event="Tournament number (this server's newest under way by default)")
     async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Withdraw: no longer paired; the games already played stand."""
-        await self._leave(interaction, await self._event(interaction, event))
+        await self._leave(interaction, await self._event(interaction, event, UNDER_WAY))
 
-    async def _leave(self, interaction: discord.Interaction, event: Tournament) -> None:
+    async def _leave(
+        self, interaction: discord.Interaction, event: Tournament, confirmed: int | None = None
+    ) -> None:
+        """Withdraw the player; in the middle of a game of the event, only once they have
+        confirmed (``confirmed``: the game they were told of), and that game is resigned, as
+        with /tafl resign, so that their opponent is not left waiting for the clock."""
         if event.status in ("finished", "cancelled"):
             raise UserError(f"**{event.name}** is over.")
-        if not await self.bot.storage.tournaments.leave(event.id, interaction.user.id, "withdrew"):
+        user_id = interaction.user.id
+        desk = self.bot.tournament_desk
+        playing = await desk.game_under_way(event, user_id)
+        if playing is not None and playing[0].id != confirmed:
+            live, pairing = playing
+            side = live.side_of(user_id)
+            assert side is not None
+            opponent = plain_name(live.participant(side.other))
+            question = (
+                f"Leaving now resigns your game against {opponent} in round {pairing.round} of "
+                f"**{event.name}** (game #{live.id}): {opponent} wins it. You will not be paired "
+                "again; the games you finished stand. Leave?"
+            )
+            view = confirm_leave_view(event.id, live.id)
+            if confirmed is None:
+                await interaction.response.send_message(question, view=view, ephemeral=True)
+            else:  # the game asked about ended, and another began meanwhile: ask again
+                await interaction.response.edit_message(content=question, view=view)
+            return
+        if not await self.bot.storage.tournaments.leave(event.id, user_id, "withdrew"):
             raise UserError(f"You are not playing in **{event.name}**.")
         words = (
             f"You are out of **{event.name}**; join again any time before it starts."
             if event.status == "signup"
             else f"You have withdrawn from **{event.name}**: you will not be paired again; the "
-            "games you played stand."
+            "games you finished stand."
         )
-        await interaction.response.send_message(words, ephemeral=True)
-        await self.bot.tournament_desk.refresh_announcement(event.id)
+        ended = None
+        if playing is not None:
+            live = playing[0]
+            try:
+                ended = await self.bot.hub.resign(live.record.channel_id, user_id)
+            except UserError:
+                pass  # it ended meanwhile (its last move, the clock): nothing to resign
+            else:
+                words += f" Your game #{live.id} is resigned."
+        if confirmed is None:
+            await interaction.response.send_message(words, ephemeral=True)
+        else:
+            await interaction.response.edit_message(content=words, view=None)
+        if ended is not None:
+            await self.bot.table.announce_end(ended)
+        await desk.refresh_announcement(event.id)
 
     async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:
         """Join or Leave under the announcement."""
@@ -413,6 +487,14 @@ class Tournaments(commands.Cog):
             await self._join(interaction, event)
         else:
             await self._leave(interaction, event)
+
+    async def on_leave_confirmed(
+        self, interaction: discord.Interaction, button: LeaveButton
+    ) -> None:
+        """Yes, leave and resign: the second click of leaving in the middle of a game."""
+        await self._leave(
+            interaction, await self._event(interaction, button.event_id), button.game_id
+        )
 
     @group.command(name="list", description="This server's tournaments")
     async def list_(self, interaction: discord.Interaction) -> None:
@@ -490,7 +572,10 @@ class Tournaments(commands.Cog):
         )
 
     @group.command(name="pairings", description="A round's pairings")
-    @app_commands.describe(event="Tournament number", round="Round (the current one by default)")
+    @app_commands.describe(
+        event="Tournament number (this server's newest by default)",
+        round="Round (the current one by default)",
+    )
     async def pairings(
         self,
         interaction: discord.Interaction,
