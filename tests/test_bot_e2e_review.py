@@ -18,9 +18,12 @@ from bot.storage import Storage
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
-NAMES = ["ann", "ben", "cat", "dag", "eva"]
+NAMES = ["ann", "ben", "cat", "dag", "eva", "fay", "gus"]
 KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
 """A brandubh game the attackers lose at once: a4-a6 lets the king reach a4 with a road to a1."""
+OWN_ANSWER = ["d6-e6", "d5-a5", "e6-a6", "d4-d6", "d7-f7", "d6-e6"]
+"""A brandubh game in which 3. d7-f7 allows a forced win that the defenders' d6-e6 begins,
+although the search's own answer is another move."""
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -183,3 +186,28 @@ async def test_a_members_reviews_are_made_one_at_a_time_and_the_next_says_so(
     waited = [text for text in said if "will be reviewed after" in text]
     assert len(waited) == 1, [ask.responses for ask in asks]
     assert waited[0].startswith("Game #") and "after your other review (each member's" in waited[0]
+
+
+async def test_a_mistake_is_explained_by_the_answer_the_game_went_on_with(
+    world: World, bot_log: None
+) -> None:
+    """3. d7-f7 lets the defenders win by force. The search's answer is d6-g6 (a road to g7),
+    but gus played d6-e6, which wins by force too: the review names d6-e6, the move the
+    players saw, not one nobody played."""
+    fay, gus = world.user("fay"), world.user("gus")
+    channel = world.channel("own-answer")
+    await world.challenge(fay, gus, channel, variant="brandubh", side="attackers")
+    await world.play_line(fay, gus, channel, OWN_ANSWER)
+    await world.command(fay, channel, "resign")
+    asked = await world.fake.send_slash_command(gus, channel, "tafl", subcommand="analyze")
+    review = await asked.wait_response(
+        lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+    )
+    [embed] = review.data["embeds"]
+    moments = embed["fields"][0]
+    assert moments["name"] == "The key moments", embed
+    assert (
+        "**3. d7-f7** fay (attackers), blunder: allows a forced win for the defenders, "
+        "starting with d6-e6"
+    ) in moments["value"], moments
+    assert "d6-g6" not in moments["value"], moments
