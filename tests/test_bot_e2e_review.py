@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, split_log
+from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE
 
 from bot.ai.analysis import GameAnalysis, budget_name
 from bot.render import analysis_view, render_eval_chart, render_png
@@ -53,6 +54,10 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     review = await asked.wait_response(
         lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
     )
+    # "Thinking" first, then at once (before the first position is searched) how far it got.
+    assert asked.callback is not None and asked.callback.type == DEFERRED_CHANNEL_MESSAGE
+    first = next(response for response in asked.responses if response.kind == "edit")
+    assert first.content == "Reviewing game #1: 0 of 7 positions searched…", asked.responses
     [embed] = review.data["embeds"]
     assert embed["title"] == "Review of game #1 (Brandubh, 3 moves)", embed
     assert embed["description"].startswith("ben won with the defenders (king escaped).\n")
