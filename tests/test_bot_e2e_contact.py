@@ -17,6 +17,7 @@ import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
 from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
+from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE
 from PIL import Image
 
 from bot.engine import Game
@@ -150,15 +151,29 @@ async def test_every_option_has_a_real_description_and_rules_say_how_to_start(
             assert description and description != "…", (command["name"], option)
 
     ada = world.user("ada")
-    shown = await private_reply(
-        await world.command(ada, world.channel("rules"), "rules", variant="brandubh")
-    )
+    channel = world.channel("rules")
+    asked = await world.command(ada, channel, "rules", variant="brandubh")
+    # Deferred first (the picture is drawn off the event loop, and may take a while the first
+    # time), privately; the answer then replaces "thinking".
+    assert asked.callback is not None and asked.callback.type == DEFERRED_CHANNEL_MESSAGE
+    assert asked.callback.ephemeral
+    shown = await asked.wait_followup(timeout=WAIT)
+    assert shown.ephemeral
     [embed] = shown.embeds
     assert embed["fields"][-1]["name"] == "Start a game"
     assert "/tafl challenge" in embed["fields"][-1]["value"]
     assert "/tafl play" in embed["fields"][-1]["value"]
     footer = embed["footer"]["text"]
     assert footer.startswith("Source: ") and "seed" not in footer, footer
+    assert theme_of(shown) == "classic"
+
+    # The picture follows the asker's board theme, as every board drawn for one person does.
+    await world.command(ada, channel, "preferences", theme="contrast")
+    try:
+        again = await world.command(ada, channel, "rules", variant="brandubh")
+        assert theme_of(await again.wait_followup(timeout=WAIT)) == "contrast"
+    finally:
+        await world.command(ada, channel, "preferences", theme="classic")
 
 
 # -- autocomplete and click-to-move ----------------------------------------------------------------

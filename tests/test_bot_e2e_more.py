@@ -179,8 +179,8 @@ async def test_export_replay_and_rules_attach_files_that_read_back(
     assert finished.cells == game.cells and finished.turn is game.turn
 
     rules = await world.command(amy, lobby, "rules", variant="fidchell")
-    shown = rules.original_message
-    assert shown is not None and shown.ephemeral
+    shown = await rules.wait_followup(timeout=WAIT)  # deferred: drawn off the event loop
+    assert shown.ephemeral
     assert shown.embeds and "Fidchell (7x7)" in shown.embeds[0]["title"], shown.embeds
     assert shown.embeds[0]["image"]["url"].endswith("start.png")
     assert "Tuichi wins" in shown.text

@@ -31,6 +31,7 @@ from ..choices import VARIANT_CHOICES
 from ..limits import GameNumber, fit_embed
 from ..present import render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
+from ..table import look_for
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -90,10 +91,13 @@ class Info(commands.Cog):
     @app_commands.describe(variant="Which rules to explain (Tablut by default)")
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, variant: str = "tablut") -> None:
-        """The variant explained, with a picture of its start position."""
+        """The variant explained, with a picture of its start position in the asker's theme
+        (deferred: the first picture of a board size or theme takes a moment to draw)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         rules = get_variant(variant)
         view = board_view_from_game(Game(rules))
-        image = await asyncio.to_thread(render_png, view)
+        look = await look_for(self.bot, interaction.user.id, None)
+        image = await asyncio.to_thread(render_png, view, theme=look.theme)
         embed = discord.Embed(
             title=f"{rules.title} ({rules.size}x{rules.size})", description=rules.summary
         )
@@ -120,7 +124,7 @@ class Info(commands.Cog):
         )
         embed.set_footer(text=f"Source: {rules.source}")
         embed.set_image(url="attachment://start.png")
-        await interaction.response.send_message(
+        await interaction.followup.send(
             embed=fit_embed(embed),
             file=discord.File(io.BytesIO(image), "start.png"),
             ephemeral=True,
