@@ -20,6 +20,7 @@ from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Per
 from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE
 from PIL import Image
 
+from bot.ai import level_rating
 from bot.engine import Game
 from bot.render import THEMES
 
@@ -265,7 +266,11 @@ async def test_against_the_ai_a_takeback_is_immediate_and_names_both_moves(
     channel = world.channel("ai-takeback")
     mark = world.fake.checkpoint()
     await world.command(gil, channel, "play", variant="brandubh", level="easy", side="attackers")
-    await world.board_after(channel, mark, "against the AI")
+    started = await world.board_after(channel, mark, "against the AI")
+    # The game is unrated (the server's default): the level's strength, not "rated 1430".
+    easy = level_rating("brandubh", "easy")
+    assert f"against the AI (easy, strength {easy}), unrated." in started.text, started.text
+    assert f"rated {easy}" not in started.text
     reply = await world.error_reply(gil, channel, "takeback")
     assert "No move has been played yet" in reply, reply
 

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import LEVELS, level_rating
+from bot.ai import LEVELS
 from bot.engine import get_variant
 from bot.storage import (
     Challenge,
@@ -25,7 +25,7 @@ from bot.storage import (
 from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
 from ..app.errors import UserError
 from ..app.games import pick_sides, rematch_sides
-from ..app.wording import plain_name, seconds_left
+from ..app.wording import ai_strength, plain_name, seconds_left
 from ..choices import LEVEL_CHOICES, SIDE_CHOICES, VARIANT_CHOICES
 from ..limits import CONTENT, clip
 from ..people import participant_of
@@ -264,9 +264,9 @@ class Challenges(commands.Cog):
             thread = await open_thread(interaction, name)
             record = await create(thread.id)
         live = self.bot.hub.adopt(record)
-        lines = [
-            f"**{rules.title}** against the AI ({level}, rated {level_rating(rules.name, level)})."
-        ]
+        strength = ai_strength(rules.name, level, rated=record.rated)
+        unrated = "" if record.rated else ", unrated"
+        lines = [f"**{rules.title}** against the AI ({strength}){unrated}."]
         if thread is None:
             await self.bot.table.open_game(live, lines, interaction)
             return
