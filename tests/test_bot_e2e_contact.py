@@ -140,6 +140,17 @@ async def test_help_starts_with_three_lines_then_lists_every_command(
     for command in tafl["options"]:
         assert f"`/tafl {command['name']}` — {command['description']}" in text, command
     assert "`/tafl preferences`" in text and "…" not in text
+    # Listed in a newcomer's order: a game first, then learning, then the wider world.
+    listed = re.findall(r"^`/tafl (\w+)` — ", text, re.MULTILINE)
+    assert sorted(listed) == sorted(command["name"] for command in tafl["options"]), listed
+    assert listed[:3] == ["challenge", "play", "move"], listed
+    path = ["move", "resign", "rules", "analyze", "seek", "tournament", "settings"]
+    assert [name for name in listed if name in path] == path, listed
+    assert len(shown.embeds[0]["description"]) <= 4096
+    # The server's options are all named where they are offered.
+    [settings] = [c for c in tafl["options"] if c["name"] == "settings"]
+    for option in ("threads", "default time", "rated AI", "lobby", "tournament"):
+        assert option in settings["description"], settings["description"]
 
 
 async def test_every_option_has_a_real_description_and_rules_say_how_to_start(

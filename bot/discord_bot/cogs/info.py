@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -47,6 +48,20 @@ HELP_START = (
 )
 """The first lines of /tafl help: enough to start, make a move, and learn."""
 
+AppCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+"""A command under /tafl: a plain one, or a group of subcommands (tournament)."""
+
+HELP_ORDER = (
+    "challenge", "play", "move", "board", "draw", "takeback", "resign", "rematch",
+    "rules", "variants", "analyze", "puzzle", "history", "replay", "export",
+    "stats", "leaderboard", "preferences",
+    "seek", "lobby", "block", "unblock", "tournament",
+    "settings", "help",
+)  # fmt: skip
+"""The order /tafl help lists the commands in: a newcomer's path (start a game, play it, learn
+and look back), then games with other servers and tournaments, then the server's options. A
+command not named here comes last, in the order it was added: none is ever left out."""
+
 PROVISIONAL = "? marks a provisional rating: it moves fast until a few more games settle it."
 """Said under a list with a provisional rating in it: the "?" is not explained anywhere else."""
 
@@ -77,10 +92,10 @@ class Info(commands.Cog):
     @app_commands.command(name="help", description="How to start a game, and every command")
     async def help(self, interaction: discord.Interaction) -> None:
         """Four lines to get going, then each command with its description (read from the
-        commands themselves, so the list cannot fall behind), in the order they were added:
-        starting, playing, looking back, options."""
+        commands themselves, so the list cannot fall behind), in :data:`HELP_ORDER`."""
         listed = "\n".join(
-            f"`/tafl {command.name}` — {command.description}" for command in self.bot.tafl.commands
+            f"`/tafl {command.name}` — {command.description}"
+            for command in help_order(self.bot.tafl.commands)
         )
         embed = discord.Embed(
             title="Tafl: how to play", description=f"{HELP_START}\n\n**Commands**\n{listed}"
@@ -310,6 +325,12 @@ class Info(commands.Cog):
         if provisional:
             embed.set_footer(text=PROVISIONAL)
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+
+def help_order(commands: Sequence[AppCommand]) -> list[AppCommand]:
+    """``commands`` in :data:`HELP_ORDER` (those it does not name last, as they came)."""
+    rank = {name: index for index, name in enumerate(HELP_ORDER)}
+    return sorted(commands, key=lambda command: rank.get(command.name, len(HELP_ORDER)))
 
 
 def variant_title(name: str) -> str:
