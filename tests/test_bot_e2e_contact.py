@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "ada", "bea", "cy", "dom", "eli", "flo", "gil", "hux", "ida", "jay", "kit", "lou", "mia",
-    "nat", "ora", "pip", "qi", "rae", "sid",
+    "nat", "ora", "pip", "qi", "rae", "sid", "tom", "uma", "vi",
 ]  # fmt: skip
 
 
@@ -430,6 +430,25 @@ async def test_expired_cancelled_and_too_early_challenges_say_whose_and_which(
     declined = await world.offer_challenge(pip, nat, world.channel("refused"), variant="brandubh")
     await world.click(nat, declined, ":decline")
     assert declined.text == f"{nat.mention} declined {pip.mention}'s **Brandubh** challenge."
+
+
+async def test_quick_corrections_and_a_declined_challenge_do_not_count_for_the_cooldown(
+    world: World, bot_log: None
+) -> None:
+    tom, uma, vi = world.user("tom"), world.user("uma"), world.user("vi")
+    channel = world.channel("corrections")
+    # Options fixed twice: each challenge cancelled at once, and posted again at once.
+    for variant in ("tablut", "brandubh"):
+        slip = await world.offer_challenge(tom, uma, channel, variant=variant)
+        await world.click(tom, slip, ":cancel")
+    offer = await world.offer_challenge(tom, uma, channel, variant="fidchell")
+    # uma says no: tom may ask someone else at once.
+    await world.click(uma, offer, ":decline")
+    waiting = await world.offer_challenge(tom, vi, world.channel("someone-else"))
+    # A challenge still waiting for its answer counts.
+    reply = await world.error_reply(tom, world.channel("too-soon"), "challenge", opponent=uma)
+    assert reply.startswith("Slow down: you can challenge again in "), reply
+    await world.click(vi, waiting, ":decline")
 
 
 # -- old boards and bumped boards ------------------------------------------------------------------

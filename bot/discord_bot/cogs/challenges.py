@@ -102,7 +102,8 @@ class Challenges(commands.Cog):
         in_thread = wants_thread(self.bot, interaction, channel_id, settings)
         move_seconds = settings.default_move_seconds if time is None else parse_move_time(time)
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
-        # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
+        # (yourself, a bot, a busy channel, a bad time) can be corrected at once; nor does it
+        # count those declined or cancelled at once (see seconds_since_last).
         store = self.bot.storage.challenges
         since = await store.seconds_since_last(interaction.user.id)
         if since is not None and since < CHALLENGE_COOLDOWN_SECONDS:
