@@ -19,7 +19,7 @@ from bot.storage import Storage
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
-NAMES = ["ann", "ben", "cat", "dag", "eva", "fay", "gus"]
+NAMES = ["ann", "ben", "cat", "dag", "eva", "fay", "gus", "hal", "ivy"]
 KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
 """A brandubh game the attackers lose at once: a4-a6 lets the king reach a4 with a road to a1."""
 OWN_ANSWER = ["d6-e6", "d5-a5", "e6-a6", "d4-d6", "d7-f7", "d6-e6"]
@@ -216,3 +216,29 @@ async def test_a_mistake_is_explained_by_the_answer_the_game_went_on_with(
         "starting with d6-e6"
     ) in moments["value"], moments
     assert "d6-g6" not in moments["value"], moments
+
+
+async def test_who_asks_for_a_review_under_way_is_shown_how_far_it_got_at_once(
+    world: World, bot_log: None
+) -> None:
+    hal, ivy = world.user("hal"), world.user("ivy")
+    channel = world.channel("both-ask")
+    await world.challenge(hal, ivy, channel, variant="brandubh", side="attackers")
+    await world.play_line(hal, ivy, channel, KING_RUNS)
+    # Both at once: the second joins the review the first started.
+    asks = [
+        await world.fake.send_slash_command(player, channel, "tafl", subcommand="analyze")
+        for player in (hal, ivy)
+    ]
+    titles = []
+    for ask in asks:
+        review = await ask.wait_response(
+            lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+        )
+        titles.append(review.data["embeds"][0]["title"])
+        first = next(response for response in ask.responses if response.kind == "edit")
+        assert (first.content or "").startswith("Reviewing game #"), ask.responses
+    number = titles[0].split("#")[1].split(" ")[0]
+    assert titles[1] == titles[0], titles
+    made = [e for e in split_log(world.bot.log_text()) if f"game {number} reviewed:" in e]
+    assert len(made) == 1, made  # made once, watched by both

@@ -245,6 +245,16 @@ def present(
     return fit_embed(embed), files
 
 
+async def edit_progress(text: str, watching: Sequence[discord.Interaction]) -> None:
+    """Put a progress line in the replies of those ``watching`` (a courtesy: a reply that
+    cannot be edited is only logged)."""
+    for interaction in list(watching):
+        try:
+            await interaction.edit_original_response(content=text)
+        except discord.HTTPException as error:
+            log.info("could not update the review progress: %s", error)
+
+
 class Review(commands.Cog):
     """Post-game analysis."""
 
@@ -336,19 +346,15 @@ class Review(commands.Cog):
 
             task.add_done_callback(finished)
         elif interaction is not None and (shown := self._progress.get(key)) is not None:
-            await self._show(key, shown, [interaction])  # joined midway: where it has got
+            await edit_progress(shown, [interaction])  # joined midway: where it has got
         return await asyncio.shield(task)
 
     async def _show(
         self, key: tuple[int, str], text: str, watching: Sequence[discord.Interaction]
     ) -> None:
-        """Put the progress line in the replies of those ``watching``."""
+        """Put the progress line of the review ``key`` in the replies of those ``watching``."""
         self._progress[key] = text
-        for interaction in list(watching):
-            try:
-                await interaction.edit_original_response(content=text)
-            except discord.HTTPException as error:  # the pulse is a courtesy only
-                log.info("could not update the review progress: %s", error)
+        await edit_progress(text, watching)
 
     async def _make(
         self,
