@@ -10,10 +10,19 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, split_log
+from e2e_support import (
+    WAIT,
+    World,
+    attachment_is_png,
+    game_number,
+    open_world,
+    printed_log,
+    split_log,
+)
 from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE
 
 from bot.ai.analysis import GameAnalysis, budget_name
+from bot.engine import Game
 from bot.render import analysis_view, render_eval_chart, render_png
 from bot.storage import Storage
 
@@ -25,6 +34,16 @@ KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
 OWN_ANSWER = ["d6-e6", "d5-a5", "e6-a6", "d4-d6", "d7-f7", "d6-e6"]
 """A brandubh game in which 3. d7-f7 allows a forced win that the defenders' d6-e6 begins,
 although the search's own answer is another move."""
+
+
+def quiet_moves(variant: str, count: int) -> list[str]:
+    """``count`` moves from the start of ``variant`` that capture nothing and do not end it."""
+    game, moves = Game(variant), []
+    while len(moves) < count:
+        move = next(m for m in game.legal_moves() if not game.captures_of(m))
+        game.play(move)
+        moves.append(move.text(game.size))
+    return moves
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -223,22 +242,22 @@ async def test_who_asks_for_a_review_under_way_is_shown_how_far_it_got_at_once(
 ) -> None:
     hal, ivy = world.user("hal"), world.user("ivy")
     channel = world.channel("both-ask")
-    await world.challenge(hal, ivy, channel, variant="brandubh", side="attackers")
-    await world.play_line(hal, ivy, channel, KING_RUNS)
-    # Both at once: the second joins the review the first started.
-    asks = [
-        await world.fake.send_slash_command(player, channel, "tafl", subcommand="analyze")
-        for player in (hal, ivy)
-    ]
-    titles = []
+    board = await world.challenge(hal, ivy, channel, variant="tablut", side="attackers")
+    game = game_number(board)
+    await world.play_line(hal, ivy, channel, quiet_moves("tablut", 10))
+    await world.command(hal, channel, "resign")
+    # 11 tablut positions take the review a second or more; ivy asks once it has begun.
+    asks = [await world.fake.send_slash_command(hal, channel, "tafl", subcommand="analyze")]
+    begun = await asks[0].wait_response(lambda r: r.kind == "edit", timeout=WAIT)
+    assert begun.content == f"Reviewing game #{game}: 0 of 11 positions searched…", begun
+    asks.append(await world.fake.send_slash_command(ivy, channel, "tafl", subcommand="analyze"))
+    # ivy sees at once where it has got, not a bare "thinking" until the next update.
+    joined = await asks[1].wait_response(lambda r: r.kind == "edit", timeout=WAIT)
+    assert joined.content == begun.content, asks[1].responses
     for ask in asks:
         review = await ask.wait_response(
             lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
         )
-        titles.append(review.data["embeds"][0]["title"])
-        first = next(response for response in ask.responses if response.kind == "edit")
-        assert (first.content or "").startswith("Reviewing game #"), ask.responses
-    number = titles[0].split("#")[1].split(" ")[0]
-    assert titles[1] == titles[0], titles
-    made = [e for e in split_log(world.bot.log_text()) if f"game {number} reviewed:" in e]
+        assert review.data["embeds"][0]["title"].startswith(f"Review of game #{game} ")
+    made = [e for e in split_log(world.bot.log_text()) if f"game {game} reviewed:" in e]
     assert len(made) == 1, made  # made once, watched by both
