@@ -325,6 +325,35 @@ def test_a_capture_that_punishes_a_blunder_says_whose_piece_it_takes() -> None:
     ), moment.explanation
 
 
+def test_the_games_own_answer_is_named_when_it_refutes_the_move() -> None:
+    start = position(7, "K:f2 T:c4,e6 t:c5,b7,g3")
+    # Made-up verdicts: after g3-g2 the search prefers the king's step to f1 (two roads), but the
+    # defenders took the attacker on c5 with e6-c6, which keeps their advantage: the review
+    # names the capture the players saw, not a move nobody played.
+    evals = [PositionEval(0, "b7-b6"), PositionEval(-900, "f2-f1"), PositionEval(-880, "b7-b6")]
+    moves = ["g3-g2", "e6-c6"]
+    [moment] = review("brandubh", start, Side.ATTACKERS, moves, evals).moments
+    assert moment.explanation.startswith(
+        "g3-g2 loses the attacker on c5 to e6-c6 for nothing: the attackers' chances fall"
+    ), moment.explanation
+    # An answer that gives the advantage back refutes nothing: the search's choice is named.
+    evals[2] = PositionEval(0, "b7-b6")
+    moment = review("brandubh", start, Side.ATTACKERS, moves, evals).moments[0]
+    assert moment.explanation.startswith("g3-g2 allows f2-f1, opening two roads for the king"), (
+        moment.explanation
+    )
+
+
+def test_of_several_winning_answers_the_one_the_game_went_on_with_is_named() -> None:
+    # The king steps to e4, where three attackers' moves capture him; the game went on with
+    # the second the rules engine lists, g5-e5.
+    start = "/3t3/2T4/4t2/1tTK1tt/t5t/1TT4/4t2/"
+    evals = [PositionEval(0, "c2-c1"), PositionEval(MATE - 1, "a5-e5"), PositionEval(MATE, None)]
+    moves = ["d4-e4", "g5-e5"]
+    [moment] = review("brandubh", start, Side.DEFENDERS, moves, evals).moments
+    assert moment.explanation == "d4-e4 lets the attackers capture the king with g5-e5"
+
+
 # --- smaller costs, slow losses, accuracy, blame ------------------------------------------------
 
 
@@ -349,7 +378,8 @@ def test_a_piece_lost_without_compensation_is_named() -> None:
     evals = [PositionEval(0, "b7-b6"), PositionEval(-400, "e6-c6", ("e6-c6", "b7-b6"))]
     [moment] = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals).moments
     assert moment.explanation == (
-        "g3-g2 loses the attacker on c5 for nothing: the attackers' chances fall from 50% to 29%"
+        "g3-g2 loses the attacker on c5 to e6-c6 for nothing: the attackers' chances fall from "
+        "50% to 29%"
     ), moment.explanation
 
 

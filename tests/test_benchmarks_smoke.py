@@ -88,6 +88,14 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"event loop worst lag {NUMBER} ms \(target <= 50 ms; [1-9]\d* reports\)",
         rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
     ),
+    "first_answers": (
+        *(
+            rf"rules {variant} +deferred after {NUMBER} s, rules shown after {NUMBER} s"
+            for variant in ("brandubh", "copenhagen")
+        ),
+        rf"analyze brandubh +first response after {NUMBER} s, first progress line after "
+        rf"{NUMBER} s, review after {NUMBER} s",
+    ),
     "analysis": (
         rf"tablut game of 6 moves \(12 plies\) at depth 2 \((fast core|pure Python)\): 13 "
         rf"positions in {NUMBER} s \({NUMBER} s a position, slowest {NUMBER} s\); review "

@@ -17,8 +17,10 @@ import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log
 from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
+from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE
 from PIL import Image
 
+from bot.ai import level_rating
 from bot.engine import Game
 from bot.render import THEMES
 
@@ -27,7 +29,7 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 CHALLENGE_EXPIRY = 5
 NAMES = [
     "ada", "bea", "cy", "dom", "eli", "flo", "gil", "hux", "ida", "jay", "kit", "lou", "mia",
-    "nat", "ora", "pip", "qi", "rae", "sid",
+    "nat", "ora", "pip", "qi", "rae", "sid", "tom", "uma", "vi",
 ]  # fmt: skip
 
 
@@ -138,6 +140,17 @@ async def test_help_starts_with_three_lines_then_lists_every_command(
     for command in tafl["options"]:
         assert f"`/tafl {command['name']}` — {command['description']}" in text, command
     assert "`/tafl preferences`" in text and "…" not in text
+    # Listed in a newcomer's order: a game first, then learning, then the wider world.
+    listed = re.findall(r"^`/tafl (\w+)` — ", text, re.MULTILINE)
+    assert sorted(listed) == sorted(command["name"] for command in tafl["options"]), listed
+    assert listed[:3] == ["challenge", "play", "move"], listed
+    path = ["move", "resign", "rules", "analyze", "seek", "tournament", "settings"]
+    assert [name for name in listed if name in path] == path, listed
+    assert len(shown.embeds[0]["description"]) <= 4096
+    # The server's options are all named where they are offered.
+    [settings] = [c for c in tafl["options"] if c["name"] == "settings"]
+    for option in ("threads", "default time", "rated AI", "lobby", "tournament"):
+        assert option in settings["description"], settings["description"]
 
 
 async def test_every_option_has_a_real_description_and_rules_say_how_to_start(
@@ -150,15 +163,29 @@ async def test_every_option_has_a_real_description_and_rules_say_how_to_start(
             assert description and description != "…", (command["name"], option)
 
     ada = world.user("ada")
-    shown = await private_reply(
-        await world.command(ada, world.channel("rules"), "rules", variant="brandubh")
-    )
+    channel = world.channel("rules")
+    asked = await world.command(ada, channel, "rules", variant="brandubh")
+    # Deferred first (the picture is drawn off the event loop, and may take a while the first
+    # time), privately; the answer then replaces "thinking".
+    assert asked.callback is not None and asked.callback.type == DEFERRED_CHANNEL_MESSAGE
+    assert asked.callback.ephemeral
+    shown = await asked.wait_followup(timeout=WAIT)
+    assert shown.ephemeral
     [embed] = shown.embeds
     assert embed["fields"][-1]["name"] == "Start a game"
     assert "/tafl challenge" in embed["fields"][-1]["value"]
     assert "/tafl play" in embed["fields"][-1]["value"]
     footer = embed["footer"]["text"]
     assert footer.startswith("Source: ") and "seed" not in footer, footer
+    assert theme_of(shown) == "classic"
+
+    # The picture follows the asker's board theme, as every board drawn for one person does.
+    await world.command(ada, channel, "preferences", theme="contrast")
+    try:
+        again = await world.command(ada, channel, "rules", variant="brandubh")
+        assert theme_of(await again.wait_followup(timeout=WAIT)) == "contrast"
+    finally:
+        await world.command(ada, channel, "preferences", theme="classic")
 
 
 # -- autocomplete and click-to-move ----------------------------------------------------------------
@@ -250,7 +277,11 @@ async def test_against_the_ai_a_takeback_is_immediate_and_names_both_moves(
     channel = world.channel("ai-takeback")
     mark = world.fake.checkpoint()
     await world.command(gil, channel, "play", variant="brandubh", level="easy", side="attackers")
-    await world.board_after(channel, mark, "against the AI")
+    started = await world.board_after(channel, mark, "against the AI")
+    # The game is unrated (the server's default): the level's strength, not "rated 1430".
+    easy = level_rating("brandubh", "easy")
+    assert f"against the AI (easy, strength {easy}), unrated." in started.text, started.text
+    assert f"rated {easy}" not in started.text
     reply = await world.error_reply(gil, channel, "takeback")
     assert "No move has been played yet" in reply, reply
 
@@ -399,6 +430,25 @@ async def test_expired_cancelled_and_too_early_challenges_say_whose_and_which(
     declined = await world.offer_challenge(pip, nat, world.channel("refused"), variant="brandubh")
     await world.click(nat, declined, ":decline")
     assert declined.text == f"{nat.mention} declined {pip.mention}'s **Brandubh** challenge."
+
+
+async def test_quick_corrections_and_a_declined_challenge_do_not_count_for_the_cooldown(
+    world: World, bot_log: None
+) -> None:
+    tom, uma, vi = world.user("tom"), world.user("uma"), world.user("vi")
+    channel = world.channel("corrections")
+    # Options fixed twice: each challenge cancelled at once, and posted again at once.
+    for variant in ("tablut", "brandubh"):
+        slip = await world.offer_challenge(tom, uma, channel, variant=variant)
+        await world.click(tom, slip, ":cancel")
+    offer = await world.offer_challenge(tom, uma, channel, variant="fidchell")
+    # uma says no: tom may ask someone else at once.
+    await world.click(uma, offer, ":decline")
+    waiting = await world.offer_challenge(tom, vi, world.channel("someone-else"))
+    # A challenge still waiting for its answer counts.
+    reply = await world.error_reply(tom, world.channel("too-soon"), "challenge", opponent=uma)
+    assert reply.startswith("Slow down: you can challenge again in "), reply
+    await world.click(vi, waiting, ":decline")
 
 
 # -- old boards and bumped boards ------------------------------------------------------------------

@@ -100,7 +100,9 @@ async def test_rules_explain_shieldwall_exit_fort_encirclement_and_repetition(
 ) -> None:
     ari = world.user("ari")
     lobby = world.channel("rules")
-    shown = await private_reply(await world.command(ari, lobby, "rules", variant="copenhagen"))
+    asked = await world.command(ari, lobby, "rules", variant="copenhagen")
+    shown = await asked.wait_followup(timeout=WAIT)  # deferred: drawn off the event loop
+    assert shown.ephemeral
     [embed] = shown.embeds
     assert embed["title"] == "Copenhagen Hnefatafl (11x11)"
     fields = {field["name"]: field["value"] for field in embed["fields"]}

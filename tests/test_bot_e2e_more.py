@@ -36,7 +36,7 @@ CHALLENGE_EXPIRY = 5
 NAMES = [
     "amy", "ben", "cat", "dan", "eve", "fay", "guy", "hal", "ivy", "jon", "kim", "lea", "max",
     "ned", "oli", "pam", "quin", "ray", "sam", "tia", "uma", "rob", "sue", "vic", "wes", "xan",
-    "yul", "val", "zed",
+    "yul", "val", "zed", "wyn", "xia",
 ]  # fmt: skip
 
 
@@ -179,8 +179,8 @@ async def test_export_replay_and_rules_attach_files_that_read_back(
     assert finished.cells == game.cells and finished.turn is game.turn
 
     rules = await world.command(amy, lobby, "rules", variant="fidchell")
-    shown = rules.original_message
-    assert shown is not None and shown.ephemeral
+    shown = await rules.wait_followup(timeout=WAIT)  # deferred: drawn off the event loop
+    assert shown.ephemeral
     assert shown.embeds and "Fidchell (7x7)" in shown.embeds[0]["title"], shown.embeds
     assert shown.embeds[0]["image"]["url"].endswith("start.png")
     assert "Tuichi wins" in shown.text
@@ -360,6 +360,33 @@ async def test_draw_offer_by_button_declined_then_draw_by_command_accepted(
         r"or `/tafl play`\.",
         reply,
     ), reply
+
+
+async def test_an_offer_overtaken_by_a_move_says_who_moved_instead_of_answering(
+    world: World, bot_log: None
+) -> None:
+    wyn, xia = world.user("wyn"), world.user("xia")
+    channel = world.channel("overtaken")
+    await world.challenge(wyn, xia, channel, variant="brandubh", side="attackers")
+    line = quiet_moves(Game("brandubh"), 3)
+    await play(world, wyn, channel, line[0])
+    # Offered while xia is to move: xia's move answers nothing, and the offer says so.
+    draw = (await world.command(wyn, channel, "draw")).original_message
+    assert draw is not None and draw.buttons
+    await play(world, xia, channel, line[1])
+    await world.fake.wait_until(lambda: True if not draw.buttons else None, timeout=WAIT)
+    assert draw.text == (
+        f"Draw offer closed: {xia.mention} played `{line[1]}` instead of answering."
+    ), draw.text
+    # Asked on his own turn, a takeback is withdrawn by his own next move.
+    takeback = (await world.command(wyn, channel, "takeback")).original_message
+    assert takeback is not None and takeback.buttons
+    await play(world, wyn, channel, line[2])
+    await world.fake.wait_until(lambda: True if not takeback.buttons else None, timeout=WAIT)
+    assert takeback.text == (
+        f"Takeback request withdrawn: {wyn.mention} played `{line[2]}` instead."
+    ), takeback.text
+    await world.command(xia, channel, "resign")
 
 
 async def test_the_resign_button_asks_for_confirmation(world: World, bot_log: None) -> None:

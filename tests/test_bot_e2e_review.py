@@ -10,17 +10,40 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, split_log
+from e2e_support import (
+    WAIT,
+    World,
+    attachment_is_png,
+    game_number,
+    open_world,
+    printed_log,
+    split_log,
+)
+from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE
 
 from bot.ai.analysis import GameAnalysis, budget_name
+from bot.engine import Game
 from bot.render import analysis_view, render_eval_chart, render_png
 from bot.storage import Storage
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
-NAMES = ["ann", "ben", "cat", "dag", "eva"]
+NAMES = ["ann", "ben", "cat", "dag", "eva", "fay", "gus", "hal", "ivy"]
 KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
 """A brandubh game the attackers lose at once: a4-a6 lets the king reach a4 with a road to a1."""
+OWN_ANSWER = ["d6-e6", "d5-a5", "e6-a6", "d4-d6", "d7-f7", "d6-e6"]
+"""A brandubh game in which 3. d7-f7 allows a forced win that the defenders' d6-e6 begins,
+although the search's own answer is another move."""
+
+
+def quiet_moves(variant: str, count: int) -> list[str]:
+    """``count`` moves from the start of ``variant`` that capture nothing and do not end it."""
+    game, moves = Game(variant), []
+    while len(moves) < count:
+        move = next(m for m in game.legal_moves() if not game.captures_of(m))
+        game.play(move)
+        moves.append(move.text(game.size))
+    return moves
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -50,6 +73,10 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     review = await asked.wait_response(
         lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
     )
+    # "Thinking" first, then at once (before the first position is searched) how far it got.
+    assert asked.callback is not None and asked.callback.type == DEFERRED_CHANNEL_MESSAGE
+    first = next(response for response in asked.responses if response.kind == "edit")
+    assert first.content == "Reviewing game #1: 0 of 7 positions searched…", asked.responses
     [embed] = review.data["embeds"]
     assert embed["title"] == "Review of game #1 (Brandubh, 3 moves)", embed
     assert embed["description"].startswith("ben won with the defenders (king escaped).\n")
@@ -183,3 +210,54 @@ async def test_a_members_reviews_are_made_one_at_a_time_and_the_next_says_so(
     waited = [text for text in said if "will be reviewed after" in text]
     assert len(waited) == 1, [ask.responses for ask in asks]
     assert waited[0].startswith("Game #") and "after your other review (each member's" in waited[0]
+
+
+async def test_a_mistake_is_explained_by_the_answer_the_game_went_on_with(
+    world: World, bot_log: None
+) -> None:
+    """3. d7-f7 lets the defenders win by force. The search's answer is d6-g6 (a road to g7),
+    but gus played d6-e6, which wins by force too: the review names d6-e6, the move the
+    players saw, not one nobody played."""
+    fay, gus = world.user("fay"), world.user("gus")
+    channel = world.channel("own-answer")
+    await world.challenge(fay, gus, channel, variant="brandubh", side="attackers")
+    await world.play_line(fay, gus, channel, OWN_ANSWER)
+    await world.command(fay, channel, "resign")
+    asked = await world.fake.send_slash_command(gus, channel, "tafl", subcommand="analyze")
+    review = await asked.wait_response(
+        lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+    )
+    [embed] = review.data["embeds"]
+    moments = embed["fields"][0]
+    assert moments["name"] == "The key moments", embed
+    assert (
+        "**3. d7-f7** fay (attackers), blunder: allows a forced win for the defenders, "
+        "starting with d6-e6"
+    ) in moments["value"], moments
+    assert "d6-g6" not in moments["value"], moments
+
+
+async def test_who_asks_for_a_review_under_way_is_shown_how_far_it_got_at_once(
+    world: World, bot_log: None
+) -> None:
+    hal, ivy = world.user("hal"), world.user("ivy")
+    channel = world.channel("both-ask")
+    board = await world.challenge(hal, ivy, channel, variant="tablut", side="attackers")
+    game = game_number(board)
+    await world.play_line(hal, ivy, channel, quiet_moves("tablut", 10))
+    await world.command(hal, channel, "resign")
+    # 11 tablut positions take the review a second or more; ivy asks once it has begun.
+    asks = [await world.fake.send_slash_command(hal, channel, "tafl", subcommand="analyze")]
+    begun = await asks[0].wait_response(lambda r: r.kind == "edit", timeout=WAIT)
+    assert begun.content == f"Reviewing game #{game}: 0 of 11 positions searched…", begun
+    asks.append(await world.fake.send_slash_command(ivy, channel, "tafl", subcommand="analyze"))
+    # ivy sees at once where it has got, not a bare "thinking" until the next update.
+    joined = await asks[1].wait_response(lambda r: r.kind == "edit", timeout=WAIT)
+    assert joined.content == begun.content, asks[1].responses
+    for ask in asks:
+        review = await ask.wait_response(
+            lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+        )
+        assert review.data["embeds"][0]["title"].startswith(f"Review of game #{game} ")
+    made = [e for e in split_log(world.bot.log_text()) if f"game {game} reviewed:" in e]
+    assert len(made) == 1, made  # made once, watched by both

@@ -129,6 +129,8 @@ def test_the_progress_line_says_roughly_how_long_is_left() -> None:
     )
     assert progress_text(3, 10, 161, 9.0).endswith(", about 2 min left…")
     assert progress_text(3, 99, 100, 30.0).endswith(", about 5 s left…")  # never "0 s"
+    # Shown before the first search, when there is no pace to tell yet.
+    assert progress_text(3, 0, 100, 0.0) == "Reviewing game #3: 0 of 100 positions searched…"
 
 
 def test_the_ais_name_takes_its_side_inside_its_own_brackets() -> None:

@@ -150,9 +150,26 @@ async def test_a_challenge_cancelled_within_a_minute_does_not_count_for_the_cool
     await storage.challenges.cancel(kept.id, ALICE.user_id or 0)  # open a minute: it counted
     assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 61
     assert first.id < slip.id < kept.id
-    # Only the latest slip is forgiven: posting and cancelling in a loop meets the cooldown.
+    # Every quick correction is forgiven, not only the latest: fixing options twice is fine.
     clock.advance(100)
     for _ in range(2):
-        spam = await challenge(storage, challenged=BOB)
-        await storage.challenges.cancel(spam.id, ALICE.user_id or 0)
-    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 0
+        fixed = await challenge(storage, challenged=BOB)
+        clock.advance(5)
+        await storage.challenges.cancel(fixed.id, ALICE.user_id or 0)
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 171  # `kept`
+
+
+async def test_a_declined_challenge_does_not_count_for_the_cooldown(
+    storage: Storage, clock: FakeClock
+) -> None:
+    first = await challenge(storage, challenged=CAROL)
+    clock.advance(100)
+    refused = await challenge(storage)
+    clock.advance(3)
+    await storage.challenges.decline(refused.id, BOB.user_id or 0)  # answered: ask another
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 103  # `first`
+    accepted = await challenge(storage)
+    clock.advance(4)
+    await storage.challenges.accept(accepted.id, BOB)  # a game: it counted
+    assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 4
+    assert first.id < refused.id < accepted.id

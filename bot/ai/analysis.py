@@ -43,10 +43,10 @@ from .search import MATE, MATE_BOUND, Searcher, SearchResult, plies_to_result
 
 FORMAT_VERSION = 1
 """The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are)."""
-METHOD = 2
+METHOD = 3
 """The version of how a review is made (its thresholds, the search again for where a forced
-result began): stored reviews name it with their budget, so that a review made the old way is
-made again rather than shown."""
+result began, the answers its sentences name): stored reviews name it with their budget, so that
+a review made the old way is made again rather than shown."""
 
 # ---------------------------------------------------------------------------------- the budget
 
@@ -720,10 +720,57 @@ class _Finder:
         self._finishes: dict[int, list[explain.Finish]] = {}
 
     def finishes(self, index: int) -> list[explain.Finish]:
-        """The side to move's game-ending moves in position ``index``."""
+        """The side to move's game-ending moves in position ``index``, the one the game went on
+        with first when it is one of them (the move the players saw)."""
         if index not in self._finishes:
-            self._finishes[index] = explain.finishes(self.boards[index])
+            found = explain.finishes(self.boards[index])
+            played = self._next_move(index)
+            found.sort(key=lambda finish: move_text(finish.move, self.size) != played)
+            self._finishes[index] = found
         return self._finishes[index]
+
+    def _next_move(self, index: int) -> str | None:
+        """The move the game went on with from position ``index`` (``None`` after the last)."""
+        history = self.game.history
+        return history[index].move.text(self.size) if index < len(history) else None
+
+    def answer(self, index: int, *, forced: bool = False) -> str | None:
+        """The opponent's answer to the move from position ``index`` that a review names: the
+        game's own next move when it refutes that move, else the search's choice.
+
+        The game's move refutes it when it wins at once, or keeps what the move gave away: it
+        is the search's choice or costs its side less than an inaccuracy (with ``forced``, it
+        keeps the forced win). The player saw that move played: naming another one, as good
+        but never played, reads as if the review had watched another game.
+        """
+        after = self.evals[index + 1]
+        played = self._next_move(index + 1)
+        if played is None or played == after.best_move:
+            return after.best_move
+        opponent = explain.mover_of(self.boards[index + 1])
+        outcome = self.game.history[index + 1].outcome
+        if outcome is not None:
+            return played if outcome.winner is opponent else after.best_move
+        then = self.evals[index + 2]
+        if forced:
+            refutes = then.for_side(opponent) > MATE_BOUND
+        else:
+            cost = chance_for(opponent, after, self.calibration) - chance_for(
+                opponent, then, self.calibration
+            )
+            refutes = cost < INACCURACY_DROP
+        return played if refutes else after.best_move
+
+    def _answer_line(self, index: int, answer: str) -> tuple[int, ...]:
+        """The answer to the move from position ``index`` and the mover's best move after it,
+        as engine moves (see :func:`_engine_line`)."""
+        after = self.evals[index + 1]
+        if answer == after.best_move:
+            line: Sequence[str] = after.pv
+        else:  # the game's own answer: the search of the position it led to goes on from it
+            then = self.evals[index + 2].best_move
+            line = (answer,) if then is None else (answer, then)
+        return _engine_line(explain.copy_board(self.boards[index + 1]), line)
 
     def moment(self, index: int, move: str) -> Moment | None:
         """The moment the move from position ``index`` was, if it was one (the engine's own
@@ -906,15 +953,17 @@ class _Finder:
                 f"{move} lets a forced win slip: {before.best_move} would have won within "
                 f"{moves} moves"
             )
-        reply = _engine_move(board_after, after.best_move) if after.best_move else None
+        forced = after.for_side(opponent) > MATE_BOUND
+        answer = self.answer(index, forced=forced)
+        reply = _engine_move(board_after, answer)
         effect = explain.answer_effect(board_after, reply) if reply is not None else None
-        if after.for_side(opponent) > MATE_BOUND:
+        if forced:
             # The same winning line the opponent already had before its last move (and let
             # slip): the move did not make it, it failed to stop it.
             earlier = self.evals[index - 1] if index > 0 else None
             standing = (
                 earlier is not None
-                and earlier.best_move == after.best_move
+                and earlier.best_move == answer
                 and earlier.for_side(opponent) > MATE_BOUND
             )
             verb = "does not stop" if standing else "allows"
@@ -922,25 +971,22 @@ class _Finder:
                 return f"{move} {verb} {effect}, and the {opponent.value} win by force"
             if standing:
                 return (
-                    f"{move} does not stop the {opponent.value}' forced win, starting with "
-                    f"{after.best_move}"
+                    f"{move} does not stop the {opponent.value}' forced win, starting with {answer}"
                 )
-            return (
-                f"{move} allows a forced win for the {opponent.value}, starting with "
-                f"{after.best_move}"
-            )
+            return f"{move} allows a forced win for the {opponent.value}, starting with {answer}"
         fall = f"the {mover.value}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
-        lost = explain.loses_for_nothing(board_after, move, _engine_line(board_after, after.pv))
-        if lost is not None:
-            return f"{lost}: {fall}"
+        if answer is not None:
+            lost = explain.loses_for_nothing(board_after, move, self._answer_line(index, answer))
+            if lost is not None:
+                return f"{lost}: {fall}"
         if effect is not None:
             return f"{move} allows {effect}: {fall}"
-        if after.best_move is not None:
+        if answer is not None:
             if reply is not None and reply >> MOVE_SHIFT == board_after.king:
                 # Named as the piece players watch, not as a side's move.
-                target = after.best_move.split("-")[-1]
+                target = answer.split("-")[-1]
                 return f"{move} lets the king go to {target}: {fall}"
-            return f"{move} lets the {opponent.value} play {after.best_move}: {fall}"
+            return f"{move} lets the {opponent.value} play {answer}: {fall}"
         return f"after {move} {fall}"
 
 

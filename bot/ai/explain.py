@@ -284,9 +284,9 @@ def answer_effect(board_after: Board, reply: int) -> str | None:
 
 
 def loses_for_nothing(board_after: Board, played: str, line: tuple[int, ...]) -> str | None:
-    """``d4-d5 loses the defender on c5 for nothing``: when the opponent's best answer (the
-    first move of ``line``, the search's line after ``played``) captures the mover's pieces and
-    the mover's best move after it (the second) captures nothing back (``None`` otherwise)."""
+    """``d4-d5 loses the defender on c5 to e5-c5 for nothing``: when the opponent's answer (the
+    first move of ``line``, the line after ``played``) captures the mover's pieces and the
+    mover's best move after it (the second) captures nothing back (``None`` otherwise)."""
     if len(line) < 2:
         return None  # without the mover's answer, nothing says it was for nothing
     size = board_after.variant.size
@@ -305,4 +305,5 @@ def loses_for_nothing(board_after: Board, played: str, line: tuple[int, ...]) ->
     finally:
         board_after.unmake()
     taken = _pieces(len(captured), mover)
-    return f"{played} loses {taken} on {_squares(captured, size)} for nothing"
+    answer = move_text(line[0], size)
+    return f"{played} loses {taken} on {_squares(captured, size)} to {answer} for nothing"

@@ -31,7 +31,7 @@ from bot.render import (
 )
 from bot.storage import Challenge, FinishedGame, GameStatus, Participant, Venue
 
-from .app.games import LiveGame, TakenBack
+from .app.games import LiveGame, Offer, TakenBack
 from .app.wording import plain_name
 from .limits import ATTACHMENT, fit_embed
 
@@ -328,6 +328,22 @@ def takeback_request(live: LiveGame, moves: Sequence[MoveResult]) -> str:
     words = [f"their move `{moves[0].move.text(size)}`"]
     words += [f"your reply `{reply.move.text(size)}`" for reply in moves[1:]]
     return "asks to take back " + " and ".join(words)
+
+
+def offer_name(offer: Offer) -> str:
+    """``Draw offer`` or ``Takeback request``, as an offer's message names it when it closes."""
+    return "Draw offer" if offer.kind == "draw" else "Takeback request"
+
+
+def overtaken_offer(live: LiveGame, offer: Offer, result: MoveResult) -> str:
+    """What an offer's message says once a move made it pointless: the opponent moved instead
+    of answering (``Draw offer closed: @bo played `e1-e4` instead of answering.``), or the one
+    who asked played on (a takeback asked for on their own turn)."""
+    mover = live.participant(result.side)
+    played = f"{mention(mover)} played `{result.move.text(live.game.size)}`"
+    if mover.user_id == offer.user_id:
+        return f"{offer_name(offer)} withdrawn: {played} instead."
+    return f"{offer_name(offer)} closed: {played} instead of answering."
 
 
 def describe_takeback(taken: TakenBack) -> str:

@@ -36,6 +36,8 @@ from .present import (
     local_player,
     localize,
     mention,
+    offer_name,
+    overtaken_offer,
     render_board,
     retired_board,
     text_board,
@@ -442,7 +444,7 @@ class Table:
         move and the AI's reply arrive as one board: the interaction is deferred while it
         thinks, so no "thinking" message is left behind."""
         live = played.live
-        await self.withdraw_offers(live, played.withdrawn, "a move was played")
+        await self.offers_overtaken(live, played.withdrawn, played.result)
         if played.carried is not None:
             await self._carry_offer(live, played.carried, played.result)
         lines = describe_move(live, played.result)
@@ -495,14 +497,25 @@ class Table:
     async def withdraw_offers(self, live: LiveGame, offers: Sequence[Offer], why: str) -> None:
         """Edit offers that are no longer valid so their buttons do not look usable."""
         for offer in offers:
-            if offer.message_id is not None:
-                what = "Draw offer" if offer.kind == "draw" else "Takeback request"
-                await strip_controls(
-                    self.bot,
-                    offer_channel(live, offer),
-                    offer.message_id,
-                    f"{what} withdrawn: {why}.",
-                )
+            await self._close_offer(live, offer, f"{offer_name(offer)} withdrawn: {why}.")
+
+    async def offers_overtaken(
+        self, live: LiveGame, offers: Sequence[Offer], result: MoveResult
+    ) -> None:
+        """Close the offers a move made pointless, saying who moved instead of answering."""
+        for offer in offers:
+            await self._close_offer(live, offer, overtaken_offer(live, offer, result))
+
+    async def _close_offer(self, live: LiveGame, offer: Offer, text: str) -> None:
+        """Take an offer's buttons off, its message saying why, in words for the server it is
+        in (a player of another server is named, never mentioned)."""
+        if offer.message_id is None:
+            return
+        side = live.side_of(offer.user_id)
+        venue = None if side is None else live.venue(side.other)
+        await strip_controls(
+            self.bot, offer_channel(live, offer), offer.message_id, localize(text, live, venue)
+        )
 
     # ------------------------------------------------------------------ the AI
 
@@ -589,7 +602,7 @@ class Table:
             if interaction is not None and lines:
                 await interaction.followup.send(clip("\n".join(lines), CONTENT))
             return
-        await self.withdraw_offers(live, outcome.withdrawn, "a move was played")
+        await self.offers_overtaken(live, outcome.withdrawn, outcome.result)
         lines = lines + describe_move(live, outcome.result)
         if outcome.finished is not None:
             lines += describe_end(live, outcome.finished)

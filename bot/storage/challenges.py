@@ -29,22 +29,20 @@ DEFAULT_EXPIRY_SECONDS = 15 * 60
 QUICK_CANCEL_SECONDS = 60
 """A challenge cancelled this soon after it was made was a slip being corrected."""
 
+_COUNTS_FOR_COOLDOWN = """
+c.status <> 'declined'
+AND NOT (c.status = 'cancelled' AND c.resolved_at - c.created_at <= ?)
+"""
+"""The challenges a cooldown counts (its parameter: :data:`QUICK_CANCEL_SECONDS`): not one the
+person challenged declined (they answered; the challenger may ask someone else at once), nor
+one its challenger cancelled that soon (a wrong option being corrected, however many times)."""
+
 _SELECT = f"""
 SELECT c.*, {participant_columns("a", "a_")}, {participant_columns("b", "b_")}
 FROM challenges AS c
 JOIN players AS a ON a.id = c.challenger_id
 LEFT JOIN players AS b ON b.id = c.challenged_id
 """
-
-
-def _slip(row: Row) -> bool:
-    """Whether a challenge row is one its challenger cancelled within a minute."""
-    resolved = row["resolved_at"]
-    return (
-        row["status"] == ChallengeStatus.CANCELLED.value
-        and resolved is not None
-        and int(resolved) - int(row["created_at"]) <= QUICK_CANCEL_SECONDS
-    )
 
 
 def _challenge_from_row(row: Row) -> Challenge:
@@ -157,27 +155,24 @@ class ChallengeStore:
         return [_challenge_from_row(row) for row in rows]
 
     async def seconds_since_last(self, user_id: int) -> int | None:
-        """Whole seconds since ``user_id`` last made a challenge (``None`` if never): for a
-        cooldown that can say how long is left.
+        """Whole seconds since ``user_id`` last made a challenge that counts for a cooldown
+        (``None`` if none), so that it can say how long is left.
 
-        Their latest challenge does not count if they cancelled it within
-        :data:`QUICK_CANCEL_SECONDS`: it was taken back to correct it (a wrong option), not
-        sent to pester anyone. Only the latest is forgiven, so posting and cancelling in a
-        loop still meets the cooldown at the second challenge.
+        A challenge that was declined does not count, nor one its challenger cancelled within
+        :data:`QUICK_CANCEL_SECONDS`: it was taken back to correct it (a wrong option), not sent
+        to pester anyone.
         """
         async with self._db.read() as connection:
-            rows = await connection.fetch(
-                """
-                SELECT c.created_at, c.status, c.resolved_at FROM challenges AS c
+            created = await connection.fetch_value(
+                f"""
+                SELECT c.created_at FROM challenges AS c
                 JOIN players AS p ON p.id = c.challenger_id
-                WHERE p.discord_user_id = ?
-                ORDER BY c.created_at DESC, c.id DESC LIMIT 2
+                WHERE p.discord_user_id = ? AND {_COUNTS_FOR_COOLDOWN}
+                ORDER BY c.created_at DESC, c.id DESC LIMIT 1
                 """,
-                (user_id,),
+                (user_id, QUICK_CANCEL_SECONDS),
             )
-        if rows and _slip(rows[0]):
-            rows = rows[1:]
-        return None if not rows else self._db.now() - int(rows[0]["created_at"])
+        return None if created is None else self._db.now() - int(created)
 
     async def accept(
         self,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from bot.ai import LEVELS
+from bot.ai import LEVELS, level_rating
 from bot.engine import Termination
 from bot.storage import GameRecord, GameStatus, Participant, PlayerRating, SideRecord
 
@@ -45,6 +45,14 @@ def seconds_left(seconds: float) -> str:
 def level_name(level: int) -> str:
     """The AI level stored as ``level`` (1-based) by name."""
     return LEVELS[level - 1] if 1 <= level <= len(LEVELS) else f"level {level}"
+
+
+def ai_strength(variant: str, level: str, *, rated: bool) -> str:
+    """The AI's level and its fixed rating, as a new game against it says them: ``medium,
+    rated 1500`` in a rated game; in an unrated one the same number as its strength, since
+    "rated" would read as if the game counted: ``medium, strength 1500``."""
+    rating = level_rating(variant, level)
+    return f"{level}, rated {rating}" if rated else f"{level}, strength {rating}"
 
 
 def plain_name(participant: Participant) -> str:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import LEVELS, level_rating
+from bot.ai import LEVELS
 from bot.engine import get_variant
 from bot.storage import (
     Challenge,
@@ -25,7 +25,7 @@ from bot.storage import (
 from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
 from ..app.errors import UserError
 from ..app.games import pick_sides, rematch_sides
-from ..app.wording import plain_name, seconds_left
+from ..app.wording import ai_strength, plain_name, seconds_left
 from ..choices import LEVEL_CHOICES, SIDE_CHOICES, VARIANT_CHOICES
 from ..limits import CONTENT, clip
 from ..people import participant_of
@@ -102,7 +102,8 @@ class Challenges(commands.Cog):
         in_thread = wants_thread(self.bot, interaction, channel_id, settings)
         move_seconds = settings.default_move_seconds if time is None else parse_move_time(time)
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
-        # (yourself, a bot, a busy channel, a bad time) can be corrected at once.
+        # (yourself, a bot, a busy channel, a bad time) can be corrected at once; nor does it
+        # count those declined or cancelled at once (see seconds_since_last).
         store = self.bot.storage.challenges
         since = await store.seconds_since_last(interaction.user.id)
         if since is not None and since < CHALLENGE_COOLDOWN_SECONDS:
@@ -264,9 +265,9 @@ class Challenges(commands.Cog):
             thread = await open_thread(interaction, name)
             record = await create(thread.id)
         live = self.bot.hub.adopt(record)
-        lines = [
-            f"**{rules.title}** against the AI ({level}, rated {level_rating(rules.name, level)})."
-        ]
+        strength = ai_strength(rules.name, level, rated=record.rated)
+        unrated = "" if record.rated else ", unrated"
+        lines = [f"**{rules.title}** against the AI ({strength}){unrated}."]
         if thread is None:
             await self.bot.table.open_game(live, lines, interaction)
             return

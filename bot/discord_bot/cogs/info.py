@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -31,6 +32,7 @@ from ..choices import VARIANT_CHOICES
 from ..limits import GameNumber, fit_embed
 from ..present import render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
+from ..table import look_for
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -45,6 +47,20 @@ HELP_START = (
     "a position to win."
 )
 """The first lines of /tafl help: enough to start, make a move, and learn."""
+
+AppCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+"""A command under /tafl: a plain one, or a group of subcommands (tournament)."""
+
+HELP_ORDER = (
+    "challenge", "play", "move", "board", "draw", "takeback", "resign", "rematch",
+    "rules", "variants", "analyze", "puzzle", "history", "replay", "export",
+    "stats", "leaderboard", "preferences",
+    "seek", "lobby", "block", "unblock", "tournament",
+    "settings", "help",
+)  # fmt: skip
+"""The order /tafl help lists the commands in: a newcomer's path (start a game, play it, learn
+and look back), then games with other servers and tournaments, then the server's options. A
+command not named here comes last, in the order it was added: none is ever left out."""
 
 PROVISIONAL = "? marks a provisional rating: it moves fast until a few more games settle it."
 """Said under a list with a provisional rating in it: the "?" is not explained anywhere else."""
@@ -76,10 +92,10 @@ class Info(commands.Cog):
     @app_commands.command(name="help", description="How to start a game, and every command")
     async def help(self, interaction: discord.Interaction) -> None:
         """Four lines to get going, then each command with its description (read from the
-        commands themselves, so the list cannot fall behind), in the order they were added:
-        starting, playing, looking back, options."""
+        commands themselves, so the list cannot fall behind), in :data:`HELP_ORDER`."""
         listed = "\n".join(
-            f"`/tafl {command.name}` — {command.description}" for command in self.bot.tafl.commands
+            f"`/tafl {command.name}` — {command.description}"
+            for command in help_order(self.bot.tafl.commands)
         )
         embed = discord.Embed(
             title="Tafl: how to play", description=f"{HELP_START}\n\n**Commands**\n{listed}"
@@ -90,10 +106,13 @@ class Info(commands.Cog):
     @app_commands.describe(variant="Which rules to explain (Tablut by default)")
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, variant: str = "tablut") -> None:
-        """The variant explained, with a picture of its start position."""
+        """The variant explained, with a picture of its start position in the asker's theme
+        (deferred: the first picture of a board size or theme takes a moment to draw)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         rules = get_variant(variant)
         view = board_view_from_game(Game(rules))
-        image = await asyncio.to_thread(render_png, view)
+        look = await look_for(self.bot, interaction.user.id, None)
+        image = await asyncio.to_thread(render_png, view, theme=look.theme)
         embed = discord.Embed(
             title=f"{rules.title} ({rules.size}x{rules.size})", description=rules.summary
         )
@@ -120,7 +139,7 @@ class Info(commands.Cog):
         )
         embed.set_footer(text=f"Source: {rules.source}")
         embed.set_image(url="attachment://start.png")
-        await interaction.response.send_message(
+        await interaction.followup.send(
             embed=fit_embed(embed),
             file=discord.File(io.BytesIO(image), "start.png"),
             ephemeral=True,
@@ -306,6 +325,12 @@ class Info(commands.Cog):
         if provisional:
             embed.set_footer(text=PROVISIONAL)
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+
+def help_order(commands: Sequence[AppCommand]) -> list[AppCommand]:
+    """``commands`` in :data:`HELP_ORDER` (those it does not name last, as they came)."""
+    rank = {name: index for index, name in enumerate(HELP_ORDER)}
+    return sorted(commands, key=lambda command: rank.get(command.name, len(HELP_ORDER)))
 
 
 def variant_title(name: str) -> str:

@@ -9,7 +9,6 @@ it works; the review is then stored, and asking again is instant.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import time
@@ -55,7 +54,10 @@ PROGRESS_EVERY = 2.0
 
 def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
     """The progress line: positions searched, and roughly how long the rest will take at the
-    pace so far (positions differ, so it is rounded to what a player needs)."""
+    pace so far (positions differ, so it is rounded to what a player needs; before the first
+    there is no pace to tell)."""
+    if not done:
+        return f"Reviewing game #{game_id}: 0 of {total} positions searched…"
     left = elapsed / done * (total - done)
     if left < 60:
         remaining = f"about {max(5, round(left / 5) * 5)} s left"
@@ -243,6 +245,16 @@ def present(
     return fit_embed(embed), files
 
 
+async def edit_progress(text: str, watching: Sequence[discord.Interaction]) -> None:
+    """Put a progress line in the replies of those ``watching`` (a courtesy: a reply that
+    cannot be edited is only logged)."""
+    for interaction in list(watching):
+        try:
+            await interaction.edit_original_response(content=text)
+        except discord.HTTPException as error:
+            log.info("could not update the review progress: %s", error)
+
+
 class Review(commands.Cog):
     """Post-game analysis."""
 
@@ -252,6 +264,8 @@ class Review(commands.Cog):
         """Reviews being made: a second ask for the same game waits for the first."""
         self._watching: dict[tuple[int, str], list[discord.Interaction]] = {}
         """Who is waiting for each review being made: each of them sees its progress."""
+        self._progress: dict[tuple[int, str], str] = {}
+        """The progress line last shown for each review being made (for those who join it)."""
         self._turns: dict[int, asyncio.Lock] = {}
         """Each member's reviews are made one at a time, in the order asked (the lock is
         fair), so one member cannot fill the AI's workers with reviews."""
@@ -322,23 +336,40 @@ class Review(commands.Cog):
             watching.append(interaction)
         task = self._working.get(key)
         if task is None:
-            task = asyncio.create_task(self._make(record, played, watching))
+            task = asyncio.create_task(self._make(record, played, key, watching))
             self._working[key] = task
 
             def finished(_: object) -> None:
                 self._working.pop(key, None)
                 self._watching.pop(key, None)
+                self._progress.pop(key, None)
 
             task.add_done_callback(finished)
+        elif interaction is not None and (shown := self._progress.get(key)) is not None:
+            await edit_progress(shown, [interaction])  # joined midway: where it has got
         return await asyncio.shield(task)
 
+    async def _show(
+        self, key: tuple[int, str], text: str, watching: Sequence[discord.Interaction]
+    ) -> None:
+        """Put the progress line of the review ``key`` in the replies of those ``watching``."""
+        self._progress[key] = text
+        await edit_progress(text, watching)
+
     async def _make(
-        self, record: GameRecord, played: Game, watching: list[discord.Interaction]
+        self,
+        record: GameRecord,
+        played: Game,
+        key: tuple[int, str],
+        watching: list[discord.Interaction],
     ) -> GameAnalysis:
         moves = [result.move.text(played.size) for result in played.history]
         depth = default_depth(record.variant)
         total = len(moves) + 1
         started = time.monotonic()
+        # At once, not after the first search (a second or more on a busy machine): the asker
+        # sees the review under way instead of a bare "thinking".
+        await self._show(key, progress_text(record.id, 0, total, 0.0), watching)
         shown = started
         evals = []
         for ply in range(total):
@@ -356,22 +387,17 @@ class Review(commands.Cog):
             if watching and now - shown >= PROGRESS_EVERY and ply + 1 < total:
                 shown = now
                 text = progress_text(record.id, ply + 1, total, now - started)
-                for interaction in list(watching):
-                    try:
-                        await interaction.edit_original_response(content=text)
-                    except discord.HTTPException as error:  # the pulse is a courtesy only
-                        log.info("could not update the review progress: %s", error)
+                await self._show(key, text, watching)
         # Where a forced result was first seen late, look deeper for the move that allowed it.
         deepening = Deepening(evals, depth)
         while (ask := deepening.next()) is not None:
             index, deeper = ask
             if deepening.searched == 0:
-                for interaction in list(watching):
-                    with contextlib.suppress(discord.HTTPException):  # a courtesy only
-                        await interaction.edit_original_response(
-                            content=f"Reviewing game #{record.id}: every position searched; "
-                            "looking deeper where the game was decided…"
-                        )
+                text = (
+                    f"Reviewing game #{record.id}: every position searched; looking deeper "
+                    "where the game was decided…"
+                )
+                await self._show(key, text, watching)
             deepening.accept(
                 index,
                 await self.bot.ai.evaluate(

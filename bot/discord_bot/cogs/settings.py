@@ -94,7 +94,11 @@ class ServerOptions(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="settings", description="The server's options: threads, default time, rated AI games"
+        name="settings",
+        description=(
+            "The server's options: game threads, default time, rated AI games, the lobby, "
+            "tournament organisers"
+        ),
     )
     @app_commands.describe(
         threads="Give every new game its own thread (otherwise only when the channel is busy)",
