@@ -10,7 +10,8 @@ from storage_helpers import FakeClock
 
 from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import OFFER_COOLDOWN_SECONDS, GameHub, ResultNotRecorded
-from bot.storage import Participant, Storage
+from bot.storage import Participant, Place, Storage, Venue
+from bot.storage.lobby import Pairing, SeekRequest
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -438,4 +439,50 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
     with pytest.raises(UserError, match="is rated"):
         await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
     assert (await hub.require(CHANNEL)).game.ply == 2
+    await storage.close()
+
+
+async def test_a_game_across_servers_stays_in_its_channels_while_it_is_rebuilt(
+    tmp_path: Path,
+) -> None:
+    """Rebuilding a game across servers from the database (after a write whose commit is in
+    doubt) reads its venues again; a move in either of its channels meanwhile must find the
+    game and wait for it, not be told the channel has no game."""
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    await storage.lobby.seek(SeekRequest(ANN, 1, 100, "brandubh", 86400, True, None))
+    pairing = await storage.lobby.seek(SeekRequest(BO, 2, 200, "brandubh", 86400, True, None))
+    assert isinstance(pairing, Pairing)
+    first = pairing.attackers
+    record, venues = await storage.games.create_across(
+        attackers=first.player,
+        defenders=pairing.defenders.player,
+        variant=first.variant,
+        move_seconds=first.move_seconds,
+        rated=first.rated,
+        places={
+            "attackers": Place(first.guild_id, "North", 9001),
+            "defenders": Place(pairing.defenders.guild_id, "South", 9002),
+        },
+        pairing=pairing,
+    )
+    live = hub.adopt(record, venues)
+    mover = live.to_move
+    # The venues are read while the game is rebuilt: hold that read open to look inside.
+    reading, release = asyncio.Event(), asyncio.Event()
+    read_venues = storage.games.venues
+
+    async def held_venues(game_id: int) -> list[Venue]:
+        reading.set()
+        await release.wait()
+        return list(await read_venues(game_id))
+
+    storage.games.venues = held_venues  # type: ignore[method-assign]
+    live.unsure = True
+    playing = asyncio.create_task(hub.play(9001, mover, "d1-c1"))
+    await reading.wait()
+    assert hub.get(9001) is live and hub.get(9002) is live
+    release.set()
+    played = await playing
+    assert played.live is live and live.game.ply == 1
+    assert hub.get(9001) is live and hub.get(9002) is live
     await storage.close()

@@ -831,8 +831,9 @@ class GameHub:
         live.clear_offers()
         live.declined.clear()
         if live.across:
-            # A venue may have moved (continued elsewhere after its channel was deleted).
-            self._drop(live)
+            # A venue may have moved (continued elsewhere after its channel was deleted). The
+            # game stays in the channel map until its new venues are known: a move or click in
+            # its channel meanwhile must find it (and wait for its lock), not "no game here".
             venues = []
             for venue in await self.storage.games.venues(live.id):
                 shown, ply = boards.get((venue.side, venue.channel_id), (None, None))
@@ -844,6 +845,7 @@ class GameHub:
                     await self.storage.games.set_venue_board(live.id, venue.side, shown, ply)
                     venue = replace(venue, board_message_id=shown, board_ply=ply)
                 venues.append(venue)
+            self._drop(live)
             live.venues = tuple(venues)
             self._track(live)
             for stored in await self.storage.offers.of_game(live.id):
