@@ -36,6 +36,7 @@ from .runtime.config import Settings
 from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
+from .timely import watch
 from .tournament_desk import TournamentDesk
 from .views import DYNAMIC_ITEMS, ClickRouter
 
@@ -79,7 +80,7 @@ class TaflTree(app_commands.CommandTree["TaflBot"]):
     shutdown can let it finish, and turns every command's error into a private reply."""
 
     async def interaction_check(self, interaction: discord.Interaction[TaflBot], /) -> bool:
-        self.client.track_interaction()
+        self.client.track_interaction(interaction)
         return True
 
     async def on_error(
@@ -308,12 +309,15 @@ class TaflBot(commands.Bot):
         task.add_done_callback(done)
         return task
 
-    def track_interaction(self) -> None:
-        """Note that the current task is handling an interaction (a command or a click)."""
+    def track_interaction(self, interaction: discord.Interaction) -> None:
+        """Note that the current task is handling ``interaction`` (a command or a click), and
+        have it acknowledged if the task has not answered it in time (:func:`timely.watch`)."""
         task = asyncio.current_task()
         if task is not None and task not in self.in_flight:
             self.in_flight.add(task)
             task.add_done_callback(self.in_flight.discard)
+            stop_watching = watch(interaction)
+            task.add_done_callback(lambda _: stop_watching())
 
     async def close(self) -> None:
         """Let interactions being handled finish (their replies need the HTTP session), stop
