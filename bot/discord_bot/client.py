@@ -61,6 +61,8 @@ class Gateway(NamedTuple):
 
 SESSION_RESERVE = 10
 """Gateway sessions a process leaves unstarted in the day's budget (for other processes)."""
+ARRIVALS_KEPT = 1024
+"""Arrival times kept of interactions not yet handled (see ``TaflBot._arrived``)."""
 INTERACTION_GRACE_SECONDS = 10.0
 """On shutdown, how long interactions already being handled may take to finish before they are
 cancelled quietly (their replies need the HTTP session, which closes last)."""
@@ -159,6 +161,9 @@ class TaflBot(commands.Bot):
         self._stopping = asyncio.Event()
         self._closed = False
         self._ignoring = False
+        self._arrived: dict[int, float] = {}
+        """When each interaction not yet handled arrived from the gateway (the loop's clock):
+        the watchdog counts Discord's seconds from there, not from when its handler starts."""
 
     def serving(self) -> bool:
         """Whether this process may answer for its servers now: it holds their leases (and
@@ -188,6 +193,7 @@ class TaflBot(commands.Bot):
                     log.warning("answering interactions again")
                 if self.metrics is not None:
                     self.metrics.interaction_arrived(data)
+                self._note_arrival(data)
                 deliver(data)
                 return
             if not self._ignoring:
@@ -196,6 +202,14 @@ class TaflBot(commands.Bot):
 
         state.parsers["INTERACTION_CREATE"] = gated
         return state
+
+    def _note_arrival(self, data: Any) -> None:
+        if len(self._arrived) >= ARRIVALS_KEPT:
+            # Interactions never handled (none of the bot's) would pile up: drop the oldest.
+            for stale in list(self._arrived)[: ARRIVALS_KEPT // 2]:
+                del self._arrived[stale]
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            self._arrived[int(data["id"])] = asyncio.get_running_loop().time()
 
     def gateways(self) -> dict[int, Gateway]:
         """This process's gateway connections by shard (the unsharded bot's one is shard 0)."""
@@ -316,7 +330,7 @@ class TaflBot(commands.Bot):
         if task is not None and task not in self.in_flight:
             self.in_flight.add(task)
             task.add_done_callback(self.in_flight.discard)
-            stop_watching = watch(interaction)
+            stop_watching = watch(interaction, since=self._arrived.pop(interaction.id, None))
             task.add_done_callback(lambda _: stop_watching())
 
     async def close(self) -> None:

@@ -172,11 +172,15 @@ class TimelyResponse(discord.InteractionResponse[Any]):
 
 
 def watch(
-    interaction: discord.Interaction[Any], after: float = ACKNOWLEDGE_SECONDS
+    interaction: discord.Interaction[Any],
+    after: float = ACKNOWLEDGE_SECONDS,
+    *,
+    since: float | None = None,
 ) -> Callable[[], None]:
     """Give ``interaction`` a :class:`TimelyResponse` and have it acknowledged if it is still
-    unanswered ``after`` seconds from now. Returns what stops the watch (call it once the
-    handler is done: an interaction it left unanswered is not acknowledged for nothing)."""
+    unanswered ``after`` seconds from ``since`` (when it arrived, on the event loop's clock;
+    by default now). Returns what stops the watch (call it once the handler is done: an
+    interaction it left unanswered is not acknowledged for nothing)."""
     if interaction.type not in WATCHED:
         return _nothing
     response = getattr(interaction, "_cs_response", None)  # discord.py's cache of .response
@@ -186,7 +190,9 @@ def watch(
         return _nothing
     response = TimelyResponse(interaction)
     setattr(interaction, "_cs_response", response)  # noqa: B010 (a slot of discord.py's)
-    handle = asyncio.get_running_loop().call_later(after, _acknowledge, response)
+    loop = asyncio.get_running_loop()
+    start = loop.time() if since is None else since
+    handle = loop.call_at(start + after, _acknowledge, response)
     return handle.cancel
 
 
