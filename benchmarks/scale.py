@@ -39,12 +39,13 @@ end and the latency only says how long the window was.
 
 What is timed: from the stand-in writing the ``/tafl move`` interaction to the bot's gateway
 connection (closed loop) or from the move's scheduled arrival (open loop; the time until it was
-written is printed apart), to the bot's first response reaching the stand-in (the interaction
-callback, which carries the new board).
-Autocomplete is timed from its sending, and printed apart. Answers later than Discord's 3 s
-limit are refused by the stand-in (as Discord would: the player sees "This interaction failed");
-they count as late and keep their real latency in the percentiles, so a slow bot cannot hide its
-slowest moves.
+written is printed apart), to the new board reaching the stand-in: the interaction callback, or
+when the bot was slow and acknowledged the move first (Discord shows it "thinking"), the
+follow-up message that carries the board. Autocomplete is timed from its sending, and printed
+apart. A board later than Discord's 3 s counts as late, keeping its real latency in the
+percentiles, so a slow bot cannot hide its slowest moves; a move whose first response came after
+the 3 s was refused by the stand-in (as Discord would: the player sees "This interaction
+failed") and counts as failed too.
 
 Durability: each bot process logs at start-up what its database reports for the bot's own
 connection (SQLite's ``PRAGMA journal_mode`` and ``PRAGMA synchronous``, PostgreSQL's ``SHOW
@@ -126,7 +127,6 @@ from bot_latency import (  # noqa: E402
     MENTION,
     WAIT,
     BenchFailure,
-    answer_text,
     bounded,
     cancel_all,
     game_over,
@@ -141,6 +141,7 @@ from fakediscord import (  # noqa: E402
     FakeMessage,
     FakeUser,
 )
+from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE  # noqa: E402
 
 from bot.storage import redact  # noqa: E402
 
@@ -242,12 +243,13 @@ class Timed:
     """When the player acted: the interaction's sending (closed loop, autocomplete), or the
     move's scheduled arrival (open loop)."""
     latency: float | None = None
-    """Seconds from ``at`` to the bot's first response reaching the stand-in (in time or
-    refused as late); ``None`` while (or if never) answered."""
+    """Seconds from ``at`` to the bot's answer reaching the stand-in (in time or refused as
+    late; for a move, its board); ``None`` while (or if never) answered."""
     sent: float | None = None
     """When the stand-in wrote the interaction to the bot's gateway connection."""
     refused: bool = False
-    """The stand-in refused the answer: it came over 3 s after the interaction was sent."""
+    """The stand-in refused the bot's first response: it came over 3 s after the interaction
+    was sent (the player saw "This interaction failed")."""
 
     @property
     def late(self) -> bool:
@@ -346,10 +348,11 @@ class Run:
         moves = [move for phase in self.phases for move in phase.moves]
         answered = sum(1 for move in moves if move.latency is not None)
         late = sum(1 for move in moves if move.late)
+        failed = sum(1 for move in moves if move.refused)
         return (
             f"{self.config.name} with {self.config.processes} process(es), while {self.step}: "
             f"{self.games} games started, {answered} moves answered, {late} moves answered "
-            f"late, {self.rematches} rematches"
+            f"late ({failed} failed), {self.rematches} rematches"
         )
 
 
@@ -489,6 +492,26 @@ class Driver:
             raise BenchFailure(f"the stand-in refused the answer to {what}: {interaction.rejected}")
         return interaction
 
+    async def reply(self, interaction: FakeInteraction, what: str) -> tuple[FakeMessage, float]:
+        """The message that answers a command the bot answered (see :meth:`answer`), and when
+        it reached the stand-in: the callback's, or when the bot acknowledged the command first
+        (it was slow: Discord shows it "thinking"), the follow-up message that came after."""
+        placeholder = interaction.original_message
+        if placeholder is None:
+            raise BenchFailure(f"{what}: the bot answered without a message: {interaction}")
+        callback = interaction.callback
+        if callback is None or callback.type != DEFERRED_CHANNEL_MESSAGE:
+            return placeholder, callback.at if callback is not None else math.nan
+        channel = self.fake.world.channels[placeholder.channel_id]
+        message = await self.message(
+            channel,
+            lambda m: m.interaction_id == interaction.id and not m.loading,
+            placeholder.sequence,
+            f"the answer that follows {what}",
+        )
+        at = next(r.at for r in interaction.responses if r.message is message)
+        return message, at
+
     async def message(
         self, channel: FakeChannel, predicate: Callable[[FakeMessage], bool], after: int, what: str
     ) -> FakeMessage:
@@ -574,12 +597,14 @@ async def open_game(driver: Driver, table: Table, run: Run) -> None:
     """The first player challenges the second, who accepts."""
     first, second = table.players
     ask = await driver.command(first, table.channel, "challenge", opponent=second)
-    if ask.original_message is None or "challenges you" not in ask.original_message.text:
+    if ask.callback is None:
+        raise BenchFailure(f"/tafl challenge in {table.channel.name} failed: {ask.rejected}")
+    offer, _ = await driver.reply(ask, f"/tafl challenge in {table.channel.name}")
+    if "challenges you" not in offer.text:
         raise BenchFailure(
-            f"/tafl challenge was not posted in {table.channel.name}: "
-            f"{ask.responses or ask.rejected}"
+            f"/tafl challenge was not posted in {table.channel.name}: {ask.responses}"
         )
-    table.follow(await driver.accept(second, ask.original_message, table.channel))
+    table.follow(await driver.accept(second, offer, table.channel))
     run.games += 1
 
 
@@ -592,8 +617,8 @@ async def rematch(driver: Driver, table: Table, run: Run) -> None:
         offer = await driver.command(asker, table.channel, "rematch")
         if offer.callback is None:
             continue
-        message = offer.original_message
-        if message is None or "asks for a rematch" not in message.text:
+        message, _ = await driver.reply(offer, f"/tafl rematch in {table.channel.name}")
+        if "asks for a rematch" not in message.text:
             raise BenchFailure(
                 f"/tafl rematch did not offer a rematch in {table.channel.name}: {offer.responses}"
             )
@@ -648,10 +673,13 @@ async def send_move(driver: Driver, table: Table, arrival: Timed | None = None) 
         # The bot plays a move before it answers, so the turn passed all the same.
         table.mover = table.other(mover)
         return sample
-    text = answer_text(ix, f"/tafl move {move} in {table.channel.name}")
-    if ix.callback is not None and ix.callback.ephemeral:
-        raise BenchFailure(f"/tafl move {move} in {table.channel.name} was refused: {text!r}")
-    table.follow(text)
+    answer, answered_at = await driver.reply(ix, f"/tafl move {move} in {table.channel.name}")
+    sample.latency = answered_at - sample.at
+    if answer.ephemeral:
+        raise BenchFailure(
+            f"/tafl move {move} in {table.channel.name} was refused: {answer.text!r}"
+        )
+    table.follow(answer.text)
     table.acknowledged.append(move)
     return sample
 
@@ -1318,11 +1346,12 @@ def table_row(run: Run, phase: Phase) -> str:
     answered = phase.answered(phase.moves)
     median, p95, p99 = quantiles(moves)
     late = sum(1 for move in moves if move.late)
+    failed = sum(1 for move in moves if move.refused)
     _, durable = durability_of(run)
     name = run.config.name + ("" if durable else "*")
     row = (
         f"{name:<14} {run.config.processes:>9} {run.games:>6} {len(moves):>7} {median:>10} "
-        f"{p95:>8} {p99:>8} {late:>5}"
+        f"{p95:>8} {p99:>8} {late:>5} {failed:>6}"
     )
     if phase.mode == "open":
         row += f" {len(moves) - len(answered):>10}"
@@ -1352,7 +1381,7 @@ def report(results: list[Run], plan: Plan, loads: tuple[str, str], disk: str | N
         windows = [(run, phase) for run in results for phase in run.phases if phase.mode == mode]
         header = (
             f"{'configuration':<14} {'processes':>9} {'games':>6} {'moves':>7} "
-            f"{'median ms':>10} {'p95 ms':>8} {'p99 ms':>8} {'late':>5}"
+            f"{'median ms':>10} {'p95 ms':>8} {'p99 ms':>8} {'late':>5} {'failed':>6}"
         )
         if mode == "open":
             header += f" {'unanswered':>10}"
@@ -1394,15 +1423,15 @@ def report(results: list[Run], plan: Plan, loads: tuple[str, str], disk: str | N
                 "turn's autocomplete"
             )
             print(
-                f"moves: sent in the window; late: answered after Discord's {DEADLINE:g} s "
-                '(the player saw "This interaction failed"), in the percentiles with their '
-                "real latency"
+                f"moves: sent in the window; late: the board came after Discord's {DEADLINE:g} "
+                "s, in the percentiles with its real latency; failed: of those, moves whose "
+                'first response Discord refused (the player saw "This interaction failed")'
             )
         else:
             print(
-                f"moves: scheduled in the window; late: answered over {DEADLINE:g} s after "
-                f"arrival; unanswered: no answer {WAIT:g} s after the window (counted as the "
-                "slowest)"
+                f"moves: scheduled in the window; late: the board came over {DEADLINE:g} s "
+                "after arrival; failed: of those, moves whose first response Discord refused; "
+                f"unanswered: no answer {WAIT:g} s after the window (counted as the slowest)"
             )
         print(
             "moves/s: moves of the window answered, per second; moves/CPU-s: the same moves "

@@ -10,7 +10,8 @@ code, and measures recording a move and the start-up load on PostgreSQL.
 Targets (issue 4): a move costs 2 ms or less and does not grow with the length of the game; loading
 1,000 active games of 60 moves each takes 2 s or less. The load is reported in two parts: the
 storage's own work (queries, grouping, takeback resolution) and the engine's replay, which is the
-engine's cost rather than the storage's.
+engine's cost rather than the storage's: on the fast core where it is built (``Game.play_all``),
+else on the Python engine (``TAFL_PURE_PYTHON=1`` measures that one).
 
 The benchmark checks what it stored: every move recorded is read back, and the start-up load
 must bring back every game with all its moves; otherwise it exits with status 1. ``--smoke``
@@ -33,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # pg_server
 
-from bot.engine import Game
+from bot.engine import Game, core
 from bot.storage import Participant, Storage, redact
 
 MOVE_TARGET_MS = 2.0
@@ -233,8 +234,10 @@ async def run(folder: Path, games: int, moves: int, long_game: int = LONG_GAME) 
         f"  [target <= {LOAD_TARGET_S} s: {verdict(storage_part <= LOAD_TARGET_S)}]"
     )
     print(f"   same load with a no-op replay, end to end: {no_engine.total_seconds:.3f} s")
+    engine = "the fast core" if core.extension() is not None else f"Python, {core.state()}"
     print(
-        f"   engine replay (Game.play x {games * moves}): {report.replay_seconds:.3f} s"
+        f"   engine replay (Game.play_all, {games * moves} moves on {engine}):"
+        f" {report.replay_seconds:.3f} s"
         f"  ({report.replay_seconds / (games * moves) * 1e6:.0f} us per move)"
     )
     print(

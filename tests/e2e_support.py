@@ -298,14 +298,16 @@ async def open_world(
     extra_env: Mapping[str, str] | None = None,
     *,
     expected_errors: tuple[str, ...] = (),
+    interaction_deadline: float = 3.0,
 ) -> AsyncIterator[World]:
-    """A fake Discord with one guild and ``names`` as members, and the bot serving it.
+    """A fake Discord with one guild and ``names`` as members, and the bot serving it
+    (``interaction_deadline``: how soon the stand-in wants an interaction's first response).
 
     On exit the bot is stopped with SIGINT and must exit 0 without logging an error (other than
     the ones whose logged text contains one of ``expected_errors``, each of which must then have
     been logged), and the fake must have seen no unhandled route.
     """
-    async with FakeDiscord() as fake:
+    async with FakeDiscord(interaction_deadline=interaction_deadline) as fake:
         guild = fake.create_guild("Tafl Club")
         users = {name: fake.create_user(name, guild=guild) for name in names}
         env = bot_env(fake, guild, tmp, {"TAFL_TIMER_TICK": "0.5", **(extra_env or {})})

@@ -51,7 +51,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"400 moves in {NUMBER} s; per move: median {NUMBER} ms",
         rf"median {NUMBER} ms +p95 {NUMBER} ms +\[target <= 2\.0 ms: (ok|MISSED)\]",
         rf"synchronous=FULL .* median {NUMBER} ms against {NUMBER} ms",
-        rf"engine replay \(Game\.play x 400\): {NUMBER} s",
+        rf"engine replay \(Game\.play_all, 400 moves on (the fast core|Python, \w+)\): {NUMBER} s",
         rf"total: {NUMBER} s",
     ),
     "ai": (
@@ -113,18 +113,19 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         r"CPUs: \d+ \(os\.cpu_count\(\)\)",
         rf"load average \(1, 5, 15 min\): {NUMBER}, {NUMBER}, {NUMBER} before the run",
         r"Closed loop, a saturation test: .*\n.*not what a player feels",
-        r"configuration +processes +games +moves +median ms +p95 ms +p99 ms +late +moves/s "
-        r"+moves/CPU-s +others\n",
+        r"configuration +processes +games +moves +median ms +p95 ms +p99 ms +late +failed "
+        r"+moves/s +moves/CPU-s +others\n",
         *(
-            rf"\n{name}\*? +{processes} +8 +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER} +\d+ +{NUMBER} "
+            rf"\n{name}\*? +{processes} +8 +[1-9]\d* +{NUMBER} +{NUMBER} +{NUMBER} +\d+ +\d+ "
+            rf"+{NUMBER} "
             rf"+(?:{NUMBER}|n/a) +(?:{NUMBER}%|n/a)\n"
             for name, processes in (("SQLite", 1), ("PostgreSQL", 2))
         ),
         r"Open loop: moves arrive at 10 a second in all \(Poisson, seed \d+\)",
-        r"configuration +processes +games +moves +median ms +p95 ms +p99 ms +late +unanswered "
-        r"+moves/s +moves/CPU-s +others\n",
+        r"configuration +processes +games +moves +median ms +p95 ms +p99 ms +late +failed "
+        r"+unanswered +moves/s +moves/CPU-s +others\n",
         *(
-            rf"\n{name}\*? +{processes} +8 +[1-9]\d*( +(?:{NUMBER}|never)){{3}} +\d+ +\d+ "
+            rf"\n{name}\*? +{processes} +8 +[1-9]\d*( +(?:{NUMBER}|never)){{3}} +\d+ +\d+ +\d+ "
             rf"+{NUMBER} +(?:{NUMBER}|n/a) +(?:{NUMBER}%|n/a)\n"
             for name, processes in (("SQLite", 1), ("PostgreSQL", 2))
         ),

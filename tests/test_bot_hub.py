@@ -65,6 +65,19 @@ async def test_turn_and_membership_errors_are_specific(tmp_path: Path) -> None:
     await storage.close()
 
 
+async def test_a_move_sent_again_is_told_that_it_counted(tmp_path: Path) -> None:
+    # Its answer was slow, so the player sends it again: not a bare "not your turn".
+    storage, hub = await new_hub(tmp_path / "t.sqlite3")
+    await start(hub)
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    with pytest.raises(UserError) as again:
+        await hub.play(CHANNEL, ANN, "d1-c1")
+    assert str(again.value) == (
+        "It is not your turn: your move `d1-c1` was played, and <@2> is to move with the defenders."
+    )
+    await storage.close()
+
+
 async def test_racing_submissions_apply_exactly_one(tmp_path: Path) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)

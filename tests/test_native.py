@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -86,6 +87,103 @@ def test_the_boards_agree_over_the_recorded_copenhagen_games() -> None:
     # The rules that random games seldom reach are all in the records.
     assert report.shieldwalls > 0
     assert {"exit fort", "encirclement", "king captured", "king escaped"} <= set(report.endings)
+
+
+def long_game(variant: str, plies: int, seed: int) -> list[str]:
+    """A random game of ``variant`` that goes on for ``plies`` moves where it can: a move that
+    would end it early is passed over while another is left (so the replay runs past the C
+    board's own undo depth)."""
+    rng = random.Random(seed)
+    game = Game(variant)
+    texts: list[str] = []
+    while len(texts) < plies and not game.is_over:
+        moves = game.legal_moves()
+        rng.shuffle(moves)
+        for move in moves:
+            game.play(move)
+            if not game.is_over or move is moves[-1]:
+                texts.append(move.text(game.size))
+                break
+            game.undo()
+    return texts
+
+
+def assert_same_game(replayed: Game, played: Game) -> None:
+    """Everything the bot reads of a game, and every takeback back to the start, agree."""
+    assert replayed.history == played.history
+    assert replayed.outcome == played.outcome
+    assert replayed.position_otn() == played.position_otn()
+    assert replayed.turn is played.turn
+    assert replayed.legal_moves() == played.legal_moves()
+    assert replayed.board.hash == played.board.hash
+    assert replayed.board.stack == played.board.stack
+    while played.history:
+        assert replayed.repetitions() == played.repetitions()
+        assert replayed.undo() == played.undo()
+        assert replayed.position_otn() == played.position_otn()
+        assert replayed.outcome == played.outcome
+    assert replayed.board.hash == played.board.hash and replayed.board.status is None
+
+
+@needs_board
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_game_replayed_on_the_fast_core_is_the_game_played_move_by_move(variant: str) -> None:
+    for seed in range(6):
+        texts = long_game(variant, 300 if seed < 2 else 80, seed)
+        played = Game(variant)
+        for text in texts:
+            played.play(text)
+        replayed = Game(variant)
+        replayed.play_all(texts)
+        assert_same_game(replayed, played)
+
+
+@needs_board
+def test_the_recorded_copenhagen_games_replay_alike_up_to_the_move_refused() -> None:
+    refused = 0
+    for recorded in load_games()[:400]:
+        played, texts = Game("copenhagen"), []
+        error: str | None = None
+        for text, _ in recorded.moves:
+            try:
+                move = played.parse_move(text)
+            except TaflError as problem:
+                texts.append(text)  # as written: the engine refuses it, and says why
+                error = str(problem)
+                break
+            texts.append(move.text(played.size))
+            played.play(move)
+        replayed = Game("copenhagen")
+        if error is None:
+            replayed.play_all(texts)
+        else:
+            refused += 1
+            with pytest.raises(TaflError) as caught:
+                replayed.play_all(texts)
+            assert str(caught.value) == error
+        assert_same_game(replayed, played)
+    assert refused > 0
+
+
+def test_a_replay_stops_at_a_move_it_cannot_play_with_the_moves_before_it_played() -> None:
+    texts = long_game("tablut", 30, seed=4)
+    played = Game("tablut")
+    for text in texts[:20]:
+        played.play(text)
+    replayed = Game("tablut")
+    with pytest.raises(TaflError) as caught:
+        replayed.play_all([*texts[:20], texts[20 - 1], *texts[20:]])  # a move played twice
+    with pytest.raises(TaflError) as expected:
+        played.play(texts[20 - 1])
+    assert str(caught.value) == str(expected.value)
+    assert_same_game(replayed, played)
+    # Written as people write it rather than as stored: the same game.
+    loose = Game("tablut")
+    loose.play_all([text.upper().replace("-", " ") for text in texts])
+    reference = Game("tablut")
+    for text in texts:
+        reference.play(text)
+    assert_same_game(loose, reference)
 
 
 RULE_POSITIONS = [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from storage_helpers import moves_to_the_end, new_game, open_storage, random_moves
 
-from bot.engine import Game, Side
+from bot.engine import Board, Game, Side, core
 from bot.storage import GameRecord, GameStatus, Shards, Storage
 from bot.storage.movelog import MoveLogError, moves_in_effect
 from bot.storage.storage import (
@@ -72,6 +72,35 @@ async def test_active_games_are_replayed_to_the_exact_position(database_target: 
         assert Side(loaded.record.turn) is reference.turn
     assert report.over_on_board == ()
     assert report.total_seconds >= report.replay_seconds > 0
+
+
+async def test_the_start_up_replay_does_not_walk_the_moves_through_the_python_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where the fast core is built, a restart replays the stored moves on it: the Python
+    # board only takes over the final position (issue 33, item 17).
+    if core.extension() is None:
+        pytest.skip(f"the fast core is not in use ({core.state()})")
+    storage = await open_storage(tmp_path / "tafl.sqlite3")
+    game = await new_game(storage, 1)
+    moves = random_moves("tablut", 40, seed=3)
+    await store(storage, game.id, moves)
+    made: list[int] = []
+    python_make = Board.make
+
+    def counted(board: Board, move: int) -> object:
+        made.append(move)
+        return python_make(board, move)
+
+    monkeypatch.setattr(Board, "make", counted)
+    [loaded] = (await storage.load_active_games()).games
+    await storage.close()
+    assert made == []
+    monkeypatch.undo()
+    reference = replayed("tablut", moves)
+    assert loaded.game.history == reference.history
+    assert loaded.game.board.stack == reference.board.stack
+    assert loaded.game.position_otn() == reference.position_otn()
 
 
 async def test_a_game_whose_moves_no_longer_replay_is_reported_kept_and_marked(

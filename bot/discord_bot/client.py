@@ -37,6 +37,7 @@ from .runtime.heartbeat import time_heartbeats_when_sent
 from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
+from .timely import watch
 from .tournament_desk import TournamentDesk
 from .views import DYNAMIC_ITEMS, ClickRouter
 
@@ -61,6 +62,8 @@ class Gateway(NamedTuple):
 
 SESSION_RESERVE = 10
 """Gateway sessions a process leaves unstarted in the day's budget (for other processes)."""
+ARRIVALS_KEPT = 1024
+"""Arrival times kept of interactions not yet handled (see ``TaflBot._arrived``)."""
 INTERACTION_GRACE_SECONDS = 10.0
 """On shutdown, how long interactions already being handled may take to finish before they are
 cancelled quietly (their replies need the HTTP session, which closes last)."""
@@ -80,7 +83,7 @@ class TaflTree(app_commands.CommandTree["TaflBot"]):
     shutdown can let it finish, and turns every command's error into a private reply."""
 
     async def interaction_check(self, interaction: discord.Interaction[TaflBot], /) -> bool:
-        self.client.track_interaction()
+        self.client.track_interaction(interaction)
         return True
 
     async def on_error(
@@ -160,6 +163,9 @@ class TaflBot(commands.Bot):
         self._stopping = asyncio.Event()
         self._closed = False
         self._ignoring = False
+        self._arrived: dict[int, float] = {}
+        """When each interaction not yet handled arrived from the gateway (the loop's clock):
+        the watchdog counts Discord's seconds from there, not from when its handler starts."""
 
     def serving(self) -> bool:
         """Whether this process may answer for its servers now: it holds their leases (and
@@ -189,6 +195,7 @@ class TaflBot(commands.Bot):
                     log.warning("answering interactions again")
                 if self.metrics is not None:
                     self.metrics.interaction_arrived(data)
+                self._note_arrival(data)
                 deliver(data)
                 return
             if self.metrics is not None:
@@ -199,6 +206,14 @@ class TaflBot(commands.Bot):
 
         state.parsers["INTERACTION_CREATE"] = gated
         return state
+
+    def _note_arrival(self, data: Any) -> None:
+        if len(self._arrived) >= ARRIVALS_KEPT:
+            # Interactions never handled (none of the bot's) would pile up: drop the oldest.
+            for stale in list(self._arrived)[: ARRIVALS_KEPT // 2]:
+                del self._arrived[stale]
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            self._arrived[int(data["id"])] = asyncio.get_running_loop().time()
 
     def gateways(self) -> dict[int, Gateway]:
         """This process's gateway connections by shard (the unsharded bot's one is shard 0)."""
@@ -312,12 +327,15 @@ class TaflBot(commands.Bot):
         task.add_done_callback(done)
         return task
 
-    def track_interaction(self) -> None:
-        """Note that the current task is handling an interaction (a command or a click)."""
+    def track_interaction(self, interaction: discord.Interaction) -> None:
+        """Note that the current task is handling ``interaction`` (a command or a click), and
+        have it acknowledged if the task has not answered it in time (:func:`timely.watch`)."""
         task = asyncio.current_task()
         if task is not None and task not in self.in_flight:
             self.in_flight.add(task)
             task.add_done_callback(self.in_flight.discard)
+            stop_watching = watch(interaction, since=self._arrived.pop(interaction.id, None))
+            task.add_done_callback(lambda _: stop_watching())
 
     async def close(self) -> None:
         """Let interactions being handled finish (their replies need the HTTP session), stop

@@ -24,12 +24,11 @@ from bot.storage import (
 from .app.errors import UserError
 from .app.wording import seconds_left
 from .limits import CONTENT, clip
+from .timely import answer, expired
 
 log = logging.getLogger(__name__)
 
 GENERIC = "Something went wrong on our side; the game is safe. Please try again."
-UNKNOWN_INTERACTION = 10062
-"""Discord's error code for an interaction token that has expired (or was never valid)."""
 UNAVAILABLE = (
     "The bot cannot reach its game database right now. Please try again in a minute; if you had "
     "just moved, the board will then show whether your move counted."
@@ -80,9 +79,10 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
     """Reply privately: the reason for expected errors, a generic line (and a log) for bugs."""
     message = friendly_message(error)
     original = getattr(error, "original", error)
-    if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
-        # The answer missed Discord's 3 s window (a busy moment): the player has already seen
-        # "This interaction failed", and a second answer to the same token would fail too.
+    if expired(original):
+        # The answer missed Discord's window (the event loop stalled past the watchdog): the
+        # player has already seen "This interaction failed", and a second answer to the same
+        # token would fail too.
         log.warning("%s answered too late for Discord (the interaction had expired)", where)
         return
     if message is None:
@@ -102,9 +102,6 @@ async def reply_private(interaction: discord.Interaction, message: str) -> None:
     # A reply may name a player with a mention (shown as their name); it must notify nobody.
     quiet = discord.AllowedMentions.none()
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=quiet)
-        else:
-            await interaction.response.send_message(message, ephemeral=True, allowed_mentions=quiet)
+        await answer(interaction, message, ephemeral=True, allowed_mentions=quiet)
     except discord.HTTPException:
         log.warning("could not deliver a reply: %s", message)

@@ -43,6 +43,7 @@ from .present import (
     text_board,
     whose_turn,
 )
+from .timely import answer, expired
 from .views import (
     AI_ACTIONS,
     PEOPLE_ACTIONS,
@@ -282,10 +283,22 @@ async def _post_board_in(
         mover = live.to_move
         if owner is None or owner == mover:
             mentions = PING
-    message: discord.Message | None
+    message: discord.Message | None = None
     if interaction is not None:
-        message = await _reply(interaction, content, embed, image, view, mentions)
-    else:
+        try:
+            message = await _reply(interaction, content, embed, image, view, mentions)
+        except discord.HTTPException as error:
+            if not expired(error):
+                raise
+            # Discord gave up on the answer (the player saw "This interaction failed"), but
+            # what it announces has happened: the board goes to the channel all the same.
+            log.warning("game %d: the board's answer came too late; posted in the channel", live.id)
+            guild_id = None if venue is None else venue.guild_id
+            channel = await resolve_channel(bot, channel_id, guild_id)
+            if channel is None:
+                return None
+            interaction = None
+    if interaction is None:
         assert channel is not None
         try:
             if image is not None and embed is not None:
@@ -343,20 +356,9 @@ async def _reply(
 ) -> discord.Message | None:
     embeds = [] if embed is None else [embed]
     files = [] if image is None else [image.file()]
-    if interaction.response.is_done():
-        return await interaction.followup.send(
-            content or "",
-            embeds=embeds,
-            files=files,
-            view=view,
-            allowed_mentions=mentions,
-            wait=True,
-        )
-    callback = await interaction.response.send_message(
-        content, embeds=embeds, files=files, view=view, allowed_mentions=mentions
+    return await answer(
+        interaction, content, embeds=embeds, files=files, view=view, allowed_mentions=mentions
     )
-    resource = callback.resource
-    return resource if isinstance(resource, discord.Message) else None
 
 
 async def strip_controls(

@@ -35,7 +35,9 @@ class ClickRouter:
     """Which cog method answers each kind of button and menu (the cogs own every rule; the
     items below only carry what a click needs in their custom ids)."""
 
-    def __init__(self, on_click: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self, on_click: Callable[[discord.Interaction], None] = lambda interaction: None
+    ) -> None:
         # Keyed by the item's class; register() ties each class to a handler taking exactly it.
         self._handlers: dict[type[Item], Callable[[discord.Interaction, Any], Awaitable[None]]] = {}
         self._on_click = on_click
@@ -47,7 +49,7 @@ class ClickRouter:
     async def dispatch(self, interaction: discord.Interaction, item: Item) -> None:
         """Run the handler of ``item``'s class; any error becomes a private reply (and a logged
         traceback for bugs), exactly as for slash commands."""
-        self._on_click()  # a shutdown lets this click finish first
+        self._on_click(interaction)  # a shutdown lets this click finish first
         name = type(item).__name__
         try:
             handler = self._handlers.get(type(item))

@@ -23,7 +23,7 @@ from typing import Any
 
 from .board import Board
 from .rules import CentreStrongRules, CopenhagenRules, GroupRules, SurroundedRules, rules_for
-from .tables import tables_for
+from .tables import MOVE_SHIFT, tables_for
 from .types import Termination
 from .variants import Variant
 
@@ -224,3 +224,79 @@ class FastBoard:
             (move, STATUS[code] or Termination.NO_LEGAL_MOVE)
             for move, code in self.core.winning_moves()
         ]
+
+
+class ReplayBoard:
+    """A C board that plays a game's moves for :meth:`Game.play_all
+    <bot.engine.game.Game.play_all>`: what playing a move asks of a board, answered by the fast
+    core, with each move's undo record kept as :class:`~bot.engine.board.Board` keeps it
+    (``Board.stack``), so that a Python board takes over at the end (:meth:`to_board`) exactly
+    as if it had made every move itself."""
+
+    __slots__ = ("core", "spec", "stack", "status", "variant")
+
+    def __init__(self, board: Board) -> None:
+        module = extension()
+        if module is None:
+            raise RuntimeError(f"the fast core is not in use ({state()})")
+        self.variant = board.variant
+        self.spec = spec_for(board.variant)
+        self.core: Any = module.Board(self.spec, bytes(board.cells), board.turn)
+        self.stack = list(board.stack)
+        self.status: Termination | None = board.status
+        """How the last move ended the game (``None``: it goes on), as ``Board.status``."""
+
+    @property
+    def turn(self) -> int:
+        return int(self.core.turn)
+
+    @property
+    def hash(self) -> int:
+        return int(self.core.hash)
+
+    @property
+    def last_captures(self) -> tuple[int, ...]:
+        return self.stack[-1][2] if self.stack else ()
+
+    def is_legal(self, move: int) -> bool:
+        """Whether ``move`` is legal for the side to move."""
+        return self.status is None and bool(self.core.is_legal(move))
+
+    def make(self, move: int) -> Termination | None:
+        """Play a legal move; how it ended the game (``None``: it goes on), as Board.make."""
+        core = self.core
+        if core.ply >= _REPLAY_DEPTH:
+            # The C board's own undo stack is bounded, and the undo records are kept here:
+            # go on from a fresh C board set up at the same position (the same hash).
+            core = self.core = type(core)(self.spec, core.cells, core.turn)
+        piece = core.cells[move >> MOVE_SHIFT]
+        previous_hash = int(core.hash)
+        status = STATUS[int(core.make(move))]
+        self.stack.append((move, piece, tuple(core.last_captures()), self.status, previous_hash))
+        self.status = status
+        return status
+
+    def king_routes(self) -> list[int]:
+        """The king's open routes, as Board.king_routes."""
+        return list(self.core.king_routes())
+
+    def king_threatened(self) -> bool:
+        """Whether the attackers could capture the king with one move, as Board.king_threatened."""
+        return self.status is None and bool(self.core.king_capturing_moves())
+
+    def has_moves(self) -> bool:
+        """Whether the side to move has a legal move, as Board.has_moves."""
+        return self.status is None and bool(self.core.has_moves())
+
+    def to_board(self) -> Board:
+        """A Python board at this position with this undo history: it plays on (and takes
+        back any of the moves made here) as if it had made them itself."""
+        board = Board(self.variant, list(self.core.cells), self.turn)
+        board.status = self.status
+        board.stack = self.stack
+        return board
+
+
+_REPLAY_DEPTH = 256
+"""Moves a :class:`ReplayBoard`'s C board makes before it starts afresh (the C stack holds
+``MAX_STACK``, 384)."""

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
+from typing import Protocol
 
-from .board import ATTACKERS, DEFENDERS, Board
+from . import core
+from .board import ATTACKERS, DEFENDERS, Board, Status
 from .errors import (
     AmbiguousMoveError,
     GameOverError,
@@ -69,6 +71,24 @@ def _check_setup(variant: Variant, cells: list[int], text: str) -> None:
             raise PositionError(f"{text!r}: defenders never stand in a camp ({name})")
         if piece == KING and sq in variant.escape_squares:
             raise PositionError(f"{text!r}: the king on {name} has already escaped")
+
+
+class _Playing(Protocol):
+    """What playing a move asks of a board: the Python :class:`Board`, or the fast core's
+    :class:`~bot.engine.core.ReplayBoard` while :meth:`Game.play_all` replays moves."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def hash(self) -> int: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def last_captures(self) -> tuple[int, ...]: ...
+    def make(self, move: int) -> Status: ...
+    def king_routes(self) -> list[int]: ...
+    def king_threatened(self) -> bool: ...
+    def has_moves(self) -> bool: ...
 
 
 @cache
@@ -309,6 +329,44 @@ class Game:
             parsed = move
         return self._apply(parsed)
 
+    def play_all(self, moves: Iterable[str]) -> None:
+        """Play ``moves`` in order, exactly as calling :meth:`play` on each would: the same
+        history, position, repetitions and outcome, and the first move that cannot be played
+        raises the same error, with the moves before it played.
+
+        Where the fast core is built, moves written as the engine writes them (``e1-e4``, as
+        storage keeps them) are made on its C board, and the Python board then takes over the
+        position and its undo history: restoring a stored game (the bot's start-up restores
+        every active game) costs a fraction of playing each move on the Python board.
+        """
+        pending = iter(moves)
+        if core.extension() is not None:
+            fast = core.ReplayBoard(self._board)
+            try:
+                refused = self._play_on(fast, pending)
+            finally:
+                self._board = fast.to_board()
+            if refused is None:
+                return
+            self.play(refused)  # written otherwise, or illegal: the Python board says why
+        for text in pending:
+            self.play(text)
+
+    def _play_on(self, board: core.ReplayBoard, moves: Iterable[str]) -> str | None:
+        """Play ``moves`` on the fast core's board up to the first one it cannot take (written
+        other than ``e1-e4``, or not to be played), which is returned (``None``: all played)."""
+        canonical = _canonical_moves(self.size)
+        for text in moves:
+            move = canonical.get(text)
+            if (
+                move is None
+                or self.outcome is not None
+                or not board.is_legal(move.origin << MOVE_SHIFT | move.target)
+            ):
+                return text
+            self._apply(move, board)
+        return None
+
     def undo(self) -> MoveResult:
         """Take back the last move (for takebacks); returns the move taken back."""
         if not self._history:
@@ -320,9 +378,11 @@ class Game:
 
     # ------------------------------------------------------------------ internals
 
-    def _apply(self, move: Move) -> MoveResult:
-        board = self._board
-        mover = self.turn
+    def _apply(self, move: Move, board: _Playing | None = None) -> MoveResult:
+        """Make a legal ``move`` on ``board`` (the game's own by default) and record it."""
+        if board is None:
+            board = self._board
+        mover = _INDEX_SIDE[board.turn]
         status = board.make(move.origin << MOVE_SHIFT | move.target)
         captures = tuple(sorted(board.last_captures))
         self._seen[board.hash] += 1
@@ -331,7 +391,7 @@ class Game:
         if status is not None:
             outcome = Outcome(mover, status)  # the move that ends the game wins it
         else:
-            outcome = self._judge_no_move()
+            outcome = self._judge_no_move(board)
             if outcome is None and self._seen[board.hash] >= REPETITION_LIMIT:
                 outcome = self.repetition_ending
         king_captured = status in KING_TAKEN
@@ -366,10 +426,12 @@ class Game:
         self.outcome = outcome
         return result
 
-    def _judge_no_move(self) -> Outcome | None:
+    def _judge_no_move(self, board: _Playing | None = None) -> Outcome | None:
         """The side to move loses when it has no legal move (a stalemate counts as surrounded)."""
-        if self._board.status is None and not self._board.has_moves():
-            return Outcome(self.turn.other, Termination.NO_LEGAL_MOVE)
+        if board is None:
+            board = self._board
+        if board.status is None and not board.has_moves():
+            return Outcome(_INDEX_SIDE[board.turn].other, Termination.NO_LEGAL_MOVE)
         return None
 
     def _over_text(self) -> str:

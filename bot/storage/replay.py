@@ -22,9 +22,9 @@ def variant_start(variant: str) -> tuple[str, SideName]:
 def replay_game(record: GameRecord, moves: Sequence[str]) -> Game:
     """Rebuild the engine's game from its stored start and the moves in effect.
 
-    Raises ``bot.engine.TaflError`` when a move no longer replays.
+    Raises ``bot.engine.TaflError`` when a move no longer replays. The moves are replayed on
+    the engine's fast core where it is built (:meth:`Game.play_all`).
     """
     game = Game(record.variant, record.start_position, Side(record.first_turn))
-    for move in moves:
-        game.play(move)
+    game.play_all(moves)
     return game

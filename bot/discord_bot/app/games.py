@@ -507,6 +507,16 @@ class GameHub:
         if live.side_of(user_id) is None:
             raise UserError("You are not playing in this game.")
         if live.to_move.user_id != user_id:
+            history = live.game.history
+            last = history[-1] if history else None
+            if last is not None and live.participant(last.side).user_id == user_id:
+                # Most often a move sent again because its answer was slow to come: say that
+                # it counted.
+                played = last.move.text(live.game.size)
+                raise UserError(
+                    f"It is not your turn: your move `{played}` was played, and "
+                    f"{not_your_turn(live)}"
+                )
             raise UserError(f"It is not your turn: {not_your_turn(live)}")
 
     async def _record_ending(self, live: LiveGame) -> FinishedGame:

@@ -230,7 +230,10 @@ class Lobby(commands.Cog):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         live = await self.bot.lobby_desk.start(outcome)
-        await interaction.followup.send(self._paired_words(live, interaction.user.id))
+        # Private also when the watchdog had answered first (then this is a message of its own).
+        await interaction.followup.send(
+            self._paired_words(live, interaction.user.id), ephemeral=True
+        )
 
     @staticmethod
     def _paired_words(live: LiveGame | None, user_id: int) -> str:

@@ -173,11 +173,11 @@ class Tournaments(commands.Cog):
             starts_at=self.bot.storage.db.now() + delay,
         )
         event = await self.bot.storage.tournaments.create(spec, participant_of(interaction.user))
-        await interaction.response.send_message(
+        sent = await interaction.response.send_message(
             embed=announcement_embed(event, 0), view=tournament_view(event.id)
         )
-        message = await interaction.original_response()
-        await self.bot.storage.tournaments.set_announcement(event.id, message.id)
+        if sent.message_id is not None:
+            await self.bot.storage.tournaments.set_announcement(event.id, sent.message_id)
 
     async def _may_organise(self, interaction: discord.Interaction) -> bool:
         settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
