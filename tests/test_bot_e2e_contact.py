@@ -449,6 +449,11 @@ async def test_quick_corrections_and_a_declined_challenge_do_not_count_for_the_c
     reply = await world.error_reply(tom, world.channel("too-soon"), "challenge", opponent=uma)
     assert reply.startswith("Slow down: you can challenge again in "), reply
     await world.click(vi, waiting, ":decline")
+    # Forgiven or not, each of the three challenges notified uma: a fourth must wait.
+    reply = await world.error_reply(tom, world.channel("too-often"), "challenge", opponent=uma)
+    assert reply.startswith("You have challenged uma 3 times in the last 10 minutes; "), reply
+    again = await world.offer_challenge(tom, vi, world.channel("too-often"))
+    await world.click(vi, again, ":decline")
 
 
 # -- old boards and bumped boards ------------------------------------------------------------------

@@ -173,3 +173,23 @@ async def test_a_declined_challenge_does_not_count_for_the_cooldown(
     await storage.challenges.accept(accepted.id, BOB)  # a game: it counted
     assert await storage.challenges.seconds_since_last(ALICE.user_id or 0) == 4
     assert first.id < refused.id < accepted.id
+
+
+async def test_the_challenges_made_to_one_member_are_counted_however_they_ended(
+    storage: Storage, clock: FakeClock
+) -> None:
+    alice, bob = ALICE.user_id or 0, BOB.user_id or 0
+    early = await challenge(storage)
+    clock.advance(700)  # outside a 600 s window
+    await storage.challenges.cancel(early.id, alice)
+    slip = await challenge(storage)
+    clock.advance(5)
+    await storage.challenges.cancel(slip.id, alice)
+    refused = await challenge(storage)
+    clock.advance(3)
+    await storage.challenges.decline(refused.id, bob)
+    await challenge(storage, challenged=CAROL)
+    clock.advance(2)
+    assert await storage.challenges.made_to(alice, bob, 600) == [5, 10]
+    assert await storage.challenges.made_to(alice, CAROL.user_id or 0, 600) == [2]
+    assert await storage.challenges.made_to(bob, alice, 600) == []

@@ -174,6 +174,24 @@ class ChallengeStore:
             )
         return None if created is None else self._db.now() - int(created)
 
+    async def made_to(self, user_id: int, challenged_id: int, window: int) -> list[int]:
+        """How many seconds ago ``user_id`` challenged ``challenged_id``, newest first, over the
+        last ``window`` seconds: every challenge, however it ended (each one notified the
+        person challenged)."""
+        now = self._db.now()
+        async with self._db.read() as connection:
+            rows = await connection.fetch(
+                """
+                SELECT c.created_at FROM challenges AS c
+                JOIN players AS a ON a.id = c.challenger_id
+                JOIN players AS b ON b.id = c.challenged_id
+                WHERE a.discord_user_id = ? AND b.discord_user_id = ? AND c.created_at > ?
+                ORDER BY c.created_at DESC, c.id DESC
+                """,
+                (user_id, challenged_id, now - window),
+            )
+        return [now - int(row["created_at"]) for row in rows]
+
     async def accept(
         self,
         challenge_id: int,

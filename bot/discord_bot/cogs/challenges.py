@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHALLENGE_COOLDOWN_SECONDS = 20
+"""Seconds between two challenges of one player (see ``seconds_since_last`` for which count)."""
+SAME_OPPONENT_LIMIT = 3
+"""Challenges to one member, however they ended, that one player may make in
+:data:`SAME_OPPONENT_WINDOW` seconds."""
+SAME_OPPONENT_WINDOW = 600
 
 
 def side_choice(text: str) -> SideChoice:
@@ -111,6 +116,16 @@ class Challenges(commands.Cog):
                 "Slow down: you can challenge again in "
                 f"{seconds_left(CHALLENGE_COOLDOWN_SECONDS - since)} "
                 f"(one challenge every {CHALLENGE_COOLDOWN_SECONDS} seconds)."
+            )
+        # Corrections and refusals are forgiven above, but each challenge notifies the person
+        # challenged: one member is asked at most a few times in a row.
+        asked = await store.made_to(interaction.user.id, opponent.id, SAME_OPPONENT_WINDOW)
+        if len(asked) >= SAME_OPPONENT_LIMIT:
+            wait = SAME_OPPONENT_WINDOW - asked[SAME_OPPONENT_LIMIT - 1]
+            raise UserError(
+                f"You have challenged {opponent.display_name} {SAME_OPPONENT_LIMIT} times in the "
+                f"last {SAME_OPPONENT_WINDOW // 60} minutes; you can challenge them again in "
+                f"{seconds_left(max(1, wait))}."
             )
         challenge = await store.create(
             guild_id=interaction.guild_id,
