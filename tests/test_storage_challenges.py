@@ -175,7 +175,7 @@ async def test_a_declined_challenge_does_not_count_for_the_cooldown(
     assert first.id < refused.id < accepted.id
 
 
-async def test_the_challenges_made_to_one_member_are_counted_however_they_ended(
+async def test_the_challenges_made_to_one_member_are_counted_unless_accepted(
     storage: Storage, clock: FakeClock
 ) -> None:
     alice, bob = ALICE.user_id or 0, BOB.user_id or 0
@@ -189,7 +189,9 @@ async def test_the_challenges_made_to_one_member_are_counted_however_they_ended(
     clock.advance(3)
     await storage.challenges.decline(refused.id, bob)
     await challenge(storage, challenged=CAROL)
+    played = await challenge(storage)
     clock.advance(2)
+    await storage.challenges.accept(played.id, BOB)  # they wanted that one
     assert await storage.challenges.made_to(alice, bob, 600) == [5, 10]
     assert await storage.challenges.made_to(alice, CAROL.user_id or 0, 600) == [2]
     assert await storage.challenges.made_to(bob, alice, 600) == []

@@ -176,8 +176,8 @@ class ChallengeStore:
 
     async def made_to(self, user_id: int, challenged_id: int, window: int) -> list[int]:
         """How many seconds ago ``user_id`` challenged ``challenged_id``, newest first, over the
-        last ``window`` seconds: every challenge, however it ended (each one notified the
-        person challenged)."""
+        last ``window`` seconds: every challenge but those accepted (a rematch too), however it
+        ended, since each one notified the person challenged."""
         now = self._db.now()
         async with self._db.read() as connection:
             rows = await connection.fetch(
@@ -186,6 +186,7 @@ class ChallengeStore:
                 JOIN players AS a ON a.id = c.challenger_id
                 JOIN players AS b ON b.id = c.challenged_id
                 WHERE a.discord_user_id = ? AND b.discord_user_id = ? AND c.created_at > ?
+                AND c.status <> 'accepted'
                 ORDER BY c.created_at DESC, c.id DESC
                 """,
                 (user_id, challenged_id, now - window),

@@ -42,8 +42,8 @@ log = logging.getLogger(__name__)
 CHALLENGE_COOLDOWN_SECONDS = 20
 """Seconds between two challenges of one player (see ``seconds_since_last`` for which count)."""
 SAME_OPPONENT_LIMIT = 3
-"""Challenges to one member, however they ended, that one player may make in
-:data:`SAME_OPPONENT_WINDOW` seconds."""
+"""Challenges to one member that one player may make in :data:`SAME_OPPONENT_WINDOW` seconds,
+however they ended unless accepted."""
 SAME_OPPONENT_WINDOW = 600
 
 
