@@ -3,24 +3,30 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
+import discord
 from helpers import game as built
 
 from bot.ai.puzzles import load_starter_set
-from bot.discord_bot.cogs.play import move_choices
-from bot.discord_bot.views import (
+from bot.discord_bot.compose.board import (
     BACK,
     MAX_OPTIONS,
+    PieceChoice,
+    TargetChoice,
+    move_choices,
+    piece_controls,
+    rank_bands,
+    target_controls,
+)
+from bot.discord_bot.compose.post import Menu
+from bot.discord_bot.table import item_of, read
+from bot.discord_bot.views import (
     NextPuzzleButton,
-    PieceSelect,
     PuzzlePieceSelect,
     PuzzleTargetSelect,
-    TargetSelect,
-    piece_view,
     puzzle_piece_view,
     puzzle_target_view,
-    rank_bands,
-    target_view,
 )
 from bot.engine import VARIANTS, Game, Side, parse_square, square_name
 
@@ -79,38 +85,40 @@ def test_every_choice_fits_discord_on_the_biggest_board() -> None:
 
 async def test_the_destination_menu_marks_captures_and_ends_with_back() -> None:
     game = Game("brandubh", CAPTURE, Side.ATTACKERS)
-    view = target_view(1, game, parse_square("a4", 7))
-    assert view is not None
-    [menu] = view.children
-    assert isinstance(menu, TargetSelect)
-    assert menu.item.placeholder == "Move a4 to…"  # which piece, once its menu has gone
-    options = menu.item.options
+    [control] = target_controls(1, game, parse_square("a4", 7))
+    assert isinstance(control, Menu)
+    assert read(TargetChoice, control.custom_id) == TargetChoice(1, 0, parse_square("a4", 7))
+    menu = item_of(control)
+    assert isinstance(menu, discord.ui.Select)
+    assert menu.placeholder == "Move a4 to…"  # which piece, once its menu has gone
+    options = menu.options
     labels = {option.label: option.value for option in options}
     assert labels["a4-c4 ×c3"] == str(parse_square("c4", 7))
     assert options[-1].value == BACK and options[-1].label == "Back"
     assert [o.description for o in options if "×" in o.label] == ["captures c3"]
 
 
-def piece_menus(view: object) -> list[PieceSelect]:
-    menus = getattr(view, "children", [])
-    assert all(isinstance(menu, PieceSelect) for menu in menus)
-    return list(menus)
+def piece_menus(game_id: int, game: Game) -> list[discord.ui.Select[discord.ui.View]]:
+    """The menus of click-to-move's first step, as the table sends them."""
+    menus = [item_of(control) for control in piece_controls(game_id, game)]
+    assert all(isinstance(menu, discord.ui.Select) for menu in menus)
+    return cast(list[discord.ui.Select[discord.ui.View]], menus)
 
 
-def listed_squares(menus: list[PieceSelect], size: int) -> list[str]:
-    return [square_name(int(o.value), size) for menu in menus for o in menu.item.options]
+def listed_squares(menus: list[discord.ui.Select[discord.ui.View]], size: int) -> list[str]:
+    return [square_name(int(o.value), size) for menu in menus for o in menu.options]
 
 
 async def test_every_copenhagen_attacker_that_can_move_is_in_one_menu() -> None:
     game = Game("copenhagen")  # 24 attackers, 20 of which can move at the start
-    menus = piece_menus(piece_view(3, game))
+    menus = piece_menus(3, game)
     [menu] = menus
     origins = sorted({move.origin for move in game.legal_moves()})
-    assert [int(o.value) for o in menu.item.options] == origins and len(origins) == 20
-    assert menu.item.custom_id == "tafl:pc:3:0"
-    assert menu.item.placeholder == "Choose a piece to move"
-    assert menu.item.options[0].label == "d1 (attacker)"
-    assert menu.item.options[0].description == "6 moves"  # b1, c1 and up to d5
+    assert [int(o.value) for o in menu.options] == origins and len(origins) == 20
+    assert menu.custom_id == "tafl:pc:3:0"
+    assert menu.placeholder == "Choose a piece to move"
+    assert menu.options[0].label == "d1 (attacker)"
+    assert menu.options[0].description == "6 moves"  # b1, c1 and up to d5
 
 
 async def test_more_pieces_than_a_menu_holds_are_split_by_ranks_and_none_is_lost() -> None:
@@ -122,22 +130,21 @@ async def test_more_pieces_than_a_menu_holds_are_split_by_ranks_and_none_is_lost
     )
     origins = sorted({move.origin for move in crowded.legal_moves()})
     assert len(origins) == 33 > MAX_OPTIONS
-    menus = piece_menus(piece_view(3, crowded))
+    menus = piece_menus(3, crowded)
     assert len(menus) == 2
     assert listed_squares(menus, 11) == [square_name(sq, 11) for sq in origins]
-    assert all(len(menu.item.options) <= MAX_OPTIONS for menu in menus)
-    assert [menu.item.placeholder for menu in menus] == [
+    assert all(len(menu.options) <= MAX_OPTIONS for menu in menus)
+    assert [menu.placeholder for menu in menus] == [
         "Choose a piece on ranks 2–4",
         "Choose a piece on rank 9",
     ]
-    ids = [menu.item.custom_id for menu in menus]
+    ids = [menu.custom_id for menu in menus]
     assert ids == ["tafl:pc:3:0", "tafl:pc:3:0:1"]
     # Each menu's custom id is read back (after a restart too) as this game and move.
     for custom_id, part in zip(ids, (0, 1), strict=True):
-        match = re.fullmatch(PieceSelect.__discord_ui_compiled_template__, custom_id)
-        assert match is not None
-        menu = await PieceSelect.from_custom_id(None, None, match)  # type: ignore[arg-type]
-        assert (menu.game_id, menu.ply, menu.part) == (3, 0, part)
+        choice = read(PieceChoice, custom_id, ["17"])
+        assert choice is not None
+        assert (choice.game_id, choice.ply, choice.part, choice.values) == (3, 0, part, ("17",))
 
 
 def test_rank_bands_keep_whole_ranks_and_fill_each_band() -> None:

@@ -9,7 +9,13 @@ import pytest
 from storage_helpers import FakeClock
 
 from bot.discord_bot.app.errors import UserError
-from bot.discord_bot.app.games import OFFER_COOLDOWN_SECONDS, GameHub, ResultNotRecorded
+from bot.discord_bot.app.games import (
+    OFFER_COOLDOWN_SECONDS,
+    Declined,
+    GameHub,
+    ResultNotRecorded,
+    TakenBack,
+)
 from bot.storage import Participant, Place, Storage, Venue
 from bot.storage.lobby import Pairing, SeekRequest
 
@@ -119,16 +125,17 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
-    live = await hub.offer_takeback(CHANNEL, ANN.user_id or 0)
+    live = await hub.require(CHANNEL)
+    await hub.offer_takeback(CHANNEL, ANN.user_id or 0)
     with pytest.raises(UserError, match="your opponent answers"):
         await hub.answer_takeback(live.id, ANN.user_id or 0, 1, True)
     taken = await hub.answer_takeback(live.id, BO.user_id or 0, 1, True)
-    assert taken is not None and taken.live is live and taken.asker == ANN
+    assert isinstance(taken, TakenBack) and taken.game.game is live.game and taken.asker == ANN
     assert [result.notation for result in taken.moves] == ["d1-c1"]
     assert live.game.ply == 0 and await storage.games.moves(live.id) == []
 
     await hub.offer_draw(CHANNEL, BO.user_id or 0)
-    assert await hub.answer_draw(live.id, ANN.user_id or 0, 0, accept=False) is None
+    assert isinstance(await hub.answer_draw(live.id, ANN.user_id or 0, 0, accept=False), Declined)
     with pytest.raises(UserError, match="no longer open"):
         await hub.answer_draw(live.id, ANN.user_id or 0, 0, accept=True)
 
@@ -145,9 +152,10 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
     await hub.play(CHANNEL, BO, "d3-c3")
-    live = await hub.offer_draw(CHANNEL, ANN.user_id or 0)
-    assert live.draw_offer is not None
-    await hub.remember_offer_message(live, live.draw_offer, 4242)
+    live = await hub.require(CHANNEL)
+    made = await hub.offer_draw(CHANNEL, ANN.user_id or 0)
+    assert live.draw_offer is not None and made.offer == live.draw_offer
+    await hub.offer_posted(live.id, "draw", live.draw_offer.ply, 4242)
     await hub.offer_takeback(CHANNEL, BO.user_id or 0)
     await storage.close()
 
@@ -157,7 +165,7 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     assert (live.draw_offer.user_id, live.draw_offer.ply) == (ANN.user_id, 2)
     assert live.draw_offer.message_id == 4242
     taken = await hub.answer_takeback(live.id, ANN.user_id or 0, 2, accept=True)
-    assert taken is not None and [r.notation for r in taken.moves] == ["d3-c3"]
+    assert isinstance(taken, TakenBack) and [r.notation for r in taken.moves] == ["d3-c3"]
     # The takeback withdrew the draw offer, in memory and in the database.
     assert [offer.kind for offer in taken.withdrawn] == ["draw"]
     assert await storage.offers.open_offers() == []
@@ -179,9 +187,10 @@ async def test_a_draw_offer_made_on_your_turn_goes_along_with_your_move(
     storage, hub = await new_hub(database_target)
     await start(hub)
     ann, bo = ANN.user_id or 0, BO.user_id or 0
-    live = await hub.offer_draw(CHANNEL, ann)  # Ann is to move
+    live = await hub.require(CHANNEL)
+    await hub.offer_draw(CHANNEL, ann)  # Ann is to move
     assert live.draw_offer is not None
-    await hub.remember_offer_message(live, live.draw_offer, 77)
+    await hub.offer_posted(live.id, "draw", live.draw_offer.ply, 77)
     played = await hub.play(CHANNEL, ANN, "d1-c1")
     assert played.withdrawn == ()
     assert played.carried is not None and (played.carried.ply, played.carried.message_id) == (1, 77)
@@ -213,7 +222,7 @@ async def test_a_draw_offer_made_on_your_turn_goes_along_with_your_move(
     with pytest.raises(UserError, match="no longer open"):  # the old ply's buttons
         await hub.answer_draw(live.id, ann, 3, accept=True)
     ended = await hub.answer_draw(live.id, ann, 4, accept=True)
-    assert ended is not None and ended.finished.record.result is not None
+    assert not isinstance(ended, Declined) and ended.finished.record.result is not None
     assert ended.finished.record.result.value == "draw"
     await storage.close()
 
@@ -367,8 +376,9 @@ async def test_a_declined_draw_offer_waits_for_the_cooldown_or_the_next_move(
     hub = GameHub(storage, clock=clock)
     await start(hub)
     ann, bo = ANN.user_id or 0, BO.user_id or 0
-    live = await hub.offer_draw(CHANNEL, ann)
-    assert await hub.answer_draw(live.id, bo, 0, accept=False) is None
+    live = await hub.require(CHANNEL)
+    await hub.offer_draw(CHANNEL, ann)
+    assert isinstance(await hub.answer_draw(live.id, bo, 0, accept=False), Declined)
 
     with pytest.raises(UserError, match=r"offer a draw again in 60 s, or after the next move"):
         await hub.offer_draw(CHANNEL, ann)
@@ -380,11 +390,11 @@ async def test_a_declined_draw_offer_waits_for_the_cooldown_or_the_next_move(
     await hub.play(CHANNEL, ANN, "d1-c1")
     # A move makes it a new question at once.
     await hub.offer_draw(CHANNEL, ann)
-    assert await hub.answer_draw(live.id, bo, 1, accept=False) is None
+    assert isinstance(await hub.answer_draw(live.id, bo, 1, accept=False), Declined)
     with pytest.raises(UserError, match="again in 60 s"):
         await hub.offer_draw(CHANNEL, ann)
     clock.advance(OFFER_COOLDOWN_SECONDS)
-    assert await hub.offer_draw(CHANNEL, ann) is live
+    assert (await hub.offer_draw(CHANNEL, ann)).offer == live.draw_offer
     await storage.close()
 
 
@@ -395,8 +405,9 @@ async def test_a_refused_takeback_waits_for_the_cooldown_or_the_next_move(tmp_pa
     await start(hub)
     ann, bo = ANN.user_id or 0, BO.user_id or 0
     await hub.play(CHANNEL, ANN, "d1-c1")
-    live = await hub.offer_takeback(CHANNEL, ann)
-    assert await hub.answer_takeback(live.id, bo, 1, accept=False) is None
+    live = await hub.require(CHANNEL)
+    await hub.offer_takeback(CHANNEL, ann)
+    assert isinstance(await hub.answer_takeback(live.id, bo, 1, accept=False), Declined)
     with pytest.raises(UserError, match=r"ask to take back a move again in 60 s, or after"):
         await hub.offer_takeback(CHANNEL, ann)
     await hub.offer_draw(CHANNEL, ann)  # a draw is another question
@@ -404,7 +415,7 @@ async def test_a_refused_takeback_waits_for_the_cooldown_or_the_next_move(tmp_pa
     with pytest.raises(UserError, match="again in 1 s"):
         await hub.offer_takeback(CHANNEL, ann)
     await hub.play(CHANNEL, BO, "d3-c3")
-    assert await hub.offer_takeback(CHANNEL, ann) is live
+    assert (await hub.offer_takeback(CHANNEL, ann)).offer == live.takeback_offer
     await storage.close()
 
 
@@ -496,6 +507,6 @@ async def test_a_game_across_servers_stays_in_its_channels_while_it_is_rebuilt(
     assert hub.get(9001) is live and hub.get(9002) is live
     release.set()
     played = await playing
-    assert played.live is live and live.game.ply == 1
+    assert played.game.game is live.game and live.game.ply == 1
     assert hub.get(9001) is live and hub.get(9002) is live
     await storage.close()

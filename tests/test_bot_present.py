@@ -1,5 +1,6 @@
 """What the board message says: words from the engine's facts, numbering as the record's, the
-players' losses, the deadline, the repetition warning and Copenhagen's endings."""
+players' losses, the deadline, the repetition warning and Copenhagen's endings (composed in
+``compose.board``, the card as the table sends it)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ import discord
 import pytest
 from helpers import game
 
-from bot.discord_bot.app.games import LiveGame
-from bot.discord_bot.present import (
-    board_embed,
+from bot.discord_bot.app.games import GameState, LiveGame
+from bot.discord_bot.app.wording import plain_name
+from bot.discord_bot.compose.board import (
+    board_card,
     describe_end,
     describe_move,
     last_board_words,
     retired_board,
     text_board,
 )
+from bot.discord_bot.table import embed_of
 from bot.engine import Game, Side, Termination
 from bot.storage import (
     FinishedGame,
@@ -63,10 +66,21 @@ def live(played: Game, deadline: datetime | None = None) -> LiveGame:
     return LiveGame(record, played)
 
 
+def shown(game: LiveGame) -> GameState:
+    """The game as its words are composed from (the hub's snapshot of it)."""
+    names = (plain_name(game.record.attackers), plain_name(game.record.defenders))
+    return GameState(game.id, game.record, game.game, game.venues, names)
+
+
+def board_embed(game: LiveGame, lines: list[str]) -> discord.Embed:
+    """The board's card, as the table sends it."""
+    return embed_of(board_card(shown(game), lines))
+
+
 def said(played: Game, move: str) -> str:
     """The lines the bot posts after ``move``."""
     result = played.play(move)
-    return "\n".join(describe_move(live(played), result))
+    return "\n".join(describe_move(shown(live(played)), result))
 
 
 def test_a_move_is_told_without_otn_suffixes_and_captures_in_words() -> None:
@@ -120,13 +134,13 @@ def test_a_second_occurrence_warns_that_a_third_is_a_draw() -> None:
 def test_embed_title_numbers_the_move_as_the_record_does() -> None:
     played = Game("tablut")  # attackers first
     played.play("d1-d3")
-    assert board_embed(live(played), None, []).title == "Tablut · game #7 · 1. d1-d3"
+    assert board_embed(live(played), []).title == "Tablut · game #7 · 1. d1-d3"
     played.play("e3-f3")
-    assert board_embed(live(played), None, []).title == "Tablut · game #7 · 1… e3-f3"
+    assert board_embed(live(played), []).title == "Tablut · game #7 · 1… e3-f3"
     ashton = Game("tablut-ashton")  # defenders first: their move opens the full move
     move = ashton.legal_moves()[0]
     ashton.play(move)
-    title = board_embed(live(ashton), None, []).title or ""
+    title = board_embed(live(ashton), []).title or ""
     assert title.endswith(f"· 1. {move.text(9)}")
     assert ashton.history[0].side is Side.DEFENDERS
 
@@ -135,13 +149,13 @@ def test_embed_shows_each_sides_losses_and_the_deadline() -> None:
     played = game("tablut", "K:e5 T:c4,f4 t:b4,d1,g1,i9 T:h8")
     played.play("d1-d4")
     deadline = NOW + timedelta(hours=1)
-    embed = board_embed(live(played, deadline), None, [])
+    embed = board_embed(live(played, deadline), [])
     fields = {field.name: field.value for field in embed.fields}
     assert fields["Attackers ⚫"] == "<@1> · lost 0 of 4"
     assert fields["Defenders ⚪"] == "<@2> · lost 1 of 3"
     stamp = int(deadline.timestamp())
     assert fields["⚪ Deadline"] == f"<t:{stamp}:R> (<t:{stamp}:f>)"
-    assert "⚪ Deadline" not in {f.name for f in board_embed(live(played), None, []).fields}
+    assert "⚪ Deadline" not in {f.name for f in board_embed(live(played), []).fields}
 
 
 def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> None:
@@ -155,7 +169,7 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
         reason=Termination.RESIGNATION,
         ended_at=NOW,
     )
-    embed = board_embed(resigned, None, ["<@1> resigned."])
+    embed = board_embed(resigned, ["<@1> resigned."])
     assert embed.title == "Tablut · game #7 · 1… h8-h7 · Defenders win (resignation)"
     assert embed.colour == discord.Colour.light_grey()
     assert "Rematch" in (embed.footer.text or "")
@@ -167,9 +181,9 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
         reason=Termination.AGREED_DRAW,
         ended_at=NOW,
     )
-    assert (board_embed(drawn, None, []).title or "").endswith("· Draw by agreement")
+    assert (board_embed(drawn, []).title or "").endswith("· Draw by agreement")
     # While it is played the title has no result and the colour is the side to move's.
-    going = board_embed(live(played), None, [])
+    going = board_embed(live(played), [])
     assert going.title == "Tablut · game #7 · 1… h8-h7"
     assert going.colour == discord.Colour.dark_grey()
 
@@ -197,7 +211,7 @@ def test_the_end_is_told_once_in_a_sentence_that_fits_how_it_came(
     ended.record = replace(
         ended.record, status=GameStatus.FINISHED, result=result, reason=reason, ended_at=NOW
     )
-    assert describe_end(ended, FinishedGame(ended.record, ())) == [said]
+    assert describe_end(shown(ended), FinishedGame(ended.record, ())) == [said]
 
 
 def test_against_the_ai_only_the_persons_rating_change_is_told_with_the_ais_rating() -> None:
@@ -216,7 +230,7 @@ def test_against_the_ai_only_the_persons_rating_change_is_told_with_the_ais_rati
         RatingChange(ANN, Rating(), Rating(1286.4, 260)),
         RatingChange(ai, Rating.fixed(1430), Rating.fixed(1430)),
     )
-    assert describe_end(ended, FinishedGame(ended.record, changes)) == [
+    assert describe_end(shown(ended), FinishedGame(ended.record, changes)) == [
         "<@1> resigned: **Tafl AI (easy) wins** with the defenders.",
         "<@1>: 1500? → 1286? (-214) against Tafl AI (easy), rated 1430",
     ]
@@ -225,18 +239,20 @@ def test_against_the_ai_only_the_persons_rating_change_is_told_with_the_ais_rati
 def test_a_retired_board_says_which_position_it_shows_and_calls_on_nobody() -> None:
     played = Game("brandubh")
     game_live = live(played)
-    assert retired_board(game_live, 0) == "Game #7 at the start."
+    assert retired_board(shown(game_live), 0) == "Game #7 at the start."
     played.play("d2-c2")
     played.play("d3-e3")
-    assert retired_board(game_live, 1) == "After 1. d2-c2"
-    assert retired_board(game_live, 2) == "After 1… d3-e3"
-    assert retired_board(game_live, 3) == "Game #7 with a move that was then taken back."
-    assert retired_board(game_live, None) is None  # a board from before boards knew their ply
+    assert retired_board(shown(game_live), 1) == "After 1. d2-c2"
+    assert retired_board(shown(game_live), 2) == "After 1… d3-e3"
+    assert retired_board(shown(game_live), 3) == "Game #7 with a move that was then taken back."
+    assert (
+        retired_board(shown(game_live), None) is None
+    )  # a board from before boards knew their ply
     # A board posted as text keeps its position, without the line addressed to the mover.
     position = Game("brandubh")
     position.play("d2-c2")
-    shown = retired_board(game_live, 1, with_board=True)
-    assert shown == f"After 1. d2-c2\n{text_board(position)}"
+    words = retired_board(shown(game_live), 1, with_board=True)
+    assert words == f"After 1. d2-c2\n{text_board(position)}"
 
 
 def test_a_board_posted_again_repeats_the_words_of_the_last_one() -> None:
@@ -244,15 +260,15 @@ def test_a_board_posted_again_repeats_the_words_of_the_last_one() -> None:
     ai_game = live(played)
     ai_game.record = replace(ai_game.record, defenders=Participant.ai(2))
     played.play("d2-c2")
-    mine = describe_move(ai_game, played.history[-1])
+    mine = describe_move(shown(ai_game), played.history[-1])
     played.play("d3-e3")  # the AI's reply came on the same board as the move it answered
-    words = last_board_words(ai_game)
-    assert words == [*mine, *describe_move(ai_game, played.history[-1])]
+    words = last_board_words(shown(ai_game))
+    assert words == [*mine, *describe_move(shown(ai_game), played.history[-1])]
     assert words[0].startswith("⚫ <@1> played `d2-c2`")
     assert words[-1].startswith("⚪ Tafl AI (medium) played `d3-e3`")
     people = live(played)
-    assert last_board_words(people) == describe_move(people, played.history[-1])
-    assert last_board_words(live(Game("brandubh"))) == []
+    assert last_board_words(shown(people)) == describe_move(shown(people), played.history[-1])
+    assert last_board_words(shown(live(Game("brandubh")))) == []
 
 
 # -- Copenhagen's own endings, in words ------------------------------------------------------------

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.ai.puzzles import load_starter_set
-from bot.discord_bot.cogs.play import move_choices
+from bot.discord_bot.compose.board import move_choices, target_options
 from bot.discord_bot.puzzle_desk import board_png, capturing
-from bot.discord_bot.views import target_options
 from bot.engine import Piece, Side, square_name
 from bot.render import ATTACKER, board_view_from_game, render_png
 

@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
 from e2e_support import ROOT, WAIT, BotProcess, World, bot_env
 from fakediscord import FakeDiscord
 from move_path import summary
@@ -16,7 +15,6 @@ MOST_MODULES = 4
 MOST_TURNS_BACK = 8
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: the path is being straightened")
 async def test_a_move_from_the_menu_to_its_board_takes_a_straight_path(tmp_path: Path) -> None:
     out = tmp_path / "path.json"
     async with FakeDiscord() as fake:

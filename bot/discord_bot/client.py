@@ -1,4 +1,6 @@
-"""The bot object: shared services, one cog per feature, persistent buttons, command sync."""
+"""The bot object and the composition root: the services built on storage and the AI, the
+table (the Discord edge), one cog per feature given what it uses, persistent buttons, command
+sync."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from discord.ext import commands
 from bot.ai import AIService
 from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
-from bot.storage import LeaseKeeper, Lost, Storage
+from bot.storage import LeaseKeeper, Lost, Storage, Venue
 
+from .app.ai_turns import AITurns
 from .app.games import GameHub, Played
 from .app.puzzles import PuzzleSessions
 from .cogs.challenges import Challenges
@@ -29,7 +32,6 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .cogs.tournaments import Tournaments
-from .errors import report
 from .lobby_desk import GAMES, LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
@@ -37,9 +39,8 @@ from .runtime.heartbeat import time_heartbeats_when_sent
 from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
-from .timely import watch
 from .tournament_desk import TournamentDesk
-from .views import DYNAMIC_ITEMS, ClickRouter
+from .views import DYNAMIC_ITEMS
 
 if TYPE_CHECKING:
     from .runtime.metrics import Metrics
@@ -62,8 +63,6 @@ class Gateway(NamedTuple):
 
 SESSION_RESERVE = 10
 """Gateway sessions a process leaves unstarted in the day's budget (for other processes)."""
-ARRIVALS_KEPT = 1024
-"""Arrival times kept of interactions not yet handled (see ``TaflBot._arrived``)."""
 INTERACTION_GRACE_SECONDS = 10.0
 """On shutdown, how long interactions already being handled may take to finish before they are
 cancelled quietly (their replies need the HTTP session, which closes last)."""
@@ -83,7 +82,7 @@ class TaflTree(app_commands.CommandTree["TaflBot"]):
     shutdown can let it finish, and turns every command's error into a private reply."""
 
     async def interaction_check(self, interaction: discord.Interaction[TaflBot], /) -> bool:
-        self.client.track_interaction(interaction)
+        self.client.table.track(interaction)
         return True
 
     async def on_error(
@@ -92,7 +91,7 @@ class TaflTree(app_commands.CommandTree["TaflBot"]):
         """Expected errors become short private replies; bugs are logged with their traceback
         and get a generic one (see :func:`errors.report`)."""
         name = interaction.command.qualified_name if interaction.command else "a command"
-        await report(interaction, error, f"/{name}")
+        await self.client.table.report(interaction, error, f"/{name}")
 
 
 class TaflBot(commands.Bot):
@@ -139,8 +138,13 @@ class TaflBot(commands.Bot):
         self.lost: Lost | None = None
         """Set when a lease was lost to another process: the bot stops (with status 1)."""
         self.hub = GameHub(storage, on_move=None if metrics is None else metrics.count_move)
-        self.table = Table(self)
-        """Announcing moves and endings, and the AI's turns, for every cog."""
+        self.ai = AIService(
+            workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
+        )
+        self.ai_turns = AITurns(
+            self.hub, self.ai, spawn=self.spawn, until_serving=self.until_serving
+        )
+        """The AI's turns in games: one search at a time per game, retried, played in time."""
         self.puzzles = PuzzleSessions(storage)
         """Who is given which puzzle, and what each move does to their go."""
         self.puzzle_desk = PuzzleDesk(self)
@@ -148,24 +152,27 @@ class TaflBot(commands.Bot):
         self.lobby_desk = LobbyDesk(self)
         self.tournament_desk = TournamentDesk(self)
         """Games across servers: started from the lobby's pairs, kept in step in both venues."""
-        self.ai = AIService(
-            workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
+        self.table = Table(self, self.hub, LobbyVenues(self.hub, self.lobby_desk))
+        """The Discord edge: sends what is composed, answers every command and click."""
+        self.clicks = self.table
+        """Where the buttons and menus of the features not yet converted register."""
+        self.play = Play(
+            self.hub,
+            self.table,
+            self.ai_turns,
+            self.puzzles,
+            puzzle_move=self.puzzle_desk.move,
+            resume=self.lobby_desk.resume,
         )
+        """Playing, and what happens in games announced, for every feature."""
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
         self.background: set[asyncio.Task[None]] = set()
-        # Which cog answers each button and menu, registered by the cogs.
-        self.clicks = ClickRouter(on_click=self.track_interaction)
         # Games the board ended while the bot was down; the clock announces them once ready.
         self.settled_at_start: list[Played] = []
-        # Tasks handling an interaction right now (see track_interaction).
-        self.in_flight: set[asyncio.Task[object]] = set()
         self.session_limits: discord.SessionStartLimits | None = None
         self._stopping = asyncio.Event()
         self._closed = False
         self._ignoring = False
-        self._arrived: dict[int, float] = {}
-        """When each interaction not yet handled arrived from the gateway (the loop's clock):
-        the watchdog counts Discord's seconds from there, not from when its handler starts."""
 
     def serving(self) -> bool:
         """Whether this process may answer for its servers now: it holds their leases (and
@@ -195,7 +202,7 @@ class TaflBot(commands.Bot):
                     log.warning("answering interactions again")
                 if self.metrics is not None:
                     self.metrics.interaction_arrived(data)
-                self._note_arrival(data)
+                self.table.note_arrival(data)
                 deliver(data)
                 return
             if self.metrics is not None:
@@ -206,14 +213,6 @@ class TaflBot(commands.Bot):
 
         state.parsers["INTERACTION_CREATE"] = gated
         return state
-
-    def _note_arrival(self, data: Any) -> None:
-        if len(self._arrived) >= ARRIVALS_KEPT:
-            # Interactions never handled (none of the bot's) would pile up: drop the oldest.
-            for stale in list(self._arrived)[: ARRIVALS_KEPT // 2]:
-                del self._arrived[stale]
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            self._arrived[int(data["id"])] = asyncio.get_running_loop().time()
 
     def gateways(self) -> dict[int, Gateway]:
         """This process's gateway connections by shard (the unsharded bot's one is shard 0)."""
@@ -242,13 +241,13 @@ class TaflBot(commands.Bot):
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
-        # One cog per feature; what they share they reach through the bot (hub, table,
-        # puzzles, puzzle_desk, ai), never through one another.
+        # One cog per feature; playing is built with what it uses, the others still reach what
+        # they share through the bot (hub, table, play, puzzles, desks), never one another.
         features = (
             Lobby(self),
             Tournaments(self),
             Challenges(self),
-            Play(self),
+            self.play,
             Info(self),
             ServerOptions(self),
             PlayerOptions(self),
@@ -258,7 +257,7 @@ class TaflBot(commands.Bot):
         )
         for feature in features:
             await self.add_cog(feature)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *self.table.controls())
         # Each cog declares plain commands; gather them under the single /tafl group.
         for cog in self.cogs.values():
             for command in cog.__cog_app_commands__:
@@ -327,16 +326,6 @@ class TaflBot(commands.Bot):
         task.add_done_callback(done)
         return task
 
-    def track_interaction(self, interaction: discord.Interaction) -> None:
-        """Note that the current task is handling ``interaction`` (a command or a click), and
-        have it acknowledged if the task has not answered it in time (:func:`timely.watch`)."""
-        task = asyncio.current_task()
-        if task is not None and task not in self.in_flight:
-            self.in_flight.add(task)
-            task.add_done_callback(self.in_flight.discard)
-            stop_watching = watch(interaction, since=self._arrived.pop(interaction.id, None))
-            task.add_done_callback(lambda _: stop_watching())
-
     async def close(self) -> None:
         """Let interactions being handled finish (their replies need the HTTP session), stop
         background work, then close the connection and the session."""
@@ -347,7 +336,7 @@ class TaflBot(commands.Bot):
 
     async def _finish_in_flight(self) -> None:
         current = asyncio.current_task()
-        pending = {task for task in self.in_flight if task is not current and not task.done()}
+        pending = {task for task in self.table.in_flight if task is not current and not task.done()}
         if not pending:
             return
         log.info("letting %d interaction(s) finish before stopping", len(pending))
@@ -435,6 +424,31 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
         delay = await self.identify_pacer.reserve(shard_id or 0)
         if delay > 0:
             await asyncio.sleep(delay)
+
+
+class LobbyVenues:
+    """The lobby's desk as the table's keeper of games across servers (by game id)."""
+
+    def __init__(self, games: GameHub, desk: LobbyDesk) -> None:
+        self._games = games
+        self._desk = desk
+
+    async def venue_gone(self, game_id: int, venue: Venue) -> None:
+        """Adjourn the game whose venue was found gone (an ended game has nothing to wait
+        for)."""
+        live = self._games.by_id(game_id)
+        if live is not None:
+            await self._desk.venue_gone(live, venue)
+
+    async def check_venue(self, game_id: int, venue: Venue) -> None:
+        """Adjourn the game if its venue, not found, is really gone."""
+        live = self._games.by_id(game_id)
+        if live is not None:
+            await self._desk.check_venue(live, venue)
+
+    async def changed(self, game_id: int) -> None:
+        """Tell the other processes that the game changed."""
+        await self._desk.changed(game_id)
 
 
 def make_bot(

@@ -42,7 +42,7 @@ from .app.games import LiveGame, adjourned_words, rematch_sides
 from .app.wording import game_over, plain_name
 from .limits import CONTENT, clip
 from .present import stranger
-from .table import post_board, resolve_channel, venue_lost
+from .table import resolve_channel, venue_lost
 from .venue import THREAD_ARCHIVE_MINUTES, thread_name
 from .views import across_rematch_view
 
@@ -106,7 +106,7 @@ class LobbyDesk:
         for venue in venues:
             if venue.note is not None:
                 await self.bot.table.tell(venue.channel_id, venue.note)
-        await post_board(self.bot, live, [opening_line(live)])
+        await self.bot.play.show(live, [opening_line(live)])
         await self._call_waiting(live)
         await self.changed(live.id)
         return live
@@ -200,7 +200,7 @@ class LobbyDesk:
                 "`/tafl seek`."
             ) from None
         live = self.bot.hub.adopt(record, made)
-        await post_board(self.bot, live, [f"Rematch of game #{old.id}. " + opening_line(live)])
+        await self.bot.play.show(live, [f"Rematch of game #{old.id}. " + opening_line(live)])
         await self._call_waiting(live)
         await self.changed(live.id)
         return live
@@ -375,10 +375,8 @@ class LobbyDesk:
         if live is None:
             raise await self.bot.hub.game_over(record.id)
         mover = plain_name(record.player(venue.side))
-        await post_board(
-            self.bot,
-            live,
-            [f"{mover} continues game #{live.id} from {place.guild_name}: it goes on."],
+        await self.bot.play.show(
+            live, [f"{mover} continues game #{live.id} from {place.guild_name}: it goes on."]
         )
         await interaction.followup.send(
             f"Game #{live.id} goes on in <#{place.channel_id}>.", ephemeral=True
@@ -423,7 +421,7 @@ class LobbyDesk:
             if record.status is GameStatus.ACTIVE:
                 live = await self.bot.hub.refresh(record.id)
                 if live is not None:
-                    await post_board(self.bot, live, [CAUGHT_UP], only=venue, ping=False)
+                    await self.bot.play.show(live, [CAUGHT_UP], only=venue.side, ping=False)
                 continue
             await self.bot.table.tell(venue.channel_id, game_over(record))
             await self.bot.storage.games.set_venue_board(
@@ -435,7 +433,7 @@ def opening_line(live: LiveGame) -> str:
     """The first board's words: who plays which side from where, the time and the rating."""
     record = live.record
     parts = []
-    # Each venue's board names the other server's player in plain text (see post_board).
+    # Each venue's board names the other server's player in plain text (see board_posts).
     for side in ("attackers", "defenders"):
         player = record.attackers if side == "attackers" else record.defenders
         verb = "attacks" if side == "attackers" else "defends"

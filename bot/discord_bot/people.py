@@ -1,12 +1,6 @@
-"""People as Discord knows them and as storage keeps them."""
+"""People as Discord knows them and as storage keeps them (defined with the rest of the
+Discord edge in :mod:`.table`; kept here for the features not yet converted)."""
 
 from __future__ import annotations
 
-import discord
-
-from bot.storage import Participant
-
-
-def participant_of(user: discord.abc.User) -> Participant:
-    """The storage participant for a Discord user."""
-    return Participant.user(user.id, getattr(user, "display_name", None) or user.name)
+from .table import participant_of as participant_of

@@ -96,7 +96,7 @@ class PuzzleDesk:
         game = position_of(puzzle, attempt.line)
         look = await look_for(self.bot, interaction.user.id, puzzle.to_move)
         png = await asyncio.to_thread(board_png, game, None, look)
-        live = await self.bot.table.live_game(interaction.channel_id or 0)
+        live = await self.bot.play.live_game(interaction.channel_id or 0)
         typing = (
             "`/tafl move` here plays in your game, so use the menus, or type the move in "
             "another channel."

@@ -1,80 +1,285 @@
-"""The tables where games are played: posting boards (one new message per move; old messages
-are never edited for days, the image rendered off the event loop, a text board where images may
-not be attached), announcing moves and endings, and the AI's turns (:class:`Table`)."""
+"""The Discord edge: what the composition built (:mod:`.compose`), sent; every click and command
+answered in time, its errors told privately.
+
+- **Sending.** A :class:`~.compose.post.Post` becomes discord.py's objects (an embed from its
+  card, components from its controls, a rendered picture (drawn in a worker thread, never on
+  the event loop), allowed mentions from its pings), and each delivery is carried out: the
+  interaction's answer or follow-up, an edit of the message clicked, a channel message (the text
+  board where images may not be attached), an edit of an older message, a direct message. A
+  game's board is recorded through the games service once sent (never storage directly) and
+  the board it replaces retired.
+- **Controls.** Clicks are read back from their custom ids alone (after a restart too) by
+  discord.py's dynamic items, one class per kind of control (:meth:`Table.on`), and handed to
+  the handler an adapter registered for that kind. Components are sent as plain data: the views
+  are stopped before sending, so discord.py keeps no state for them.
+- **Answering in time.** Each command and click is noted while it runs (a shutdown lets it
+  finish) and watched: one not answered :data:`ACKNOWLEDGE_SECONDS` after it arrived is
+  acknowledged at once, and answers given later become what Discord accepts then
+  (:class:`TimelyResponse`).
+- **Errors and limits.** Every error becomes a private reply (:meth:`Table.report`): what the
+  person can fix in words, a bug as a generic sentence and a logged traceback; every text is
+  fitted to Discord's limits (:func:`clip`, :func:`fit_embed`).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import io
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+import re
+import traceback
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
+from discord import app_commands
+from discord.interactions import InteractionCallbackResponse, InteractionMessage
+from discord.utils import MISSING
 
-from bot.ai import AIError
-from bot.engine import MoveResult, Side
-from bot.render import DEFAULT_THEME, THEMES
-from bot.storage import (
-    DatabaseUnavailable,
-    FinishedGame,
-    Participant,
-    PlayerPreferences,
-    StorageError,
-    Venue,
-)
+from bot.engine import Side
+from bot.render import render_png
+from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
 from .app.errors import UserError
-from .app.games import Ended, LiveGame, Offer, Played, ResultNotRecorded
-from .app.wording import level_name, plain_name
-from .limits import CONTENT, clip
-from .present import (
-    BoardImage,
-    board_embed,
-    describe_end,
-    describe_move,
-    local_player,
-    localize,
-    mention,
-    offer_name,
-    overtaken_offer,
-    render_board,
-    retired_board,
-    text_board,
-    whose_turn,
+from .app.games import GameHub
+from .compose import errors as words
+from .compose.board import PLAIN as PLAIN  # read by features not yet converted
+from .compose.board import TOP_SIDE as TOP_SIDE
+from .compose.board import BoardLook as BoardLook
+from .compose.board import look_of
+from .compose.board import theme_of as theme_of
+from .compose.post import (
+    Answer,
+    BoardPost,
+    Button,
+    Card,
+    Changed,
+    Choice,
+    Control,
+    Delivery,
+    Direct,
+    Edit,
+    Message,
+    OfferPost,
+    Option,
+    Picture,
+    Place,
+    Post,
+    Style,
+    Tone,
+    Update,
 )
-from .timely import answer, expired
-from .views import (
-    AI_ACTIONS,
-    PEOPLE_ACTIONS,
-    RATED_AI_ACTIONS,
-    finished_view,
-    game_view,
-    offer_view,
-)
-
-if TYPE_CHECKING:
-    from .client import TaflBot
 
 log = logging.getLogger(__name__)
 
+# ---------------------------------------------------------------------------- Discord's limits
+# Discord rejects a whole message (the player sees "This interaction failed") when one field is a
+# character too long, so every text that can hold a person's input or a long list goes through
+# clip (or fit_embed) before it is sent.
+
+CONTENT = 2000
+ATTACHMENT = 10 * 1024 * 1024
+"""Bytes in one uploaded file (Discord's default limit)."""
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELD_NAME = 256
+EMBED_FIELD_VALUE = 1024
+EMBED_FOOTER = 2048
+EMBED_AUTHOR = 256
+EMBED_TOTAL = 6000
+SELECT_LABEL = 100
+SELECT_DESCRIPTION = 100
+CHOICE_NAME = 100
+MAX_CHOICES = 25
+"""Discord's limit of autocomplete choices."""
+
+ELLIPSIS = "…"
+
+GameNumber = app_commands.Range[int, 1, 2**53]
+"""A game number option: Discord's app refuses 0, negative numbers and integers beyond what
+its own integer options can carry, before the command is sent."""
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending with "…" when something was cut.
+
+    An unclosed code block (a board or a move list cut short) is closed again so the rest of the
+    message does not turn into code.
+    """
+    if len(text) <= limit:
+        return text
+    if limit <= len(ELLIPSIS) + 4:
+        return text[:limit]
+    fence = "\n```"
+    cut = text[: limit - len(ELLIPSIS)] + ELLIPSIS
+    if cut.count("```") % 2 == 1:
+        cut = text[: limit - len(ELLIPSIS) - len(fence)] + ELLIPSIS + fence
+    return cut
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """Clip every text of ``embed`` to its own limit, then the description to the total limit."""
+    if embed.title:
+        embed.title = clip(embed.title, EMBED_TITLE)
+    for index, field in enumerate(embed.fields):
+        embed.set_field_at(
+            index,
+            name=clip(field.name or "\u200b", EMBED_FIELD_NAME),
+            value=clip(field.value or "\u200b", EMBED_FIELD_VALUE),
+            inline=bool(field.inline),
+        )
+    if embed.footer.text:
+        embed.set_footer(text=clip(embed.footer.text, EMBED_FOOTER), icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(
+            name=clip(embed.author.name, EMBED_AUTHOR),
+            url=embed.author.url,
+            icon_url=embed.author.icon_url,
+        )
+    if embed.description:
+        embed.description = clip(embed.description, EMBED_DESCRIPTION)
+        room = EMBED_TOTAL - (len(embed) - len(embed.description))
+        embed.description = clip(embed.description, max(room, 0))
+    return embed
+
+
+# ---------------------------------------------------------------------------- posts as Discord's
+
+COLOURS: dict[Tone, discord.Colour | None] = {
+    Tone.ATTACKERS: discord.Colour.dark_grey(),
+    Tone.DEFENDERS: discord.Colour.light_grey(),
+    Tone.NEUTRAL: discord.Colour.blurple(),
+    Tone.CALLED_OFF: discord.Colour.light_grey(),
+    Tone.EVENT: discord.Colour.gold(),
+    Tone.PLAIN: None,
+}
+STYLES = {
+    Style.PRIMARY: discord.ButtonStyle.primary,
+    Style.SECONDARY: discord.ButtonStyle.secondary,
+    Style.SUCCESS: discord.ButtonStyle.success,
+    Style.DANGER: discord.ButtonStyle.danger,
+}
+PING = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
+"""Mentions that notify: whoever the content mentions (the player who must act)."""
+NO_PING = discord.AllowedMentions.none()
+"""Mentions shown as names, notifying nobody."""
+
+
+def embed_of(card: Card, picture: str | None = None) -> discord.Embed:
+    """A card as an embed, fitted to Discord's limits; ``picture``: the attached image's file
+    name, shown in it when the card asks for it."""
+    embed = discord.Embed(title=card.title, description=card.description, colour=COLOURS[card.tone])
+    for field in card.fields:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    if card.picture and picture is not None:
+        embed.set_image(url=f"attachment://{picture}")
+    if card.footer is not None:
+        embed.set_footer(text=card.footer)
+    return fit_embed(embed)
+
+
+def select_option(option: Option) -> discord.SelectOption:
+    """One choice of a menu, fitted to Discord's limits."""
+    return discord.SelectOption(
+        label=clip(option.label, SELECT_LABEL),
+        value=option.value,
+        description=None
+        if option.description is None
+        else clip(option.description, SELECT_DESCRIPTION),
+        emoji=option.emoji,
+    )
+
+
+def item_of(control: Control) -> discord.ui.Item[discord.ui.View]:
+    """A control as discord.py's button or menu."""
+    if isinstance(control, Button):
+        return discord.ui.Button(
+            label=control.label,
+            style=STYLES[control.style],
+            emoji=control.emoji,
+            custom_id=control.custom_id,
+            row=control.row,
+        )
+    return discord.ui.Select(
+        custom_id=control.custom_id,
+        placeholder=control.placeholder,
+        options=[select_option(option) for option in control.options],
+        row=control.row,
+    )
+
+
+def view_of(controls: Iterable[Control]) -> discord.ui.View:
+    """The controls as components to send. The view is stopped at once: discord.py then keeps
+    nothing for it (no timeout, no listener per message), and every click is read back from its
+    custom id by the dynamic items (:meth:`Table.on`), after a restart as before it."""
+    view = discord.ui.View(timeout=None)
+    for control in controls:
+        view.add_item(item_of(control))
+    view.stop()
+    return view
+
+
+def mentions_of(post: Post) -> discord.AllowedMentions:
+    """Who a post notifies: whoever its content mentions, the people it lists, or nobody."""
+    if post.ping_mentioned:
+        return PING
+    if post.pings:
+        return discord.AllowedMentions(users=[discord.Object(user) for user in post.pings])
+    return NO_PING
+
+
+def choices(suggestions: Iterable[Choice]) -> list[app_commands.Choice[str]]:
+    """Autocomplete suggestions as Discord takes them (at most 25, each name clipped)."""
+    return [
+        app_commands.Choice(name=clip(choice.name, CHOICE_NAME), value=choice.value)
+        for choice in list(suggestions)[:MAX_CHOICES]
+    ]
+
+
+def participant_of(user: discord.abc.User) -> Participant:
+    """The storage participant for a Discord user."""
+    return Participant.user(user.id, getattr(user, "display_name", None) or user.name)
+
+
+def text_of(post: Post) -> str:
+    """A post with a board as text, for a channel where images may not be attached: its card's
+    words and its content, then the board (what does not fit is cut from the words)."""
+    lines = "\n".join(
+        part for part in (post.card.description if post.card else None, post.content) if part
+    )
+    board = post.text_board or ""
+    return clip(lines, CONTENT - len(board) - 1) + "\n" + board
+
+
+async def render(picture: Picture) -> discord.File:
+    """The picture drawn, in a worker thread (never on the event loop), as a file to attach."""
+    data = await asyncio.to_thread(render_png, picture.view, flip=picture.flip, theme=picture.theme)
+    return discord.File(io.BytesIO(data), filename=picture.filename)
+
+
+# ---------------------------------------------------------------------------- channels
+
 Messageable = discord.abc.Messageable
 EDITABLE = (discord.TextChannel, discord.Thread, discord.VoiceChannel, discord.PartialMessageable)
-"""Where the bot's boards live and their messages can be edited by id."""
+"""Where the bot's messages live and can be edited by id."""
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
 
 
 async def resolve_channel(
-    bot: TaflBot, channel_id: int, guild_id: int | None = None
+    client: discord.Client, channel_id: int, guild_id: int | None = None
 ) -> Messageable | None:
     """A channel or thread by id, from the cache or the API. In a server another process serves
     (``guild_id``, the venue of a game across servers), a handle that only sends and edits:
     this process must not take the server into its cache."""
-    if guild_id is not None and bot.get_guild(guild_id) is None:
-        return bot.get_partial_messageable(channel_id, guild_id=guild_id)
-    channel = bot.get_channel(channel_id)
+    if guild_id is not None and client.get_guild(guild_id) is None:
+        return client.get_partial_messageable(channel_id, guild_id=guild_id)
+    channel = client.get_channel(channel_id)
     if channel is None:
         try:
-            channel = await bot.fetch_channel(channel_id)
+            channel = await client.fetch_channel(channel_id)
         except discord.HTTPException:
             log.warning("channel %d is gone", channel_id)
             return None
@@ -82,7 +287,7 @@ async def resolve_channel(
 
 
 def can_attach(interaction: discord.Interaction | None, channel: object = None) -> bool:
-    """Whether the bot may attach files and embed links where the board goes: the interaction's
+    """Whether the bot may attach files and embed links where a message goes: the interaction's
     permissions, else the bot's permissions in ``channel`` (assume so when unknown)."""
     if interaction is not None:
         return interaction.app_permissions.attach_files and interaction.app_permissions.embed_links
@@ -94,127 +299,6 @@ def can_attach(interaction: discord.Interaction | None, channel: object = None) 
     return permissions.attach_files and permissions.embed_links
 
 
-TEXT_NOTE = "*(I may not attach images here, so here is the board as text.)*"
-
-TOP_SIDE = Side.DEFENDERS
-"""Boards are drawn with rank 1 at the bottom, as seen from the attackers' side of the table; the
-defenders sit at the top, so a player who asks for boards turned to their side
-(``/tafl preferences flip``) gets them turned around when they play the defenders."""
-
-
-@dataclass(frozen=True)
-class BoardLook:
-    """How a board is drawn: the renderer's theme and whether it is turned around."""
-
-    theme: str
-    flip: bool
-
-
-PLAIN = BoardLook(DEFAULT_THEME, False)
-"""The look of a board drawn for nobody in particular."""
-
-
-def board_viewer(live: LiveGame) -> Participant | None:
-    """Whose preferences a board posted for the whole channel follows: the player to move (the
-    one who must study it), else, when that is the AI, the person playing it."""
-    for player in (live.to_move, live.participant(live.game.turn.other)):
-        if not player.is_ai:
-            return player
-    return None
-
-
-async def board_look(bot: TaflBot, live: LiveGame, user_id: int | None = None) -> BoardLook:
-    """The look of the board for ``user_id`` (by default :func:`board_viewer`'s)."""
-    if user_id is None:
-        viewer = board_viewer(live)
-        if viewer is None or viewer.user_id is None:
-            return PLAIN
-        user_id = viewer.user_id
-    return await look_for(bot, user_id, live.side_of(user_id))
-
-
-async def look_for(bot: TaflBot, user_id: int, side: Side | None) -> BoardLook:
-    """How ``user_id`` wants boards drawn when they play ``side`` (``None``: not playing), for
-    every board drawn for one person: a game's, a puzzle's, a review they asked for."""
-    preferences = await bot.storage.preferences.get(user_id)
-    return BoardLook(theme_of(preferences), preferences.flip and side is TOP_SIDE)
-
-
-def theme_of(preferences: PlayerPreferences) -> str:
-    """The renderer's theme a player's boards are drawn in: the one they chose, while the
-    renderer has it, else its default."""
-    theme = preferences.theme
-    return theme if theme is not None and theme in THEMES else DEFAULT_THEME
-
-
-def text_message(live: LiveGame, content_lines: list[str], flip: bool = False) -> str:
-    """The whole board message as text, for channels where images may not be attached."""
-    lines = "\n".join(content_lines)
-    board = f"{text_board(live.game, flip)}\n{TEXT_NOTE}"
-    return clip(lines, CONTENT - len(board) - 1) + "\n" + board
-
-
-def board_actions(live: LiveGame) -> tuple[str, ...]:
-    """The buttons under a live board: against the AI there is nobody to offer a draw, and an
-    unrated game lets a move be taken back at once instead."""
-    if not live.against_ai:
-        return PEOPLE_ACTIONS
-    return RATED_AI_ACTIONS if live.record.rated else AI_ACTIONS
-
-
-async def post_board(
-    bot: TaflBot,
-    live: LiveGame,
-    lines: list[str],
-    *,
-    interaction: discord.Interaction | None = None,
-    finished: FinishedGame | None = None,
-    flip: bool = False,
-    ping: bool = True,
-    only: Venue | None = None,
-) -> discord.Message | None:
-    """Send the board with ``lines`` as a new message: the interaction's reply if given, else a
-    message in the game's channel. Returns the message when Discord reported it. A game across
-    servers gets the board in both venues (the interaction's reply in its own; ``only`` one),
-    each drawn for the player whose venue it is, the other player named without a ping.
-
-    The new board is the game's only live one: the previous board of the game loses its buttons
-    (one edit), and a game's first board takes the Rematch button off the channel's last final
-    board. ``ping`` mentions the player to move with a notification; without it (a board asked
-    for by anyone) the mention is only a name. The board is drawn in the theme and orientation
-    the player to move prefers (see :func:`board_look`); ``flip`` turns it around from that.
-    """
-    if not live.across:
-        message = await _post_board_in(bot, live, None, lines, interaction, finished, flip, ping)
-        if ping and finished is None:
-            await bot.table.notify_turn(live, live.record.channel_id)
-        return message
-    here = None if interaction is None else live.venue_in(interaction.channel_id or 0)
-    answer = None
-    # The interaction's venue first: its answer is due within Discord's 3 seconds.
-    for venue in sorted(live.venues, key=lambda venue: venue != here):
-        if (only is not None and venue.side != only.side) or venue.gone_at is not None:
-            continue
-        replying = interaction if venue == here else None
-        try:
-            message = await _post_board_in(bot, live, venue, lines, replying, finished, flip, ping)
-        except (discord.NotFound, discord.Forbidden) as error:
-            if replying is not None or not venue_lost(error):
-                raise
-            # The other server's thread was deleted (or the bot lost it): the game waits for
-            # its player, who is told how to continue it.
-            await bot.lobby_desk.venue_gone(live, venue)
-            continue
-        if replying is not None:
-            answer = message
-    if only is None:
-        await bot.lobby_desk.changed(live.id)
-    mover = live.venue(live.game.turn)
-    if ping and finished is None and mover is not None:
-        await bot.table.notify_turn(live, mover.channel_id)
-    return answer
-
-
 def venue_lost(error: discord.HTTPException) -> bool:
     """Whether an error posting in a venue means it is gone for good: the channel deleted
     (Unknown Channel) or out of the bot's reach (Missing Access: the bot was removed or may no
@@ -222,400 +306,662 @@ def venue_lost(error: discord.HTTPException) -> bool:
     return error.code in (UNKNOWN_CHANNEL, MISSING_ACCESS)
 
 
-UNKNOWN_CHANNEL = 10003
-MISSING_ACCESS = 50001
+# ---------------------------------------------------------------------------- answering in time
+# Discord fails an interaction ("This interaction failed") whose first response has not arrived
+# within 3 s, and refuses every answer to it after that: a move committed while the database was
+# slow would be announced to nobody. So each command and click is watched (watch): if it has not
+# been answered ACKNOWLEDGE_SECONDS after it arrived, it is acknowledged at once (deferred), and
+# its answer comes when its work is done (the interaction's token lasts 15 minutes).
+#
+# The handlers need not know. Each watched interaction's response is a TimelyResponse, which
+# turns an answer given after the watchdog's acknowledgement into what Discord accepts then:
+# - a click, acknowledged without a sign (its message will be updated): an edit of the message
+#   clicked on edits it still, and a new message becomes a follow-up message;
+# - a command, acknowledged with a public "thinking…" placeholder: its answer becomes a
+#   follow-up message of its own, public or private as the handler chose and notifying whom it
+#   mentions, and the placeholder goes. (Discord would make the first follow-up an edit of the
+#   placeholder, which notifies nobody and cannot be made private: it is edited first.)
+#
+# Features not yet answering through the table answer through ``interaction.response``, so the
+# watched interaction's response is replaced in discord.py's cache of it (the ``_cs_response``
+# slot of discord.Interaction): the dependency is pinned to the releases tested with it (see
+# pyproject.toml and tests/test_table.py).
+
+ACKNOWLEDGE_SECONDS = 1.5
+"""How long a command or click may go unanswered before the watchdog acknowledges it: well
+inside Discord's 3 s, which also count the gateway's delivery and the acknowledgement's trip."""
+PLACEHOLDER = "…"
+"""What a command's "thinking" placeholder says for the moment before it is removed."""
+EXPIRED = frozenset({10062, 10015, 50027})
+"""Discord's codes for an interaction that can no longer be answered: Unknown Interaction (its
+3 s passed unanswered), Unknown Webhook and Invalid Webhook Token (its 15 minutes passed)."""
+RESPONSE_SLOT = "_cs_response"
+"""Where discord.Interaction keeps its response once made (see above)."""
+WATCHED = frozenset(
+    {
+        discord.InteractionType.application_command,
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    }
+)
+"""The interactions that can be deferred (an autocomplete must answer with its choices)."""
+ARRIVALS_KEPT = 1024
+"""Arrival times kept of interactions not yet handled (see :meth:`Table.note_arrival`)."""
 
 
-async def _post_board_in(
-    bot: TaflBot,
-    live: LiveGame,
-    venue: Venue | None,
-    lines: list[str],
-    interaction: discord.Interaction | None,
-    finished: FinishedGame | None,
-    flip: bool,
-    ping: bool,
-) -> discord.Message | None:
-    """:func:`post_board` in one place: the game's channel (``venue`` ``None``), or a venue of
-    a game across servers."""
-    over = finished is not None
-    content_lines = [localize(line, live, venue) for line in lines]
-    if not over:
-        content_lines.append(whose_turn(live, venue))
-    channel_id = live.record.channel_id if venue is None else venue.channel_id
-    channel = None
-    if interaction is None:
-        guild_id = None if venue is None else venue.guild_id
-        channel = await resolve_channel(bot, channel_id, guild_id)
-        if channel is None:
-            if venue is not None:  # perhaps deleted: the game waits for its player if so
-                await bot.lobby_desk.check_venue(live, venue)
+def expired(error: BaseException) -> bool:
+    """Whether ``error`` says the interaction can no longer be answered (see :data:`EXPIRED`)."""
+    return isinstance(error, discord.HTTPException) and error.code in EXPIRED
+
+
+class TimelyResponse(discord.InteractionResponse[Any]):
+    """The response of a watched interaction: discord.py's, plus :meth:`acknowledge` for the
+    watchdog, and answers given after it acknowledged turned into ones Discord still accepts.
+
+    Only one first response is ever sent: the handler's and the watchdog's take turns."""
+
+    __slots__ = ("_first", "_placeholder", "late")
+
+    def __init__(self, parent: discord.Interaction[Any]) -> None:
+        super().__init__(parent)
+        self._first = asyncio.Lock()
+        self.late = False
+        """Whether the watchdog acknowledged the interaction before the handler answered."""
+        self._placeholder = False
+        """Whether a command's "thinking" placeholder still waits for its answer."""
+
+    async def acknowledge(self) -> None:
+        """Defer the interaction unless it has been answered: a command shows the bot
+        thinking, a click shows nothing. A failure (too late already) is only logged: the
+        handler's own answer then fails alike, and is dealt with where it is given."""
+        async with self._first:
+            if self.is_done():
+                return
+            command = self._parent.type is discord.InteractionType.application_command
+            try:
+                await super().defer(thinking=command)
+            except discord.HTTPException as error:
+                log.warning("could not acknowledge a slow interaction in time: %s", error)
+                return
+            self.late = True
+            self._placeholder = command
+
+    async def defer(
+        self, *, ephemeral: bool = False, thinking: bool = False
+    ) -> InteractionCallbackResponse[Any] | None:
+        """discord.py's, or after the watchdog's acknowledgement the handler's answers made to
+        come as it meant: a public placeholder is handed to the handler, and one that a private
+        answer could only make public is removed (its follow-ups are then messages of their
+        own: pass ``ephemeral=True`` to them)."""
+        async with self._first:
+            if not self.late:
+                return await super().defer(ephemeral=ephemeral, thinking=thinking)
+            if ephemeral:
+                await self._remove_placeholder()
+            self._placeholder = False  # the handler answers through it, as after its own defer
             return None
-    attach = can_attach(interaction, channel)
-    owner = local_player(live, venue)
-    look = await board_look(bot, live, None if owner is None else owner.user_id)
-    flip = flip != look.flip
-    image = await render_board(live, flip=flip, theme=look.theme) if attach else None
-    # A tournament's game ends without a Rematch: the event pairs the next one.
-    in_event = over and await bot.storage.tournaments.of_game(live.id) is not None
-    view = (
-        finished_view(live.id, rematch=not in_event, block=live.across)
-        if over
-        else game_view(live.id, board_actions(live))
-    )
-    text = text_message(live, content_lines, flip)
-    embed: discord.Embed | None = None
-    if image is not None:
-        embed = board_embed(
-            live,
-            image,
-            content_lines[:-1] if not over else content_lines,
-            venue,
-            in_event=in_event,
+
+    async def send_message(
+        self, content: Any | None = None, **options: Any
+    ) -> InteractionCallbackResponse[Any]:
+        """discord.py's, or after the watchdog's acknowledgement the same message as a
+        follow-up (see the notes above)."""
+        async with self._first:
+            if not self.late:
+                return await super().send_message(content, **options)
+            return await self._follow_up(content, **options)
+
+    async def edit_message(self, **options: Any) -> InteractionCallbackResponse[Any] | None:
+        """discord.py's, or after the watchdog's acknowledgement of a click the same edit of
+        the message clicked on."""
+        async with self._first:
+            if not self.late:
+                return await super().edit_message(**options)
+            options.pop("delete_after", None)
+            options.pop("suppress_embeds", None)
+            await self._parent.edit_original_response(**options)
+            return None
+
+    async def _follow_up(
+        self, content: Any | None, *, ephemeral: bool = False, **options: Any
+    ) -> InteractionCallbackResponse[Any]:
+        parent = self._parent
+        placeholder = self._placeholder
+        if placeholder:
+            # Discord makes the first follow-up an edit of the placeholder: end it first.
+            await parent.edit_original_response(content=PLACEHOLDER)
+        options.pop("delete_after", None)
+        message = await parent.followup.send(
+            content if content is not None else MISSING, ephemeral=ephemeral, wait=True, **options
         )
-        # The ping goes in the content: mentions inside embeds do not notify anyone.
-        content = clip(content_lines[-1], CONTENT) if not over else None
-    else:
-        content = text
-    mentions = NO_PING
-    if ping and not over:
-        # Only the player to move, and only where they play (never across servers).
-        mover = live.to_move
-        if owner is None or owner == mover:
-            mentions = PING
-    message: discord.Message | None = None
-    if interaction is not None:
+        if placeholder:
+            await self._remove_placeholder(edited=True)
+        # The follow-up stands for the message the callback would have made; callers read
+        # its id (and ``message_id``) as they would the callback's.
+        data: Any = {
+            "interaction": {
+                "id": str(parent.id),
+                "type": parent.type.value,
+                "response_message_id": str(message.id),
+                "response_message_ephemeral": ephemeral,
+            }
+        }
+        callback = InteractionCallbackResponse(
+            data=data,
+            parent=parent,
+            state=parent._state,
+            type=discord.InteractionResponseType.channel_message,
+        )
+        callback.resource = cast(InteractionMessage, message)
+        return callback
+
+    async def _remove_placeholder(self, *, edited: bool = False) -> None:
+        """Delete the "thinking" placeholder, if it is still there (after ending it: a
+        follow-up then makes a message of its own). A failure only leaves it behind."""
+        if not self._placeholder:
+            return
+        self._placeholder = False
+        parent = self._parent
         try:
-            message = await _reply(interaction, content, embed, image, view, mentions)
+            if not edited:
+                await parent.edit_original_response(content=PLACEHOLDER)
+            await parent.delete_original_response()
         except discord.HTTPException as error:
-            if not expired(error):
-                raise
-            # Discord gave up on the answer (the player saw "This interaction failed"), but
-            # what it announces has happened: the board goes to the channel all the same.
-            log.warning("game %d: the board's answer came too late; posted in the channel", live.id)
-            guild_id = None if venue is None else venue.guild_id
-            channel = await resolve_channel(bot, channel_id, guild_id)
-            if channel is None:
-                return None
-            interaction = None
-    if interaction is None:
-        assert channel is not None
-        try:
-            if image is not None and embed is not None:
-                message = await channel.send(
-                    content, embed=embed, file=image.file(), view=view, allowed_mentions=mentions
-                )
-            else:
-                message = await channel.send(content, view=view, allowed_mentions=mentions)
-        except discord.Forbidden:
-            # The permissions changed under us: fall back to the text board.
-            message = await channel.send(text, view=view, allowed_mentions=mentions)
-    if message is None:
-        return None
-    try:
-        if venue is None:
-            await bot.storage.games.set_board_message(live.id, message.id, live.game.ply)
-        else:
-            await bot.storage.games.set_venue_board(
-                live.id, venue.side, message.id, live.game.ply, end=over
-            )
-    except DatabaseUnavailable as error:
-        # The board is out and its move committed: the player must not be told otherwise. The
-        # game remembers the message, and writes it back when it is next read from the
-        # database (GameHub._resync) or with its next board.
-        log.debug("game %d: its new board was not recorded: %s", live.id, error)
-    if venue is None:
-        previous, shown = live.record.board_message_id, live.record.board_ply
-        live.record = replace(live.record, board_message_id=message.id, board_ply=live.game.ply)
-    else:
-        previous, shown = venue.board_message_id, venue.board_ply
-        now = replace(venue, board_message_id=message.id, board_ply=live.game.ply)
-        live.venues = tuple(now if v == venue else v for v in live.venues)
-    if previous is not None and previous != message.id:
-        # Its words no longer call on anyone to move: they say which position it shows.
-        retired = retired_board(live, shown, with_board=not attach)
-        await strip_controls(bot, channel_id, previous, retired)
-    elif previous is None:
-        await _retire_last_final_board(bot, live, channel_id)
-    return message
+            log.info("could not remove a thinking placeholder: %s", error)
 
 
-PING = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
-"""Mentions that notify: only the player who must act."""
-NO_PING = discord.AllowedMentions.none()
-"""Mentions shown as names, notifying nobody."""
+def watch(
+    interaction: discord.Interaction[Any],
+    after: float = ACKNOWLEDGE_SECONDS,
+    *,
+    since: float | None = None,
+) -> Callable[[], None]:
+    """Give ``interaction`` a :class:`TimelyResponse` and have it acknowledged if it is still
+    unanswered ``after`` seconds from ``since`` (when it arrived, on the event loop's clock;
+    by default now). Returns what stops the watch (call it once the handler is done: an
+    interaction it left unanswered is not acknowledged for nothing)."""
+    if interaction.type not in WATCHED:
+        return _nothing
+    response = getattr(interaction, RESPONSE_SLOT, None)  # discord.py's cache of .response
+    if isinstance(response, TimelyResponse):
+        return _nothing
+    if response is not None and response.is_done():
+        return _nothing
+    response = TimelyResponse(interaction)
+    setattr(interaction, RESPONSE_SLOT, response)
+    loop = asyncio.get_running_loop()
+    start = loop.time() if since is None else since
+    handle = loop.call_at(start + after, _acknowledge, response)
+    return handle.cancel
 
 
-async def _reply(
-    interaction: discord.Interaction,
-    content: str | None,
-    embed: discord.Embed | None,
-    image: BoardImage | None,
-    view: discord.ui.View,
-    mentions: discord.AllowedMentions,
+_acknowledging: set[asyncio.Task[None]] = set()
+
+
+def _acknowledge(response: TimelyResponse) -> None:
+    task = asyncio.create_task(response.acknowledge(), name="acknowledge-interaction")
+    _acknowledging.add(task)
+    task.add_done_callback(_acknowledging.discard)
+
+
+def _nothing() -> None:
+    return None
+
+
+async def answer(
+    interaction: discord.Interaction[Any], content: str | None = None, **options: Any
 ) -> discord.Message | None:
-    embeds = [] if embed is None else [embed]
-    files = [] if image is None else [image.file()]
-    return await answer(
-        interaction, content, embeds=embeds, files=files, view=view, allowed_mentions=mentions
+    """Send ``content`` as the interaction's answer, whatever has been done with it so far:
+    its response, or after a deferral of the handler's own a follow-up (the first one fills
+    the "thinking" placeholder). Returns the message when Discord reported it."""
+    response = interaction.response
+    if not response.is_done() or (isinstance(response, TimelyResponse) and response.late):
+        callback = await response.send_message(content, **options)
+        resource = callback.resource
+        return resource if isinstance(resource, discord.Message) else None
+    return await interaction.followup.send(
+        content if content is not None else MISSING, wait=True, **options
     )
 
 
-async def strip_controls(
-    bot: TaflBot, channel_id: int, message_id: int, content: str | None = None
-) -> None:
-    """Take every button and menu off a message (one edit), optionally replacing its text.
-
-    A message that is gone or cannot be edited is only logged: it is not worth failing a move.
-    """
-    await replace_controls(bot, channel_id, message_id, None, content)
+# ---------------------------------------------------------------------------- errors
 
 
-async def replace_controls(
-    bot: TaflBot,
-    channel_id: int,
-    message_id: int,
-    view: discord.ui.View | None,
-    content: str | None = None,
-) -> None:
-    """Put ``view`` (``None``: nothing) in place of a message's buttons and menus, optionally
-    replacing its text, in one edit; a message that is gone or cannot be edited is only logged."""
-    channel = await resolve_channel(bot, channel_id)
-    if not isinstance(channel, EDITABLE):
-        return
-    message = channel.get_partial_message(message_id)
+def friendly_message(error: BaseException) -> str | None:
+    """The reply for an expected error, or ``None`` for a bug (which must be logged)."""
+    original = getattr(error, "original", error)
+    if isinstance(original, UserError):
+        return str(original)
+    if isinstance(original, StorageError):
+        return words.storage_words(original)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return words.slow_down(error.retry_after)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return words.NO_DIRECT_MESSAGES
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or words.NOT_HERE
+    return None
+
+
+async def reply_private(interaction: discord.Interaction, message: str) -> None:
+    """Answer only the person who acted, whether or not the interaction was answered yet."""
+    message = clip(message, CONTENT)
+    # A reply may name a player with a mention (shown as their name); it must notify nobody.
     try:
-        if content is None:
-            await message.edit(view=view)
-        else:
-            await message.edit(content=clip(content, CONTENT), view=view)
-    except discord.HTTPException as error:
-        log.info("could not change the controls of message %d: %s", message_id, error)
+        await answer(interaction, message, ephemeral=True, allowed_mentions=NO_PING)
+    except discord.HTTPException:
+        log.warning("could not deliver a reply: %s", message)
 
 
-async def _retire_last_final_board(bot: TaflBot, live: LiveGame, channel_id: int) -> None:
-    """A new game in a channel makes the Rematch button of the one before it pointless."""
-    games = bot.storage.games
-    last = await games.last_finished_in_channel(channel_id)
-    if last is None or last == live.id:
+async def report(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """Reply privately: the reason for expected errors, a generic line (and a log) for bugs."""
+    message = friendly_message(error)
+    original = getattr(error, "original", error)
+    if expired(original):
+        # The answer missed Discord's window (the event loop stalled past the watchdog): the
+        # player has already seen "This interaction failed", and a second answer to the same
+        # token would fail too.
+        log.warning("%s answered too late for Discord (the interaction had expired)", where)
         return
-    record = await games.get(last)
-    venues = await games.venues(last)
-    shown = next((v for v in venues if v.channel_id == channel_id), None)
-    message_id = record.board_message_id if shown is None else shown.board_message_id
-    if message_id is not None:
-        await strip_controls(bot, channel_id, message_id)
+    if message is None:
+        log.error("%s failed:\n%s", where, "".join(traceback.format_exception(original)))
+        message = words.GENERIC
+    elif isinstance(original, DatabaseBusy):
+        log.warning("%s refused: %s", where, original)
+    elif isinstance(original, DatabaseUnavailable):
+        # An outage, not a bug: the storage logs it once, when it starts and when it ends.
+        log.debug("%s refused: %s", where, original)
+    await reply_private(interaction, message)
 
 
-def offer_channel(live: LiveGame, offer: Offer) -> int:
-    """Where an offer's buttons are: the game's channel, or in a game across servers the venue
-    of the player who answers it."""
-    side = live.side_of(offer.user_id)
-    venue = None if side is None else live.venue(side.other)
-    return live.record.channel_id if venue is None else venue.channel_id
+# ---------------------------------------------------------------------------- the table
 
 
-AI_RETRY_SECONDS = 2.0
+class Readable(Protocol):
+    """A kind of control of the composition: a dataclass whose custom ids match ``TEMPLATE``."""
+
+    TEMPLATE: ClassVar[str]
+
+
+Kind = TypeVar("Kind", bound=Readable)
+Item = TypeVar("Item", bound=discord.ui.DynamicItem[Any])
+Clicked = TypeVar("Clicked")
+Handler = Callable[[discord.Interaction, Clicked], Awaitable[None]]
+"""A cog's handler of clicks on one kind of control."""
 TYPING_REFRESH = 8.0
 """Seconds between typing indicators while the AI thinks (Discord shows one for 10 s)."""
-AI_FAILED = (
-    "The AI could not move because of a problem on our side; the game is safe. "
-    "Use `/tafl board` to let it try again."
-)
 
 
-def ai_attempts(level: str) -> tuple[str, ...]:
-    """The levels tried in turn when the AI fails to answer: twice as asked, then easy."""
-    return (level, level, "easy")
+def read_match(kind: type[Kind], match: re.Match[str], values: Sequence[str] = ()) -> Kind:
+    """The control of ``kind`` whose custom id gave ``match`` (its ``TEMPLATE``'s): the named
+    groups are its fields (numbers read as such; an optional part left out keeps the field's
+    default), and a menu's chosen ``values`` go in its ``values`` field."""
+    fields = {field.name: field.type for field in dataclasses.fields(cast(Any, kind))}
+    found: dict[str, Any] = {
+        name: int(text) if fields[name] in (int, "int") else text
+        for name, text in match.groupdict().items()
+        if text is not None
+    }
+    if "values" in fields:
+        found["values"] = tuple(values)
+    return kind(**found)
+
+
+def read(kind: type[Kind], custom_id: str, values: Sequence[str] = ()) -> Kind | None:
+    """The control of ``kind`` a custom id stands for (``None``: not one of that kind)."""
+    match = re.fullmatch(kind.TEMPLATE, custom_id)
+    return None if match is None else read_match(kind, match, values)
+
+
+class Venues(Protocol):
+    """What the table asks of the keeper of games across servers (the lobby)."""
+
+    async def venue_gone(self, game_id: int, venue: Venue) -> None:
+        """A venue's channel was found deleted (or out of reach) posting its board."""
+
+    async def check_venue(self, game_id: int, venue: Venue) -> None:
+        """A venue's channel could not be found: adjourn the game if it is really gone."""
+
+    async def changed(self, game_id: int) -> None:
+        """Tell the other processes that the game changed."""
 
 
 class Table:
-    """What happens at the tables, for every cog: moves and endings announced with a new board,
-    offers kept up to date, and the AI's turns played (one search at a time per game, in the
-    AI's worker processes) and announced."""
+    """Sends what the composition built, records boards through the games service, and
+    answers every command and click in time; see the module's notes."""
 
-    def __init__(self, bot: TaflBot) -> None:
-        self.bot = bot
-        self.thinking: dict[int, asyncio.Task[None]] = {}
-        """The AI's turn being thought about, by game id (at most one per game)."""
+    def __init__(self, client: discord.Client, games: GameHub, venues: Venues) -> None:
+        self.client = client
+        self.games = games
+        self.venues = venues
+        self.in_flight: set[asyncio.Task[object]] = set()
+        """Tasks handling an interaction right now (see :meth:`track`)."""
+        self._arrived: dict[int, float] = {}
+        """When each interaction not yet handled arrived from the gateway (the loop's clock):
+        the watchdog counts Discord's seconds from there, not from when its handler starts."""
+        self._handlers: dict[type, Callable[[discord.Interaction, Any], Awaitable[None]]] = {}
+        self._items: list[type[discord.ui.DynamicItem[Any]]] = []
 
-    async def announce(
-        self, played: Played, *, interaction: discord.Interaction | None = None
+    # ------------------------------------------------------------------ interactions
+
+    def note_arrival(self, data: Any) -> None:
+        """Note when an interaction arrived from the gateway (before its handler runs)."""
+        if len(self._arrived) >= ARRIVALS_KEPT:
+            # Interactions never handled (none of the bot's) would pile up: drop the oldest.
+            for stale in list(self._arrived)[: ARRIVALS_KEPT // 2]:
+                del self._arrived[stale]
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            self._arrived[int(data["id"])] = asyncio.get_running_loop().time()
+
+    def track(self, interaction: discord.Interaction) -> None:
+        """Note that the current task is handling ``interaction`` (a command or a click), so
+        that a shutdown lets it finish, and have it acknowledged if the task has not answered
+        it in time (:func:`watch`)."""
+        task = asyncio.current_task()
+        if task is not None and task not in self.in_flight:
+            self.in_flight.add(task)
+            task.add_done_callback(self.in_flight.discard)
+            stop_watching = watch(interaction, since=self._arrived.pop(interaction.id, None))
+            task.add_done_callback(lambda _: stop_watching())
+
+    async def report(
+        self, interaction: discord.Interaction, error: BaseException, where: str
     ) -> None:
-        """Post the board after a committed move, or end the game. Against the AI the player's
-        move and the AI's reply arrive as one board: the interaction is deferred while it
-        thinks, so no "thinking" message is left behind."""
-        live = played.live
-        await self.offers_overtaken(live, played.withdrawn, played.result)
-        if played.carried is not None:
-            await self._carry_offer(live, played.carried, played.result)
-        lines = describe_move(live, played.result)
-        if played.finished is not None:
-            self.bot.ai.cancel(str(live.id))
-            lines += describe_end(live, played.finished)
-            await post_board(
-                self.bot, live, lines, interaction=interaction, finished=played.finished
-            )
-            return
-        if live.to_move.is_ai:
-            await self.ai_reply(live, lines, interaction)
-            return
-        await post_board(self.bot, live, lines, interaction=interaction)
+        """The error funnel: see :func:`report`."""
+        await report(interaction, error, where)
 
-    async def announce_end(
-        self, ended: Ended, interaction: discord.Interaction | None = None
-    ) -> None:
-        """Post the final board for a game ended by the players or the clock (its words say
-        how: a resignation, time, an agreed draw)."""
-        self.bot.ai.cancel(str(ended.live.id))
-        await self.withdraw_offers(ended.live, ended.withdrawn, "the game is over")
-        lines = describe_end(ended.live, ended.finished)
-        await post_board(
-            self.bot, ended.live, lines, interaction=interaction, finished=ended.finished
-        )
+    # ------------------------------------------------------------------ controls
 
-    async def _carry_offer(self, live: LiveGame, offer: Offer, result: MoveResult) -> None:
-        """A draw offer made with a move stands: its buttons now answer it at the new ply."""
-        if offer.message_id is None:
-            return
-        side = live.side_of(offer.user_id)
-        assert side is not None
-        opponent = live.participant(side.other)
-        venue = live.venue(side.other)
-        text = localize(
-            f"{mention(opponent)}, {mention(live.participant(side))} offers a draw with their "
-            f"move `{result.move.text(live.game.size)}`.",
-            live,
-            venue,
-        )
-        await replace_controls(
-            self.bot,
-            offer_channel(live, offer),
-            offer.message_id,
-            offer_view(offer.kind, live.id, offer.ply),
-            text,
-        )
+    def on(self, kind: type[Kind], handler: Handler[Kind]) -> None:
+        """Let ``handler`` answer clicks on controls of ``kind`` (a dataclass of the
+        composition with a ``TEMPLATE`` its custom ids match; its fields are read back from
+        them, and a menu's chosen values go in its ``values`` field)."""
+        pattern = re.compile(kind.TEMPLATE)
+        menu = any(f.name == "values" for f in dataclasses.fields(cast(Any, kind)))
+        table = self
 
-    async def withdraw_offers(self, live: LiveGame, offers: Sequence[Offer], why: str) -> None:
-        """Edit offers that are no longer valid so their buttons do not look usable."""
-        for offer in offers:
-            await self._close_offer(live, offer, f"{offer_name(offer)} withdrawn: {why}.")
+        class Persistent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=pattern):
+            """A click on a control of ``kind``, read back from its custom id."""
 
-    async def offers_overtaken(
-        self, live: LiveGame, offers: Sequence[Offer], result: MoveResult
-    ) -> None:
-        """Close the offers a move made pointless, saying who moved instead of answering."""
-        for offer in offers:
-            await self._close_offer(live, offer, overtaken_offer(live, offer, result))
+            def __init__(self, item: discord.ui.Item[Any], ident: Kind) -> None:
+                super().__init__(item)
+                self.ident = ident
 
-    async def _close_offer(self, live: LiveGame, offer: Offer, text: str) -> None:
-        """Take an offer's buttons off, its message saying why, in words for the server it is
-        in (a player of another server is named, never mentioned)."""
-        if offer.message_id is None:
-            return
-        side = live.side_of(offer.user_id)
-        venue = None if side is None else live.venue(side.other)
-        await strip_controls(
-            self.bot, offer_channel(live, offer), offer.message_id, localize(text, live, venue)
-        )
+            @classmethod
+            async def from_custom_id(
+                cls,
+                interaction: discord.Interaction,
+                item: discord.ui.Item[Any],
+                match: re.Match[str],
+                /,
+            ) -> Persistent:
+                return cls(item, read_match(kind, match))
 
-    # ------------------------------------------------------------------ the AI
+            async def callback(self, interaction: discord.Interaction) -> None:
+                ident = self.ident
+                if menu:
+                    values = tuple(getattr(self.item, "values", ()))
+                    ident = dataclasses.replace(cast(Any, ident), values=values)
+                await table._route(interaction, kind, ident)
 
-    async def open_game(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """Post a new game's first board; when the AI moves first, its move comes on it."""
-        if live.to_move.is_ai:
-            await self.ai_reply(live, lines, interaction)
-        else:
-            await post_board(self.bot, live, lines, interaction=interaction)
+        Persistent.__name__ = Persistent.__qualname__ = kind.__name__
+        self._handlers[kind] = handler
+        self._items.append(Persistent)
 
-    async def live_game(self, channel_id: int) -> LiveGame | None:
-        """The channel's active game, picked up from the database if this process had lost
-        track of it (:meth:`GameHub.recover`), with the AI set thinking if it is to move."""
-        known = self.bot.hub.get(channel_id)
-        if known is not None:
-            return known
-        live = await self.bot.hub.recover(channel_id)
-        if live is not None and live.to_move.is_ai and not self.ai_thinking(live):
-            self.schedule_ai(live)
-        return live
+    def register(self, kind: type[Item], handler: Handler[Item]) -> None:
+        """Let ``handler`` answer clicks on the dynamic items of class ``kind`` of features not
+        yet converted (:mod:`.views`): they hand themselves to :meth:`dispatch`."""
+        self._handlers[kind] = handler
 
-    def schedule_ai(self, live: LiveGame, lines: Sequence[str] = ()) -> None:
-        """Let the AI move in the background (after a restart, or when a game starts with the
-        AI to move and nobody is waiting on an interaction)."""
-        self.bot.spawn(self.ai_reply(live, list(lines), None), f"ai-game-{live.id}")
+    async def dispatch(self, interaction: discord.Interaction, item: object) -> None:
+        """A click on a dynamic item of :mod:`.views`, to its handler."""
+        await self._route(interaction, type(item), item)
 
-    def ai_thinking(self, live: LiveGame) -> bool:
-        """Whether the AI is working on a move in this game right now."""
-        running = self.thinking.get(live.id)
-        return running is not None and not running.done()
+    def controls(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+        """The dynamic items that read back the clicks of the kinds registered with :meth:`on`
+        (for ``client.add_dynamic_items``)."""
+        return tuple(self._items)
 
-    async def ai_reply(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """Let the AI move (in its worker process: the event loop stays free) and post one
-        board with ``lines`` (what led here, e.g. the player's move) and the AI's move. Only one
-        search runs per game; a second caller just waits for it."""
-        if interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
-        running = self.thinking.get(live.id)
-        if running is not None and not running.done():
-            await asyncio.shield(running)
-            return
-        # A background task of the bot's (so a shutdown cancels it) that the interaction waits
-        # for; shielded so that cancelling the interaction alone does not cut the AI's turn.
-        task = self.bot.spawn(self._ai_turn(live, lines, interaction), f"ai-game-{live.id}")
-        self.thinking[live.id] = task
-        task.add_done_callback(lambda _: self._forget(live.id, task))
-        await asyncio.shield(task)
-
-    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
-        if self.thinking.get(game_id) is task:
-            del self.thinking[game_id]
-
-    async def _ai_turn(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """Whatever goes wrong, the players are told in a sentence (with the board as it is)
-        and the log gets the traceback; the game stays as it was."""
-        # Without a deferred interaction to show "thinking", the channel shows the bot typing
-        # (it leaves nothing behind: the board ends it).
-        typing = None if interaction is not None else self._show_typing(live)
+    async def _route(self, interaction: discord.Interaction, kind: type, ident: object) -> None:
+        """Run the handler of ``kind``; any error becomes a private reply (and a logged
+        traceback for bugs), exactly as for slash commands."""
+        self.track(interaction)  # a shutdown lets this click finish first
         try:
-            outcome = await self._ai_move(live)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the AI's turn in game %d failed", live.id)
-            outcome = AI_FAILED
-        finally:
-            if typing is not None:
-                typing.cancel()
-            # Thinking is over once the move is played (or given up): from here on another
-            # request may start a new search, while this one posts the board.
-            task = asyncio.current_task()
-            if task is not None:
-                self._forget(live.id, task)
-        if isinstance(outcome, str):
-            await self._post_or_tell(live, [*lines, outcome], interaction)
-            return
-        if outcome is None:  # the game ended or moved on while the AI thought
-            if interaction is not None and lines:
-                await interaction.followup.send(clip("\n".join(lines), CONTENT))
-            return
-        await self.offers_overtaken(live, outcome.withdrawn, outcome.result)
-        lines = lines + describe_move(live, outcome.result)
-        if outcome.finished is not None:
-            lines += describe_end(live, outcome.finished)
-        await post_board(self.bot, live, lines, interaction=interaction, finished=outcome.finished)
+            handler = self._handlers.get(kind)
+            if handler is None:
+                raise RuntimeError(f"no handler is registered for {kind.__name__}")
+            await handler(interaction, ident)
+        except Exception as error:
+            await report(interaction, error, f"a click on {kind.__name__}")
 
-    def _show_typing(self, live: LiveGame) -> asyncio.Task[None]:
-        """Show the bot typing in the game's channel until the task is cancelled."""
-        return asyncio.create_task(self._keep_typing(live.record.channel_id))
+    # ------------------------------------------------------------------ sending
+
+    async def deliver(
+        self, interaction: discord.Interaction | None, deliveries: Iterable[Delivery]
+    ) -> None:
+        """Carry out ``deliveries`` in order (see :mod:`.compose.post`). An edit of the message
+        clicked on that fails does not stop what follows (the click's work is done): its error
+        is raised once the rest is delivered."""
+        failed: Exception | None = None
+        for delivery in deliveries:
+            if isinstance(delivery, Update):
+                try:
+                    await self._update(_needs(interaction), delivery.post)
+                except Exception as error:
+                    failed = failed or error
+                continue
+            if isinstance(delivery, BoardPost):
+                await self._board(interaction, delivery)
+            elif isinstance(delivery, Answer):
+                await answer(_needs(interaction), **await self._message(delivery.post))
+            elif isinstance(delivery, Message):
+                await self._message_in(delivery)
+            elif isinstance(delivery, Edit):
+                await self._edit(delivery.place, delivery.message_id, delivery.post)
+            elif isinstance(delivery, Direct):
+                await self._direct(delivery.user_id, delivery.post.content or "")
+            elif isinstance(delivery, OfferPost):
+                await self._offer(interaction, delivery)
+            elif isinstance(delivery, Changed):
+                await self.venues.changed(delivery.game_id)
+        if failed is not None:
+            raise failed
+
+    async def _message(self, post: Post) -> dict[str, Any]:
+        """The arguments of a message for ``post``, its picture rendered and attached."""
+        options: dict[str, Any] = {
+            "content": None if post.content is None else clip(post.content, CONTENT),
+            "allowed_mentions": mentions_of(post),
+        }
+        if post.private:
+            options["ephemeral"] = True
+        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
+        if post.picture is not None:
+            files.append(await render(post.picture))
+        if post.card is not None:
+            shown = None if post.picture is None else post.picture.filename
+            options["embed"] = embed_of(post.card, shown)
+        if post.controls:
+            options["view"] = view_of(post.controls)
+        if files:
+            options["files"] = files
+        return options
+
+    async def _update(self, interaction: discord.Interaction, post: Post) -> None:
+        options: dict[str, Any] = {"view": view_of(post.controls) if post.controls else None}
+        if post.content is not None:
+            options["content"] = clip(post.content, CONTENT)
+        await interaction.response.edit_message(**options)
+
+    async def _message_in(self, delivery: Message) -> None:
+        place = delivery.place
+        channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
+        if channel is None:
+            if delivery.missing is not None:
+                raise UserError(delivery.missing)
+            return
+        try:
+            await channel.send(**await self._message(delivery.post))
+        except discord.HTTPException as error:
+            if not delivery.quiet:
+                raise
+            log.warning("could not post to channel %d: %s", place.channel_id, error)
+
+    async def _edit(self, place: Place, message_id: int, post: Post) -> None:
+        """Put the post's controls (none: nothing) in place of a message's, and its content (if
+        any) in place of its words, in one edit; a message gone or not editable is only
+        logged."""
+        channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
+        if not isinstance(channel, EDITABLE):
+            return
+        message = channel.get_partial_message(message_id)
+        view = view_of(post.controls) if post.controls else None
+        try:
+            if post.content is None:
+                await message.edit(view=view)
+            else:
+                await message.edit(content=clip(post.content, CONTENT), view=view)
+        except discord.HTTPException as error:
+            log.info("could not change the controls of message %d: %s", message_id, error)
+
+    async def _direct(self, user_id: int, content: str) -> None:
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(clip(content, CONTENT))
+        except discord.HTTPException as error:
+            log.info("could not send a direct message to %d: %s", user_id, error)
+
+    async def _offer(self, interaction: discord.Interaction | None, offer: OfferPost) -> None:
+        if offer.place is None:
+            sent = await answer(_needs(interaction), **await self._message(offer.post))
+        else:
+            place = offer.place
+            channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
+            if channel is None:
+                raise UserError(offer.missing or words.GENERIC)
+            sent = await channel.send(**await self._message(offer.post))
+        if sent is not None:
+            await self.games.offer_posted(offer.game_id, offer.kind, offer.ply, sent.id)
+
+    async def _board(self, interaction: discord.Interaction | None, board: BoardPost) -> None:
+        """A game's board: see :class:`~.compose.post.BoardPost`. Across servers, a venue
+        whose channel turns out to be gone is handed to the venues' keeper."""
+        try:
+            await self._post_board(interaction if board.reply else None, board)
+        except (discord.NotFound, discord.Forbidden) as error:
+            if board.venue is None or board.reply or not venue_lost(error):
+                raise
+            # The other server's thread was deleted (or the bot lost it): the game waits for
+            # its player, who is told how to continue it.
+            await self.venues.venue_gone(board.game_id, board.venue)
+
+    async def _post_board(self, interaction: discord.Interaction | None, board: BoardPost) -> None:
+        post, place = board.post, board.place
+        channel = None
+        if interaction is None:
+            channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
+            if channel is None:
+                if board.venue is not None:  # perhaps deleted: the game waits for its player if so
+                    await self.venues.check_venue(board.game_id, board.venue)
+                return
+        attach = can_attach(interaction, channel)
+        image = None
+        if attach and post.picture is not None:
+            image = await asyncio.to_thread(
+                render_png, post.picture.view, flip=post.picture.flip, theme=post.picture.theme
+            )  # the board is the same file whichever way it is sent: drawn once
+        view = view_of(post.controls)
+        text = text_of(post)
+        mentions = mentions_of(post)
+        embed = None
+        if image is not None and post.card is not None and post.picture is not None:
+            embed = embed_of(post.card, post.picture.filename)
+            content = None if post.content is None else clip(post.content, CONTENT)
+        else:
+            content = text
+
+        def attachment() -> discord.File:
+            assert image is not None and post.picture is not None
+            return discord.File(io.BytesIO(image), filename=post.picture.filename)
+
+        message: discord.Message | None = None
+        if interaction is not None:
+            try:
+                message = await answer(
+                    interaction,
+                    content,
+                    embeds=[] if embed is None else [embed],
+                    files=[] if embed is None else [attachment()],
+                    view=view,
+                    allowed_mentions=mentions,
+                )
+            except discord.HTTPException as error:
+                if not expired(error):
+                    raise
+                # Discord gave up on the answer (the player saw "This interaction failed"), but
+                # what it announces has happened: the board goes to the channel all the same.
+                log.warning(
+                    "game %d: the board's answer came too late; posted in the channel",
+                    board.game_id,
+                )
+                channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
+                if channel is None:
+                    return
+                interaction = None
+        if interaction is None:
+            assert channel is not None
+            try:
+                if embed is not None:
+                    message = await channel.send(
+                        content,
+                        embed=embed,
+                        file=attachment(),
+                        view=view,
+                        allowed_mentions=mentions,
+                    )
+                else:
+                    message = await channel.send(content, view=view, allowed_mentions=mentions)
+            except discord.Forbidden:
+                # The permissions changed under us: fall back to the text board.
+                message = await channel.send(text, view=view, allowed_mentions=mentions)
+        if message is None:
+            return
+        side = None if board.venue is None else board.venue.side
+        last_final = await self.games.board_posted(
+            board.game_id,
+            place.channel_id,
+            message.id,
+            board.ply,
+            side=side,
+            end=board.end,
+            first=board.first,
+        )
+        retire = board.retire
+        if retire is not None and retire.message_id != message.id:
+            # Its words no longer call on anyone to move: they say which position it shows.
+            said = retire.words if attach else retire.words_with_board
+            await self._edit(Place(place.channel_id), retire.message_id, Post(content=said))
+        elif last_final is not None:
+            # A new game in a channel makes the Rematch button of the one before it pointless.
+            await self._edit(Place(place.channel_id), last_final, Post())
+
+    async def thinking(self, interaction: discord.Interaction) -> None:
+        """Show the bot thinking while a slow answer is prepared (the AI's move)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+
+    @contextlib.asynccontextmanager
+    async def typing(self, channel_id: int) -> AsyncIterator[None]:
+        """Show the bot typing in a channel while the block runs (it leaves nothing behind: the
+        next message ends it)."""
+        task = asyncio.create_task(self._keep_typing(channel_id))
+        try:
+            yield
+        finally:
+            task.cancel()
 
     async def _keep_typing(self, channel_id: int) -> None:
-        channel = await resolve_channel(self.bot, channel_id)
+        channel = await resolve_channel(self.client, channel_id)
         if channel is None:
             return
         while True:
@@ -626,115 +972,7 @@ class Table:
                 return
             await asyncio.sleep(TYPING_REFRESH)
 
-    async def _post_or_tell(
-        self, live: LiveGame, lines: list[str], interaction: discord.Interaction | None
-    ) -> None:
-        """The board with ``lines`` if the game is still on, else just the sentences."""
-        if self.bot.hub.by_id(live.id) is live:
-            await post_board(self.bot, live, lines, interaction=interaction)
-        elif interaction is not None:
-            await interaction.followup.send(clip("\n".join(lines), CONTENT))
-        else:
-            await self.tell(live.record.channel_id, "\n".join(lines))
-
-    async def _ai_move(self, live: LiveGame) -> Played | str | None:
-        """The AI's move, played: a :class:`Played`, a sentence saying why there is none, or
-        ``None`` when the game ended or moved on while it thought."""
-        player = live.to_move
-        assert player.ai_level is not None
-        game = live.game
-        ply = game.ply
-        text = None
-        # A failed search (a worker that died twice, no answer in time) is retried, last at the
-        # easiest level, so a game against the AI never waits for a restart.
-        for attempt, level in enumerate(ai_attempts(level_name(player.ai_level))):
-            try:
-                text = await self.bot.ai.choose_move(
-                    variant=live.record.variant,
-                    start_position=live.record.start_position,
-                    start_turn=Side(live.record.first_turn),
-                    moves=[result.move.text(game.size) for result in game.history],
-                    level=level,
-                    game_key=str(live.id),
-                )
-                break
-            except asyncio.CancelledError:
-                if self.bot.hub.by_id(live.id) is live:
-                    raise  # the bot is shutting down, not the game ending
-                return None
-            except AIError as error:
-                log.warning("AI failed in game %d, attempt %d: %s", live.id, attempt + 1, error)
-                await asyncio.sleep(AI_RETRY_SECONDS * (attempt + 1))
-        if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
-            return None
-        if text is None:
-            log.error("the AI gave up in game %d", live.id)
-            return AI_FAILED
-        # Played only by a process that still serves the game (with the database back, if it
-        # was away); one that lost it leaves the move to the process serving it now.
-        if not await self.bot.until_serving():
-            return None
-        if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
-            return None
-        try:
-            return await self.bot.hub.play(live.record.channel_id, player, text, expected_ply=ply)
-        except ResultNotRecorded as error:
-            return str(error)
-        except (UserError, StorageError) as error:
-            if self.bot.hub.by_id(live.id) is not live or live.game.ply != ply:
-                return None  # the game ended or moved on meanwhile: nothing went wrong
-            log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)
-            return AI_FAILED
-
-    async def notify_turn(self, live: LiveGame, channel_id: int) -> None:
-        """A direct message to the player to move, if they asked for one (``/tafl
-        preferences notify``), once per move. A courtesy after the move's answer: a failure
-        (the database out of reach a moment later) is logged, never reported as the move's."""
-        try:
-            await self._notify_turn(live, channel_id)
-        except DatabaseUnavailable as error:
-            # An outage is logged once, by the storage, when it starts and when it ends.
-            log.debug("game %d: the turn notice was not sent: %s", live.id, error)
-        except StorageError as error:
-            log.info("game %d: the turn notice was not sent: %s", live.id, error)
-
-    async def _notify_turn(self, live: LiveGame, channel_id: int) -> None:
-        player = live.to_move
-        if player.is_ai or player.user_id is None or live.against_ai:
-            return  # against the AI, the reply comes within seconds
-        preferences = await self.bot.storage.preferences.get(player.user_id)
-        if not preferences.notify:
-            return
-        if not await self.bot.storage.games.claim_notice(live.id, live.game.ply):
-            return
-        opponent = live.participant(live.game.turn.other)
-        await self.notify(
-            live,
-            f"Your move in game #{live.id} ({live.game.variant.title}) against "
-            f"{plain_name(opponent)}",
-            channel_id,
-        )
-
-    async def notify(self, live: LiveGame, sentence: str, channel_id: int) -> None:
-        """A direct message to the player to move, if they asked for such messages: the
-        sentence, and where the game is. A player whose direct messages are closed is not
-        told (only logged)."""
-        player = live.to_move
-        if player.is_ai or player.user_id is None:
-            return
-        if not (await self.bot.storage.preferences.get(player.user_id)).notify:
-            return
-        deadline = live.record.move_deadline
-        when = "" if deadline is None else f" (time runs out <t:{int(deadline.timestamp())}:R>)"
-        await self.direct(player.user_id, f"{sentence}{when}: <#{channel_id}>")
-
-    async def direct(self, user_id: int, sentence: str) -> None:
-        """A direct message to a person; closed direct messages are only logged."""
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(clip(sentence, CONTENT))
-        except discord.HTTPException as error:
-            log.info("could not send a direct message to %d: %s", user_id, error)
+    # ------------------------------------------------------------ for features not yet converted
 
     async def tell(
         self,
@@ -743,13 +981,37 @@ class Table:
         guild_id: int | None = None,
         mentions: discord.AllowedMentions | None = None,
     ) -> None:
-        """A plain message to a game's channel (``guild_id``: the venue of a game across
-        servers, which another process may serve); a failure to deliver it is only logged.
-        Nobody is notified unless ``mentions`` says so."""
-        channel = await resolve_channel(self.bot, channel_id, guild_id)
+        """A plain message to a channel (``guild_id``: the venue of a game across servers,
+        which another process may serve); a failure to deliver it is only logged. Nobody is
+        notified unless ``mentions`` says so."""
+        channel = await resolve_channel(self.client, channel_id, guild_id)
         if channel is None:
             return
         try:
             await channel.send(clip(sentence, CONTENT), allowed_mentions=mentions or NO_PING)
         except discord.HTTPException as error:
             log.warning("could not post to channel %d: %s", channel_id, error)
+
+    async def direct(self, user_id: int, sentence: str) -> None:
+        """A direct message to a person; closed direct messages are only logged."""
+        await self._direct(user_id, sentence)
+
+
+class HasGames(Protocol):
+    """A bot with the games service (for :func:`look_for`)."""
+
+    @property
+    def hub(self) -> GameHub: ...
+
+
+async def look_for(bot: HasGames, user_id: int, side: Side | None) -> BoardLook:
+    """How ``user_id`` wants boards drawn when they play ``side`` (``None``: not playing), for
+    the boards of features not yet converted (a puzzle's, a review's)."""
+    return look_of(await bot.hub.preferences(user_id), side)
+
+
+def _needs(interaction: discord.Interaction | None) -> discord.Interaction:
+    """The interaction a delivery answers (composing one without it is a bug)."""
+    if interaction is None:
+        raise RuntimeError("an answer was composed where there is no interaction to answer")
+    return interaction

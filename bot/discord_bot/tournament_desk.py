@@ -38,7 +38,7 @@ from .app.tournaments import (
 )
 from .app.wording import plain_name, plural
 from .limits import CONTENT, clip, fit_embed
-from .table import can_attach, post_board, resolve_channel
+from .table import can_attach, resolve_channel
 from .venue import THREAD_ARCHIVE_MINUTES
 
 if TYPE_CHECKING:
@@ -351,8 +351,7 @@ class TournamentDesk:
         )
         live = self.bot.hub.adopt(record)
         game_words = "" if not event.spec.matches else f", game {number} of 2"
-        await post_board(
-            self.bot,
+        await self.bot.play.show(
             live,
             [
                 f"**{event.name}**, round {pairing.round}, board {pairing.board}{game_words}: "
@@ -441,7 +440,7 @@ class TournamentDesk:
                     continue
                 ended = await self.bot.hub.forfeit_on_time(live, live.game.ply)
                 if ended is not None:
-                    await self.bot.table.announce_end(ended)
+                    await self.bot.play.announce_end(ended)
 
     async def call_off(self, event: Tournament, game_id: int, why: str) -> bool:
         """Stop a game of the event under way (the organiser decided its pairing, removed a
@@ -455,9 +454,8 @@ class TournamentDesk:
         ended = await self.bot.hub.call_off(live)
         if ended is None:
             return False
-        await self.bot.table.withdraw_offers(live, ended.withdrawn, "the game was called off")
         words = f"Game #{game_id} was called off by the organiser of **{event.name}**: {why}"
-        await post_board(self.bot, live, [clip(words, CONTENT // 2)], finished=ended.finished)
+        await self.bot.play.called_off(ended, clip(words, CONTENT // 2))
         return True
 
     async def forfeit_current(self, event: Tournament, user_id: int, reason: str) -> bool:

@@ -3,6 +3,12 @@
 The database is the source of truth. A move is checked by the engine, committed to the database
 (with the ply it expects, so two racing submissions cannot both land), and only then applied to
 the in-memory game and announced. Nothing here talks to Discord, so it is tested directly.
+
+What the hub's operations return are events of plain data (:class:`Played`, :class:`Ended`,
+:class:`TakenBack`, :class:`OfferMade`, :class:`Declined`), each with the game as it stands
+(:class:`GameState`): everything the words and boards that announce it need, looked up here
+(the names, the board options of the people the boards are drawn for, who is told of their turn
+by direct message), so that composing and sending them asks nothing more of the hub.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from bot.engine import (
@@ -23,6 +29,7 @@ from bot.engine import (
     TaflError,
     Termination,
     get_variant,
+    square_name,
 )
 from bot.storage import (
     Conflict,
@@ -34,8 +41,11 @@ from bot.storage import (
     OfferClosed,
     OfferKind,
     Participant,
+    PlayerPreferences,
     PositionChanged,
+    SideName,
     Storage,
+    StorageError,
     Venue,
 )
 
@@ -50,7 +60,7 @@ again, unless a move is played first (which makes it a new question)."""
 START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
 
 
-@dataclass
+@dataclass(frozen=True)
 class Offer:
     """A pending draw offer or takeback request: who made it, at which ply, and the message
     that carries its buttons (so it can be marked withdrawn when it stops being valid)."""
@@ -78,6 +88,11 @@ class LiveGame:
     emptied by every move and takeback."""
     venues: tuple[Venue, ...] = ()
     """Where each side plays a game across two servers (empty: the game's one channel)."""
+    names: tuple[str, str] = field(init=False)
+    """The attackers' and the defenders' names, without pings (they do not change)."""
+
+    def __post_init__(self) -> None:
+        self.names = (plain_name(self.record.attackers), plain_name(self.record.defenders))
 
     @property
     def id(self) -> int:
@@ -193,13 +208,41 @@ class ResultNotRecorded(UserError):
         )
         self.set_aside = set_aside
         self.channel_id = live.record.channel_id
+        self.move = last
+        """The move that ended the game (``the last move`` if there was none)."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game as it stands, as its words and boards show it: plain data, read by attribute.
+
+    ``game`` is the engine's game of the hub (not a copy): what shows it is composed at once,
+    before the next move can change it.
+    """
+
+    id: int
+    record: GameRecord
+    game: Game
+    venues: tuple[Venue, ...]
+    """Where each side plays a game across two servers (empty: the game's one channel)."""
+    names: tuple[str, str]
+    """The attackers' and the defenders' names, without pings."""
+    preferences: tuple[PlayerPreferences, ...] = ()
+    """The board options of the people its boards are drawn for: the player to move, or the
+    person playing the AI; each player of a game across servers; and anyone who asked to see
+    it (the Flip board button)."""
+    in_event: bool = False
+    """An ended game of a tournament (its event pairs the next game: no rematch)."""
+    notice: bool = False
+    """The player to move is to be told by direct message that it is their move (they asked
+    for it, and this is the move's one notice)."""
 
 
 @dataclass(frozen=True)
 class Played:
     """A committed move and, when it ended the game, the stored result."""
 
-    live: LiveGame
+    game: GameState
     result: MoveResult
     finished: FinishedGame | None
     withdrawn: tuple[Offer, ...] = ()
@@ -212,7 +255,7 @@ class Played:
 class TakenBack:
     """Moves taken back: the asker's last move and, when the opponent had replied, that reply."""
 
-    live: LiveGame
+    game: GameState
     asker: Participant
     moves: tuple[MoveResult, ...]
     """The moves taken back, oldest first."""
@@ -225,10 +268,29 @@ class Ended:
     """A game ended by the people (resignation, agreement, time, an organiser calling it off)
     rather than on the board."""
 
-    live: LiveGame
+    game: GameState
     finished: FinishedGame
     withdrawn: tuple[Offer, ...] = ()
     """Offers the end made pointless."""
+
+
+@dataclass(frozen=True)
+class OfferMade:
+    """A draw offer or takeback request made, to be put to the opponent."""
+
+    game: GameState
+    offer: Offer
+    moves: tuple[MoveResult, ...] = ()
+    """What a takeback request would take back, oldest first."""
+
+
+@dataclass(frozen=True)
+class Declined:
+    """An offer the opponent declined (``by``, their user id)."""
+
+    game: GameState
+    kind: OfferKind
+    by: int
 
 
 class GameHub:
@@ -291,7 +353,8 @@ class GameHub:
                     finished = await self._record_ending(live)
                 except ResultNotRecorded:  # logged there; the others still settle
                     continue
-            settled.append(Played(live, live.game.history[-1], finished))
+            state = await self.state(live)
+            settled.append(Played(state, live.game.history[-1], finished))
         return settled
 
     def get(self, channel_id: int) -> LiveGame | None:
@@ -395,7 +458,156 @@ class GameHub:
                 return None
         return live
 
+    # ------------------------------------------------------------------ what boards show
+
+    def peek(self, live: LiveGame) -> GameState:
+        """The game as it stands, without the look-ups of :meth:`state` (nobody's board
+        options, no notice): for words that draw no board."""
+        return GameState(live.id, live.record, live.game, live.venues, live.names)
+
+    async def state(
+        self, live: LiveGame, *, viewers: Iterable[int] = (), notice: bool = False
+    ) -> GameState:
+        """The game as it stands, with what its boards need: the board options of the people
+        they are drawn for (see :attr:`GameState.preferences`; ``viewers`` add to them),
+        whether an ended game belongs to a tournament, and, when ``notice`` asks for it,
+        whether the player to move is to be told of their turn by direct message (claimed
+        here: once per move, whichever process posts the board).
+
+        Board options that cannot be read (the database out of reach a moment after a move
+        was committed) leave the boards in the default look: the move's board matters more."""
+        people = set(viewers) | {
+            player.user_id
+            for player in _board_people(live)
+            if not player.is_ai and player.user_id is not None
+        }
+        preferences = []
+        for user_id in sorted(people):
+            try:
+                preferences.append(await self.storage.preferences.get(user_id))
+            except StorageError as error:
+                log.debug(
+                    "game %d: the board options of %d were not read: %s", live.id, user_id, error
+                )
+        over = live.record.status is not GameStatus.ACTIVE
+        in_event = over and await self.storage.tournaments.of_game(live.id) is not None
+        told = notice and await self._claim_notice(live, preferences)
+        return replace(
+            self.peek(live), preferences=tuple(preferences), in_event=in_event, notice=told
+        )
+
+    async def _claim_notice(self, live: LiveGame, preferences: list[PlayerPreferences]) -> bool:
+        """Whether the player to move gets a direct message about their turn: a person who
+        asked for such messages, in a game against a person (against the AI the reply comes
+        within seconds), and the move's notice not yet claimed. A courtesy: a failure (the
+        database out of reach) is logged, never reported as the move's."""
+        player = live.to_move
+        if player.is_ai or player.user_id is None or live.against_ai:
+            return False
+        theirs = next((p for p in preferences if p.user_id == player.user_id), None)
+        if theirs is None or not theirs.notify:
+            return False
+        try:
+            return await self.storage.games.claim_notice(live.id, live.game.ply)
+        except DatabaseUnavailable as error:
+            # An outage is logged once, by the storage, when it starts and when it ends.
+            log.debug("game %d: the turn notice was not sent: %s", live.id, error)
+        except StorageError as error:
+            log.info("game %d: the turn notice was not sent: %s", live.id, error)
+        return False
+
+    async def state_of(self, game_id: int, viewer: int) -> GameState:
+        """An active game (a button's) as ``viewer`` would see its board, or how it ended."""
+        return await self.state(await self.require_id(game_id), viewers=(viewer,))
+
+    async def player_in(self, game_id: int, user_id: int) -> GameState:
+        """An active game (a button's) that ``user_id`` plays in: a :class:`UserError` if they
+        do not, or how it ended."""
+        live = await self.require_id(game_id)
+        if live.side_of(user_id) is None:
+            raise UserError("You are not playing in this game.")
+        return self.peek(live)
+
+    async def mover_at(self, game_id: int, user_id: int, ply: int | None = None) -> GameState:
+        """A game whose move ``user_id`` is choosing in the menus (at ``ply``, when the menu
+        says): a :class:`UserError` unless it is theirs to play, in that position."""
+        live = await self.require_id(game_id)
+        if ply is not None and live.game.ply != ply:
+            raise UserError("The position has changed; press Move again.")
+        self.check_mover(live, user_id)
+        return self.peek(live)
+
+    async def board_posted(
+        self,
+        game_id: int,
+        channel_id: int,
+        message_id: int,
+        ply: int,
+        *,
+        side: SideName | None = None,
+        end: bool = False,
+        first: bool = False,
+    ) -> int | None:
+        """Note a game's new board (``side``: the venue's, in a game across servers): the
+        message a later board retires, and the position it shows. Returns the message of the
+        channel's last final board when this is the game's first board there (``first``):
+        its Rematch button is pointless now."""
+        try:
+            if side is None:
+                await self.storage.games.set_board_message(game_id, message_id, ply)
+            else:
+                await self.storage.games.set_venue_board(game_id, side, message_id, ply, end=end)
+        except DatabaseUnavailable as error:
+            # The board is out and its move committed: the player must not be told otherwise.
+            # The game remembers the message, and writes it back when it is next read from
+            # the database (_resync) or with its next board.
+            log.debug("game %d: its new board was not recorded: %s", game_id, error)
+        live = self.by_id(game_id)
+        if live is not None:
+            if side is None:
+                live.record = replace(live.record, board_message_id=message_id, board_ply=ply)
+            else:
+                live.venues = tuple(
+                    replace(venue, board_message_id=message_id, board_ply=ply)
+                    if venue.side == side and venue.channel_id == channel_id
+                    else venue
+                    for venue in live.venues
+                )
+        if not first:
+            return None
+        return await self._last_final_board(game_id, channel_id)
+
+    async def _last_final_board(self, game_id: int, channel_id: int) -> int | None:
+        """The message of the final board of the channel's last finished game (before
+        ``game_id``), if any."""
+        games = self.storage.games
+        last = await games.last_finished_in_channel(channel_id)
+        if last is None or last == game_id:
+            return None
+        record = await games.get(last)
+        venues = await games.venues(last)
+        shown = next((v for v in venues if v.channel_id == channel_id), None)
+        return record.board_message_id if shown is None else shown.board_message_id
+
+    async def adjourned_for(self, user_id: int) -> tuple[GameRecord, Venue] | None:
+        """The adjourned game across servers whose venue ``user_id`` lost, if any: they
+        continue it where they ask for its board."""
+        return await self.storage.games.adjourned_for(user_id)
+
+    async def preferences(self, user_id: int) -> PlayerPreferences:
+        """How ``user_id`` wants the boards drawn for them."""
+        return await self.storage.preferences.get(user_id)
+
     # ------------------------------------------------------------------ moves
+
+    async def play_squares(
+        self, game_id: int, player: Participant, origin: int, target: int, ply: int
+    ) -> Played:
+        """The move from ``origin`` to ``target`` chosen in the menus shown at ``ply``."""
+        live = await self.require_id(game_id)
+        size = live.game.size
+        text = f"{square_name(origin, size)}-{square_name(target, size)}"
+        return await self.play(live.record.channel_id, player, text, expected_ply=ply)
 
     async def play(
         self,
@@ -493,7 +705,8 @@ class GameHub:
             )
         if self._on_move is not None:
             self._on_move(player.is_ai)
-        return Played(live, result, finished, withdrawn, carried)
+        state = await self.state(live, notice=finished is None)
+        return Played(state, result, finished, withdrawn, carried)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:
@@ -589,7 +802,7 @@ class GameHub:
                 if live.unsure:
                     await self._resync(live)
 
-    async def offer_draw(self, channel_id: int, user_id: int) -> LiveGame:
+    async def offer_draw(self, channel_id: int, user_id: int) -> OfferMade:
         """Record a draw offer (stored, so it outlives a restart); the opponent answers with a
         button."""
         live = await self.require(channel_id)
@@ -599,8 +812,8 @@ class GameHub:
             raise UserError("The AI does not take draw offers; play on or resign.")
         self._check_open(live.draw_offer, user_id)
         self._check_cooldown(live, "draw", user_id)
-        live.draw_offer = await self._store_offer(live, "draw", user_id)
-        return live
+        offer = live.draw_offer = await self._store_offer(live, "draw", user_id)
+        return OfferMade(self.peek(live), offer)
 
     async def _store_offer(self, live: LiveGame, kind: OfferKind, user_id: int) -> Offer:
         check_not_adjourned(live)
@@ -613,11 +826,17 @@ class GameHub:
                 ) from None
             return Offer(kind, user_id, live.game.ply)
 
-    async def remember_offer_message(self, live: LiveGame, offer: Offer, message_id: int) -> None:
+    async def offer_posted(self, game_id: int, kind: OfferKind, ply: int, message_id: int) -> None:
         """Note the message that carries an offer's buttons (to mark it withdrawn later, even
         after a restart)."""
-        offer.message_id = message_id
-        await self.storage.offers.set_message(live.id, offer.kind, offer.ply, message_id)
+        live = self.by_id(game_id)
+        if live is not None:
+            if kind == "draw" and live.draw_offer is not None and live.draw_offer.ply == ply:
+                live.draw_offer = replace(live.draw_offer, message_id=message_id)
+            offer = live.takeback_offer
+            if kind == "takeback" and offer is not None and offer.ply == ply:
+                live.takeback_offer = replace(offer, message_id=message_id)
+        await self.storage.offers.set_message(game_id, kind, ply, message_id)
 
     async def _take_offer(self, live: LiveGame, kind: OfferKind, ply: int) -> None:
         """Claim the stored offer for this answer: of two answers (two clicks, or a click that
@@ -626,7 +845,9 @@ class GameHub:
             what = "draw offer" if kind == "draw" else "takeback request"
             raise UserError(f"That {what} is no longer open.")
 
-    async def answer_draw(self, game_id: int, user_id: int, ply: int, accept: bool) -> Ended | None:
+    async def answer_draw(
+        self, game_id: int, user_id: int, ply: int, accept: bool
+    ) -> Ended | Declined:
         """The opponent accepts (the game ends drawn) or declines a draw offer."""
         live = await self.require_id(game_id)
         async with live.lock:
@@ -643,7 +864,7 @@ class GameHub:
                 await self._take_offer(live, "draw", ply)
                 live.draw_offer = None
                 self._decline(live, "draw", offer)
-                return None
+                return Declined(self.peek(live), "draw", user_id)
             # Answered, so not among the offers the ending withdraws; back if the ending fails.
             live.draw_offer = None
             try:
@@ -654,17 +875,17 @@ class GameHub:
                 live.draw_offer = offer
                 raise
 
-    async def offer_takeback(self, channel_id: int, user_id: int) -> LiveGame:
+    async def offer_takeback(self, channel_id: int, user_id: int) -> OfferMade:
         """Ask to take back one's last move; the opponent answers with a button. (Against the
         AI there is nobody to ask: see :meth:`take_back_against_ai`.)"""
         live = await self.require(channel_id)
-        self._takeback_side(live, user_id)
+        side = self._takeback_side(live, user_id)
         if live.against_ai:
             raise UserError("Against the AI, `/tafl takeback` takes your move back at once.")
         self._check_open(live.takeback_offer, user_id)
         self._check_cooldown(live, "takeback", user_id)
-        live.takeback_offer = await self._store_offer(live, "takeback", user_id)
-        return live
+        offer = live.takeback_offer = await self._store_offer(live, "takeback", user_id)
+        return OfferMade(self.peek(live), offer, moves_to_take_back(live, side))
 
     async def take_back_against_ai(self, channel_id: int, user_id: int) -> TakenBack:
         """Take back the player's last move and the AI's reply to it, without asking (the AI
@@ -700,7 +921,7 @@ class GameHub:
 
     async def answer_takeback(
         self, game_id: int, user_id: int, ply: int, accept: bool
-    ) -> TakenBack | None:
+    ) -> TakenBack | Declined:
         """The opponent agrees (the asker's last move is taken back) or refuses."""
         live = await self.require_id(game_id)
         async with live.lock:
@@ -717,7 +938,7 @@ class GameHub:
                 await self._take_offer(live, "takeback", ply)
                 live.takeback_offer = None
                 self._decline(live, "takeback", offer)
-                return None
+                return Declined(self.peek(live), "takeback", user_id)
             asker_side = live.side_of(offer.user_id)
             assert asker_side is not None  # checked when the request was made
             live.takeback_offer = None  # as for a draw: answered, unless the takeback fails
@@ -748,7 +969,9 @@ class GameHub:
         withdrawn = live.clear_offers()  # made at a position that is gone
         live.declined.clear()
         live.record = await self.storage.games.get(live.id)
-        return TakenBack(live, asker, tuple(reversed(undone)), withdrawn)
+        # The asker's opponent is to move again when a person accepted: told, as after a move.
+        state = await self.state(live, notice=accepting)
+        return TakenBack(state, asker, tuple(reversed(undone)), withdrawn)
 
     def _decline(self, live: LiveGame, kind: OfferKind, offer: Offer) -> None:
         """Start the asker's wait before asking the same again (so a refusal is not answered by
@@ -814,7 +1037,7 @@ class GameHub:
         )
         self._drop(live)
         live.record = finished.record
-        return Ended(live, finished, live.clear_offers())
+        return Ended(await self.state(live), finished, live.clear_offers())
 
     async def require_id(self, game_id: int) -> LiveGame:
         """An active game by id (a button's), or how it ended. A game across servers that
@@ -883,7 +1106,7 @@ class GameHub:
                 return None
             self._drop(live)
             live.record = record
-            return Ended(live, FinishedGame(record, ()), live.clear_offers())
+            return Ended(await self.state(live), FinishedGame(record, ()), live.clear_offers())
 
     def _drop(self, live: LiveGame) -> None:
         for channel_id in live.channels:
@@ -904,6 +1127,18 @@ def rematch_sides(old: GameRecord) -> tuple[Participant, Participant]:
         loser = old.defenders if winner == old.attackers else old.attackers
         attackers, defenders = loser, winner
     return attackers, defenders
+
+
+def _board_people(live: LiveGame) -> tuple[Participant, ...]:
+    """Whose board options the game's boards follow: in one channel the player to move (the
+    one who must study it), else, when that is the AI, the person playing it; across servers,
+    each venue's player."""
+    if live.across:
+        return (live.record.attackers, live.record.defenders)
+    for player in (live.to_move, live.participant(live.game.turn.other)):
+        if not player.is_ai:
+            return (player,)
+    return ()
 
 
 def moves_to_take_back(live: LiveGame, side: Side) -> tuple[MoveResult, ...]:

@@ -27,12 +27,12 @@ from ..app.errors import UserError
 from ..app.games import pick_sides, rematch_sides
 from ..app.wording import ai_strength, plain_name, seconds_left
 from ..choices import LEVEL_CHOICES, SIDE_CHOICES, VARIANT_CHOICES
+from ..compose.board import Rematch
 from ..limits import CONTENT, clip
 from ..people import participant_of
 from ..present import mention, whose_challenge
-from ..table import post_board
 from ..venue import busy_message, can_open_threads, open_thread, thread_name, wants_thread
-from ..views import ChallengeButton, RematchButton, challenge_view
+from ..views import ChallengeButton, challenge_view
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -78,7 +78,7 @@ class Challenges(commands.Cog):
         self.bot = bot
         self.expiry_seconds = bot.settings.challenge_expiry
         bot.clicks.register(ChallengeButton, self.on_challenge_button)
-        bot.clicks.register(RematchButton, self.on_rematch_button)
+        bot.table.on(Rematch, self.on_rematch_button)
 
     @app_commands.command(name="challenge", description="Challenge a member to a game of tafl")
     @app_commands.describe(
@@ -222,7 +222,7 @@ class Challenges(commands.Cog):
                 view=None,
             )
         finally:
-            await post_board(self.bot, live, [f"**{live.game.variant.title}** begins."])
+            await self.bot.play.show(live, [f"**{live.game.variant.title}** begins."])
 
     @staticmethod
     async def _game_thread(
@@ -284,14 +284,14 @@ class Challenges(commands.Cog):
         unrated = "" if record.rated else ", unrated"
         lines = [f"**{rules.title}** against the AI ({strength}){unrated}."]
         if thread is None:
-            await self.bot.table.open_game(live, lines, interaction)
+            await self.bot.play.open_game(live, lines, interaction)
             return
         await interaction.response.send_message(
             f"{interaction.user.mention}, your game against the AI ({level}) is in "
             f"{thread.mention}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.bot.table.open_game(live, lines, None)
+        await self.bot.play.open_game(live, lines, None)
 
     @app_commands.command(name="rematch", description="Play the last game of this channel again")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -301,9 +301,7 @@ class Challenges(commands.Cog):
             raise UserError("No finished game in this channel to rematch.")
         await self._rematch(interaction, game_id)
 
-    async def on_rematch_button(
-        self, interaction: discord.Interaction, button: RematchButton
-    ) -> None:
+    async def on_rematch_button(self, interaction: discord.Interaction, button: Rematch) -> None:
         """The Rematch button under a finished game."""
         await self._rematch(interaction, button.game_id)
 
@@ -350,12 +348,12 @@ class Challenges(commands.Cog):
             raise UserError(busy_message(await self._busy_with(error), interaction)) from None
         live = self.bot.hub.adopt(record)
         note = f"Rematch of game #{old.id}: {sides}."
-        await self.bot.table.open_game(live, [note], interaction)
+        await self.bot.play.open_game(live, [note], interaction)
 
     async def _busy_with(self, busy: ChannelBusy) -> int:
         """The id of the game that makes a channel busy. It may be one this process lost track
         of (its start's answer was lost): it is tracked from now on, so its players can go on."""
-        live = await self.bot.table.live_game(busy.channel_id)
+        live = await self.bot.play.live_game(busy.channel_id)
         return busy.game_id or (live.id if live is not None else 0)
 
     async def _offer_rematch(

@@ -34,12 +34,12 @@ from ..app.wording import plain_name, plural
 from ..choices import DEFAULT_LOBBY_TIME as DEFAULT_TIME
 from ..choices import LOBBY_TIME_CHOICES as TIME_CHOICES
 from ..choices import LOBBY_TIMES, VARIANT_CHOICES
+from ..compose.board import Block
 from ..limits import CHOICE_NAME, MAX_CHOICES, GameNumber, clip, fit_embed
 from ..people import participant_of
 from ..present import stranger
 from ..views import (
     AcrossRematchButton,
-    BlockButton,
     SeekButton,
     confirm_block_view,
     lobby_view,
@@ -149,7 +149,7 @@ class Lobby(commands.Cog):
         self.bot = bot
         bot.clicks.register(SeekButton, self.on_seek_button)
         bot.clicks.register(AcrossRematchButton, self.on_rematch_answer)
-        bot.clicks.register(BlockButton, self.on_block_button)
+        bot.table.on(Block, self.on_block_button)
 
     # ------------------------------------------------------------------ seeking
 
@@ -428,7 +428,7 @@ class Lobby(commands.Cog):
             "`/tafl unblock` lifts it."
         )
 
-    async def on_block_button(self, interaction: discord.Interaction, button: BlockButton) -> None:
+    async def on_block_button(self, interaction: discord.Interaction, button: Block) -> None:
         """Block opponent, under a lobby game's final board: asked privately, then done."""
         other = await self._opponent(interaction.user.id, button.game_id)
         if not button.confirmed:

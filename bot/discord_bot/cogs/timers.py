@@ -15,7 +15,7 @@ from bot.storage import DatabaseUnavailable, StorageError
 
 from ..app.games import Played
 from ..limits import CONTENT, clip
-from ..present import mention, whose_challenge
+from ..present import whose_challenge
 from ..table import resolve_channel
 
 if TYPE_CHECKING:
@@ -73,9 +73,9 @@ class Timers(commands.Cog):
         """Post the final board of each game; one that cannot be posted does not stop the rest."""
         for played in settled:
             try:
-                await self.bot.table.announce(played)
+                await self.bot.play.announce(played)
             except Exception:
-                log.exception("could not announce the end of game %d", played.live.id)
+                log.exception("could not announce the end of game %d", played.game.id)
 
     async def settle_games(self) -> None:
         """Record the results that could not be stored when their winning move was played."""
@@ -126,7 +126,7 @@ class Timers(commands.Cog):
                 continue
             ended = await self.bot.hub.forfeit_on_time(live, record.ply)
             if ended is not None:
-                await self.bot.table.announce_end(ended)
+                await self.bot.play.announce_end(ended)
 
     async def send_reminders(self) -> None:
         """Ping players when a quarter of their move time (at most an hour) is left."""
@@ -149,18 +149,7 @@ class Timers(commands.Cog):
             # Where the player to move plays (a game across servers: their own venue).
             venue = live.venue(live.game.turn)
             channel_id = record.channel_id if venue is None else venue.channel_id
-            channel = await resolve_channel(
-                self.bot, channel_id, None if venue is None else venue.guild_id
-            )
-            deadline = int(record.move_deadline.timestamp())
-            if channel is not None:
-                await channel.send(
-                    f"⏰ {mention(live.to_move)}, your move in game #{record.id}: time runs out "
-                    f"<t:{deadline}:R>."
-                )
-            await self.bot.table.notify(
-                live, f"⏰ Your time is running low in game #{record.id}", channel_id
-            )
+            await self.bot.play.remind(live, channel_id, int(record.move_deadline.timestamp()))
 
     async def run_lobby(self) -> None:
         """Every :data:`LOBBY_EVERY` seconds: the lobby's housekeeping (expired seeks, pairs

@@ -477,7 +477,7 @@ class Tournaments(commands.Cog):
         else:
             await interaction.response.edit_message(content=words, view=None)
         if ended is not None:
-            await self.bot.table.announce_end(ended)
+            await self.bot.play.announce_end(ended)
         await desk.refresh_announcement(event.id)
 
     async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.render import BoardView
+from bot.storage import OfferKind, Venue
 
 
 class Tone(Enum):
@@ -19,9 +20,13 @@ class Tone(Enum):
     ATTACKERS = "attackers"
     DEFENDERS = "defenders"
     NEUTRAL = "neutral"
-    """A draw, a game called off, or a card about no side."""
+    """A draw: neither side's colour."""
+    CALLED_OFF = "called off"
+    """A game called off, without a result of its own."""
     EVENT = "event"
     """A tournament's announcement and standings."""
+    PLAIN = "plain"
+    """No colour of its own: a card about no side (help, statistics, a review)."""
 
 
 class Style(Enum):
@@ -48,7 +53,7 @@ class Card:
 
     title: str
     description: str = ""
-    tone: Tone = Tone.NEUTRAL
+    tone: Tone = Tone.PLAIN
     fields: tuple[Field, ...] = ()
     footer: str | None = None
     picture: bool = False
@@ -121,6 +126,134 @@ class Post:
     controls: tuple[Control, ...] = ()
     pings: tuple[int, ...] = ()
     """The people the message notifies (their mentions in the content); nobody else."""
+    ping_mentioned: bool = False
+    """Whoever the content mentions is notified (a board's call to the player to move, the one
+    person it mentions); without it and ``pings``, nobody is."""
     private: bool = False
     text_board: str | None = None
     files: tuple[Attachment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One suggestion of a command option's autocomplete: what it shows, what it submits."""
+
+    name: str
+    value: str
+
+
+# ---------------------------------------------------------------------------- deliveries
+# What the table does with posts: each names where a post goes (the answer to the interaction
+# being handled, a channel, a message to edit, a person) and what is recorded once it is sent.
+
+
+@dataclass(frozen=True)
+class Place:
+    """A channel or thread; ``guild_id`` when it may be in a server another process serves (a
+    venue of a game across servers): the table then reaches it without caching the server."""
+
+    channel_id: int
+    guild_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The post as the interaction's answer: its response, or a follow-up once it was
+    acknowledged (a deferral, the bot "thinking")."""
+
+    post: Post
+
+
+@dataclass(frozen=True)
+class Update:
+    """The message clicked on, edited: its content (``None``: kept) and its controls replaced
+    (none: taken off). A failure never stops what follows it: the click's work is done."""
+
+    post: Post
+
+
+@dataclass(frozen=True)
+class Message:
+    """A new message in ``place``. ``quiet``: a failure to deliver it is only logged.
+    ``missing``: when the channel cannot be found, the person who acted is told these words
+    (else nothing is sent)."""
+
+    place: Place
+    post: Post
+    quiet: bool = True
+    missing: str | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A message sent before, edited: its content (``None``: kept) and its controls replaced
+    (none: taken off); a message gone or not editable is only logged."""
+
+    place: Place
+    message_id: int
+    post: Post
+
+
+@dataclass(frozen=True)
+class Direct:
+    """A direct message to a person; closed direct messages are only logged."""
+
+    user_id: int
+    post: Post
+
+
+@dataclass(frozen=True)
+class Retire:
+    """The board a new board replaces: its message, and the words it says from then on (about
+    the position it shows, addressed to nobody), without and with that position as text (for a
+    board that was posted as text). ``None`` words leave its words as they are."""
+
+    message_id: int
+    words: str | None
+    words_with_board: str | None
+
+
+@dataclass(frozen=True)
+class BoardPost:
+    """A game's new board, in ``place`` or (``reply``) as the interaction's answer, falling
+    back to ``place`` when Discord no longer takes the answer. Once sent it is recorded
+    through the games service (the ply it shows, whether it is the final board), the board it
+    replaces (``retire``) loses its controls, and a game's first board in a channel
+    (``first``) takes them off the channel's last final board.
+
+    ``venue``: one venue of a game across servers (``None``: the game's one channel); a venue
+    found gone is handed to the venues' keeper instead of failing the others."""
+
+    game_id: int
+    place: Place
+    post: Post
+    ply: int
+    reply: bool = False
+    end: bool = False
+    retire: Retire | None = None
+    first: bool = False
+    venue: Venue | None = None
+
+
+@dataclass(frozen=True)
+class OfferPost:
+    """A draw offer or takeback request with its answer buttons: as the interaction's answer
+    (``place`` ``None``) or in the other player's venue (``missing``: what the asker is told
+    when it is gone); its message is recorded through the games service."""
+
+    game_id: int
+    kind: OfferKind
+    ply: int
+    post: Post
+    place: Place | None = None
+    missing: str | None = None
+
+
+@dataclass(frozen=True)
+class Changed:
+    """Tell the other processes that a game across servers changed (after its boards)."""
+
+    game_id: int
+
+
+Delivery = Answer | Update | Message | Edit | Direct | BoardPost | OfferPost | Changed

@@ -1,0 +1,1370 @@
+"""What players read and see of a game: its boards (card, picture, controls, the text board
+where images may not be attached), moves and endings in words, whose turn it is, retired
+boards, offers and their answers, takebacks, the turn notices by direct message, the menus to
+move by clicking, /tafl move's suggestions, and the custom ids of the game's controls.
+
+Pure functions of the games service's events (:mod:`..app.games`), the venue a post is shown
+in and the viewer; they build :class:`~.post.Post` objects and the deliveries that say where
+each goes. Nothing here imports Discord or calls back into the service: everything needed is
+in the event, so this module is tested on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import ClassVar
+
+from bot.engine import (
+    REPETITION_LIMIT,
+    Game,
+    Move,
+    MoveResult,
+    Outcome,
+    Piece,
+    Side,
+    Square,
+    TaflError,
+    Termination,
+    parse_square,
+    square_name,
+)
+from bot.render import DEFAULT_THEME, THEMES, board_view_from_game
+from bot.storage import FinishedGame, GameStatus, Participant, PlayerPreferences, Venue
+
+from ..app.ai_turns import AIReply
+from ..app.games import (
+    Declined,
+    Ended,
+    GameState,
+    Offer,
+    OfferMade,
+    Played,
+    TakenBack,
+)
+from .post import (
+    Answer,
+    BoardPost,
+    Button,
+    Card,
+    Changed,
+    Choice,
+    Control,
+    Delivery,
+    Direct,
+    Edit,
+    Field,
+    Menu,
+    Message,
+    OfferPost,
+    Option,
+    Picture,
+    Place,
+    Post,
+    Retire,
+    Style,
+    Tone,
+    Update,
+)
+
+# ---------------------------------------------------------------------------- custom ids
+# Each control's custom id says what a click asks, and is read back from it alone (after a
+# restart too): TEMPLATE is the pattern the table matches (its named groups are the fields,
+# numbers read as such; a menu's chosen values go in ``values``), custom_id writes it. These
+# strings never change: buttons posted by an older version keep working.
+
+
+@dataclass(frozen=True)
+class GameAction:
+    """A button under a live board: Move, Flip board, Offer draw, Take back or Resign."""
+
+    TEMPLATE: ClassVar[str] = r"tafl:g:(?P<game_id>\d+):(?P<action>move|board|draw|takeback|resign)"
+    game_id: int
+    action: str
+
+    @property
+    def custom_id(self) -> str:
+        """The id this button carries."""
+        return f"tafl:g:{self.game_id}:{self.action}"
+
+
+@dataclass(frozen=True)
+class OfferAnswer:
+    """The opponent's answer to a draw offer or a takeback request made at ``ply``."""
+
+    TEMPLATE: ClassVar[str] = (
+        r"tafl:of:(?P<kind>draw|takeback):(?P<game_id>\d+):(?P<ply>\d+):(?P<answer>yes|no)"
+    )
+    kind: str
+    game_id: int
+    ply: int
+    answer: str
+
+    @property
+    def custom_id(self) -> str:
+        """The id this button carries."""
+        return f"tafl:of:{self.kind}:{self.game_id}:{self.ply}:{self.answer}"
+
+    @property
+    def accept(self) -> bool:
+        """Whether this is the Accept button."""
+        return self.answer == "yes"
+
+
+@dataclass(frozen=True)
+class ConfirmResign:
+    """The second click of a resignation made with buttons (one stray click must not lose)."""
+
+    TEMPLATE: ClassVar[str] = r"tafl:rs:(?P<game_id>\d+)"
+    game_id: int
+
+    @property
+    def custom_id(self) -> str:
+        """The id this button carries."""
+        return f"tafl:rs:{self.game_id}"
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """Under a finished game: a new game with the sides swapped."""
+
+    TEMPLATE: ClassVar[str] = r"tafl:rm:(?P<game_id>\d+)"
+    game_id: int
+
+    @property
+    def custom_id(self) -> str:
+        """The id this button carries."""
+        return f"tafl:rm:{self.game_id}"
+
+
+@dataclass(frozen=True)
+class Block:
+    """Under the final board of a game from the lobby: Block the opponent (``ask``), and the
+    second click that confirms it (``yes``, in the private question)."""
+
+    TEMPLATE: ClassVar[str] = r"tafl:bk:(?P<game_id>\d+):(?P<step>ask|yes)"
+    game_id: int
+    step: str
+
+    @property
+    def custom_id(self) -> str:
+        """The id this button carries."""
+        return f"tafl:bk:{self.game_id}:{self.step}"
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether this is the second click, that blocks."""
+        return self.step == "yes"
+
+
+@dataclass(frozen=True)
+class PieceChoice:
+    """Step one of click-to-move: one of your pieces that can move. When more pieces can move
+    than one menu holds, each menu lists a band of ranks; ``part`` tells the menus of one
+    message apart (the first has none in its custom id)."""
+
+    TEMPLATE: ClassVar[str] = r"tafl:pc:(?P<game_id>\d+):(?P<ply>\d+)(?::(?P<part>\d+))?"
+    game_id: int
+    ply: int
+    part: int = 0
+    values: tuple[str, ...] = ()
+
+    @property
+    def custom_id(self) -> str:
+        """The id this menu carries."""
+        suffix = f":{self.part}" if self.part else ""
+        return f"tafl:pc:{self.game_id}:{self.ply}{suffix}"
+
+
+@dataclass(frozen=True)
+class TargetChoice:
+    """Step two: where the piece on ``origin`` goes (or Back, to choose another piece)."""
+
+    TEMPLATE: ClassVar[str] = r"tafl:to:(?P<game_id>\d+):(?P<ply>\d+):(?P<origin>\d+)"
+    game_id: int
+    ply: int
+    origin: int
+    values: tuple[str, ...] = ()
+
+    @property
+    def custom_id(self) -> str:
+        """The id this menu carries."""
+        return f"tafl:to:{self.game_id}:{self.ply}:{self.origin}"
+
+
+CONTROLS = (GameAction, OfferAnswer, ConfirmResign, Rematch, Block, PieceChoice, TargetChoice)
+"""Every kind of control of a game's messages."""
+
+BACK = "back"
+"""The value of the destination menu's Back option (squares are digits)."""
+
+
+def chosen_square(values: Sequence[str]) -> int | None:
+    """The square a menu's click chose (``None``: no choice, or Back)."""
+    return int(values[0]) if values and values[0].isdigit() else None
+
+
+# ---------------------------------------------------------------------------- vocabulary
+
+SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
+TONE = {Side.ATTACKERS: Tone.ATTACKERS, Side.DEFENDERS: Tone.DEFENDERS}
+
+
+def mention(who: Participant, name: str) -> str:
+    """A ping for a person, the plain name (``name``) for the AI."""
+    return name if who.is_ai else f"<@{who.user_id}>"
+
+
+def named(name: str, guild_name: str) -> str:
+    """A player of another server, as named in the other player's: ``Ann (Tafl Club)``."""
+    return f"{name} ({guild_name})"
+
+
+def player(game: GameState, side: Side) -> Participant:
+    """Who plays ``side``."""
+    return game.record.attackers if side is Side.ATTACKERS else game.record.defenders
+
+
+def name(game: GameState, side: Side) -> str:
+    """The name of ``side``'s player, without a ping."""
+    return game.names[0] if side is Side.ATTACKERS else game.names[1]
+
+
+def who(game: GameState, side: Side) -> str:
+    """``side``'s player as the chat names them: a ping for a person, the AI by name."""
+    return mention(player(game, side), name(game, side))
+
+
+def side_of(game: GameState, user_id: int) -> Side | None:
+    """The side a user plays (the side to move if they play both), or ``None``."""
+    sides = [side for side in Side if player(game, side).user_id == user_id]
+    if not sides:
+        return None
+    return game.game.turn if game.game.turn in sides else sides[0]
+
+
+def venue(game: GameState, side: Side) -> Venue | None:
+    """Where ``side``'s player plays a game across servers (``None`` in one channel)."""
+    return next((v for v in game.venues if v.side == side.value), None)
+
+
+def outcome(game: GameState) -> Outcome | None:
+    """How the game ended: on the board, or as stored; ``None`` while it is played."""
+    return game.game.outcome or game.record.outcome
+
+
+def stranger(game: GameState, side: Side) -> str:
+    """How the player of ``side`` of a game across servers is named in the other player's
+    server: their name and their server's, in plain text (mentions never cross servers)."""
+    theirs = venue(game, side)
+    return name(game, side) if theirs is None else named(name(game, side), theirs.guild_name)
+
+
+def localize(text: str, game: GameState, shown: Venue | None) -> str:
+    """``text`` as shown in the venue ``shown`` of a game across servers: the other server's
+    player named in plain text instead of mentioned (``None``: a game in one channel)."""
+    if shown is None:
+        return text
+    other = Side(shown.side).other
+    return text.replace(f"<@{player(game, other).user_id}>", stranger(game, other))
+
+
+def squares_text(squares: Sequence[Square], size: int) -> str:
+    """Square names as a list in words, file by file: ``c9``, ``c3 and g3``, ``a3, c1 and g3``."""
+    ordered = sorted(squares, key=lambda square: (square % size, square // size))
+    names = [square_name(square, size) for square in ordered]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def roads_text(routes: Sequence[Square], size: int) -> str:
+    """``an open road to c9`` or ``open roads to c3 and g3``."""
+    noun = "an open road" if len(routes) == 1 else "open roads"
+    return f"{noun} to {squares_text(routes, size)}"
+
+
+# ---------------------------------------------------------------------------- moves in words
+
+
+def announcement(result: MoveResult, size: int) -> str | None:
+    """**Raichi!** / **Tuichi!** after a defenders' move that opened one / two or more roads.
+
+    "One move cannot close both" is only said when it is true: when the attackers can capture
+    the king next move, that move ends the game whatever roads are open.
+    """
+    roads = roads_text(result.routes, size)
+    if result.tuichi:
+        line = f"**Tuichi!** The king has {roads}"
+        if result.king_threatened:
+            return line + ", but he can be captured next move!"
+        if result.outcome is None:
+            all_of_them = "both" if len(result.routes) == 2 else "them all"
+            return line + f": one move cannot close {all_of_them}."
+        return line + "."
+    if result.raichi:
+        return f"**Raichi!** The king has {roads}."
+    return None
+
+
+def king_news(result: MoveResult, size: int) -> list[str]:
+    """What a move means for the king, in words (OTN's ``-``, ``+``, ``++`` and ``--`` are for
+    records): escaped, captured, an open road, in danger."""
+    ended = result.outcome
+    ending = None if ended is None else ended.termination
+    if ending is Termination.KING_ESCAPED:
+        return [f"The king escaped to {square_name(result.move.target, size)}!"]
+    if ending is Termination.GROUP_CAPTURED:
+        return ["The king's group is surrounded: the king is captured!"]
+    if ending is Termination.EXIT_FORT:
+        return ["The king built an exit fort on the edge: the attackers cannot break in!"]
+    if ending is Termination.ENCIRCLEMENT:
+        return ["The attackers have encircled the king and all his defenders!"]
+    if result.king_captured:
+        return ["The king is captured!"]
+    lines = []
+    called = announcement(result, size)
+    if called:
+        lines.append(called)
+    elif result.routes and ended is None:
+        # After an attackers' move too: the road they left open is the defenders' to take.
+        lines.append(f"The king has {roads_text(result.routes, size)}.")
+    if result.king_threatened and not result.tuichi:
+        # After an attackers' move the defenders move next, so the capture is a threat to parry.
+        lines.append(
+            "The king can be captured next move!"
+            if result.side is Side.DEFENDERS
+            else "The attackers threaten to capture the king."
+        )
+    return lines
+
+
+_TIMES = {1: "once", 2: "twice"}
+_ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+_REPEATED = frozenset({Termination.REPETITION, Termination.PERPETUAL_REPETITION})
+
+
+def repetition_warning(game: Game) -> str | None:
+    """A warning when one more occurrence of the current position would end the game (the
+    limit is the engine's)."""
+    seen = game.repetitions()
+    if game.is_over or seen != REPETITION_LIMIT - 1:
+        return None
+    times = _TIMES.get(seen, f"{seen} times")
+    nth = _ORDINALS.get(REPETITION_LIMIT, f"{REPETITION_LIMIT}th")
+    ending = game.repetition_ending
+    ending_text = (
+        "is a draw" if ending.winner is None else f"is a win for the {ending.winner.value}"
+    )
+    return f"This position has occurred {times}; a {nth} time {ending_text}."
+
+
+def repetition_news(game: Game, result: MoveResult) -> str | None:
+    """What the occurrence of a position that ended the game means: a draw, or (where the rules
+    forbid repeating) a loss for the side that may not repeat."""
+    ended = result.outcome
+    if ended is None or ended.termination not in _REPEATED:
+        return None
+    nth = _ORDINALS.get(REPETITION_LIMIT, f"{REPETITION_LIMIT}th")
+    if ended.winner is None:
+        return f"The position occurred a {nth} time: the game is drawn."
+    loser = ended.winner.other.value
+    return (
+        f"The position occurred a {nth} time: under {game.variant.title} rules the {loser} "
+        "lose by repetition."
+    )
+
+
+def describe_move(game: GameState, result: MoveResult, after: Game | None = None) -> list[str]:
+    """Lines saying what a move did, in words; ``after`` is the game just after it (by default
+    the game's own: the move is its last)."""
+    position = game.game if after is None else after
+    size = position.size
+    line = f"{SIDE_ICON[result.side]} {who(game, result.side)} played `{result.move.text(size)}`"
+    if len(result.captures) == 1:
+        line += f", capturing the piece on {squares_text(result.captures, size)}"
+    elif result.captures:
+        line += f", capturing {len(result.captures)} pieces ({squares_text(result.captures, size)})"
+    lines = [line, *king_news(result, size)]
+    # A warning before the last occurrence, the news after it (only one of them can apply).
+    news = repetition_warning(position) or repetition_news(position, result)
+    if news:
+        lines.append(news)
+    return lines
+
+
+def last_board_words(game: GameState) -> list[str]:
+    """The words of the newest board of a game still being played, for posting it again: what
+    its last move did and, when that move was the AI's reply, the move it answered (they came
+    on one board)."""
+    position = game.game
+    if not position.history:
+        return []
+    last = position.history[-1]
+    lines: list[str] = []
+    if player(game, last.side).is_ai and position.ply >= 2:
+        before = position.copy()
+        before.undo()
+        answered = before.history[-1]
+        if not player(game, answered.side).is_ai:
+            lines = describe_move(game, answered, before)
+    return lines + describe_move(game, last)
+
+
+def ending_text(reason: Termination | None) -> str:
+    """How a game ended, as a record stores it (``king escaped``)."""
+    return reason.value if reason else "game over"
+
+
+def result_words(ended: Outcome) -> str:
+    """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw by
+    agreement``."""
+    if ended.termination is Termination.AGREED_DRAW:
+        return "Draw by agreement"
+    verdict = f"{ended.winner.value.capitalize()} win" if ended.winner else "Draw"
+    return f"{verdict} ({ended.termination.value})"
+
+
+def _named_participant(game: GameState, who_: Participant) -> str:
+    """A participant of the game by name."""
+    return game.names[0] if who_ == game.record.attackers else game.names[1]
+
+
+def describe_end(game: GameState, finished: FinishedGame) -> list[str]:
+    """Lines announcing the result, in a sentence that fits how the game ended ("@bo resigned:
+    **@al wins** with the attackers."), then the rating changes."""
+    record = finished.record
+    reason = record.reason
+    if record.result is None or record.result.value == "draw":
+        agreed = reason is Termination.AGREED_DRAW
+        lines = ["**Draw** by agreement." if agreed else f"**Draw** ({ending_text(reason)})."]
+    else:
+        side = Side(record.result.value)
+        wins = f"**{who(game, side)} wins** with the {side.value}"
+        loser = who(game, side.other)
+        if reason is Termination.RESIGNATION:
+            lines = [f"{loser} resigned: {wins}."]
+        elif reason is Termination.TIMEOUT:
+            lines = [f"{loser} ran out of time: {wins}."]
+        elif reason is Termination.ABANDONED:
+            lines = [f"{loser} did not continue the adjourned game in time: {wins}."]
+        else:
+            lines = [f"{wins} ({ending_text(reason)})."]
+    # The AI's rating is fixed: its side of the change is said beside the person's.
+    ai = next((c for c in finished.rating_changes if c.participant.is_ai), None)
+    against = ""
+    if ai is not None:
+        against = f" against {_named_participant(game, ai.participant)}, rated {ai.before.display}"
+    for change in finished.rating_changes:
+        if change.participant.is_ai:
+            continue
+        shown = mention(change.participant, _named_participant(game, change.participant))
+        lines.append(
+            f"{shown}: {change.before.display} → {change.after.display} "
+            f"({change.shown_delta:+d}){against}"
+        )
+    if finished.ended_before_both_moved:
+        lines.append("This game was not rated: it ended before both sides had moved.")
+    elif not finished.record.rated:
+        lines.append("This game was unrated.")
+    return lines
+
+
+def whose_turn(game: GameState, shown: Venue | None = None) -> str:
+    """The line that pings the player to move, with their deadline; in the other player's venue
+    of a game across servers (``shown``), the line that says who is to move."""
+    side = game.game.turn
+    if player(game, side).is_ai:
+        return f"{SIDE_ICON[side]} {name(game, side)} is to move."
+    if shown is not None and shown.side != side.value:
+        line = f"{SIDE_ICON[side]} {stranger(game, side)} is to move with the {side.value}."
+    else:
+        line = f"{SIDE_ICON[side]} {who(game, side)}, your move with the {side.value}."
+    deadline = game.record.move_deadline
+    if deadline is not None:
+        line += f" Time runs out <t:{int(deadline.timestamp())}:R>."
+    return line
+
+
+def retired_board(game: GameState, ply: int | None, *, with_board: bool = False) -> str | None:
+    """What a board message says once a newer board has replaced it: the position it shows,
+    addressed to nobody (``After 12. d1-d4``); ``with_board`` adds that position as text, for
+    a board that was posted as text. ``ply`` is the position's (``None``: not recorded, and
+    the words are left as they are)."""
+    position = game.game
+    if ply is None:
+        return None
+    if ply > position.ply:
+        return f"Game #{game.id} with a move that was then taken back."
+    if ply == 0:
+        line = f"Game #{game.id} at the start."
+    else:
+        move = position.history[ply - 1].move.text(position.size)
+        line = f"After {position.move_number(ply)} {move}"
+    if not with_board:
+        return line
+    shown = position.copy()
+    while shown.ply > ply:
+        shown.undo()
+    return f"{line}\n{text_board(shown)}"
+
+
+def name_moves(game: GameState, moves: Sequence[MoveResult]) -> str:
+    """A move and the reply to it by who played them: ``@ann's move `d1-d3` and @bo's reply
+    `d7-d5```."""
+    first, size = moves[0].side, game.game.size
+    # The moves as the chat names them when played (no OTN suffixes).
+    return " and ".join(
+        f"{who(game, result.side)}'s "
+        f"{'move' if result.side is first else 'reply'} `{result.move.text(size)}`"
+        for result in moves
+    )
+
+
+def takeback_request(game: GameState, moves: Sequence[MoveResult]) -> str:
+    """What a takeback request asks, told to the opponent: ``asks to take back their move
+    `d1-d3``` (and ``your reply `d7-d5```)."""
+    size = game.game.size
+    words = [f"their move `{moves[0].move.text(size)}`"]
+    words += [f"your reply `{reply.move.text(size)}`" for reply in moves[1:]]
+    return "asks to take back " + " and ".join(words)
+
+
+def offer_name(offer: Offer) -> str:
+    """``Draw offer`` or ``Takeback request``, as an offer's message names it when it closes."""
+    return "Draw offer" if offer.kind == "draw" else "Takeback request"
+
+
+def overtaken_offer(game: GameState, offer: Offer, result: MoveResult) -> str:
+    """What an offer's message says once a move made it pointless: the opponent moved instead
+    of answering (``Draw offer closed: @bo played `e1-e4` instead of answering.``), or the one
+    who asked played on (a takeback asked for on their own turn)."""
+    mover = player(game, result.side)
+    played = f"{who(game, result.side)} played `{result.move.text(game.game.size)}`"
+    if mover.user_id == offer.user_id:
+        return f"{offer_name(offer)} withdrawn: {played} instead."
+    return f"{offer_name(offer)} closed: {played} instead of answering."
+
+
+def describe_takeback(taken: TakenBack) -> str:
+    """Which moves a takeback removed: the asker's move and, if there was one, the reply."""
+    verb = "was" if len(taken.moves) == 1 else "were"
+    return f"{name_moves(taken.game, taken.moves)} {verb} taken back."
+
+
+TEXT_NOTE = "*(I may not attach images here, so here is the board as text.)*"
+
+
+def text_board(game: Game, flip: bool = False) -> str:
+    """A monospace board for channels where the bot may not attach images."""
+    n = game.size
+    symbols = {Piece.EMPTY: "·", Piece.ATTACKER: "●", Piece.DEFENDER: "○", Piece.KING: "♔"}
+    special = set(game.variant.corners) | {game.variant.throne} | set(game.variant.camps)
+    ranks = range(n) if flip else range(n - 1, -1, -1)
+    files = list(range(n - 1, -1, -1) if flip else range(n))
+    rows = []
+    for rank in ranks:
+        cells = []
+        for file in files:
+            sq = rank * n + file
+            piece = game.piece_at(sq)
+            cells.append("▫" if piece is Piece.EMPTY and sq in special else symbols[piece])
+        rows.append(f"{rank + 1:>2} " + " ".join(cells))
+    rows.append("   " + " ".join("abcdefghijklmnopqrs"[f] for f in files))
+    return "```\n" + "\n".join(rows) + "\n```"
+
+
+# ---------------------------------------------------------------------------- board looks
+
+TOP_SIDE = Side.DEFENDERS
+"""Boards are drawn with rank 1 at the bottom, as seen from the attackers' side of the table; the
+defenders sit at the top, so a player who asks for boards turned to their side
+(``/tafl preferences flip``) gets them turned around when they play the defenders."""
+
+
+@dataclass(frozen=True)
+class BoardLook:
+    """How a board is drawn: the renderer's theme and whether it is turned around."""
+
+    theme: str
+    flip: bool
+
+
+PLAIN = BoardLook(DEFAULT_THEME, False)
+"""The look of a board drawn for nobody in particular."""
+
+
+def theme_of(preferences: PlayerPreferences) -> str:
+    """The renderer's theme a player's boards are drawn in: the one they chose, while the
+    renderer has it, else its default."""
+    theme = preferences.theme
+    return theme if theme is not None and theme in THEMES else DEFAULT_THEME
+
+
+def look_of(preferences: PlayerPreferences | None, side: Side | None) -> BoardLook:
+    """How a person wants boards drawn when they play ``side`` (``None``: not playing), for
+    every board drawn for one person: a game's, a puzzle's, a review they asked for."""
+    if preferences is None:
+        return PLAIN
+    return BoardLook(theme_of(preferences), preferences.flip and side is TOP_SIDE)
+
+
+def board_viewer(game: GameState) -> Participant | None:
+    """Whose board options a board posted for the whole channel follows: the player to move
+    (the one who must study it), else, when that is the AI, the person playing it."""
+    for side in (game.game.turn, game.game.turn.other):
+        if not player(game, side).is_ai:
+            return player(game, side)
+    return None
+
+
+def look_for(game: GameState, user_id: int | None = None) -> BoardLook:
+    """The look of the game's board for ``user_id`` (by default :func:`board_viewer`'s)."""
+    if user_id is None:
+        viewer = board_viewer(game)
+        if viewer is None or viewer.user_id is None:
+            return PLAIN
+        user_id = viewer.user_id
+    mine = next((p for p in game.preferences if p.user_id == user_id), None)
+    if mine is None:
+        mine = PlayerPreferences(user_id)
+    return look_of(mine, side_of(game, user_id))
+
+
+def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
+    """The current position as an image to render, in ``look`` (``flip`` turns it around from
+    that)."""
+    view = board_view_from_game(
+        game.game,
+        caption=True,
+        attackers=name(game, Side.ATTACKERS),
+        defenders=name(game, Side.DEFENDERS),
+        outcome=outcome(game),
+        called_off=game.record.status is GameStatus.ABORTED,
+    )
+    return Picture(view, f"tafl-{game.id}-{game.game.ply}.png", look.theme, flip != look.flip)
+
+
+# ---------------------------------------------------------------------------- the board card
+
+
+def player_field(game: GameState, side: Side, shown: Venue | None = None) -> str:
+    """A player with the pieces their side has lost: ``@alice · lost 2 of 16`` (in a venue of a
+    game across servers, the other server's player by name)."""
+    position = game.game
+    lost = position.lost(side)
+    return f"{localize(who(game, side), game, shown)} · lost {lost} of {position.men(side) + lost}"
+
+
+def board_card(
+    game: GameState, lines: Sequence[str], shown: Venue | None = None, *, in_event: bool = False
+) -> Card:
+    """The card that carries the board image and the game's headline, as shown in ``shown``
+    (``None``: the game's one channel); a tournament's game (``in_event``) offers no rematch."""
+    position = game.game
+    title = f"{position.variant.title} · game #{game.id}"
+    if position.history:
+        # As the image's caption and the game record number it: "12." or "12…".
+        title += f" · {position.move_number()} {position.history[-1].move.text(position.size)}"
+    ended = outcome(game)
+    called_off = game.record.status is GameStatus.ABORTED
+    if called_off:  # ended without a result of its own: its words say why
+        tone = Tone.CALLED_OFF
+        title += " · called off"
+    elif ended is None:
+        tone = TONE[position.turn]
+    else:  # the winner's colour; a draw's is neither side's
+        tone = TONE[ended.winner] if ended.winner else Tone.NEUTRAL
+        title += f" · {result_words(ended)}"
+    fields = [
+        Field("Attackers ⚫", player_field(game, Side.ATTACKERS, shown)),
+        Field("Defenders ⚪", player_field(game, Side.DEFENDERS, shown)),
+    ]
+    deadline = game.record.move_deadline
+    if deadline is not None:  # finished games have none
+        stamp = int(deadline.timestamp())
+        fields.append(
+            Field(f"{SIDE_ICON[position.turn]} Deadline", f"<t:{stamp}:R> (<t:{stamp}:f>)")
+        )
+    if ended is not None or called_off:
+        # A game that ended before both sides moved (or without a result) has nothing to review.
+        reviewable = game.record.both_sides_moved and not called_off
+        review = " · /tafl analyze reviews the game" if reviewable else ""
+        first = (
+            "A tournament game: /tafl tournament pairings shows the round"
+            if in_event
+            else "Rematch: the button or /tafl rematch"
+        )
+        footer = f"{first}{review} · /tafl export saves it"
+    else:
+        footer = "/tafl move, or the Move button · /tafl rules explains the game"
+    return Card(title, "\n".join(lines), tone, tuple(fields), footer, picture=True)
+
+
+# ---------------------------------------------------------------------------- controls
+
+GAME_BUTTONS = {
+    "move": ("Move", Style.PRIMARY, "♟️"),
+    "board": ("Flip board", Style.SECONDARY, "🔄"),
+    "draw": ("Offer draw", Style.SECONDARY, None),
+    "takeback": ("Take back", Style.SECONDARY, "↩️"),
+    "resign": ("Resign", Style.DANGER, None),
+}
+PEOPLE_ACTIONS = ("move", "board", "draw", "resign")
+"""The buttons of a game between two people."""
+AI_ACTIONS = ("move", "board", "takeback", "resign")
+"""Against the AI in an unrated game: it takes no draw offers but lets a move be taken back."""
+RATED_AI_ACTIONS = ("move", "board", "resign")
+"""Against the AI in a rated game: neither draws nor takebacks."""
+
+
+def board_actions(game: GameState) -> tuple[str, ...]:
+    """The buttons under a live board: against the AI there is nobody to offer a draw, and an
+    unrated game lets a move be taken back at once instead."""
+    if not (game.record.attackers.is_ai or game.record.defenders.is_ai):
+        return PEOPLE_ACTIONS
+    return RATED_AI_ACTIONS if game.record.rated else AI_ACTIONS
+
+
+def game_controls(game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS) -> tuple[Control, ...]:
+    """The buttons under a board of an ongoing game (``actions``, keys of :data:`GAME_BUTTONS`,
+    in order)."""
+    controls: list[Control] = []
+    for action in actions:
+        label, style, emoji = GAME_BUTTONS[action]
+        controls.append(Button(GameAction(game_id, action).custom_id, label, style, emoji))
+    return tuple(controls)
+
+
+def finished_controls(
+    game_id: int, *, rematch: bool = True, block: bool = False
+) -> tuple[Control, ...]:
+    """Under the final board: Rematch (not under a tournament's game: the event pairs the next
+    one) and, under a game from the lobby (``block``), Block opponent."""
+    controls: list[Control] = []
+    if rematch:
+        controls.append(Button(Rematch(game_id).custom_id, "Rematch", Style.PRIMARY, "🔁"))
+    if block:
+        controls.append(
+            Button(Block(game_id, "ask").custom_id, "Block opponent", Style.SECONDARY, "🚫")
+        )
+    return tuple(controls)
+
+
+def offer_controls(kind: str, game_id: int, ply: int) -> tuple[Control, ...]:
+    """Accept / Decline under a draw offer or takeback request."""
+    return (
+        Button(OfferAnswer(kind, game_id, ply, "yes").custom_id, "Accept", Style.SUCCESS),
+        Button(OfferAnswer(kind, game_id, ply, "no").custom_id, "Decline", Style.SECONDARY),
+    )
+
+
+MAX_OPTIONS = 25
+"""Discord's limit of options in one select menu."""
+MAX_MENUS = 5
+"""Discord's limit of rows in one message, each menu taking a row."""
+PIECE_PROMPT = "Which piece? (Or type `/tafl move`.)"
+NO_LEGAL_MOVE = "You have no legal move."
+CANNOT_MOVE = "That piece cannot move now."
+POSITION_CHANGED = "The position has changed; press Move again."
+
+
+def rank_bands(origins: Sequence[int], size: int) -> list[list[int]]:
+    """``origins`` (ascending squares) split into bands of whole ranks, each at most
+    :data:`MAX_OPTIONS` squares, so that every piece fits in a menu (a rank never holds more
+    than 19 squares). One band when they all fit."""
+    bands: list[list[int]] = []
+    for _, squares in groupby(origins, key=lambda square: square // size):
+        rank = list(squares)
+        if not bands or len(bands[-1]) + len(rank) > MAX_OPTIONS:
+            bands.append([])
+        bands[-1].extend(rank)
+    return bands
+
+
+def _band_placeholder(band: Sequence[int], size: int) -> str:
+    first, last = band[0] // size + 1, band[-1] // size + 1
+    ranks = f"rank {first}" if first == last else f"ranks {first}–{last}"
+    return f"Choose a piece on {ranks}"
+
+
+def piece_menus(game: Game) -> list[tuple[tuple[Option, ...], str]]:
+    """The options and placeholder of each menu of the side to move's pieces that can move:
+    one menu, or one per band of ranks when more pieces can move than a menu holds (none when
+    no piece can move)."""
+    size = game.size
+    origins = sorted({move.origin for move in game.legal_moves()})
+    bands = rank_bands(origins, size) if origins else []
+    menus = []
+    for band in bands[:MAX_MENUS]:
+        options = []
+        for origin in band:
+            count = len(game.legal_moves(origin))
+            kind = game.piece_at(origin).name.lower()
+            options.append(
+                Option(
+                    label=f"{square_name(origin, size)} ({kind})",
+                    value=str(origin),
+                    description=f"{count} move{'s' if count != 1 else ''}",
+                )
+            )
+        placeholder = "Choose a piece to move" if len(bands) == 1 else _band_placeholder(band, size)
+        menus.append((tuple(options), placeholder))
+    return menus
+
+
+def target_options(game: Game, origin: int, *, mark_captures: bool = True) -> tuple[Option, ...]:
+    """The squares the piece on ``origin`` can reach, those that capture marked (unless
+    ``mark_captures`` is off: in a puzzle that would give the answer away), and a last option
+    to go back and choose another piece (empty when the piece cannot move)."""
+    size = game.size
+    moves = game.legal_moves(origin)
+    if not moves:
+        return ()
+    options = []
+    for move in moves[: MAX_OPTIONS - 1]:
+        captures = game.captures_of(move) if mark_captures else ()
+        label = move.text(size)
+        description = None
+        if captures:
+            taken = ", ".join(square_name(sq, size) for sq in captures)
+            label += f" ×{taken}"
+            description = f"captures {taken}"
+        options.append(Option(label=label, value=str(move.target), description=description))
+    options.append(Option(label="Back", value=BACK, description="Choose another piece", emoji="↩️"))
+    return tuple(options)
+
+
+def move_to(game: Game, origin: int) -> str:
+    """The destination menu's placeholder, and the words above it: which piece it moves."""
+    return f"Move {square_name(origin, game.size)} to…"
+
+
+def piece_controls(game_id: int, game: Game) -> tuple[Control, ...]:
+    """Step one of click-to-move in a game (nothing when no piece can move)."""
+    return tuple(
+        Menu(PieceChoice(game_id, game.ply, part).custom_id, placeholder, options)
+        for part, (options, placeholder) in enumerate(piece_menus(game))
+    )
+
+
+def target_controls(game_id: int, game: Game, origin: int) -> tuple[Control, ...]:
+    """Step two of click-to-move in a game (nothing when the piece cannot move)."""
+    options = target_options(game, origin)
+    if not options:
+        return ()
+    return (
+        Menu(TargetChoice(game_id, game.ply, origin).custom_id, move_to(game, origin), options),
+    )
+
+
+# ---------------------------------------------------------------------------- the boards
+
+
+def board_posts(
+    game: GameState,
+    lines: Sequence[str],
+    *,
+    over: bool = False,
+    flip: bool = False,
+    ping: bool = True,
+    only: str | None = None,
+    reply_in: int | None = None,
+) -> list[Delivery]:
+    """The game's new board with ``lines``, then what follows it: one board in the game's
+    channel, or across servers one in each venue (only ``only``'s side, when given), each
+    drawn for the player whose venue it is and naming the other player without a ping; then
+    the other processes told (across servers), and the player to move told by direct message
+    when they asked (:attr:`GameState.notice`).
+
+    ``reply_in``: the channel of the interaction being answered; the board shown there is its
+    answer (across servers, posted first: the answer is due within Discord's 3 seconds).
+    ``ping`` mentions the player to move with a notification; without it (a board asked for by
+    anyone) the mention is only a name. ``over``: the game's final board. ``flip`` turns the
+    board around from the look it is drawn in.
+    """
+    deliveries: list[Delivery] = []
+    if not game.venues:
+        reply = reply_in is not None
+        deliveries.append(_board_in(game, None, lines, over, flip, ping, reply))
+        if ping and not over and game.notice:
+            deliveries.append(turn_notice(game, game.record.channel_id))
+        return deliveries
+    here = next((v for v in game.venues if v.channel_id == reply_in), None)
+    for shown in sorted(game.venues, key=lambda v: v != here):
+        if (only is not None and shown.side != only) or shown.gone_at is not None:
+            continue
+        deliveries.append(_board_in(game, shown, lines, over, flip, ping, shown == here))
+    if only is None:
+        deliveries.append(Changed(game.id))
+    mover = venue(game, game.game.turn)
+    if ping and not over and mover is not None and game.notice:
+        deliveries.append(turn_notice(game, mover.channel_id))
+    return deliveries
+
+
+def _board_in(
+    game: GameState,
+    shown: Venue | None,
+    lines: Sequence[str],
+    over: bool,
+    flip: bool,
+    ping: bool,
+    reply: bool,
+) -> BoardPost:
+    """:func:`board_posts` in one place: the game's channel (``shown`` ``None``), or a venue
+    of a game across servers."""
+    words = [localize(line, game, shown) for line in lines]
+    if not over:
+        words.append(whose_turn(game, shown))
+    owner = None if shown is None else player(game, Side(shown.side))
+    look = look_for(game, None if owner is None else owner.user_id)
+    drawn = picture(game, look, flip)
+    # A tournament's game ends without a Rematch: the event pairs the next one.
+    in_event = over and game.in_event
+    controls = (
+        finished_controls(game.id, rematch=not in_event, block=bool(game.venues))
+        if over
+        else game_controls(game.id, board_actions(game))
+    )
+    card = board_card(game, words[:-1] if not over else words, shown, in_event=in_event)
+    # Only the player to move is notified, and only where they play (never across servers).
+    mover = player(game, game.game.turn)
+    post = Post(
+        # The ping goes in the content: mentions inside cards do not notify anyone.
+        content=words[-1] if not over else None,
+        card=card,
+        picture=drawn,
+        controls=controls,
+        ping_mentioned=ping and not over and (owner is None or owner == mover),
+        text_board=f"{text_board(game.game, drawn.flip)}\n{TEXT_NOTE}",
+    )
+    if shown is None:
+        place = Place(game.record.channel_id)
+        previous, previous_ply = game.record.board_message_id, game.record.board_ply
+    else:
+        place = Place(shown.channel_id, shown.guild_id)
+        previous, previous_ply = shown.board_message_id, shown.board_ply
+    retire = None
+    if previous is not None:
+        retire = Retire(
+            previous,
+            retired_board(game, previous_ply),
+            retired_board(game, previous_ply, with_board=True),
+        )
+    return BoardPost(
+        game_id=game.id,
+        place=place,
+        post=post,
+        ply=game.game.ply,
+        reply=reply,
+        end=over,
+        retire=retire,
+        first=previous is None,
+        venue=shown,
+    )
+
+
+def turn_notice(game: GameState, channel_id: int) -> Direct:
+    """The direct message that tells the player to move it is their move (where, against
+    whom, by when)."""
+    opponent = name(game, game.game.turn.other)
+    sentence = f"Your move in game #{game.id} ({game.game.variant.title}) against {opponent}"
+    return _notice(game, sentence, channel_id)
+
+
+def _notice(game: GameState, sentence: str, channel_id: int) -> Direct:
+    deadline = game.record.move_deadline
+    when = "" if deadline is None else f" (time runs out <t:{int(deadline.timestamp())}:R>)"
+    user_id = player(game, game.game.turn).user_id or 0
+    return Direct(user_id, Post(content=f"{sentence}{when}: <#{channel_id}>"))
+
+
+def reminder(game: GameState, channel_id: int, stamp: int) -> list[Delivery]:
+    """A player's time runs low (it runs out at ``stamp``, in seconds): a ping in the channel
+    where they play, and a direct message if they asked for such messages."""
+    side = game.game.turn
+    ping = Post(
+        content=f"⏰ {who(game, side)}, your move in game #{game.id}: time runs out <t:{stamp}:R>.",
+        ping_mentioned=True,
+    )
+    deliveries: list[Delivery] = [
+        Message(Place(channel_id, _guild_of(game, channel_id)), ping, quiet=False)
+    ]
+    mover = player(game, side)
+    theirs = next((p for p in game.preferences if p.user_id == mover.user_id), None)
+    if not mover.is_ai and theirs is not None and theirs.notify:
+        deliveries.append(
+            _notice(game, f"⏰ Your time is running low in game #{game.id}", channel_id)
+        )
+    return deliveries
+
+
+def _guild_of(game: GameState, channel_id: int) -> int | None:
+    """The server of a venue's channel (a game across servers), else ``None``."""
+    return next((v.guild_id for v in game.venues if v.channel_id == channel_id), None)
+
+
+# ---------------------------------------------------------------------------- events
+
+
+def move_words(played: Played) -> list[str]:
+    """What a move did, in words, and how the game ended when it did."""
+    lines = describe_move(played.game, played.result)
+    if played.finished is not None:
+        lines += describe_end(played.game, played.finished)
+    return lines
+
+
+def you_played(move: str) -> Update:
+    """The click-to-move menu, once its move is played."""
+    return Update(Post(content=f"You played `{move}`."))
+
+
+def offers_after_move(played: Played) -> list[Delivery]:
+    """The offers a move changed: closed (the opponent moved instead of answering, or the one
+    who asked played on), or carried along with it (a draw offered with one's own move)."""
+    game = played.game
+    deliveries: list[Delivery] = [
+        _close_offer(game, offer, overtaken_offer(game, offer, played.result))
+        for offer in played.withdrawn
+        if offer.message_id is not None
+    ]
+    carried = played.carried
+    if carried is not None and carried.message_id is not None:
+        side = side_of(game, carried.user_id)
+        assert side is not None
+        text = localize(
+            f"{who(game, side.other)}, {who(game, side)} offers a draw with their "
+            f"move `{played.result.move.text(game.game.size)}`.",
+            game,
+            venue(game, side.other),
+        )
+        deliveries.append(
+            Edit(
+                Place(offer_channel(game, carried)),
+                carried.message_id,
+                Post(content=text, controls=offer_controls(carried.kind, game.id, carried.ply)),
+            )
+        )
+    return deliveries
+
+
+def after_move(
+    played: Played, *, reply_in: int | None = None, clicked: bool = False
+) -> list[Delivery]:
+    """Everything a move brings when nobody else moves at once: the menu's words (``clicked``:
+    the move was chosen in the menus), the offers it changed, the new board (the final one when
+    it ended the game) and what follows it. ``reply_in``: the board answers the interaction
+    from that channel (a /tafl move)."""
+    deliveries: list[Delivery] = []
+    if clicked:
+        deliveries.append(you_played(played.result.move.text(played.game.game.size)))
+    deliveries += offers_after_move(played)
+    over = played.finished is not None
+    deliveries += board_posts(played.game, move_words(played), over=over, reply_in=reply_in)
+    return deliveries
+
+
+def withdrawn_offers(game: GameState, offers: Sequence[Offer], why: str) -> list[Delivery]:
+    """Offers no longer valid, their buttons taken off and their words saying why."""
+    return [
+        _close_offer(game, offer, f"{offer_name(offer)} withdrawn: {why}.")
+        for offer in offers
+        if offer.message_id is not None
+    ]
+
+
+def _close_offer(game: GameState, offer: Offer, text: str) -> Edit:
+    """An offer's buttons taken off, its message saying why, in words for the server it is in
+    (a player of another server is named, never mentioned)."""
+    side = side_of(game, offer.user_id)
+    shown = None if side is None else venue(game, side.other)
+    assert offer.message_id is not None
+    return Edit(
+        Place(offer_channel(game, offer)),
+        offer.message_id,
+        Post(content=localize(text, game, shown)),
+    )
+
+
+def offer_channel(game: GameState, offer: Offer) -> int:
+    """Where an offer's buttons are: the game's channel, or in a game across servers the venue
+    of the player who answers it."""
+    side = side_of(game, offer.user_id)
+    theirs = None if side is None else venue(game, side.other)
+    return game.record.channel_id if theirs is None else theirs.channel_id
+
+
+GAME_OVER = "the game is over"
+CALLED_OFF = "the game was called off"
+TAKEN_BACK = "a move was taken back"
+
+
+def after_end(
+    ended: Ended,
+    *,
+    reply_in: int | None = None,
+    lines: Sequence[str] | None = None,
+    why: str = GAME_OVER,
+) -> list[Delivery]:
+    """A game ended by the players, the clock or an organiser: its offers withdrawn (``why``),
+    and its final board whose words say how it ended (``lines``: other words than the
+    result's, a call-off's)."""
+    game = ended.game
+    words = describe_end(game, ended.finished) if lines is None else list(lines)
+    return withdrawn_offers(game, ended.withdrawn, why) + board_posts(
+        game, words, over=True, reply_in=reply_in
+    )
+
+
+def after_takeback(
+    taken: TakenBack, *, reply_in: int | None = None, ping: bool = True
+) -> list[Delivery]:
+    """Moves taken back: the offers made at a position that is gone withdrawn, and the board."""
+    return withdrawn_offers(taken.game, taken.withdrawn, TAKEN_BACK) + board_posts(
+        taken.game, [describe_takeback(taken)], reply_in=reply_in, ping=ping
+    )
+
+
+def offer_posts(made: OfferMade) -> list[Delivery]:
+    """A draw offer or takeback request put to the opponent, pinging only them: as the answer
+    to the asker, or across servers in the opponent's own venue (the asker told where it
+    went)."""
+    game, offer = made.game, made.offer
+    asker = offer.user_id
+    side = side_of(game, asker)
+    assert side is not None
+    opponent = player(game, side.other)
+    what = "offers a draw" if offer.kind == "draw" else takeback_request(game, made.moves)
+    text = f"{who(game, side.other)}, <@{asker}> {what}."
+    controls = offer_controls(offer.kind, game.id, offer.ply)
+    pings = (opponent.user_id or 0,)
+    theirs = venue(game, side.other)
+    if theirs is None:
+        post = Post(content=text, controls=controls, pings=pings)
+        return [OfferPost(game.id, offer.kind, offer.ply, post)]
+    # Across servers: the buttons go to the other player, in their own server.
+    post = Post(content=localize(text, game, theirs), controls=controls, pings=pings)
+    return [
+        OfferPost(
+            game.id,
+            offer.kind,
+            offer.ply,
+            post,
+            place=Place(theirs.channel_id, theirs.guild_id),
+            missing="Your opponent's thread is gone; the game waits for them.",
+        ),
+        Answer(
+            Post(
+                content=f"<@{asker}> {what}: {stranger(game, side.other)} answers in their server."
+            )
+        ),
+        Changed(game.id),
+    ]
+
+
+def declined(refusal: Declined) -> list[Delivery]:
+    """An offer declined: the offer's message says so, and across servers the asker hears it
+    in their own venue."""
+    game, by = refusal.game, refusal.by
+    what = "declined the draw" if refusal.kind == "draw" else "refused the takeback"
+    deliveries: list[Delivery] = [Update(Post(content=f"<@{by}> {what}."))]
+    side = side_of(game, by)
+    asker = None if side is None else venue(game, side.other)
+    if side is not None and asker is not None:
+        deliveries.append(
+            Message(Place(asker.channel_id), Post(content=f"{stranger(game, side)} {what}."))
+        )
+        deliveries.append(Changed(game.id))
+    return deliveries
+
+
+def agreed(kind: str) -> Update:
+    """An offer accepted: what its message says."""
+    return Update(Post(content="Draw agreed." if kind == "draw" else "Takeback agreed."))
+
+
+def resign_question(game_id: int) -> Answer:
+    """The private question a Resign button asks, with the button that confirms it."""
+    button = Button(ConfirmResign(game_id).custom_id, "Yes, resign", Style.DANGER)
+    return Answer(
+        Post(
+            content=f"Resign game #{game_id}? Your opponent wins.", controls=(button,), private=True
+        )
+    )
+
+
+RESIGNED = Update(Post(content="You resigned."))
+
+
+def flipped_board(game: GameState, viewer: int) -> Answer:
+    """The Flip board button: the channel's board turned around, in the clicker's own theme,
+    for them alone."""
+    shown = look_for(game)
+    mine = look_for(game, viewer)
+    turned = picture(game, BoardLook(mine.theme, shown.flip), flip=True)
+    return Answer(Post(picture=turned, private=True))
+
+
+def piece_prompt(game: GameState) -> Post:
+    """Step one of click-to-move: which piece."""
+    return Post(content=PIECE_PROMPT, controls=piece_controls(game.id, game.game), private=True)
+
+
+def target_prompt(game: GameState, origin: int) -> Post:
+    """Step two of click-to-move: where the chosen piece goes."""
+    return Post(
+        content=move_to(game.game, origin), controls=target_controls(game.id, game.game, origin)
+    )
+
+
+AI_FAILED = (
+    "The AI could not move because of a problem on our side; the game is safe. "
+    "Use `/tafl board` to let it try again."
+)
+
+
+def after_ai(
+    reply: AIReply, lines: Sequence[str], channel_id: int, *, answer: bool = False
+) -> list[Delivery]:
+    """What the AI's turn brings, with ``lines`` (what led to it, e.g. the player's move): one
+    board with its move; or, when it could not move, the board with why (just the words once
+    the game is no longer played here); or, when the game ended or moved on meanwhile, the
+    words alone. ``answer``: it all answers the interaction from ``channel_id`` (a /tafl move
+    or /tafl board), else it goes to that channel."""
+    reply_in = channel_id if answer else None
+    played = reply.played
+    if played is not None:
+        over = played.finished is not None
+        words = [*lines, *move_words(played)]
+        return offers_after_move(played) + board_posts(
+            played.game, words, over=over, reply_in=reply_in
+        )
+    if reply.failed or reply.refused is not None:
+        words = [*lines, AI_FAILED if reply.refused is None else reply.refused]
+        if reply.game is not None:
+            return board_posts(reply.game, words, reply_in=reply_in)
+    else:
+        words = list(lines)
+        if not answer or not words:
+            return []
+    if answer:
+        return [Answer(Post(content="\n".join(words), ping_mentioned=True))]
+    return [Message(Place(channel_id), Post(content="\n".join(words)))]
+
+
+def not_recorded(move: str, words: str, channel_id: int, *, clicked: bool) -> list[Delivery]:
+    """A move that ended the game whose result could not be stored: said to everyone in the
+    channel (the answer to a /tafl move; after a click, beside the menu's words)."""
+    if not clicked:
+        return [Answer(Post(content=words, ping_mentioned=True))]
+    return [you_played(move), Message(Place(channel_id), Post(content=words))]
+
+
+# ---------------------------------------------------------------------------- /tafl move
+
+MOVE_MAX_LENGTH = 40
+"""Longer than any way of writing a move (``e11-e10xe9/d10/f10--``), far shorter than abuse."""
+MAX_CHOICES = 25
+"""Discord's limit of autocomplete choices."""
+WAIT_VALUE = "wait"
+"""What a "not your turn" suggestion submits: the move is refused saying whose turn it is (or,
+if the turn came round meanwhile, that "wait" is not a move)."""
+NO_GAME_VALUE = "none"
+"""What the "no game here" suggestion submits: refused with how to start a game."""
+NO_GAME = "No game in this channel: start one with /tafl challenge or /tafl play"
+_SQUARE = re.compile(r"[a-z][0-9]{1,2}")
+
+
+def move_label(game: Game, move: Move, *, mark_captures: bool = True) -> str:
+    """A move as /tafl move suggests it: ``K`` before a king move, ``×`` and the squares it
+    captures after a capture (``Ke5-e7``, ``d1-d4 ×d5``), unless ``mark_captures`` is off."""
+    size = game.size
+    label = move.text(size)
+    if game.piece_at(move.origin) is Piece.KING:
+        label = "K" + label
+    captures = game.captures_of(move) if mark_captures else ()
+    if captures:
+        label += " ×" + ",".join(square_name(sq, size) for sq in captures)
+    return label
+
+
+def move_choices(game: Game, typed: str, *, mark_captures: bool = True) -> list[Choice]:
+    """The mover's legal moves matching what they typed, as suggestions whose value is the
+    plain move. Nothing typed lists captures first; a typed square lists that piece's moves,
+    then the moves that end there; a square nothing can move from or to says why in one line.
+    Without ``mark_captures`` (a puzzle, where finding them is the point) captures are neither
+    marked nor listed first."""
+    size = game.size
+    moves = game.legal_moves()
+    texts = {move: move.text(size) for move in moves}
+    cleaned = typed.strip().lower().replace(" ", "").replace("to", "-")
+    if cleaned.startswith("k") and _SQUARE.match(cleaned[1:]):
+        cleaned = cleaned[1:]  # "Ke5" as the labels write king moves
+    if cleaned:
+        chosen = [
+            m
+            for m in moves
+            if texts[m].startswith(cleaned) or texts[m].replace("-", "").startswith(cleaned)
+        ]
+        chosen += [
+            m for m in moves if m not in chosen and texts[m].split("-")[1].startswith(cleaned)
+        ]
+        if not chosen:
+            return [nothing_matches(game, cleaned, typed)]
+    elif mark_captures:
+        captures = {move: bool(game.captures_of(move)) for move in moves}
+        chosen = sorted(moves, key=lambda move: not captures[move])
+    else:
+        chosen = moves
+    return [
+        Choice(move_label(game, move, mark_captures=mark_captures), texts[move])
+        for move in chosen[:MAX_CHOICES]
+    ]
+
+
+def nothing_matches(game: Game, cleaned: str, typed: str) -> Choice:
+    """One line saying why no legal move matches what was typed; its value, if sent, is refused
+    by the engine with the same reason."""
+    side = game.turn.value
+    square = None
+    if _SQUARE.fullmatch(cleaned):
+        try:
+            square = parse_square(cleaned, game.size)
+        except TaflError:
+            square = None
+    if square is None:
+        line = f"No legal move of the {side} matches {typed.strip()!r}"
+        value = typed.strip()[:MOVE_MAX_LENGTH] or "-"
+        return Choice(line, value)
+    where = square_name(square, game.size)
+    piece = game.piece_at(square)
+    if piece is Piece.EMPTY:
+        line = f"{where}: no piece there, and none of the {side}' pieces can move there"
+    elif piece.side is game.turn:
+        line = f"{where}: this {piece.name.lower()} has no legal move now (it is blocked)"
+    else:
+        line = f"{where}: that is a piece of the {game.turn.other.value}; you play the {side}"
+    return Choice(line, where)
+
+
+def not_mover_choice(game: GameState, user_id: int) -> Choice:
+    """The one line /tafl move suggests to anyone but the player to move: whose turn it is."""
+    side = game.game.turn
+    mover = player(game, side)
+    if side_of(game, user_id) is None:
+        line = f"You are not playing in this game: {name(game, side)} is to move ({side.value})"
+    elif mover.is_ai:
+        line = f"The AI is to move ({side.value}); your moves show here once it has replied"
+    else:
+        line = f"It is {name(game, side)}'s turn ({side.value}); your moves show here on your turn"
+    return Choice(line, WAIT_VALUE)
+
+
+def no_game_choice(ending: str | None) -> Choice:
+    """The one line /tafl move suggests where no game is played: how the last one ended, or
+    how to start one."""
+    return Choice(ending or NO_GAME, NO_GAME_VALUE)

@@ -1,0 +1,55 @@
+"""The words of the error funnel: what a person is told privately when what they asked for
+cannot be done (the table decides which error is which; a service's own refusals carry their
+words in the error)."""
+
+from __future__ import annotations
+
+from bot.storage import (
+    ChannelBusy,
+    Conflict,
+    DatabaseBusy,
+    DatabaseUnavailable,
+    GameNotActive,
+    NotFound,
+    PositionChanged,
+    StorageError,
+)
+
+from ..app.wording import seconds_left
+
+GENERIC = "Something went wrong on our side; the game is safe. Please try again."
+UNAVAILABLE = (
+    "The bot cannot reach its game database right now. Please try again in a minute; if you had "
+    "just moved, the board will then show whether your move counted."
+)
+BUSY = (
+    "The bot is very busy right now and could not get to that in time. Please try again in a"
+    " moment; if you had just moved, the board will then show whether your move counted."
+)
+CONFLICT = "That clashed with another action at the same moment and was undone; please try again."
+NO_DIRECT_MESSAGES = "Tafl games are played in server channels and threads, not in direct messages."
+NOT_HERE = "You cannot use this here."
+
+
+def storage_words(error: StorageError) -> str:
+    """Storage's errors in the players' words (their own text names internal ids)."""
+    if isinstance(error, PositionChanged):
+        return "The position changed before your action arrived (someone moved first); look again."
+    if isinstance(error, GameNotActive):
+        return "That game is over."
+    if isinstance(error, NotFound):
+        return "There is no such game or challenge."
+    if isinstance(error, ChannelBusy):
+        return "This channel already has a game; start a thread to play another."
+    if isinstance(error, DatabaseBusy):
+        return BUSY
+    if isinstance(error, DatabaseUnavailable):
+        return UNAVAILABLE
+    if isinstance(error, Conflict):
+        return CONFLICT
+    return str(error)
+
+
+def slow_down(seconds: float) -> str:
+    """A command used again too soon."""
+    return f"Slow down: you can do that again in {seconds_left(seconds)}."
