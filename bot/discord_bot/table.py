@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import io
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
@@ -584,10 +583,12 @@ class Readable(Protocol):
 
 
 Kind = TypeVar("Kind", bound=Readable)
-Item = TypeVar("Item", bound=discord.ui.DynamicItem[Any])
 Clicked = TypeVar("Clicked")
 Handler = Callable[[discord.Interaction, Clicked], Awaitable[None]]
 """A cog's handler of clicks on one kind of control."""
+Component = discord.ui.Item[discord.ui.View]
+Clickable = discord.ui.DynamicItem[Component]
+"""A control read back from its custom id (see :meth:`Table.on`)."""
 TYPING_REFRESH = 8.0
 """Seconds between typing indicators while the AI thinks (Discord shows one for 10 s)."""
 
@@ -596,13 +597,13 @@ def read_match(kind: type[Kind], match: re.Match[str], values: Sequence[str] = (
     """The control of ``kind`` whose custom id gave ``match`` (its ``TEMPLATE``'s): the named
     groups are its fields (numbers read as such; an optional part left out keeps the field's
     default), and a menu's chosen ``values`` go in its ``values`` field."""
-    fields = {field.name: field.type for field in dataclasses.fields(cast(Any, kind))}
-    found: dict[str, Any] = {
-        name: int(text) if fields[name] in (int, "int") else text
+    types: dict[str, object] = dict(vars(kind).get("__annotations__", {}))
+    found: dict[str, object] = {
+        name: int(text) if types.get(name) in (int, "int") else text
         for name, text in match.groupdict().items()
         if text is not None
     }
-    if "values" in fields:
+    if "values" in types:
         found["values"] = tuple(values)
     return kind(**found)
 
@@ -639,19 +640,19 @@ class Table:
         self._arrived: dict[int, float] = {}
         """When each interaction not yet handled arrived from the gateway (the loop's clock):
         the watchdog counts Discord's seconds from there, not from when its handler starts."""
-        self._handlers: dict[type, Callable[[discord.Interaction, Any], Awaitable[None]]] = {}
-        self._items: list[type[discord.ui.DynamicItem[Any]]] = []
+        self._handlers: dict[type, Callable[..., Awaitable[None]]] = {}
+        self._items: list[type[Clickable]] = []
 
     # ------------------------------------------------------------------ interactions
 
-    def note_arrival(self, data: Any) -> None:
+    def note_arrival(self, data: Mapping[str, object]) -> None:
         """Note when an interaction arrived from the gateway (before its handler runs)."""
         if len(self._arrived) >= ARRIVALS_KEPT:
             # Interactions never handled (none of the bot's) would pile up: drop the oldest.
             for stale in list(self._arrived)[: ARRIVALS_KEPT // 2]:
                 del self._arrived[stale]
         with contextlib.suppress(KeyError, TypeError, ValueError):
-            self._arrived[int(data["id"])] = asyncio.get_running_loop().time()
+            self._arrived[int(str(data["id"]))] = asyncio.get_running_loop().time()
 
     def track(self, interaction: discord.Interaction) -> None:
         """Note that the current task is handling ``interaction`` (a command or a click), so
@@ -677,15 +678,15 @@ class Table:
         composition with a ``TEMPLATE`` its custom ids match; its fields are read back from
         them, and a menu's chosen values go in its ``values`` field)."""
         pattern = re.compile(kind.TEMPLATE)
-        menu = any(f.name == "values" for f in dataclasses.fields(cast(Any, kind)))
         table = self
 
-        class Persistent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=pattern):
+        class Persistent(Clickable, template=pattern):
             """A click on a control of ``kind``, read back from its custom id."""
 
-            def __init__(self, item: discord.ui.Item[Any], ident: Kind) -> None:
+            def __init__(self, item: Component, match: re.Match[str]) -> None:
                 super().__init__(item)
-                self.ident = ident
+                self.match = match
+                self.ident = read_match(kind, match)
 
             @classmethod
             async def from_custom_id(
@@ -695,20 +696,19 @@ class Table:
                 match: re.Match[str],
                 /,
             ) -> Persistent:
-                return cls(item, read_match(kind, match))
+                return cls(item, match)
 
             async def callback(self, interaction: discord.Interaction) -> None:
-                ident = self.ident
-                if menu:
-                    values = tuple(getattr(self.item, "values", ()))
-                    ident = dataclasses.replace(cast(Any, ident), values=values)
+                # A menu's click also says what was chosen.
+                chosen = getattr(self.item, "values", None)
+                ident = self.ident if chosen is None else read_match(kind, self.match, chosen)
                 await table._route(interaction, kind, ident)
 
         Persistent.__name__ = Persistent.__qualname__ = kind.__name__
         self._handlers[kind] = handler
         self._items.append(Persistent)
 
-    def register(self, kind: type[Item], handler: Handler[Item]) -> None:
+    def register(self, kind: type[Clicked], handler: Handler[Clicked]) -> None:
         """Let ``handler`` answer clicks on the dynamic items of class ``kind`` of features not
         yet converted (:mod:`.views`): they hand themselves to :meth:`dispatch`."""
         self._handlers[kind] = handler
@@ -717,7 +717,7 @@ class Table:
         """A click on a dynamic item of :mod:`.views`, to its handler."""
         await self._route(interaction, type(item), item)
 
-    def controls(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+    def controls(self) -> tuple[type[Clickable], ...]:
         """The dynamic items that read back the clicks of the kinds registered with :meth:`on`
         (for ``client.add_dynamic_items``)."""
         return tuple(self._items)

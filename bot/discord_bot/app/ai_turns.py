@@ -14,7 +14,6 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
 
 from bot.ai import AIError, AIService
 from bot.engine import Side
@@ -50,7 +49,7 @@ class AIReply:
 
 
 Show = Callable[[AIReply], Awaitable[None]]
-Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
+Spawn = Callable[[Coroutine[object, object, None], str], "asyncio.Task[None]"]
 Typing = Callable[[], AbstractAsyncContextManager[None]]
 
 
