@@ -206,3 +206,31 @@ def test_the_discord_layers_parts_import_only_what_they_should() -> None:
             if name.startswith("bot.discord_bot.") and not name.startswith("bot.discord_bot.app")
         }  # fmt: skip
         assert not outside, f"{module} imports {sorted(outside)}"
+
+
+def test_the_composition_imports_neither_discord_nor_what_sends() -> None:
+    """``compose`` builds what players see from the services' events as plain data: it never
+    imports discord.py (not even for types) nor any part of the Discord layer but the services'
+    event types and itself, so that it can be tested, and translated, on its own."""
+    allowed = ("bot.discord_bot.app", "bot.discord_bot.compose")
+    layers = {f"bot.{layer}" for layer in ("engine", "ai", "render", "storage")}
+    for path in sorted((ROOT / "bot" / "discord_bot" / "compose").rglob("*.py")):
+        module = _module_of(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(tree):  # imports for type checking too
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*parent, base] if base else parent)
+                names = [base]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] != "discord", f"{module} imports {name}"
+                if name.startswith("bot."):
+                    inside = name.startswith(allowed) or ".".join(name.split(".")[:2]) in layers
+                    assert inside, f"{module} imports {name}"

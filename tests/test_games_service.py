@@ -1,0 +1,268 @@
+"""The games service on its own, against a real database and the real AI: what its events say
+(plain data, everything the words and boards need), what it records of the boards it is told
+of, and the AI's turns. The service runs without discord.py: this file, run as a script, plays
+a game through it and reports whether discord was ever imported."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ai import AIService
+from bot.discord_bot.app.ai_turns import AIReply, AITurns
+from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.games import Declined, GameHub, GameState, Played
+from bot.storage import Participant, PlayerPreferences, Storage
+
+ANN = Participant.user(1, "Ann")
+BO = Participant.user(2, "Bo")
+CHANNEL = 100
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def opened(path: Path) -> tuple[Storage, GameHub]:
+    storage = await Storage.open(path)
+    hub = GameHub(storage)
+    await hub.load()
+    return storage, hub
+
+
+async def started(hub: GameHub, attackers: Participant = ANN, defenders: Participant = BO) -> int:
+    record = await hub.storage.games.create(
+        guild_id=1, channel_id=CHANNEL, variant="brandubh", attackers=attackers, defenders=defenders
+    )
+    return hub.adopt(record).id
+
+
+async def tell_me(storage: Storage, user: Participant, *, flip: bool = False) -> None:
+    """``user`` asks for turn notices (and, with ``flip``, boards turned to their side)."""
+    assert user.user_id is not None
+    mine = PlayerPreferences(user.user_id, theme="wood", flip=flip, notify=True)
+    await storage.preferences.save(mine, user.display_name)
+
+
+async def scenario(folder: Path) -> dict[str, object]:
+    """A game played through the service alone; what its events said."""
+    storage, hub = await opened(folder / "t.sqlite3")
+    try:
+        await tell_me(storage, BO)
+        game_id = await started(hub)
+        played = await hub.play(CHANNEL, ANN, "d1-c1")
+        made = await hub.offer_draw(CHANNEL, BO.user_id or 0)
+        refused = await hub.answer_draw(game_id, ANN.user_id or 0, 1, accept=False)
+        ended = await hub.resign(CHANNEL, BO.user_id or 0)
+        return {
+            "played": [played.game.names, played.game.notice, played.result.move.text(7)],
+            "offer": [made.offer.kind, made.offer.ply, isinstance(refused, Declined)],
+            "ended": [str(ended.finished.record.reason)],
+            "discord": sorted(m for m in sys.modules if m.split(".")[0] == "discord"),
+        }
+    finally:
+        await storage.close()
+
+
+def test_the_service_runs_without_discord(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, __file__, str(tmp_path)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout)
+    assert seen["discord"] == []
+    assert seen["played"] == [["Ann", "Bo"], True, "d1-c1"]  # Bo asked to be told of his turn
+    assert seen["offer"] == ["draw", 1, True]
+    assert seen["ended"] == ["resignation"]
+
+
+async def test_a_moves_event_says_what_its_boards_need(tmp_path: Path) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    await tell_me(storage, BO, flip=True)
+    await started(hub)
+    played = await hub.play(CHANNEL, ANN, "d1-c1")
+    game = played.game
+    assert isinstance(game, GameState) and game.names == ("Ann", "Bo")
+    assert (game.record.ply, game.game.ply, game.venues, game.in_event) == (1, 1, (), False)
+    # The board is drawn for the player to move (Bo): his options, and nobody else's.
+    assert [(p.user_id, p.theme, p.flip) for p in game.preferences] == [(2, "wood", True)]
+    assert game.notice  # he asked for a direct message when it is his move
+    # The same move's notice is claimed once: a second look at the game tells nobody again.
+    live = await hub.require(CHANNEL)
+    assert not (await hub.state(live, notice=True)).notice
+    # Ann never asked: no notice on her turn.
+    assert not (await hub.play(CHANNEL, BO, "d3-c3")).game.notice
+    await storage.close()
+
+
+async def test_the_board_of_a_game_a_person_watches_is_drawn_for_them_too(tmp_path: Path) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    game_id = await started(hub)
+    await tell_me(storage, Participant.user(9, "Cy"), flip=True)
+    game = await hub.state_of(game_id, 9)
+    assert {p.user_id for p in game.preferences} == {1, 9}  # the player to move, the viewer
+    with pytest.raises(UserError, match="You are not playing in this game"):
+        await hub.player_in(game_id, 9)
+    await storage.close()
+
+
+async def test_boards_are_recorded_and_a_new_game_retires_the_last_final_board(
+    tmp_path: Path,
+) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    first = await started(hub)
+    assert await hub.board_posted(first, CHANNEL, 501, 0, first=True) is None  # nothing before
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    assert await hub.board_posted(first, CHANNEL, 502, 1) is None
+    live = await hub.require(CHANNEL)
+    assert (live.record.board_message_id, live.record.board_ply) == (502, 1)
+    assert (await storage.games.get(first)).board_message_id == 502
+    ended = await hub.resign(CHANNEL, ANN.user_id or 0)
+    # The final board of a game the hub no longer plays is recorded all the same.
+    await hub.board_posted(first, CHANNEL, 503, 1, end=True)
+    assert ended.game.record.board_message_id == 502  # what the final board's words retire
+    assert (await storage.games.get(first)).board_message_id == 503
+    second = await started(hub)
+    assert await hub.board_posted(second, CHANNEL, 504, 0, first=True) == 503
+    await storage.close()
+
+
+async def test_an_offers_message_is_remembered(tmp_path: Path) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    game_id = await started(hub)
+    made = await hub.offer_draw(CHANNEL, ANN.user_id or 0)
+    assert made.game.id == game_id and made.offer.message_id is None and made.moves == ()
+    await hub.offer_posted(game_id, "draw", made.offer.ply, 77)
+    live = await hub.require(CHANNEL)
+    assert live.draw_offer is not None and live.draw_offer.message_id == 77
+    assert [offer.message_id for offer in await storage.offers.of_game(game_id)] == [77]
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    asked = await hub.offer_takeback(CHANNEL, ANN.user_id or 0)
+    assert [move.move.text(7) for move in asked.moves] == ["d1-c1"]  # what it would take back
+    await storage.close()
+
+
+async def test_menus_are_answered_only_for_the_mover_in_the_position_they_show(
+    tmp_path: Path,
+) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    game_id = await started(hub)
+    assert (await hub.mover_at(game_id, 1, 0)).game.ply == 0
+    with pytest.raises(UserError, match="not your turn"):
+        await hub.mover_at(game_id, 2)
+    played = await hub.play_squares(game_id, ANN, 3, 2, 0)  # d1-c1, as the menus chose it
+    assert played.result.move.text(7) == "d1-c1"
+    with pytest.raises(UserError, match="The position has changed; press Move again"):
+        await hub.mover_at(game_id, 2, 0)
+    await storage.close()
+
+
+# -- the AI's turns ---------------------------------------------------------------------------
+
+
+TASKS: set[asyncio.Task[None]] = set()
+
+
+def spawn(coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    """As the bot runs its background work: a task kept until it is done."""
+    task = asyncio.create_task(coroutine, name=name)
+    TASKS.add(task)
+    task.add_done_callback(TASKS.discard)
+    return task
+
+
+async def serving() -> bool:
+    return True
+
+
+@pytest.fixture
+async def ai() -> AsyncIterator[AIService]:
+    service = AIService(workers=1)
+    await service.start()
+    yield service
+    await service.close()
+
+
+async def test_the_ai_replies_and_its_reply_is_shown_once(tmp_path: Path, ai: AIService) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    game_id = await started(hub, ANN, Participant.ai(1))
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    turns = AITurns(hub, ai, spawn=spawn, until_serving=serving)
+    shown: list[AIReply] = []
+
+    async def show(reply: AIReply) -> None:
+        assert not turns.thinking(game_id)  # thinking is over once its move is played
+        shown.append(reply)
+
+    # Two callers at once: one search, one board.
+    await asyncio.gather(turns.reply(game_id, show), turns.reply(game_id, show))
+    [reply] = shown
+    assert isinstance(reply.played, Played) and reply.played.game.game.ply == 2
+    assert reply.played.game.names == ("Ann", "Tafl AI (easy)")
+    assert not reply.failed and reply.refused is None
+    await storage.close()
+
+
+async def test_an_ai_move_the_database_refuses_is_told_with_the_game_as_it_stands(
+    tmp_path: Path, ai: AIService
+) -> None:
+    path = tmp_path / "t.sqlite3"
+    storage, hub = await opened(path)
+    game_id = await started(hub, ANN, Participant.ai(1))
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            f"""CREATE TRIGGER refuse_ai BEFORE INSERT ON moves WHEN NEW.game_id = {game_id}
+                BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"""
+        )
+    turns = AITurns(hub, ai, spawn=spawn, until_serving=serving)
+    shown: list[AIReply] = []
+
+    async def show(reply: AIReply) -> None:
+        shown.append(reply)
+
+    await turns.reply(game_id, show)
+    [reply] = shown
+    assert reply.failed and reply.played is None
+    assert reply.game is not None and reply.game.game.ply == 1  # the board as it stands
+    await storage.close()
+
+
+async def test_a_game_that_ended_while_the_ai_thought_shows_nothing(
+    tmp_path: Path, ai: AIService
+) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    game_id = await started(hub, ANN, Participant.ai(1))
+    await hub.play(CHANNEL, ANN, "d1-c1")
+    shown: list[AIReply] = []
+
+    async def show(reply: AIReply) -> None:
+        shown.append(reply)
+
+    async def resigned_meanwhile() -> bool:
+        """Asked once the AI has its move, before it plays it: the player resigns first."""
+        # While it thinks, a board or a takeback must wait for its move.
+        with pytest.raises(UserError, match="its move comes with the next board"):
+            turns.check_idle(game_id)
+        with pytest.raises(UserError, match="a takeback removes your move and its reply"):
+            turns.check_idle(game_id, takeback=True)
+        await hub.resign(CHANNEL, ANN.user_id or 0)
+        return True
+
+    turns = AITurns(hub, ai, spawn=spawn, until_serving=resigned_meanwhile)
+    await turns.reply(game_id, show)
+    assert shown == [AIReply()]  # nothing to show but the words that led to it
+    assert not turns.thinking(game_id)
+    turns.check_idle(game_id)
+    with pytest.raises(UserError, match="is over"):
+        await hub.require(CHANNEL)
+    await storage.close()
+
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(scenario(Path(sys.argv[1])))))
