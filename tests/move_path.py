@@ -40,7 +40,8 @@ def module_of(frame: FrameType | None) -> str | None:
 
 def install(out: str, mark: str) -> None:
     """Note the Discord layer's calls from now on; write the marked tasks' calls at exit."""
-    traces: dict[int, list[Call]] = {}
+    # Keyed by the task itself, kept alive: a finished task's id may be taken by the next one.
+    traces: dict[asyncio.Task[Any], list[Call]] = {}
     started: set[int] = set()
     alive: list[FrameType] = []  # kept so that no later frame takes a started one's id
 
@@ -60,7 +61,7 @@ def install(out: str, mark: str) -> None:
         except RuntimeError:
             return
         if task is not None:
-            traces.setdefault(id(task), []).append(
+            traces.setdefault(task, []).append(
                 (module_of(frame.f_back), callee, frame.f_code.co_qualname)
             )
 

@@ -40,6 +40,7 @@ from bot.discord_bot.compose.post import (
     Direct,
     Edit,
     Message,
+    Notice,
     OfferPost,
     Place,
     Post,
@@ -118,7 +119,7 @@ def venue(side: str, guild: int, name: str, channel: int, **more: object) -> Ven
 
 def test_a_board_in_one_channel_calls_on_the_player_to_move() -> None:
     played = moved("d1-c1")
-    [post] = board.board_posts(state(played), ["⚫ <@1> played `d1-c1`"])
+    post, _ = board.board_posts(state(played), ["⚫ <@1> played `d1-c1`"])  # then Bo's notice
     assert isinstance(post, BoardPost)
     assert (post.game_id, post.place, post.ply, post.reply, post.end) == (
         7,
@@ -159,7 +160,7 @@ def test_a_board_in_one_channel_calls_on_the_player_to_move() -> None:
 def test_a_new_board_retires_the_last_and_answers_the_interaction_when_asked() -> None:
     played = moved("d1-c1", "d3-c3")
     rec = replace(record(played), board_message_id=55, board_ply=1)
-    [post] = board.board_posts(state(played, rec), [], reply_in=70)
+    post, _ = board.board_posts(state(played, rec), [], reply_in=70)
     assert isinstance(post, BoardPost) and post.reply and not post.first
     assert post.retire == Retire(
         55,
@@ -168,30 +169,31 @@ def test_a_new_board_retires_the_last_and_answers_the_interaction_when_asked() -
     )
 
 
-def test_the_player_to_move_is_told_by_direct_message_only_when_the_service_says_so() -> None:
+def test_the_player_to_move_is_told_by_direct_message_after_the_board() -> None:
     played = moved("d1-c1")
-    told = board.board_posts(state(played, notice=True), [])
+    told = board.board_posts(state(played), [])
     assert told[1:] == [
-        Direct(2, Post(content="Your move in game #7 (Brandubh) against Ann: <#70>"))
+        Notice(7, 1, 2, Post(content="Your move in game #7 (Brandubh) against Ann: <#70>"))
     ]
-    assert len(board.board_posts(state(played), [])) == 1
-    quiet = board.board_posts(state(played, notice=True), [], ping=False)  # a board asked for
+    quiet = board.board_posts(state(played), [], ping=False)  # a board asked for: no call
     assert len(quiet) == 1
     assert isinstance(quiet[0], BoardPost) and not quiet[0].post.ping_mentioned
+    against_ai = board.board_posts(state(played, record(played, AI, AI)), [])
+    assert len(against_ai) == 1  # the AI reads no direct messages
 
 
 def test_boards_are_drawn_as_the_person_they_are_for_likes_them() -> None:
     played = moved("d1-c1")  # Bo (the defenders, at the top of the board) is to move
     bo = PlayerPreferences(2, theme="contrast", flip=True)
-    [post] = board.board_posts(state(played, preferences=(bo,)), [])
+    post, _ = board.board_posts(state(played, preferences=(bo,)), [])
     assert isinstance(post, BoardPost) and post.post.picture is not None
     assert (post.post.picture.theme, post.post.picture.flip) == ("contrast", True)
     assert post.post.text_board == f"{board.text_board(played, True)}\n{TEXT_NOTE}"
-    [turned] = board.board_posts(state(played, preferences=(bo,)), [], flip=True)
+    turned, _ = board.board_posts(state(played, preferences=(bo,)), [], flip=True)
     assert isinstance(turned, BoardPost) and turned.post.picture is not None
     assert not turned.post.picture.flip  # turned around from his own look
     gone = replace(bo, theme="retired theme")
-    [plain] = board.board_posts(state(played, preferences=(gone,)), [])
+    plain, _ = board.board_posts(state(played, preferences=(gone,)), [])
     assert isinstance(plain, BoardPost) and plain.post.picture is not None
     assert plain.post.picture.theme == DEFAULT_THEME
     # The Flip button: the channel's board turned around, in the clicker's own theme.
@@ -252,7 +254,7 @@ def test_a_final_board_says_how_the_game_ended_and_offers_a_rematch() -> None:
 def test_across_servers_each_venue_gets_its_board_naming_the_other_player_without_a_ping() -> None:
     played = moved("d1-c1")  # Bo is to move
     venues = (venue("attackers", 11, "North", 110), venue("defenders", 22, "South", 220))
-    game = state(played, venues=venues, notice=True)
+    game = state(played, venues=venues)
     lines = ["⚫ <@1> played `d1-c1`"]
     north, south, changed, notice = board.board_posts(game, lines)
     assert isinstance(north, BoardPost) and isinstance(south, BoardPost)
@@ -267,7 +269,9 @@ def test_across_servers_each_venue_gets_its_board_naming_the_other_player_withou
     assert south.post.ping_mentioned
     assert north.post.controls[0].custom_id == "tafl:g:7:move"
     assert changed == Changed(7)
-    assert notice == Direct(2, Post(content="Your move in game #7 (Brandubh) against Ann: <#220>"))
+    assert notice == Notice(
+        7, 1, 2, Post(content="Your move in game #7 (Brandubh) against Ann: <#220>")
+    )
     # The interaction's venue first (its answer is due at once); one venue when asked.
     first, *_ = board.board_posts(game, lines, reply_in=220)
     assert isinstance(first, BoardPost) and first.reply and first.place.channel_id == 220
@@ -276,10 +280,10 @@ def test_across_servers_each_venue_gets_its_board_naming_the_other_player_withou
     assert not any(isinstance(p, Changed) for p in only)
     # A venue whose channel was deleted waits for its player: no board there.
     gone = (venues[0], replace(venues[1], gone_at=1))
-    posts = board.board_posts(replace(game, venues=gone, notice=False), lines)
+    posts = board.board_posts(replace(game, venues=gone), lines, ping=False)
     assert [p.place.channel_id for p in posts if isinstance(p, BoardPost)] == [110]
     # Its final board offers to block the opponent met in the lobby.
-    over = board.board_posts(replace(game, notice=False), ["**Draw** by agreement."], over=True)
+    over = board.board_posts(game, ["**Draw** by agreement."], over=True)
     assert isinstance(over[0], BoardPost)
     assert [c.custom_id for c in over[0].post.controls] == ["tafl:rm:7", "tafl:bk:7:ask"]
 
@@ -292,7 +296,7 @@ def test_a_move_chosen_in_the_menus_closes_and_carries_offers_then_posts_its_boa
     asked = Offer("takeback", 2, 0, 900)
     carried = Offer("draw", 1, 1, 901)
     event = Played(state(played), played.history[-1], None, (asked,), carried)
-    update, closed, kept, posted = board.after_move(event, clicked=True)
+    update, closed, kept, posted, notice = board.after_move(event, clicked=True)
     assert update == Update(Post(content="You played `d1-c1`."))
     assert closed == Edit(
         Place(70),
@@ -307,6 +311,7 @@ def test_a_move_chosen_in_the_menus_closes_and_carries_offers_then_posts_its_boa
     ]
     assert isinstance(posted, BoardPost) and not posted.reply
     assert posted.post.card is not None and "played `d1-c1`" in posted.post.card.description
+    assert isinstance(notice, Notice) and (notice.user_id, notice.ply) == (2, 1)
 
 
 def test_offers_go_to_the_opponent_and_their_answers_are_told() -> None:
@@ -349,7 +354,7 @@ def test_a_takeback_withdraws_older_offers_and_names_the_moves() -> None:
     played.undo()
     played.undo()
     taken = TakenBack(state(played), ANN, undone, (Offer("draw", 2, 1, 44),))
-    withdrawn, posted = board.after_takeback(taken, ping=False)
+    withdrawn, posted = board.after_takeback(taken, ping=False)  # asked for: no call, no notice
     assert withdrawn == Edit(
         Place(70), 44, Post(content="Draw offer withdrawn: a move was taken back.")
     )

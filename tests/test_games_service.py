@@ -56,11 +56,12 @@ async def scenario(folder: Path) -> dict[str, object]:
         await tell_me(storage, BO)
         game_id = await started(hub)
         played = await hub.play(CHANNEL, ANN, "d1-c1")
+        told = await hub.turn_notice(game_id, 1)
         made = await hub.offer_draw(CHANNEL, BO.user_id or 0)
         refused = await hub.answer_draw(game_id, ANN.user_id or 0, 1, accept=False)
         ended = await hub.resign(CHANNEL, BO.user_id or 0)
         return {
-            "played": [played.game.names, played.game.notice, played.result.move.text(7)],
+            "played": [played.game.names, told, played.result.move.text(7)],
             "offer": [made.offer.kind, made.offer.ply, isinstance(refused, Declined)],
             "ended": [str(ended.finished.record.reason)],
             "discord": sorted(m for m in sys.modules if m.split(".")[0] == "discord"),
@@ -91,12 +92,21 @@ async def test_a_moves_event_says_what_its_boards_need(tmp_path: Path) -> None:
     assert (game.record.ply, game.game.ply, game.venues, game.in_event) == (1, 1, (), False)
     # The board is drawn for the player to move (Bo): his options, and nobody else's.
     assert [(p.user_id, p.theme, p.flip) for p in game.preferences] == [(2, "wood", True)]
-    assert game.notice  # he asked for a direct message when it is his move
-    # The same move's notice is claimed once: a second look at the game tells nobody again.
-    live = await hub.require(CHANNEL)
-    assert not (await hub.state(live, notice=True)).notice
+    # He asked for a direct message when it is his move: once per move, whoever asks.
+    assert await hub.turn_notice(game.id, 1)
+    assert not await hub.turn_notice(game.id, 1)
+    assert not await hub.turn_notice(game.id, 0)  # an older position's notice: not now
     # Ann never asked: no notice on her turn.
-    assert not (await hub.play(CHANNEL, BO, "d3-c3")).game.notice
+    await hub.play(CHANNEL, BO, "d3-c3")
+    assert not await hub.turn_notice(game.id, 2)
+    await storage.close()
+
+
+async def test_against_the_ai_nobody_is_told_of_their_turn(tmp_path: Path) -> None:
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    await tell_me(storage, ANN)
+    game_id = await started(hub, ANN, Participant.ai(1))
+    assert not await hub.turn_notice(game_id, 0)  # the reply comes within seconds
     await storage.close()
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import io
 import logging
 import re
@@ -61,6 +62,7 @@ from .compose.post import (
     Direct,
     Edit,
     Message,
+    Notice,
     OfferPost,
     Option,
     Picture,
@@ -597,7 +599,7 @@ def read_match(kind: type[Kind], match: re.Match[str], values: Sequence[str] = (
     """The control of ``kind`` whose custom id gave ``match`` (its ``TEMPLATE``'s): the named
     groups are its fields (numbers read as such; an optional part left out keeps the field's
     default), and a menu's chosen ``values`` go in its ``values`` field."""
-    types: dict[str, object] = dict(vars(kind).get("__annotations__", {}))
+    types: dict[str, object] = inspect.get_annotations(kind)
     found: dict[str, object] = {
         name: int(text) if types.get(name) in (int, "int") else text
         for name, text in match.groupdict().items()
@@ -760,6 +762,9 @@ class Table:
                 await self._edit(delivery.place, delivery.message_id, delivery.post)
             elif isinstance(delivery, Direct):
                 await self._direct(delivery.user_id, delivery.post.content or "")
+            elif isinstance(delivery, Notice):
+                if await self.games.turn_notice(delivery.game_id, delivery.ply):
+                    await self._direct(delivery.user_id, delivery.post.content or "")
             elif isinstance(delivery, OfferPost):
                 await self._offer(interaction, delivery)
             elif isinstance(delivery, Changed):

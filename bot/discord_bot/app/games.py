@@ -233,9 +233,6 @@ class GameState:
     it (the Flip board button)."""
     in_event: bool = False
     """An ended game of a tournament (its event pairs the next game: no rematch)."""
-    notice: bool = False
-    """The player to move is to be told by direct message that it is their move (they asked
-    for it, and this is the move's one notice)."""
 
 
 @dataclass(frozen=True)
@@ -462,17 +459,13 @@ class GameHub:
 
     def peek(self, live: LiveGame) -> GameState:
         """The game as it stands, without the look-ups of :meth:`state` (nobody's board
-        options, no notice): for words that draw no board."""
+        options): for words that draw no board."""
         return GameState(live.id, live.record, live.game, live.venues, live.names)
 
-    async def state(
-        self, live: LiveGame, *, viewers: Iterable[int] = (), notice: bool = False
-    ) -> GameState:
+    async def state(self, live: LiveGame, *, viewers: Iterable[int] = ()) -> GameState:
         """The game as it stands, with what its boards need: the board options of the people
-        they are drawn for (see :attr:`GameState.preferences`; ``viewers`` add to them),
-        whether an ended game belongs to a tournament, and, when ``notice`` asks for it,
-        whether the player to move is to be told of their turn by direct message (claimed
-        here: once per move, whichever process posts the board).
+        they are drawn for (see :attr:`GameState.preferences`; ``viewers`` add to them), and
+        whether an ended game belongs to a tournament.
 
         Board options that cannot be read (the database out of reach a moment after a move
         was committed) leave the boards in the default look: the move's board matters more."""
@@ -491,24 +484,25 @@ class GameHub:
                 )
         over = live.record.status is not GameStatus.ACTIVE
         in_event = over and await self.storage.tournaments.of_game(live.id) is not None
-        told = notice and await self._claim_notice(live, preferences)
-        return replace(
-            self.peek(live), preferences=tuple(preferences), in_event=in_event, notice=told
-        )
+        return replace(self.peek(live), preferences=tuple(preferences), in_event=in_event)
 
-    async def _claim_notice(self, live: LiveGame, preferences: list[PlayerPreferences]) -> bool:
-        """Whether the player to move gets a direct message about their turn: a person who
-        asked for such messages, in a game against a person (against the AI the reply comes
-        within seconds), and the move's notice not yet claimed. A courtesy: a failure (the
-        database out of reach) is logged, never reported as the move's."""
+    async def turn_notice(self, game_id: int, ply: int) -> bool:
+        """Whether the player to move at ``ply`` is told of their turn by direct message now:
+        a person who asked for such messages, in a game against a person (against the AI the
+        reply comes within seconds), the move's notice not yet claimed (it is, here: once per
+        move, whichever process posts its board). Asked once its board is out; a courtesy: a
+        failure (the database out of reach a moment later) is logged, never reported as the
+        move's."""
+        live = self.by_id(game_id)
+        if live is None or live.game.ply != ply:
+            return False
         player = live.to_move
         if player.is_ai or player.user_id is None or live.against_ai:
             return False
-        theirs = next((p for p in preferences if p.user_id == player.user_id), None)
-        if theirs is None or not theirs.notify:
-            return False
         try:
-            return await self.storage.games.claim_notice(live.id, live.game.ply)
+            if not (await self.storage.preferences.get(player.user_id)).notify:
+                return False
+            return await self.storage.games.claim_notice(live.id, ply)
         except DatabaseUnavailable as error:
             # An outage is logged once, by the storage, when it starts and when it ends.
             log.debug("game %d: the turn notice was not sent: %s", live.id, error)
@@ -705,8 +699,7 @@ class GameHub:
             )
         if self._on_move is not None:
             self._on_move(player.is_ai)
-        state = await self.state(live, notice=finished is None)
-        return Played(state, result, finished, withdrawn, carried)
+        return Played(await self.state(live), result, finished, withdrawn, carried)
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:
@@ -969,9 +962,7 @@ class GameHub:
         withdrawn = live.clear_offers()  # made at a position that is gone
         live.declined.clear()
         live.record = await self.storage.games.get(live.id)
-        # The asker's opponent is to move again when a person accepted: told, as after a move.
-        state = await self.state(live, notice=accepting)
-        return TakenBack(state, asker, tuple(reversed(undone)), withdrawn)
+        return TakenBack(await self.state(live), asker, tuple(reversed(undone)), withdrawn)
 
     def _decline(self, live: LiveGame, kind: OfferKind, offer: Offer) -> None:
         """Start the asker's wait before asking the same again (so a refusal is not answered by

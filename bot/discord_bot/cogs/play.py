@@ -355,7 +355,7 @@ class Play(commands.Cog):
     ) -> None:
         """The game's board with ``lines`` (see :func:`..compose.board.board_posts`), as the
         answer to ``interaction`` when given: a new game's first board, or one posted again."""
-        game = await self.games.state(live, notice=ping)
+        game = await self.games.state(live)
         reply_in = None if interaction is None else answering(interaction)
         deliveries = board.board_posts(
             game, lines, flip=flip, ping=ping, only=only, reply_in=reply_in

@@ -58,6 +58,7 @@ from .post import (
     Field,
     Menu,
     Message,
+    Notice,
     OfferPost,
     Option,
     Picture,
@@ -877,7 +878,7 @@ def board_posts(
     channel, or across servers one in each venue (only ``only``'s side, when given), each
     drawn for the player whose venue it is and naming the other player without a ping; then
     the other processes told (across servers), and the player to move told by direct message
-    when they asked (:attr:`GameState.notice`).
+    (when the games service says they asked, once the board is out).
 
     ``reply_in``: the channel of the interaction being answered; the board shown there is its
     answer (across servers, posted first: the answer is due within Discord's 3 seconds).
@@ -889,8 +890,8 @@ def board_posts(
     if not game.venues:
         reply = reply_in is not None
         deliveries.append(_board_in(game, None, lines, over, flip, ping, reply))
-        if ping and not over and game.notice:
-            deliveries.append(turn_notice(game, game.record.channel_id))
+        if ping and not over:
+            deliveries += turn_notice(game, game.record.channel_id)
         return deliveries
     here = next((v for v in game.venues if v.channel_id == reply_in), None)
     for shown in sorted(game.venues, key=lambda v: v != here):
@@ -900,8 +901,8 @@ def board_posts(
     if only is None:
         deliveries.append(Changed(game.id))
     mover = venue(game, game.game.turn)
-    if ping and not over and mover is not None and game.notice:
-        deliveries.append(turn_notice(game, mover.channel_id))
+    if ping and not over and mover is not None:
+        deliveries += turn_notice(game, mover.channel_id)
     return deliveries
 
 
@@ -967,19 +968,22 @@ def _board_in(
     )
 
 
-def turn_notice(game: GameState, channel_id: int) -> Direct:
+def turn_notice(game: GameState, channel_id: int) -> list[Delivery]:
     """The direct message that tells the player to move it is their move (where, against
-    whom, by when)."""
+    whom, by when), for a person; sent if the games service says they asked for it."""
+    mover = player(game, game.game.turn)
+    if mover.is_ai or mover.user_id is None:
+        return []
     opponent = name(game, game.game.turn.other)
     sentence = f"Your move in game #{game.id} ({game.game.variant.title}) against {opponent}"
-    return _notice(game, sentence, channel_id)
+    words = _notice(game, sentence, channel_id)
+    return [Notice(game.id, game.game.ply, mover.user_id, words)]
 
 
-def _notice(game: GameState, sentence: str, channel_id: int) -> Direct:
+def _notice(game: GameState, sentence: str, channel_id: int) -> Post:
     deadline = game.record.move_deadline
     when = "" if deadline is None else f" (time runs out <t:{int(deadline.timestamp())}:R>)"
-    user_id = player(game, game.game.turn).user_id or 0
-    return Direct(user_id, Post(content=f"{sentence}{when}: <#{channel_id}>"))
+    return Post(content=f"{sentence}{when}: <#{channel_id}>")
 
 
 def reminder(game: GameState, channel_id: int, stamp: int) -> list[Delivery]:
@@ -995,10 +999,9 @@ def reminder(game: GameState, channel_id: int, stamp: int) -> list[Delivery]:
     ]
     mover = player(game, side)
     theirs = next((p for p in game.preferences if p.user_id == mover.user_id), None)
-    if not mover.is_ai and theirs is not None and theirs.notify:
-        deliveries.append(
-            _notice(game, f"⏰ Your time is running low in game #{game.id}", channel_id)
-        )
+    if not mover.is_ai and mover.user_id is not None and theirs is not None and theirs.notify:
+        words = _notice(game, f"⏰ Your time is running low in game #{game.id}", channel_id)
+        deliveries.append(Direct(mover.user_id, words))
     return deliveries
 
 

@@ -203,6 +203,18 @@ class Direct:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A direct message telling the player to move (``user_id``) that it is their move, at
+    ``ply`` of the game: sent only when the games service says so (they asked for such
+    messages, and the move's notice has not gone yet, whichever process posts its board)."""
+
+    game_id: int
+    ply: int
+    user_id: int
+    post: Post
+
+
+@dataclass(frozen=True)
 class Retire:
     """The board a new board replaces: its message, and the words it says from then on (about
     the position it shows, addressed to nobody), without and with that position as text (for a
@@ -256,4 +268,4 @@ class Changed:
     game_id: int
 
 
-Delivery = Answer | Update | Message | Edit | Direct | BoardPost | OfferPost | Changed
+Delivery = Answer | Update | Message | Edit | Direct | Notice | BoardPost | OfferPost | Changed
