@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import subprocess
 import sys
@@ -20,7 +21,8 @@ from bot.ai import AIService
 from bot.discord_bot.app.ai_turns import AIReply, AITurns
 from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import Declined, GameHub, GameState, Played
-from bot.storage import Participant, PlayerPreferences, Storage
+from bot.engine import Termination
+from bot.storage import GameStatus, Participant, PlayerPreferences, Storage
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -170,6 +172,46 @@ async def test_menus_are_answered_only_for_the_mover_in_the_position_they_show(
     with pytest.raises(UserError, match="The position has changed; press Move again"):
         await hub.mover_at(game_id, 2, 0)
     await storage.close()
+
+
+async def test_an_ending_another_process_recorded_first_is_left_to_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes follow one game (a game across servers: each serves one player). One
+    commits a winning move; before it has stored the result, the other catches up with the
+    move, and its clock finds the game over on the board. The result is the first one's to
+    store and announce: the second leaves it, with no error, and the stored game stays as the
+    first recorded it."""
+    path = tmp_path / "t.sqlite3"
+    storage, here = await opened(path)
+    other, there = await opened(path)
+    record = await storage.games.create(
+        guild_id=1,
+        channel_id=CHANNEL,
+        variant="brandubh",
+        attackers=ANN,
+        defenders=BO,
+        start_position="/7/K6/7/7/7/5t1/7/",
+        first_turn="defenders",
+    )
+    here.adopt(record)
+    assert await there.recover(CHANNEL) is not None
+    # This process: Bo's winning move is committed (the king escapes)...
+    await storage.games.append_move(record.id, 0, "a2-a1", mover=BO.user_id)
+    # ...the other catches up with it before the result is stored...
+    live = await there.refresh(record.id)
+    assert live is not None and live.game.is_over
+    # ...and this process stores the result, as its move goes on to do.
+    await storage.games.finish(record.id, "defenders", Termination.KING_ESCAPED)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        assert await there.settle() == []  # nothing for it to announce
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    assert there.get(CHANNEL) is None
+    stored = await other.games.get(record.id)
+    assert stored.status is GameStatus.FINISHED and stored.reason is Termination.KING_ESCAPED
+    await storage.close()
+    await other.close()
 
 
 # -- the AI's turns ---------------------------------------------------------------------------

@@ -190,6 +190,15 @@ class _Behind(Exception):
     """The database had moves this process had not heard of; the game has been caught up."""
 
 
+class _EndedElsewhere(Exception):
+    """Another process (serving the other player of a game across servers) stored the game's
+    ending first: it announces it; this process has let the game go."""
+
+    def __init__(self, record: GameRecord) -> None:
+        super().__init__(f"game {record.id} ended in another process")
+        self.record = record
+
+
 class ResultNotRecorded(UserError):
     """The board ended a game but its result could not be stored (already logged)."""
 
@@ -348,7 +357,7 @@ class GameHub:
                     continue
                 try:
                     finished = await self._record_ending(live)
-                except ResultNotRecorded:  # logged there; the others still settle
+                except (ResultNotRecorded, _EndedElsewhere):  # logged there; the others settle
                     continue
             state = await self.state(live)
             settled.append(Played(state, live.game.history[-1], finished))
@@ -685,7 +694,12 @@ class GameHub:
         live.declined.clear()
         finished = None
         if result.outcome is not None:
-            finished = await self._record_ending(live)
+            try:
+                finished = await self._record_ending(live)
+            except _EndedElsewhere as elsewhere:
+                # The move counted and ended the game; the process that stored the ending
+                # first posts its final board.
+                raise UserError(game_over(elsewhere.record)) from None
             if carried is not None:  # the ending withdrew it, as every offer
                 withdrawn, carried, live.draw_offer = (*withdrawn, carried), None, None
         else:
@@ -731,7 +745,8 @@ class GameHub:
         If that fails, the failure is logged with its traceback and the game is set aside (kept
         with its moves, its channel free) so that one broken game cannot hold a channel; if even
         that fails (the database is away), it stays here and :meth:`settle` tries again. Either
-        way :class:`ResultNotRecorded` says so in the players' words.
+        way :class:`ResultNotRecorded` says so in the players' words. An ending another process
+        stored first is no failure: :class:`_EndedElsewhere`, the game let go.
         """
         outcome = live.game.outcome
         assert outcome is not None
@@ -739,6 +754,14 @@ class GameHub:
             finished = await self.storage.games.finish(
                 live.id, outcome.result_text, outcome.termination
             )
+        except GameNotActive:
+            # A game across servers: the process serving the other player caught up with the
+            # last move and stored its result first (or the other way round); it announces it.
+            record = await self.storage.games.get(live.id)
+            self._drop(live)
+            live.record = record
+            log.info("game %d: its ending was stored by another process", live.id)
+            raise _EndedElsewhere(record) from None
         except (DatabaseUnavailable, Conflict) as error:
             # Passing trouble, not a broken game: keep it, and settle() records it later.
             log.warning("game %d: its result waits for the database: %s", live.id, error)
