@@ -121,14 +121,14 @@ def test_a_board_in_one_channel_calls_on_the_player_to_move() -> None:
     played = moved("d1-c1")
     post, _ = board.board_posts(state(played), ["⚫ <@1> played `d1-c1`"])  # then Bo's notice
     assert isinstance(post, BoardPost)
-    assert (post.game_id, post.place, post.ply, post.reply, post.end) == (
+    assert (post.game.id, post.place, post.ply, post.reply, post.end) == (
         7,
         Place(70),
         1,
         False,
         False,
     )
-    assert post.first and post.retire is None and post.venue is None  # the game's first board
+    assert post.retire is None and post.venue is None  # the game's first board
     shown = post.post
     assert shown.content == "⚪ <@2>, your move with the defenders."
     assert shown.ping_mentioned and not shown.pings  # Bo, the one mention, is notified
@@ -161,7 +161,7 @@ def test_a_new_board_retires_the_last_and_answers_the_interaction_when_asked() -
     played = moved("d1-c1", "d3-c3")
     rec = replace(record(played), board_message_id=55, board_ply=1)
     post, _ = board.board_posts(state(played, rec), [], reply_in=70)
-    assert isinstance(post, BoardPost) and post.reply and not post.first
+    assert isinstance(post, BoardPost) and post.reply
     assert post.retire == Retire(
         55,
         "After 1. d1-c1",

@@ -20,7 +20,7 @@ import pytest
 from bot.ai import AIService
 from bot.discord_bot.app.ai_turns import AIReply, AITurns
 from bot.discord_bot.app.errors import UserError
-from bot.discord_bot.app.games import Declined, GameHub, GameState, Played
+from bot.discord_bot.app.games import Declined, GameHub, GameState, Played, Replaced
 from bot.engine import Termination
 from bot.storage import GameStatus, Participant, PlayerPreferences, Storage
 
@@ -128,19 +128,35 @@ async def test_boards_are_recorded_and_a_new_game_retires_the_last_final_board(
 ) -> None:
     storage, hub = await opened(tmp_path / "t.sqlite3")
     first = await started(hub)
-    assert await hub.board_posted(first, CHANNEL, 501, 0, first=True) is None  # nothing before
+    assert await hub.board_posted(first, CHANNEL, 501, 0) == Replaced(None)  # nothing before
     await hub.play(CHANNEL, ANN, "d1-c1")
-    assert await hub.board_posted(first, CHANNEL, 502, 1) is None
+    assert await hub.board_posted(first, CHANNEL, 502, 1) == Replaced(501, 0)
     live = await hub.require(CHANNEL)
     assert (live.record.board_message_id, live.record.board_ply) == (502, 1)
     assert (await storage.games.get(first)).board_message_id == 502
     ended = await hub.resign(CHANNEL, ANN.user_id or 0)
-    # The final board of a game the hub no longer plays is recorded all the same.
-    await hub.board_posted(first, CHANNEL, 503, 1, end=True)
     assert ended.game.record.board_message_id == 502  # what the final board's words retire
+    # The final board of a game the hub no longer plays is recorded all the same.
+    assert await hub.board_posted(first, CHANNEL, 503, 1, end=True) == Replaced(502, 1)
     assert (await storage.games.get(first)).board_message_id == 503
     second = await started(hub)
-    assert await hub.board_posted(second, CHANNEL, 504, 0, first=True) == 503
+    assert await hub.board_posted(second, CHANNEL, 504, 0) == Replaced(None, None, 503)
+    await storage.close()
+
+
+async def test_a_board_retires_the_one_recorded_last_even_after_its_words_were_composed(
+    tmp_path: Path,
+) -> None:
+    """A player may move on a board the moment it is shown, before the bot has recorded it:
+    the next board's words are composed meanwhile, but what it replaces is the board recorded
+    by the time it is sent, the first one here (not nothing, which would go looking for an
+    older game's final board)."""
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    game_id = await started(hub)
+    played = await hub.play(CHANNEL, ANN, "d1-c1")  # on the first board, not yet recorded
+    assert played.game.record.board_message_id is None
+    await hub.board_posted(game_id, CHANNEL, 501, 0)  # the first board's record lands
+    assert await hub.board_posted(game_id, CHANNEL, 502, 1) == Replaced(501, 0)
     await storage.close()
 
 

@@ -48,7 +48,7 @@ from .compose import errors as words
 from .compose.board import PLAIN as PLAIN  # read by features not yet converted
 from .compose.board import TOP_SIDE as TOP_SIDE
 from .compose.board import BoardLook as BoardLook
-from .compose.board import look_of
+from .compose.board import look_of, retired_board
 from .compose.board import theme_of as theme_of
 from .compose.post import (
     Answer,
@@ -858,7 +858,7 @@ class Table:
                 raise
             # The other server's thread was deleted (or the bot lost it): the game waits for
             # its player, who is told how to continue it.
-            await self.venues.venue_gone(board.game_id, board.venue)
+            await self.venues.venue_gone(board.game.id, board.venue)
 
     async def _post_board(self, interaction: discord.Interaction | None, board: BoardPost) -> None:
         post, place = board.post, board.place
@@ -867,7 +867,7 @@ class Table:
             channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
             if channel is None:
                 if board.venue is not None:  # perhaps deleted: the game waits for its player if so
-                    await self.venues.check_venue(board.game_id, board.venue)
+                    await self.venues.check_venue(board.game.id, board.venue)
                 return
         attach = can_attach(interaction, channel)
         image = None
@@ -907,7 +907,7 @@ class Table:
                 # what it announces has happened: the board goes to the channel all the same.
                 log.warning(
                     "game %d: the board's answer came too late; posted in the channel",
-                    board.game_id,
+                    board.game.id,
                 )
                 channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
                 if channel is None:
@@ -931,24 +931,22 @@ class Table:
                 message = await channel.send(text, view=view, allowed_mentions=mentions)
         if message is None:
             return
+        game = board.game
         side = None if board.venue is None else board.venue.side
-        last_final = await self.games.board_posted(
-            board.game_id,
-            place.channel_id,
-            message.id,
-            board.ply,
-            side=side,
-            end=board.end,
-            first=board.first,
+        replaced = await self.games.board_posted(
+            game.id, place.channel_id, message.id, board.ply, side=side, end=board.end
         )
         retire = board.retire
-        if retire is not None and retire.message_id != message.id:
+        if replaced.message_id is not None and replaced.message_id != message.id:
             # Its words no longer call on anyone to move: they say which position it shows.
-            said = retire.words if attach else retire.words_with_board
-            await self._edit(Place(place.channel_id), retire.message_id, Post(content=said))
-        elif last_final is not None:
+            if retire is not None and retire.message_id == replaced.message_id:
+                said = retire.words if attach else retire.words_with_board
+            else:  # a board recorded after these words were composed
+                said = retired_board(game, replaced.ply, with_board=not attach)
+            await self._edit(Place(place.channel_id), replaced.message_id, Post(content=said))
+        elif replaced.last_final is not None:
             # A new game in a channel makes the Rematch button of the one before it pointless.
-            await self._edit(Place(place.channel_id), last_final, Post())
+            await self._edit(Place(place.channel_id), replaced.last_final, Post())
 
     async def thinking(self, interaction: discord.Interaction) -> None:
         """Show the bot thinking while a slow answer is prepared (the AI's move)."""

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -54,6 +55,8 @@ from .wording import game_over, plain_name, seconds_left
 
 log = logging.getLogger(__name__)
 
+ENDED_KEPT = 64
+"""Games let go lately (ended), kept to record their last boards (posted after the end)."""
 OFFER_COOLDOWN_SECONDS = 60
 """After a draw offer or takeback request is declined, how long before the same player may ask
 again, unless a move is played first (which makes it a new question)."""
@@ -245,6 +248,17 @@ class GameState:
 
 
 @dataclass(frozen=True)
+class Replaced:
+    """What a game's new board replaced: the board before it (its message and the position it
+    shows), or none (``message_id`` ``None``: the game's first board there); then the final
+    board of the channel's last game, whose Rematch is pointless now (``last_final``)."""
+
+    message_id: int | None
+    ply: int | None = None
+    last_final: int | None = None
+
+
+@dataclass(frozen=True)
 class Played:
     """A committed move and, when it ended the game, the stored result."""
 
@@ -313,6 +327,8 @@ class GameHub:
         it (the process's metrics count them)."""
         self.storage = storage
         self._by_channel: dict[int, LiveGame] = {}
+        self._ended: OrderedDict[int, LiveGame] = OrderedDict()
+        """Games that ended lately (their last boards are recorded after the end)."""
         self._clock = clock
         self._on_move = on_move
 
@@ -549,12 +565,11 @@ class GameHub:
         *,
         side: SideName | None = None,
         end: bool = False,
-        first: bool = False,
-    ) -> int | None:
+    ) -> Replaced:
         """Note a game's new board (``side``: the venue's, in a game across servers): the
-        message a later board retires, and the position it shows. Returns the message of the
-        channel's last final board when this is the game's first board there (``first``):
-        its Rematch button is pointless now."""
+        message a later board retires, and the position it shows. Returns what it replaced,
+        as recorded when it was sent (a board sent a moment before, whose record came after
+        the new board's words were composed, included)."""
         try:
             if side is None:
                 await self.storage.games.set_board_message(game_id, message_id, ply)
@@ -565,20 +580,25 @@ class GameHub:
             # The game remembers the message, and writes it back when it is next read from
             # the database (_resync) or with its next board.
             log.debug("game %d: its new board was not recorded: %s", game_id, error)
-        live = self.by_id(game_id)
-        if live is not None:
-            if side is None:
-                live.record = replace(live.record, board_message_id=message_id, board_ply=ply)
-            else:
-                live.venues = tuple(
-                    replace(venue, board_message_id=message_id, board_ply=ply)
-                    if venue.side == side and venue.channel_id == channel_id
-                    else venue
-                    for venue in live.venues
-                )
-        if not first:
-            return None
-        return await self._last_final_board(game_id, channel_id)
+        live = self.by_id(game_id) or self._ended.get(game_id)
+        if live is None:  # not played here: nothing known to retire
+            return Replaced(message_id)
+        if side is None:
+            previous, shown = live.record.board_message_id, live.record.board_ply
+            live.record = replace(live.record, board_message_id=message_id, board_ply=ply)
+        else:
+            venue = next(
+                (v for v in live.venues if v.side == side and v.channel_id == channel_id), None
+            )
+            previous = None if venue is None else venue.board_message_id
+            shown = None if venue is None else venue.board_ply
+            live.venues = tuple(
+                replace(v, board_message_id=message_id, board_ply=ply) if v == venue else v
+                for v in live.venues
+            )
+        if previous is not None:
+            return Replaced(previous, shown)
+        return Replaced(None, None, await self._last_final_board(game_id, channel_id))
 
     async def _last_final_board(self, game_id: int, channel_id: int) -> int | None:
         """The message of the final board of the channel's last finished game (before
@@ -1126,6 +1146,10 @@ class GameHub:
         for channel_id in live.channels:
             if self._by_channel.get(channel_id) is live:
                 del self._by_channel[channel_id]
+        # Its last boards (the final one above all) are recorded after it is let go.
+        self._ended[live.id] = live
+        while len(self._ended) > ENDED_KEPT:
+            self._ended.popitem(last=False)
 
 
 def rematch_sides(old: GameRecord) -> tuple[Participant, Participant]:

@@ -955,17 +955,7 @@ def _board_in(
             retired_board(game, previous_ply),
             retired_board(game, previous_ply, with_board=True),
         )
-    return BoardPost(
-        game_id=game.id,
-        place=place,
-        post=post,
-        ply=game.game.ply,
-        reply=reply,
-        end=over,
-        retire=retire,
-        first=previous is None,
-        venue=shown,
-    )
+    return BoardPost(game, place, post, game.game.ply, reply, over, retire, shown)
 
 
 def turn_notice(game: GameState, channel_id: int) -> list[Delivery]:

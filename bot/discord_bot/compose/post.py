@@ -13,6 +13,8 @@ from enum import Enum
 from bot.render import BoardView
 from bot.storage import OfferKind, Venue
 
+from ..app.games import GameState
+
 
 class Tone(Enum):
     """The colour of a card's edge: the side to move or the winner, or neither."""
@@ -229,21 +231,23 @@ class Retire:
 class BoardPost:
     """A game's new board, in ``place`` or (``reply``) as the interaction's answer, falling
     back to ``place`` when Discord no longer takes the answer. Once sent it is recorded
-    through the games service (the ply it shows, whether it is the final board), the board it
-    replaces (``retire``) loses its controls, and a game's first board in a channel
-    (``first``) takes them off the channel's last final board.
+    through the games service (the ply it shows, whether it is the final board), which says
+    what it replaced: that board loses its controls and says which position it shows
+    (``retire``'s words when it is the board they were composed for, else words composed then
+    from ``game``); a game's first board in a channel takes them off the channel's last final
+    board.
 
     ``venue``: one venue of a game across servers (``None``: the game's one channel); a venue
     found gone is handed to the venues' keeper instead of failing the others."""
 
-    game_id: int
+    game: GameState
     place: Place
     post: Post
     ply: int
+    """The position it shows (the game's may have moved on by the time it is sent)."""
     reply: bool = False
     end: bool = False
     retire: Retire | None = None
-    first: bool = False
     venue: Venue | None = None
 
 
