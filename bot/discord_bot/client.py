@@ -19,7 +19,9 @@ from bot.storage import LeaseKeeper, Lost, Storage
 
 from .app.challenges import ChallengeService
 from .app.games import GameHub, Played
+from .app.players import Players
 from .app.puzzles import PuzzleSessions
+from .app.records import GameRecords
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
@@ -147,6 +149,14 @@ class TaflBot(commands.Bot):
         )
         self.puzzles = PuzzleSessions(storage)
         """Who is given which puzzle, and what each move does to their go."""
+        self.players = Players(
+            storage.preferences,
+            storage.settings,
+            storage.leaderboards,
+            storage.ratings,
+            storage.puzzles,
+        )
+        """Preferences, server settings, records and leaderboards."""
         self.challenges = ChallengeService(
             storage.challenges,
             storage.games,
@@ -157,6 +167,8 @@ class TaflBot(commands.Bot):
             recover=self.table.live_game,
         )
         """Challenges, games against the AI and rematches."""
+        self.records = GameRecords(storage.games, storage.analyses, self.hub)
+        """The games people ask about, and their records."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
