@@ -22,6 +22,7 @@ from .app.games import GameHub, Played
 from .app.players import Players
 from .app.puzzles import PuzzleSessions
 from .app.records import GameRecords
+from .app.reviews import ReviewService
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
@@ -169,6 +170,8 @@ class TaflBot(commands.Bot):
         """Challenges, games against the AI and rematches."""
         self.records = GameRecords(storage.games, storage.analyses, self.hub)
         """The games people ask about, and their records."""
+        self.reviews = ReviewService(storage.games, storage.analyses, self.records, self.ai)
+        """Reviews of finished games, made one at a time per member."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
