@@ -18,6 +18,7 @@ from bot.render import board_view_from_game, render_png
 from bot.storage import LeaseKeeper, Lost, Storage
 
 from .app.challenges import ChallengeService
+from .app.clocks import Clocks
 from .app.games import GameHub, Played
 from .app.players import Players
 from .app.puzzles import PuzzleSessions
@@ -172,6 +173,8 @@ class TaflBot(commands.Bot):
         """The games people ask about, and their records."""
         self.reviews = ReviewService(storage.games, storage.analyses, self.records, self.ai)
         """Reviews of finished games, made one at a time per member."""
+        self.clocks = Clocks(storage.games, storage.lobby, self.hub, self.challenges)
+        """What the timers find due."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
