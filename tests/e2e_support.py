@@ -54,6 +54,8 @@ class BotProcess:
 
     cwd: Path = ROOT
     """Where it runs: the project, or a copy of another release of it."""
+    entry: tuple[str, ...] = ("-m", "bot")
+    """What the interpreter runs: the bot, or a script that watches it run (tests/move_path.py)."""
 
     async def launch(self) -> None:
         """Start the bot without waiting for anything."""
@@ -64,8 +66,7 @@ class BotProcess:
         self._log.flush()
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "bot",
+            *self.entry,
             *self.args,
             cwd=self.cwd,
             env=self.env,

@@ -17,8 +17,13 @@ from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
 from bot.storage import LeaseKeeper, Lost, Storage
 
+from .app.challenges import ChallengeService
+from .app.clocks import Clocks
 from .app.games import GameHub, Played
+from .app.players import Players
 from .app.puzzles import PuzzleSessions
+from .app.records import GameRecords
+from .app.reviews import ReviewService
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
@@ -141,16 +146,40 @@ class TaflBot(commands.Bot):
         self.hub = GameHub(storage, on_move=None if metrics is None else metrics.count_move)
         self.table = Table(self)
         """Announcing moves and endings, and the AI's turns, for every cog."""
+        self.ai = AIService(
+            workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
+        )
         self.puzzles = PuzzleSessions(storage)
         """Who is given which puzzle, and what each move does to their go."""
+        self.players = Players(
+            storage.preferences,
+            storage.settings,
+            storage.leaderboards,
+            storage.ratings,
+            storage.puzzles,
+        )
+        """Preferences, server settings, records and leaderboards."""
+        self.challenges = ChallengeService(
+            storage.challenges,
+            storage.games,
+            storage.settings,
+            storage.tournaments,
+            self.hub,
+            expiry_seconds=settings.challenge_expiry,
+            recover=self.table.live_game,
+        )
+        """Challenges, games against the AI and rematches."""
+        self.records = GameRecords(storage.games, storage.analyses, self.hub)
+        """The games people ask about, and their records."""
+        self.reviews = ReviewService(storage.games, storage.analyses, self.records, self.ai)
+        """Reviews of finished games, made one at a time per member."""
+        self.clocks = Clocks(storage.games, storage.lobby, self.hub, self.challenges)
+        """What the timers find due."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
         self.tournament_desk = TournamentDesk(self)
         """Games across servers: started from the lobby's pairs, kept in step in both venues."""
-        self.ai = AIService(
-            workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
-        )
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
         self.background: set[asyncio.Task[None]] = set()
         # Which cog answers each button and menu, registered by the cogs.

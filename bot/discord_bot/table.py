@@ -136,7 +136,11 @@ async def board_look(bot: TaflBot, live: LiveGame, user_id: int | None = None) -
 async def look_for(bot: TaflBot, user_id: int, side: Side | None) -> BoardLook:
     """How ``user_id`` wants boards drawn when they play ``side`` (``None``: not playing), for
     every board drawn for one person: a game's, a puzzle's, a review they asked for."""
-    preferences = await bot.storage.preferences.get(user_id)
+    return look_of(await bot.players.preferences(user_id), side)
+
+
+def look_of(preferences: PlayerPreferences, side: Side | None) -> BoardLook:
+    """How a player with ``preferences`` wants boards drawn when they play ``side``."""
     return BoardLook(theme_of(preferences), preferences.flip and side is TOP_SIDE)
 
 
@@ -702,7 +706,7 @@ class Table:
         player = live.to_move
         if player.is_ai or player.user_id is None or live.against_ai:
             return  # against the AI, the reply comes within seconds
-        preferences = await self.bot.storage.preferences.get(player.user_id)
+        preferences = await self.bot.players.preferences(player.user_id)
         if not preferences.notify:
             return
         if not await self.bot.storage.games.claim_notice(live.id, live.game.ply):
@@ -722,7 +726,7 @@ class Table:
         player = live.to_move
         if player.is_ai or player.user_id is None:
             return
-        if not (await self.bot.storage.preferences.get(player.user_id)).notify:
+        if not (await self.bot.players.preferences(player.user_id)).notify:
             return
         deadline = live.record.move_deadline
         when = "" if deadline is None else f" (time runs out <t:{int(deadline.timestamp())}:R>)"
