@@ -26,9 +26,9 @@ import discord
 
 from bot.storage import format_ranges, is_postgres_url, redact, split_shards
 
-from .config import ConfigError, Settings, http_port, load_settings
-from .health import RefusalServer
-from .logs import setup_logging
+from ..runtime.config import ConfigError, Settings, http_port, load_settings
+from ..runtime.health import RefusalServer
+from ..runtime.logs import setup_logging
 from .supervisor import CONFIG_ERROR, Child, Supervisor
 
 log = logging.getLogger("bot.cluster")
