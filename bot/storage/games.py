@@ -13,9 +13,8 @@ A method returns only after its transaction has committed: the bot may announce 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from .database import Connection, Database, Row
+from .database import Connection, Database, Row, Value
 from .errors import (
     ChannelBusy,
     GameNotActive,
@@ -766,7 +765,7 @@ class GameStore:
                 raise ChannelBusy(record.channel_id, None) from error
             return await fetch_game(connection, game_id)
 
-    async def _select(self, where: str, parameters: tuple[Any, ...] = ()) -> list[GameRecord]:
+    async def _select(self, where: str, parameters: tuple[Value, ...] = ()) -> list[GameRecord]:
         async with self._db.read() as connection:
             rows = await connection.fetch(GAME_SELECT + where, parameters)
         return [game_from_row(row) for row in rows]

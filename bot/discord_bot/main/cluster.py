@@ -19,7 +19,6 @@ import signal
 import socket
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import aiohttp
 import discord
@@ -67,7 +66,7 @@ async def recommended_shard_count(api_base: str, token: str) -> int:
                     f"GET {url} answered {response.status} {response.reason}: try again later,"
                     " or set TAFL_SHARD_COUNT so that the count need not be asked"
                 )
-            answer: Any = await response.json(content_type=None)
+            answer: object = await response.json(content_type=None)
     except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as error:
         reason = str(error) or type(error).__name__
         raise ClusterError(

@@ -19,11 +19,10 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from types import SimpleNamespace
-from typing import Any
 
 import aiohttp
 from prometheus_client import (
@@ -176,19 +175,19 @@ class Metrics:
         """An AI worker answered a search (``AIService``'s ``on_search``)."""
         self.search_time.labels(purpose).observe(seconds)
 
-    def interaction_arrived(self, data: Any) -> None:
+    def interaction_arrived(self, data: Mapping[str, object]) -> None:
         """An interaction was received from the gateway and handed to the bot (its raw
         ``INTERACTION_CREATE`` payload)."""
         self.forget_unanswered()
         if len(self._pending) >= MAX_PENDING:
             return
         try:
-            interaction_id = int(data["id"])
-        except (KeyError, TypeError, ValueError):
+            interaction_id = int(str(data["id"]))  # a snowflake, sent as a string
+        except (KeyError, ValueError):
             return
         self._pending[interaction_id] = _Pending(_kind(data), self._clock())
 
-    def interaction_dropped(self, data: Any) -> None:
+    def interaction_dropped(self, data: Mapping[str, object]) -> None:
         """An interaction was received from the gateway but left unanswered: the process
         could not prove its leases (its raw ``INTERACTION_CREATE`` payload). The player sees
         it fail unless another process has taken the shard over and answers it."""
@@ -242,9 +241,9 @@ class Metrics:
         return trace
 
 
-def _kind(data: Any) -> str:
+def _kind(data: Mapping[str, object]) -> str:
     """The metrics' label for a raw interaction payload's ``type``."""
-    kind = data.get("type") if isinstance(data, dict) else None
+    kind = data.get("type")
     return INTERACTION_TYPES.get(kind, "other") if isinstance(kind, int) else "other"
 
 
