@@ -166,9 +166,17 @@ def _bot_imports(path: Path, known: set[str]) -> dict[str, bool]:
     return found
 
 
+def _modules() -> dict[str, Path]:
+    """Every module of ``bot`` by name: its Python files, and the C extensions by their type
+    stubs (``_core.pyi``), so that ``from . import _core`` reads as importing the extension,
+    not its package."""
+    files = [*(ROOT / "bot").rglob("*.py"), *(ROOT / "bot").rglob("*.pyi")]
+    return {_module_of(path): path for path in files}
+
+
 def _graph(*, type_checking: bool = True) -> dict[str, set[str]]:
     """Which ``bot`` module imports which, imports for type checking only included (or not)."""
-    modules = {_module_of(path): path for path in (ROOT / "bot").rglob("*.py")}
+    modules = _modules()
     known = set(modules)
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
@@ -179,7 +187,7 @@ def _graph(*, type_checking: bool = True) -> dict[str, set[str]]:
 
 def _typing_edges() -> set[tuple[str, str]]:
     """The imports (importer, imported) made for type checking only."""
-    modules = {_module_of(path): path for path in (ROOT / "bot").rglob("*.py")}
+    modules = _modules()
     known = set(modules)
     return {
         (module, name)
