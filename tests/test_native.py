@@ -19,7 +19,9 @@ import random
 import shutil
 import subprocess
 import sys
+import tarfile
 import weakref
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,56 @@ def test_the_fast_core_is_in_use_in_ci() -> None:
     assert native.states() == {"engine": "fast", "search": "fast"}, native.describe()
     assert native.describe() == "fast core (C): rules engine and search"
     assert native.main(["status", "--strict"]) == 0
+
+
+@pytest.mark.parametrize("module", ["bot.engine._core", "bot.ai._core"])
+def test_the_fast_cores_type_stubs_describe_the_built_modules(module: str) -> None:
+    """``_core.pyi`` beside each extension is what ``mypy --strict`` checks its callers
+    against: mypy's stubtest compares it with the built module (every name, and each one's
+    kind: class, method, property, constant). Run wherever the core is built, so in CI."""
+    built = {"bot.engine._core": core.extension(), "bot.ai._core": fast.extension()}[module]
+    if built is None:
+        if IN_CI:
+            pytest.fail(f"CI must build the fast core: {native.describe()}")
+        pytest.skip(f"the fast core is not in use here: {native.describe()}")
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", module],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_fast_cores_type_stubs_are_shipped_with_the_package(tmp_path: Path) -> None:
+    """An installed copy keeps the stubs beside the extensions, so that its users type-check
+    against them too: the wheel has them, and so has the source distribution."""
+    copy = _copy(tmp_path, with_core=False)
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
+        shutil.copy(ROOT / name, copy)
+    environment = {**os.environ, "TAFL_NO_NATIVE": "1"}  # the stubs, not the compiler, matter
+    for command in (
+        ["-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation", "-q", "-w", "dist"],
+        ["setup.py", "-q", "sdist", "-d", "dist"],
+    ):
+        done = subprocess.run(
+            [sys.executable, *command],
+            cwd=copy,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = (copy / "dist").glob("*.whl")
+    (sdist,) = (copy / "dist").glob("*.tar.gz")
+    with zipfile.ZipFile(wheel) as packed:
+        shipped = set(packed.namelist())
+    assert {"bot/engine/_core.pyi", "bot/ai/_core.pyi"} <= shipped
+    with tarfile.open(sdist) as packed:
+        sources = {name.partition("/")[2] for name in packed.getnames()}
+    assert {"bot/engine/_core.pyi", "bot/ai/_core.pyi"} <= sources
 
 
 # ------------------------------------------------------------------ the board

@@ -13,7 +13,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bot.engine.board import ATTACKERS, DEFENDERS, Board
 from bot.engine.rules import rules_for
@@ -24,6 +24,9 @@ from bot.engine.variants import Variant
 from . import fast as fast_core
 from .evaluation import Evaluator, Weights
 from .tactics import KingTactics
+
+if TYPE_CHECKING:
+    from . import _core
 
 MATE = 100_000
 """The score of a won position (minus the plies it takes)."""
@@ -97,11 +100,11 @@ class _CoreTable(MutableMapping[int, Entry]):
     """The fast search's transposition table, seen as the dict the Python search keeps
     (read and cleared; only the search writes it)."""
 
-    def __init__(self, search: Any) -> None:
+    def __init__(self, search: _core.Search) -> None:
         self._search = search
 
     def __getitem__(self, key: int) -> Entry:
-        entry: Entry | None = self._search.tt_get(key)
+        entry = self._search.tt_get(key)
         if entry is None:
             raise KeyError(key)
         return entry
@@ -116,7 +119,7 @@ class _CoreTable(MutableMapping[int, Entry]):
         return iter(self._search.tt_keys())
 
     def __len__(self) -> int:
-        return int(self._search.tt_len())
+        return self._search.tt_len()
 
     def clear(self) -> None:
         """Empty the table."""
@@ -184,7 +187,7 @@ class Searcher:
         self.partial: tuple[int, int] | None = None
         """Best root move and score of the running iteration, once its first move is searched."""
         use_core = fast_core.supports(variant) if fast is None else fast
-        self.core: Any = None
+        self.core: _core.Search | None = None
         """The fast core's search doing the iterations (``None``: the Python methods do)."""
         if use_core:
             self.core = fast_core.new_search(
@@ -342,7 +345,7 @@ class Searcher:
         self, depth: int, moves: list[int], previous: dict[int, int]
     ) -> tuple[int, int, dict[int, int]]:
         if self.core is not None:
-            return self._core_root(depth, moves, previous)
+            return self._core_root(self.core, depth, moves, previous)
         self.partial = None
         board = self.board
         tactics = self.tactics
@@ -395,14 +398,14 @@ class Searcher:
         return alpha, best_move, scores
 
     def _core_root(
-        self, depth: int, moves: list[int], previous: dict[int, int]
+        self, core: _core.Search, depth: int, moves: list[int], previous: dict[int, int]
     ) -> tuple[int, int, dict[int, int]]:
         """:meth:`_root` on the fast core (the same nodes, moves and scores)."""
         try:
-            found: tuple[int, int, dict[int, int]] | None = self.core.root(depth, moves, previous)
+            found = core.root(depth, moves, previous)
         finally:
-            self.nodes = self.core.nodes
-            self.partial = self.core.partial
+            self.nodes = core.nodes
+            self.partial = core.partial
         if found is None:
             raise SearchTimeout
         return found
@@ -718,8 +721,7 @@ class Searcher:
 
     def _principal_variation(self, first: int, depth: int) -> list[int]:
         if self.core is not None:
-            line: list[int] = self.core.pv(first, depth)
-            return line
+            return self.core.pv(first, depth)
         board = self.board
         pv = [first]
         board.make(first)

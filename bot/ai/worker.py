@@ -1,7 +1,7 @@
 """The search worker: a separate process that answers search requests over a pipe.
 
 The messages are frozen dataclasses, pickled by the pipe as they are: a :class:`MoveRequest`
-is answered with the move (``e1-e4``), an :class:`EvaluationRequest` with a
+is answered with a :class:`ChosenMove`, an :class:`EvaluationRequest` with a
 :class:`~bot.ai.analysis.PositionEval`, and a request that cannot be answered (a bad position,
 an unknown level) with a :class:`Failed` that says why. A worker keeps its playing searchers (and
 their transposition tables) between requests; it exits on ``None`` or when the pipe closes.
@@ -50,13 +50,21 @@ Request = MoveRequest | EvaluationRequest
 
 
 @dataclass(frozen=True)
+class ChosenMove:
+    """The AI's move, the answer to a :class:`MoveRequest`."""
+
+    move: str
+    """In the simple OTN form, ``e1-e4``."""
+
+
+@dataclass(frozen=True)
 class Failed:
     """A request the worker could not answer, and why (a player-independent sentence)."""
 
     reason: str
 
 
-Reply = str | PositionEval | Failed
+Reply = ChosenMove | PositionEval | Failed
 """A move, an evaluation, or why there is neither."""
 
 
@@ -72,7 +80,7 @@ def answer(request: Request) -> Reply:
                 time_limit=request.time_limit,
                 max_depth=request.max_depth,
             )
-        return choose_move_text(
+        move = choose_move_text(
             request.variant,
             request.start_position,
             request.start_turn,
@@ -82,6 +90,7 @@ def answer(request: Request) -> Reply:
             time_limit=request.time_limit,
             max_depth=request.max_depth,
         )
+        return ChosenMove(move)
     except (TaflError, ValueError) as error:
         return Failed(str(error))
 

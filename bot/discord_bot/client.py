@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -38,6 +38,7 @@ from .errors import report
 from .lobby_desk import GAMES, LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
+from .runtime.gateway import Gateway
 from .runtime.heartbeat import time_heartbeats_when_sent
 from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
@@ -54,15 +55,6 @@ log = logging.getLogger(__name__)
 
 class StoppedBeforeConnecting(Exception):
     """Asked to stop (SIGTERM) before the bot had connected: nothing to close cleanly."""
-
-
-class Gateway(NamedTuple):
-    """One shard's gateway connection, as the health checks and metrics see it."""
-
-    connected: bool
-    """Whether its websocket is open."""
-    latency: float
-    """The last heartbeat's round trip in seconds (infinite or NaN before the first)."""
 
 
 SESSION_RESERVE = 10

@@ -13,7 +13,6 @@ from bot.engine import (
     REPETITION_LIMIT,
     Game,
     MoveResult,
-    Outcome,
     Piece,
     Side,
     Square,
@@ -28,8 +27,18 @@ from bot.render import (
     render_gif,
     render_png,
     replay_views,
+    result_status,
 )
-from bot.storage import Challenge, FinishedGame, GameStatus, Participant, Venue
+from bot.storage import (
+    Challenge,
+    FinishedGame,
+    GameEnding,
+    GameOutcome,
+    GameStatus,
+    Participant,
+    TableEnding,
+    Venue,
+)
 
 from .app.games import LiveGame, Offer, TakenBack
 from .app.wording import plain_name
@@ -199,15 +208,15 @@ def describe_move(live: LiveGame, result: MoveResult, game: Game | None = None) 
     return lines
 
 
-def ending_text(reason: Termination | None) -> str:
+def ending_text(reason: GameEnding | None) -> str:
     """How a game ended, as a record stores it (``king escaped``)."""
     return reason.value if reason else "game over"
 
 
-def result_words(outcome: Outcome) -> str:
+def result_words(outcome: GameOutcome) -> str:
     """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw by
     agreement``."""
-    if outcome.termination is Termination.AGREED_DRAW:
+    if outcome.termination is TableEnding.AGREED_DRAW:
         return "Draw by agreement"
     verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
     return f"{verdict} ({outcome.termination.value})"
@@ -237,17 +246,17 @@ def describe_end(live: LiveGame, finished: FinishedGame) -> list[str]:
     record = finished.record
     reason = record.reason
     if record.result is None or record.result.value == "draw":
-        agreed = reason is Termination.AGREED_DRAW
+        agreed = reason is TableEnding.AGREED_DRAW
         lines = ["**Draw** by agreement." if agreed else f"**Draw** ({ending_text(reason)})."]
     else:
         side = Side(record.result.value)
         wins = f"**{mention(live.participant(side))} wins** with the {side.value}"
         loser = mention(live.participant(side.other))
-        if reason is Termination.RESIGNATION:
+        if reason is TableEnding.RESIGNATION:
             lines = [f"{loser} resigned: {wins}."]
-        elif reason is Termination.TIMEOUT:
+        elif reason is TableEnding.TIMEOUT:
             lines = [f"{loser} ran out of time: {wins}."]
-        elif reason is Termination.ABANDONED:
+        elif reason is TableEnding.ABANDONED:
             lines = [f"{loser} did not continue the adjourned game in time: {wins}."]
         else:
             lines = [f"{wins} ({ending_text(reason)})."]
@@ -383,6 +392,25 @@ class BoardImage:
         return discord.File(io.BytesIO(self.data), filename=self.filename)
 
 
+CALLED_OFF = "Called off"
+"""The caption's note on a game ended without a result of its own."""
+_CAPTION_ENDINGS = {TableEnding.AGREED_DRAW: "by agreement"}
+"""Other words for an ending at the table whose full name would repeat the caption's verdict
+("Draw: agreed draw")."""
+
+
+def caption_ending(outcome: GameOutcome | None, *, called_off: bool = False) -> str | None:
+    """How a game ended away from the board, as its image's caption says it (``Defenders win:
+    resignation``, ``Called off``); ``None`` for a game still played or ended by the rules,
+    whose board shows that itself."""
+    if called_off:
+        return CALLED_OFF
+    if outcome is None or not isinstance(outcome.termination, TableEnding):
+        return None
+    ending = outcome.termination
+    return result_status(outcome.winner, _CAPTION_ENDINGS.get(ending, ending.value))
+
+
 async def render_board(
     live: LiveGame, *, flip: bool = False, theme: str = DEFAULT_THEME
 ) -> BoardImage:
@@ -392,8 +420,7 @@ async def render_board(
         caption=True,
         attackers=plain_name(live.record.attackers),
         defenders=plain_name(live.record.defenders),
-        outcome=live.outcome,
-        called_off=live.record.status is GameStatus.ABORTED,
+        ended=caption_ending(live.outcome, called_off=live.record.status is GameStatus.ABORTED),
     )
     data = await asyncio.to_thread(render_png, view, flip=flip, theme=theme)
     return BoardImage(data, f"tafl-{live.id}-{live.game.ply}.png")
@@ -409,13 +436,17 @@ async def render_replay(
     defenders: str,
     limit: int = ATTACHMENT,
     *,
-    outcome: Outcome | None = None,
+    outcome: GameOutcome | None = None,
 ) -> tuple[bytes, int] | None:
     """An animated GIF of the whole game and its width, rendered in a worker thread: drawn
     smaller when a long game would not fit in ``limit`` bytes, ``None`` if it never does. The
     last frame shows ``outcome``, the stored result of a game ended off the board."""
     views = replay_views(
-        game, caption=True, attackers=attackers, defenders=defenders, outcome=outcome
+        game,
+        caption=True,
+        attackers=attackers,
+        defenders=defenders,
+        ended=caption_ending(outcome),
     )
     for width in REPLAY_WIDTHS:
         data = await asyncio.to_thread(render_gif, views, width=width)

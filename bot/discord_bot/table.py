@@ -653,7 +653,7 @@ class Table:
         # easiest level, so a game against the AI never waits for a restart.
         for attempt, level in enumerate(ai_attempts(level_name(player.ai_level))):
             try:
-                text = await self.bot.ai.choose_move(
+                chosen = await self.bot.ai.choose_move(
                     variant=live.record.variant,
                     start_position=live.record.start_position,
                     start_turn=Side(live.record.first_turn),
@@ -661,6 +661,7 @@ class Table:
                     level=level,
                     game_key=str(live.id),
                 )
+                text = chosen.move
                 break
             except asyncio.CancelledError:
                 if self.bot.hub.by_id(live.id) is live:

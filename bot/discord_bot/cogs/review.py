@@ -18,11 +18,11 @@ from discord.ext import commands
 
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind
 from bot.ai.search import MATE_BOUND
-from bot.engine import Side, Termination, get_variant
+from bot.engine import Side, get_variant
 from bot.render import render_png
 from bot.render.adapter import analysis_view
 from bot.render.chart import render_eval_chart
-from bot.storage import GameRecord, GameResult
+from bot.storage import GameRecord, GameResult, TableEnding
 
 from ..app.players import Players
 from ..app.reviews import ReviewNews, ReviewProgress, ReviewService
@@ -143,6 +143,14 @@ def inaccuracies_text(analysis: GameAnalysis, names: dict[Side, str]) -> str:
     return clip("\n".join(lines), EMBED_FIELD_VALUE)
 
 
+_GAVE_UP = {
+    TableEnding.RESIGNATION: "resigned",
+    TableEnding.TIMEOUT: "ran out of time",
+    TableEnding.ABANDONED: "left the game",
+}
+"""What the loser of a game ended at the table did."""
+
+
 def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, str]) -> str:
     """How the game ended, in words; a game given up in a position the engine liked for the side
     that gave it up says so (a resignation with a forced win on the board is worth knowing)."""
@@ -151,14 +159,10 @@ def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, st
         return f"Drawn ({reason.value if reason else 'game over'})."
     winner = Side(record.result.value)
     loser = winner.other
-    if reason not in (Termination.RESIGNATION, Termination.TIMEOUT, Termination.ABANDONED):
+    gave_up = _GAVE_UP.get(reason) if isinstance(reason, TableEnding) else None
+    if gave_up is None:
         how = reason.value if reason else "game over"
         return f"{names[winner]} won with the {winner.value} ({how})."
-    gave_up = {
-        Termination.RESIGNATION: "resigned",
-        Termination.TIMEOUT: "ran out of time",
-        Termination.ABANDONED: "left the game",
-    }[reason]
     line = f"{player_and_side(names, loser)} {gave_up}"
     final = analysis.evals[-1]
     chance = analysis.win_chances()[-1]
@@ -206,8 +210,8 @@ def present(
         # a timeout had them all the same.
         decided = (
             record.result not in (None, GameResult.DRAW)
-            and record.reason is not None
-            and record.reason.on_board
+            and record.outcome is not None
+            and record.outcome.on_board
         )
         heading = "The moments that decided it" if decided else "The key moments"
         embed.add_field(name=heading, value="\n".join(lines), inline=False)
