@@ -14,8 +14,14 @@ from without_discord import run_without_discord
 
 from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.players import Players, SettingsChange
-from bot.engine import Termination
-from bot.storage import MIN_GAMES_GLOBAL, MIN_GAMES_SERVER, Participant, ServerSettings, Storage
+from bot.storage import (
+    MIN_GAMES_GLOBAL,
+    MIN_GAMES_SERVER,
+    Participant,
+    ServerSettings,
+    Storage,
+    TableEnding,
+)
 
 GUILD = 1
 ANN = Participant.user(1, "ann")
@@ -149,7 +155,7 @@ async def rated_game(storage: Storage, variant: str, winner: str) -> None:
         guild_id=GUILD, channel_id=50, variant=variant, attackers=ANN, defenders=BO
     )
     await play_opening(storage, game)
-    await storage.games.finish(game.id, winner, Termination.RESIGNATION)
+    await storage.games.finish(game.id, winner, TableEnding.RESIGNATION)
 
 
 async def test_a_record_in_every_variant_or_in_one(storage: Storage, players: Players) -> None:
