@@ -18,6 +18,7 @@ from bot.render import board_view_from_game, render_png
 from bot.storage import LeaseKeeper, Lost, Storage
 
 from .app.games import GameHub, Played
+from .app.lobby import GAMES, LobbyService
 from .app.puzzles import PuzzleSessions
 from .cogs.challenges import Challenges
 from .cogs.info import Info
@@ -30,7 +31,7 @@ from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .cogs.tournaments import Tournaments
 from .errors import report
-from .lobby_desk import GAMES, LobbyDesk
+from .lobby_desk import LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.heartbeat import time_heartbeats_when_sent
@@ -145,9 +146,11 @@ class TaflBot(commands.Bot):
         """Who is given which puzzle, and what each move does to their go."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
+        self.lobby = LobbyService(storage, self.hub)
+        """Seeks, blocks and games across servers: who plays whom, and where."""
         self.lobby_desk = LobbyDesk(self)
+        """Games across servers on Discord: their venues opened, their boards in both."""
         self.tournament_desk = TournamentDesk(self)
-        """Games across servers: started from the lobby's pairs, kept in step in both venues."""
         self.ai = AIService(
             workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
         )

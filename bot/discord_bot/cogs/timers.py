@@ -169,9 +169,7 @@ class Timers(commands.Cog):
         if now < self._lobby_due:
             return
         self._lobby_due = now + LOBBY_EVERY
-        pairs, _ = await self.bot.storage.lobby.sweep()
-        for pairing in pairs:
-            await self.bot.lobby_desk.start(pairing)
+        await self.bot.lobby_desk.housekeeping()
 
     async def run_tournaments(self) -> None:
         """Tournaments move on: starts, results, next rounds, deadlines, final standings."""
