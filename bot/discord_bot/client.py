@@ -20,6 +20,7 @@ from bot.storage import LeaseKeeper, Lost, Storage
 from .app.games import GameHub, Played
 from .app.lobby import GAMES, LobbyService
 from .app.puzzles import PuzzleSessions
+from .app.tournaments import TournamentService
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
@@ -151,6 +152,9 @@ class TaflBot(commands.Bot):
         self.lobby_desk = LobbyDesk(self)
         """Games across servers on Discord: their venues opened, their boards in both."""
         self.tournament_desk = TournamentDesk(self)
+        """Tournaments on Discord: their threads, news, standings and records."""
+        self.tournaments = TournamentService(storage, self.hub, self.tournament_desk)
+        """The servers' tournaments, from sign-up to the podium."""
         self.ai = AIService(
             workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
         )
