@@ -32,7 +32,7 @@ from bot.discord_bot.app.lobby import (
     Waiting,
 )
 from bot.engine import Side
-from bot.storage import GameStatus, Participant, Storage
+from bot.storage import GameStatus, Participant, Storage, Venue
 
 ROOT = Path(__file__).resolve().parent.parent
 ANN = Participant.user(201, "ann")
@@ -50,6 +50,8 @@ class Opener:
         self.refuse: dict[int, Opening] = {}
         """By channel: what Discord says instead of opening a thread there."""
         self.left: set[int] = set()
+        self.deleted: set[int] = set()
+        """Channels deleted since."""
         self._next = first_thread - 1
 
     async def guild_name(self, guild_id: int) -> str | None:
@@ -61,6 +63,9 @@ class Opener:
             return Opened(self.refuse[request.channel_id])
         self._next += 1
         return Opened(Opening.OPENED, self._next)
+
+    async def reachable(self, venue: Venue) -> bool:
+        return venue.channel_id not in self.deleted
 
 
 @pytest.fixture
@@ -321,17 +326,21 @@ async def test_a_rematch_across_servers_swaps_sides_in_the_same_venues(
 async def test_a_deleted_venue_adjourns_the_game_once_until_its_player_resumes_it(
     lobby: LobbyService, storage: Storage, clock: FakeClock
 ) -> None:
-    live = (await started(lobby)).live
+    opener = Opener()
+    live = (await started(lobby, opener)).live
     gone = live.venue(Side.DEFENDERS)
     assert gone is not None
-    adjourned = await lobby.adjourn(gone)
-    assert adjourned is not None
+    assert await lobby.check_guild(gone.guild_id, opener) == []  # still there
+    assert await lobby.check_venue(live, gone, opener) is None
+    opener.deleted = {gone.channel_id}
+    [adjourned] = await lobby.check_guild(gone.guild_id, opener)
     assert adjourned.until == START + ADJOURNMENT
     assert adjourned.absent == live.record.defenders
     assert adjourned.present == live.record.attackers
     assert adjourned.other == live.venue(Side.ATTACKERS)
     assert adjourned.live.adjourned is not None
     assert await lobby.venue_gone(live, gone) is None  # told once, whoever saw it first
+    assert await lobby.check_venue(live, gone, opener) is None
 
     record = await storage.games.get(live.id)
     with pytest.raises(UserError, match="not a direct message"):
@@ -362,9 +371,12 @@ async def test_a_deleted_venue_adjourns_the_game_once_until_its_player_resumes_i
 async def test_an_adjourned_player_who_never_returns_forfeits(
     lobby: LobbyService, clock: FakeClock
 ) -> None:
-    live = (await started(lobby)).live
+    opener = Opener()
+    live = (await started(lobby, opener)).live
     gone = live.venue(Side.ATTACKERS)
-    assert gone is not None and await lobby.adjourn(gone) is not None
+    assert gone is not None
+    opener.deleted = {gone.channel_id}
+    assert await lobby.check_venue(live, gone, opener) is not None
     clock.advance(ADJOURNMENT + 1)
     ended = await lobby.hub.forfeit_on_time(live, live.game.ply)
     assert ended is not None

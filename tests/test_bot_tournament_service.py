@@ -217,6 +217,8 @@ async def test_a_swiss_is_paired_round_by_round_to_its_podium(
     paired = stage.told(RoundPaired)
     assert len(paired) == 1 and isinstance(paired[0], RoundPaired)
     shown = paired[0].pairings
+    late = await events.join(await storage.tournaments.get(event.id), PLAYERS[7])
+    assert late.from_round == 2  # paired from the next round on
     assert [s.channel_id is not None for s in shown] == [True, True, False]  # the bye last
     assert shown[2].pairing.second is None
 
@@ -229,9 +231,9 @@ async def test_a_swiss_is_paired_round_by_round_to_its_podium(
     await events.advance(event.id)
     due = stage.told(StandingsDue)
     assert len(due) == 1 and isinstance(due[0], StandingsDue) and due[0].standings.after == 1
-    assert [n.event.round for n in stage.told(RoundPaired)] == [2]  # type: ignore[attr-defined]
+    assert [n.round for n in stage.told(RoundPaired)] == [2]  # type: ignore[attr-defined]
     games = stage.begun()
-    assert len(games) == 2
+    assert len(games) == 3  # six players with the late one: no bye
     pairings = await storage.tournaments.pairings(event.id, 1)
     assert [(p.first_points, p.second_points, p.decided) for p in pairings[:2]] == [
         (1.0, 0.0, "played"),
@@ -253,7 +255,7 @@ async def test_a_rounds_deadline_loses_its_unfinished_games_on_time(
 ) -> None:
     event = await create(events, 4, rounds=2, time="1h", round_time="1d")
     await events.start(event)
-    assert [n.event.round for n in stage.told(RoundPaired)] == [1]  # type: ignore[attr-defined]
+    assert [n.round for n in stage.told(RoundPaired)] == [1]  # type: ignore[attr-defined]
     games = stage.begun()
     await resign(events, games[0], games[0].pairing.first)
     clock.advance(86400 - 1)
@@ -267,7 +269,7 @@ async def test_a_rounds_deadline_loses_its_unfinished_games_on_time(
     assert record.id == games[1].live.id and record.result is not None
     assert record.result.value == "defenders"  # the attackers were to move
     await events.advance(event.id)
-    assert [n.event.round for n in stage.told(RoundPaired)] == [2]  # type: ignore[attr-defined]
+    assert [n.round for n in stage.told(RoundPaired)] == [2]  # type: ignore[attr-defined]
 
 
 async def test_without_threads_an_event_pauses_until_resumed(
@@ -310,7 +312,7 @@ async def test_a_round_that_ends_during_a_pause_waits_for_the_resume(
     assert stage.told(RoundOverWhilePaused) == [] and stage.told(StandingsDue) == []
     await events.resume(await storage.tournaments.get(event.id), OLGA)
     await events.advance(event.id)
-    assert [n.event.round for n in stage.told(RoundPaired)] == [2]  # type: ignore[attr-defined]
+    assert [n.round for n in stage.told(RoundPaired)] == [2]  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------- players and forfeits
@@ -348,7 +350,7 @@ async def test_before_the_start_leaving_is_changing_ones_mind(
     assert isinstance(left, Left) and left.resigned is None
     assert await events.players(event.id) == 1
     joined = await events.join(event, PLAYERS[0])
-    assert not joined.late
+    assert joined.from_round is None
     with pytest.raises(UserError, match="already in"):
         await events.join(event, PLAYERS[0])
 

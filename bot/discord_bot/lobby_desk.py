@@ -98,7 +98,7 @@ class LobbyDesk:
             return Opened(Opening.GONE)
         return Opened(Opening.OPENED, int(data["id"]))
 
-    async def _exists(self, venue: Venue) -> bool:
+    async def reachable(self, venue: Venue) -> bool:
         """Whether the bot can still reach a venue's channel (asked of Discord; an answer
         other than "unknown" or "no access" counts as yes, so a hiccup adjourns nothing)."""
         try:
@@ -188,15 +188,12 @@ class LobbyDesk:
     async def check_guild(self, guild_id: int) -> None:
         """After a channel or thread of a server was deleted, or the bot left it: adjourn each
         game whose venue there is gone."""
-        for venue in await self.bot.lobby.venues_in(guild_id):
-            if await self._exists(venue):
-                continue
-            await self._show_adjourned(await self.bot.lobby.adjourn(venue))
+        for adjourned in await self.bot.lobby.check_guild(guild_id, self):
+            await self._show_adjourned(adjourned)
 
     async def check_venue(self, live: LiveGame, venue: Venue) -> None:
         """A venue's channel could not be found: adjourn the game if it is really gone."""
-        if not await self._exists(venue):
-            await self.venue_gone(live, venue)
+        await self._show_adjourned(await self.bot.lobby.check_venue(live, venue, self))
 
     async def venue_gone(self, live: LiveGame, venue: Venue) -> None:
         """Adjourn a game whose venue was deleted (see :meth:`LobbyService.venue_gone`)."""

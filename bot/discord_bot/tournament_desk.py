@@ -202,7 +202,7 @@ class TournamentDesk:
 
     async def _round_paired(self, news: RoundPaired) -> None:
         event = news.event
-        lines = [f"**{event.name}**: round {event.round} is paired."]
+        lines = [f"**{event.name}**: round {news.round} is paired."]
         for shown in news.pairings:
             pairing = shown.pairing
             if pairing.second is None:

@@ -124,6 +124,10 @@ class VenueOpener(Protocol):
     async def open_thread(self, request: VenueRequest) -> Opened:
         """Open a public thread for the game in the request's channel."""
 
+    async def reachable(self, venue: Venue) -> bool:
+        """Whether the venue's channel still exists for the bot (unsure: ``True``, so that a
+        hiccup adjourns nothing)."""
+
 
 def place_of(guild_id: int, guild_name: str, channel_id: int, opened: Opened) -> Place | None:
     """Where a side plays after asking for a thread in ``channel_id``: the thread; the channel
@@ -655,14 +659,24 @@ class LobbyService:
 
     # ------------------------------------------------------------------ venues deleted
 
-    async def venues_in(self, guild_id: int) -> list[Venue]:
-        """The venues of games under way in a server (to check after a deletion there)."""
-        return await self.storage.games.venues_in_guild(guild_id)
+    async def check_guild(self, guild_id: int, opener: VenueOpener) -> list[Adjourned]:
+        """After a channel or thread of a server was deleted, or the bot left it: adjourn each
+        game under way whose venue there is gone."""
+        adjourned = []
+        for venue in await self.storage.games.venues_in_guild(guild_id):
+            if await opener.reachable(venue):
+                continue
+            live = await self.hub.refresh(venue.game_id)
+            found = None if live is None else await self.venue_gone(live, venue)
+            if found is not None:
+                adjourned.append(found)
+        return adjourned
 
-    async def adjourn(self, venue: Venue) -> Adjourned | None:
-        """``venue``'s channel is gone: adjourn its game, if it is still under way."""
-        live = await self.hub.refresh(venue.game_id)
-        return None if live is None else await self.venue_gone(live, venue)
+    async def check_venue(
+        self, live: LiveGame, venue: Venue, opener: VenueOpener
+    ) -> Adjourned | None:
+        """A venue's channel could not be found: adjourn the game if it is really gone."""
+        return None if await opener.reachable(venue) else await self.venue_gone(live, venue)
 
     async def venue_gone(self, live: LiveGame, venue: Venue) -> Adjourned | None:
         """Adjourn a game whose venue was deleted: the absent player forfeits unless they

@@ -558,9 +558,10 @@ class PairingShown:
 
 @dataclass(frozen=True)
 class RoundPaired:
-    """A round is paired and its games have begun."""
+    """A round's pairings: told when the round is paired and its games have begun."""
 
     event: Tournament
+    round: int
     pairings: tuple[PairingShown, ...]
 
 
@@ -660,11 +661,11 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Joined:
-    """A player joined; ``late``: after the start (the rounds they missed are zero-point
-    byes)."""
+    """A player joined: before the start, or late (``from_round``: the first round they are
+    paired in; the rounds they missed are zero-point byes)."""
 
     event: Tournament
-    late: bool
+    from_round: int | None
 
 
 @dataclass(frozen=True)
@@ -846,7 +847,7 @@ class TournamentService:
         event = await self.storage.tournaments.get(event_id)
         return AnnouncementChanged(event, await self.players(event.id))
 
-    async def pairings(self, event: Tournament, round_number: int | None) -> list[PairingShown]:
+    async def pairings(self, event: Tournament, round_number: int | None) -> RoundPaired:
         """A round's pairings (the current one by default), each with its game's channel."""
         number = round_number or event.round
         if number == 0:
@@ -856,7 +857,7 @@ class TournamentService:
         pairings = await self.storage.tournaments.pairings(event.id, number)
         if not pairings:
             raise UserError(f"**{event.name}** has no round {number}.")
-        return [await self._shown(pairing) for pairing in pairings]
+        return RoundPaired(event, number, tuple([await self._shown(p) for p in pairings]))
 
     async def _shown(self, pairing: StoredPairing) -> PairingShown:
         if not pairing.games or pairing.second is None:
@@ -1074,7 +1075,7 @@ class TournamentService:
             await self.storage.tournaments.join(event.id, player, rating.rating.rating)
         except EntryRefused as refused:
             raise UserError(str(refused)) from None
-        return Joined(event, late=event.status != "signup")
+        return Joined(event, None if event.status == "signup" else event.round + 1)
 
     async def leave(
         self, event: Tournament, user_id: int, confirmed: int | None = None
@@ -1328,7 +1329,7 @@ class TournamentService:
     async def _announce_round(self, event: Tournament) -> None:
         pairings = await self.storage.tournaments.pairings(event.id, event.round)
         shown = tuple([await self._shown(pairing) for pairing in pairings])
-        await self.stage.show(RoundPaired(event, shown))
+        await self.stage.show(RoundPaired(event, event.round, shown))
 
     async def _finish(self, event: Tournament, *, why: str = "") -> None:
         """The last round is over (or ``why`` no other can be played): the final standings,

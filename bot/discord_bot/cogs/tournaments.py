@@ -286,9 +286,9 @@ class Tournaments(commands.Cog):
     async def _join(self, interaction: discord.Interaction, event: Tournament) -> None:
         joined = await self.events.join(event, participant_of(interaction.user))
         late = ""
-        if joined.late:
+        if joined.from_round is not None:
             late = (
-                f" You join in round {event.round + 1}; the rounds you missed count as "
+                f" You join in round {joined.from_round}; the rounds you missed count as "
                 "zero-point byes."
             )
         await interaction.response.send_message(
@@ -431,9 +431,9 @@ class Tournaments(commands.Cog):
     ) -> None:
         """Who plays whom, with each pairing's result so far and its thread."""
         found = await self._event(interaction, event)
-        number = round or found.round
-        lines = [f"**{found.name}**, round {number}:"]
-        for shown in await self.events.pairings(found, round):
+        paired = await self.events.pairings(found, round)
+        lines = [f"**{found.name}**, round {paired.round}:"]
+        for shown in paired.pairings:
             p = shown.pairing
             if p.second is None:
                 lines.append(f"bye: {plain_name(p.first)} ({points_text(p.first_points)})")
