@@ -163,6 +163,29 @@ async def test_who_may_play_a_listed_seek(lobby: LobbyService, storage: Storage)
         await lobby.answer(BEN, 2, 200, None, mine)
 
 
+async def test_a_player_outside_a_seeks_reach_is_told_the_range(
+    lobby: LobbyService, storage: Storage
+) -> None:
+    async with storage.db.transaction() as connection:  # BEN has earned a brandubh rating
+        await connection.execute(
+            "INSERT INTO players (discord_user_id, display_name, created_at) VALUES (?, ?, 0)",
+            (BEN.user_id, BEN.display_name),
+        )
+        await connection.execute(
+            "INSERT INTO ratings (player_id, variant, rating, rd, volatility, updated_at)"
+            " SELECT id, 'brandubh', 1800, 60, 0.06, 0 FROM players WHERE discord_user_id = ?",
+            (BEN.user_id,),
+        )
+    narrow = await lobby.seek(ANN, 1, 100, None, "brandubh", DAY, True, 100)
+    assert isinstance(narrow, Waiting)
+    with pytest.raises(UserError) as refused:
+        await lobby.answer(BEN, 2, 200, None, narrow.seek.id)
+    assert str(refused.value) == (
+        "That seek is for players rated 1400 to 1600, and your Brandubh rating is 1800, so you "
+        "cannot play it. Seek a game yourself with `/tafl seek`."
+    )
+
+
 async def test_cancelling_says_what_became_of_a_seek(lobby: LobbyService) -> None:
     first = await seek(lobby, ANN, 1)
     assert isinstance(first, Waiting)
