@@ -7,6 +7,7 @@ The Discord layer's side (opening threads, reading a server's name) is played by
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -45,14 +46,14 @@ class Opener:
     """Discord's answers to the lobby: a thread per request (or ``refuse`` says what instead),
     and each server's name (``None`` for a server the bot has left)."""
 
-    def __init__(self, first_thread: int = 9001) -> None:
+    def __init__(self) -> None:
         self.asked: list[VenueRequest] = []
         self.refuse: dict[int, Opening] = {}
         """By channel: what Discord says instead of opening a thread there."""
         self.left: set[int] = set()
         self.deleted: set[int] = set()
         """Channels deleted since."""
-        self._next = first_thread - 1
+        self.next_thread = 9001
 
     async def guild_name(self, guild_id: int) -> str | None:
         return None if guild_id in self.left else f"server {guild_id}"
@@ -61,18 +62,23 @@ class Opener:
         self.asked.append(request)
         if request.channel_id in self.refuse:
             return Opened(self.refuse[request.channel_id])
-        self._next += 1
-        return Opened(Opening.OPENED, self._next)
+        self.next_thread += 1
+        return Opened(Opening.OPENED, self.next_thread - 1)
 
     async def reachable(self, venue: Venue) -> bool:
         return venue.channel_id not in self.deleted
 
 
 @pytest.fixture
-async def lobby(storage: Storage) -> LobbyService:
+def opener() -> Opener:
+    return Opener()
+
+
+@pytest.fixture
+async def lobby(storage: Storage, opener: Opener) -> LobbyService:
     hub = GameHub(storage)
     await hub.load()
-    return LobbyService(storage, hub)
+    return LobbyService(storage, hub, opener)
 
 
 async def configure(storage: Storage, guild: int, **changes: object) -> None:
@@ -113,8 +119,8 @@ async def paired(
     return pairing
 
 
-async def started(lobby: LobbyService, opener: Opener | None = None) -> AcrossStarted:
-    begun = await lobby.start(await paired(lobby), opener or Opener())
+async def started(lobby: LobbyService) -> AcrossStarted:
+    begun = await lobby.start(await paired(lobby))
     assert begun is not None
     return begun
 
@@ -260,9 +266,10 @@ async def test_who_can_be_blocked_and_unblocked(lobby: LobbyService, storage: St
 # ---------------------------------------------------------------------- starting
 
 
-async def test_a_pair_plays_in_a_thread_of_each_seekers_channel(lobby: LobbyService) -> None:
-    opener = Opener()
-    begun = await started(lobby, opener)
+async def test_a_pair_plays_in_a_thread_of_each_seekers_channel(
+    lobby: LobbyService, opener: Opener
+) -> None:
+    begun = await started(lobby)
     live = begun.live
     assert lobby.hub.by_id(live.id) is live and live.across
     assert [(r.channel_id, r.player, r.opponent) for r in opener.asked] == [
@@ -279,11 +286,10 @@ async def test_a_pair_plays_in_a_thread_of_each_seekers_channel(lobby: LobbyServ
 
 
 async def test_where_threads_may_not_be_opened_the_game_is_played_in_the_channel(
-    lobby: LobbyService,
+    lobby: LobbyService, opener: Opener
 ) -> None:
-    opener = Opener()
     opener.refuse = {100: Opening.NO_PERMISSION, 200: Opening.IN_THREAD}
-    begun = await started(lobby, opener)
+    begun = await started(lobby)
     by_channel = {v.channel_id: v for v in begun.live.venues}
     assert by_channel[100].note == NO_THREAD and by_channel[200].note is None
     assert begun.noted == (by_channel[100],)
@@ -291,15 +297,14 @@ async def test_where_threads_may_not_be_opened_the_game_is_played_in_the_channel
 
 @pytest.mark.parametrize("why", ["channel gone", "server left"])
 async def test_a_pair_whose_channel_is_gone_is_not_started(
-    lobby: LobbyService, storage: Storage, why: str
+    lobby: LobbyService, storage: Storage, why: str, opener: Opener
 ) -> None:
-    opener = Opener()
     if why == "channel gone":
         opener.refuse = {100: Opening.GONE}
     else:
         opener.left = {1}
     pairing = await paired(lobby)
-    assert await lobby.start(pairing, opener) is None
+    assert await lobby.start(pairing) is None
     assert lobby.hub.active() == []
     # ANN's seek (whose channel failed) is withdrawn; BEN's waits in the lobby again.
     seeks = {s.player: s for s in pairing.seeks}
@@ -347,23 +352,22 @@ async def test_a_rematch_across_servers_swaps_sides_in_the_same_venues(
 
 
 async def test_a_deleted_venue_adjourns_the_game_once_until_its_player_resumes_it(
-    lobby: LobbyService, storage: Storage, clock: FakeClock
+    lobby: LobbyService, storage: Storage, clock: FakeClock, opener: Opener
 ) -> None:
-    opener = Opener()
-    live = (await started(lobby, opener)).live
+    live = (await started(lobby)).live
     gone = live.venue(Side.DEFENDERS)
     assert gone is not None
-    assert await lobby.check_guild(gone.guild_id, opener) == []  # still there
-    assert await lobby.check_venue(live, gone, opener) is None
+    assert await lobby.check_guild(gone.guild_id) == []  # still there
+    assert await lobby.check_venue(live, gone) is None
     opener.deleted = {gone.channel_id}
-    [adjourned] = await lobby.check_guild(gone.guild_id, opener)
+    [adjourned] = await lobby.check_guild(gone.guild_id)
     assert adjourned.until == START + ADJOURNMENT
     assert adjourned.absent == live.record.defenders
     assert adjourned.present == live.record.attackers
     assert adjourned.other == live.venue(Side.ATTACKERS)
     assert adjourned.live.adjourned is not None
     assert await lobby.venue_gone(live, gone) is None  # told once, whoever saw it first
-    assert await lobby.check_venue(live, gone, opener) is None
+    assert await lobby.check_venue(live, gone) is None
 
     record = await storage.games.get(live.id)
     with pytest.raises(UserError, match="not a direct message"):
@@ -377,29 +381,25 @@ async def test_a_deleted_venue_adjourns_the_game_once_until_its_player_resumes_i
         guild_id=6, channel_id=600, variant="brandubh", attackers=CAT, defenders=ANN
     )
     with pytest.raises(UserError, match="has a game of its own"):
-        await lobby.resume(record, gone, 6, "six", 600, in_thread=True, opener=Opener())
-    opener = Opener()
+        await lobby.resume(record, gone, 6, "six", 600, in_thread=True)
     opener.refuse = {700: Opening.GONE}
     with pytest.raises(UserError, match="cannot open the game here"):
-        await lobby.resume(record, gone, 6, "six", 700, in_thread=False, opener=opener)
-    resumed = await lobby.resume(
-        record, gone, 6, "six", 800, in_thread=False, opener=Opener(first_thread=8001)
-    )
+        await lobby.resume(record, gone, 6, "six", 700, in_thread=False)
+    resumed = await lobby.resume(record, gone, 6, "six", 800, in_thread=False)
     assert resumed.player == live.record.defenders
-    assert resumed.place.channel_id == 8001 and resumed.place.guild_name == "six"
+    assert resumed.place.channel_id == 9003 and resumed.place.guild_name == "six"
     assert resumed.live.adjourned is None
-    assert resumed.live.venue(Side.DEFENDERS).channel_id == 8001  # type: ignore[union-attr]
+    assert resumed.live.venue(Side.DEFENDERS).channel_id == 9003  # type: ignore[union-attr]
 
 
 async def test_an_adjourned_player_who_never_returns_forfeits(
-    lobby: LobbyService, clock: FakeClock
+    lobby: LobbyService, clock: FakeClock, opener: Opener
 ) -> None:
-    opener = Opener()
-    live = (await started(lobby, opener)).live
+    live = (await started(lobby)).live
     gone = live.venue(Side.ATTACKERS)
     assert gone is not None
     opener.deleted = {gone.channel_id}
-    assert await lobby.check_venue(live, gone, opener) is not None
+    assert await lobby.check_venue(live, gone) is not None
     clock.advance(ADJOURNMENT + 1)
     ended = await lobby.hub.forfeit_on_time(live, live.game.ply)
     assert ended is not None
@@ -440,6 +440,30 @@ async def test_signals_name_the_games_to_catch_up_with(lobby: LobbyService) -> N
     assert lobby.to_catch_up(None) == [live.id]
     assert lobby.to_catch_up("nonsense") == []
     await lobby.changed(live.id)  # SQLite has no signals: a courtesy, never an error
+
+
+# ---------------------------------------------------------------------- the adapters
+
+
+ADAPTERS = ("bot/discord_bot/cogs/lobby.py", "bot/discord_bot/lobby_desk.py")
+
+
+@pytest.mark.parametrize("path", ADAPTERS)
+def test_the_lobbys_adapters_never_reach_storage(path: str) -> None:
+    """The cog and the desk go through the service: no ``.storage`` of theirs, nor storage's
+    modules (the stored types they name come from the service's module)."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    reached = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "storage"
+    ]
+    imported = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.storage.")
+    ]
+    assert reached == [] and imported == [], f"{path}: storage on lines {reached + imported}"
 
 
 # ---------------------------------------------------------------------- without Discord

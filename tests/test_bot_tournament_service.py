@@ -8,6 +8,7 @@ The Discord layer's side (threads for games, whether a member left, what is told
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -512,6 +513,30 @@ async def test_the_clock_serves_only_the_events_that_are_due(
     assert await events.due() == []
     clock.advance(3600)
     assert [e.id for e in await events.due()] == [event.id]
+
+
+# ---------------------------------------------------------------------- the adapters
+
+
+ADAPTERS = ("bot/discord_bot/cogs/tournaments.py", "bot/discord_bot/tournament_desk.py")
+
+
+@pytest.mark.parametrize("path", ADAPTERS)
+def test_the_tournaments_adapters_never_reach_storage(path: str) -> None:
+    """The cog and the desk go through the service: no ``.storage`` of theirs, nor storage's
+    modules (the stored types they name come from the service's module)."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    reached = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "storage"
+    ]
+    imported = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.storage.")
+    ]
+    assert reached == [] and imported == [], f"{path}: storage on lines {reached + imported}"
 
 
 # ---------------------------------------------------------------------- without Discord

@@ -147,10 +147,10 @@ class TaflBot(commands.Bot):
         """Who is given which puzzle, and what each move does to their go."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
-        self.lobby = LobbyService(storage, self.hub)
-        """Seeks, blocks and games across servers: who plays whom, and where."""
         self.lobby_desk = LobbyDesk(self)
         """Games across servers on Discord: their venues opened, their boards in both."""
+        self.lobby = LobbyService(storage, self.hub, self.lobby_desk)
+        """Seeks, blocks and games across servers: who plays whom, and where."""
         self.tournament_desk = TournamentDesk(self)
         """Tournaments on Discord: their threads, news, standings and records."""
         self.tournaments = TournamentService(storage, self.hub, self.tournament_desk)

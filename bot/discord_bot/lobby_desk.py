@@ -53,7 +53,8 @@ PUBLIC_THREAD: Literal[11] = 11
 
 
 class LobbyDesk:
-    """Games across servers: their venues opened, their boards and news posted in both."""
+    """Games across servers: their venues opened (the lobby service's :class:`VenueOpener`),
+    their boards and news posted in both."""
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
@@ -114,7 +115,7 @@ class LobbyDesk:
     async def start(self, pairing: Pairing) -> LiveGame | None:
         """Start the game of a pair from the lobby and post its first board in both venues;
         ``None`` when a venue could not be had."""
-        started = await self.bot.lobby.start(pairing, self)
+        started = await self.bot.lobby.start(pairing)
         if started is None:
             return None
         for venue in started.noted:
@@ -188,12 +189,12 @@ class LobbyDesk:
     async def check_guild(self, guild_id: int) -> None:
         """After a channel or thread of a server was deleted, or the bot left it: adjourn each
         game whose venue there is gone."""
-        for adjourned in await self.bot.lobby.check_guild(guild_id, self):
+        for adjourned in await self.bot.lobby.check_guild(guild_id):
             await self._show_adjourned(adjourned)
 
     async def check_venue(self, live: LiveGame, venue: Venue) -> None:
         """A venue's channel could not be found: adjourn the game if it is really gone."""
-        await self._show_adjourned(await self.bot.lobby.check_venue(live, venue, self))
+        await self._show_adjourned(await self.bot.lobby.check_venue(live, venue))
 
     async def venue_gone(self, live: LiveGame, venue: Venue) -> None:
         """Adjourn a game whose venue was deleted (see :meth:`LobbyService.venue_gone`)."""
@@ -239,7 +240,6 @@ class LobbyDesk:
             guild.name,
             interaction.channel_id or 0,
             in_thread=isinstance(interaction.channel, discord.Thread),
-            opener=self,
         )
         live, place = resumed.live, resumed.place
         await post_board(

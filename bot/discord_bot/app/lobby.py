@@ -7,10 +7,11 @@ thread of the seeker's channel, or the channel itself where no thread may be ope
 rematches, their adjournment when a venue is deleted and their resumption elsewhere, and the
 signal that keeps the processes serving their two venues in step.
 
-Discord-free: opening a thread and reading a server's name are asked of a
-:class:`VenueOpener` the Discord layer provides, which reports back how it went; what follows
-is decided here. Each method returns what happened as plain data for the adapters to show;
-they take the lobby's stored types (seeks, pairs, reaches) from here too, never from storage.
+Discord-free: opening a thread, reading a server's name and whether a channel is still there
+are asked of a :class:`VenueOpener` the Discord layer provides, which reports back how it went;
+what follows is decided here. Each method returns what happened as plain data for the adapters
+to show; they take the lobby's stored types (seeks, pairs, reaches) from here too, never from
+storage.
 """
 
 from __future__ import annotations
@@ -315,11 +316,12 @@ def out_of_reach_words(refused: OutOfReach) -> str:
 
 class LobbyService:
     """Seeks, blocks and the games across servers, on the database (``storage``) and the
-    live games (``hub``)."""
+    live games (``hub``), with Discord's side of their venues (``opener``)."""
 
-    def __init__(self, storage: Storage, hub: GameHub) -> None:
+    def __init__(self, storage: Storage, hub: GameHub, opener: VenueOpener) -> None:
         self.storage = storage
         self.hub = hub
+        self.opener = opener
 
     # ------------------------------------------------------------------ seeking
 
@@ -518,14 +520,14 @@ class LobbyService:
 
     # ------------------------------------------------------------------ starting
 
-    async def start(self, pairing: Pairing, opener: VenueOpener) -> AcrossStarted | None:
+    async def start(self, pairing: Pairing) -> AcrossStarted | None:
         """Place each side (a thread in the seeker's channel, or the channel itself where
         threads may not be opened) and create the game; ``None`` when a venue could not be
         had (the seek whose channel failed is withdrawn, the other one waits in the lobby
         again)."""
         places: dict[SideName, Place] = {}
         for side in SIDES:
-            place = await self._place(pairing, side, opener)
+            place = await self._place(pairing, side)
             if place is None:
                 await self._give_up(pairing, side)
                 return None
@@ -561,16 +563,16 @@ class LobbyService:
         noted = tuple(venue for venue in live.venues if venue.note is not None)
         return AcrossStarted(live, noted, call, rematch_of)
 
-    async def _place(self, pairing: Pairing, side: SideName, opener: VenueOpener) -> Place | None:
+    async def _place(self, pairing: Pairing, side: SideName) -> Place | None:
         seek = pairing.seek_of(side)
         other = pairing.seek_of("defenders" if side == "attackers" else "attackers")
-        guild_name = await opener.guild_name(seek.guild_id)
+        guild_name = await self.opener.guild_name(seek.guild_id)
         if guild_name is None:
             return None
         request = VenueRequest(
             seek.guild_id, seek.channel_id, seek.player, other.player, seek.variant
         )
-        opened = await opener.open_thread(request)
+        opened = await self.opener.open_thread(request)
         return place_of(seek.guild_id, guild_name, seek.channel_id, opened)
 
     async def _give_up(self, pairing: Pairing, side: SideName) -> None:
@@ -659,12 +661,12 @@ class LobbyService:
 
     # ------------------------------------------------------------------ venues deleted
 
-    async def check_guild(self, guild_id: int, opener: VenueOpener) -> list[Adjourned]:
+    async def check_guild(self, guild_id: int) -> list[Adjourned]:
         """After a channel or thread of a server was deleted, or the bot left it: adjourn each
         game under way whose venue there is gone."""
         adjourned = []
         for venue in await self.storage.games.venues_in_guild(guild_id):
-            if await opener.reachable(venue):
+            if await self.opener.reachable(venue):
                 continue
             live = await self.hub.refresh(venue.game_id)
             found = None if live is None else await self.venue_gone(live, venue)
@@ -672,11 +674,9 @@ class LobbyService:
                 adjourned.append(found)
         return adjourned
 
-    async def check_venue(
-        self, live: LiveGame, venue: Venue, opener: VenueOpener
-    ) -> Adjourned | None:
+    async def check_venue(self, live: LiveGame, venue: Venue) -> Adjourned | None:
         """A venue's channel could not be found: adjourn the game if it is really gone."""
-        return None if await opener.reachable(venue) else await self.venue_gone(live, venue)
+        return None if await self.opener.reachable(venue) else await self.venue_gone(live, venue)
 
     async def venue_gone(self, live: LiveGame, venue: Venue) -> Adjourned | None:
         """Adjourn a game whose venue was deleted: the absent player forfeits unless they
@@ -729,7 +729,6 @@ class LobbyService:
         channel_id: int,
         *,
         in_thread: bool,
-        opener: VenueOpener,
     ) -> Resumed:
         """The player of ``venue`` (deleted) continues the game in ``channel_id``: in that
         thread, or in a thread of that channel where one may be opened (else the channel)."""
@@ -738,7 +737,8 @@ class LobbyService:
         if not in_thread:
             other = record.player("defenders" if venue.side == "attackers" else "attackers")
             request = VenueRequest(guild_id, channel_id, mine, other, record.variant)
-            place = place_of(guild_id, guild_name, channel_id, await opener.open_thread(request))
+            opened = await self.opener.open_thread(request)
+            place = place_of(guild_id, guild_name, channel_id, opened)
         if place is None:
             raise UserError("I cannot open the game here: try another channel.")
         try:
