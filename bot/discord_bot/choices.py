@@ -7,7 +7,7 @@ from discord import app_commands
 from bot.ai import describe_levels
 from bot.engine import VARIANTS
 
-from .app.durations import LOBBY_MOVE_SECONDS, describe_duration
+from .app.lobby import LOBBY_TIMES as LOBBY_TIMES  # the lobby's rule, offered as choices
 
 VARIANT_CHOICES = [app_commands.Choice(name=v.title, value=v.name) for v in VARIANTS.values()]
 SIDE_CHOICES = [
@@ -21,10 +21,6 @@ LEVEL_CHOICES = [
     for level, description in describe_levels().items()
 ]
 
-LOBBY_TIMES = {f"{describe_duration(seconds)} per move": seconds for seconds in LOBBY_MOVE_SECONDS}
-"""The times per move the lobby offers, by name: "2 minutes per move" to "3 days per move"."""
-DEFAULT_LOBBY_TIME = 86400
-"""Games across servers are often slow: a day per move unless the seeker says otherwise."""
 LOBBY_TIME_CHOICES = [
     app_commands.Choice(name=name, value=value) for name, value in LOBBY_TIMES.items()
 ]

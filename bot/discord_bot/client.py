@@ -20,10 +20,12 @@ from bot.storage import LeaseKeeper, Lost, Storage
 from .app.challenges import ChallengeService
 from .app.clocks import Clocks
 from .app.games import GameHub, Played
+from .app.lobby import GAMES, LobbyService
 from .app.players import Players
 from .app.puzzles import PuzzleSessions
 from .app.records import GameRecords
 from .app.reviews import ReviewService
+from .app.tournaments import TournamentService
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
@@ -35,7 +37,7 @@ from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .cogs.tournaments import Tournaments
 from .errors import report
-from .lobby_desk import GAMES, LobbyDesk
+from .lobby_desk import LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.gateway import Gateway
@@ -170,8 +172,13 @@ class TaflBot(commands.Bot):
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
+        """Games across servers on Discord: their venues opened, their boards in both."""
+        self.lobby = LobbyService(storage, self.hub, self.lobby_desk)
+        """Seeks, blocks and games across servers: who plays whom, and where."""
         self.tournament_desk = TournamentDesk(self)
-        """Games across servers: started from the lobby's pairs, kept in step in both venues."""
+        """Tournaments on Discord: their threads, news, standings and records."""
+        self.tournaments = TournamentService(storage, self.hub, self.tournament_desk)
+        """The servers' tournaments, from sign-up to the podium."""
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
         self.background: set[asyncio.Task[None]] = set()
         # Which cog answers each button and menu, registered by the cogs.
