@@ -80,6 +80,7 @@ def new_search(
     noise_key: int,
     quiescence: bool,
     reads_threats: bool,
+    reductions: bool,
     repetition_winner: int,
 ) -> Any:
     """A C search for the evaluator's variant (see :class:`~bot.ai.search.Searcher`)."""
@@ -93,5 +94,6 @@ def new_search(
         noise_key,
         quiescence,
         reads_threats,
+        reductions,
         repetition_winner,
     )

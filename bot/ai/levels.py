@@ -186,6 +186,9 @@ class Level:
     reads_threats: bool = True
     """Whether route threats are read beyond the depth (forks, free blocks, king captures);
     without it only routes already open on the board are seen."""
+    reductions: bool = True
+    """Whether late quiet moves are searched shallower first (deeper in the same time); without
+    them every move is read to the full depth, so no forced result within it is missed."""
     contempt: int = 0
     """How much less than the evaluation's draw value a repetition is worth to this level, in
     hundredths of an attacker: above 0 it plays on from a balanced position instead."""
@@ -223,6 +226,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             time_limit=5.0,
             max_depth=4,
             noise=0,
+            reductions=False,
         ),
         Level(
             "master",

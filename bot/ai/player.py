@@ -27,6 +27,7 @@ def _new_searcher(variant: Variant, level: Level, seed: int, weights: Weights | 
         seed=seed,
         quiescence=level.quiescence,
         reads_threats=level.reads_threats,
+        reductions=level.reductions,
         contempt=level.contempt,
     )
 

@@ -1,9 +1,11 @@
 """Iterative-deepening principal variation search for tafl.
 
 Negamax alpha-beta with a transposition table keyed by the board's incremental Zobrist hash,
-move ordering (hash move, captures, killers, history), late-move reductions, and a tafl
-quiescence search that follows the forcing lines: the king's escape threats (Raichi and Tuichi),
-the attackers' blocks, and captures of the king. A repetition is scored by the variant's own rule
+move ordering (hash move, captures, killers, history), late-move reductions (never of a capture
+or a king's move; none at all in a full-width search), and a tafl quiescence search that follows
+the forcing lines: the king's escape threats (Raichi and Tuichi), the attackers' blocks,
+captures of the king, and in Copenhagen the defenders' threats to build an exit fort and the
+attackers' answers to them. A repetition is scored by the variant's own rule
 (:attr:`bot.engine.rules.Rules.repetition_winner`): a draw, or a win for the side the rule names.
 """
 
@@ -23,7 +25,7 @@ from bot.engine.variants import Variant
 
 from . import fast as fast_core
 from .evaluation import Evaluator, Weights
-from .tactics import KingTactics
+from .tactics import Fort, KingTactics
 
 MATE = 100_000
 """The score of a won position (minus the plies it takes)."""
@@ -140,6 +142,7 @@ class Searcher:
         seed: int = 0,
         quiescence: bool = True,
         reads_threats: bool = True,
+        reductions: bool = True,
         contempt: int = 0,
         tt_limit: int = 500_000,
         fast: bool | None = None,
@@ -162,6 +165,8 @@ class Searcher:
         (so in Copenhagen the defenders never gain by a cycle, and the attackers seek one)."""
         self.root_turn = -1
         self.tactics = KingTactics(variant)
+        self.forts = self.tactics.forts
+        """Whether the quiescence reads exit forts (the defenders' threats to build one)."""
         self.noise = noise
         # Noise comes from the position's hash and the seed: reproducible, and the same
         # position is always misjudged the same way within one search (as a person would).
@@ -170,6 +175,9 @@ class Searcher:
         # Without it the king's routes are read only as far as the depth goes: a fork at the
         # horizon is judged by the evaluation, and blocking a route costs a ply like any move.
         self.reads_threats = reads_threats
+        self.reductions = reductions
+        """Whether late quiet moves are searched shallower first. Without, the search is full
+        width: it finds every forced result within its depth (slower; to prove a position)."""
         self.tt_limit = tt_limit
         self._table: dict[int, Entry] = {}
         area = variant.size * variant.size
@@ -193,6 +201,7 @@ class Searcher:
                 noise_key=self.noise_key,
                 quiescence=quiescence,
                 reads_threats=reads_threats,
+                reductions=reductions,
                 repetition_winner=self.repetition_winner,
             )
 
@@ -212,6 +221,7 @@ class Searcher:
         history: Iterable[int] = (),
         stop: Callable[[], bool] | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
+        exclude: Iterable[int] = (),
     ) -> SearchResult:
         """Search ``board`` (left as it was found) and return the best move found.
 
@@ -220,7 +230,8 @@ class Searcher:
         win for the attackers). The search stops after ``max_depth`` plies or when
         ``time_limit`` seconds have passed, or when ``stop()`` returns true; it then returns
         the best move of the deepest complete iteration, or a move of the unfinished one that
-        proved better.
+        proved better. Moves in ``exclude`` are not considered (what is the best of the
+        others?); with none left the result has no move.
         """
         started = time.perf_counter()
         self.board = board
@@ -248,7 +259,8 @@ class Searcher:
             self.tt.clear()
         reused = len(self.tt) > 0
 
-        moves = board.moves()
+        excluded = frozenset(exclude)
+        moves = [move for move in board.moves() if move not in excluded]
         if not moves:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
         if self.core is not None:
@@ -318,6 +330,7 @@ class Searcher:
                 history=self.seen,
                 stop=stop,
                 on_iteration=on_iteration,
+                exclude=excluded,
             )
             # Only a reading at least as deep may overrule the loss (a shallow one may simply
             # not reach it yet).
@@ -346,10 +359,12 @@ class Searcher:
         self.partial = None
         board = self.board
         tactics = self.tactics
+        # The root's moves may leave some out (``exclude``): its shortcuts keep to them.
         if board.turn == DEFENDERS:
             wins = [board.king << MOVE_SHIFT | ray[3][-1] for ray in tactics.open_rays(board)]
         else:
             wins = tactics.capturing_moves(board)
+        wins = [move for move in wins if move in moves]
         if wins:
             return MATE - 1, wins[0], {wins[0]: MATE - 1}
         extension = 0
@@ -357,6 +372,7 @@ class Searcher:
             rays = tactics.open_rays(board)
             if rays:
                 blocks = tactics.blocking_moves(board, rays) if len(rays) == 1 else []
+                blocks = [move for move in blocks if move in moves]
                 # No block (or two routes): every move loses; keep them all to pick one.
                 if blocks:
                     moves = blocks
@@ -482,7 +498,7 @@ class Searcher:
         unmake = board.unmake
         search = self._search
         killers = self.killers[ply]
-        reducible = depth >= 3 and forced is None
+        reducible = self.reductions and depth >= 3 and forced is None
         try:
             for index, move in enumerate(ordered):
                 status = make(move)
@@ -492,8 +508,16 @@ class Searcher:
                     score = -search(child_depth, -beta, -alpha, ply + 1)
                 else:
                     reduction = 0
-                    # Late quiet moves are searched shallower first; captures never are.
-                    if reducible and index >= 4 and move not in killers and not board.stack[-1][2]:
+                    # Late quiet moves are searched shallower first; captures and the king's
+                    # moves (his plans: a fork, a fort) never are.
+                    frame = board.stack[-1]
+                    if (
+                        reducible
+                        and index >= 4
+                        and move not in killers
+                        and not frame[2]
+                        and frame[1] != KING
+                    ):
                         reduction = 2 if index >= 14 and depth >= 5 else 1
                     score = -search(child_depth - reduction, -alpha - 1, -alpha, ply + 1)
                     if score > alpha and (reduction or score < beta):
@@ -543,6 +567,8 @@ class Searcher:
         if board.turn == DEFENDERS:
             if tactics.has_route(board):
                 return MATE - ply - 1
+            if self.forts and tactics.fort_wins(board, first=True):
+                return MATE - ply - 1
             stand = self._evaluate()
             if not self.quiescence or qdepth >= MAX_QUIESCENCE:
                 return stand
@@ -587,6 +613,10 @@ class Searcher:
                 stoppers = self._fork_stoppers()
                 if stoppers is not None:
                     return self._stop_fork(stoppers, alpha, beta, ply, qdepth)
+                if self.forts:
+                    forts = tactics.fort_wins(board)
+                    if forts:
+                        return self._stop_fort(forts, alpha, beta, ply, qdepth)
             return self._evaluate()
         if len(rays) >= 2:
             return -(MATE - ply - 2)
@@ -636,6 +666,21 @@ class Searcher:
         moves = [move for move in self.board.moves() if move & TARGET_MASK in stoppers]
         if not moves:
             return -(MATE - ply - 4)
+        return self._answer_each(moves, alpha, beta, ply, qdepth)
+
+    def _stop_fort(self, forts: list[Fort], alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """The attackers' answers to the defenders' threat of an exit fort: the moves onto
+        the squares that stop one (see :meth:`KingTactics.fort_wins`) and the captures, each
+        answered by the defenders' quiescence (which sees a fort still to be built)."""
+        board = self.board
+        stoppers = set().union(*(squares for _, squares in forts))
+        moves = [
+            move
+            for move in board.moves()
+            if move & TARGET_MASK in stoppers or board.would_capture(move)
+        ]
+        if not moves:
+            return -(MATE - ply - 2)
         return self._answer_each(moves, alpha, beta, ply, qdepth)
 
     def _evasions(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:

@@ -95,6 +95,8 @@ typedef struct {
     int noise;
     uint64_t noise_key;
     int quiescence, reads_threats;
+    int reductions; /* late-move reductions (0: full width, to prove a position) */
+    int forts; /* the defenders may win by an exit fort (Copenhagen) */
     PyObject *check; /* called every 1,024 nodes: true ends the search */
     int aborted;     /* 1: the check said stop; 2: it raised */
     int has_partial;
