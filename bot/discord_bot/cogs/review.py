@@ -361,10 +361,10 @@ class Review(commands.Cog):
                         await interaction.edit_original_response(content=text)
                     except discord.HTTPException as error:  # the pulse is a courtesy only
                         log.info("could not update the review progress: %s", error)
-        # Where a forced result was first seen late, look deeper for the move that allowed it.
-        deepening = Deepening(evals, depth)
+        # Where a forced result or a collapse of chances began, look deeper for the move that
+        # allowed it.
+        deepening = Deepening(evals, depth, moves, Side(record.first_turn), record.variant)
         while (ask := deepening.next()) is not None:
-            index, deeper = ask
             if deepening.searched == 0:
                 for interaction in list(watching):
                     with contextlib.suppress(discord.HTTPException):  # a courtesy only
@@ -373,14 +373,15 @@ class Review(commands.Cog):
                             "looking deeper where the game was decided…"
                         )
             deepening.accept(
-                index,
+                ask.position,
                 await self.bot.ai.evaluate(
                     variant=record.variant,
                     start_position=record.start_position,
                     start_turn=Side(record.first_turn),
-                    moves=moves[:index],
-                    max_depth=deeper,
+                    moves=moves[: ask.position],
+                    max_depth=ask.depth,
                     key=f"review-{record.id}",
+                    exclude=ask.exclude,
                 ),
             )
         analysis = await asyncio.to_thread(
