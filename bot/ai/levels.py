@@ -176,7 +176,8 @@ class Level:
     description: str
     """A short lower-case phrase for menus, e.g. "strong; searches 1.5 seconds a move"."""
     time_limit: float
-    """Seconds per move the search may use."""
+    """Seconds per move the search may use: ``master``'s budget, and for the levels limited by
+    depth only a safety net (:data:`SAFETY_NET`)."""
     max_depth: int
     """Deepest iteration (plies before quiescence)."""
     noise: int
@@ -201,13 +202,21 @@ class Level:
         return replace(self, time_limit=seconds)
 
 
+SAFETY_NET = 60.0
+"""The clock of the levels limited by depth: far beyond what their depth costs, so that it never
+decides their move. The fast core reads ``hard``'s four plies of an 11x11 endgame in a tenth of
+a second, the pure Python in two to five seconds (some 150,000 positions); at 5 s, the pure
+Python's ``hard`` was cut short on a loaded machine and played its three-ply move instead
+(``tests/test_ai_levels.py``). A search that still runs out of it has hung: the service
+replaces its worker."""
+
 LEVEL_SETTINGS: dict[str, Level] = {
     level.name: level
     for level in (
         Level(
             "easy",
             "beginner; looks one move ahead, misses forks, misjudges quiet positions",
-            time_limit=0.3,
+            time_limit=SAFETY_NET,
             max_depth=1,
             noise=200,
             quiescence=False,
@@ -216,14 +225,14 @@ LEVEL_SETTINGS: dict[str, Level] = {
         Level(
             "medium",
             "club player; reads two moves ahead and every direct king threat",
-            time_limit=5.0,
+            time_limit=SAFETY_NET,
             max_depth=2,
             noise=60,
         ),
         Level(
             "hard",
             "strong; reads four moves ahead and every king tactic",
-            time_limit=5.0,
+            time_limit=SAFETY_NET,
             max_depth=4,
             noise=0,
             reductions=False,
