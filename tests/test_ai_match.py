@@ -161,3 +161,50 @@ def test_a_match_reports_each_game_and_writes_records(tmp_path: Path, capsys) ->
         max_plies=8, jobs=2, echo=False,
     )  # fmt: skip
     assert score.games == 2
+
+
+def test_a_tablut_challenge_player_plays_through_the_bridge(tmp_path: Path) -> None:
+    # A player of the challenge's protocol: it connects to the white port, sends its name,
+    # answers each state that is its turn with a move (a defender shuttling c5-c4-c5) and
+    # keeps the states it was sent.
+    seen = tmp_path / "states.jsonl"
+    player = tmp_path / "player.py"
+    player.write_text(
+        "import json, socket, struct, sys\n"
+        "sock = socket.create_connection(('127.0.0.1', 5800 if sys.argv[1] == 'white' else 5801))\n"
+        "def send(text):\n"
+        "    data = text.encode(); sock.sendall(struct.pack('>i', len(data)) + data)\n"
+        "def receive():\n"
+        "    def exactly(n):\n"
+        "        data = b''\n"
+        "        while len(data) < n:\n"
+        "            chunk = sock.recv(n - len(data))\n"
+        "            if not chunk: sys.exit(0)\n"
+        "            data += chunk\n"
+        "        return data\n"
+        "    return exactly(struct.unpack('>i', exactly(4))[0]).decode()\n"
+        "send('\"SHUTTLE\"')\n"
+        "moves = [('c5', 'c4'), ('c4', 'c5')]\n"
+        f"log = open({str(seen)!r}, 'a')\n"
+        "while True:\n"
+        "    state = json.loads(receive())\n"
+        "    log.write(json.dumps(state) + '\\n'); log.flush()\n"
+        "    if state['turn'] != 'WHITE': continue\n"
+        "    origin, target = moves[0]; moves.reverse()\n"
+        "    send(json.dumps({'from': origin, 'to': target, 'turn': 'WHITE'}))\n"
+    )
+    bridge = EngineSpec(
+        f"{shlex.quote(sys.executable)} -m bot.ai.lab.champion --dir {shlex.quote(str(tmp_path))} "
+        f"--command '{shlex.quote(sys.executable)} player.py {{color}} {{timeout}}' --timeout 1",
+        "shuttle",
+    )
+    record = play_engine_game(
+        "tablut-ashton", EngineSpec(OURS, "easy"), bridge, opening=[], seconds=0.5, max_plies=2
+    )
+    assert record.void is None and record.moves[0] == "c5-c4", (record.void, record.moves)
+    states = [json.loads(line) for line in seen.read_text().splitlines()]
+    first = states[0]
+    assert first["turn"] == "WHITE" and first["board"][4][4] == "KING"  # e5, the king's throne
+    assert first["board"][0][3] == "BLACK" and first["board"][4][2] == "WHITE"  # d1, c5
+    last = states[-1]  # told the game is over (a draw after two plies), as the server tells it
+    assert last["turn"] == "DRAW" and last["board"][3][2] == "WHITE"  # c4

@@ -44,7 +44,7 @@ from typing import IO
 from bot.engine.errors import TaflError
 from bot.engine.game import Game
 from bot.engine.types import Side, Termination
-from bot.engine.variants import get_variant
+from bot.engine.variants import get_variant, with_first_repetition
 
 from ..otn_rules import parse_rules
 from .arena import MatchScore, random_opening
@@ -245,12 +245,15 @@ def play_engine_game(
     seconds: float,
     max_plies: int = 200,
     clock: bool = False,
+    first_repetition: bool = False,
     log: IO[str] | None = None,
 ) -> EngineGame:
     """Play one game between two OTEP engines from ``opening`` and referee it; a game that
     cannot be scored comes back with :attr:`EngineGame.void` saying why."""
     variant = get_variant(variant_name)
     rules = variant.otn_rules()
+    if first_repetition:
+        variant = with_first_repetition(variant)
     game = Game(variant)
     record = EngineGame(list(opening))
     for text in opening:
@@ -344,6 +347,7 @@ def run_engine_match(
     max_plies: int = 200,
     jobs: int = 1,
     clock: bool = False,
+    first_repetition: bool = False,
     replays: int = 2,
     records: Path | None = None,
     logs: Path | None = None,
@@ -381,6 +385,7 @@ def run_engine_match(
                 seconds=seconds,
                 max_plies=max_plies,
                 clock=clock,
+                first_repetition=first_repetition,
                 log=log,
             )
         return result, time.monotonic() - started
@@ -497,6 +502,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also send a clock after each play: 40 moves' time, 3 periods",
     )
+    parser.add_argument("--first-repetition", action="store_true",
+                        help="referee a repetition as the Tablut Challenge's server does: the "
+                        "first return to a position is a draw")  # fmt: skip
     parser.add_argument("--replays", type=int, default=2,
                         help="how often a void game is played again before it is left "
                         "unscored")  # fmt: skip
@@ -522,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
             max_plies=args.max_plies,
             jobs=args.jobs,
             clock=args.clock,
+            first_repetition=args.first_repetition,
             replays=args.replays,
             records=args.records,
             logs=args.logs,
