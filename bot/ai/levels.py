@@ -193,6 +193,10 @@ class Level:
     contempt: int = 0
     """How much less than the evaluation's draw value a repetition is worth to this level, in
     hundredths of an attacker: above 0 it plays on from a balanced position instead."""
+    advantage_contempt: float = 0.0
+    """The share of its advantage (its last search's score, see
+    :attr:`bot.ai.search.Searcher.advantage_contempt`) added to its contempt: a level clearly
+    better in the game does not walk into a repetition."""
     side_weights: bool = False
     """Whether it searches with the weights measured better for the side it plays, where a
     variant has them (:func:`bot.ai.evaluation.side_weights`)."""
@@ -244,6 +248,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             max_depth=64,
             noise=0,
             contempt=50,
+            advantage_contempt=1.0,
             side_weights=True,
         ),
     )

@@ -29,6 +29,7 @@ def _new_searcher(variant: Variant, level: Level, seed: int, weights: Weights | 
         reads_threats=level.reads_threats,
         reductions=level.reductions,
         contempt=level.contempt,
+        advantage_contempt=level.advantage_contempt,
     )
 
 

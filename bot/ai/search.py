@@ -36,6 +36,11 @@ MAX_PLY = 128
 MAX_QUIESCENCE = 6
 """How many plies of escape threats and blocks the quiescence search follows."""
 
+CONTEMPT_MARGIN = 100
+"""The advantage (hundredths of an attacker) below which a side is not clearly better."""
+CONTEMPT_LIMIT = 800
+"""The most a repetition can be worth below the draw value to the side searching."""
+
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 Entry = tuple[int, int, int, int]
 """A transposition table entry: depth, bound flag, score, best move."""
@@ -144,6 +149,7 @@ class Searcher:
         reads_threats: bool = True,
         reductions: bool = True,
         contempt: int = 0,
+        advantage_contempt: float = 0.0,
         tt_limit: int = 500_000,
         fast: bool | None = None,
     ) -> None:
@@ -153,6 +159,15 @@ class Searcher:
         self.contempt = contempt
         """How much worse than the draw value a repetition is for the side searching: above 0
         it plays on in a balanced position rather than repeat (against a weaker opponent)."""
+        self.advantage_contempt = advantage_contempt
+        """The share of its advantage by which a repetition is worth less still to the side
+        searching: its last search's score for the same side in this game, beyond
+        :data:`CONTEMPT_MARGIN` (at most :data:`CONTEMPT_LIMIT` in all). A clearly better side
+        does not walk into a draw; against an equal one it stays near ``contempt``."""
+        self.last_scores: dict[int, int] = {}
+        """The last search's score by the side it searched for, in the game being played."""
+        self._history_length = -1
+        self._draw_setting: tuple[int, int] | None = None
         self.draw_scores = (self.draw_value, -self.draw_value)
         """A drawn repetition's score for the side to move, by side (set per search)."""
         winner = rules_for(variant).repetition_winner
@@ -241,13 +256,15 @@ class Searcher:
         self.seen = frozenset(history)
         self.path = set()
         # The draw value is the attackers'; contempt lowers it for the side searching. Scores
-        # stored while searching for the other side counted repetitions the other way.
-        if self.contempt and self.root_turn != board.turn:
+        # stored while searching for the other side, or with another contempt, counted
+        # repetitions otherwise.
+        contempt = self._contempt(board.turn, len(self.seen))
+        setting = (board.turn, contempt)
+        if contempt and self._draw_setting != setting:
             self.tt.clear()
+        self._draw_setting = setting
         self.root_turn = board.turn
-        for_attackers = self.draw_value + (
-            -self.contempt if board.turn == ATTACKERS else self.contempt
-        )
+        for_attackers = self.draw_value + (-contempt if board.turn == ATTACKERS else contempt)
         self.draw_scores = (for_attackers, -for_attackers)
         if self.core is None:  # the fast core keeps and decays its own
             for table in self.history_table:
@@ -316,6 +333,7 @@ class Searcher:
             # previous best move is searched first and any move that beats it is kept.
         result.nodes = self.nodes
         result.elapsed = time.perf_counter() - started
+        self.last_scores[board.turn] = result.score
         if result.score < -MATE_BOUND and reused and self.deadline - time.perf_counter() > 0.05:
             # A forced loss read partly from earlier searches' table is checked once afresh:
             # entries stored under another game history (other repetitions, other paths)
@@ -340,6 +358,18 @@ class Searcher:
             result.nodes = nodes + fresh.nodes
             result.elapsed = time.perf_counter() - started
         return result
+
+    def _contempt(self, turn: int, history: int) -> int:
+        """The contempt of a search for ``turn`` after ``history`` earlier positions: the
+        level's, plus the share of the side's advantage (see :attr:`advantage_contempt`)."""
+        if history < self._history_length:
+            self.last_scores.clear()  # a new game (or one taken back): no advantage known
+        self._history_length = history
+        last = self.last_scores.get(turn)
+        if not self.advantage_contempt or last is None or abs(last) > MATE_BOUND:
+            return self.contempt
+        extra = int(self.advantage_contempt * (last - CONTEMPT_MARGIN))
+        return min(CONTEMPT_LIMIT, self.contempt + max(0, extra))
 
     def _expired(self) -> bool:
         """Whether the time budget is spent or a stop was asked for (read every 1,024 nodes)."""
