@@ -405,7 +405,7 @@ def test_a_forced_result_is_traced_back_over_the_losers_moves_to_the_one_that_al
         return deeper[index]
 
     found = deepen(evals, 2, MOVES, Side.ATTACKERS, "brandubh", evaluate)
-    assert asked == [(2, 3, MOVES[2]), (0, 3, MOVES[0])]
+    assert asked == [(2, 2, MOVES[2]), (0, 2, MOVES[0])]
     assert found[3] == PositionEval(-(MATE - 4), MOVES[3], (MOVES[3],), 0, 0)
     assert found[2] == deeper[2]  # the others' longest loss (seven plies) is the position's
     assert found[1].mate_in == -8 and found[1].best_move == MOVES[1]
@@ -416,7 +416,7 @@ def test_a_forced_result_is_traced_back_over_the_losers_moves_to_the_one_that_al
     deeper[2] = PositionEval(80, "w")
     asked.clear()
     found = deepen(evals, 2, MOVES, Side.ATTACKERS, "brandubh", evaluate)
-    assert asked == [(2, 3, MOVES[2])] and found[2] == deeper[2] and found[1] == evals[1]
+    assert asked == [(2, 2, MOVES[2])] and found[2] == deeper[2] and found[1] == evals[1]
 
 
 def test_a_collapse_after_the_engines_own_choice_is_searched_again_without_it() -> None:
@@ -431,7 +431,7 @@ def test_a_collapse_after_the_engines_own_choice_is_searched_again_without_it() 
         return PositionEval(-90, "g1-g2")
 
     found = deepen(evals, 4, MOVES, Side.ATTACKERS, "brandubh", evaluate)
-    assert asked == [(2, 5, MOVES[2])] and found[2] == PositionEval(-90, "g1-g2")
+    assert asked == [(2, 4, MOVES[2])] and found[2] == PositionEval(-90, "g1-g2")
     [moment] = review("brandubh", None, None, MOVES, found).moments
     assert (moment.ply, moment.move, moment.better) == (3, MOVES[2], "g1-g2")
     # A drop the deeper search finds no way round is left as it was.

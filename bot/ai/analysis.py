@@ -355,9 +355,11 @@ def _steady_score(result: SearchResult, iterations: list[SearchResult]) -> int:
 
 # ---------------------------------------------------------------------------------- blame
 
-DEEPER = 1
+DEEPER = 0
 """How many plies deeper than the review's depth a position is searched again, to find the move
-that allowed a forced result or a collapse."""
+that allowed a forced result or a collapse: none, so that its verdict is judged as its
+neighbours are (a deeper one shifts the chances of the position, and with them the cost of the
+opponent's move before it: a brandubh review found a 20% inaccuracy that was only that)."""
 RESEARCHES = 16
 """The most positions one review searches again."""
 
@@ -395,7 +397,7 @@ class Deepening:
     the engine's own choice (:data:`BLUNDER_DROP` or more, no forced result), the position is
     searched again without that move: an alternative that keeps clearly better chances makes the
     move a mistake the review can name. Every search again reads :data:`DEEPER` plies deeper
-    than the review.
+    than the review (none: it asks another question, not the same one deeper).
 
     The review drives it, since it owns the searches (worker processes)::
 
