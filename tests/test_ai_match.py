@@ -109,6 +109,13 @@ def test_a_repetition_the_engines_rules_record_scores_otherwise_voids_the_game(
         "rules disagreement: the attackers' move repeated the position a third time, a win "
         "for the attackers by our rules but a win for the defenders by the rules record sent"
     )
+    # Refereed as OpenTafl reads the record, the game counts: a win for the defenders.
+    attackers = _scripted(tmp_path, "att3", SHUTTLE_ATTACKERS)
+    defenders = _scripted(tmp_path, "def3", SHUTTLE_DEFENDERS)
+    record = play_engine_game(
+        "copenhagen", attackers, defenders, opening=[], seconds=0.05, opentafl_repetition=True
+    )
+    assert record.void is None and record.winner is Side.DEFENDERS
     # The defenders repeating: both readings give the attackers the game, which counts.
     attackers = _scripted(tmp_path, "att2", ["d1-c1", "c1-d1"] * 2)
     defenders = _scripted(tmp_path, "def2", ["f4-e4", "e4-f4"] * 2)

@@ -21,7 +21,7 @@ from bot.engine import (
     parse_square,
 )
 from bot.engine.types import Outcome
-from bot.engine.variants import with_first_repetition
+from bot.engine.variants import with_first_repetition, with_opentafl_repetition
 
 
 def captured(variant: str, pieces: str, move: str, turn: str = "attackers") -> list[str]:
@@ -383,3 +383,15 @@ def test_the_tablut_challenges_rule_draws_at_the_first_repetition() -> None:
         linnaeus.play(move)
     assert challenge.outcome == Outcome(None, Termination.REPETITION)
     assert linnaeus.outcome is None and linnaeus.repetitions() == 2
+
+
+def test_opentafls_reading_of_tfr_w_gives_a_repetition_to_the_side_that_did_not_make_it() -> None:
+    # An attacker and a defender shuttle; the attackers' 5. b1-c1 makes the third occurrence.
+    moves = ["d1-c1", "f4-e4", "c1-b1", "e4-f4", "b1-c1", "f4-e4", "c1-b1", "e4-f4", "b1-c1"]
+    ours = Game("copenhagen")
+    opentafl = Game(with_opentafl_repetition(get_variant("copenhagen")))
+    for move in moves:
+        ours.play(move)
+        opentafl.play(move)
+    assert ours.outcome == Outcome(Side.ATTACKERS, Termination.PERPETUAL_REPETITION)
+    assert opentafl.outcome == Outcome(Side.DEFENDERS, Termination.PERPETUAL_REPETITION)

@@ -32,6 +32,7 @@ from bot.ai.search import Searcher
 from bot.engine import VARIANTS, Board, Game, Side, TaflError, core, get_variant
 from bot.engine.agreement import Agreement, random_games, replayed_games, tree
 from bot.engine.tables import MOVE_SHIFT
+from bot.engine.variants import with_opentafl_repetition
 
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"
@@ -241,6 +242,10 @@ def test_copenhagen_repetitions_score_alike_on_both_cores() -> None:
         hashes.append(game.board.hash)
     board = Board(game.variant, list(game.board.cells), game.board.turn)
     assert compare_search(SearchCase("shuffle", board, 3, history=tuple(hashes[:-1]))) == []
+    # The same, with the repetition read as OpenTafl reads tfr:w (the mover into it loses).
+    opentafl = Board(with_opentafl_repetition(game.variant), list(board.cells), board.turn)
+    case = SearchCase("shuffle, OpenTafl's repetition", opentafl, 3, history=tuple(hashes[:-1]))
+    assert compare_search(case) == []
 
 
 # ------------------------------------------------------------------ without the fast core

@@ -36,6 +36,9 @@ MAX_PLY = 128
 MAX_QUIESCENCE = 6
 """How many plies of escape threats and blocks the quiescence search follows."""
 
+MOVER_LOSES = -2
+""":attr:`Searcher.repetition_winner` where the side that moves into a repetition loses
+(:attr:`bot.engine.variants.Variant.repetition_mover_loses`)."""
 CONTEMPT_MARGIN = 100
 """The advantage (hundredths of an attacker) below which a side is not clearly better."""
 CONTEMPT_LIMIT = 800
@@ -174,6 +177,8 @@ class Searcher:
         self.repetition_winner = (
             -1 if winner is None else (ATTACKERS if winner is Side.ATTACKERS else DEFENDERS)
         )
+        if variant.repetition_mover_loses:
+            self.repetition_winner = MOVER_LOSES
         """The side (board index) that a repetition makes the winner, by the rules; -1 where
         it is a draw. Any return to a position is scored so, not only the third occurrence that
         ends the game: a cycle one side could enter, the other could repeat until the third
@@ -465,6 +470,8 @@ class Searcher:
         turn = board.turn
         if key in self.path or key in self.seen:
             winner = self.repetition_winner
+            if winner == MOVER_LOSES:
+                return MATE - ply  # the side that moved into it loses: the side to move wins
             if winner < 0:
                 return self.draw_scores[turn]
             return MATE - ply if turn == winner else -(MATE - ply)

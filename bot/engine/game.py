@@ -335,6 +335,8 @@ class Game:
             outcome = self._judge_no_move()
             if outcome is None and self._seen[board.hash] >= self.variant.repetition_limit:
                 outcome = self.repetition_ending
+                if self.variant.repetition_mover_loses:
+                    outcome = Outcome(mover.other, outcome.termination)
         king_captured = status in KING_TAKEN
         # Once the king is out or taken, "open routes" would only confuse an announcement.
         routes: tuple[Square, ...] = ()

@@ -52,6 +52,9 @@ class Variant:
     repetition_limit: int = 3
     """The occurrence of a position (the same side to move) that ends the game. A rules
     option: 2 is the Tablut Challenge's rule (see :func:`with_first_repetition`)."""
+    repetition_mover_loses: bool = False
+    """A rules option: the side whose move makes the ending occurrence loses it, as OpenTafl
+    reads ``tfr:w`` (see :func:`with_opentafl_repetition`)."""
 
     @property
     def throne(self) -> Square:
@@ -337,6 +340,19 @@ def with_first_repetition(variant: Variant) -> Variant:
     bot.ai.lab.match --first-repetition``), never offered to players.
     """
     return replace(variant, repetition_limit=2)
+
+
+def with_opentafl_repetition(variant: Variant) -> Variant:
+    """``variant`` with its repetition read as OpenTafl reads ``tfr:w``, the value its
+    Copenhagen records carry: the side whose move makes the third occurrence loses (OpenTafl's
+    ``GameState`` gives the game to the side to move in the repeated position). Our Copenhagen
+    gives it to the attackers whoever repeats; the two agree when the defenders repeat.
+
+    A rules option for an engine given such a record (``python -m bot.ai otep``) and for
+    matches refereed as OpenTafl would (``python -m bot.ai.lab.match --opentafl-repetition``);
+    players never meet it.
+    """
+    return replace(variant, repetition_mover_loses=True)
 
 
 def get_variant(name: str) -> Variant:

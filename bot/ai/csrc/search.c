@@ -811,6 +811,8 @@ static int store(Search *s, uint64_t key, int depth, int flag, int score, int32_
 /* The score of a position that repeats one of the search's line or the game's history:
  * a draw, or a win for the side the variant's rule names. */
 static inline int repetition_score(const Search *s, int turn, int ply) {
+    /* -2 (search.py's MOVER_LOSES): the side that moved into it loses */
+    if (s->repetition_winner == -2) return MATE - ply;
     if (s->repetition_winner < 0) return s->draw_scores[turn];
     return turn == s->repetition_winner ? MATE - ply : -(MATE - ply);
 }

@@ -91,7 +91,7 @@ typedef struct {
     int32_t killers[MAX_KILLER_PLY][2];
     int64_t nodes;
     int draw_scores[2];
-    int repetition_winner; /* ATTACKERS, DEFENDERS, or -1: a draw */
+    int repetition_winner; /* ATTACKERS, DEFENDERS, -1: a draw, -2: the mover into it loses */
     int noise;
     uint64_t noise_key;
     int quiescence, reads_threats;

@@ -44,7 +44,7 @@ from typing import IO
 from bot.engine.errors import TaflError
 from bot.engine.game import Game
 from bot.engine.types import Side, Termination
-from bot.engine.variants import get_variant, with_first_repetition
+from bot.engine.variants import get_variant, with_first_repetition, with_opentafl_repetition
 
 from ..otn_rules import parse_rules
 from .arena import MatchScore, random_opening
@@ -246,6 +246,7 @@ def play_engine_game(
     max_plies: int = 200,
     clock: bool = False,
     first_repetition: bool = False,
+    opentafl_repetition: bool = False,
     log: IO[str] | None = None,
 ) -> EngineGame:
     """Play one game between two OTEP engines from ``opening`` and referee it; a game that
@@ -254,6 +255,8 @@ def play_engine_game(
     rules = variant.otn_rules()
     if first_repetition:
         variant = with_first_repetition(variant)
+    if opentafl_repetition:
+        variant = with_opentafl_repetition(variant)
     game = Game(variant)
     record = EngineGame(list(opening))
     for text in opening:
@@ -348,6 +351,7 @@ def run_engine_match(
     jobs: int = 1,
     clock: bool = False,
     first_repetition: bool = False,
+    opentafl_repetition: bool = False,
     replays: int = 2,
     records: Path | None = None,
     logs: Path | None = None,
@@ -386,6 +390,7 @@ def run_engine_match(
                 max_plies=max_plies,
                 clock=clock,
                 first_repetition=first_repetition,
+                opentafl_repetition=opentafl_repetition,
                 log=log,
             )
         return result, time.monotonic() - started
@@ -505,6 +510,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-repetition", action="store_true",
                         help="referee a repetition as the Tablut Challenge's server does: the "
                         "first return to a position is a draw")  # fmt: skip
+    parser.add_argument("--opentafl-repetition", action="store_true",
+                        help="referee a repetition as OpenTafl reads the record's tfr:w: the "
+                        "side whose move makes the third occurrence loses")  # fmt: skip
     parser.add_argument("--replays", type=int, default=2,
                         help="how often a void game is played again before it is left "
                         "unscored")  # fmt: skip
@@ -531,6 +539,7 @@ def main(argv: list[str] | None = None) -> int:
             jobs=args.jobs,
             clock=args.clock,
             first_repetition=args.first_repetition,
+            opentafl_repetition=args.opentafl_repetition,
             replays=args.replays,
             records=args.records,
             logs=args.logs,
