@@ -35,6 +35,7 @@ from bot.ai.search import Searcher
 from bot.engine import VARIANTS, Board, Game, Side, TaflError, core, get_variant
 from bot.engine.agreement import Agreement, random_games, replayed_games, tree
 from bot.engine.tables import MOVE_SHIFT
+from bot.engine.variants import with_opentafl_repetition
 
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"
@@ -302,6 +303,12 @@ def _puzzles(variant: str, count: int) -> list[Board]:
     return boards
 
 
+def _recorded(index: int, plies: int) -> Board:
+    """The position after the first ``plies`` moves of recorded Copenhagen game ``index``."""
+    [recorded] = [game for game in load_games() if game.index == index]
+    return _played("copenhagen", [move for move, _ in recorded.moves[:plies]])
+
+
 def _cases() -> list[SearchCase]:
     cases = [
         SearchCase("tablut start", _played("tablut", []), 4),
@@ -353,7 +360,15 @@ def _cases() -> list[SearchCase]:
         # at the same node, in the same iteration, with the same partial answer.
         SearchCase("stopped halfway", _played("tablut", ["e2-c2", "c5-c3"]), 8, stop_after=5),
         SearchCase("copenhagen stopped", _played("copenhagen", []), 6, stop_after=3),
+        # Late Copenhagen positions whose lines build exit forts (the quiescence reads the
+        # defenders' threats to build one); a full-width search; a root move left out.
+        SearchCase("copenhagen exit fort threats", _recorded(171, 47), 3),
+        SearchCase("copenhagen exit forts stopped", _recorded(489, 43), 3),
+        SearchCase("copenhagen exit fort by a king's move", _recorded(1145, 58), 3),
+        SearchCase("copenhagen full width", _recorded(1373, 55), 3, reductions=False),
     ]
+    board = _recorded(1380, 55)
+    cases.append(SearchCase("a root move left out", board, 3, exclude=(board.moves()[5],)))
     return cases
 
 
@@ -377,6 +392,10 @@ def test_copenhagen_repetitions_score_alike_on_both_cores() -> None:
         hashes.append(game.board.hash)
     board = Board(game.variant, list(game.board.cells), game.board.turn)
     assert compare_search(SearchCase("shuffle", board, 3, history=tuple(hashes[:-1]))) == []
+    # The same, with the repetition read as OpenTafl reads tfr:w (the mover into it loses).
+    opentafl = Board(with_opentafl_repetition(game.variant), list(board.cells), board.turn)
+    case = SearchCase("shuffle, OpenTafl's repetition", opentafl, 3, history=tuple(hashes[:-1]))
+    assert compare_search(case) == []
 
 
 # ------------------------------------------------------------------ without the fast core

@@ -25,6 +25,7 @@ class Search:
         noise_key: int,
         quiescence: bool,
         reads_threats: bool,
+        reductions: bool,
         repetition_winner: int,
     ) -> None: ...
     def start(

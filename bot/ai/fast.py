@@ -83,6 +83,7 @@ def new_search(
     noise_key: int,
     quiescence: bool,
     reads_threats: bool,
+    reductions: bool,
     repetition_winner: int,
 ) -> _core.Search:
     """A C search for the evaluator's variant (see :class:`~bot.ai.search.Searcher`)."""
@@ -97,5 +98,6 @@ def new_search(
         noise_key,
         quiescence,
         reads_threats,
+        reductions,
         repetition_winner,
     )

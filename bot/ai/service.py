@@ -330,8 +330,10 @@ class AIService:
         max_depth: int | None = None,
         time_limit: float | None = None,
         key: str | None = None,
+        exclude: str | None = None,
     ) -> PositionEval:
-        """The search's verdict on the position after ``moves``, for the post-game analysis.
+        """The search's verdict on the position after ``moves``, for the post-game analysis
+        (``exclude``: without that move, as :class:`~bot.ai.analysis.Deepening` asks).
 
         Runs :func:`bot.ai.analysis.evaluate_position` in a worker (the default budget when
         neither limit is given); the caller awaits one position at a time, so it can report
@@ -343,7 +345,7 @@ class AIService:
         if not self._running or self._closed:
             raise AIError("the AI service is not running: call start() first")
         request = EvaluationRequest(
-            variant, start_position, start_turn, tuple(moves), max_depth, time_limit
+            variant, start_position, start_turn, tuple(moves), max_depth, time_limit, exclude
         )
         # A search limited only by its depth has no clock of its own: it gets four times the
         # safety net before its worker is presumed hung.

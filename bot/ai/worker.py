@@ -44,6 +44,8 @@ class EvaluationRequest:
     moves: tuple[str, ...]
     max_depth: int | None = None
     time_limit: float | None = None
+    exclude: str | None = None
+    """A move left out: the verdict is the best of the others."""
 
 
 Request = MoveRequest | EvaluationRequest
@@ -79,6 +81,7 @@ def answer(request: Request) -> Reply:
                 list(request.moves),
                 time_limit=request.time_limit,
                 max_depth=request.max_depth,
+                exclude=request.exclude,
             )
         move = choose_move_text(
             request.variant,

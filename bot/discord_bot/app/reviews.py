@@ -208,22 +208,23 @@ class ReviewService:
                 shown = now
                 news = ReviewProgress(record.id, ply + 1, total, now - started)
                 await self._show(key, news, watching)
-        # Where a forced result was first seen late, look deeper for the move that allowed it.
-        deepening = Deepening(evals, depth)
+        # Where a forced result or a collapse of chances began, look deeper for the move that
+        # allowed it.
+        deepening = Deepening(evals, depth, moves, Side(record.first_turn), record.variant)
         while (ask := deepening.next()) is not None:
-            index, deeper = ask
             if deepening.searched == 0:
                 news = ReviewProgress(record.id, total, total, now - started, deeper=True)
                 await self._show(key, news, watching)
             deepening.accept(
-                index,
+                ask.position,
                 await self._ai.evaluate(
                     variant=record.variant,
                     start_position=record.start_position,
                     start_turn=Side(record.first_turn),
-                    moves=moves[:index],
-                    max_depth=deeper,
+                    moves=moves[: ask.position],
+                    max_depth=ask.depth,
                     key=f"review-{record.id}",
+                    exclude=ask.exclude,
                 ),
             )
         analysis = await asyncio.to_thread(
