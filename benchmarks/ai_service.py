@@ -81,7 +81,8 @@ async def measure(rounds: int, time_limits: dict[str, float]) -> tuple[list[floa
             ticker = asyncio.ensure_future(tick_lags(requests))
             answers = await asyncio.wait_for(requests, WAIT)
             lags += await ticker
-            for level, text in zip(playing, answers, strict=True):
+            for level, chosen in zip(playing, answers, strict=True):
+                text = chosen.move
                 game = games[level]
                 try:
                     game.play(text)

@@ -65,10 +65,11 @@ async def ask_moves(service: AIService, lines: list[list[str]]) -> list[float]:
     took = []
     for index, moves in enumerate(lines):
         started = time.perf_counter()
-        text = await service.choose_move(
+        chosen = await service.choose_move(
             variant=VARIANT, start_position=variant.start, start_turn=variant.first,
             moves=moves, level=LEVEL, seed=index, game_key=f"live-{index}",
         )  # fmt: skip
+        text = chosen.move
         took.append(time.perf_counter() - started)
         game = Game(VARIANT)
         for move in [*moves, text]:

@@ -168,7 +168,7 @@ LATE = re.compile(r"callback after ([\d.]+) s")
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ +")
 """The start of an entry of the bot's log."""
 DURABILITY = re.compile(r"durability of the database .*?: ((?:SQLite|PostgreSQL) .*)$", re.M)
-"""The line each bot process logs at start-up (``bot/discord_bot/runtime/launcher.py``)."""
+"""The line each bot process logs at start-up (``bot/discord_bot/main/launcher.py``)."""
 SQLITE_DURABILITY = re.compile(r"SQLite journal_mode=(\w+), synchronous=(\w+)")
 POSTGRES_DURABILITY = re.compile(r"PostgreSQL fsync=(\w+), synchronous_commit=(\w+)")
 

@@ -22,15 +22,15 @@ def main(argv: Sequence[str] = ()) -> int:
     start: Callable[[], int]
     try:
         if argv and argv[0] == "health":
-            from bot.discord_bot.runtime import probe
+            from bot.discord_bot.main import probe
 
             start = functools.partial(probe.run, argv[1:])
         elif argv:
-            from bot.discord_bot.runtime import cluster
+            from bot.discord_bot.main import cluster
 
             start = functools.partial(cluster.run, argv[1:])
         else:
-            from bot.discord_bot.runtime import launcher
+            from bot.discord_bot.main import launcher
 
             start = launcher.run
     except ImportError as error:  # the Discord layer is not installed in this checkout

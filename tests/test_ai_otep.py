@@ -87,6 +87,8 @@ def test_opentafl_copenhagen_record_is_played_as_copenhagen_without_warnings() -
     assert match.first is Side.ATTACKERS
     assert match.start_position == _ELEVEN
     assert match.warnings == ()
+    # Its tfr:w is read as OpenTafl reads it: the side that makes the third occurrence loses.
+    assert match.variant.repetition_mover_loses
 
 
 def test_opentafl_copenhagen_variants_are_played_as_copenhagen_with_their_differences() -> None:

@@ -10,6 +10,7 @@ import pytest
 import bot.ai.fast
 import bot.ai.search
 from bot.ai import MATE, Searcher, think
+from bot.ai.agreement import random_position
 from bot.ai.evaluation import side_weights
 from bot.ai.lab.arena import Player, run_match
 from bot.ai.levels import get_level
@@ -348,3 +349,27 @@ def test_an_unfinished_iteration_never_answers_worse_than_the_last_complete_one(
         )
         stopped_after_a_change += result.move != previous
     assert stopped_after_a_change  # a better move found late is still played
+
+
+def test_a_clearly_better_side_values_a_repetition_below_its_contempt() -> None:
+    # master's contempt (50) grows by its advantage beyond 100: after a search that gave its
+    # side +600, a return to an earlier position is worth 50 + 500 less than the draw to it.
+    board, history = random_position("tablut", 12, seed=3)
+    searcher = Searcher(board.variant, contempt=50, advantage_contempt=1.0)
+    first = searcher.search(board, max_depth=2, history=history)
+    assert first.move is not None
+    side = board.turn
+    board.make(first.move)
+    repeated = board.hash
+    board.unmake()
+    searcher.last_scores[side] = 600
+    again = searcher.search(board, max_depth=2, history=(*history, repeated))
+    draw = searcher.draw_value if side == ATTACKERS else -searcher.draw_value
+    assert again.root_scores[first.move] == draw - 550
+    # A side that is not clearly better keeps the level's contempt; a new game forgets.
+    searcher.last_scores[side] = 80
+    level = searcher.search(board, max_depth=2, history=(*history, repeated))
+    assert level.root_scores[first.move] == draw - 50
+    searcher.last_scores[1 - side] = 900
+    searcher.search(board, max_depth=1, history=())
+    assert list(searcher.last_scores) == [side]

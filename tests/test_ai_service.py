@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from helpers import BRANDUBH_GROUP_CAPTURE
 
-from bot.ai import LEVELS, MATE, AIError, AIService, describe_levels
+from bot.ai import LEVELS, MATE, AIError, AIService, ChosenMove, describe_levels
 from bot.ai.analysis import PositionEval, evaluate_position
 from bot.engine import Game, Side, get_variant
 
@@ -57,10 +57,11 @@ async def test_four_games_think_at_once_while_the_loop_keeps_running() -> None:
         answers = await gathered
         assert ticks >= 100, ticks
         assert len(answers) == 4
-        for text in answers:
+        for answer in answers:
+            assert isinstance(answer, ChosenMove)  # a typed reply, not a bare string
             game = Game("tablut")
             game.play("d1-d3")
-            game.play(text)  # every answer is a legal defenders' move
+            game.play(answer.move)  # every answer is a legal defenders' move
     finally:
         await service.close()
 
@@ -99,8 +100,8 @@ async def test_cancel_stops_thinking_and_a_crashed_worker_is_replaced() -> None:
         )
         for worker in list(service._workers):
             worker.process.kill()  # the worker dies under the request: it is retried
-        text = await task
-        Game("brandubh").play(text)
+        chosen = await task
+        Game("brandubh").play(chosen.move)
     finally:
         await service.close()
 
@@ -216,7 +217,7 @@ def _review(service: AIService, key: str, seconds: float = 60.0) -> asyncio.Futu
     )
 
 
-def _move(service: AIService, key: str) -> asyncio.Future[str]:
+def _move(service: AIService, key: str) -> asyncio.Future[ChosenMove]:
     return asyncio.ensure_future(
         service.choose_move(
             variant="tablut",
@@ -241,7 +242,7 @@ async def test_a_live_move_stops_a_review_search_when_no_worker_is_free() -> Non
         move = await _move(service, "game-1")
         game = Game("tablut")
         game.play("d1-d3")
-        game.play(move)
+        game.play(move.move)
         assert not review.done()  # searched again, from the start
         await _searching(service, 1)  # the review has its worker back
         service.cancel("review-1")

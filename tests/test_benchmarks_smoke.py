@@ -28,6 +28,14 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         if native.in_use()
         else (r"the fast core is not in use: nothing to compare",)
     ),
+    "ai_suite": (
+        (
+            rf"hard avoids the loss: 2 of 2 in {NUMBER} s",
+            rf"the review blames the loser: 2 of 2 in {NUMBER} s",
+        )
+        if native.in_use()
+        else (r"the fast core is not in use",)
+    ),
     "tournament": (
         r"40 players, rounds 1-4 simulated",
         rf"round 5 paired in {NUMBER} s: 20 boards, 0 bye",

@@ -19,7 +19,7 @@ import pytest
 from fakediscord import FakeDiscord
 
 from bot.__main__ import main
-from bot.discord_bot.runtime.cluster import (
+from bot.discord_bot.main.cluster import (
     ClusterError,
     check_database,
     plan,
@@ -27,8 +27,8 @@ from bot.discord_bot.runtime.cluster import (
     run,
     split_shards,
 )
+from bot.discord_bot.main.supervisor import Backoff, Child, Exit, Supervisor
 from bot.discord_bot.runtime.config import ConfigError, load_settings
-from bot.discord_bot.runtime.supervisor import Backoff, Child, Exit, Supervisor
 from bot.storage import format_ranges
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -286,7 +286,7 @@ async def test_when_every_process_refuses_the_set_stops_with_status_2(tmp_path: 
 
 SUPERVISE = """
 import asyncio, json, logging, sys
-from bot.discord_bot.runtime.supervisor import Child, Supervisor
+from bot.discord_bot.main.supervisor import Child, Supervisor
 logging.basicConfig(level=logging.INFO, format="%(message)s")
 children = [Child(name, command) for name, command in json.loads(sys.argv[1])]
 sys.exit(asyncio.run(Supervisor(children, grace=float(sys.argv[2])).run()))

@@ -15,7 +15,7 @@ import pytest
 from aiohttp import web
 from storage_helpers import FakeClock
 
-from bot.discord_bot.runtime import probe
+from bot.discord_bot.main import probe
 from bot.discord_bot.runtime.config import ConfigError, http_endpoints
 from bot.discord_bot.runtime.health import (
     FRESH_SECONDS,

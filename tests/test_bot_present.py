@@ -15,6 +15,7 @@ from bot.discord_bot.app.games import GameState, LiveGame
 from bot.discord_bot.app.wording import plain_name
 from bot.discord_bot.compose.board import (
     board_card,
+    caption_ending,
     describe_end,
     describe_move,
     last_board_words,
@@ -25,12 +26,15 @@ from bot.discord_bot.table import embed_of
 from bot.engine import Game, Side, Termination
 from bot.storage import (
     FinishedGame,
+    GameEnding,
+    GameOutcome,
     GameRecord,
     GameResult,
     GameStatus,
     Participant,
     Rating,
     RatingChange,
+    TableEnding,
 )
 
 ANN = Participant.user(1, "Ann")
@@ -166,7 +170,7 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
         resigned.record,
         status=GameStatus.FINISHED,
         result=GameResult.DEFENDERS,
-        reason=Termination.RESIGNATION,
+        reason=TableEnding.RESIGNATION,
         ended_at=NOW,
     )
     embed = board_embed(resigned, ["<@1> resigned."])
@@ -178,7 +182,7 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
         drawn.record,
         status=GameStatus.FINISHED,
         result=GameResult.DRAW,
-        reason=Termination.AGREED_DRAW,
+        reason=TableEnding.AGREED_DRAW,
         ended_at=NOW,
     )
     assert (board_embed(drawn, []).title or "").endswith("· Draw by agreement")
@@ -191,18 +195,18 @@ def test_a_resigned_games_final_embed_says_who_won_and_how_in_their_colour() -> 
 @pytest.mark.parametrize(
     ("result", "reason", "said"),
     [
-        (GameResult.DEFENDERS, Termination.RESIGNATION,
+        (GameResult.DEFENDERS, TableEnding.RESIGNATION,
          "<@1> resigned: **<@2> wins** with the defenders."),
-        (GameResult.ATTACKERS, Termination.TIMEOUT,
+        (GameResult.ATTACKERS, TableEnding.TIMEOUT,
          "<@2> ran out of time: **<@1> wins** with the attackers."),
-        (GameResult.DRAW, Termination.AGREED_DRAW, "**Draw** by agreement."),
+        (GameResult.DRAW, TableEnding.AGREED_DRAW, "**Draw** by agreement."),
         (GameResult.DRAW, Termination.REPETITION, "**Draw** (threefold repetition)."),
         (GameResult.DEFENDERS, Termination.KING_ESCAPED,
          "**<@2> wins** with the defenders (king escaped)."),
     ],
 )  # fmt: skip
 def test_the_end_is_told_once_in_a_sentence_that_fits_how_it_came(
-    result: GameResult, reason: Termination, said: str
+    result: GameResult, reason: GameEnding, said: str
 ) -> None:
     played = Game("brandubh")
     played.play("d2-c2")
@@ -223,7 +227,7 @@ def test_against_the_ai_only_the_persons_rating_change_is_told_with_the_ais_rati
         defenders=ai,
         status=GameStatus.FINISHED,
         result=GameResult.DEFENDERS,
-        reason=Termination.RESIGNATION,
+        reason=TableEnding.RESIGNATION,
         ended_at=NOW,
     )
     changes = (
@@ -331,3 +335,22 @@ async def test_a_replay_too_big_for_one_upload_is_drawn_smaller_or_refused() -> 
     assert Image.open(io.BytesIO(fitted[0])).width == fitted[1]
     # Nothing fits: the caller is told, instead of Discord refusing the upload.
     assert await render_replay(played, "ann", "bo", limit=100) is None
+
+
+@pytest.mark.parametrize(
+    ("outcome", "called_off", "caption"),
+    [
+        (GameOutcome(Side.DEFENDERS, TableEnding.RESIGNATION), False, "Defenders win: resignation"),
+        (GameOutcome(Side.ATTACKERS, TableEnding.TIMEOUT), False, "Attackers win: timeout"),
+        (GameOutcome(None, TableEnding.AGREED_DRAW), False, "Draw: by agreement"),
+        (GameOutcome(Side.ATTACKERS, TableEnding.ABANDONED), False, "Attackers win: abandoned"),
+        (None, True, "Called off"),
+        # The rules' endings and a game still played: the board shows them itself.
+        (GameOutcome(Side.DEFENDERS, Termination.KING_ESCAPED), False, None),
+        (None, False, None),
+    ],
+)
+def test_an_ending_at_the_table_is_worded_for_the_boards_caption(
+    outcome: GameOutcome | None, called_off: bool, caption: str | None
+) -> None:
+    assert caption_ending(outcome, called_off=called_off) == caption

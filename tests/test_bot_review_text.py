@@ -17,7 +17,7 @@ from bot.discord_bot.cogs.review import (
 )
 from bot.discord_bot.limits import EMBED_FIELD_VALUE
 from bot.engine import Side, Termination, get_variant
-from bot.storage import GameRecord, GameResult, GameStatus, Participant
+from bot.storage import GameEnding, GameRecord, GameResult, GameStatus, Participant, TableEnding
 
 NAMES = {Side.ATTACKERS: "Ann", Side.DEFENDERS: "Ben"}
 
@@ -85,7 +85,7 @@ def test_the_better_move_is_named_once() -> None:
     assert line == "**2. a4-a3** Ann (attackers), blunder: allows e5-e7; better **d2-d3**."
 
 
-def finished(result: GameResult | None, reason: Termination) -> GameRecord:
+def finished(result: GameResult | None, reason: GameEnding) -> GameRecord:
     brandubh = get_variant("brandubh")
     now = datetime(2026, 1, 1, tzinfo=UTC)
     return GameRecord(
@@ -108,10 +108,10 @@ def test_the_review_says_how_the_game_ended_and_what_a_resignation_gave_away() -
     assert result_line(ending_at(-MATE, None), won, NAMES) == (
         "Ben won with the defenders (king escaped)."
     )
-    drawn = finished(GameResult.DRAW, Termination.AGREED_DRAW)
+    drawn = finished(GameResult.DRAW, TableEnding.AGREED_DRAW)
     assert result_line(ending_at(0), drawn, NAMES) == "Drawn (agreed draw)."
     # Ben resigned with a forced win of his own on the board (the defenders' mate score).
-    resigned = finished(GameResult.ATTACKERS, Termination.RESIGNATION)
+    resigned = finished(GameResult.ATTACKERS, TableEnding.RESIGNATION)
     assert result_line(ending_at(-(MATE - 3)), resigned, NAMES) == (
         "Ben (defenders) resigned, with a forced win on the board (a4-a5 started it)."
     )
@@ -119,7 +119,7 @@ def test_the_review_says_how_the_game_ended_and_what_a_resignation_gave_away() -
     assert better.startswith("Ben (defenders) resigned where the engine gave them ")
     assert better.endswith("% winning chances.")
     assert result_line(ending_at(900), resigned, NAMES) == "Ben (defenders) resigned."
-    late = finished(GameResult.DEFENDERS, Termination.TIMEOUT)
+    late = finished(GameResult.DEFENDERS, TableEnding.TIMEOUT)
     assert result_line(ending_at(900), late, NAMES).startswith("Ann (attackers) ran out of time")
 
 
@@ -137,7 +137,7 @@ def test_the_ais_name_takes_its_side_inside_its_own_brackets() -> None:
     names = {Side.ATTACKERS: "ann", Side.DEFENDERS: "Tafl AI (easy)"}
     line = moment_line(analysis([]), moment(4, 0.4, why="a4-a3 allows e5-e7"), names)
     assert line.startswith("**2… a4-a3** Tafl AI (easy, defenders), blunder: allows e5-e7"), line
-    resigned = finished(GameResult.ATTACKERS, Termination.RESIGNATION)
+    resigned = finished(GameResult.ATTACKERS, TableEnding.RESIGNATION)
     assert result_line(ending_at(900), resigned, names) == "Tafl AI (easy, defenders) resigned."
 
 

@@ -7,8 +7,7 @@ from storage_helpers import new_game
 
 from bot.discord_bot.app.tournaments import Line, pair_round, sheet_of, standings_of
 from bot.discord_bot.tournament_desk import describe_event, standings_text
-from bot.engine import Termination
-from bot.storage import Participant, Storage
+from bot.storage import Participant, Storage, TableEnding
 from bot.storage.tournaments import Tournament, TournamentSpec
 
 OLGA = Participant.user(900, "olga")
@@ -36,7 +35,7 @@ async def play_round(storage: Storage, event_id: int, round_number: int) -> None
             attackers=pairing.first, defenders=pairing.second,
         )  # fmt: skip
         await storage.tournaments.attach_game(event_id, round_number, pairing.board, game.id)
-        await storage.games.finish(game.id, "attackers", Termination.RESIGNATION)
+        await storage.games.finish(game.id, "attackers", TableEnding.RESIGNATION)
         await storage.tournaments.decide(event_id, round_number, pairing.board, 1.0, 0.0, "played")
 
 
@@ -120,7 +119,7 @@ async def test_a_match_left_after_its_first_game_counts_the_second_as_a_forfeit(
     assert pairing.second is not None
     game = await new_game(storage, 7001, attackers=pairing.first, defenders=pairing.second)
     await storage.tournaments.attach_game(event.id, 1, 1, game.id)
-    await storage.games.finish(game.id, "defenders", Termination.RESIGNATION)  # first lost
+    await storage.games.finish(game.id, "defenders", TableEnding.RESIGNATION)  # first lost
     await storage.tournaments.leave(event.id, pairing.first.user_id or 0, "withdrew")
     await storage.tournaments.decide(event.id, 1, 1, 0.0, 2.0, "played")
     sheet = await sheet_of(storage, await storage.tournaments.get(event.id))

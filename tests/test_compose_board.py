@@ -57,9 +57,9 @@ from bot.storage import (
     GameStatus,
     Participant,
     PlayerPreferences,
+    TableEnding,
     Venue,
 )
-from bot.storage.models import Termination
 
 ANN = Participant.user(1, "Ann")
 BO = Participant.user(2, "Bo")
@@ -223,7 +223,7 @@ def test_a_final_board_says_how_the_game_ended_and_offers_a_rematch() -> None:
         record(played),
         status=GameStatus.FINISHED,
         result=GameResult.DEFENDERS,
-        reason=Termination.RESIGNATION,
+        reason=TableEnding.RESIGNATION,
     )
     ended = state(played, rec)
     words = board.describe_end(ended, FinishedGame(rec, ()))

@@ -24,10 +24,10 @@ import pytest
 import yaml
 
 from bot.discord_bot.client import INTERACTION_GRACE_SECONDS
+from bot.discord_bot.main.supervisor import DEFAULT_GRACE
 from bot.discord_bot.runtime.config import SECRETS, load_settings
 from bot.discord_bot.runtime.health import PING_SECONDS, Health, HealthServer
 from bot.discord_bot.runtime.metrics import Metrics
-from bot.discord_bot.runtime.supervisor import DEFAULT_GRACE
 from bot.storage import PostgresOptions
 from bot.storage.postgres import CLOSE_TIMEOUT
 

@@ -17,8 +17,11 @@ from bot.engine import (
     PositionError,
     Side,
     Termination,
+    get_variant,
     parse_square,
 )
+from bot.engine.types import Outcome
+from bot.engine.variants import with_first_repetition, with_opentafl_repetition
 
 
 def captured(variant: str, pieces: str, move: str, turn: str = "attackers") -> list[str]:
@@ -367,3 +370,28 @@ def test_undo_restores_the_position_and_the_outcome() -> None:
 def test_impossible_setups_are_refused(variant: str, pieces: str, reason: str) -> None:
     with pytest.raises(PositionError, match=re.escape(reason)):
         game(variant, pieces)
+
+
+def test_the_tablut_challenges_rule_draws_at_the_first_repetition() -> None:
+    # An attacker out of its camp shuttles c1-c2-c1 while a defender shuttles c5-c4: after the
+    # sixth move the position after the second is back, a first repetition.
+    moves = ["c5-c4", "d1-c1", "c4-c5", "c1-c2", "c5-c4", "c2-c1"]
+    challenge = Game(with_first_repetition(get_variant("tablut-ashton")))
+    linnaeus = Game("tablut-ashton")
+    for move in moves:
+        challenge.play(move)
+        linnaeus.play(move)
+    assert challenge.outcome == Outcome(None, Termination.REPETITION)
+    assert linnaeus.outcome is None and linnaeus.repetitions() == 2
+
+
+def test_opentafls_reading_of_tfr_w_gives_a_repetition_to_the_side_that_did_not_make_it() -> None:
+    # An attacker and a defender shuttle; the attackers' 5. b1-c1 makes the third occurrence.
+    moves = ["d1-c1", "f4-e4", "c1-b1", "e4-f4", "b1-c1", "f4-e4", "c1-b1", "e4-f4", "b1-c1"]
+    ours = Game("copenhagen")
+    opentafl = Game(with_opentafl_repetition(get_variant("copenhagen")))
+    for move in moves:
+        ours.play(move)
+        opentafl.play(move)
+    assert ours.outcome == Outcome(Side.ATTACKERS, Termination.PERPETUAL_REPETITION)
+    assert opentafl.outcome == Outcome(Side.DEFENDERS, Termination.PERPETUAL_REPETITION)

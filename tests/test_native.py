@@ -19,7 +19,9 @@ import random
 import shutil
 import subprocess
 import sys
+import tarfile
 import weakref
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,7 @@ from bot.ai.search import Searcher
 from bot.engine import VARIANTS, Board, Game, Side, TaflError, core, get_variant
 from bot.engine.agreement import Agreement, random_games, replayed_games, tree
 from bot.engine.tables import MOVE_SHIFT
+from bot.engine.variants import with_opentafl_repetition
 
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"
@@ -55,6 +58,56 @@ def test_the_fast_core_is_in_use_in_ci() -> None:
     assert native.states() == {"engine": "fast", "search": "fast"}, native.describe()
     assert native.describe() == "fast core (C): rules engine and search"
     assert native.main(["status", "--strict"]) == 0
+
+
+@pytest.mark.parametrize("module", ["bot.engine._core", "bot.ai._core"])
+def test_the_fast_cores_type_stubs_describe_the_built_modules(module: str) -> None:
+    """``_core.pyi`` beside each extension is what ``mypy --strict`` checks its callers
+    against: mypy's stubtest compares it with the built module (every name, and each one's
+    kind: class, method, property, constant). Run wherever the core is built, so in CI."""
+    built = {"bot.engine._core": core.extension(), "bot.ai._core": fast.extension()}[module]
+    if built is None:
+        if IN_CI:
+            pytest.fail(f"CI must build the fast core: {native.describe()}")
+        pytest.skip(f"the fast core is not in use here: {native.describe()}")
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", module],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_fast_cores_type_stubs_are_shipped_with_the_package(tmp_path: Path) -> None:
+    """An installed copy keeps the stubs beside the extensions, so that its users type-check
+    against them too: the wheel has them, and so has the source distribution."""
+    copy = _copy(tmp_path, with_core=False)
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
+        shutil.copy(ROOT / name, copy)
+    environment = {**os.environ, "TAFL_NO_NATIVE": "1"}  # the stubs, not the compiler, matter
+    for command in (
+        ["-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation", "-q", "-w", "dist"],
+        ["setup.py", "-q", "sdist", "-d", "dist"],
+    ):
+        done = subprocess.run(
+            [sys.executable, *command],
+            cwd=copy,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = (copy / "dist").glob("*.whl")
+    (sdist,) = (copy / "dist").glob("*.tar.gz")
+    with zipfile.ZipFile(wheel) as packed:
+        shipped = set(packed.namelist())
+    assert {"bot/engine/_core.pyi", "bot/ai/_core.pyi"} <= shipped
+    with tarfile.open(sdist) as packed:
+        sources = {name.partition("/")[2] for name in packed.getnames()}
+    assert {"bot/engine/_core.pyi", "bot/ai/_core.pyi"} <= sources
 
 
 # ------------------------------------------------------------------ the board
@@ -250,6 +303,12 @@ def _puzzles(variant: str, count: int) -> list[Board]:
     return boards
 
 
+def _recorded(index: int, plies: int) -> Board:
+    """The position after the first ``plies`` moves of recorded Copenhagen game ``index``."""
+    [recorded] = [game for game in load_games() if game.index == index]
+    return _played("copenhagen", [move for move, _ in recorded.moves[:plies]])
+
+
 def _cases() -> list[SearchCase]:
     cases = [
         SearchCase("tablut start", _played("tablut", []), 4),
@@ -301,7 +360,15 @@ def _cases() -> list[SearchCase]:
         # at the same node, in the same iteration, with the same partial answer.
         SearchCase("stopped halfway", _played("tablut", ["e2-c2", "c5-c3"]), 8, stop_after=5),
         SearchCase("copenhagen stopped", _played("copenhagen", []), 6, stop_after=3),
+        # Late Copenhagen positions whose lines build exit forts (the quiescence reads the
+        # defenders' threats to build one); a full-width search; a root move left out.
+        SearchCase("copenhagen exit fort threats", _recorded(171, 47), 3),
+        SearchCase("copenhagen exit forts stopped", _recorded(489, 43), 3),
+        SearchCase("copenhagen exit fort by a king's move", _recorded(1145, 58), 3),
+        SearchCase("copenhagen full width", _recorded(1373, 55), 3, reductions=False),
     ]
+    board = _recorded(1380, 55)
+    cases.append(SearchCase("a root move left out", board, 3, exclude=(board.moves()[5],)))
     return cases
 
 
@@ -325,6 +392,10 @@ def test_copenhagen_repetitions_score_alike_on_both_cores() -> None:
         hashes.append(game.board.hash)
     board = Board(game.variant, list(game.board.cells), game.board.turn)
     assert compare_search(SearchCase("shuffle", board, 3, history=tuple(hashes[:-1]))) == []
+    # The same, with the repetition read as OpenTafl reads tfr:w (the mover into it loses).
+    opentafl = Board(with_opentafl_repetition(game.variant), list(board.cells), board.turn)
+    case = SearchCase("shuffle, OpenTafl's repetition", opentafl, 3, history=tuple(hashes[:-1]))
+    assert compare_search(case) == []
 
 
 # ------------------------------------------------------------------ without the fast core

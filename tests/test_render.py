@@ -11,7 +11,7 @@ import pytest
 from helpers import game, position
 from PIL import Image, ImageSequence
 
-from bot.engine import Game, Outcome, Side, Termination, get_variant, parse_square
+from bot.engine import Game, Side, get_variant, parse_square
 from bot.render import (
     ATTACKER,
     DEFENDER,
@@ -28,6 +28,7 @@ from bot.render import (
     render_gif,
     render_png,
     replay_views,
+    result_status,
 )
 from bot.render.__main__ import main as cli
 from bot.render.board import PNG_MAX_BYTES
@@ -740,15 +741,10 @@ def test_a_reviewed_board_drops_its_move_before_the_better_move_and_its_number_l
 
 
 @pytest.mark.parametrize(
-    ("winner", "ending", "status"),
-    [
-        (Side.DEFENDERS, Termination.RESIGNATION, "Defenders win: resignation"),
-        (Side.ATTACKERS, Termination.TIMEOUT, "Attackers win: timeout"),
-        (None, Termination.AGREED_DRAW, "Draw: by agreement"),
-    ],
+    "ended", ["Defenders win: resignation", "Draw: by agreement", "Called off"]
 )
-def test_a_game_ended_off_the_board_is_captioned_with_its_result_not_a_turn_or_call(
-    winner: Side | None, ending: Termination, status: str
+def test_a_game_ended_off_the_board_is_captioned_with_how_it_ended_not_a_turn_or_call(
+    ended: str,
 ) -> None:
     played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
     played.play("h8-h7")  # Raichi: the king has a road to i4, and the attackers are to move
@@ -757,9 +753,14 @@ def test_a_game_ended_off_the_board_is_captioned_with_its_result_not_a_turn_or_c
     assert live.caption.to_move == "attackers"
 
     assert live.routes  # the road to i4
-    ended = board_view_from_game(played, caption=True, outcome=Outcome(winner, ending))
-    assert ended.caption is not None
-    assert ended.caption.status == status and ended.caption.to_move is None
-    assert ended.routes == () and not ended.king_threatened  # nothing left to play for
-    # The last frame of a replay shows the same result.
-    assert replay_views(played, caption=True, outcome=Outcome(winner, ending))[-1] == ended
+    view = board_view_from_game(played, caption=True, ended=ended)
+    assert view.caption is not None
+    assert view.caption.status == ended and view.caption.to_move is None
+    assert view.routes == () and not view.king_threatened  # nothing left to play for
+    # The last frame of a replay shows the same ending.
+    assert replay_views(played, caption=True, ended=ended)[-1] == view
+
+
+def test_a_result_is_worded_for_the_caption_winner_first() -> None:
+    assert result_status(Side.DEFENDERS, "resignation") == "Defenders win: resignation"
+    assert result_status(None, "threefold repetition") == "Draw: threefold repetition"

@@ -14,6 +14,7 @@ from storage_helpers import ALICE, BOB, START, FakeClock, new_game, open_storage
 from bot.engine import Termination
 from bot.storage import (
     ChannelBusy,
+    GameEnding,
     GameNotActive,
     GameResult,
     GameStatus,
@@ -22,6 +23,8 @@ from bot.storage import (
     Participant,
     PositionChanged,
     Storage,
+    TableEnding,
+    game_ending,
     is_postgres_url,
 )
 
@@ -225,16 +228,42 @@ async def test_impossible_endings_are_refused(storage: Storage, result: str, rea
     assert (await storage.games.get(game.id)).status is GameStatus.ACTIVE
 
 
-@pytest.mark.parametrize("termination", list(Termination))
-async def test_every_ending_the_engine_knows_is_stored_and_read_back(
-    storage: Storage, termination: Termination
+@pytest.mark.parametrize("termination", [*Termination, *TableEnding])
+async def test_every_ending_the_board_s_and_the_table_s_is_stored_and_read_back(
+    storage: Storage, termination: GameEnding
 ) -> None:
-    """Storage keeps no list of endings of its own, so no ending can be missing from it."""
+    """The rules' endings are the engine's (storage keeps no copy of them) and the table's are
+    storage's own: every one of either is stored and read back as itself."""
     game = await new_game(storage)
     result = "draw" if termination.is_draw else "attackers"
     finished = await storage.games.finish(game.id, result, termination)
     assert (finished.record.reason, finished.record.result) == (termination, GameResult(result))
     assert (await storage.games.get(game.id)).reason is termination
+
+
+def test_the_stored_names_of_endings_never_change_and_never_collide() -> None:
+    """The database stores these and game records write them (the ``termination`` tag): a
+    value that has shipped keeps its spelling, whichever layer's vocabulary it is in, and no
+    value is in both, so a stored one reads back as one ending."""
+    board = {ending.value for ending in Termination}
+    table = {ending.value for ending in TableEnding}
+    assert board == {
+        "king escaped",
+        "king captured",
+        "king's group surrounded",
+        "tuichi",
+        "exit fort",
+        "encirclement",
+        "no legal move",
+        "threefold repetition",
+        "perpetual repetition",
+    }
+    assert table == {"resignation", "timeout", "agreed draw", "abandoned"}
+    assert not board & table
+    assert game_ending("agreed draw") is TableEnding.AGREED_DRAW
+    assert game_ending("tuichi") is Termination.TUICHI
+    with pytest.raises(ValueError, match="'forfeit' is not an ending"):
+        game_ending("forfeit")
 
 
 async def test_an_aborted_game_has_no_result_and_no_rating(storage: Storage) -> None:

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from storage_helpers import FakeClock, new_game
 
-from bot.engine import Termination
-from bot.storage import ChannelBusy, NotFound, Participant, Place, Storage
+from bot.storage import ChannelBusy, NotFound, Participant, Place, Storage, TableEnding
 from bot.storage.lobby import (
     SEEK_LIFETIME,
     UNSTARTED_GRACE,
@@ -276,7 +275,7 @@ async def test_a_pair_starts_one_game_with_a_venue_in_each_server(storage: Stora
     assert (await storage.games.venues(record.id))[1].board_message_id == 77
     assert await storage.games.claim_notice(record.id, 0)
     assert not await storage.games.claim_notice(record.id, 0)  # once per move
-    finished = await storage.games.finish(record.id, "attackers", Termination.RESIGNATION)
+    finished = await storage.games.finish(record.id, "attackers", TableEnding.RESIGNATION)
     assert finished.record.status.value == "finished"
     assert not any(v.active for v in await storage.games.venues(record.id))
     assert (await storage.games.last_finished_in_channel(9002)) == record.id
@@ -407,7 +406,7 @@ async def test_a_game_across_servers_counts_in_each_players_server(storage: Stor
     for ply, move in enumerate(["a4-a2", "d5-f5"]):
         await storage.games.append_move(record.id, ply, move)
     winner = "attackers"
-    await storage.games.finish(record.id, winner, Termination.RESIGNATION)
+    await storage.games.finish(record.id, winner, TableEnding.RESIGNATION)
     for guild, player in ((1, ANN), (2, BEN)):
         board = await storage.leaderboards.leaderboard("brandubh", guild_id=guild, min_games=1)
         assert [entry.user_id for entry in board] == [player.user_id]

@@ -7,8 +7,14 @@ import asyncio
 import pytest
 from storage_helpers import new_game, open_storage, play_opening
 
-from bot.engine import Termination
-from bot.storage import GameNotActive, GameResult, PositionChanged, Storage, StoredOffer
+from bot.storage import (
+    GameNotActive,
+    GameResult,
+    PositionChanged,
+    Storage,
+    StoredOffer,
+    TableEnding,
+)
 
 
 async def test_an_offer_is_kept_until_taken_and_taken_once(storage: Storage) -> None:
@@ -37,7 +43,7 @@ async def test_a_new_offer_replaces_the_old_and_a_stale_or_ended_game_refuses(
     assert await storage.offers.open_offers() == [StoredOffer(game.id, "takeback", 102, 2, None)]
     with pytest.raises(PositionChanged):
         await storage.offers.make(game.id, "draw", 101, 1)
-    await storage.games.finish(game.id, GameResult.DRAW, Termination.AGREED_DRAW)
+    await storage.games.finish(game.id, GameResult.DRAW, TableEnding.AGREED_DRAW)
     with pytest.raises(GameNotActive):
         await storage.offers.make(game.id, "draw", 101, 2)
     assert await storage.offers.open_offers() == []
@@ -54,7 +60,7 @@ async def test_every_change_of_the_game_withdraws_its_offers(storage: Storage, c
     elif change == "takeback":
         await storage.games.take_back(game.id, 2)
     elif change == "finish":
-        await storage.games.finish(game.id, GameResult.DEFENDERS, Termination.RESIGNATION)
+        await storage.games.finish(game.id, GameResult.DEFENDERS, TableEnding.RESIGNATION)
     else:
         await storage.games.mark_unreplayable(game.id, "test")
     assert await storage.offers.open_offers() == []

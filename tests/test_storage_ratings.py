@@ -11,6 +11,7 @@ from storage_helpers import ALICE, BOB, CAROL, open_storage, play_opening
 from bot.engine import Termination
 from bot.storage import (
     PLIES_TO_COUNT,
+    GameEnding,
     GameRecord,
     GameResult,
     Participant,
@@ -18,6 +19,7 @@ from bot.storage import (
     ServerSettings,
     Storage,
     Streak,
+    TableEnding,
 )
 from bot.storage.glicko2 import rate_game
 
@@ -268,9 +270,9 @@ async def test_server_settings_are_kept_together(storage: Storage) -> None:
 
 
 @pytest.mark.parametrize("plies", [0, 1])
-@pytest.mark.parametrize("ending", list(Termination))
+@pytest.mark.parametrize("ending", [*Termination, *TableEnding])
 async def test_a_game_that_ends_before_both_sides_moved_is_not_rated(
-    storage: Storage, ending: Termination, plies: int
+    storage: Storage, ending: GameEnding, plies: int
 ) -> None:
     """Every ending, by people, the clock or the board, goes through ``finish``: none escapes."""
     result = "draw" if ending.is_draw else "defenders"

@@ -1,14 +1,12 @@
 """The Discord edge: posts made into discord.py's objects as Discord takes them, controls read
-back from their custom ids, and the one private part of discord.py it relies on, pinned."""
+back from their custom ids (the private parts of discord.py it relies on are checked with the
+pin, in tests/test_bot_discord_release.py)."""
 
 from __future__ import annotations
 
 import re
-import tomllib
-from pathlib import Path
 
 import discord
-from packaging.requirements import Requirement
 
 from bot.discord_bot.compose.board import GameAction, PieceChoice, TargetChoice, board_card
 from bot.discord_bot.compose.post import (
@@ -27,7 +25,6 @@ from bot.discord_bot.table import (
     EMBED_DESCRIPTION,
     NO_PING,
     PING,
-    RESPONSE_SLOT,
     Table,
     choices,
     embed_of,
@@ -36,8 +33,6 @@ from bot.discord_bot.table import (
     text_of,
     view_of,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_card_is_an_embed_in_its_tones_colour_fitted_to_discords_limits() -> None:
@@ -155,21 +150,3 @@ def test_the_board_card_is_an_embed_the_players_saw_before() -> None:
         "image": {"url": "attachment://tafl-7-1.png"},
         "footer": {"text": "/tafl move, or the Move button · /tafl rules explains the game"},
     }
-
-
-def test_the_private_part_of_discord_py_the_watchdog_uses_is_there_in_the_pinned_releases() -> None:
-    """The watchdog gives each watched interaction its own response by replacing discord.py's
-    cached one (a slot of discord.Interaction), while features answer through
-    ``interaction.response``: pinned to the releases tested with it."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    [pinned] = [
-        Requirement(line)
-        for line in project["project"]["dependencies"]
-        if Requirement(line).name == "discord.py"
-    ]
-    assert discord.__version__ in pinned.specifier
-    assert pinned.specifier.contains("2.7.1") and not pinned.specifier.contains("3.0")
-    assert not any(pinned.specifier.contains(f"2.{minor}.0") for minor in (8, 9))
-    assert RESPONSE_SLOT in discord.Interaction.__slots__
-    response = discord.Interaction.__dict__["response"]
-    assert getattr(response, "name", None) == RESPONSE_SLOT  # the slot .response caches itself in

@@ -12,8 +12,8 @@ from storage_helpers import ALICE, BOB, open_storage
 
 from bot.ai.puzzles import read_puzzles
 from bot.ai.puzzles.mining import Tally, mine, self_play_games
-from bot.engine import Game, Termination, get_variant
-from bot.storage import GameResult, Storage
+from bot.engine import Game, get_variant
+from bot.storage import GameResult, Storage, TableEnding
 from bot.tools.__main__ import main as tools_main
 from bot.tools.puzzles import mine_database
 
@@ -43,7 +43,7 @@ async def store(storage: Storage, games: list[Game], channel: int = 500) -> list
         await storage.games.finish(
             record.id,
             GameResult.DRAW if outcome is None else outcome.result_text,
-            Termination.AGREED_DRAW if outcome is None else outcome.termination,
+            TableEnding.AGREED_DRAW if outcome is None else outcome.termination,
             expected_ply=game.ply,
         )
         ids.append(record.id)
@@ -65,14 +65,14 @@ async def test_the_games_of_the_database_give_the_puzzles_the_miner_finds_in_the
             guild_id=1, channel_id=900, variant="fidchell", attackers=ALICE, defenders=BOB
         )
         await storage.games.append_move(broken.id, 0, "a1-a1")
-        await storage.games.finish(broken.id, GameResult.DRAW, Termination.AGREED_DRAW)
+        await storage.games.finish(broken.id, GameResult.DRAW, TableEnding.AGREED_DRAW)
         ids = await store(storage, games)
         # Neither an unfinished game nor another variant's is read for fidchell.
         for channel, variant in ((901, "fidchell"), (902, "brandubh")):
             other = await storage.games.create(
                 guild_id=1, channel_id=channel, variant=variant, attackers=ALICE, defenders=BOB
             )
-        await storage.games.finish(other.id, GameResult.DRAW, Termination.AGREED_DRAW)
+        await storage.games.finish(other.id, GameResult.DRAW, TableEnding.AGREED_DRAW)
     finally:
         await storage.close()
     expected = await asyncio.to_thread(

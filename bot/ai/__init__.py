@@ -28,7 +28,7 @@ from .levels import (
 )
 from .player import choose_move_text, think
 from .search import MATE, Searcher, SearchResult, search_position
-from .service import AIError, AIService
+from .service import AIError, AIService, ChosenMove
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -38,6 +38,7 @@ __all__ = [
     "MATE",
     "AIError",
     "AIService",
+    "ChosenMove",
     "Evaluator",
     "GameAnalysis",
     "Level",

@@ -49,7 +49,10 @@ class SearchCase:
     seed: int = 0
     quiescence: bool = True
     reads_threats: bool = True
+    reductions: bool = True
     contempt: int = 0
+    exclude: tuple[int, ...] = ()
+    """Root moves left out."""
 
 
 def run(case: SearchCase, fast: bool) -> list[Report]:
@@ -60,6 +63,7 @@ def run(case: SearchCase, fast: bool) -> list[Report]:
         seed=case.seed,
         quiescence=case.quiescence,
         reads_threats=case.reads_threats,
+        reductions=case.reductions,
         contempt=case.contempt,
         fast=fast,
     )
@@ -73,7 +77,13 @@ def run(case: SearchCase, fast: bool) -> list[Report]:
             checks += 1
             return case.stop_after is not None and checks > case.stop_after
 
-        result = searcher.search(board, max_depth=case.max_depth, history=case.history, stop=stop)
+        result = searcher.search(
+            board,
+            max_depth=case.max_depth,
+            history=case.history,
+            stop=stop,
+            exclude=case.exclude,
+        )
         reports.append(_report(result))
     return reports
 

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.board import ATTACKERS, Board
 from bot.engine.game import Game
@@ -45,8 +45,8 @@ FORMAT_VERSION = 1
 """The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are)."""
 METHOD = 3
 """The version of how a review is made (its thresholds, the search again for where a forced
-result began, the answers its sentences name): stored reviews name it with their budget, so that
-a review made the old way is made again rather than shown."""
+result or a collapse began, the answers its sentences name): stored reviews name it with their
+budget, so that a review made the old way is made again rather than shown."""
 
 # ---------------------------------------------------------------------------------- the budget
 
@@ -150,11 +150,6 @@ HOPELESS = 0.05
 game was lost already, the forced line only came into the search's sight."""
 CRITICAL = 3
 """How many of the moments are flagged as the critical ones, to show with a board."""
-SWING = (0.8, 0.2)
-"""A side whose winning chances fell from the first to the second lost a won game: its review
-must name the moves that did it, even when none of them alone cost enough to be reported."""
-SLOW_LOSS_MOVES = 3
-"""How many of its costliest moves a slow loss names when no single move stood out."""
 
 
 def win_chance(score: int, calibration: Calibration = DEFAULT_CALIBRATION) -> float:
@@ -285,6 +280,7 @@ def evaluate_position(
     time_limit: float | None = None,
     max_depth: int | None = None,
     fast: bool | None = None,
+    exclude: str | None = None,
 ) -> PositionEval:
     """Search the position after ``moves`` at a fixed budget; a finished game is scored exactly.
 
@@ -300,6 +296,9 @@ def evaluate_position(
     fixed-depth search flatters the side that makes the last move of its horizon, by as much as
     an attacker in some positions, and the mean of an odd and an even depth cancels that swing,
     so that the positions before and after a move are judged alike.
+
+    ``exclude`` leaves one move out (``e1-e4``): the verdict is then the best of the others
+    (:class:`Deepening` asks so). With no other move it has no best move and counts as lost.
     """
     game, hashes = replay(variant, start_position, first_turn, list(moves))
     if game.outcome is not None:
@@ -321,15 +320,19 @@ def evaluate_position(
     iterations: list[SearchResult] = []
     # A fresh searcher: a table left by other positions would make the result depend on what
     # the process searched before.
+    excluded = [move for move in board.moves() if move_text(move, game.size) == exclude]
     result = Searcher(game.variant, fast=fast).search(
         board,
         max_depth=depth,
         time_limit=limit,
         history=repeated,
         on_iteration=iterations.append,
+        exclude=excluded,
     )
-    score = _steady_score(result, iterations)
     sign = 1 if board.turn == ATTACKERS else -1
+    if result.move is None:
+        return PositionEval(sign * -MATE, None)
+    score = _steady_score(result, iterations)
     pv = tuple(move_text(move, game.size) for move in result.pv)
     best = move_text(result.move, game.size) if result.move is not None else None
     if best is not None and (not pv or pv[0] != best):
@@ -352,9 +355,11 @@ def _steady_score(result: SearchResult, iterations: list[SearchResult]) -> int:
 
 # ---------------------------------------------------------------------------------- blame
 
-DEEPER = 4
-"""How many plies deeper than the review's depth a position may be searched again, to find
-where a forced result began."""
+DEEPER = 0
+"""How many plies deeper than the review's depth a position is searched again, to find the move
+that allowed a forced result or a collapse: none, so that its verdict is judged as its
+neighbours are (a deeper one shifts the chances of the position, and with them the cost of the
+opponent's move before it: a brandubh review found a 20% inaccuracy that was only that)."""
 RESEARCHES = 16
 """The most positions one review searches again."""
 
@@ -368,22 +373,37 @@ def forced_winner(evaluation: PositionEval) -> Side | None:
     return None
 
 
-class Deepening:
-    """Pins a forced result on the move that allowed it.
+class Ask(NamedTuple):
+    """A position a review should search again: after ``moves[:position]``, to ``depth``
+    plies, leaving out the move played there (``exclude``, when given: how good were the
+    others?)."""
 
-    A fixed-depth search sees a forced result only within its horizon, so a review first sees a
-    forced win a few plies after the move that allowed it, and would blame a later, innocent
-    move. Where a position is won by force and the one before it is not, that earlier position
-    is searched again, deeper (to the length of the forced line, at most :data:`DEEPER` plies
-    more), and so on backwards while the deeper verdict agrees; the first position that holds
-    is where the blame lands, on the move made from it.
+    position: int
+    depth: int
+    exclude: str | None = None
+
+
+class Deepening:
+    """Pins a forced result, or a collapse of a side's chances, on the move that allowed it.
+
+    A fixed-depth search is blind beyond its horizon, and its reductions (late quiet moves read
+    shallower) leave it blind to some results even within it: a review would blame a later,
+    innocent move, or nobody. So wherever a position is won by force and the one before it is
+    not, the positions before it are searched again, deeper, walking back over the loser's
+    moves: each is searched without the move the loser played there. If another move holds,
+    that move is the one that allowed the loss; if every other move loses too, the position was
+    already lost, and the walk goes on to the loser's move before (the winner's move in between
+    keeps the win it reached: no search needed). Where the mover's chances collapsed right after
+    the engine's own choice (:data:`BLUNDER_DROP` or more, no forced result), the position is
+    searched again without that move: an alternative that keeps clearly better chances makes the
+    move a mistake the review can name. Every search again reads :data:`DEEPER` plies deeper
+    than the review (none: it asks another question, not the same one deeper).
 
     The review drives it, since it owns the searches (worker processes)::
 
-        deepening = Deepening(evals, depth)
+        deepening = Deepening(evals, depth, moves, first_turn, variant)
         while (ask := deepening.next()) is not None:
-            index, depth = ask
-            deepening.accept(index, evaluate(position index, at depth))
+            deepening.accept(ask.position, evaluate(ask.position, ask.depth, ask.exclude))
         evals = deepening.evals
 
     The same game and depth always ask for the same searches, so a review stays reproducible.
@@ -393,70 +413,122 @@ class Deepening:
         self,
         evals: Sequence[PositionEval],
         depth: int,
+        moves: Sequence[str],
+        first_turn: Side,
+        variant: str | Variant,
         *,
         deeper: int = DEEPER,
         budget: int = RESEARCHES,
     ) -> None:
+        if len(evals) != len(moves) + 1:
+            raise ValueError(f"{len(evals)} evaluations for {len(moves)} moves")
         self.evals = list(evals)
         """The verdicts, the deeper ones in place of those they correct."""
-        self.depth = depth
-        self.limit = depth + deeper
+        self.depth = depth + deeper
+        """The depth of the searches again."""
+        self.moves = list(moves)
+        self.first_turn = first_turn
+        self.calibration = calibration_for(variant)
         self.budget = budget
         self.searched = 0
         """How many positions were searched again."""
-        self._cursor = 1
-        self._pending: tuple[int, int, Side] | None = None
-        """The position to search again, the plies to the forced result from it, the winner."""
+        self._cursor = 0
+        self._pending: tuple[Ask, Side | None] | None = None
+        """The search asked for, and the winner whose forced result is being traced back (None:
+        a collapse of chances)."""
 
-    def next(self) -> tuple[int, int] | None:
-        """The next position to search again and its depth, or ``None`` when done."""
-        if self.searched >= self.budget:
+    def mover(self, index: int) -> Side:
+        """Who plays the move from position ``index``."""
+        return self.first_turn if index % 2 == 0 else self.first_turn.other
+
+    def next(self) -> Ask | None:
+        """The next position to search again, or ``None`` when done."""
+        while self._pending is None and self.searched < self.budget:
+            if self._cursor >= len(self.moves):
+                return None
+            index = self._cursor
+            self._cursor += 1
+            winner = forced_winner(self.evals[index + 1])
+            if winner is not None and forced_winner(self.evals[index]) is not winner:
+                self._walk_back(index, winner)
+            elif winner is None and self._collapsed(index):
+                ask = Ask(index, self.depth, self.moves[index])
+                self._pending = (ask, None)
+        if self._pending is None or self.searched >= self.budget:
             return None
-        if self._pending is None:
-            self._pending = self._next_onset()
-        if self._pending is None:
-            return None
-        index, plies, _ = self._pending
-        return index, min(plies, self.limit)
+        return self._pending[0]
 
     def accept(self, index: int, evaluation: PositionEval) -> None:
         """The deeper verdict on the position :meth:`next` asked for."""
-        assert self._pending is not None and self._pending[0] == index
-        _, plies, winner = self._pending
-        self.searched += 1
+        assert self._pending is not None and self._pending[0].position == index
+        _, winner = self._pending
         self._pending = None
-        if forced_winner(evaluation) is not winner:
-            return  # this position holds: the move made from it allowed the forced result
+        self.searched += 1
+        side = self.mover(index)
+        if winner is None:  # a collapse: is another move clearly better than the one played?
+            after = chance_for(side, self.evals[index + 1], self.calibration)
+            better = chance_for(side, evaluation, self.calibration)
+            if evaluation.best_move is not None and better - after >= INACCURACY_DROP:
+                self.evals[index] = evaluation
+            return
+        if evaluation.best_move is not None and forced_winner(evaluation) is not winner:
+            self.evals[index] = evaluation  # another move holds: the one played allowed it
+            return
+        # Every move loses: the position was lost already; the longest loss is its value.
+        played = self._won_by_move(index, winner)
+        if evaluation.best_move is None or evaluation.for_side(side) < played.for_side(side):
+            evaluation = played
         self.evals[index] = evaluation
-        if index > 0 and plies < self.limit and forced_winner(self.evals[index - 1]) is not winner:
-            self._pending = (index - 1, plies + 1, winner)
+        if index > 0:
+            self._walk_back(index - 1, winner)
 
-    def _next_onset(self) -> tuple[int, int, Side] | None:
-        """The next position before a forced result that its own search did not see, when the
-        forced line was beyond that search's horizon."""
-        while self._cursor < len(self.evals):
-            index = self._cursor
-            self._cursor += 1
-            here, before = self.evals[index], self.evals[index - 1]
-            winner = forced_winner(here)
-            if winner is None or forced_winner(before) is winner:
+    def _walk_back(self, index: int, winner: Side) -> None:
+        """Trace a forced win for ``winner`` from the position after move ``index`` back: the
+        winner's own moves keep it (the position before is won by the same move), the loser's
+        are asked about."""
+        while index >= 0 and forced_winner(self.evals[index]) is not winner:
+            if self.mover(index) is winner:
+                self.evals[index] = self._won_by_move(index, winner)
+                index -= 1
                 continue
-            plies = abs(here.mate_in or 0) + 1  # from the position before
-            if plies > self.depth:
-                return index - 1, plies, winner
-        return None
+            self._pending = (Ask(index, self.depth, self.moves[index]), winner)
+            return
+
+    def _won_by_move(self, index: int, winner: Side) -> PositionEval:
+        """Position ``index``'s verdict through the move played there, which reaches the
+        forced win for ``winner`` of the position after it (one ply more)."""
+        after = self.evals[index + 1]
+        plies = abs(after.mate_in or 0) + 1
+        score = MATE - plies if winner is Side.ATTACKERS else -(MATE - plies)
+        move = self.moves[index]
+        return PositionEval(score, move, (move, *after.pv), after.depth, 0)
+
+    def _collapsed(self, index: int) -> bool:
+        """Whether the mover's chances fell by :data:`BLUNDER_DROP` or more right after the
+        engine's own choice (which the review cannot blame as it stands)."""
+        before, after = self.evals[index], self.evals[index + 1]
+        if before.best_move != self.moves[index] or forced_winner(before) is not None:
+            return False
+        side = self.mover(index)
+        drop = chance_for(side, before, self.calibration) - chance_for(
+            side, after, self.calibration
+        )
+        return drop >= BLUNDER_DROP
 
 
 def deepen(
     evals: Sequence[PositionEval],
     depth: int,
-    evaluate: Callable[[int, int], PositionEval],
+    moves: Sequence[str],
+    first_turn: Side,
+    variant: str | Variant,
+    evaluate: Callable[[int, int, str | None], PositionEval],
 ) -> list[PositionEval]:
-    """Run a :class:`Deepening` with ``evaluate(position index, depth)`` (in this process)."""
-    deepening = Deepening(evals, depth)
+    """Run a :class:`Deepening` with ``evaluate(position index, depth, excluded move)`` (in this
+    process)."""
+    deepening = Deepening(evals, depth, moves, first_turn, variant)
     while (ask := deepening.next()) is not None:
-        index, deeper = ask
-        deepening.accept(index, evaluate(index, deeper))
+        deepening.accept(ask.position, evaluate(*ask))
     return deepening.evals
 
 
@@ -677,7 +749,7 @@ def review(
             moment = finder.moment(index, move)
             if moment is not None:
                 moments.append(moment)
-    moments = _flag_critical(moments + finder.slow_losses(played, moments))
+    moments = _flag_critical(moments)
     weights = volatility_weights([evaluation.chance(calibration) for evaluation in evals])
     first = 0 if game.start_turn is Side.ATTACKERS else 1
     return GameAnalysis(
@@ -826,53 +898,6 @@ class _Finder:
             return None
         explanation = self._blunder(index, move, opponent_finishes, chance_before, chance_after)
         return make(kind, before.best_move, explanation)
-
-    def slow_losses(self, played: Sequence[str], moments: Sequence[Moment]) -> list[Moment]:
-        """For a side whose winning chances fell from a won position (:data:`SWING`) without a
-        single moment of its own to show for it, its costliest moves (up to
-        :data:`SLOW_LOSS_MOVES`), reported as what their cost makes them: a slow loss is
-        explained by the moves that made it."""
-        found: list[Moment] = []
-        chances = [evaluation.chance(self.calibration) for evaluation in self.evals]
-        for side in (Side.ATTACKERS, Side.DEFENDERS):
-            if any(moment.side is side for moment in moments):
-                continue
-            mine = [c if side is Side.ATTACKERS else 1.0 - c for c in chances]
-            peak = next((i for i, c in enumerate(mine) if c >= SWING[0]), None)
-            if peak is None or min(mine[peak:], default=1.0) > SWING[1]:
-                continue
-            costs = []
-            for index, move in enumerate(played):
-                before, after = self.evals[index], self.evals[index + 1]
-                if explain.mover_of(self.boards[index]) is not side or index < peak:
-                    continue
-                if move == before.best_move or before.best_move is None:
-                    continue
-                cost = round(max(0.0, mine[index] - mine[index + 1]), 3)
-                if cost > 0:
-                    costs.append((cost, index, move))
-            for cost, index, move in sorted(costs, key=lambda c: (-c[0], c[1]))[:SLOW_LOSS_MOVES]:
-                before, after = self.evals[index], self.evals[index + 1]
-                assert before.best_move is not None
-                kind = MomentKind.MISTAKE if cost >= MISTAKE_DROP else MomentKind.INACCURACY
-                opponent_finishes = self.finishes(index + 1)
-                explanation = self._blunder(
-                    index, move, opponent_finishes, mine[index], mine[index + 1]
-                )
-                found.append(
-                    Moment(
-                        index + 1,
-                        side,
-                        kind,
-                        move,
-                        before.best_move,
-                        before.score,
-                        after.score,
-                        explanation,
-                        cost,
-                    )
-                )
-        return found
 
     def _missed_win(self, index: int) -> tuple[str, str] | None:
         """The better move and the sentence, when a win in one or two was not played."""

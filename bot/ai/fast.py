@@ -16,12 +16,15 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bot.engine import core
 from bot.engine.variants import Variant
 
 from .evaluation import Evaluator
+
+if TYPE_CHECKING:
+    from . import _core
 
 SOURCES = Path(__file__).resolve().parent / "csrc"
 """The C sources of ``bot.ai._core`` (with the engine's, :data:`bot.engine.core.SOURCES`)."""
@@ -80,18 +83,21 @@ def new_search(
     noise_key: int,
     quiescence: bool,
     reads_threats: bool,
+    reductions: bool,
     repetition_winner: int,
-) -> Any:
+) -> _core.Search:
     """A C search for the evaluator's variant (see :class:`~bot.ai.search.Searcher`)."""
-    module = extension()
-    if module is None:
+    if extension() is None:
         raise RuntimeError(f"the fast search is not in use ({state()})")
-    return module.Search(
+    from . import _core  # fresh: extension() checked it
+
+    return _core.Search(
         core.board_spec(evaluator.variant),
         eval_spec(evaluator),
         noise,
         noise_key,
         quiescence,
         reads_threats,
+        reductions,
         repetition_winner,
     )

@@ -140,6 +140,60 @@ line OpenTafl sends after ``play`` before it started thinking (it now waits so o
 game's first ``play``). Against ``hard`` (seed 1, ``--time-scale 0.5 --max-plies 160 --jobs
 2``) ``master`` now scored 100.0% on tablut (+20 =0 -0), 70.0% before the fix.
 
+Then (issue 37) ``hard`` came to read every move to its full depth (no late-move reductions)
+and, like ``master``, the Copenhagen exit forts the defenders can build at the horizon, the
+king's moves were never reduced any more, and ``master``'s contempt grew with its advantage (a
+repetition is worth less to it the better it stands). Measured on the shared two-core machine
+while other work ran on it (load 5 to 10), ``--jobs 1``, four random opening plies shared by
+each pair of games with the sides swapped.
+
+Against the Tablut Challenge's champions on ``tablut-ashton``, through
+``bot.ai.lab.champion`` and refereed with the challenge's repetition rule
+(``--first-repetition``; see ``bot/ai/lab/README.md``). Each thinks its command-line timeout
+less a margin: GabibBot got 3 s for 1 s (reported at 1.1 s a move), Becchi 2 s for about 1 s
+(1.0 s); ``master`` got ``--time 1`` (0.5 to 1.0 s: it stops early on a forced result):
+
+==============  ======  ====  ==================  =====================  ===========
+champion        s/move  seed  games, +W =D -L     score [95% CI]         att / def
+==============  ======  ====  ==================  =====================  ===========
+GabibBot        1       21    20, +18 =1 -1       92.5% [82.0, 100.0]    95% / 90%
+Becchi          1       1     2, +2 =0 -0         100.0%                 100% / 100%
+==============  ======  ====  ==================  =====================  ===========
+
+GabibBot (``Tony3oo3/GabiBot``, the 2022-2023 winner, C++) is the strongest champion built. In
+the draw ``master`` attacked, its search at -1,900, and found a repetition at -50: a rescue;
+the loss was a defending game, its king captured after 62 plies.
+
+Against OpenTafl's AI (built from its v0.4.8 sources with ``javac``, its ``thinktime`` the same
+seconds): on Copenhagen both engines read the rules record's ``tfr:w`` as OpenTafl does (the
+side whose move makes the third occurrence loses) and the runner referees so
+(``--opentafl-repetition``):
+
+==============  ======  ======  ==================  =====================  ===========
+variant         s/move  seed    games, +W =D -L     score [95% CI]         att / def
+==============  ======  ======  ==================  =====================  ===========
+tablut          1       12      20, +20 =0 -0       100.0%                 100% / 100%
+copenhagen      2       15, 16  10, +9 =1 -0        95.0% [85.4, 100.0]    90% / 100%
+==============  ======  ======  ==================  =====================  ===========
+
+No tablut game was drawn. On Copenhagen (``--max-plies 300``) four of the five attacking games
+were won on the board (two encirclements, two by leaving the defenders no legal move) and the
+fifth was still going at ply 300; no game ended by a repetition. Before, with the rules record
+read otherwise by each engine, four of five attacking wins had been the defenders' repetition.
+
+Against ``master`` as of commit 1820ead (its own OTEP engine from a checkout of that commit,
+both at ``--time 1``): tablut (seed 31) 10 games, +6 =2 -2, 70.0% [45.2, 94.8] (attacking 80%,
+defending 60%); Copenhagen (seed 41) +2 =0 -3 over five scored games and one left void, which
+measures little: given our rules record (``tfr:w``) the engine now plays OpenTafl's reading of it
+(the side that makes the third occurrence loses) and the old one ours (the attackers win), so
+the old ``master``'s attacking games ended in repetitions the runner voids, and the new one, as
+the attackers, lost three long games to the king's escape (106 to 168 plies). The aim of 65%
+over 20 games on each is not shown.
+
+The ladder, the same arena commands as above: hard-medium (seed 3, ``--max-plies 200``) tablut
+95.0% (+19 =0 -1), copenhagen 90.0% (+17 =2 -1); master-hard on tablut (seeds 1 and 2,
+``--time-scale 0.25``: ``master`` 1 s a move) 90.0% (+17 =2 -1; attacking 100%, defending 80%).
+
 Before the fork check, contempt and the mypyc build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
 +2 =2 -2 on tablut-corner.
@@ -176,7 +230,8 @@ class Level:
     description: str
     """A short lower-case phrase for menus, e.g. "strong; searches 1.5 seconds a move"."""
     time_limit: float
-    """Seconds per move the search may use."""
+    """Seconds per move the search may use: ``master``'s budget, and for the levels limited by
+    depth only a safety net (:data:`SAFETY_NET`)."""
     max_depth: int
     """Deepest iteration (plies before quiescence)."""
     noise: int
@@ -186,9 +241,16 @@ class Level:
     reads_threats: bool = True
     """Whether route threats are read beyond the depth (forks, free blocks, king captures);
     without it only routes already open on the board are seen."""
+    reductions: bool = True
+    """Whether late quiet moves are searched shallower first (deeper in the same time); without
+    them every move is read to the full depth, so no forced result within it is missed."""
     contempt: int = 0
     """How much less than the evaluation's draw value a repetition is worth to this level, in
     hundredths of an attacker: above 0 it plays on from a balanced position instead."""
+    advantage_contempt: float = 0.0
+    """The share of its advantage (its last search's score, see
+    :attr:`bot.ai.search.Searcher.advantage_contempt`) added to its contempt: a level clearly
+    better in the game does not walk into a repetition."""
     side_weights: bool = False
     """Whether it searches with the weights measured better for the side it plays, where a
     variant has them (:func:`bot.ai.evaluation.side_weights`)."""
@@ -198,13 +260,21 @@ class Level:
         return replace(self, time_limit=seconds)
 
 
+SAFETY_NET = 60.0
+"""The clock of the levels limited by depth: far beyond what their depth costs, so that it never
+decides their move. The fast core reads ``hard``'s four plies of an 11x11 endgame in a tenth of
+a second, the pure Python in two to five seconds (some 150,000 positions); at 5 s, the pure
+Python's ``hard`` was cut short on a loaded machine and played its three-ply move instead
+(``tests/test_ai_levels.py``). A search that still runs out of it has hung: the service
+replaces its worker."""
+
 LEVEL_SETTINGS: dict[str, Level] = {
     level.name: level
     for level in (
         Level(
             "easy",
             "beginner; looks one move ahead, misses forks, misjudges quiet positions",
-            time_limit=0.3,
+            time_limit=SAFETY_NET,
             max_depth=1,
             noise=200,
             quiescence=False,
@@ -213,16 +283,17 @@ LEVEL_SETTINGS: dict[str, Level] = {
         Level(
             "medium",
             "club player; reads two moves ahead and every direct king threat",
-            time_limit=5.0,
+            time_limit=SAFETY_NET,
             max_depth=2,
             noise=60,
         ),
         Level(
             "hard",
             "strong; reads four moves ahead and every king tactic",
-            time_limit=5.0,
+            time_limit=SAFETY_NET,
             max_depth=4,
             noise=0,
+            reductions=False,
         ),
         Level(
             "master",
@@ -231,6 +302,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             max_depth=64,
             noise=0,
             contempt=50,
+            advantage_contempt=1.0,
             side_weights=True,
         ),
     )
@@ -260,11 +332,11 @@ def describe_levels() -> dict[str, str]:
 
 
 LADDER: dict[str, dict[tuple[str, str], tuple[int, int, int]]] = {
-    "tablut": {("medium", "easy"): (15, 4, 1), ("hard", "medium"): (19, 1, 0),
-               ("master", "hard"): (20, 0, 0)},
+    "tablut": {("medium", "easy"): (15, 4, 1), ("hard", "medium"): (19, 0, 1),
+               ("master", "hard"): (17, 2, 1)},
     "brandubh": {("medium", "easy"): (19, 10, 11), ("hard", "medium"): (11, 6, 3),
                  ("master", "hard"): (10, 0, 10)},
-    "copenhagen": {("medium", "easy"): (18, 1, 1), ("hard", "medium"): (18, 2, 0),
+    "copenhagen": {("medium", "easy"): (18, 1, 1), ("hard", "medium"): (17, 2, 1),
                    ("master", "hard"): (16, 1, 3)},
     "tablut-corner": {("medium", "easy"): (16, 2, 2), ("hard", "medium"): (11, 1, 8)},
     "tablut-unarmed": {("medium", "easy"): (18, 1, 1), ("hard", "medium"): (15, 4, 1)},
@@ -275,7 +347,9 @@ LADDER: dict[str, dict[tuple[str, str], tuple[int, int, int]]] = {
 levels (stronger, weaker), the stronger level's wins, draws and losses, the latest measurement
 of each (with the fast core and ``hard`` at depth 4 where it was measured again: hard-medium on
 tablut, brandubh and Copenhagen, master-hard on tablut and Copenhagen; tablut's master-hard
-again after the root moves' order was mended). The levels' ratings are derived from it
+again after the root moves' order was mended; hard-medium on tablut and Copenhagen and tablut's
+master-hard once more with ``hard`` reading every move and exit forts, ``master`` its contempt
+fitted to its advantage). The levels' ratings are derived from it
 (:func:`level_ratings`), so a new measurement changes them in one place."""
 
 ANCHOR_LEVEL = "medium"

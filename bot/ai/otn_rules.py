@@ -10,7 +10,9 @@ reported back as warnings rather than refused: OpenTafl's own records for Brandu
 differ from our seeds in exactly such details, the moves stay legal under both, and the host
 sends the true position after every move, so the engine plays on with our variant's judgement.
 OpenTafl's own Copenhagen record (``dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:...``)
-maps onto ``copenhagen`` with no warning.
+maps onto ``copenhagen`` with no warning, its repetition read as OpenTafl reads ``tfr:w`` (the
+side whose move makes the third occurrence loses: :func:`~bot.engine.variants.
+with_opentafl_repetition`), since the host referees by its record.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bot.engine.errors import TaflError
 from bot.engine.otn import format_position, parse_position
 from bot.engine.rules import SurroundedRules
 from bot.engine.types import Side, parse_square
-from bot.engine.variants import VARIANTS, Variant
+from bot.engine.variants import VARIANTS, Variant, with_opentafl_repetition
 
 
 class RulesError(ValueError):
@@ -200,4 +202,8 @@ def match_rules(record: str) -> RulesMatch:
 
     best = min(candidates, key=rank)
     first = Side.ATTACKERS if features["atkf"] == "y" else Side.DEFENDERS
-    return RulesMatch(best, format_position(cells, size), first, tuple(differences(best)))
+    warnings = tuple(differences(best))
+    if features["tfr"] == "w" and best.rules.repetition_winner is not None:
+        # The host referees by its record: read its repetition as OpenTafl reads tfr:w.
+        best = with_opentafl_repetition(best)
+    return RulesMatch(best, format_position(cells, size), first, warnings)

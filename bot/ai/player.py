@@ -27,7 +27,9 @@ def _new_searcher(variant: Variant, level: Level, seed: int, weights: Weights | 
         seed=seed,
         quiescence=level.quiescence,
         reads_threats=level.reads_threats,
+        reductions=level.reductions,
         contempt=level.contempt,
+        advantage_contempt=level.advantage_contempt,
     )
 
 

@@ -1,9 +1,11 @@
 """Iterative-deepening principal variation search for tafl.
 
 Negamax alpha-beta with a transposition table keyed by the board's incremental Zobrist hash,
-move ordering (hash move, captures, killers, history), late-move reductions, and a tafl
-quiescence search that follows the forcing lines: the king's escape threats (Raichi and Tuichi),
-the attackers' blocks, and captures of the king. A repetition is scored by the variant's own rule
+move ordering (hash move, captures, killers, history), late-move reductions (never of a capture
+or a king's move; none at all in a full-width search), and a tafl quiescence search that follows
+the forcing lines: the king's escape threats (Raichi and Tuichi), the attackers' blocks,
+captures of the king, and in Copenhagen the defenders' threats to build an exit fort and the
+attackers' answers to them. A repetition is scored by the variant's own rule
 (:attr:`bot.engine.rules.Rules.repetition_winner`): a draw, or a win for the side the rule names.
 """
 
@@ -13,7 +15,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bot.engine.board import ATTACKERS, DEFENDERS, Board
 from bot.engine.rules import rules_for
@@ -23,7 +25,10 @@ from bot.engine.variants import Variant
 
 from . import fast as fast_core
 from .evaluation import Evaluator, Weights
-from .tactics import KingTactics
+from .tactics import Fort, KingTactics
+
+if TYPE_CHECKING:
+    from . import _core
 
 MATE = 100_000
 """The score of a won position (minus the plies it takes)."""
@@ -33,6 +38,14 @@ INFINITY = MATE + 1
 MAX_PLY = 128
 MAX_QUIESCENCE = 6
 """How many plies of escape threats and blocks the quiescence search follows."""
+
+MOVER_LOSES = -2
+""":attr:`Searcher.repetition_winner` where the side that moves into a repetition loses
+(:attr:`bot.engine.variants.Variant.repetition_mover_loses`)."""
+CONTEMPT_MARGIN = 100
+"""The advantage (hundredths of an attacker) below which a side is not clearly better."""
+CONTEMPT_LIMIT = 800
+"""The most a repetition can be worth below the draw value to the side searching."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 Entry = tuple[int, int, int, int]
@@ -97,11 +110,11 @@ class _CoreTable(MutableMapping[int, Entry]):
     """The fast search's transposition table, seen as the dict the Python search keeps
     (read and cleared; only the search writes it)."""
 
-    def __init__(self, search: Any) -> None:
+    def __init__(self, search: _core.Search) -> None:
         self._search = search
 
     def __getitem__(self, key: int) -> Entry:
-        entry: Entry | None = self._search.tt_get(key)
+        entry = self._search.tt_get(key)
         if entry is None:
             raise KeyError(key)
         return entry
@@ -116,7 +129,7 @@ class _CoreTable(MutableMapping[int, Entry]):
         return iter(self._search.tt_keys())
 
     def __len__(self) -> int:
-        return int(self._search.tt_len())
+        return self._search.tt_len()
 
     def clear(self) -> None:
         """Empty the table."""
@@ -140,7 +153,9 @@ class Searcher:
         seed: int = 0,
         quiescence: bool = True,
         reads_threats: bool = True,
+        reductions: bool = True,
         contempt: int = 0,
+        advantage_contempt: float = 0.0,
         tt_limit: int = 500_000,
         fast: bool | None = None,
     ) -> None:
@@ -150,18 +165,31 @@ class Searcher:
         self.contempt = contempt
         """How much worse than the draw value a repetition is for the side searching: above 0
         it plays on in a balanced position rather than repeat (against a weaker opponent)."""
+        self.advantage_contempt = advantage_contempt
+        """The share of its advantage by which a repetition is worth less still to the side
+        searching: its last search's score for the same side in this game, beyond
+        :data:`CONTEMPT_MARGIN` (at most :data:`CONTEMPT_LIMIT` in all). A clearly better side
+        does not walk into a draw; against an equal one it stays near ``contempt``."""
+        self.last_scores: dict[int, int] = {}
+        """The last search's score by the side it searched for, in the game being played."""
+        self._history_length = -1
+        self._draw_setting: tuple[int, int] | None = None
         self.draw_scores = (self.draw_value, -self.draw_value)
         """A drawn repetition's score for the side to move, by side (set per search)."""
         winner = rules_for(variant).repetition_winner
         self.repetition_winner = (
             -1 if winner is None else (ATTACKERS if winner is Side.ATTACKERS else DEFENDERS)
         )
+        if variant.repetition_mover_loses:
+            self.repetition_winner = MOVER_LOSES
         """The side (board index) that a repetition makes the winner, by the rules; -1 where
         it is a draw. Any return to a position is scored so, not only the third occurrence that
         ends the game: a cycle one side could enter, the other could repeat until the third
         (so in Copenhagen the defenders never gain by a cycle, and the attackers seek one)."""
         self.root_turn = -1
         self.tactics = KingTactics(variant)
+        self.forts = self.tactics.forts
+        """Whether the quiescence reads exit forts (the defenders' threats to build one)."""
         self.noise = noise
         # Noise comes from the position's hash and the seed: reproducible, and the same
         # position is always misjudged the same way within one search (as a person would).
@@ -170,6 +198,9 @@ class Searcher:
         # Without it the king's routes are read only as far as the depth goes: a fork at the
         # horizon is judged by the evaluation, and blocking a route costs a ply like any move.
         self.reads_threats = reads_threats
+        self.reductions = reductions
+        """Whether late quiet moves are searched shallower first. Without, the search is full
+        width: it finds every forced result within its depth (slower; to prove a position)."""
         self.tt_limit = tt_limit
         self._table: dict[int, Entry] = {}
         area = variant.size * variant.size
@@ -184,7 +215,7 @@ class Searcher:
         self.partial: tuple[int, int] | None = None
         """Best root move and score of the running iteration, once its first move is searched."""
         use_core = fast_core.supports(variant) if fast is None else fast
-        self.core: Any = None
+        self.core: _core.Search | None = None
         """The fast core's search doing the iterations (``None``: the Python methods do)."""
         if use_core:
             self.core = fast_core.new_search(
@@ -193,6 +224,7 @@ class Searcher:
                 noise_key=self.noise_key,
                 quiescence=quiescence,
                 reads_threats=reads_threats,
+                reductions=reductions,
                 repetition_winner=self.repetition_winner,
             )
 
@@ -212,6 +244,7 @@ class Searcher:
         history: Iterable[int] = (),
         stop: Callable[[], bool] | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
+        exclude: Iterable[int] = (),
     ) -> SearchResult:
         """Search ``board`` (left as it was found) and return the best move found.
 
@@ -220,7 +253,8 @@ class Searcher:
         win for the attackers). The search stops after ``max_depth`` plies or when
         ``time_limit`` seconds have passed, or when ``stop()`` returns true; it then returns
         the best move of the deepest complete iteration, or a move of the unfinished one that
-        proved better.
+        proved better. Moves in ``exclude`` are not considered (what is the best of the
+        others?); with none left the result has no move.
         """
         started = time.perf_counter()
         self.board = board
@@ -230,13 +264,15 @@ class Searcher:
         self.seen = frozenset(history)
         self.path = set()
         # The draw value is the attackers'; contempt lowers it for the side searching. Scores
-        # stored while searching for the other side counted repetitions the other way.
-        if self.contempt and self.root_turn != board.turn:
+        # stored while searching for the other side, or with another contempt, counted
+        # repetitions otherwise.
+        contempt = self._contempt(board.turn, len(self.seen))
+        setting = (board.turn, contempt)
+        if contempt and self._draw_setting != setting:
             self.tt.clear()
+        self._draw_setting = setting
         self.root_turn = board.turn
-        for_attackers = self.draw_value + (
-            -self.contempt if board.turn == ATTACKERS else self.contempt
-        )
+        for_attackers = self.draw_value + (-contempt if board.turn == ATTACKERS else contempt)
         self.draw_scores = (for_attackers, -for_attackers)
         if self.core is None:  # the fast core keeps and decays its own
             for table in self.history_table:
@@ -248,7 +284,8 @@ class Searcher:
             self.tt.clear()
         reused = len(self.tt) > 0
 
-        moves = board.moves()
+        excluded = frozenset(exclude)
+        moves = [move for move in board.moves() if move not in excluded]
         if not moves:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
         if self.core is not None:
@@ -304,6 +341,7 @@ class Searcher:
             # previous best move is searched first and any move that beats it is kept.
         result.nodes = self.nodes
         result.elapsed = time.perf_counter() - started
+        self.last_scores[board.turn] = result.score
         if result.score < -MATE_BOUND and reused and self.deadline - time.perf_counter() > 0.05:
             # A forced loss read partly from earlier searches' table is checked once afresh:
             # entries stored under another game history (other repetitions, other paths)
@@ -318,6 +356,7 @@ class Searcher:
                 history=self.seen,
                 stop=stop,
                 on_iteration=on_iteration,
+                exclude=excluded,
             )
             # Only a reading at least as deep may overrule the loss (a shallow one may simply
             # not reach it yet).
@@ -327,6 +366,18 @@ class Searcher:
             result.nodes = nodes + fresh.nodes
             result.elapsed = time.perf_counter() - started
         return result
+
+    def _contempt(self, turn: int, history: int) -> int:
+        """The contempt of a search for ``turn`` after ``history`` earlier positions: the
+        level's, plus the share of the side's advantage (see :attr:`advantage_contempt`)."""
+        if history < self._history_length:
+            self.last_scores.clear()  # a new game (or one taken back): no advantage known
+        self._history_length = history
+        last = self.last_scores.get(turn)
+        if not self.advantage_contempt or last is None or abs(last) > MATE_BOUND:
+            return self.contempt
+        extra = int(self.advantage_contempt * (last - CONTEMPT_MARGIN))
+        return min(CONTEMPT_LIMIT, self.contempt + max(0, extra))
 
     def _expired(self) -> bool:
         """Whether the time budget is spent or a stop was asked for (read every 1,024 nodes)."""
@@ -342,14 +393,16 @@ class Searcher:
         self, depth: int, moves: list[int], previous: dict[int, int]
     ) -> tuple[int, int, dict[int, int]]:
         if self.core is not None:
-            return self._core_root(depth, moves, previous)
+            return self._core_root(self.core, depth, moves, previous)
         self.partial = None
         board = self.board
         tactics = self.tactics
+        # The root's moves may leave some out (``exclude``): its shortcuts keep to them.
         if board.turn == DEFENDERS:
             wins = [board.king << MOVE_SHIFT | ray[3][-1] for ray in tactics.open_rays(board)]
         else:
             wins = tactics.capturing_moves(board)
+        wins = [move for move in wins if move in moves]
         if wins:
             return MATE - 1, wins[0], {wins[0]: MATE - 1}
         extension = 0
@@ -357,6 +410,7 @@ class Searcher:
             rays = tactics.open_rays(board)
             if rays:
                 blocks = tactics.blocking_moves(board, rays) if len(rays) == 1 else []
+                blocks = [move for move in blocks if move in moves]
                 # No block (or two routes): every move loses; keep them all to pick one.
                 if blocks:
                     moves = blocks
@@ -395,14 +449,14 @@ class Searcher:
         return alpha, best_move, scores
 
     def _core_root(
-        self, depth: int, moves: list[int], previous: dict[int, int]
+        self, core: _core.Search, depth: int, moves: list[int], previous: dict[int, int]
     ) -> tuple[int, int, dict[int, int]]:
         """:meth:`_root` on the fast core (the same nodes, moves and scores)."""
         try:
-            found: tuple[int, int, dict[int, int]] | None = self.core.root(depth, moves, previous)
+            found = core.root(depth, moves, previous)
         finally:
-            self.nodes = self.core.nodes
-            self.partial = self.core.partial
+            self.nodes = core.nodes
+            self.partial = core.partial
         if found is None:
             raise SearchTimeout
         return found
@@ -419,6 +473,8 @@ class Searcher:
         turn = board.turn
         if key in self.path or key in self.seen:
             winner = self.repetition_winner
+            if winner == MOVER_LOSES:
+                return MATE - ply  # the side that moved into it loses: the side to move wins
             if winner < 0:
                 return self.draw_scores[turn]
             return MATE - ply if turn == winner else -(MATE - ply)
@@ -482,7 +538,7 @@ class Searcher:
         unmake = board.unmake
         search = self._search
         killers = self.killers[ply]
-        reducible = depth >= 3 and forced is None
+        reducible = self.reductions and depth >= 3 and forced is None
         try:
             for index, move in enumerate(ordered):
                 status = make(move)
@@ -492,8 +548,16 @@ class Searcher:
                     score = -search(child_depth, -beta, -alpha, ply + 1)
                 else:
                     reduction = 0
-                    # Late quiet moves are searched shallower first; captures never are.
-                    if reducible and index >= 4 and move not in killers and not board.stack[-1][2]:
+                    # Late quiet moves are searched shallower first; captures and the king's
+                    # moves (his plans: a fork, a fort) never are.
+                    frame = board.stack[-1]
+                    if (
+                        reducible
+                        and index >= 4
+                        and move not in killers
+                        and not frame[2]
+                        and frame[1] != KING
+                    ):
                         reduction = 2 if index >= 14 and depth >= 5 else 1
                     score = -search(child_depth - reduction, -alpha - 1, -alpha, ply + 1)
                     if score > alpha and (reduction or score < beta):
@@ -543,6 +607,8 @@ class Searcher:
         if board.turn == DEFENDERS:
             if tactics.has_route(board):
                 return MATE - ply - 1
+            if self.forts and tactics.fort_wins(board, first=True):
+                return MATE - ply - 1
             stand = self._evaluate()
             if not self.quiescence or qdepth >= MAX_QUIESCENCE:
                 return stand
@@ -587,6 +653,10 @@ class Searcher:
                 stoppers = self._fork_stoppers()
                 if stoppers is not None:
                     return self._stop_fork(stoppers, alpha, beta, ply, qdepth)
+                if self.forts:
+                    forts = tactics.fort_wins(board)
+                    if forts:
+                        return self._stop_fort(forts, alpha, beta, ply, qdepth)
             return self._evaluate()
         if len(rays) >= 2:
             return -(MATE - ply - 2)
@@ -636,6 +706,21 @@ class Searcher:
         moves = [move for move in self.board.moves() if move & TARGET_MASK in stoppers]
         if not moves:
             return -(MATE - ply - 4)
+        return self._answer_each(moves, alpha, beta, ply, qdepth)
+
+    def _stop_fort(self, forts: list[Fort], alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """The attackers' answers to the defenders' threat of an exit fort: the moves onto
+        the squares that stop one (see :meth:`KingTactics.fort_wins`) and the captures, each
+        answered by the defenders' quiescence (which sees a fort still to be built)."""
+        board = self.board
+        stoppers = set().union(*(squares for _, squares in forts))
+        moves = [
+            move
+            for move in board.moves()
+            if move & TARGET_MASK in stoppers or board.would_capture(move)
+        ]
+        if not moves:
+            return -(MATE - ply - 2)
         return self._answer_each(moves, alpha, beta, ply, qdepth)
 
     def _evasions(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
@@ -718,8 +803,7 @@ class Searcher:
 
     def _principal_variation(self, first: int, depth: int) -> list[int]:
         if self.core is not None:
-            line: list[int] = self.core.pv(first, depth)
-            return line
+            return self.core.pv(first, depth)
         board = self.board
         pv = [first]
         board.make(first)

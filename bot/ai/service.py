@@ -22,16 +22,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import TypeVar
 
 from bot.engine.types import Side
 
 from .analysis import SAFETY_SECONDS, PositionEval
 from .levels import LEVELS, get_level
-from .worker import EvaluationRequest, Failed, MoveRequest, Reply, Request, worker_main
+from .worker import (
+    ChosenMove,
+    EvaluationRequest,
+    Failed,
+    MoveRequest,
+    Reply,
+    Request,
+    worker_main,
+)
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LEVELS", "AIError", "AIService"]
+__all__ = ["LEVELS", "AIError", "AIService", "ChosenMove"]
 
 
 class AIError(RuntimeError):
@@ -61,6 +70,8 @@ class _Preempted:
 
 _Outcome = Reply | _Crashed | _Preempted
 """What waiting for a worker's answer ends with."""
+_Answer = TypeVar("_Answer", ChosenMove, PositionEval)
+"""What a request asks a worker for."""
 
 
 @dataclass(eq=False)
@@ -99,7 +110,7 @@ class AIService:
     >>> await service.start()                   # doctest: +SKIP
     >>> await service.choose_move(variant="tablut", start_position=start,
     ...     start_turn=Side.ATTACKERS, moves=[], level="hard", game_key="g1")  # doctest: +SKIP
-    'e2-c2'
+    ChosenMove(move='e2-c2')
     """
 
     def __init__(
@@ -292,8 +303,8 @@ class AIService:
         level: str,
         seed: int | None = None,
         game_key: str | None = None,
-    ) -> str:
-        """The AI's move (``e1-e4``) for the side to move after ``moves``.
+    ) -> ChosenMove:
+        """The AI's move for the side to move after ``moves``.
 
         The moves are replayed with :class:`bot.engine.Game` in the worker, so repetition
         history is known. Raises ``asyncio.CancelledError`` if :meth:`cancel` is called for
@@ -307,9 +318,7 @@ class AIService:
         request = MoveRequest(
             variant, start_position, start_turn, tuple(moves), chosen.name, seed, time_limit
         )
-        move = await self._ask(request, time_limit + self.grace, game_key, LIVE)
-        assert isinstance(move, str)
-        return move
+        return await self._ask(request, ChosenMove, time_limit + self.grace, game_key, LIVE)
 
     async def evaluate(
         self,
@@ -321,8 +330,10 @@ class AIService:
         max_depth: int | None = None,
         time_limit: float | None = None,
         key: str | None = None,
+        exclude: str | None = None,
     ) -> PositionEval:
-        """The search's verdict on the position after ``moves``, for the post-game analysis.
+        """The search's verdict on the position after ``moves``, for the post-game analysis
+        (``exclude``: without that move, as :class:`~bot.ai.analysis.Deepening` asks).
 
         Runs :func:`bot.ai.analysis.evaluate_position` in a worker (the default budget when
         neither limit is given); the caller awaits one position at a time, so it can report
@@ -334,22 +345,26 @@ class AIService:
         if not self._running or self._closed:
             raise AIError("the AI service is not running: call start() first")
         request = EvaluationRequest(
-            variant, start_position, start_turn, tuple(moves), max_depth, time_limit
+            variant, start_position, start_turn, tuple(moves), max_depth, time_limit, exclude
         )
         # A search limited only by its depth has no clock of its own: it gets four times the
         # safety net before its worker is presumed hung.
         budget = time_limit if time_limit is not None else SAFETY_SECONDS
         if max_depth is not None and time_limit is None:
             budget = 4 * SAFETY_SECONDS
-        evaluation = await self._ask(request, budget + self.grace, key, BACKGROUND)
-        assert isinstance(evaluation, PositionEval)
-        return evaluation
+        return await self._ask(request, PositionEval, budget + self.grace, key, BACKGROUND)
 
     async def _ask(
-        self, message: Request, patience: float, key: str | None, priority: int
-    ) -> str | PositionEval:
-        """Send one request to a worker and return its answer, retrying once on a fresh worker
-        if the first one crashes (and as often as it is stopped for live play)."""
+        self,
+        message: Request,
+        answer: type[_Answer],
+        patience: float,
+        key: str | None,
+        priority: int,
+    ) -> _Answer:
+        """Send one request to a worker and return its ``answer``, retrying once on a fresh
+        worker if the first one crashes (and as often as it is stopped for live play). An
+        answer of another kind is an :class:`AIError`, as a worker's failure is."""
         request = _Request(key, message, priority)
         if key is not None:
             previous = self._requests.get(key)
@@ -370,6 +385,11 @@ class AIService:
                     continue
                 if isinstance(outcome, Failed):
                     raise AIError(outcome.reason)
+                if not isinstance(outcome, answer):
+                    raise AIError(
+                        f"the AI worker answered a {type(message).__name__} with a"
+                        f" {type(outcome).__name__}"
+                    )
                 return outcome
         finally:
             if key is not None and self._requests.get(key) is request:

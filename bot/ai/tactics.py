@@ -6,11 +6,22 @@ only at the few squares that matter, so the search can ask them at every node.
 
 from __future__ import annotations
 
-from bot.engine.board import Board
-from bot.engine.tables import TARGET_MASK
+from bot.engine.board import DEFENDERS, Board
+from bot.engine.rules import rules_for
+from bot.engine.tables import EMPTY, MOVE_SHIFT, TARGET_MASK
+from bot.engine.types import Termination
 from bot.engine.variants import Variant
 
 from .geometry import EscapeRay, geometry_for
+
+FORT_SIZE = 6
+"""The most squares (the king's and the empty ones walled in with him) of an exit fort that the
+search looks for a move to build: the 48 exit forts of the recorded Copenhagen games held two to
+five."""
+
+Fort = tuple[int, frozenset[int]]
+"""A defenders' move that builds an exit fort, and the squares an attacker could reach to stop
+it: the fort's squares and those the moving piece crosses."""
 
 
 class KingTactics:
@@ -20,6 +31,12 @@ class KingTactics:
         geometry = geometry_for(variant)
         self.escape_rays = geometry.escape_rays
         self.king_barred = geometry.king_barred
+        self.forts = rules_for(variant).forts_and_walls
+        """Whether the defenders can win by an exit fort (Copenhagen)."""
+        n = variant.size
+        self.edge = bytes(
+            1 if sq // n in (0, n - 1) or sq % n in (0, n - 1) else 0 for sq in range(n * n)
+        )
 
     def open_rays(self, board: Board) -> list[EscapeRay]:
         """The king's open routes as rays (empty when there is no king)."""
@@ -99,3 +116,96 @@ class KingTactics:
         """The side to move's moves that land on one of ``rays`` (for attackers: blocks)."""
         squares = {sq for ray in rays for sq in ray[3]}
         return [move for move in board.moves() if move & TARGET_MASK in squares]
+
+    # ------------------------------------------------------------------ exit forts
+
+    def fort_wins(self, board: Board, *, first: bool = False) -> list[Fort]:
+        """The defenders' moves that would win now by an exit fort, whoever is to move on the
+        board (the attackers ask what the defenders threaten), each with the squares where an
+        attacker would stop it. ``first``: stop at the first one found.
+
+        Only moves that can build a fort of at most :data:`FORT_SIZE` squares are tried (see
+        :meth:`fort_candidates`); each is played, so what is found is a fort by the rules.
+        """
+        if not self.forts or board.king < 0:
+            return []
+        found: list[Fort] = []
+        rules = board.rules
+        n = board.tables.size
+        for move in self.fort_candidates(board):
+            if board.make(move) is Termination.EXIT_FORT:
+                squares = set(rules.exit_fort(board))
+                origin, target = move >> MOVE_SHIFT, move & TARGET_MASK
+                step = (1 if target > origin else -1) * (1 if origin // n == target // n else n)
+                squares.update(range(origin + step, target + step, step))
+                found.append((move, frozenset(squares)))
+            board.unmake()
+            if found and first:
+                break
+        return found
+
+    def fort_candidates(self, board: Board) -> list[int]:
+        """The defenders' moves that might build an exit fort now, whoever is to move.
+
+        The king off the edge: his moves onto it (a king's move leaves the squares walled in
+        with him as they were, so only reaching the edge can finish a fort). On the edge, walled
+        in with few squares: the moves onto or near them (a plug, a piece that makes the wall
+        unbreakable, a capture of an attacker touching it) and the wall's own moves (freeing a
+        king who cannot move). On the edge with many squares around: the moves that close the
+        one gap between the king's few squares and the rest.
+        """
+        king = board.king
+        turn = board.turn
+        board.turn = DEFENDERS
+        try:
+            edge = self.edge
+            if not edge[king]:
+                return [move for move in board.king_moves() if edge[move & TARGET_MASK]]
+            cells = board.cells
+            neighbours = board.tables.neighbours
+            region = self._walled_in(board, king, -1)
+            if region is not None:
+                near = set(region)
+                for _ in range(2):
+                    near |= {nb for sq in near for nb in neighbours[sq]}
+                walls = {nb for sq in region for nb in neighbours[sq] if cells[nb] != EMPTY}
+                return [
+                    move
+                    for move in board.moves()
+                    if move & TARGET_MASK in near or move >> MOVE_SHIFT in walls
+                ]
+            plugs = set()
+            seen = {king}
+            layer = [king]
+            for _ in range(FORT_SIZE):
+                following = []
+                for sq in layer:
+                    for nb in neighbours[sq]:
+                        if nb not in seen and cells[nb] == EMPTY:
+                            seen.add(nb)
+                            following.append(nb)
+                            if self._walled_in(board, king, nb) is not None:
+                                plugs.add(nb)
+                layer = following
+            if not plugs:
+                return []
+            return [move for move in board.moves() if move & TARGET_MASK in plugs]
+        finally:
+            board.turn = turn
+
+    @staticmethod
+    def _walled_in(board: Board, start: int, plug: int) -> list[int] | None:
+        """``start`` and the empty squares reached from it through empty squares other than
+        ``plug``, or ``None`` when they are more than :data:`FORT_SIZE`."""
+        cells = board.cells
+        neighbours = board.tables.neighbours
+        found = [start]
+        index = 0
+        while index < len(found):
+            for nb in neighbours[found[index]]:
+                if nb != plug and cells[nb] == EMPTY and nb not in found:
+                    if len(found) == FORT_SIZE:
+                        return None
+                    found.append(nb)
+            index += 1
+        return found

@@ -1,7 +1,7 @@
 """The search worker: a separate process that answers search requests over a pipe.
 
 The messages are frozen dataclasses, pickled by the pipe as they are: a :class:`MoveRequest`
-is answered with the move (``e1-e4``), an :class:`EvaluationRequest` with a
+is answered with a :class:`ChosenMove`, an :class:`EvaluationRequest` with a
 :class:`~bot.ai.analysis.PositionEval`, and a request that cannot be answered (a bad position,
 an unknown level) with a :class:`Failed` that says why. A worker keeps its playing searchers (and
 their transposition tables) between requests; it exits on ``None`` or when the pipe closes.
@@ -44,9 +44,19 @@ class EvaluationRequest:
     moves: tuple[str, ...]
     max_depth: int | None = None
     time_limit: float | None = None
+    exclude: str | None = None
+    """A move left out: the verdict is the best of the others."""
 
 
 Request = MoveRequest | EvaluationRequest
+
+
+@dataclass(frozen=True)
+class ChosenMove:
+    """The AI's move, the answer to a :class:`MoveRequest`."""
+
+    move: str
+    """In the simple OTN form, ``e1-e4``."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +66,7 @@ class Failed:
     reason: str
 
 
-Reply = str | PositionEval | Failed
+Reply = ChosenMove | PositionEval | Failed
 """A move, an evaluation, or why there is neither."""
 
 
@@ -71,8 +81,9 @@ def answer(request: Request) -> Reply:
                 list(request.moves),
                 time_limit=request.time_limit,
                 max_depth=request.max_depth,
+                exclude=request.exclude,
             )
-        return choose_move_text(
+        move = choose_move_text(
             request.variant,
             request.start_position,
             request.start_turn,
@@ -82,6 +93,7 @@ def answer(request: Request) -> Reply:
             time_limit=request.time_limit,
             max_depth=request.max_depth,
         )
+        return ChosenMove(move)
     except (TaflError, ValueError) as error:
         return Failed(str(error))
 

@@ -7,6 +7,8 @@ from discord import app_commands
 from bot.ai import describe_levels
 from bot.engine import VARIANTS
 
+from .app.lobby import LOBBY_TIMES as LOBBY_TIMES  # the lobby's rule, offered as choices
+
 VARIANT_CHOICES = [app_commands.Choice(name=v.title, value=v.name) for v in VARIANTS.values()]
 SIDE_CHOICES = [
     app_commands.Choice(name="Random", value="random"),
@@ -19,16 +21,6 @@ LEVEL_CHOICES = [
     for level, description in describe_levels().items()
 ]
 
-LOBBY_TIMES = {
-    "2 minutes per move": 120,
-    "10 minutes per move": 600,
-    "1 hour per move": 3600,
-    "1 day per move": 86400,
-    "3 days per move": 3 * 86400,
-}
-"""The times per move the lobby offers: few, so that seeks meet."""
-DEFAULT_LOBBY_TIME = 86400
-"""Games across servers are often slow: a day per move unless the seeker says otherwise."""
 LOBBY_TIME_CHOICES = [
     app_commands.Choice(name=name, value=value) for name, value in LOBBY_TIMES.items()
 ]

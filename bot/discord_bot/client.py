@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -20,8 +20,15 @@ from bot.render import board_view_from_game, render_png
 from bot.storage import LeaseKeeper, Lost, Storage, Venue
 
 from .app.ai_turns import AITurns
+from .app.challenges import ChallengeService
+from .app.clocks import Clocks
 from .app.games import GameHub, Played
+from .app.lobby import GAMES, LobbyService
+from .app.players import Players
 from .app.puzzles import PuzzleSessions
+from .app.records import GameRecords
+from .app.reviews import ReviewService
+from .app.tournaments import TournamentService
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
@@ -32,9 +39,10 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .cogs.tournaments import Tournaments
-from .lobby_desk import GAMES, LobbyDesk
+from .lobby_desk import LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
+from .runtime.gateway import Gateway
 from .runtime.heartbeat import time_heartbeats_when_sent
 from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
@@ -50,15 +58,6 @@ log = logging.getLogger(__name__)
 
 class StoppedBeforeConnecting(Exception):
     """Asked to stop (SIGTERM) before the bot had connected: nothing to close cleanly."""
-
-
-class Gateway(NamedTuple):
-    """One shard's gateway connection, as the health checks and metrics see it."""
-
-    connected: bool
-    """Whether its websocket is open."""
-    latency: float
-    """The last heartbeat's round trip in seconds (infinite or NaN before the first)."""
 
 
 SESSION_RESERVE = 10
@@ -89,7 +88,7 @@ class TaflTree(app_commands.CommandTree["TaflBot"]):
         self, interaction: discord.Interaction[TaflBot], error: app_commands.AppCommandError, /
     ) -> None:
         """Expected errors become short private replies; bugs are logged with their traceback
-        and get a generic one (see :func:`errors.report`)."""
+        and get a generic one (see :meth:`Table.report`)."""
         name = interaction.command.qualified_name if interaction.command else "a command"
         await self.client.table.report(interaction, error, f"/{name}")
 
@@ -147,11 +146,24 @@ class TaflBot(commands.Bot):
         """The AI's turns in games: one search at a time per game, retried, played in time."""
         self.puzzles = PuzzleSessions(storage)
         """Who is given which puzzle, and what each move does to their go."""
+        self.players = Players(
+            storage.preferences,
+            storage.settings,
+            storage.leaderboards,
+            storage.ratings,
+            storage.puzzles,
+        )
+        """Preferences, server settings, records and leaderboards."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
+        """Games across servers on Discord: their venues opened, their boards in both."""
+        self.lobby = LobbyService(storage, self.hub, self.lobby_desk)
+        """Seeks, blocks and games across servers: who plays whom, and where."""
         self.tournament_desk = TournamentDesk(self)
-        """Games across servers: started from the lobby's pairs, kept in step in both venues."""
+        """Tournaments on Discord: their threads, news, standings and records."""
+        self.tournaments = TournamentService(storage, self.hub, self.tournament_desk)
+        """The servers' tournaments, from sign-up to the podium."""
         self.table = Table(self, self.hub, LobbyVenues(self.hub, self.lobby_desk))
         """The Discord edge: sends what is composed, answers every command and click."""
         self.clicks = self.table
@@ -165,6 +177,22 @@ class TaflBot(commands.Bot):
             resume=self.lobby_desk.resume,
         )
         """Playing, and what happens in games announced, for every feature."""
+        self.challenges = ChallengeService(
+            storage.challenges,
+            storage.games,
+            storage.settings,
+            storage.tournaments,
+            self.hub,
+            expiry_seconds=settings.challenge_expiry,
+            recover=self.play.live_game,
+        )
+        """Challenges, games against the AI and rematches."""
+        self.records = GameRecords(storage.games, storage.analyses, self.hub)
+        """The games people ask about, and their records."""
+        self.reviews = ReviewService(storage.games, storage.analyses, self.records, self.ai)
+        """Reviews of finished games, made one at a time per member."""
+        self.clocks = Clocks(storage.games, storage.lobby, self.hub, self.challenges)
+        """What the timers find due."""
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
         self.background: set[asyncio.Task[None]] = set()
         # Games the board ended while the bot was down; the clock announces them once ready.

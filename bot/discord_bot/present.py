@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.engine import Game, Outcome, Side, get_variant
+from bot.engine import Game, Side, get_variant
 from bot.render import DEFAULT_WIDTH, render_gif, replay_views
-from bot.storage import Challenge, Participant
+from bot.storage import Challenge, GameOutcome, Participant
 
 from .app.games import LiveGame
 from .app.wording import plain_name
@@ -48,13 +48,17 @@ async def render_replay(
     defenders: str,
     limit: int = ATTACHMENT,
     *,
-    outcome: Outcome | None = None,
+    outcome: GameOutcome | None = None,
 ) -> tuple[bytes, int] | None:
     """An animated GIF of the whole game and its width, rendered in a worker thread: drawn
     smaller when a long game would not fit in ``limit`` bytes, ``None`` if it never does. The
     last frame shows ``outcome``, the stored result of a game ended off the board."""
     views = replay_views(
-        game, caption=True, attackers=attackers, defenders=defenders, outcome=outcome
+        game,
+        caption=True,
+        attackers=attackers,
+        defenders=defenders,
+        ended=board.caption_ending(outcome),
     )
     for width in REPLAY_WIDTHS:
         data = await asyncio.to_thread(render_gif, views, width=width)

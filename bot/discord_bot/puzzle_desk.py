@@ -18,8 +18,8 @@ from bot.storage import PuzzleAttempt, RatedGo
 
 from .app.puzzles import Session, position_of
 from .app.wording import plural
+from .compose.board import PLAIN, BoardLook, look_of
 from .limits import CONTENT, clip
-from .table import PLAIN, BoardLook, look_for
 from .views import next_puzzle_view, puzzle_piece_view
 
 if TYPE_CHECKING:
@@ -76,6 +76,8 @@ class PuzzleDesk:
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
+        self.sessions = bot.puzzles
+        self.players = bot.players
 
     async def show(self, interaction: discord.Interaction, session: Session) -> None:
         """A go's board, with its task and how it came to be shown."""
@@ -94,7 +96,7 @@ class PuzzleDesk:
                 else "\nNobody has solved it yet today."
             )
         game = position_of(puzzle, attempt.line)
-        look = await look_for(self.bot, interaction.user.id, puzzle.to_move)
+        look = look_of(await self.players.preferences(interaction.user.id), puzzle.to_move)
         png = await asyncio.to_thread(board_png, game, None, look)
         live = await self.bot.play.live_game(interaction.channel_id or 0)
         typing = (
@@ -126,7 +128,7 @@ class PuzzleDesk:
     ) -> None:
         """Judge a move of a go: the reply, the win, or a hint and another try. Answered with
         a new private board, or (``in_place``, for a click) by updating the clicked one."""
-        sessions = self.bot.puzzles
+        sessions = self.sessions
         puzzle = await sessions.load(attempt.puzzle_id)
         judged = await sessions.judge(interaction.user.id, attempt, text)
         verdict, rated = judged.verdict, judged.rated
@@ -168,7 +170,7 @@ class PuzzleDesk:
         in_place: bool = False,
     ) -> None:
         game = position_of(puzzle, line)
-        look = await look_for(self.bot, interaction.user.id, puzzle.to_move)
+        look = look_of(await self.players.preferences(interaction.user.id), puzzle.to_move)
         answered = not solved and tried is None
         png = await asyncio.to_thread(board_png, game, tried, look, answered=answered)
         image = discord.File(io.BytesIO(png), f"puzzle-{puzzle.id}.png")

@@ -1,23 +1,16 @@
-"""Where a new game is played: the channel it was asked for, or a thread of its own.
-
-A game gets its own thread when the server asks for a thread per game (``/tafl settings``), or
-when its channel already has a game; inside a thread it is played in that thread.
-"""
+"""Threads for new games on Discord: where an interaction happened (:func:`where_of`, for the
+rules in :mod:`.app.challenges` of when a game gets a thread of its own), and opening them."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 
-from bot.storage import ServerSettings
-
+from .app.challenges import Where
 from .app.errors import UserError
 from .limits import clip
-
-if TYPE_CHECKING:
-    from .client import TaflBot
 
 log = logging.getLogger(__name__)
 
@@ -37,45 +30,16 @@ def can_open_threads(interaction: discord.Interaction) -> bool:
     )
 
 
-def wants_thread(
-    bot: TaflBot, interaction: discord.Interaction, channel_id: int, settings: ServerSettings
-) -> bool:
-    """Whether a game asked for in ``channel_id`` goes to a new thread; a :class:`UserError`
-    when it can go nowhere (the channel is busy and no thread can be opened)."""
-    busy = bot.hub.get(channel_id)
-    in_thread = isinstance(interaction.channel, discord.Thread)
-    if in_thread or not (settings.game_threads or busy):
-        if busy is not None:
-            raise UserError(busy_message(busy.id, interaction))
-        return False
-    if can_open_threads(interaction):
-        return True
-    if busy is not None:
-        raise UserError(busy_message(busy.id, interaction))
-    return False  # the server asks for threads, but this channel allows none: play here
-
-
-def busy_message(game_id: int, interaction: discord.Interaction) -> str:
-    """Why a game cannot start where ``interaction`` happened, and what to do instead: the
-    words depend on the kind of channel it is (a thread, a text channel the bot may or may not
-    open threads in, a direct message)."""
+def where_of(interaction: discord.Interaction) -> Where:
+    """Where an interaction happened, as the rules of a new game's place need it."""
     channel = interaction.channel
+    kind: Literal["channel", "thread", "direct"] = "channel"
     if isinstance(channel, discord.Thread):
-        return (
-            f"This thread already has a game (#{game_id}). Finish it, or start yours in the "
-            "channel: the bot opens a thread for it."
-        )
-    if isinstance(channel, discord.DMChannel) or interaction.guild_id is None:
-        return f"This conversation already has a game (#{game_id}): finish it first."
-    if can_open_threads(interaction):
-        return (
-            f"This channel already has a game (#{game_id}). Finish it, or start yours with "
-            "`/tafl challenge` or `/tafl play`: the bot opens a thread for it."
-        )
-    return (
-        f"This channel already has a game (#{game_id}), and I may not open a thread here for "
-        "yours (I need the Create Public Threads permission). Play in another channel, or ask "
-        "a moderator to let me open threads."
+        kind = "thread"
+    elif isinstance(channel, discord.DMChannel) or interaction.guild_id is None:
+        kind = "direct"
+    return Where(
+        interaction.channel_id or 0, interaction.guild_id, kind, can_open_threads(interaction)
     )
 
 

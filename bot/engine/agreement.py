@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .board import Board
 from .core import STATUS, fast_board
@@ -58,7 +57,7 @@ class _Pair:
 
     def __init__(self, board: Board, report: Agreement, label: str) -> None:
         self.board = board
-        self.fast: Any = fast_board(board)
+        self.fast = fast_board(board)
         self.rules = rules_for(board.variant)
         self.report = report
         self.label = label

@@ -19,13 +19,16 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .board import Board
 from .rules import CentreStrongRules, CopenhagenRules, GroupRules, SurroundedRules, rules_for
 from .tables import MOVE_SHIFT, tables_for
 from .types import Termination
 from .variants import Variant
+
+if TYPE_CHECKING:
+    from . import _core
 
 SOURCES = Path(__file__).resolve().parent / "csrc"
 """The C sources of ``bot.engine._core``."""
@@ -90,6 +93,13 @@ def state() -> str:
     return _loaded()[1]
 
 
+def _require() -> None:
+    """Raise unless the fast core is in use: only then may ``bot.engine._core`` be imported
+    (the typed way to it, ``_core.pyi``; :func:`extension` has checked that it is fresh)."""
+    if extension() is None:
+        raise RuntimeError(f"the fast core is not in use ({state()})")
+
+
 def board_spec(variant: Variant) -> dict[str, object]:
     """Everything the C board needs to know of a variant, read from the Python engine's own
     tables and rules object (so no rule's data is written twice)."""
@@ -135,20 +145,20 @@ def board_spec(variant: Variant) -> dict[str, object]:
 
 
 @cache
-def spec_for(variant: Variant) -> object:
+def spec_for(variant: Variant) -> _core.Spec:
     """The C core's compiled spec of a variant (built once per process); needs the core."""
-    module = extension()
-    if module is None:
-        raise RuntimeError(f"the fast core is not in use ({state()})")
-    return module.Spec(board_spec(variant))
+    _require()
+    from . import _core
+
+    return _core.Spec(board_spec(variant))
 
 
-def fast_board(board: Board) -> object:
+def fast_board(board: Board) -> _core.Board:
     """A C board set up like ``board`` (its position and side to move, not its history)."""
-    module = extension()
-    if module is None:
-        raise RuntimeError(f"the fast core is not in use ({state()})")
-    return module.Board(spec_for(board.variant), bytes(board.cells), board.turn)
+    _require()
+    from . import _core
+
+    return _core.Board(spec_for(board.variant), bytes(board.cells), board.turn)
 
 
 class FastBoard:
@@ -178,7 +188,7 @@ class FastBoard:
     def __init__(self, board: Board) -> None:
         self.variant = board.variant
         self.tables = board.tables
-        fast: Any = fast_board(board)
+        fast = fast_board(board)
         self.core = fast
         self.moves: Callable[[], list[int]] = fast.moves
         self.has_moves: Callable[[], bool] = fast.has_moves
@@ -190,23 +200,23 @@ class FastBoard:
 
     @property
     def hash(self) -> int:
-        return int(self.core.hash)
+        return self.core.hash
 
     @property
     def king(self) -> int:
-        return int(self.core.king)
+        return self.core.king
 
     @property
     def turn(self) -> int:
-        return int(self.core.turn)
+        return self.core.turn
 
     @property
     def status(self) -> Termination | None:
-        return STATUS[int(self.core.status)]
+        return STATUS[self.core.status]
 
     @property
     def cells(self) -> bytes:
-        return bytes(self.core.cells)
+        return self.core.cells
 
     @property
     def last_captures(self) -> tuple[int, ...]:
@@ -214,7 +224,7 @@ class FastBoard:
 
     def make(self, move: int) -> Termination | None:
         """Play a legal move; how it ended the game (``None``: it goes on), as Board.make."""
-        return STATUS[int(self.core.make(move))]
+        return STATUS[self.core.make(move)]
 
     def winning_moves(self) -> list[tuple[int, Termination]]:
         """Every move of the side to move that wins at once, in :meth:`moves`' order, with
@@ -236,23 +246,20 @@ class ReplayBoard:
     __slots__ = ("core", "spec", "stack", "status", "variant")
 
     def __init__(self, board: Board) -> None:
-        module = extension()
-        if module is None:
-            raise RuntimeError(f"the fast core is not in use ({state()})")
         self.variant = board.variant
         self.spec = spec_for(board.variant)
-        self.core: Any = module.Board(self.spec, bytes(board.cells), board.turn)
+        self.core = fast_board(board)
         self.stack = list(board.stack)
         self.status: Termination | None = board.status
         """How the last move ended the game (``None``: it goes on), as ``Board.status``."""
 
     @property
     def turn(self) -> int:
-        return int(self.core.turn)
+        return self.core.turn
 
     @property
     def hash(self) -> int:
-        return int(self.core.hash)
+        return self.core.hash
 
     @property
     def last_captures(self) -> tuple[int, ...]:
@@ -260,7 +267,7 @@ class ReplayBoard:
 
     def is_legal(self, move: int) -> bool:
         """Whether ``move`` is legal for the side to move."""
-        return self.status is None and bool(self.core.is_legal(move))
+        return self.status is None and self.core.is_legal(move)
 
     def make(self, move: int) -> Termination | None:
         """Play a legal move; how it ended the game (``None``: it goes on), as Board.make."""
@@ -270,15 +277,15 @@ class ReplayBoard:
             # go on from a fresh C board set up at the same position (the same hash).
             core = self.core = type(core)(self.spec, core.cells, core.turn)
         piece = core.cells[move >> MOVE_SHIFT]
-        previous_hash = int(core.hash)
-        status = STATUS[int(core.make(move))]
+        previous_hash = core.hash
+        status = STATUS[core.make(move)]
         self.stack.append((move, piece, tuple(core.last_captures()), self.status, previous_hash))
         self.status = status
         return status
 
     def king_routes(self) -> list[int]:
         """The king's open routes, as Board.king_routes."""
-        return list(self.core.king_routes())
+        return self.core.king_routes()
 
     def king_threatened(self) -> bool:
         """Whether the attackers could capture the king with one move, as Board.king_threatened."""
@@ -286,7 +293,7 @@ class ReplayBoard:
 
     def has_moves(self) -> bool:
         """Whether the side to move has a legal move, as Board.has_moves."""
-        return self.status is None and bool(self.core.has_moves())
+        return self.status is None and self.core.has_moves()
 
     def to_board(self) -> Board:
         """A Python board at this position with this undo history: it plays on (and takes

@@ -52,7 +52,8 @@ _SKIPPED = ("…", "...")
 """Placeholders some records put where the first half of a turn is missing."""
 
 REPETITION_LIMIT = 3
-"""The occurrence of a position (with the same side to move) that ends the game in a draw."""
+"""The occurrence of a position (with the same side to move) that ends the game, unless a rules
+option says otherwise (:attr:`bot.engine.variants.Variant.repetition_limit`)."""
 _MEN = {Side.ATTACKERS: int(Piece.ATTACKER), Side.DEFENDERS: int(Piece.DEFENDER)}
 
 
@@ -392,8 +393,10 @@ class Game:
             outcome = Outcome(mover, status)  # the move that ends the game wins it
         else:
             outcome = self._judge_no_move(board)
-            if outcome is None and self._seen[board.hash] >= REPETITION_LIMIT:
+            if outcome is None and self._seen[board.hash] >= self.variant.repetition_limit:
                 outcome = self.repetition_ending
+                if self.variant.repetition_mover_loses:
+                    outcome = Outcome(mover.other, outcome.termination)
         king_captured = status in KING_TAKEN
         # Once the king is out or taken, "open routes" would only confuse an announcement.
         routes: tuple[Square, ...] = ()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from . import core
 from .board import Board
@@ -54,7 +54,14 @@ class PerftResult:
     divide: tuple[tuple[Move, int], ...]
 
 
-def _counter(board: Board, fast: bool) -> Any:
+class _Counter(Protocol):
+    """What counting asks of a board: the Python :class:`Board` or its C twin."""
+
+    def perft(self, depth: int, /) -> int: ...
+    def perft_captures(self, depth: int, /) -> tuple[int, int]: ...
+
+
+def _counter(board: Board, fast: bool) -> _Counter:
     """The board to count on: its C twin for the fast core (same answers, far sooner)."""
     return core.fast_board(board) if fast else board
 

@@ -11,19 +11,41 @@ Every method judges the board *after* the move was made and its ordinary capture
 ``target`` is where the moving piece now stands. A method that ends the game returns the
 :class:`~bot.engine.types.Termination`; the side that just moved is the winner of every ending a
 move makes.
+
+The rules sit below the board and the variants: they know a board as a :class:`Position` and a
+variant as a :class:`Ruleset`, what they read of each.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .tables import ATTACKER, DEFENDER, EMPTY, KING, Tables, tables_for
+from .tables import ATTACKER, DEFENDER, EMPTY, KING, Layout, Tables, tables_for
 from .types import Side, Termination
 
-if TYPE_CHECKING:
-    from .board import Board
-    from .variants import Variant
+
+class Position(Protocol):
+    """What the rules read of a board (the fast :class:`~bot.engine.board.Board`), and the
+    moves they try on it."""
+
+    cells: list[int]
+    king: int
+    """The king's square (-1 once he is off the board)."""
+
+    def king_moves(self) -> list[int]: ...
+    def king_routes(self) -> list[int]: ...
+    def attackers_reaching(self, target: int) -> list[int]: ...
+    def make(self, move: int) -> Termination | None: ...
+    def unmake(self) -> None: ...
+
+
+class Ruleset(Layout, Protocol):
+    """A ruleset as the rules know it: its layout, and the family of rules it names."""
+
+    @property
+    def rules(self) -> type[Rules]: ...
+
 
 KING_TAKEN = frozenset({Termination.KING_CAPTURED, Termination.GROUP_CAPTURED})
 """The endings in which the king was captured."""
@@ -48,19 +70,18 @@ class Rules:
     forts_and_walls = False
     """Shieldwalls, exit forts and encirclement: Copenhagen's rules beyond the king."""
 
-    def __init__(self, variant: Variant, tables: Tables) -> None:
-        self.variant = variant
+    def __init__(self, tables: Tables) -> None:
         self.tables = tables
 
     # ------------------------------------------------------------------ king capture
 
-    def king_captured(self, board: Board, target: int) -> Termination | None:
+    def king_captured(self, board: Position, target: int) -> Termination | None:
         """Whether the attacker that just arrived on ``target`` captured the king."""
         if target in self.tables.neighbours[board.king] and self.ring_closed(board, target):
             return Termination.KING_CAPTURED
         return None
 
-    def king_capturing_moves(self, board: Board) -> list[int]:
+    def king_capturing_moves(self, board: Position) -> list[int]:
         """The attackers' moves that would capture the king (who stands on the board).
 
         Whether an arrival captures depends only on the square, so the empty squares next to
@@ -75,14 +96,14 @@ class Rules:
                 result += board.attackers_reaching(target)
         return result
 
-    def ring_closed(self, board: Board, target: int) -> bool:
+    def ring_closed(self, board: Position, target: int) -> bool:
         """The family's king capture: whether the king, with an attacker on ``target`` (a
         square next to him, empty or already holding that attacker), is captured."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ more captures
 
-    def more_captures(self, board: Board, piece: int, target: int) -> list[int]:
+    def more_captures(self, board: Position, piece: int, target: int) -> list[int]:
         """Captures beyond the custodial ones (judged after those were removed)."""
         return []
 
@@ -90,29 +111,29 @@ class Rules:
         """Whether a piece arriving on ``target`` could make :meth:`more_captures`."""
         return False
 
-    def exit_fort(self, board: Board) -> frozenset[int]:
+    def exit_fort(self, board: Position) -> frozenset[int]:
         """The squares of an exit fort that wins for the defenders (none in most rules)."""
         return frozenset()
 
     # ------------------------------------------------------------------ endings
 
-    def after_attackers_move(self, board: Board, target: int) -> Termination | None:
+    def after_attackers_move(self, board: Position, target: int) -> Termination | None:
         """How an attackers' move ends the game, if it does."""
         if board.king >= 0:
             return self.king_captured(board, target)
         return None
 
-    def after_defenders_move(self, board: Board, piece: int, target: int) -> Termination | None:
+    def after_defenders_move(self, board: Position, piece: int, target: int) -> Termination | None:
         """How a defenders' move ends the game, if it does: the king's escape, for every
         variant, or the family's own way (:meth:`defenders_win`)."""
         if piece == KING and self.tables.is_escape[target]:
             return Termination.KING_ESCAPED
         return self.defenders_win(board)
 
-    def defenders_win(self, board: Board) -> Termination | None:
+    def defenders_win(self, board: Position) -> Termination | None:
         """A defenders' win other than an escape, judged after their move: Tuichi where the
         variant says it wins."""
-        if self.variant.tuichi_wins and len(board.king_routes()) >= 2:
+        if self.tables.tuichi_wins and len(board.king_routes()) >= 2:
             return Termination.TUICHI
         return None
 
@@ -123,7 +144,7 @@ class CentreStrongRules(Rules):
 
     king_strength = "c"
 
-    def ring_closed(self, board: Board, target: int) -> bool:
+    def ring_closed(self, board: Position, target: int) -> bool:
         tables = self.tables
         cells = board.cells
         king = board.king
@@ -142,7 +163,7 @@ class SurroundedRules(Rules):
     """Every neighbour of the king is an attacker, the board edge, the empty throne or a
     corner (``tablut-corner``)."""
 
-    def ring_closed(self, board: Board, target: int) -> bool:
+    def ring_closed(self, board: Position, target: int) -> bool:
         cells = board.cells
         closes = self.tables.closes_ring
         return all(
@@ -158,7 +179,7 @@ class GroupRules(SurroundedRules):
 
     surrounded_side_loses = True
 
-    def king_captured(self, board: Board, target: int) -> Termination | None:
+    def king_captured(self, board: Position, target: int) -> Termination | None:
         tables = self.tables
         cells = board.cells
         king = board.king
@@ -187,7 +208,7 @@ class GroupRules(SurroundedRules):
             return None
         return Termination.GROUP_CAPTURED if len(group) > 1 else Termination.KING_CAPTURED
 
-    def king_capturing_moves(self, board: Board) -> list[int]:
+    def king_capturing_moves(self, board: Position) -> list[int]:
         """Only a move onto the group's last free square can capture it; each candidate is
         confirmed by playing it (an attacker leaving a square next to the group, or capturing
         one of its defenders, opens the ring again)."""
@@ -202,7 +223,7 @@ class GroupRules(SurroundedRules):
                 result.append(move)
         return result
 
-    def _last_liberty(self, board: Board) -> int:
+    def _last_liberty(self, board: Position) -> int:
         """The only free square next to the king's group, or -1 if it has none or several.
 
         Free means empty and not a square that closes the ring (the empty throne, a corner).
@@ -239,8 +260,8 @@ class CopenhagenRules(Rules):
     surrounded_side_loses = True
     forts_and_walls = True
 
-    def __init__(self, variant: Variant, tables: Tables) -> None:
-        super().__init__(variant, tables)
+    def __init__(self, tables: Tables) -> None:
+        super().__init__(tables)
         n = tables.size
         last = n - 1
         self._edge = bytes(
@@ -260,7 +281,7 @@ class CopenhagenRules(Rules):
 
     # ------------------------------------------------------------------ king capture
 
-    def ring_closed(self, board: Board, target: int) -> bool:
+    def ring_closed(self, board: Position, target: int) -> bool:
         cells = board.cells
         throne = self.tables.throne
         neighbours = self.tables.neighbours[board.king]
@@ -274,7 +295,7 @@ class CopenhagenRules(Rules):
     def may_capture_more(self, target: int) -> bool:
         return bool(self._edge_index[target])
 
-    def more_captures(self, board: Board, piece: int, target: int) -> list[int]:
+    def more_captures(self, board: Position, piece: int, target: int) -> list[int]:
         """Shieldwall: a row of two or more enemy pieces along an edge, bracketed at both ends
         along the edge (by the mover's pieces or an empty corner) with a mover's piece in front
         of every member. A king in an attacked row counts towards the two but stays; a king
@@ -308,7 +329,9 @@ class CopenhagenRules(Rules):
             return cells[sq] == EMPTY
         return self._is_friend(piece, cells[sq])
 
-    def _row_captures(self, board: Board, piece: int, e: int, first: int, last: int) -> list[int]:
+    def _row_captures(
+        self, board: Position, piece: int, e: int, first: int, last: int
+    ) -> list[int]:
         """The members of the row ``first..last`` of edge ``e`` (enemy pieces, bracketed) that
         fall, if every member has a mover's piece in front; the king never falls this way."""
         squares, inward = self._edges[e]
@@ -320,7 +343,7 @@ class CopenhagenRules(Rules):
                 return []
         return [squares[i] for i in range(first, last + 1) if cells[squares[i]] != KING]
 
-    def _wall(self, board: Board, piece: int, e: int, start: int, step: int) -> list[int]:
+    def _wall(self, board: Position, piece: int, e: int, start: int, step: int) -> list[int]:
         """The mover stands on edge ``e`` as a bracket; the row runs from ``start`` on."""
         squares, _ = self._edges[e]
         cells = board.cells
@@ -334,7 +357,7 @@ class CopenhagenRules(Rules):
 
     # ------------------------------------------------------------------ endings
 
-    def after_attackers_move(self, board: Board, target: int) -> Termination | None:
+    def after_attackers_move(self, board: Position, target: int) -> Termination | None:
         if board.king < 0:
             return None
         captured = self.king_captured(board, target)
@@ -342,12 +365,12 @@ class CopenhagenRules(Rules):
             return captured
         return Termination.ENCIRCLEMENT if self._encircled(board) else None
 
-    def defenders_win(self, board: Board) -> Termination | None:
+    def defenders_win(self, board: Position) -> Termination | None:
         if board.king >= 0 and self._edge[board.king] and self.exit_fort(board):
             return Termination.EXIT_FORT
         return None
 
-    def _encircled(self, board: Board) -> bool:
+    def _encircled(self, board: Position) -> bool:
         """The squares reachable from the king through empty squares and defenders reach no
         edge square and hold every defender."""
         cells = board.cells
@@ -369,7 +392,7 @@ class CopenhagenRules(Rules):
                         defenders += 1
         return defenders == cells.count(DEFENDER)
 
-    def exit_fort(self, board: Board) -> frozenset[int]:
+    def exit_fort(self, board: Position) -> frozenset[int]:
         """docs/RULES.md's exit fort: the king on the edge can move, no attacker touches the fort
         (the king's square and the empty squares reachable from it), and the defenders next
         to the fort all belong to the wall that cannot be broken. Returns the fort's squares
@@ -427,6 +450,6 @@ class CopenhagenRules(Rules):
 
 
 @cache
-def rules_for(variant: Variant) -> Rules:
+def rules_for(variant: Ruleset) -> Rules:
     """The rules object of a variant: the class it names, built once per process."""
-    return variant.rules(variant, tables_for(variant))
+    return variant.rules(tables_for(variant))

@@ -7,14 +7,12 @@ these tables, so a new ruleset needs a new description, not new code paths.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .otn import parse_position
-from .types import Piece, Side
-
-if TYPE_CHECKING:
-    from .variants import Variant
+from .types import Piece, Side, Square
 
 EMPTY, ATTACKER, DEFENDER, KING = (int(p) for p in Piece)
 
@@ -27,17 +25,58 @@ MOVE_SHIFT = 9
 TARGET_MASK = (1 << MOVE_SHIFT) - 1
 
 
+class Layout(Hashable, Protocol):
+    """What the tables are compiled from: a ruleset's board, its special squares and who may
+    use them, as a :class:`~bot.engine.variants.Variant` describes them (``docs/RULES.md`` is
+    the authority on each); hashable, as the tables are compiled once per ruleset. A protocol,
+    so that the tables, and the rules built on them, sit below the variants that name their
+    rules."""
+
+    @property
+    def size(self) -> int: ...
+    @property
+    def start(self) -> str: ...
+    @property
+    def first(self) -> Side: ...
+    @property
+    def throne(self) -> Square: ...
+    @property
+    def corners(self) -> frozenset[Square]: ...
+    @property
+    def camps(self) -> frozenset[Square]: ...
+    @property
+    def camp_groups(self) -> tuple[frozenset[Square], ...]: ...
+    @property
+    def escape_squares(self) -> frozenset[Square]: ...
+    @property
+    def king_armed(self) -> bool: ...
+    @property
+    def king_may_enter_throne(self) -> bool: ...
+    @property
+    def throne_passable(self) -> bool: ...
+    @property
+    def linnaean_capture(self) -> bool: ...
+    @property
+    def empty_throne_hostile_to(self) -> frozenset[Side]: ...
+    @property
+    def occupied_throne_hostile_to_defenders(self) -> bool: ...
+    @property
+    def camps_hostile_to_attackers(self) -> frozenset[Square]: ...
+    @property
+    def tuichi_wins(self) -> bool: ...
+
+
 class Tables:
     """Per-variant geometry, hostility and move tables used by :class:`~bot.engine.board.Board`."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Layout) -> None:
         n = variant.size
-        self.variant = variant
         self.size = n
         self.area = n * n
         self.throne = variant.throne
         self.king_armed = variant.king_armed
         self.linnaean = variant.linnaean_capture
+        self.tuichi_wins = variant.tuichi_wins
         self.occupied_throne_hostile_to_defenders = variant.occupied_throne_hostile_to_defenders
         self.empty_throne_hostile_to_attackers = Side.ATTACKERS in variant.empty_throne_hostile_to
         self.empty_throne_hostile_to_defenders = Side.DEFENDERS in variant.empty_throne_hostile_to
@@ -163,7 +202,7 @@ class Tables:
 
 
 @cache
-def tables_for(variant: Variant) -> Tables:
+def tables_for(variant: Layout) -> Tables:
     """The compiled tables of a variant (built once per process)."""
     return Tables(variant)
 
@@ -175,6 +214,7 @@ __all__ = [
     "KING",
     "MOVE_SHIFT",
     "TARGET_MASK",
+    "Layout",
     "Tables",
     "tables_for",
 ]

@@ -1,4 +1,4 @@
-"""Small value types shared by the whole engine: squares, sides, pieces, moves and outcomes."""
+"""Small value types shared by the whole engine: squares, sides, pieces, moves and endings."""
 
 from __future__ import annotations
 
@@ -62,12 +62,13 @@ class Escape(Enum):
 
 
 class Termination(StrEnum):
-    """Every way a game can end: the one vocabulary of endings that every layer uses.
+    """How the rules end a game on the board: the engine's vocabulary of endings.
 
-    The rules decide the endings on the board; the players (resignation, agreed draw) and the
-    clock (timeout) decide the others. The values are stable names: the database stores them and
-    game records write them in their ``termination`` tag, so a value that has shipped never
-    changes.
+    How a game ends at the table instead (a resignation, a loss on time, an agreed draw, an
+    abandoned game) is the players', the clock's and the table's business, not the rules': that
+    vocabulary lives with the games that store it (``bot.storage.TableEnding``). The values are
+    stable names: the database stores them and game records write them in their
+    ``termination`` tag, so a value that has shipped never changes.
     """
 
     KING_ESCAPED = "king escaped"
@@ -81,38 +82,16 @@ class Termination(StrEnum):
     PERPETUAL_REPETITION = "perpetual repetition"
     """The third occurrence of a position where the rules forbid repeating it (Copenhagen:
     the defenders lose)."""
-    RESIGNATION = "resignation"
-    TIMEOUT = "timeout"
-    AGREED_DRAW = "agreed draw"
-    ABANDONED = "abandoned"
-    """A game across servers whose player lost their venue (its channel was deleted) and did
-    not continue the adjourned game elsewhere in time: they forfeit it."""
-
-    @property
-    def on_board(self) -> bool:
-        """Whether the rules end the game on the board (not the players or the clock)."""
-        return self not in _OFF_BOARD
 
     @property
     def is_draw(self) -> bool:
         """Whether this ending is a draw (every other ending has a winner)."""
-        return self in _DRAWS
-
-
-_OFF_BOARD = frozenset(
-    {
-        Termination.RESIGNATION,
-        Termination.TIMEOUT,
-        Termination.AGREED_DRAW,
-        Termination.ABANDONED,
-    }
-)
-_DRAWS = frozenset({Termination.REPETITION, Termination.AGREED_DRAW})
+        return self is Termination.REPETITION
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the winner (``None`` for a draw) and why."""
+    """How the rules ended a game on the board: the winner (``None`` for a draw) and why."""
 
     winner: Side | None
     termination: Termination

@@ -6,7 +6,7 @@ engine knows a variant by its name. ``docs/RULES.md`` is the authority on every 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import UnknownVariantError
 from .rules import CentreStrongRules, CopenhagenRules, GroupRules, Rules, SurroundedRules
@@ -49,6 +49,12 @@ class Variant:
     rematch_winner_defends: bool = False
     """Linnaeus law 12: in the next game the winner takes the defenders (else sides swap)."""
     aliases: tuple[str, ...] = field(default=())
+    repetition_limit: int = 3
+    """The occurrence of a position (the same side to move) that ends the game. A rules
+    option: 2 is the Tablut Challenge's rule (see :func:`with_first_repetition`)."""
+    repetition_mover_loses: bool = False
+    """A rules option: the side whose move makes the ending occurrence loses it, as OpenTafl
+    reads ``tfr:w`` (see :func:`with_opentafl_repetition`)."""
 
     @property
     def throne(self) -> Square:
@@ -322,6 +328,31 @@ DEFAULT_VARIANT = "tablut"
 _ALIASES: dict[str, str] = {
     alias: variant.name for variant in _REGISTRY for alias in variant.aliases
 }
+
+
+def with_first_repetition(variant: Variant) -> Variant:
+    """``variant`` under the Tablut Challenge's rule of repetition: the first return to a
+    position since the last capture is a draw (its server calls it so), where Linnaeus and every
+    variant here wait for the third occurrence. A capture leaves fewer pieces, so no position
+    before it can return: "since the last capture" needs no memory of its own.
+
+    A rules option for matches refereed as the challenge's server referees them (``python -m
+    bot.ai.lab.match --first-repetition``), never offered to players.
+    """
+    return replace(variant, repetition_limit=2)
+
+
+def with_opentafl_repetition(variant: Variant) -> Variant:
+    """``variant`` with its repetition read as OpenTafl reads ``tfr:w``, the value its
+    Copenhagen records carry: the side whose move makes the third occurrence loses (OpenTafl's
+    ``GameState`` gives the game to the side to move in the repeated position). Our Copenhagen
+    gives it to the attackers whoever repeats; the two agree when the defenders repeat.
+
+    A rules option for an engine given such a record (``python -m bot.ai otep``) and for
+    matches refereed as OpenTafl would (``python -m bot.ai.lab.match --opentafl-repetition``);
+    players never meet it.
+    """
+    return replace(variant, repetition_mover_loses=True)
 
 
 def get_variant(name: str) -> Variant:

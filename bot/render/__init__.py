@@ -20,6 +20,7 @@ from bot.render.adapter import (
     analysis_view,
     board_view_from_game,
     replay_views,
+    result_status,
     view_before_move,
 )
 from bot.render.board import encode_png, render_board, render_png
@@ -77,5 +78,6 @@ __all__ = [
     "render_gif",
     "render_png",
     "replay_views",
+    "result_status",
     "view_before_move",
 ]

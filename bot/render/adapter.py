@@ -19,29 +19,25 @@ from bot.render.view import (
 )
 
 _SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS: "defenders"}
-_CAPTION_WORDS = {
-    Termination.PERPETUAL_REPETITION: "repetition",
-    Termination.AGREED_DRAW: "by agreement",
-}
+_CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
 """Other words for an ending whose full name would rarely fit beside the players' names (the
-winner already says who the repetition was forbidden to) or repeat the verdict ("Draw: agreed
-draw")."""
+winner already says who the repetition was forbidden to)."""
 
 
-CALLED_OFF = "Called off"
-"""The caption's note on a game ended without a result of its own."""
+def result_status(winner: Side | None, ending: str) -> str:
+    """A result as the caption's note says it: ``Attackers win: king escaped``, ``Draw:
+    threefold repetition``. The part after the colon, ``ending`` in words, is the detail the
+    caption drops first when space is short."""
+    verdict = f"{winner.value.capitalize()} win" if winner else "Draw"
+    return f"{verdict}: {ending}"
 
 
 def _status(outcome: Outcome | None, last: MoveResult | None, hints: bool = True) -> str | None:
-    """The caption's highlighted note: the result, the king's side's call, or a king in danger
-    (only the result without ``hints``).
-
-    The part after a colon is the detail the caption drops first when space is short.
-    """
+    """The caption's highlighted note: the result the rules gave, the king's side's call, or a
+    king in danger (only the result without ``hints``)."""
     if outcome is not None:
-        verdict = f"{outcome.winner.value.capitalize()} win" if outcome.winner else "Draw"
         ending = outcome.termination
-        return f"{verdict}: {_CAPTION_WORDS.get(ending, ending.value)}"
+        return result_status(outcome.winner, _CAPTION_WORDS.get(ending, ending.value))
     if not hints:
         return None
     if last is not None and last.tuichi:
@@ -74,8 +70,7 @@ def board_view_from_game(
     attackers: str | None = None,
     defenders: str | None = None,
     hints: bool = True,
-    outcome: Outcome | None = None,
-    called_off: bool = False,
+    ended: str | None = None,
 ) -> BoardView:
     """The current position of `game` with its last move, captures and king markers.
 
@@ -87,16 +82,16 @@ def board_view_from_game(
     announcement or the result. Without `hints` (a puzzle being solved, whose point is to find
     the road or the threat) neither the markers nor the announcement are shown.
 
-    `outcome` is how the game ended when the players or the clock ended it (a resignation, a
-    loss on time, an agreed draw), which the board itself cannot know. A finished game's board
-    shows its result, never whose turn it is, a call, or the king's roads and dangers (but for
-    the roads of a Tuichi, which won the game). A game ``called_off`` (ended without a result
-    of its own) shows that instead of a result, and nothing else that calls for a move.
+    ``ended`` is how the game ended when the board did not end it (its players, its clock or
+    its table did, which the board itself cannot know), as the caption's note says it: a result
+    (:func:`result_status`: ``Defenders win: resignation``) or what became of the game
+    (``Called off``); the caller words it. The rules' own ending, when there is one, is shown
+    instead. A finished game's board shows its ending, never whose turn it is, a call, or the
+    king's roads and dangers (but for the roads of a Tuichi, which won the game).
     """
     variant = game.variant
-    ended = game.outcome or outcome
-    if called_off:
-        hints = False
+    outcome = game.outcome
+    over = outcome is not None or ended is not None
     last = game.history[-1] if game.history else None
     last_move: tuple[Square, Square] | None = None
     captured: list[tuple[Square, int]] = []
@@ -112,7 +107,9 @@ def board_view_from_game(
                 captured.append((king, KING))
         # A finished game has nothing left to play for: its roads and dangers are no longer
         # news, unless the roads are what ended it (Tuichi).
-        if hints and (ended is None or ended.termination is Termination.TUICHI):
+        if hints and (
+            not over or (outcome is not None and outcome.termination is Termination.TUICHI)
+        ):
             routes = last.routes
             threatened = last.king_threatened
     strip = None
@@ -120,12 +117,14 @@ def board_view_from_game(
         strip = Caption(
             attackers=attackers or "Attackers",
             defenders=defenders or "Defenders",
-            to_move=None if ended is not None or called_off else _SIDE_NAMES[game.turn],
+            to_move=None if over else _SIDE_NAMES[game.turn],
             move_label=None if last is None else str(game.move_number()),
             # The plain move: the markers show the captures and the king's roads, and the
             # status says the rest in words (OTN's suffixes are for records).
             move_text=None if last is None else last.move.text(game.size),
-            status=CALLED_OFF if called_off else _status(ended, last, hints),
+            status=ended
+            if outcome is None and ended is not None
+            else _status(outcome, last, hints),
             attackers_lost=game.lost(Side.ATTACKERS),
             defenders_lost=game.lost(Side.DEFENDERS),
         )
@@ -150,14 +149,14 @@ def replay_views(
     caption: bool = False,
     attackers: str | None = None,
     defenders: str | None = None,
-    outcome: Outcome | None = None,
+    ended: str | None = None,
 ) -> list[BoardView]:
     """One view per position of the game, from the start to the current one (for a GIF); the
-    last shows ``outcome``, a result decided off the board (see :func:`board_view_from_game`)."""
+    last shows ``ended``, how the game ended off the board (see :func:`board_view_from_game`)."""
     replay = game.copy()
     views = [
         board_view_from_game(
-            replay, caption=caption, attackers=attackers, defenders=defenders, outcome=outcome
+            replay, caption=caption, attackers=attackers, defenders=defenders, ended=ended
         )
     ]
     while replay.ply:

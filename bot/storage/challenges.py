@@ -7,9 +7,8 @@ challenge accepted twice (two clicks, two people on an open challenge) makes exa
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from .database import Connection, Database, Row
+from .database import Connection, Database, Row, Value
 from .errors import ChallengeClosed, NotAllowed, NotFound
 from .games import insert_game
 from .models import (
@@ -146,7 +145,7 @@ class ChallengeStore:
         """Pending challenges of one channel, or all of this process's servers (e.g. to
         re-attach buttons at start-up)."""
         where = f"WHERE c.status = 'pending' AND {self._shards.where('c.guild_id')}"
-        parameters: tuple[Any, ...] = ()
+        parameters: tuple[Value, ...] = ()
         if channel_id is not None:
             where += " AND c.channel_id = ?"
             parameters = (channel_id,)

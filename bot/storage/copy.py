@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .database import Connection, Database
+from .database import Connection, Database, Value
 from .errors import StorageError
 from .opening import open_database
 from .postgres import PostgresDatabase
@@ -146,7 +146,7 @@ async def _copy_table(
     """Copy ``table`` in batches ordered by its key, continuing after the last key seen."""
     order = ", ".join(key)
     after = f"({order}) > ({', '.join('?' for _ in key)})"
-    last: tuple[object, ...] | None = None
+    last: tuple[Value, ...] | None = None
     total = 0
     while True:
         where = "" if last is None else f"WHERE {after} "

@@ -28,13 +28,16 @@ log = logging.getLogger(__name__)
 
 Synchronous = Literal["NORMAL", "FULL"]
 Clock = Callable[[], float]
-Parameters = Sequence[Any] | Mapping[str, Any]
+Value = str | int | float | bytes | None
+"""A value a statement is given: what both drivers bind (a ``bool`` is an ``int``)."""
+Parameters = Sequence[Value] | Mapping[str, Value]
 
 
 class Row(Protocol):
     """A result row: by column position or by name (``sqlite3.Row`` and ``asyncpg.Record``)."""
 
-    def __getitem__(self, key: int | str, /) -> Any: ...
+    def __getitem__(self, key: int | str, /) -> Any:  # a column, typed by the code reading it
+        ...
 
     def keys(self) -> Iterable[str]:
         """The column names, in order."""
@@ -56,7 +59,7 @@ class Connection(ABC):
         """Run ``sql`` and return how many rows it changed."""
 
     @abstractmethod
-    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Value]]) -> None:
         """Run ``sql`` once per parameter row (bulk inserts)."""
 
     async def fetch_one(self, sql: str, parameters: Parameters = ()) -> Row | None:

@@ -13,11 +13,8 @@ A method returns only after its transaction has committed: the bot may announce 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from bot.engine import Termination
-
-from .database import Connection, Database, Row
+from .database import Connection, Database, Row, Value
 from .errors import (
     ChannelBusy,
     GameNotActive,
@@ -31,6 +28,7 @@ from .lobby import LIVE_GAME_SECONDS, Pairing, record_start, withdraw_seeks
 from .models import (
     AppendedMove,
     FinishedGame,
+    GameEnding,
     GameRecord,
     GameResult,
     GameStatus,
@@ -39,6 +37,7 @@ from .models import (
     Participant,
     RatingChange,
     SideName,
+    game_ending,
     to_datetime,
 )
 from .movelog import moves_in_effect
@@ -83,7 +82,7 @@ def game_from_row(row: Row) -> GameRecord:
         rated=bool(row["rated"]),
         status=GameStatus(row["status"]),
         result=None if row["result"] is None else GameResult(row["result"]),
-        reason=None if row["reason"] is None else Termination(row["reason"]),
+        reason=None if row["reason"] is None else game_ending(row["reason"]),
         ply=row["ply"],
         move_seconds=row["move_seconds"],
         move_deadline=to_datetime(row["move_deadline"]),
@@ -599,7 +598,7 @@ class GameStore:
         self,
         game_id: int,
         result: GameResult | str,
-        reason: Termination | str,
+        reason: GameEnding | str,
         *,
         expected_ply: int | None = None,
         accepting: OfferKind | None = None,
@@ -607,8 +606,8 @@ class GameStore:
         """End a game with a result; a rated game's ratings change in the same transaction.
 
         ``result`` is ``"attackers"``, ``"defenders"`` or ``"draw"`` (``Outcome.result_text``);
-        ``reason`` a :class:`~bot.engine.Termination` (or its value), the one vocabulary of
-        endings, shared with the engine. With
+        ``reason`` the board's or the table's ending (:data:`~.models.GameEnding`, or its
+        value). With
         ``expected_ply`` it fails with :class:`PositionChanged` if a move landed meanwhile (use it
         for resignations and timeouts so they cannot overtake a move).
 
@@ -621,7 +620,7 @@ class GameStore:
         transaction (:class:`OfferClosed` if there is none).
         """
         result = GameResult(result)
-        reason = Termination(reason)
+        reason = game_ending(reason)
         if (result is GameResult.DRAW) != reason.is_draw:
             raise ValueError(f"a game cannot end as {result.value!r} by {reason.value!r}")
         now = self._db.now()
@@ -766,7 +765,7 @@ class GameStore:
                 raise ChannelBusy(record.channel_id, None) from error
             return await fetch_game(connection, game_id)
 
-    async def _select(self, where: str, parameters: tuple[Any, ...] = ()) -> list[GameRecord]:
+    async def _select(self, where: str, parameters: tuple[Value, ...] = ()) -> list[GameRecord]:
         async with self._db.read() as connection:
             rows = await connection.fetch(GAME_SELECT + where, parameters)
         return [game_from_row(row) for row in rows]

@@ -7,9 +7,9 @@ have played enough rated games *in that server*, by that rating. Only people are
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal
+from typing import Literal
 
-from .database import Database
+from .database import Database, Value
 from .glicko2 import Rating
 from .models import (
     PLIES_TO_COUNT,
@@ -57,7 +57,7 @@ class LeaderboardStore:
 
         ``min_games`` defaults to :data:`MIN_GAMES_GLOBAL` or :data:`MIN_GAMES_SERVER`.
         """
-        parameters: tuple[Any, ...]
+        parameters: tuple[Value, ...]
         if guild_id is None:
             gate = MIN_GAMES_GLOBAL if min_games is None else min_games
             sql = f"""

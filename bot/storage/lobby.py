@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import groupby
 
-from .database import Connection, Database, Row
+from .database import Connection, Database, Row, Value
 from .errors import StorageError
 from .models import Participant, SideName
 from .players import participant_columns, participant_from_row, player_id
@@ -583,7 +583,7 @@ async def _open_seeks(connection: Connection, now: int, variant: str | None) -> 
     """Open seeks, oldest first: of ``variant`` (all with ``None``). The query is written per
     case so that each uses its index rather than a catch-all condition."""
     where = "WHERE s.status = 'open' AND s.expires_at > ?"
-    parameters: list[object] = [now]
+    parameters: list[Value] = [now]
     if variant is not None:
         where += " AND s.variant = ?"
         parameters.append(variant)

@@ -55,11 +55,81 @@ class GameStatus(StrEnum):
 
 
 class GameResult(StrEnum):
-    """Who won; the values equal ``bot.engine.Outcome.result_text``."""
+    """Who won; the values equal :attr:`GameOutcome.result_text`."""
 
     ATTACKERS = "attackers"
     DEFENDERS = "defenders"
     DRAW = "draw"
+
+
+class TableEnding(StrEnum):
+    """How a game ends at the table rather than on the board: by its players (a resignation,
+    an agreed draw), by the clock (a timeout), or by the table itself (an abandoned game).
+
+    The board's endings are the rules', the engine's :class:`~bot.engine.Termination`; the two
+    vocabularies together are every :data:`GameEnding`. The values are stable names, as the
+    engine's are: the database stores them and game records write them in their
+    ``termination`` tag, so a value that has shipped never changes.
+    """
+
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+    AGREED_DRAW = "agreed draw"
+    ABANDONED = "abandoned"
+    """A game across servers whose player lost their venue (its channel was deleted) and did
+    not continue the adjourned game elsewhere in time: they forfeit it."""
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether this ending is a draw (every other ending has a winner)."""
+        return self is TableEnding.AGREED_DRAW
+
+
+GameEnding = Termination | TableEnding
+"""Why a game ended: on the board (the rules' :class:`~bot.engine.Termination`) or at the
+table (:class:`TableEnding`). Stored by value; no value is in both vocabularies."""
+
+
+def game_ending(value: str) -> GameEnding:
+    """The ending a stored value names, the board's or the table's (``ValueError`` for one that
+    is neither)."""
+    for vocabulary in (Termination, TableEnding):
+        try:
+            return vocabulary(value)
+        except ValueError:
+            pass
+    raise ValueError(f"{value!r} is not an ending of a game: neither the board's nor the table's")
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """How a game ended, on the board or at the table: the winner (``None`` for a draw) and
+    why. A game the rules ended also has the engine's :class:`~bot.engine.Outcome`
+    (:meth:`of` turns it into this)."""
+
+    winner: Side | None
+    termination: GameEnding
+
+    def __post_init__(self) -> None:
+        if (self.winner is None) != self.termination.is_draw:
+            raise ValueError(
+                f"a game cannot end with {self.result_text!r} by {self.termination.value!r}"
+            )
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> GameOutcome:
+        """The outcome of a game the rules ended on the board."""
+        return cls(outcome.winner, outcome.termination)
+
+    @property
+    def on_board(self) -> bool:
+        """Whether the rules ended the game on the board (not its players, clock or table)."""
+        return isinstance(self.termination, Termination)
+
+    @property
+    def result_text(self) -> str:
+        """``attackers``, ``defenders`` or ``draw`` (the values of :class:`GameResult`)."""
+        return self.winner.value if self.winner else "draw"
 
 
 class ChallengeStatus(StrEnum):
@@ -124,8 +194,8 @@ class GameRecord:
     ended before each side had moved, or was aborted)."""
     status: GameStatus
     result: GameResult | None
-    reason: Termination | None
-    """Why it ended: the engine's vocabulary of endings, stored by value."""
+    reason: GameEnding | None
+    """Why it ended, on the board or at the table (stored by value)."""
     ply: int
     """Moves in effect (after takebacks): the next move is ply ``ply + 1``."""
     move_seconds: int | None
@@ -142,13 +212,13 @@ class GameRecord:
     """The ply of the position the board message shows (``None`` before the first board)."""
 
     @property
-    def outcome(self) -> Outcome | None:
-        """The stored result as the engine's :class:`~bot.engine.Outcome` (``None`` until the
-        game has ended with one): the only record of an ending off the board."""
+    def outcome(self) -> GameOutcome | None:
+        """The stored result (``None`` until the game has ended with one): the only record of
+        an ending at the table."""
         if self.result is None or self.reason is None:
             return None
         winner = None if self.result is GameResult.DRAW else Side(self.result.value)
-        return Outcome(winner, self.reason)
+        return GameOutcome(winner, self.reason)
 
     @property
     def both_sides_moved(self) -> bool:

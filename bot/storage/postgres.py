@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 import asyncpg
 
@@ -37,6 +37,7 @@ from .database import (
     PoolStats,
     PostgresOptions,
     Row,
+    Value,
     watched,
 )
 from .errors import (
@@ -58,6 +59,22 @@ from .migrations import (
 from .target import redact
 
 log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:  # asyncpg's classes take no type arguments when the code runs
+    _Direct: TypeAlias = asyncpg.Connection[asyncpg.Record]
+    """A connection of its own (the control connection, the listening one)."""
+    _Pooled: TypeAlias = asyncpg.pool.PoolConnectionProxy[asyncpg.Record]
+    """A connection lent by the pool."""
+
+
+class _ConnectSettings(TypedDict, total=False):
+    """What every connection is opened with, pooled or not."""
+
+    timeout: float
+    command_timeout: float
+    statement_cache_size: int
+    password: str
+
 
 MIGRATION_LOCK = 0x7AF1_0001
 """The advisory lock key that serialises migrations between processes starting together."""
@@ -129,7 +146,7 @@ def numbered(sql: str) -> tuple[str, tuple[str, ...] | int]:
     return rewritten, (tuple(names) if names else count)
 
 
-def bind(sql: str, parameters: Parameters) -> tuple[str, list[Any]]:
+def bind(sql: str, parameters: Parameters) -> tuple[str, list[Value]]:
     """The PostgreSQL text of ``sql`` and its arguments in ``$`` order."""
     rewritten, shape = numbered(sql)
     if isinstance(shape, tuple):
@@ -193,7 +210,7 @@ def _describe(error: BaseException) -> str:
 
 
 def _gone(
-    connection: asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any] | None,
+    connection: _Direct | _Pooled | None,
 ) -> bool:
     """Whether a pooled connection was closed under us. asyncpg detaches the proxy of a
     connection it has lost, after which even asking raises: that too means it is gone."""
@@ -212,7 +229,7 @@ class PostgresConnection(Connection):
 
     def __init__(
         self,
-        connection: asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any],
+        connection: _Direct | _Pooled,
         target: str,
     ) -> None:
         self._connection = connection
@@ -235,7 +252,7 @@ class PostgresConnection(Connection):
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
 
-    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Value]]) -> None:
         query, _ = numbered(sql)
         try:
             await self._connection.executemany(query, [tuple(row) for row in rows])
@@ -268,9 +285,9 @@ class PostgresDatabase(Database):
         pool: asyncpg.Pool,
         target: str,
         clock: Clock,
-        connect: Callable[[], Awaitable[asyncpg.Connection[Any]]],
+        connect: Callable[[], Awaitable[_Direct]],
         options: PostgresOptions,
-        connect_listener: Callable[[], Awaitable[asyncpg.Connection[Any]]] | None = None,
+        connect_listener: Callable[[], Awaitable[_Direct]] | None = None,
     ) -> None:
         """``connect`` makes a connection outside the pool; ``connect_listener`` the one that
         listens for signals (by default, the same)."""
@@ -285,7 +302,7 @@ class PostgresDatabase(Database):
         """Whether the last test signal went unheard (said once, until one is heard)."""
         self._heard = False
         """Whether a test signal has been heard yet (said once)."""
-        self._control: asyncpg.Connection[Any] | None = None
+        self._control: _Direct | None = None
         self._control_lock = asyncio.Lock()
         self._listeners: dict[str, list[Callable[[str | None], None]]] = {}
         self._listening: asyncio.Task[None] | None = None
@@ -310,11 +327,11 @@ class PostgresDatabase(Database):
         """
         check_sequence(migrations)
         target = redact(url)
-        settings: dict[str, Any] = {
-            "timeout": options.connect_timeout,
-            "command_timeout": COMMAND_TIMEOUT,
-            "statement_cache_size": options.statement_cache,
-        }
+        settings = _ConnectSettings(
+            timeout=options.connect_timeout,
+            command_timeout=COMMAND_TIMEOUT,
+            statement_cache_size=options.statement_cache,
+        )
         if options.password is not None:
             settings["password"] = options.password
         try:
@@ -342,16 +359,16 @@ class PostgresDatabase(Database):
             pool.terminate()
             raise
 
-        async def connect() -> asyncpg.Connection[Any]:
-            connection: asyncpg.Connection[Any] = await asyncpg.connect(url, **settings)
+        async def connect() -> _Direct:
+            connection: _Direct = await asyncpg.connect(url, **settings)
             return connection
 
         connect_listener = None
         if options.listen_url is not None:
             listen_url = options.listen_url
 
-            async def connect_listener() -> asyncpg.Connection[Any]:
-                connection: asyncpg.Connection[Any] = await asyncpg.connect(listen_url, **settings)
+            async def connect_listener() -> _Direct:
+                connection: _Direct = await asyncpg.connect(listen_url, **settings)
                 return connection
 
             # One connection now, so that a refusal there (a wrong password, no such server)
@@ -386,7 +403,7 @@ class PostgresDatabase(Database):
         signals may have been missed, and check that signals reach it."""
         while True:
             lost = asyncio.Event()
-            connection: asyncpg.Connection[Any] | None = None
+            connection: _Direct | None = None
             try:
                 connection = await asyncio.wait_for(
                     self._connect_listener(), self._options.connect_timeout
@@ -461,7 +478,7 @@ class PostgresDatabase(Database):
         return PoolStats(self._pool.get_size() - idle, idle, self._pool.get_max_size())
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy[Any]]:
+    async def _connection(self) -> AsyncIterator[_Pooled]:
         """A pooled connection for the block. The server's failures, in getting the connection
         or in the block (its statements, or beginning and ending its transaction), arrive as
         storage errors, and :attr:`outage` hears of each request's fate."""
@@ -478,7 +495,7 @@ class PostgresDatabase(Database):
             finally:
                 await self._release(connection)
 
-    async def _acquire(self) -> asyncpg.pool.PoolConnectionProxy[Any]:
+    async def _acquire(self) -> _Pooled:
         try:
             return await self._pool.acquire(timeout=self._options.pool_wait)
         except TimeoutError as error:
@@ -495,7 +512,7 @@ class PostgresDatabase(Database):
                 raise
             raise converted from error
 
-    async def _release(self, connection: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
+    async def _release(self, connection: _Pooled) -> None:
         # The reset on release fails with the server gone: the pool then drops the connection
         # and makes a new one when asked; the block's own outcome stands.
         with contextlib.suppress(*DRIVER_ERRORS):
@@ -665,7 +682,7 @@ async def _migrate(
 
 
 async def _check_version(
-    connection: asyncpg.pool.PoolConnectionProxy[Any],
+    connection: _Pooled,
     target: str,
     migrations: tuple[Migration, ...],
 ) -> set[int]:

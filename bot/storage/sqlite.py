@@ -21,7 +21,16 @@ from typing import Any
 
 import aiosqlite
 
-from .database import Clock, Connection, Database, Parameters, Row, Synchronous, watched
+from .database import (
+    Clock,
+    Connection,
+    Database,
+    Parameters,
+    Row,
+    Synchronous,
+    Value,
+    watched,
+)
 from .errors import (
     DatabaseCorruptError,
     DatabaseUnavailable,
@@ -93,7 +102,7 @@ class SqliteConnection(Connection):
         except sqlite3.Error as error:
             raise classify(error, self._target) from error
 
-    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Value]]) -> None:
         try:
             await self._connection.executemany(sql, rows)
         except sqlite3.Error as error:
@@ -263,7 +272,7 @@ def _check_header(path: Path) -> None:
 
 
 async def _fetch_value(
-    connection: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = ()
+    connection: aiosqlite.Connection, sql: str, parameters: Sequence[Value] = ()
 ) -> Any:
     rows = list(await connection.execute_fetchall(sql, parameters))
     return rows[0][0] if rows else None

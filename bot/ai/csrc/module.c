@@ -168,13 +168,14 @@ static void release(Search *s) {
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *board_spec, *eval_spec;
-    int noise, quiescence, reads_threats, repetition_winner;
+    int noise, quiescence, reads_threats, reductions, repetition_winner;
     unsigned long long noise_key;
     static char *keywords[] = {"board_spec", "eval_spec", "noise", "noise_key", "quiescence",
-                               "reads_threats", "repetition_winner", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKppi", keywords, &PyDict_Type,
+                               "reads_threats", "reductions", "repetition_winner", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppi", keywords, &PyDict_Type,
                                      &board_spec, &PyDict_Type, &eval_spec, &noise, &noise_key,
-                                     &quiescence, &reads_threats, &repetition_winner))
+                                     &quiescence, &reads_threats, &reductions,
+                                     &repetition_winner))
         return -1;
     Search *s = calloc(1, sizeof(Search));
     if (!s) {
@@ -198,6 +199,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     s->noise_key = noise_key;
     s->quiescence = quiescence;
     s->reads_threats = reads_threats;
+    s->reductions = reductions;
+    s->forts = s->spec.family == FAMILY_COPENHAGEN;
     s->repetition_winner = repetition_winner;
     uint8_t cells[MAX_SQ] = {0};
     board_init(&s->board, &s->spec, cells, 0);

@@ -301,6 +301,131 @@ static int fork_stoppers(Search *s, uint8_t *stoppers) {
     return kept ? kept : -1;
 }
 
+/* ------------------------------------------------------------------ exit forts */
+
+#define FORT_SIZE 6
+
+/* KingTactics._walled_in: ``start`` and the empty squares reached from it through empty
+ * squares other than ``plug`` go to ``out``; returns how many, or -1 when more than FORT_SIZE. */
+static int walled_in(const Board *b, int start, int plug, int16_t *out) {
+    const Spec *sp = b->spec;
+    int count = 0;
+    out[count++] = (int16_t)start;
+    for (int index = 0; index < count; index++) {
+        int sq = out[index];
+        for (int k = 0; k < sp->nb_count[sq]; k++) {
+            int nb = sp->nb[sq][k];
+            if (nb == plug || b->cells[nb] != EMPTY) continue;
+            int known = 0;
+            for (int j = 0; j < count && !known; j++) known = out[j] == nb;
+            if (known) continue;
+            if (count == FORT_SIZE) return -1;
+            out[count++] = (int16_t)nb;
+        }
+    }
+    return count;
+}
+
+/* KingTactics.fort_candidates: the defenders' moves that might build an exit fort now,
+ * whoever is to move. */
+static int fort_candidates(Board *b, int32_t *out) {
+    const Spec *sp = b->spec;
+    int king = b->king, area = sp->area, found = 0;
+    int turn = b->turn;
+    int32_t moves[MAX_MOVES];
+    b->turn = DEFENDERS;
+    if (!sp->is_edge[king]) {
+        int count = board_king_moves(b, moves);
+        for (int k = 0; k < count; k++)
+            if (sp->is_edge[moves[k] & TARGET_MASK]) out[found++] = moves[k];
+        b->turn = turn;
+        return found;
+    }
+    int16_t region[FORT_SIZE];
+    int size = walled_in(b, king, -1, region);
+    uint8_t near[MAX_SQ], from[MAX_SQ];
+    memset(near, 0, (size_t)area);
+    memset(from, 0, (size_t)area);
+    if (size > 0) {
+        for (int k = 0; k < size; k++) near[region[k]] = 1;
+        for (int ring = 1; ring <= 2; ring++) {
+            for (int sq = 0; sq < area; sq++)
+                if (near[sq] == ring)
+                    for (int k = 0; k < sp->nb_count[sq]; k++)
+                        if (!near[sp->nb[sq][k]]) near[sp->nb[sq][k]] = (uint8_t)(ring + 1);
+        }
+        for (int r = 0; r < size; r++)
+            for (int k = 0; k < sp->nb_count[region[r]]; k++) {
+                int nb = sp->nb[region[r]][k];
+                if (b->cells[nb] != EMPTY) from[nb] = 1;
+            }
+    } else {
+        /* near marks the plugs here: the gaps that would wall the king in with few squares */
+        uint8_t seen[MAX_SQ];
+        int16_t layer[MAX_SQ], following[MAX_SQ], scratch[FORT_SIZE];
+        int plugs = 0, width = 0;
+        memset(seen, 0, (size_t)area);
+        seen[king] = 1;
+        layer[width++] = (int16_t)king;
+        for (int step = 0; step < FORT_SIZE && width; step++) {
+            int next = 0;
+            for (int l = 0; l < width; l++)
+                for (int k = 0; k < sp->nb_count[layer[l]]; k++) {
+                    int nb = sp->nb[layer[l]][k];
+                    if (seen[nb] || b->cells[nb] != EMPTY) continue;
+                    seen[nb] = 1;
+                    following[next++] = (int16_t)nb;
+                    if (walled_in(b, king, nb, scratch) > 0) {
+                        near[nb] = 1;
+                        plugs++;
+                    }
+                }
+            memcpy(layer, following, (size_t)next * sizeof(int16_t));
+            width = next;
+        }
+        if (!plugs) {
+            b->turn = turn;
+            return 0;
+        }
+    }
+    int count = board_moves(b, moves);
+    for (int k = 0; k < count; k++)
+        if (near[moves[k] & TARGET_MASK] || from[moves[k] >> MOVE_SHIFT]) out[found++] = moves[k];
+    b->turn = turn;
+    return found;
+}
+
+/* KingTactics.fort_wins: how many of the defenders' moves would win now by an exit fort,
+ * whoever is to move. Without ``stoppers`` it stops at the first; with it, the squares where an
+ * attacker stops one (the fort's and those its move crosses) are marked there. */
+static int fort_wins(Search *s, uint8_t *stoppers) {
+    Board *b = &s->board;
+    const Spec *sp = b->spec;
+    if (!s->forts || b->king < 0) return 0;
+    int32_t candidates[MAX_MOVES];
+    int count = fort_candidates(b, candidates), wins = 0, n = sp->n;
+    uint8_t fort[MAX_SQ];
+    if (stoppers) memset(stoppers, 0, (size_t)sp->area);
+    for (int k = 0; k < count; k++) {
+        int32_t move = candidates[k];
+        int status = board_make(b, move);
+        if (status == ST_EXIT_FORT) {
+            wins++;
+            if (stoppers) {
+                board_exit_fort(b, fort);
+                for (int sq = 0; sq < sp->area; sq++)
+                    if (fort[sq]) stoppers[sq] = 1;
+                int origin = move >> MOVE_SHIFT, target = move & TARGET_MASK;
+                int step = (target > origin ? 1 : -1) * (origin / n == target / n ? 1 : n);
+                for (int sq = origin + step; sq != target + step; sq += step) stoppers[sq] = 1;
+            }
+        }
+        board_unmake(b);
+        if (wins && !stoppers) break;
+    }
+    return wins;
+}
+
 /* ------------------------------------------------------------------ evaluation */
 
 static int evaluate_position(Search *s);
@@ -565,6 +690,7 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth) {
     if (stopped(s)) return 0;
     if (b->turn == DEFENDERS) {
         if (has_route(s)) return MATE - ply - 1;
+        if (fort_wins(s, NULL)) return MATE - ply - 1;
         int stand = evaluate(s);
         if (!s->quiescence || qdepth >= MAX_QUIESCENCE) return stand;
         if (qdepth == 0) {
@@ -631,6 +757,16 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth) {
                 if (!found) return -(MATE - ply - 4);
                 return answer_each(s, landing, found, alpha, beta, ply, qdepth);
             }
+            if (fort_wins(s, stoppers)) {
+                /* Searcher._stop_fort: the attackers' moves onto the stoppers, and captures. */
+                int32_t moves[MAX_MOVES], answers[MAX_MOVES];
+                int count = board_moves(b, moves), found = 0;
+                for (int k = 0; k < count; k++)
+                    if (stoppers[moves[k] & TARGET_MASK] || board_would_capture(b, moves[k]))
+                        answers[found++] = moves[k];
+                if (!found) return -(MATE - ply - 2);
+                return answer_each(s, answers, found, alpha, beta, ply, qdepth);
+            }
         }
         return evaluate(s);
     }
@@ -675,6 +811,8 @@ static int store(Search *s, uint64_t key, int depth, int flag, int score, int32_
 /* The score of a position that repeats one of the search's line or the game's history:
  * a draw, or a win for the side the variant's rule names. */
 static inline int repetition_score(const Search *s, int turn, int ply) {
+    /* -2 (search.py's MOVER_LOSES): the side that moved into it loses */
+    if (s->repetition_winner == -2) return MATE - ply;
     if (s->repetition_winner < 0) return s->draw_scores[turn];
     return turn == s->repetition_winner ? MATE - ply : -(MATE - ply);
 }
@@ -845,7 +983,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     int original_alpha = alpha, best = -INFINITY_SCORE;
     int32_t best_move = 0;
     int32_t *killers = s->killers[ply];
-    int reducible = depth >= 3 && forced_count < 0;
+    int reducible = s->reductions && depth >= 3 && forced_count < 0;
     size_t mark = 0;
     path_push(s, key);
     for (int index = 0;; index++) {
@@ -875,9 +1013,10 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
             score = -search(s, child_depth, -beta, -alpha, ply + 1);
         } else {
             int reduction = 0;
-            /* Late quiet moves are searched shallower first; captures never are. */
+            /* Late quiet moves are searched shallower first; captures and the king's moves
+             * (his plans: a fork, a fort) never are. */
             if (reducible && index >= 4 && move != killers[0] && move != killers[1] &&
-                !b->stack[b->sp - 1].ncap)
+                !b->stack[b->sp - 1].ncap && b->stack[b->sp - 1].piece != KING)
                 reduction = index >= 14 && depth >= 5 ? 2 : 1;
             score = -search(s, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
             if (!s->aborted && score > alpha && (reduction || score < beta))
@@ -920,6 +1059,17 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
 
 /* ------------------------------------------------------------------ root */
 
+/* The moves of ``list`` that are among ``given`` (kept in order); returns how many. */
+static int keep_given(int32_t *list, int count, const int32_t *given, int given_count) {
+    int kept = 0;
+    for (int k = 0; k < count; k++) {
+        int found = 0;
+        for (int g = 0; g < given_count && !found; g++) found = given[g] == list[k];
+        if (found) list[kept++] = list[k];
+    }
+    return kept;
+}
+
 /* Searcher._root. The last iteration's scores are ``previous`` (``previous_count`` moves and
  * their scores); ``ordered`` receives the moves searched, ``scores`` their scores (``*scored``
  * of them). Returns 0, or -1 when the search was stopped. */
@@ -946,6 +1096,8 @@ int search_root(Search *s, int depth, const int32_t *moves, int count,
     } else {
         win_count = board_king_capturing_moves(b, wins);
     }
+    /* The root's moves may leave some out (Searcher.search's exclude): keep to them. */
+    win_count = keep_given(wins, win_count, moves, count);
     if (win_count) {
         *score_out = MATE - 1;
         *best_out = wins[0];
@@ -961,6 +1113,7 @@ int search_root(Search *s, int depth, const int32_t *moves, int count,
         int open = open_rays(s, rays);
         if (open) {
             int found = open == 1 ? blocking_moves(s, rays, open, blocks) : 0;
+            found = keep_given(blocks, found, moves, count);
             /* No block (or two routes): every move loses; keep them all to pick one. */
             if (found) {
                 moves = blocks;

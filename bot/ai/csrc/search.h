@@ -91,10 +91,12 @@ typedef struct {
     int32_t killers[MAX_KILLER_PLY][2];
     int64_t nodes;
     int draw_scores[2];
-    int repetition_winner; /* ATTACKERS, DEFENDERS, or -1: a draw */
+    int repetition_winner; /* ATTACKERS, DEFENDERS, -1: a draw, -2: the mover into it loses */
     int noise;
     uint64_t noise_key;
     int quiescence, reads_threats;
+    int reductions; /* late-move reductions (0: full width, to prove a position) */
+    int forts; /* the defenders may win by an exit fort (Copenhagen) */
     PyObject *check; /* called every 1,024 nodes: true ends the search */
     int aborted;     /* 1: the check said stop; 2: it raised */
     int has_partial;

@@ -44,6 +44,8 @@ class MatchScore:
     losses: int = 0
     by_side: dict[bool, list[float]] = field(default_factory=lambda: {True: [], False: []})
     """A's points per game, keyed by whether A had the attackers (filled by :meth:`add`)."""
+    void: int = 0
+    """Games left unscored (an engine match's games void every time they were played)."""
 
     def add(self, points: float, a_attacked: bool) -> None:
         """Count one game: ``points`` is 1, 0.5 or 0 for A."""
@@ -89,7 +91,9 @@ class MatchScore:
             points = self.by_side[attacked]
             if points:
                 sides.append(f"{name} {sum(points) / len(points):.0%} of {len(points)}")
-        return f"{text}  (A {', '.join(sides)})" if sides else text
+        if sides:
+            text = f"{text}  (A {', '.join(sides)})"
+        return f"{text}  {self.void} unscored (void)" if self.void else text
 
 
 def _elo(score: float) -> str:

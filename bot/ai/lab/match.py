@@ -5,12 +5,21 @@
 
 Each game starts both engines afresh as OpenTafl Engine Protocol (OTEP) engines, plays a short
 random opening shared by a pair of games with the sides swapped, then asks each engine for its
-moves in turn and checks every move with our rules: a move our rules refuse, an engine that
-stops answering, or one that overruns its time by far loses the game. The engines get the
-same fixed time per move (``--seconds``; ours through ``--time`` in its command line, another
-through its own settings), and the runner reports how long each really took, so the time is
-seen to be equal. Without ``--clock`` no clock is sent, because OpenTafl's engine reads a clock
-as a whole game's time control rather than a time per move.
+moves in turn and checks every move with our rules. The engines get the same fixed time per
+move (``--seconds``; ours through ``--time`` in its command line, another through its own
+settings), and the runner reports how long each really took, so the time is seen to be equal.
+Without ``--clock`` no clock is sent, because OpenTafl's engine reads a clock as a whole game's
+time control rather than a time per move; with it, the clock follows each ``play``, as
+OpenTafl's own host sends it.
+
+Only games both engines played to the end under the same rules are scored. A game is void, said
+so with its reason and played again from the same opening (``--replays`` times at most), when an
+engine crashes, stops answering or gives up (``error -1``), when it plays a move our rules
+refuse (its rules and ours disagree), or when it ends by a repetition that the rules record the
+engines were given scores otherwise (OTN's ``tfr`` value, read as OpenTafl reads it, against
+our rules: in Copenhagen ``tfr:w`` gives the third occurrence to the side that did not repeat,
+ours to the attackers). Before each ``play`` the runner waits for the engine to fall silent, so
+that an engine still printing about its last search is not asked for the next one mid-stream.
 """
 
 from __future__ import annotations
@@ -34,9 +43,10 @@ from typing import IO
 
 from bot.engine.errors import TaflError
 from bot.engine.game import Game
-from bot.engine.types import Side
-from bot.engine.variants import get_variant
+from bot.engine.types import Side, Termination
+from bot.engine.variants import get_variant, with_first_repetition, with_opentafl_repetition
 
+from ..otn_rules import parse_rules
 from .arena import MatchScore, random_opening
 
 
@@ -126,6 +136,29 @@ class EngineProcess:
             elif word == "error" and line.split()[1:2] == ["-1"]:
                 raise EngineFailure(f"{self.spec.name} gave up: {line}")
 
+    def settle(self, quiet: float = 0.2, most: float = 5.0) -> None:
+        """Wait until the engine has said nothing for ``quiet`` seconds (``most`` at most),
+        keeping what it said: an engine still printing about its last search must not be
+        asked for the next one mid-stream (OpenTafl's engine can crash so)."""
+        deadline = time.monotonic() + most
+        while True:
+            wait = min(quiet, deadline - time.monotonic())
+            if wait <= 0:
+                return
+            try:
+                line = self.lines.get(timeout=wait)
+            except queue.Empty:
+                return
+            if line is None:
+                self.lines.put(None)  # the exit is reported when next read
+                return
+            self._note(f"{self.spec.name} >> {line}")
+            words = line.split()
+            if words[:1] == ["status"]:
+                self.statuses.append(line[7:])
+            elif words[:2] == ["error", "-1"]:
+                raise EngineFailure(f"{self.spec.name} gave up: {line}")
+
     def close(self) -> None:
         """Say goodbye and make sure the process is gone."""
         self.send("goodbye")
@@ -149,6 +182,8 @@ class EngineGame:
     moves: list[str] = field(default_factory=list)
     winner: Side | None = None
     ending: str = "unfinished"
+    void: str | None = None
+    """Why the game cannot be scored (an engine failed, or the rules were read differently)."""
     think_times: dict[Side, list[float]] = field(
         default_factory=lambda: {Side.ATTACKERS: [], Side.DEFENDERS: []}
     )
@@ -162,6 +197,45 @@ class EngineGame:
 _FINISH = {None: 1, Side.ATTACKERS: 2, Side.DEFENDERS: 3}
 
 
+def otn_repetition_winner(record: str, mover: Side) -> Side | str | None:
+    """Who wins by a third occurrence of a position under an OTN rules record, as OpenTafl
+    reads its ``tfr`` value, when ``mover``'s move made it: ``w`` gives it to the side to move
+    next (OpenTafl's ``GameState`` checks the new position's side), ``l`` to the mover, ``d``
+    is a draw (``None``); ``"none"`` when the record ignores repetitions (``i``)."""
+    value = parse_rules(record).get("tfr", "d").lower()
+    if value == "w":
+        return mover.other
+    if value == "l":
+        return mover
+    if value == "i":
+        return "none"
+    return None
+
+
+def _disputed(game: Game, record: str) -> str | None:
+    """Why a game our rules ended by repetition would end otherwise under the rules record
+    the engines were given (``None`` when both read it the same)."""
+    outcome = game.outcome
+    if outcome is None or outcome.termination not in (
+        Termination.REPETITION,
+        Termination.PERPETUAL_REPETITION,
+    ):
+        return None
+    mover = game.history[-1].side
+    theirs = otn_repetition_winner(record, mover)
+    if theirs == outcome.winner:
+        return None
+    if isinstance(theirs, Side):
+        read = f"a win for the {theirs.value}"
+    else:
+        read = "a draw" if theirs is None else "no ending"
+    ours = "a draw" if outcome.winner is None else f"a win for the {outcome.winner.value}"
+    return (
+        f"rules disagreement: the {mover.value}' move repeated the position a third time, "
+        f"{ours} by our rules but {read} by the rules record sent"
+    )
+
+
 def play_engine_game(
     variant_name: str,
     attackers: EngineSpec,
@@ -171,10 +245,18 @@ def play_engine_game(
     seconds: float,
     max_plies: int = 200,
     clock: bool = False,
+    first_repetition: bool = False,
+    opentafl_repetition: bool = False,
     log: IO[str] | None = None,
 ) -> EngineGame:
-    """Play one game between two OTEP engines from ``opening`` and referee it."""
+    """Play one game between two OTEP engines from ``opening`` and referee it; a game that
+    cannot be scored comes back with :attr:`EngineGame.void` saying why."""
     variant = get_variant(variant_name)
+    rules = variant.otn_rules()
+    if first_repetition:
+        variant = with_first_repetition(variant)
+    if opentafl_repetition:
+        variant = with_opentafl_repetition(variant)
     game = Game(variant)
     record = EngineGame(list(opening))
     for text in opening:
@@ -185,44 +267,50 @@ def play_engine_game(
     told = {Side.ATTACKERS: 0, Side.DEFENDERS: 0}
     # An engine may run late now and then on a loaded machine; far beyond it has failed.
     patience = seconds * 3 + 10
+    for side, spec in specs.items():
+        engines[side] = EngineProcess(spec, log)
     try:
-        for side, spec in specs.items():
-            engines[side] = EngineProcess(spec, log)
         for engine in engines.values():
+            # An engine that cannot even start is set up wrongly: the match stops.
             engine.expect("hello", 30)
-            engine.send(f"rules {variant.otn_rules()}")
+    except EngineFailure:
+        for engine in engines.values():
+            engine.close()
+        raise
+    try:
+        for engine in engines.values():
+            engine.send(f"rules {rules}")
         while game.outcome is None and game.ply < max_plies:
             side = game.turn
             engine = engines[side]
             name = specs[side].name
+            engine.settle()
             unseen = played[told[side] :]
             if unseen:
                 engine.send(f"opponent-move {'|'.join(unseen)} {game.position_otn()}")
+            started = time.monotonic()
+            engine.send(f"play {side.value}")
             if clock:
                 millis = int(seconds * 1000)
                 engine.send(f"clock {millis * 40} {millis * 40} {seconds:g} 3 3")
-            started = time.monotonic()
-            engine.send(f"play {side.value}")
-            try:
-                line = engine.expect("move", patience)
-            except EngineFailure as failure:
-                record.winner = side.other
-                record.ending = f"{name} lost: {failure}"
-                break
+            line = engine.expect("move", patience)
             record.think_times[side].append(time.monotonic() - started)
             words = line.split()
             text = words[1] if len(words) > 1 else ""
             try:
                 game.play(text)
             except (TaflError, ValueError) as error:
-                record.winner = side.other
-                record.ending = f"{name} lost by the illegal move {text!r}: {error}"
+                record.void = (
+                    f"rules disagreement: our rules refuse {name}'s move {text!r} ({error})"
+                )
                 break
             played.append(text)
             record.moves.append(text)
             told[side] = len(played)
             engine.send(f"move {game.position_otn()}")
-        else:
+        if record.void is None:
+            record.void = _disputed(game, rules)
+        if record.void is None:
             if game.outcome is not None:
                 record.winner = game.outcome.winner
                 record.ending = game.outcome.termination.value
@@ -231,11 +319,13 @@ def play_engine_game(
         for engine in engines.values():
             engine.send(f"finish {_FINISH[record.winner]}")
     except EngineFailure as failure:
-        record.ending = f"not played: {failure}"
-        raise
+        record.void = f"engine failure: {failure}"
     finally:
         for engine in engines.values():
             engine.close()
+    if record.void is not None:
+        record.winner = None
+        record.ending = f"void ({record.void})"
     return record
 
 
@@ -260,11 +350,17 @@ def run_engine_match(
     max_plies: int = 200,
     jobs: int = 1,
     clock: bool = False,
+    first_repetition: bool = False,
+    opentafl_repetition: bool = False,
+    replays: int = 2,
     records: Path | None = None,
     logs: Path | None = None,
     echo: bool = True,
 ) -> MatchScore:
-    """Play ``games`` games between engines A and B (pairs share an opening); A's score."""
+    """Play ``games`` games between engines A and B (pairs share an opening); A's score.
+
+    A void game is reported and played again from its opening, ``replays`` times at most; one
+    still void then is left unscored (see :attr:`MatchScore.void`)."""
     rng = random.Random(seed)
     plan = []
     opening: list[str] = []
@@ -277,13 +373,14 @@ def run_engine_match(
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
 
-    def play(item: MatchGame) -> tuple[MatchGame, EngineGame, float]:
+    def attempt(item: MatchGame, number: int) -> tuple[EngineGame, float]:
         attackers, defenders = (a, b) if item.a_attacks else (b, a)
         started = time.monotonic()
         with contextlib.ExitStack() as stack:
             log = None
             if logs is not None:
-                log = stack.enter_context(open(logs / f"game-{item.index + 1}.log", "w"))
+                name = f"game-{item.index + 1}" + (f"-replay-{number}" if number else "")
+                log = stack.enter_context(open(logs / f"{name}.log", "w"))
             result = play_engine_game(
                 variant,
                 attackers,
@@ -292,62 +389,86 @@ def run_engine_match(
                 seconds=seconds,
                 max_plies=max_plies,
                 clock=clock,
+                first_repetition=first_repetition,
+                opentafl_repetition=opentafl_repetition,
                 log=log,
             )
-        return item, result, time.monotonic() - started
+        return result, time.monotonic() - started
 
-    def report(item: MatchGame, result: EngineGame, elapsed: float) -> None:
-        a_side = Side.ATTACKERS if item.a_attacks else Side.DEFENDERS
-        if result.winner is None:
-            points, verdict = 0.5, "draw"
-        elif result.winner is a_side:
-            points, verdict = 1.0, f"{a.name} wins"
-        else:
-            points, verdict = 0.0, f"{b.name} wins"
-        with lock:
-            score.add(points, item.a_attacks)
-            if records is not None:
-                with records.open("a") as out:
-                    out.write(
-                        json.dumps(
-                            {
-                                "game": item.index + 1,
-                                "variant": variant,
-                                "attackers": (a if item.a_attacks else b).name,
-                                "defenders": (b if item.a_attacks else a).name,
-                                "opening": result.opening,
-                                "moves": result.moves,
-                                "winner": result.winner.value if result.winner else None,
-                                "ending": result.ending,
-                            }
-                        )
-                        + "\n"
-                    )
-            if echo:
-                plies = len(result.opening) + len(result.moves)
-                a_time = result.mean_time(a_side)
-                b_time = result.mean_time(a_side.other)
-                print(
-                    f"game {item.index + 1}: {a.name} as {a_side.value}, opening "
-                    f"{' '.join(item.opening)}: {verdict} ({result.ending}) after {plies} "
-                    f"plies, {elapsed:.0f} s; {a.name} {a_time:.2f} s/move, {b.name} "
-                    f"{b_time:.2f} s/move | running {score.summary()}",
-                    flush=True,
+    def write(item: MatchGame, result: EngineGame, number: int) -> None:
+        if records is None:
+            return
+        with records.open("a") as out:
+            out.write(
+                json.dumps(
+                    {
+                        "game": item.index + 1,
+                        "replay": number,
+                        "variant": variant,
+                        "attackers": (a if item.a_attacks else b).name,
+                        "defenders": (b if item.a_attacks else a).name,
+                        "opening": result.opening,
+                        "moves": result.moves,
+                        "winner": result.winner.value if result.winner else None,
+                        "ending": result.ending,
+                        "void": result.void,
+                    }
                 )
+                + "\n"
+            )
+
+    def play(item: MatchGame) -> None:
+        a_side = Side.ATTACKERS if item.a_attacks else Side.DEFENDERS
+        for number in range(replays + 1):
+            result, elapsed = attempt(item, number)
+            plies = len(result.opening) + len(result.moves)
+            label = f"game {item.index + 1}" + (f" (replay {number})" if number else "")
+            head = f"{label}: {a.name} as {a_side.value}, opening {' '.join(item.opening)}"
+            if result.void is not None:
+                with lock:
+                    write(item, result, number)
+                    again = "played again" if number < replays else "left unscored"
+                    if number == replays:
+                        score.void += 1
+                    if echo:
+                        print(
+                            f"{head}: VOID after {plies} plies, {again}: {result.void}",
+                            flush=True,
+                        )
+                continue
+            if result.winner is None:
+                points, verdict = 0.5, "draw"
+            elif result.winner is a_side:
+                points, verdict = 1.0, f"{a.name} wins"
+            else:
+                points, verdict = 0.0, f"{b.name} wins"
+            with lock:
+                score.add(points, item.a_attacks)
+                write(item, result, number)
+                if echo:
+                    a_time = result.mean_time(a_side)
+                    b_time = result.mean_time(a_side.other)
+                    print(
+                        f"{head}: {verdict} ({result.ending}) after {plies} plies, "
+                        f"{elapsed:.0f} s; {a.name} {a_time:.2f} s/move, {b.name} "
+                        f"{b_time:.2f} s/move | running {score.summary()}",
+                        flush=True,
+                    )
+            return
 
     if jobs > 1:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(play, item) for item in plan]
             try:
                 for future in as_completed(futures):
-                    report(*future.result())
+                    future.result()
             except BaseException:
-                # A game that could not be played stops the match now, not after the rest.
+                # An engine that cannot start stops the match now, not after the rest.
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
     else:
         for item in plan:
-            report(*play(item))
+            play(item)
     return score
 
 
@@ -382,8 +503,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=1, help="games at once")
     parser.add_argument(
-        "--clock", action="store_true", help="also send a clock: 40 moves' time, 3 periods"
+        "--clock",
+        action="store_true",
+        help="also send a clock after each play: 40 moves' time, 3 periods",
     )
+    parser.add_argument("--first-repetition", action="store_true",
+                        help="referee a repetition as the Tablut Challenge's server does: the "
+                        "first return to a position is a draw")  # fmt: skip
+    parser.add_argument("--opentafl-repetition", action="store_true",
+                        help="referee a repetition as OpenTafl reads the record's tfr:w: the "
+                        "side whose move makes the third occurrence loses")  # fmt: skip
+    parser.add_argument("--replays", type=int, default=2,
+                        help="how often a void game is played again before it is left "
+                        "unscored")  # fmt: skip
     parser.add_argument("--records", type=Path, help="append each game as a JSON line here")
     parser.add_argument("--logs", type=Path, help="write each game's protocol log here")
     args = parser.parse_args(argv)
@@ -406,6 +538,9 @@ def main(argv: list[str] | None = None) -> int:
             max_plies=args.max_plies,
             jobs=args.jobs,
             clock=args.clock,
+            first_repetition=args.first_repetition,
+            opentafl_repetition=args.opentafl_repetition,
+            replays=args.replays,
             records=args.records,
             logs=args.logs,
         )

@@ -89,7 +89,7 @@ class Solution:
         """How many solver moves the tree lists."""
         return 1 + sum(child.size() for _, child in self.replies)
 
-    def to_json(self) -> list[Any]:
+    def to_json(self) -> list[object]:
         """``[move, ending]``, or ``[move, resisting reply, {reply: node, ...}]``."""
         if self.ending is not None:
             return [self.move, self.ending.value]
@@ -100,7 +100,7 @@ class Solution:
         ]
 
     @classmethod
-    def from_json(cls, data: Any) -> Solution:
+    def from_json(cls, data: object) -> Solution:
         """Read what :meth:`to_json` wrote."""
         if not (isinstance(data, list) and data and all(isinstance(x, str) for x in data[:2])):
             raise PuzzleError(f"a solution node is [move, ...], not {data!r:.80}")
@@ -185,7 +185,7 @@ class Puzzle:
 
     # ------------------------------------------------------------------ records
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The puzzle as a JSON object (``json.dumps`` it to store it)."""
         return {
             "id": self.id,

@@ -161,7 +161,7 @@ class AITurns:
         # easiest level, so a game against the AI never waits for a restart.
         for attempt, level in enumerate(ai_attempts(level_name(player.ai_level))):
             try:
-                text = await self._ai.choose_move(
+                chosen = await self._ai.choose_move(
                     variant=live.record.variant,
                     start_position=live.record.start_position,
                     start_turn=Side(live.record.first_turn),
@@ -169,6 +169,7 @@ class AITurns:
                     level=level,
                     game_key=str(live.id),
                 )
+                text = chosen.move
                 break
             except asyncio.CancelledError:
                 if self._games.by_id(live.id) is live:

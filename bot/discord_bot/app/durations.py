@@ -18,6 +18,8 @@ NO_LIMIT_WORDS = frozenset(
     {"none", "no", "off", "0", "unlimited", "no limit", "nolimit", "infinite", "never", "∞"}
 )
 """What people write for "no time limit" (compared in lower case, spaces squeezed)."""
+LOBBY_MOVE_SECONDS = (120, 600, 3600, 86400, 3 * 86400)
+"""The times per move the lobby offers (2 minutes to 3 days): few, so that seeks meet."""
 NO_LIMIT_HINT = "'none' for no limit"
 """How an option's description tells people the word for no limit."""
 

@@ -25,10 +25,8 @@ from bot.engine import (
     Game,
     GameOverError,
     MoveResult,
-    Outcome,
     Side,
     TaflError,
-    Termination,
     get_variant,
     square_name,
 )
@@ -37,6 +35,7 @@ from bot.storage import (
     DatabaseUnavailable,
     FinishedGame,
     GameNotActive,
+    GameOutcome,
     GameRecord,
     GameStatus,
     OfferClosed,
@@ -47,6 +46,7 @@ from bot.storage import (
     SideName,
     Storage,
     StorageError,
+    TableEnding,
     Venue,
 )
 
@@ -151,10 +151,11 @@ class LiveGame:
         return pending
 
     @property
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> GameOutcome | None:
         """How the game ended: on the board, or (resigned, out of time, agreed drawn) as
         stored; ``None`` while it is played."""
-        return self.game.outcome or self.record.outcome
+        on_board = self.game.outcome
+        return GameOutcome.of(on_board) if on_board is not None else self.record.outcome
 
     @property
     def against_ai(self) -> bool:
@@ -812,7 +813,7 @@ class GameHub:
             if side is None:
                 raise UserError("You are not playing in this game.")
             winner = side.other
-            return await self._end(live, winner.value, Termination.RESIGNATION)
+            return await self._end(live, winner.value, TableEnding.RESIGNATION)
 
     async def forfeit_on_time(self, live: LiveGame, expected_ply: int) -> Ended | None:
         """The side to move ran out of time; ``None`` if a move landed meanwhile."""
@@ -824,7 +825,7 @@ class GameHub:
             # An adjourned game's deadline is its absent player's: they forfeit it.
             gone = live.adjourned
             loser = live.game.turn if gone is None else Side(gone.side)
-            reason = Termination.TIMEOUT if gone is None else Termination.ABANDONED
+            reason = TableEnding.TIMEOUT if gone is None else TableEnding.ABANDONED
             try:
                 return await self._end(live, loser.other.value, reason, expected_ply)
             except PositionChanged:
@@ -904,7 +905,7 @@ class GameHub:
             # Answered, so not among the offers the ending withdraws; back if the ending fails.
             live.draw_offer = None
             try:
-                return await self._end(live, "draw", Termination.AGREED_DRAW, ply, accepting="draw")
+                return await self._end(live, "draw", TableEnding.AGREED_DRAW, ply, accepting="draw")
             except OfferClosed:
                 raise UserError("That draw offer is no longer open.") from None
             except BaseException:
@@ -1061,7 +1062,7 @@ class GameHub:
         self,
         live: LiveGame,
         result: str,
-        reason: Termination,
+        reason: TableEnding,
         expected_ply: int | None = None,
         *,
         accepting: OfferKind | None = None,

@@ -11,8 +11,14 @@ from __future__ import annotations
 import math
 
 from bot.ai import LEVELS, level_rating
-from bot.engine import Termination
-from bot.storage import GameRecord, GameStatus, Participant, PlayerRating, SideRecord
+from bot.storage import (
+    GameRecord,
+    GameStatus,
+    Participant,
+    PlayerRating,
+    SideRecord,
+    TableEnding,
+)
 
 # English plurals the bot uses that are not just word + "s".
 _PLURALS = {"loss": "losses"}
@@ -72,7 +78,7 @@ def game_over(record: GameRecord) -> str:
         return f"Game #{record.id} was set aside because of a problem on our side."
     reason = record.reason.value if record.reason else "game over"
     if record.result is None or record.result.value == "draw":
-        agreed = record.reason is Termination.AGREED_DRAW
+        agreed = record.reason is TableEnding.AGREED_DRAW
         return f"Game #{record.id} is over: drawn {'by agreement' if agreed else f'({reason})'}."
     winner = record.attackers if record.result.value == "attackers" else record.defenders
     return (

@@ -14,25 +14,16 @@ from discord.ext import commands
 from bot.ai import level_ratings
 from bot.engine import VARIANTS, Game, get_variant
 from bot.render import DEFAULT_WIDTH, board_view_from_game, render_png
-from bot.storage import (
-    MIN_GAMES_GLOBAL,
-    MIN_GAMES_SERVER,
-    GameRecord,
-    NotFound,
-    Participant,
-    PuzzleRating,
-    Results,
-)
-from bot.storage.replay import replay_game
+from bot.storage import GameRecord, PuzzleRating, Results
 
-from ..app.errors import UserError
-from ..app.records import otn_record
+from ..app.players import Players
+from ..app.records import GameRecords
 from ..app.wording import plain_name, plural, rating_with_games, side_record
 from ..choices import VARIANT_CHOICES
+from ..compose.board import look_of
 from ..limits import GameNumber, fit_embed
 from ..present import render_replay
 from ..rulebook import calls_text, king_wins_text, special_rules, variant_line
-from ..table import look_for
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -88,6 +79,8 @@ class Info(commands.Cog):
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
+        self.players: Players = bot.players
+        self.records: GameRecords = bot.records
 
     @app_commands.command(name="help", description="How to start a game, and every command")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -111,7 +104,7 @@ class Info(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rules = get_variant(variant)
         view = board_view_from_game(Game(rules))
-        look = await look_for(self.bot, interaction.user.id, None)
+        look = look_of(await self.players.preferences(interaction.user.id), None)
         image = await asyncio.to_thread(render_png, view, theme=look.theme)
         embed = discord.Embed(
             title=f"{rules.title} ({rules.size}x{rules.size})", description=rules.summary
@@ -155,22 +148,7 @@ class Info(commands.Cog):
         self, interaction: discord.Interaction, game_id: int | None
     ) -> tuple[GameRecord, Game]:
         """The requested game (by id) or the channel's current or most recent one."""
-        storage = self.bot.storage
-        if game_id is None:
-            live = self.bot.hub.get(interaction.channel_id or 0)
-            if live is not None:
-                return live.record, live.game
-            game_id = await storage.games.last_finished_in_channel(interaction.channel_id or 0)
-            if game_id is None:
-                raise UserError("No game has been played in this channel yet.")
-        try:
-            record = await storage.games.get(game_id)
-        except NotFound:
-            record = None
-        # Games are looked up only within the server they were played in: ids are guessable.
-        if record is None or record.guild_id != interaction.guild_id:
-            raise UserError(f"There is no game #{game_id} in this server.")
-        return record, replay_game(record, await storage.games.moves(game_id))
+        return await self.records.game(interaction.guild_id, interaction.channel_id or 0, game_id)
 
     @app_commands.command(name="export", description="The game record as an OTN file")
     @app_commands.describe(game="Game number (this channel's game by default)")
@@ -179,7 +157,7 @@ class Info(commands.Cog):
     ) -> None:
         """Attach the OpenTafl Notation record of a game."""
         record, _ = await self._game(interaction, game)
-        text, played = await otn_record(self.bot.storage, record)
+        text, played = await self.records.otn(record)
         await interaction.response.send_message(
             f"Game #{record.id}: {moves_text(played)}.",
             file=discord.File(io.BytesIO(text.encode()), f"tafl-game-{record.id}.otn"),
@@ -244,11 +222,14 @@ class Info(commands.Cog):
         """Top players of a variant in this server or everywhere; an empty list is answered
         privately, with what it takes to appear on it."""
         rules = get_variant(variant)
-        guild_id = interaction.guild_id if scope == "server" else None
-        entries = await self.bot.storage.leaderboards.leaderboard(rules.name, guild_id=guild_id)
-        gate = MIN_GAMES_SERVER if guild_id else MIN_GAMES_GLOBAL
+        board = await self.players.leaderboard(
+            rules.name, interaction.guild_id if scope == "server" else None
+        )
+        entries, guild_id = board.entries, board.guild_id
         where = " in this server" if guild_id else ""
-        needed = f"A player appears after {plural(gate, 'rated game')} of {rules.title}{where}."
+        needed = (
+            f"A player appears after {plural(board.gate, 'rated game')} of {rules.title}{where}."
+        )
         if not entries:
             await interaction.response.send_message(
                 f"Nobody is on the {rules.title} leaderboard{where} yet. {needed}",
@@ -283,17 +264,9 @@ class Info(commands.Cog):
         """Results against people (rated) apart from those against the AI, by side; the current
         streak; and the rating in every variant played (or the one asked for)."""
         user = player or interaction.user
-        storage = self.bot.storage
         only = None if variant is None else get_variant(variant)
-        stats = await storage.leaderboards.player_stats(
-            user.id, variant=None if only is None else only.name
-        )
-        someone = Participant.user(user.id)
-        ratings = (
-            await storage.ratings.every_variant(someone)
-            if only is None
-            else [await storage.ratings.get(someone, only.name)]
-        )
+        record = await self.players.record(user.id, None if only is None else only.name)
+        stats, ratings = record.stats, record.ratings
         title = f"{user.display_name}'s record" + ("" if only is None else f" in {only.title}")
         embed = discord.Embed(title=title)
         if stats.streak.kind is not None:
@@ -314,8 +287,7 @@ class Info(commands.Cog):
             inline=False,
         )
         provisional = any(rated.games and rated.rating.provisional for rated in ratings)
-        if only is None:  # one puzzle rating across the variants, as lichess keeps
-            puzzles = await storage.puzzles.rating(user.id)
+        if (puzzles := record.puzzles) is not None:  # one across the variants
             embed.add_field(
                 name="Puzzles",
                 value=puzzle_record(puzzles, yours=user == interaction.user),

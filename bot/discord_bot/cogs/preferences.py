@@ -13,6 +13,7 @@ from bot.render import THEMES
 from bot.storage import PlayerPreferences
 
 from ..app.errors import UserError
+from ..app.players import Players
 from ..limits import fit_embed
 from ..table import TOP_SIDE, theme_of
 
@@ -65,7 +66,7 @@ class PlayerOptions(commands.Cog):
     """Per-player options (per-server ones are /tafl settings)."""
 
     def __init__(self, bot: TaflBot) -> None:
-        self.bot = bot
+        self.players: Players = bot.players
 
     @app_commands.command(
         name="preferences", description="Your board theme and orientation, and direct messages"
@@ -84,8 +85,7 @@ class PlayerOptions(commands.Cog):
         notify: bool | None = None,
     ) -> None:
         """Show the player's preferences, changing those given."""
-        store = self.bot.storage.preferences
-        current = await store.get(interaction.user.id)
+        current = await self.players.preferences(interaction.user.id)
         changed = replace(current, theme=theme_of(current))
         if theme is not None:
             if theme not in THEMES:  # Discord sends only the listed choices; an old client...
@@ -95,7 +95,6 @@ class PlayerOptions(commands.Cog):
             changed = replace(changed, flip=flip)
         if notify is not None:
             changed = replace(changed, notify=notify)
-        if changed != current:
-            name = getattr(interaction.user, "display_name", None) or interaction.user.name
-            changed = await store.save(changed, name)
+        name = getattr(interaction.user, "display_name", None) or interaction.user.name
+        changed = await self.players.save_preferences(current, changed, name)
         await interaction.response.send_message(embed=describe_preferences(changed), ephemeral=True)

@@ -1,9 +1,7 @@
-"""``/tafl analyze``: the computer's review of a finished game.
+"""``/tafl analyze``: the computer's review of a finished game, as players read it.
 
-Every position is searched at a fixed depth (the same budget gives the same review, so a stored
-review is reused as it is) in the AI's worker processes, one position per request, so AI games in
-other channels are never kept waiting for more than one position. A progress line is edited while
-it works; the review is then stored, and asking again is instant.
+The review is made (or found stored) by :mod:`..app.reviews`; a progress line is edited while it
+works, and the review is shown with its chart and boards.
 """
 
 from __future__ import annotations
@@ -11,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -19,27 +16,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.analysis import (
-    Deepening,
-    GameAnalysis,
-    Moment,
-    MomentKind,
-    budget_name,
-    default_depth,
-    review,
-)
+from bot.ai.analysis import GameAnalysis, Moment, MomentKind
 from bot.ai.search import MATE_BOUND
-from bot.engine import Game, Side, Termination, get_variant
+from bot.engine import Side, get_variant
 from bot.render import render_png
 from bot.render.adapter import analysis_view
 from bot.render.chart import render_eval_chart
-from bot.storage import GameRecord, GameResult, GameStatus, NotFound
-from bot.storage.replay import replay_game
+from bot.storage import GameRecord, GameResult, TableEnding
 
-from ..app.errors import UserError
+from ..app.players import Players
+from ..app.reviews import ReviewNews, ReviewProgress, ReviewService
 from ..app.wording import plain_name, plural
+from ..compose.board import PLAIN, BoardLook, look_of
 from ..limits import EMBED_FIELD_VALUE, GameNumber, clip, fit_embed
-from ..table import PLAIN, BoardLook, look_for
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -48,8 +37,6 @@ log = logging.getLogger(__name__)
 
 MOMENTS_LISTED = 8
 """At most this many moments in the review's text (the rest are in the exported record)."""
-PROGRESS_EVERY = 2.0
-"""Seconds between edits of the progress line (Discord limits edits; players need only a pulse)."""
 
 
 def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
@@ -64,6 +51,18 @@ def progress_text(game_id: int, done: int, total: int, elapsed: float) -> str:
     else:
         remaining = f"about {round(left / 60)} min left"
     return f"Reviewing game #{game_id}: {done} of {total} positions searched, {remaining}…"
+
+
+def news_text(news: ReviewNews) -> str:
+    """A review's news as the line shown while it is made."""
+    if not isinstance(news, ReviewProgress):
+        return waiting_text(news.game_id, news.ahead)
+    if news.deeper:
+        return (
+            f"Reviewing game #{news.game_id}: every position searched; looking deeper "
+            "where the game was decided…"
+        )
+    return progress_text(news.game_id, news.done, news.total, news.elapsed)
 
 
 def waiting_text(game_id: int, ahead: int) -> str:
@@ -144,6 +143,14 @@ def inaccuracies_text(analysis: GameAnalysis, names: dict[Side, str]) -> str:
     return clip("\n".join(lines), EMBED_FIELD_VALUE)
 
 
+_GAVE_UP = {
+    TableEnding.RESIGNATION: "resigned",
+    TableEnding.TIMEOUT: "ran out of time",
+    TableEnding.ABANDONED: "left the game",
+}
+"""What the loser of a game ended at the table did."""
+
+
 def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, str]) -> str:
     """How the game ended, in words; a game given up in a position the engine liked for the side
     that gave it up says so (a resignation with a forced win on the board is worth knowing)."""
@@ -152,14 +159,10 @@ def result_line(analysis: GameAnalysis, record: GameRecord, names: dict[Side, st
         return f"Drawn ({reason.value if reason else 'game over'})."
     winner = Side(record.result.value)
     loser = winner.other
-    if reason not in (Termination.RESIGNATION, Termination.TIMEOUT, Termination.ABANDONED):
+    gave_up = _GAVE_UP.get(reason) if isinstance(reason, TableEnding) else None
+    if gave_up is None:
         how = reason.value if reason else "game over"
         return f"{names[winner]} won with the {winner.value} ({how})."
-    gave_up = {
-        Termination.RESIGNATION: "resigned",
-        Termination.TIMEOUT: "ran out of time",
-        Termination.ABANDONED: "left the game",
-    }[reason]
     line = f"{player_and_side(names, loser)} {gave_up}"
     final = analysis.evals[-1]
     chance = analysis.win_chances()[-1]
@@ -207,8 +210,8 @@ def present(
         # a timeout had them all the same.
         decided = (
             record.result not in (None, GameResult.DRAW)
-            and record.reason is not None
-            and record.reason.on_board
+            and record.outcome is not None
+            and record.outcome.on_board
         )
         heading = "The moments that decided it" if decided else "The key moments"
         embed.add_field(name=heading, value="\n".join(lines), inline=False)
@@ -259,18 +262,8 @@ class Review(commands.Cog):
     """Post-game analysis."""
 
     def __init__(self, bot: TaflBot) -> None:
-        self.bot = bot
-        self._working: dict[tuple[int, str], asyncio.Task[GameAnalysis]] = {}
-        """Reviews being made: a second ask for the same game waits for the first."""
-        self._watching: dict[tuple[int, str], list[discord.Interaction]] = {}
-        """Who is waiting for each review being made: each of them sees its progress."""
-        self._progress: dict[tuple[int, str], str] = {}
-        """The progress line last shown for each review being made (for those who join it)."""
-        self._turns: dict[int, asyncio.Lock] = {}
-        """Each member's reviews are made one at a time, in the order asked (the lock is
-        fair), so one member cannot fill the AI's workers with reviews."""
-        self._asked: dict[int, int] = {}
-        """How many reviews each member has asked for that are not ready yet."""
+        self.reviews: ReviewService = bot.reviews
+        self.players: Players = bot.players
 
     @app_commands.command(name="analyze", description="A computer review of a finished game")
     @app_commands.describe(game="Game number (this channel's last finished game by default)")
@@ -278,178 +271,22 @@ class Review(commands.Cog):
         self, interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
         """Review a finished game: accuracy, the decisive moments, a chart and boards."""
-        record = await self._finished(interaction, game)
-        played = replay_game(record, await self.bot.storage.games.moves(record.id))
+        record, played = await self.reviews.finished(
+            interaction.guild_id, interaction.channel_id or 0, game
+        )
         # Found and finished: from here every answer is public, with a "thinking" pulse.
         await interaction.response.defer(thinking=True)
-        analysis = await self.analysis(record, played, interaction)
+
+        async def watch(news: ReviewNews) -> None:
+            await edit_progress(news_text(news), [interaction])
+
+        analysis = await self.reviews.analysis(record, played, interaction.user.id, watch)
         names = {Side.ATTACKERS: plain_name(record.attackers),
                  Side.DEFENDERS: plain_name(record.defenders)}  # fmt: skip
         length = plural(played.full_moves, "move")
         # Drawn for the one who asked, as their own boards are: public, but theirs.
         side = record.side_of(interaction.user.id)
-        look = await look_for(self.bot, interaction.user.id, None if side is None else Side(side))
+        preferences = await self.players.preferences(interaction.user.id)
+        look = look_of(preferences, None if side is None else Side(side))
         embed, files = await asyncio.to_thread(present, analysis, record, names, length, look)
         await interaction.edit_original_response(content=None, embed=embed, attachments=files)
-
-    async def analysis(
-        self, record: GameRecord, played: Game, interaction: discord.Interaction | None = None
-    ) -> GameAnalysis:
-        """The stored review of a game, or a new one (stored before it is returned).
-
-        A member who asks for a review while another of theirs is being made waits for it
-        (told how many are ahead); asking for one being made already just watches it."""
-        budget = budget_name(record.variant)
-        stored = await self.bot.storage.analyses.get(record.id, budget)
-        if stored is not None:
-            return GameAnalysis.from_json(stored)
-        key = (record.id, budget)
-        if interaction is None or key in self._working:
-            return await self._review(record, played, key, interaction)
-        member = interaction.user.id
-        turn = self._turns.setdefault(member, asyncio.Lock())
-        ahead = self._asked.get(member, 0)
-        self._asked[member] = ahead + 1
-        try:
-            if turn.locked():
-                await interaction.edit_original_response(content=waiting_text(record.id, ahead))
-            async with turn:
-                stored = await self.bot.storage.analyses.get(record.id, budget)
-                if stored is not None:  # made meanwhile, for someone else
-                    return GameAnalysis.from_json(stored)
-                return await self._review(record, played, key, interaction)
-        finally:
-            self._asked[member] -= 1
-            if not self._asked[member]:
-                del self._asked[member], self._turns[member]
-
-    async def _review(
-        self,
-        record: GameRecord,
-        played: Game,
-        key: tuple[int, str],
-        interaction: discord.Interaction | None,
-    ) -> GameAnalysis:
-        """Make the review (or watch the one being made), showing its progress to the asker."""
-        watching = self._watching.setdefault(key, [])
-        if interaction is not None:
-            watching.append(interaction)
-        task = self._working.get(key)
-        if task is None:
-            task = asyncio.create_task(self._make(record, played, key, watching))
-            self._working[key] = task
-
-            def finished(_: object) -> None:
-                self._working.pop(key, None)
-                self._watching.pop(key, None)
-                self._progress.pop(key, None)
-
-            task.add_done_callback(finished)
-        elif interaction is not None and (shown := self._progress.get(key)) is not None:
-            await edit_progress(shown, [interaction])  # joined midway: where it has got
-        return await asyncio.shield(task)
-
-    async def _show(
-        self, key: tuple[int, str], text: str, watching: Sequence[discord.Interaction]
-    ) -> None:
-        """Put the progress line of the review ``key`` in the replies of those ``watching``."""
-        self._progress[key] = text
-        await edit_progress(text, watching)
-
-    async def _make(
-        self,
-        record: GameRecord,
-        played: Game,
-        key: tuple[int, str],
-        watching: list[discord.Interaction],
-    ) -> GameAnalysis:
-        moves = [result.move.text(played.size) for result in played.history]
-        depth = default_depth(record.variant)
-        total = len(moves) + 1
-        started = time.monotonic()
-        # At once, not after the first search (a second or more on a busy machine): the asker
-        # sees the review under way instead of a bare "thinking".
-        await self._show(key, progress_text(record.id, 0, total, 0.0), watching)
-        shown = started
-        evals = []
-        for ply in range(total):
-            evals.append(
-                await self.bot.ai.evaluate(
-                    variant=record.variant,
-                    start_position=record.start_position,
-                    start_turn=Side(record.first_turn),
-                    moves=moves[:ply],
-                    max_depth=depth,
-                    key=f"review-{record.id}",
-                )
-            )
-            now = time.monotonic()
-            if watching and now - shown >= PROGRESS_EVERY and ply + 1 < total:
-                shown = now
-                text = progress_text(record.id, ply + 1, total, now - started)
-                await self._show(key, text, watching)
-        # Where a forced result was first seen late, look deeper for the move that allowed it.
-        deepening = Deepening(evals, depth)
-        while (ask := deepening.next()) is not None:
-            index, deeper = ask
-            if deepening.searched == 0:
-                text = (
-                    f"Reviewing game #{record.id}: every position searched; looking deeper "
-                    "where the game was decided…"
-                )
-                await self._show(key, text, watching)
-            deepening.accept(
-                index,
-                await self.bot.ai.evaluate(
-                    variant=record.variant,
-                    start_position=record.start_position,
-                    start_turn=Side(record.first_turn),
-                    moves=moves[:index],
-                    max_depth=deeper,
-                    key=f"review-{record.id}",
-                ),
-            )
-        analysis = await asyncio.to_thread(
-            review,
-            record.variant,
-            record.start_position,
-            Side(record.first_turn),
-            moves,
-            deepening.evals,
-        )
-        await self.bot.storage.analyses.save(
-            record.id, budget_name(record.variant), analysis.to_json()
-        )
-        log.info(
-            "game %d reviewed: %d positions in %.1f s (%d searched again, deeper), %d moments",
-            record.id, total, time.monotonic() - started, deepening.searched,
-            len(analysis.moments),
-        )  # fmt: skip
-        return analysis
-
-    async def _finished(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
-        """The game asked for, which must have ended with a result in this server."""
-        storage = self.bot.storage
-        if game_id is None:
-            game_id = await storage.games.last_finished_in_channel(interaction.channel_id or 0)
-            if game_id is None:
-                raise UserError(
-                    "No game has finished in this channel yet: name one, e.g. "
-                    "`/tafl analyze game:12`."
-                )
-        try:
-            record = await storage.games.get(game_id)
-        except NotFound:
-            record = None
-        # Looked up only within the server it was played in: ids are guessable.
-        if record is None or record.guild_id != interaction.guild_id:
-            raise UserError(f"There is no game #{game_id} in this server.")
-        if record.status is not GameStatus.FINISHED:
-            if record.status is GameStatus.ACTIVE:
-                raise UserError(
-                    f"Game #{record.id} is still being played: it can be reviewed once it ends."
-                )
-            raise UserError(
-                f"Game #{record.id} ended without a result, so there is nothing to review."
-            )
-        return record

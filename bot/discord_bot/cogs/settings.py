@@ -3,19 +3,17 @@ manage the server."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import VARIANTS, get_variant
+from bot.engine import get_variant
 from bot.storage import ServerSettings
 
-from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration, parse_move_time
-from ..app.errors import UserError
-from ..choices import LOBBY_TIMES
+from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration
+from ..app.players import Players, SettingsChange
 
 if TYPE_CHECKING:
     from ..client import TaflBot
@@ -91,7 +89,7 @@ class ServerOptions(commands.Cog):
     """Per-server options."""
 
     def __init__(self, bot: TaflBot) -> None:
-        self.bot = bot
+        self.players: Players = bot.players
 
     @app_commands.command(
         name="settings",
@@ -128,80 +126,23 @@ class ServerOptions(commands.Cog):
         """Show the server's settings to anyone; change those given, for members who may manage
         the server."""
         assert interaction.guild_id is not None  # guild_only
-        store = self.bot.storage.settings
-        current = await store.get(interaction.guild_id)
-        may_change = interaction.permissions.manage_guild
-        options = (
-            threads, time, rated_ai, lobby, lobby_channel, lobby_anywhere, lobby_variants,
-            lobby_times, organisers,
-        )  # fmt: skip
-        if all(option is None for option in options):
-            await interaction.response.send_message(
-                embed=describe_settings(current, may_change=may_change), ephemeral=True
-            )
-            return
-        if not may_change:
-            # Discord cannot hide one subcommand from members, so the rule is kept here.
-            raise UserError(
-                "Only members with the Manage Server permission can change these; "
-                "`/tafl settings` with no options shows them."
-            )
-        updated = current
-        if threads is not None:
-            updated = replace(updated, game_threads=threads)
-        if time is not None:
-            updated = replace(updated, default_move_seconds=parse_move_time(time))
-        if rated_ai is not None:
-            updated = replace(updated, rated_ai_games=rated_ai)
-        if lobby is not None:
-            updated = replace(updated, lobby=lobby)
-        if lobby_channel is not None:
-            # Naming a listed channel again takes it off the list.
-            updated = replace(updated, lobby_channels=updated.lobby_channels ^ {lobby_channel.id})
-        if lobby_anywhere:
-            updated = replace(updated, lobby_channels=frozenset())
-        if lobby_variants is not None:
-            updated = replace(updated, lobby_variants=parse_variants(lobby_variants))
-        if lobby_times is not None:
-            updated = replace(updated, lobby_times=parse_times(lobby_times))
-        if organisers is not None:
-            # Naming the same role again takes it off.
-            same = updated.tournament_role == organisers.id
-            updated = replace(updated, tournament_role=None if same else organisers.id)
-        if updated != current:
-            updated = await store.save(updated)
+        change = SettingsChange(
+            threads=threads,
+            time=time,
+            rated_ai=rated_ai,
+            lobby=lobby,
+            lobby_channel=None if lobby_channel is None else lobby_channel.id,
+            lobby_anywhere=lobby_anywhere,
+            lobby_variants=lobby_variants,
+            lobby_times=lobby_times,
+            organisers=None if organisers is None else organisers.id,
+        )
+        shown = await self.players.change_settings(
+            interaction.guild_id, change, may_manage=interaction.permissions.manage_guild
+        )
         await interaction.response.send_message(
-            embed=describe_settings(updated, may_change=True, changed=updated != current),
+            embed=describe_settings(
+                shown.settings, may_change=shown.may_change, changed=shown.changed
+            ),
             ephemeral=True,
         )
-
-
-def parse_variants(text: str) -> frozenset[str]:
-    """Variant names separated by spaces or commas (``all``: every variant); a
-    :class:`UserError` names one it does not know."""
-    words = text.replace(",", " ").lower().split()
-    if words == ["all"]:
-        return frozenset()
-    unknown = [word for word in words if word not in VARIANTS]
-    if unknown or not words:
-        raise UserError(
-            f"{unknown[0] if unknown else text!r} is not a variant: write names from "
-            f"{', '.join(VARIANTS)}, or 'all'."
-        )
-    return frozenset(words)
-
-
-def parse_times(text: str) -> frozenset[int]:
-    """Times per move separated by spaces or commas (``all``: every one the lobby offers)."""
-    words = text.replace(",", " ").lower().split()
-    if words == ["all"]:
-        return frozenset()
-    offered = set(LOBBY_TIMES.values())
-    times = set()
-    for word in words:
-        seconds = parse_move_time(word)
-        if seconds not in offered:
-            choices = ", ".join(describe_duration(value) for value in sorted(offered))
-            raise UserError(f"The lobby offers {choices} per move; {word!r} is not one of them.")
-        times.add(seconds)
-    return frozenset(times)

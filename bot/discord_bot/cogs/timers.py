@@ -1,11 +1,9 @@
-"""Clocks: move reminders, forfeits on time and challenge expiry, all measured from the database
-so they survive restarts (deadlines that passed while the bot was offline are settled at once)."""
+"""The background clock: each tick posts what :mod:`..app.clocks` says is due (forfeits on
+time, reminders, expired challenges, the lobby's new pairs) and lets the tournaments move on."""
 
 from __future__ import annotations
 
 import logging
-import time
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,6 +11,7 @@ from discord.ext import commands, tasks
 
 from bot.storage import DatabaseUnavailable, StorageError
 
+from ..app.clocks import Clocks
 from ..app.games import Played
 from ..limits import CONTENT, clip
 from ..present import whose_challenge
@@ -23,15 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REMINDER_HORIZON = 3600
-LOBBY_EVERY = 10.0
-"""Seconds between the lobby's housekeeping rounds (each process; they take turns)."""
-
-
-def reminder_due(move_seconds: int, remaining: float) -> bool:
-    """Remind when a quarter of the move time (at most an hour) is left."""
-    return remaining <= max(5, min(move_seconds // 4, REMINDER_HORIZON))
-
 
 class Timers(commands.Cog):
     """The background clock: a ``discord.ext.tasks`` loop that ticks every
@@ -39,9 +29,9 @@ class Timers(commands.Cog):
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
+        self.clocks: Clocks = bot.clocks
         self.outage: str | None = None
         """Why the database is out of reach, while it is (the clocks wait for it)."""
-        self._lobby_due = 0.0
 
     async def cog_load(self) -> None:
         self.clock.change_interval(seconds=self.bot.settings.timer_tick)
@@ -119,47 +109,18 @@ class Timers(commands.Cog):
 
     async def settle_deadlines(self) -> None:
         """Games whose player to move ran out of time are lost on time."""
-        storage = self.bot.storage
-        for record in await storage.games.past_deadline():
-            live = self.bot.hub.by_id(record.id)
-            if live is None:
-                continue
-            ended = await self.bot.hub.forfeit_on_time(live, record.ply)
-            if ended is not None:
-                await self.bot.play.announce_end(ended)
+        async for ended in self.clocks.forfeits():
+            await self.bot.play.announce_end(ended)
 
     async def send_reminders(self) -> None:
         """Ping players when a quarter of their move time (at most an hour) is left."""
-        storage = self.bot.storage
-        now = datetime.now(UTC)
-        for record in await storage.games.due_for_reminder(REMINDER_HORIZON):
-            if record.move_deadline is None or record.move_seconds is None:
-                continue
-            remaining = (record.move_deadline - now).total_seconds()
-            if not reminder_due(record.move_seconds, remaining):
-                continue
-            live = self.bot.hub.by_id(record.id)
-            if live is None:
-                continue
-            await self.bot.hub.catch_up(live)
-            if live.to_move.is_ai or live.game.ply != record.ply:
-                continue
-            if not await storage.games.mark_reminder_sent(record.id, record.ply):
-                continue
-            # Where the player to move plays (a game across servers: their own venue).
-            venue = live.venue(live.game.turn)
-            channel_id = record.channel_id if venue is None else venue.channel_id
-            await self.bot.play.remind(live, channel_id, int(record.move_deadline.timestamp()))
+        async for reminder in self.clocks.reminders():
+            deadline = int(reminder.deadline.timestamp())
+            await self.bot.play.remind(reminder.live, reminder.channel_id, deadline)
 
     async def run_lobby(self) -> None:
-        """Every :data:`LOBBY_EVERY` seconds: the lobby's housekeeping (expired seeks, pairs
-        made as reaches widen, pairs whose game never came), and the games of its new pairs."""
-        now = time.monotonic()
-        if now < self._lobby_due:
-            return
-        self._lobby_due = now + LOBBY_EVERY
-        pairs, _ = await self.bot.storage.lobby.sweep()
-        for pairing in pairs:
+        """The lobby's housekeeping, when due, and the games of its new pairs."""
+        for pairing in await self.clocks.lobby_pairs():
             await self.bot.lobby_desk.start(pairing)
 
     async def run_tournaments(self) -> None:
@@ -172,10 +133,8 @@ class Timers(commands.Cog):
 
     async def expire_challenges(self) -> None:
         """Pending challenges past their expiry are closed and their buttons taken off."""
-        storage = self.bot.storage
-        for challenge in await storage.challenges.expire_due():
-            if challenge.message_id is None:
-                continue
+        for challenge in await self.clocks.expired_challenges():
+            assert challenge.message_id is not None  # only those shown are returned
             channel = await resolve_channel(self.bot, challenge.channel_id)
             if channel is None or not hasattr(channel, "get_partial_message"):
                 continue

@@ -5,22 +5,34 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage import NotFound
-from bot.storage.tournaments import EntryRefused, Status, Tournament, TournamentSpec
+from bot.storage import Participant
 
-from ..app.durations import describe_duration, parse_move_time
 from ..app.errors import UserError
-from ..app.wording import plain_name, plural
+from ..app.tournaments import (
+    ANY_STATUS,
+    STATUS_WORDS,
+    UNDER_WAY,
+    LeaveAsked,
+    Status,
+    Tournament,
+)
+from ..app.wording import plain_name
 from ..choices import VARIANT_CHOICES
 from ..limits import CONTENT, clip, fit_embed
 from ..people import participant_of
-from ..tournament_desk import announcement_embed, describe_event, points_text, result_text
+from ..tournament_desk import (
+    announcement_embed,
+    describe_event,
+    export_file,
+    points_text,
+    result_text,
+)
 from ..views import LeaveButton, TournamentButton, confirm_leave_view, tournament_view
 
 if TYPE_CHECKING:
@@ -33,44 +45,13 @@ FORMAT_CHOICES = [
     app_commands.Choice(name="Round robin (everyone plays everyone)", value="round_robin"),
     app_commands.Choice(name="Arena (re-paired as soon as a game ends)", value="arena"),
 ]
-MIN_ENTRANTS = {"swiss": 4, "round_robin": 3, "arena": 2}
-"""Fewest players an event starts with, unless the organiser says otherwise."""
-ANY_STATUS: frozenset[Status] = frozenset(("signup", "running", "paused", "finished", "cancelled"))
-UNDER_WAY: frozenset[Status] = frozenset(("signup", "running", "paused"))
-NONE_AMONG: dict[frozenset[Status], str] = {
-    ANY_STATUS: "had no tournament yet",
-    UNDER_WAY: "no tournament under way",
-    frozenset(("signup",)): "no tournament waiting to start",
-    frozenset(("running",)): "no tournament being played",
-    frozenset(("paused",)): "no paused tournament",
-}
-"""What a server lacks when a command without a number finds no event among these statuses."""
-STATUS_WORDS = {
-    "signup": "open for sign-up",
-    "running": "being played",
-    "paused": "paused",
-    "finished": "finished",
-    "cancelled": "cancelled",
-}
 
 
-def may_organise(interaction: discord.Interaction, role: int | None) -> bool:
-    """Members who may manage the server run its events, and members with the role the server
-    named (``/tafl settings organisers``)."""
+def roles_of(interaction: discord.Interaction) -> tuple[bool, list[int]]:
+    """Whether the member may manage the server, and their roles' ids."""
     permissions = getattr(interaction, "permissions", None)
-    if permissions is not None and permissions.manage_guild:
-        return True
-    roles = getattr(interaction.user, "roles", ())
-    return role is not None and any(r.id == role for r in roles)
-
-
-def _duration(text: str | None, what: str, default: int | None) -> int | None:
-    if text is None:
-        return default
-    try:
-        return parse_move_time(text)
-    except ValueError as error:
-        raise UserError(f"{what}: {error}") from None
+    manager = permissions is not None and permissions.manage_guild
+    return manager, [role.id for role in getattr(interaction.user, "roles", ())]
 
 
 class Tournaments(commands.Cog):
@@ -82,6 +63,8 @@ class Tournaments(commands.Cog):
 
     def __init__(self, bot: TaflBot) -> None:
         self.bot = bot
+        self.events = bot.tournaments
+        self.desk = bot.tournament_desk
         bot.clicks.register(TournamentButton, self.on_button)
         bot.clicks.register(LeaveButton, self.on_leave_confirmed)
 
@@ -129,59 +112,34 @@ class Tournaments(commands.Cog):
     ) -> None:
         """Store the event and post its announcement with Join and Leave buttons."""
         assert interaction.guild_id is not None
-        if not await self._may_organise(interaction):
-            raise UserError(
-                "Only members who may manage the server (or have the organisers' role of "
-                "`/tafl settings`) can create tournaments."
-            )
-        if floor is not None and ceiling is not None and floor > ceiling:
-            raise UserError(f"The rating floor ({floor}) is above the ceiling ({ceiling}).")
-        if not isinstance(interaction.channel, discord.TextChannel):
-            raise UserError(
-                "Announce a tournament in a text channel: its games are played in threads of it."
-            )
-        move_seconds = _duration(time, "time", 86400)
-        round_seconds = _duration(round_time, "round_time", None)
-        if rounds is not None and format != "swiss":
-            raise UserError("`rounds` is for Swiss events (a round robin plays everyone once).")
-        if minutes is not None and format != "arena":
-            raise UserError("`minutes` is for arenas: a Swiss has `rounds`.")
-        if round_seconds is not None and move_seconds is not None and round_seconds < move_seconds:
-            raise UserError(
-                f"A round of {describe_duration(round_seconds)} is shorter than one move's "
-                f"{describe_duration(move_seconds)}: give `round_time` several moves' time."
-            )
-        delay = _duration(starts_in, "starts_in", 3600) or 0
-        kind: Literal["swiss", "round_robin", "arena"] = (
-            "round_robin" if format == "round_robin" else "arena" if format == "arena" else "swiss"
+        manager, roles = roles_of(interaction)
+        await self.events.check_organiser(
+            interaction.guild_id, manager, roles, "create tournaments"
         )
-        spec = TournamentSpec(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel.id,
-            name=name.strip(),
+        event = await self.events.create(
+            participant_of(interaction.user),
+            interaction.guild_id,
+            interaction.channel_id or 0,
+            text_channel=isinstance(interaction.channel, discord.TextChannel),
+            name=name,
             variant=variant,
-            format=kind,
-            rounds=(rounds or 5) if kind == "swiss" else None,
-            arena_seconds=(minutes or 60) * 60 if kind == "arena" else None,
+            format=format,
+            rounds=rounds,
+            minutes=minutes,
+            time=time,
+            round_time=round_time,
+            starts_in=starts_in,
             matches=matches,
-            move_seconds=move_seconds,
-            round_seconds=round_seconds,
             rated=rated,
-            rating_floor=floor,
-            rating_ceiling=ceiling,
-            min_entrants=min_players or MIN_ENTRANTS[kind],
-            starts_at=self.bot.storage.db.now() + delay,
+            floor=floor,
+            ceiling=ceiling,
+            min_players=min_players,
         )
-        event = await self.bot.storage.tournaments.create(spec, participant_of(interaction.user))
         sent = await interaction.response.send_message(
             embed=announcement_embed(event, 0), view=tournament_view(event.id)
         )
         if sent.message_id is not None:
-            await self.bot.storage.tournaments.set_announcement(event.id, sent.message_id)
-
-    async def _may_organise(self, interaction: discord.Interaction) -> bool:
-        settings = await self.bot.storage.settings.get(interaction.guild_id or 0)
-        return may_organise(interaction, settings.tournament_role)
+            await self.events.announced(event.id, sent.message_id)
 
     async def _organised(
         self,
@@ -189,11 +147,8 @@ class Tournaments(commands.Cog):
         event_id: int | None,
         among: Collection[Status] = UNDER_WAY,
     ) -> Tournament:
-        if not await self._may_organise(interaction):
-            raise UserError(
-                "Only members who may manage the server (or have the organisers' role of "
-                "`/tafl settings`) can do that."
-            )
+        manager, roles = roles_of(interaction)
+        await self.events.check_organiser(interaction.guild_id or 0, manager, roles)
         return await self._event(interaction, event_id, among)
 
     async def _event(
@@ -202,32 +157,14 @@ class Tournaments(commands.Cog):
         event_id: int | None,
         among: Collection[Status] = ANY_STATUS,
     ) -> Tournament:
-        """The event asked for, in this server: by number, or else this server's newest of
-        those ``among`` these statuses (this channel's first, or in a game's thread its
-        parent's)."""
-        storage = self.bot.storage.tournaments
-        if event_id is None:
-            events = [
-                e
-                for e in await storage.in_guild(interaction.guild_id or 0, include_ended=True)
-                if e.status in among
-            ]
-            here = interaction.channel_id
-            parent = getattr(interaction.channel, "parent_id", None)
-            events.sort(key=lambda e: e.spec.channel_id not in (here, parent))
-            if not events:
-                raise UserError(
-                    f"This server has {NONE_AMONG.get(frozenset(among), 'no such tournament')}: "
-                    "an organiser starts one with `/tafl tournament create`."
-                )
-            return events[0]
-        try:
-            event = await storage.get(event_id)
-        except NotFound:
-            event = None
-        if event is None or event.spec.guild_id != interaction.guild_id:
-            raise UserError(f"There is no tournament #{event_id} in this server.")
-        return event
+        """The event asked for, in this server (see :meth:`TournamentService.find`)."""
+        return await self.events.find(
+            interaction.guild_id or 0,
+            event_id,
+            among,
+            channel_id=interaction.channel_id,
+            parent_id=getattr(interaction.channel, "parent_id", None),
+        )
 
     @group.command(name="start", description="Start a tournament now")
     @app_commands.describe(
@@ -236,20 +173,14 @@ class Tournaments(commands.Cog):
     async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Start early (before its announced time)."""
         found = await self._organised(interaction, event, frozenset(("signup",)))
-        if found.status != "signup":
-            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
-        joined = [e for e in await self.bot.storage.tournaments.entrants(found.id) if e.active]
-        if len(joined) < found.spec.min_entrants:
-            # Started early by hand: refused, and the sign-up goes on (at its time, too few
-            # players cancel it).
-            raise UserError(
-                f"**{found.name}** needs {plural(found.spec.min_entrants, 'player')} to start and "
-                f"has {len(joined)}; it stays open for sign-up (it starts "
-                f"<t:{found.spec.starts_at}:R>, or is cancelled then if still too few have "
-                "joined)."
-            )
+        await self.events.check_start(found)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        words = await self.bot.tournament_desk.start(found, by=participant_of(interaction.user))
+        started = await self.events.start(found, by=participant_of(interaction.user))
+        words = {
+            "begun": f"**{found.name}** has begun: round 1 is paired.",
+            "already begun": f"**{found.name}** has already begun.",
+            "cancelled": started.detail,
+        }[started.outcome]
         await interaction.followup.send(words, ephemeral=True)
 
     @group.command(name="pause", description="Pause a tournament (no new round)")
@@ -257,10 +188,7 @@ class Tournaments(commands.Cog):
     async def pause(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Games under way go on; no round is paired until it resumes."""
         found = await self._organised(interaction, event, frozenset(("running",)))
-        if not await self.bot.storage.tournaments.change_status(
-            found.id, ["running"], "paused", actor=participant_of(interaction.user), action="paused"
-        ):
-            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        await self.events.pause(found, participant_of(interaction.user))
         await interaction.response.send_message(
             f"**{found.name}** is paused: games under way go on; no new round is paired until "
             "`/tafl tournament resume`."
@@ -271,40 +199,20 @@ class Tournaments(commands.Cog):
     async def resume(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """The event carries on where it stands."""
         found = await self._organised(interaction, event, frozenset(("paused",)))
-        if not await self.bot.storage.tournaments.change_status(
-            found.id,
-            ["paused"],
-            "running",
-            actor=participant_of(interaction.user),
-            action="resumed",
-        ):
-            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        await self.events.resume(found, participant_of(interaction.user))
         await interaction.response.send_message(f"**{found.name}** goes on.")
-        await self.bot.tournament_desk.advance(await self.bot.storage.tournaments.get(found.id))
+        await self.events.advance(found.id)
 
     @group.command(name="cancel", description="Cancel a tournament")
     @app_commands.describe(event="Tournament number", reason="Why (shown to everyone)")
     async def cancel(
         self, interaction: discord.Interaction, event: int, reason: app_commands.Range[str, 3, 200]
     ) -> None:
-        """End it without standings; games under way go on as ordinary games."""
+        """End it without standings; its games under way are called off."""
         found = await self._organised(interaction, event)
-        if not await self.bot.storage.tournaments.change_status(
-            found.id,
-            ["signup", "running", "paused"],
-            "cancelled",
-            actor=participant_of(interaction.user),
-            action="cancelled",
-            detail=reason,
-        ):
-            raise UserError(f"**{found.name}** is {STATUS_WORDS[found.status]}.")
+        await self.events.cancel(found, participant_of(interaction.user), reason)
         await interaction.response.send_message(f"**{found.name}** is cancelled: {reason}")
-        for pairing in await self.bot.storage.tournaments.pairings(found.id, found.round or 1):
-            for game_id in pairing.games:
-                await self.bot.tournament_desk.call_off(
-                    found, game_id, f"the event is cancelled ({reason})."
-                )
-        await self.bot.tournament_desk.refresh_announcement(found.id)
+        await self.events.stop_games(found, reason)
 
     @group.command(name="result", description="Set a pairing's result (forfeit, etc.)")
     @app_commands.describe(
@@ -333,36 +241,12 @@ class Tournaments(commands.Cog):
     ) -> None:
         """Replace a pairing's result (a forfeit or an adjudication), with a reason."""
         found = await self._organised(interaction, event)
-        scores = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "½-½": (0.5, 0.5), "0-0": (0.0, 0.0)}
-        first, second = scores[result]
-        if found.spec.matches:
-            first, second = first * 2, second * 2
-        pairings = await self.bot.storage.tournaments.pairings(found.id, round)
-        pairing = next((p for p in pairings if p.board == board), None)
-        if pairing is None or pairing.second is None:
-            raise UserError(
-                f"Round {round} of **{found.name}** has no board {board} with two players."
-            )
-        how: Literal["forfeit", "adjudicated"] = (
-            "forfeit" if result == "0-0" or "forfeit" in reason.lower() else "adjudicated"
-        )
-        verdict = result_text(
-            pairing, first, second, reason if how in reason.lower() else f"{how}: {reason}"
-        )
+        verdict = await self.events.verdict(found, round, board, result, reason)
         await interaction.response.defer(thinking=True)
-        # The event's clock waits meanwhile: it must not settle (or, in a match, follow up)
-        # the pairing by its games between the call and the decision.
-        async with self.bot.tournament_desk.lock(found.id):
-            # A game of the pairing still being played stops here: its final board says the
-            # organiser's result.
-            for game_id in pairing.games:
-                await self.bot.tournament_desk.call_off(found, game_id, f"the result is {verdict}.")
-            await self.bot.storage.tournaments.decide(
-                found.id, round, board, first, second, how,
-                reason=reason, actor=participant_of(interaction.user), only_undecided=False,
-            )  # fmt: skip
+        await self.events.set_result(verdict, participant_of(interaction.user))
+        words = result_text(verdict.pairing, verdict.first, verdict.second, verdict.detail)
         await interaction.followup.send(
-            f"**{found.name}**, round {round}, board {board}: {verdict}.",
+            f"**{found.name}**, round {round}, board {board}: {words}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -377,22 +261,19 @@ class Tournaments(commands.Cog):
     ) -> None:
         """No longer paired; the games they played stand."""
         found = await self._organised(interaction, event)
-        if not await self.bot.storage.tournaments.leave(
-            found.id,
-            player.id,
-            "removed",
-            actor=participant_of(interaction.user),
-            detail=reason,
-        ):
-            raise UserError(f"{player.display_name} is not playing in **{found.name}**.")
-        forfeited = await self.bot.tournament_desk.forfeit_current(found, player.id, reason)
+        forfeited = await self.events.remove(
+            found,
+            Participant.user(player.id, player.display_name),
+            reason,
+            participant_of(interaction.user),
+        )
         tail = " Their game under way is lost by forfeit." if forfeited else ""
         await interaction.response.send_message(
             f"{player.display_name} is removed from **{found.name}** ({reason}); the games "
             f"they finished stand.{tail}",
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.bot.tournament_desk.refresh_announcement(found.id)
+        await self.desk.refresh_announcement(found.id)
 
     # ------------------------------------------------------------------ players
 
@@ -403,16 +284,11 @@ class Tournaments(commands.Cog):
         await self._join(interaction, await self._event(interaction, event, UNDER_WAY))
 
     async def _join(self, interaction: discord.Interaction, event: Tournament) -> None:
-        me = participant_of(interaction.user)
-        rating = await self.bot.storage.ratings.get(me, event.spec.variant)
-        try:
-            await self.bot.storage.tournaments.join(event.id, me, rating.rating.rating)
-        except EntryRefused as refused:
-            raise UserError(str(refused)) from None
+        joined = await self.events.join(event, participant_of(interaction.user))
         late = ""
-        if event.status != "signup":
+        if joined.from_round is not None:
             late = (
-                f" You join in round {event.round + 1}; the rounds you missed count as "
+                f" You join in round {joined.from_round}; the rounds you missed count as "
                 "zero-point byes."
             )
         await interaction.response.send_message(
@@ -420,7 +296,7 @@ class Tournaments(commands.Cog):
             "withdraws you.",
             ephemeral=True,
         )
-        await self.bot.tournament_desk.refresh_announcement(event.id)
+        await self.desk.refresh_announcement(event.id)
 
     @group.command(name="leave", description="Withdraw from a tournament")
     @app_commands.describe(event="Tournament number (this server's newest under way by default)")
@@ -431,23 +307,15 @@ class Tournaments(commands.Cog):
     async def _leave(
         self, interaction: discord.Interaction, event: Tournament, confirmed: int | None = None
     ) -> None:
-        """Withdraw the player; in the middle of a game of the event, only once they have
-        confirmed (``confirmed``: the game they were told of), and that game is resigned, as
-        with /tafl resign, so that their opponent is not left waiting for the clock."""
-        if event.status in ("finished", "cancelled"):
-            raise UserError(f"**{event.name}** is over.")
-        user_id = interaction.user.id
-        desk = self.bot.tournament_desk
-        playing = await desk.game_under_way(event, user_id)
-        if playing is not None and playing[0].id != confirmed:
-            live, pairing = playing
-            side = live.side_of(user_id)
-            assert side is not None
-            opponent = plain_name(live.participant(side.other))
+        """Withdraw the player, asking first in the middle of a game of the event (leaving
+        resigns it; see :meth:`TournamentService.leave`)."""
+        outcome = await self.events.leave(event, interaction.user.id, confirmed)
+        if isinstance(outcome, LeaveAsked):
+            live, opponent = outcome.live, plain_name(outcome.opponent)
             question = (
-                f"Leaving now resigns your game against {opponent} in round {pairing.round} of "
-                f"**{event.name}** (game #{live.id}): {opponent} wins it. You will not be paired "
-                "again; the games you finished stand. Leave?"
+                f"Leaving now resigns your game against {opponent} in round "
+                f"{outcome.pairing.round} of **{event.name}** (game #{live.id}): {opponent} wins "
+                "it. You will not be paired again; the games you finished stand. Leave?"
             )
             view = confirm_leave_view(event.id, live.id)
             if confirmed is None:
@@ -455,30 +323,22 @@ class Tournaments(commands.Cog):
             else:  # the game asked about ended, and another began meanwhile: ask again
                 await interaction.response.edit_message(content=question, view=view)
             return
-        if not await self.bot.storage.tournaments.leave(event.id, user_id, "withdrew"):
-            raise UserError(f"You are not playing in **{event.name}**.")
         words = (
             f"You are out of **{event.name}**; join again any time before it starts."
             if event.status == "signup"
             else f"You have withdrawn from **{event.name}**: you will not be paired again; the "
             "games you finished stand."
         )
-        ended = None
-        if playing is not None:
-            live = playing[0]
-            try:
-                ended = await self.bot.hub.resign(live.record.channel_id, user_id)
-            except UserError:
-                pass  # it ended meanwhile (its last move, the clock): nothing to resign
-            else:
-                words += f" Your game #{live.id} is resigned."
+        ended = outcome.resigned
+        if ended is not None:
+            words += f" Your game #{ended.game.id} is resigned."
         if confirmed is None:
             await interaction.response.send_message(words, ephemeral=True)
         else:
             await interaction.response.edit_message(content=words, view=None)
         if ended is not None:
             await self.bot.play.announce_end(ended)
-        await desk.refresh_announcement(event.id)
+        await self.desk.refresh_announcement(event.id)
 
     async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:
         """Join or Leave under the announcement."""
@@ -499,14 +359,7 @@ class Tournaments(commands.Cog):
     @group.command(name="list", description="This server's tournaments")
     async def list_(self, interaction: discord.Interaction) -> None:
         """Events under way and the latest ended ones."""
-        events = await self.bot.storage.tournaments.in_guild(
-            interaction.guild_id or 0, include_ended=True
-        )
-        if not events:
-            raise UserError(
-                "This server has had no tournament yet: an organiser starts one with "
-                "`/tafl tournament create`."
-            )
+        events = await self.events.in_guild(interaction.guild_id or 0)
         lines = [
             f"#{e.id} **{e.name}**: {describe_event(e)} · {STATUS_WORDS[e.status]}"
             + (f", round {e.round}" if e.status in ("running", "paused") and e.round else "")
@@ -519,7 +372,7 @@ class Tournaments(commands.Cog):
     async def info(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Options, status, entrants and the latest of its history."""
         found = await self._event(interaction, event)
-        entrants = await self.bot.storage.tournaments.entrants(found.id)
+        info = await self.events.info(found)
         embed = discord.Embed(
             title=f"🏆 {found.name} (#{found.id})", description=describe_event(found)
         )
@@ -527,18 +380,16 @@ class Tournaments(commands.Cog):
             name="Status",
             value=STATUS_WORDS[found.status] + (f", round {found.round}" if found.round else ""),
         )
-        history = await self.bot.storage.tournaments.history(found.id)
-        began = next((h.at for h in history if h.action == "started"), None)
         if found.status == "signup":
             embed.add_field(name="Starts", value=f"<t:{found.spec.starts_at}:f>")
-        elif began is not None:
-            embed.add_field(name="Started", value=f"<t:{began}:f>")
+        elif info.began is not None:
+            embed.add_field(name="Started", value=f"<t:{info.began}:f>")
         names = [
             plain_name(e.player) + (f" ({e.left_reason})" if e.left_reason else "")
-            for e in entrants
+            for e in info.entrants
         ]
         embed.add_field(
-            name=f"Players ({sum(1 for e in entrants if e.active)})",
+            name=f"Players ({sum(1 for e in info.entrants if e.active)})",
             value=clip(", ".join(names) or "nobody yet", 1000),
             inline=False,
         )
@@ -548,7 +399,7 @@ class Tournaments(commands.Cog):
                 "\n".join(
                     f"<t:{h.at}:t> {h.action}{': ' + h.detail if h.detail else ''}"
                     + (f" ({plain_name(h.actor)})" if h.actor else "")
-                    for h in history[-8:]
+                    for h in info.history[-8:]
                 ),
                 1000,
             ),
@@ -561,14 +412,10 @@ class Tournaments(commands.Cog):
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """The standings, as an image and in words."""
         found = await self._event(interaction, event)
-        if found.round == 0:
-            raise UserError(
-                f"**{found.name}** has not begun (it starts <t:{found.spec.starts_at}:R>): "
-                "`/tafl tournament info` lists who has joined."
-            )
+        self.events.check_begun(found)
         await interaction.response.defer(thinking=True)
-        await self.bot.tournament_desk.post_standings(
-            found.id, interaction.channel_id or 0, interaction
+        await self.desk.post_standings(
+            await self.events.standings(found.id), interaction.channel_id or 0, interaction
         )
 
     @group.command(name="pairings", description="A round's pairings")
@@ -584,16 +431,10 @@ class Tournaments(commands.Cog):
     ) -> None:
         """Who plays whom, with each pairing's result so far and its thread."""
         found = await self._event(interaction, event)
-        number = round or found.round
-        if number == 0:
-            raise UserError(
-                f"**{found.name}** has not begun: it starts <t:{found.spec.starts_at}:R>."
-            )
-        pairings = await self.bot.storage.tournaments.pairings(found.id, number)
-        if not pairings:
-            raise UserError(f"**{found.name}** has no round {number}.")
-        lines = [f"**{found.name}**, round {number}:"]
-        for p in pairings:
+        paired = await self.events.pairings(found, round)
+        lines = [f"**{found.name}**, round {paired.round}:"]
+        for shown in paired.pairings:
+            p = shown.pairing
             if p.second is None:
                 lines.append(f"bye: {plain_name(p.first)} ({points_text(p.first_points)})")
                 continue
@@ -602,10 +443,7 @@ class Tournaments(commands.Cog):
                 if p.decided
                 else "playing"
             )
-            where = ""
-            if p.games:
-                record = await self.bot.storage.games.get(p.games[-1])
-                where = f" <#{record.channel_id}>"
+            where = "" if shown.channel_id is None else f" <#{shown.channel_id}>"
             lines.append(
                 f"{p.board}. {plain_name(p.first)} – {plain_name(p.second)}: {score}{where}"
             )  # fmt: skip
@@ -617,5 +455,5 @@ class Tournaments(commands.Cog):
         """One file: the crosstable, then every game in OTN."""
         found = await self._event(interaction, event)
         await interaction.response.defer(thinking=True)
-        file = await self.bot.tournament_desk.export(found)
+        file = export_file(await self.events.export(found))
         await interaction.followup.send(f"The record of **{found.name}**.", file=file)

@@ -22,7 +22,6 @@ from bot.engine import (
     Game,
     Move,
     MoveResult,
-    Outcome,
     Piece,
     Side,
     Square,
@@ -31,8 +30,17 @@ from bot.engine import (
     parse_square,
     square_name,
 )
-from bot.render import DEFAULT_THEME, THEMES, board_view_from_game
-from bot.storage import FinishedGame, GameStatus, Participant, PlayerPreferences, Venue
+from bot.render import DEFAULT_THEME, THEMES, board_view_from_game, result_status
+from bot.storage import (
+    FinishedGame,
+    GameEnding,
+    GameOutcome,
+    GameStatus,
+    Participant,
+    PlayerPreferences,
+    TableEnding,
+    Venue,
+)
 
 from ..app.ai_turns import AIReply
 from ..app.games import (
@@ -251,9 +259,11 @@ def venue(game: GameState, side: Side) -> Venue | None:
     return next((v for v in game.venues if v.side == side.value), None)
 
 
-def outcome(game: GameState) -> Outcome | None:
-    """How the game ended: on the board, or as stored; ``None`` while it is played."""
-    return game.game.outcome or game.record.outcome
+def outcome(game: GameState) -> GameOutcome | None:
+    """How the game ended: on the board, or (resigned, out of time, agreed drawn) as stored;
+    ``None`` while it is played."""
+    on_board = game.game.outcome
+    return GameOutcome.of(on_board) if on_board is not None else game.record.outcome
 
 
 def stranger(game: GameState, side: Side) -> str:
@@ -414,15 +424,15 @@ def last_board_words(game: GameState) -> list[str]:
     return lines + describe_move(game, last)
 
 
-def ending_text(reason: Termination | None) -> str:
+def ending_text(reason: GameEnding | None) -> str:
     """How a game ended, as a record stores it (``king escaped``)."""
     return reason.value if reason else "game over"
 
 
-def result_words(ended: Outcome) -> str:
+def result_words(ended: GameOutcome) -> str:
     """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw by
     agreement``."""
-    if ended.termination is Termination.AGREED_DRAW:
+    if ended.termination is TableEnding.AGREED_DRAW:
         return "Draw by agreement"
     verdict = f"{ended.winner.value.capitalize()} win" if ended.winner else "Draw"
     return f"{verdict} ({ended.termination.value})"
@@ -439,17 +449,17 @@ def describe_end(game: GameState, finished: FinishedGame) -> list[str]:
     record = finished.record
     reason = record.reason
     if record.result is None or record.result.value == "draw":
-        agreed = reason is Termination.AGREED_DRAW
+        agreed = reason is TableEnding.AGREED_DRAW
         lines = ["**Draw** by agreement." if agreed else f"**Draw** ({ending_text(reason)})."]
     else:
         side = Side(record.result.value)
         wins = f"**{who(game, side)} wins** with the {side.value}"
         loser = who(game, side.other)
-        if reason is Termination.RESIGNATION:
+        if reason is TableEnding.RESIGNATION:
             lines = [f"{loser} resigned: {wins}."]
-        elif reason is Termination.TIMEOUT:
+        elif reason is TableEnding.TIMEOUT:
             lines = [f"{loser} ran out of time: {wins}."]
-        elif reason is Termination.ABANDONED:
+        elif reason is TableEnding.ABANDONED:
             lines = [f"{loser} did not continue the adjourned game in time: {wins}."]
         else:
             lines = [f"{wins} ({ending_text(reason)})."]
@@ -634,6 +644,25 @@ def look_for(game: GameState, user_id: int | None = None) -> BoardLook:
     return look_of(mine, side_of(game, user_id))
 
 
+CAPTION_CALLED_OFF = "Called off"
+"""The caption's note on a game ended without a result of its own."""
+_CAPTION_ENDINGS = {TableEnding.AGREED_DRAW: "by agreement"}
+"""Other words for an ending at the table whose full name would repeat the caption's verdict
+("Draw: agreed draw")."""
+
+
+def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> str | None:
+    """How a game ended away from the board, as its image's caption says it (``Defenders win:
+    resignation``, ``Called off``); ``None`` for a game still played or ended by the rules,
+    whose board shows that itself."""
+    if called_off:
+        return CAPTION_CALLED_OFF
+    if ended is None or not isinstance(ended.termination, TableEnding):
+        return None
+    ending = ended.termination
+    return result_status(ended.winner, _CAPTION_ENDINGS.get(ending, ending.value))
+
+
 def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
     """The current position as an image to render, in ``look`` (``flip`` turns it around from
     that)."""
@@ -642,8 +671,7 @@ def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
         caption=True,
         attackers=name(game, Side.ATTACKERS),
         defenders=name(game, Side.DEFENDERS),
-        outcome=outcome(game),
-        called_off=game.record.status is GameStatus.ABORTED,
+        ended=caption_ending(outcome(game), called_off=game.record.status is GameStatus.ABORTED),
     )
     return Picture(view, f"tafl-{game.id}-{game.game.ply}.png", look.theme, flip != look.flip)
 

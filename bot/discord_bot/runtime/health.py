@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
@@ -35,10 +34,8 @@ from bot.storage import (
     format_ranges,
 )
 
+from .gateway import Gateways
 from .metrics import Metrics
-
-if TYPE_CHECKING:
-    from ..client import TaflBot
 
 log = logging.getLogger(__name__)
 
@@ -54,15 +51,15 @@ STARTING = "starting: loading the games and connecting to Discord"
 
 class Health:
     """What the process is doing, as far as its readiness goes; the launcher fills it in as it
-    goes: :attr:`phase` before the bot exists, then :attr:`bot`, and :attr:`stopping` on
-    SIGTERM."""
+    goes: :attr:`phase` before the bot exists, then :attr:`bot` (what it reads of it: whether
+    it is ready, and its gateway connections), and :attr:`stopping` on SIGTERM."""
 
     def __init__(self) -> None:
         self.phase = OPENING
         """What the process is doing before it has a bot (the reason it is not ready)."""
         self.storage: Storage | None = None
         self.leases: LeaseKeeper | None = None
-        self.bot: TaflBot | None = None
+        self.bot: Gateways | None = None
         self.stopping = False
         """Set on SIGTERM: the process is going away and no longer counts as ready."""
         self._ping: asyncio.Task[None] | None = None

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from discord.gateway import DiscordWebSocket, KeepAliveHandler
 
@@ -27,11 +26,11 @@ def time_heartbeats_when_sent() -> None:
     per process; nothing on a discord.py release that does so itself)."""
     if hasattr(KeepAliveHandler, "_send_heartbeat"):
         return  # the release's own fix
-    send: Callable[[DiscordWebSocket, Any], Awaitable[None]] = DiscordWebSocket.send_heartbeat
+    send: Callable[[DiscordWebSocket, object], Awaitable[None]] = DiscordWebSocket.send_heartbeat
     if getattr(send, _MENDED, False):
         return
 
-    async def send_heartbeat(self: DiscordWebSocket, data: Any) -> None:
+    async def send_heartbeat(self: DiscordWebSocket, data: object) -> None:
         keep_alive = self._keep_alive
         if keep_alive is not None:
             keep_alive._last_send = time.perf_counter()

@@ -19,11 +19,10 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
 
 import aiohttp
 from prometheus_client import (
@@ -36,10 +35,10 @@ from prometheus_client import (
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
+from bot.ai import AIService
 from bot.storage import LeaseKeeper, Shards, Storage, format_ranges
 
-if TYPE_CHECKING:
-    from ..client import TaflBot
+from .gateway import Gateways
 
 INTERACTION_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 """Seconds; Discord shows "This interaction failed" past 3 s, hence the buckets around it."""
@@ -76,8 +75,9 @@ class Metrics:
     """Every metric of one bot process, in its own :class:`CollectorRegistry`.
 
     The process hands it the parts it reads as they come to exist (:meth:`watch`): the storage
-    once the database is open, the leases once they are being taken, the bot once it is made.
-    Until then their metrics are absent from a scrape, not zero.
+    once the database is open, the leases once they are being taken, the AI, the gateways and
+    the count of games in progress once the bot is made. Until then their metrics are absent
+    from a scrape, not zero.
     """
 
     def __init__(
@@ -91,7 +91,9 @@ class Metrics:
         self._clock = clock
         self.storage: Storage | None = None
         self.leases: LeaseKeeper | None = None
-        self.bot: TaflBot | None = None
+        self.ai: AIService | None = None
+        self.gateways: Gateways | None = None
+        self.games: Callable[[], int] | None = None
         self.moves = Counter(
             "tafl_moves",
             "Moves played in this process's games (committed and announced), by who played them.",
@@ -146,15 +148,22 @@ class Metrics:
         *,
         storage: Storage | None = None,
         leases: LeaseKeeper | None = None,
-        bot: TaflBot | None = None,
+        ai: AIService | None = None,
+        gateways: Gateways | None = None,
+        games: Callable[[], int] | None = None,
     ) -> None:
-        """Read these from now on, at each scrape."""
+        """Read these from now on, at each scrape (``games``: how many games this process has
+        in progress)."""
         if storage is not None:
             self.storage = storage
         if leases is not None:
             self.leases = leases
-        if bot is not None:
-            self.bot = bot
+        if ai is not None:
+            self.ai = ai
+        if gateways is not None:
+            self.gateways = gateways
+        if games is not None:
+            self.games = games
 
     # ------------------------------------------------------------------ events
 
@@ -166,19 +175,19 @@ class Metrics:
         """An AI worker answered a search (``AIService``'s ``on_search``)."""
         self.search_time.labels(purpose).observe(seconds)
 
-    def interaction_arrived(self, data: Any) -> None:
+    def interaction_arrived(self, data: Mapping[str, object]) -> None:
         """An interaction was received from the gateway and handed to the bot (its raw
         ``INTERACTION_CREATE`` payload)."""
         self.forget_unanswered()
         if len(self._pending) >= MAX_PENDING:
             return
         try:
-            interaction_id = int(data["id"])
-        except (KeyError, TypeError, ValueError):
+            interaction_id = int(str(data["id"]))  # a snowflake, sent as a string
+        except (KeyError, ValueError):
             return
         self._pending[interaction_id] = _Pending(_kind(data), self._clock())
 
-    def interaction_dropped(self, data: Any) -> None:
+    def interaction_dropped(self, data: Mapping[str, object]) -> None:
         """An interaction was received from the gateway but left unanswered: the process
         could not prove its leases (its raw ``INTERACTION_CREATE`` payload). The player sees
         it fail unless another process has taken the shard over and answers it."""
@@ -232,9 +241,9 @@ class Metrics:
         return trace
 
 
-def _kind(data: Any) -> str:
+def _kind(data: Mapping[str, object]) -> str:
     """The metrics' label for a raw interaction payload's ``type``."""
-    kind = data.get("type") if isinstance(data, dict) else None
+    kind = data.get("type")
     return INTERACTION_TYPES.get(kind, "other") if isinstance(kind, int) else "other"
 
 
@@ -252,11 +261,13 @@ class _StateCollector:
         """Every value, read now."""
         metrics = self.metrics
         metrics.forget_unanswered()
-        if metrics.bot is not None:
-            yield from _ai(metrics.bot)
-            yield from _gateways(metrics.bot)
+        if metrics.ai is not None:
+            yield from _ai(metrics.ai)
+        if metrics.gateways is not None:
+            yield from _gateways(metrics.gateways)
+        if metrics.games is not None:
             active = GaugeMetricFamily("tafl_games_active", "Games in progress in this process.")
-            active.add_metric([], len(metrics.bot.hub.active()))
+            active.add_metric([], metrics.games())
             yield active
         if metrics.storage is not None:
             yield from _database(metrics.storage)
@@ -268,20 +279,20 @@ def _gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
     return GaugeMetricFamily(name, documentation, value=value)
 
 
-def _ai(bot: TaflBot) -> Iterator[Metric]:
+def _ai(ai: AIService) -> Iterator[Metric]:
     queue = GaugeMetricFamily(
         "tafl_ai_queue_length",
         "AI searches waiting for a free worker, by purpose (a game's move, a review's position).",
         labels=["purpose"],
     )
-    for purpose, waiting in bot.ai.waiting().items():
+    for purpose, waiting in ai.waiting().items():
         queue.add_metric([purpose], waiting)
     yield queue
-    yield _gauge("tafl_ai_workers", "AI worker processes.", bot.ai.size)
-    yield _gauge("tafl_ai_workers_busy", "AI workers searching right now.", bot.ai.busy())
+    yield _gauge("tafl_ai_workers", "AI worker processes.", ai.size)
+    yield _gauge("tafl_ai_workers_busy", "AI workers searching right now.", ai.busy())
 
 
-def _gateways(bot: TaflBot) -> Iterator[Metric]:
+def _gateways(bot: Gateways) -> Iterator[Metric]:
     connected = GaugeMetricFamily(
         "tafl_shard_connected",
         "Whether the shard's gateway connection is open (1) or not (0).",

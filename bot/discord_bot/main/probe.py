@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from dotenv import find_dotenv, load_dotenv
 
-from .config import ConfigError, http_endpoints
+from ..runtime.config import ConfigError, http_endpoints
 
 TIMEOUT = 3.0
 """Seconds to wait for each process's answer (the readiness check itself waits at most 2 s

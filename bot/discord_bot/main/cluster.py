@@ -19,16 +19,15 @@ import signal
 import socket
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import aiohttp
 import discord
 
 from bot.storage import format_ranges, is_postgres_url, redact, split_shards
 
-from .config import ConfigError, Settings, http_port, load_settings
-from .health import RefusalServer
-from .logs import setup_logging
+from ..runtime.config import ConfigError, Settings, http_port, load_settings
+from ..runtime.health import RefusalServer
+from ..runtime.logs import setup_logging
 from .supervisor import CONFIG_ERROR, Child, Supervisor
 
 log = logging.getLogger("bot.cluster")
@@ -67,7 +66,7 @@ async def recommended_shard_count(api_base: str, token: str) -> int:
                     f"GET {url} answered {response.status} {response.reason}: try again later,"
                     " or set TAFL_SHARD_COUNT so that the count need not be asked"
                 )
-            answer: Any = await response.json(content_type=None)
+            answer: object = await response.json(content_type=None)
     except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as error:
         reason = str(error) or type(error).__name__
         raise ClusterError(

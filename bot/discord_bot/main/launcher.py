@@ -25,10 +25,10 @@ from bot.storage import (
 
 from ..app.wording import level_name
 from ..client import StoppedBeforeConnecting, TaflBot, make_bot
-from .config import ConfigError, Settings, load_settings
-from .health import STARTING, WAITING_FOR_LEASES, Health, HealthServer
-from .logs import setup_logging
-from .metrics import Metrics
+from ..runtime.config import ConfigError, Settings, load_settings
+from ..runtime.health import STARTING, WAITING_FOR_LEASES, Health, HealthServer
+from ..runtime.logs import setup_logging
+from ..runtime.metrics import Metrics
 from .supervisor import CONFIG_ERROR
 
 log = logging.getLogger("bot")
@@ -156,7 +156,7 @@ async def _run(
     bot = make_bot(settings, storage, leases, metrics)
     stopper.bot = health.bot = bot
     if metrics is not None:
-        metrics.watch(bot=bot)
+        metrics.watch(ai=bot.ai, gateways=bot, games=lambda: len(bot.hub.active()))
     try:
         async with bot:
             await bot.start(settings.token)

@@ -1,0 +1,229 @@
+"""The players' and the servers' options and records: each player's preferences, each server's
+settings (who may change them, and what each option means), a player's record and the
+leaderboards. Nothing here talks to Discord: the settings, preferences and info cogs show it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from bot.engine import VARIANTS, get_variant
+from bot.storage import (
+    MIN_GAMES_GLOBAL,
+    MIN_GAMES_SERVER,
+    LeaderboardEntry,
+    LeaderboardStore,
+    Participant,
+    PlayerPreferences,
+    PlayerRating,
+    PlayerStats,
+    PreferencesStore,
+    PuzzleRating,
+    PuzzleStore,
+    RatingStore,
+    ServerSettings,
+    SettingsStore,
+)
+
+from .durations import LOBBY_MOVE_SECONDS, describe_duration, parse_move_time
+from .errors import UserError
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """The options of ``/tafl settings`` as given (``None``: left as it is)."""
+
+    threads: bool | None = None
+    """A thread per game."""
+    time: str | None = None
+    """The default time per move, as people write it (``24h``, ``none``...)."""
+    rated_ai: bool | None = None
+    lobby: bool | None = None
+    lobby_channel: int | None = None
+    """A channel to take seeks in; one already listed is taken off."""
+    lobby_anywhere: bool | None = None
+    """Take seeks in any channel again."""
+    lobby_variants: str | None = None
+    """Variant names separated by spaces or commas, or ``all``."""
+    lobby_times: str | None = None
+    """Times per move separated by spaces or commas, or ``all``."""
+    organisers: int | None = None
+    """A role whose members may run tournaments; the same role again takes it off."""
+
+    @property
+    def empty(self) -> bool:
+        """Whether no option was given (the settings are only shown)."""
+        return all(getattr(self, field.name) is None for field in fields(self))
+
+
+@dataclass(frozen=True)
+class SettingsShown:
+    """A server's settings, after any change asked for."""
+
+    settings: ServerSettings
+    may_change: bool
+    """Whether the member who asked may change them."""
+    changed: bool
+    """Whether this request changed them."""
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's record: results, streak, ratings and (across every variant) puzzles."""
+
+    stats: PlayerStats
+    ratings: tuple[PlayerRating, ...]
+    """In every variant played, or in the one asked for (a newcomer's when never played)."""
+    puzzles: PuzzleRating | None
+    """The puzzle rating, when the record is not of one variant (it is one for all)."""
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """The best-rated players of a variant, in a server or everywhere."""
+
+    variant: str
+    guild_id: int | None
+    """The server it is of (``None``: everywhere)."""
+    entries: tuple[LeaderboardEntry, ...]
+    gate: int
+    """Rated games of the variant a player needs to appear on it."""
+
+
+class Players:
+    """Preferences, server settings, records and leaderboards, kept in storage."""
+
+    def __init__(
+        self,
+        preferences: PreferencesStore,
+        settings: SettingsStore,
+        leaderboards: LeaderboardStore,
+        ratings: RatingStore,
+        puzzles: PuzzleStore,
+    ) -> None:
+        self._preferences = preferences
+        self._settings = settings
+        self._leaderboards = leaderboards
+        self._ratings = ratings
+        self._puzzles = puzzles
+
+    # ------------------------------------------------------------------ preferences
+
+    async def preferences(self, user_id: int) -> PlayerPreferences:
+        """A player's preferences (the defaults until they change one)."""
+        return await self._preferences.get(user_id)
+
+    async def save_preferences(
+        self, before: PlayerPreferences, after: PlayerPreferences, name: str
+    ) -> PlayerPreferences:
+        """Keep ``after`` as the player's preferences if it differs from ``before`` (``name``:
+        how the player is called now); returns them as kept."""
+        if after == before:
+            return before
+        return await self._preferences.save(after, name)
+
+    # ------------------------------------------------------------------ server settings
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        """A server's settings (the defaults until a member changes one)."""
+        return await self._settings.get(guild_id)
+
+    async def change_settings(
+        self, guild_id: int, change: SettingsChange, *, may_manage: bool
+    ) -> SettingsShown:
+        """Apply the options given: shown to anyone, changed only by members who may manage the
+        server (``may_manage``). A bad option is refused, saying what it takes."""
+        current = await self._settings.get(guild_id)
+        if change.empty:
+            return SettingsShown(current, may_manage, changed=False)
+        if not may_manage:
+            # Discord cannot hide one subcommand from members, so the rule is kept here.
+            raise UserError(
+                "Only members with the Manage Server permission can change these; "
+                "`/tafl settings` with no options shows them."
+            )
+        updated = changed_settings(current, change)
+        if updated != current:
+            updated = await self._settings.save(updated)
+        return SettingsShown(updated, may_change=True, changed=updated != current)
+
+    # ------------------------------------------------------------------ records
+
+    async def record(self, user_id: int, variant: str | None = None) -> PlayerRecord:
+        """A player's record, in every variant or in one."""
+        only = None if variant is None else get_variant(variant).name
+        stats = await self._leaderboards.player_stats(user_id, variant=only)
+        someone = Participant.user(user_id)
+        ratings = (
+            await self._ratings.every_variant(someone)
+            if only is None
+            else [await self._ratings.get(someone, only)]
+        )
+        # One puzzle rating across the variants, as lichess keeps.
+        puzzles = None if only is not None else await self._puzzles.rating(user_id)
+        return PlayerRecord(stats, tuple(ratings), puzzles)
+
+    async def leaderboard(self, variant: str, guild_id: int | None = None) -> Leaderboard:
+        """The top players of a variant in a server (``guild_id``) or everywhere."""
+        name = get_variant(variant).name
+        entries = await self._leaderboards.leaderboard(name, guild_id=guild_id)
+        gate = MIN_GAMES_SERVER if guild_id else MIN_GAMES_GLOBAL
+        return Leaderboard(name, guild_id, tuple(entries), gate)
+
+
+def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerSettings:
+    """``current`` with the options of ``change`` applied (a :class:`UserError` for a bad
+    one)."""
+    updated = current
+    if change.threads is not None:
+        updated = replace(updated, game_threads=change.threads)
+    if change.time is not None:
+        updated = replace(updated, default_move_seconds=parse_move_time(change.time))
+    if change.rated_ai is not None:
+        updated = replace(updated, rated_ai_games=change.rated_ai)
+    if change.lobby is not None:
+        updated = replace(updated, lobby=change.lobby)
+    if change.lobby_channel is not None:
+        # Naming a listed channel again takes it off the list.
+        updated = replace(updated, lobby_channels=updated.lobby_channels ^ {change.lobby_channel})
+    if change.lobby_anywhere:
+        updated = replace(updated, lobby_channels=frozenset())
+    if change.lobby_variants is not None:
+        updated = replace(updated, lobby_variants=parse_variants(change.lobby_variants))
+    if change.lobby_times is not None:
+        updated = replace(updated, lobby_times=parse_times(change.lobby_times))
+    if change.organisers is not None:
+        # Naming the same role again takes it off.
+        same = updated.tournament_role == change.organisers
+        updated = replace(updated, tournament_role=None if same else change.organisers)
+    return updated
+
+
+def parse_variants(text: str) -> frozenset[str]:
+    """Variant names separated by spaces or commas (``all``: every variant); a
+    :class:`UserError` names one it does not know."""
+    words = text.replace(",", " ").lower().split()
+    if words == ["all"]:
+        return frozenset()
+    unknown = [word for word in words if word not in VARIANTS]
+    if unknown or not words:
+        raise UserError(
+            f"{unknown[0] if unknown else text!r} is not a variant: write names from "
+            f"{', '.join(VARIANTS)}, or 'all'."
+        )
+    return frozenset(words)
+
+
+def parse_times(text: str) -> frozenset[int]:
+    """Times per move separated by spaces or commas (``all``: every one the lobby offers)."""
+    words = text.replace(",", " ").lower().split()
+    if words == ["all"]:
+        return frozenset()
+    times = set()
+    for word in words:
+        seconds = parse_move_time(word)
+        if seconds not in LOBBY_MOVE_SECONDS:
+            choices = ", ".join(describe_duration(value) for value in sorted(LOBBY_MOVE_SECONDS))
+            raise UserError(f"The lobby offers {choices} per move; {word!r} is not one of them.")
+        times.add(seconds)
+    return frozenset(times)
