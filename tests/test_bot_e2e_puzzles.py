@@ -14,8 +14,8 @@ from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log,
 from fakediscord import FakeMessage
 
 from bot.ai.puzzles import Puzzle, load_starter_set
+from bot.discord_bot.compose.board import BoardLook
 from bot.discord_bot.puzzle_desk import board_png
-from bot.discord_bot.table import BoardLook
 from bot.engine import Side, parse_square
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]

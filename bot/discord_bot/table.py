@@ -38,18 +38,13 @@ from discord import app_commands
 from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from discord.utils import MISSING
 
-from bot.engine import Side
 from bot.render import render_png
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
 from .app.errors import UserError
 from .app.games import GameHub
 from .compose import errors as words
-from .compose.board import PLAIN as PLAIN  # read by features not yet converted
-from .compose.board import TOP_SIDE as TOP_SIDE
-from .compose.board import BoardLook as BoardLook
-from .compose.board import look_of, retired_board
-from .compose.board import theme_of as theme_of
+from .compose.board import retired_board
 from .compose.post import (
     Answer,
     BoardPost,
@@ -998,19 +993,6 @@ class Table:
     async def direct(self, user_id: int, sentence: str) -> None:
         """A direct message to a person; closed direct messages are only logged."""
         await self._direct(user_id, sentence)
-
-
-class HasGames(Protocol):
-    """A bot with the games service (for :func:`look_for`)."""
-
-    @property
-    def hub(self) -> GameHub: ...
-
-
-async def look_for(bot: HasGames, user_id: int, side: Side | None) -> BoardLook:
-    """How ``user_id`` wants boards drawn when they play ``side`` (``None``: not playing), for
-    the boards of features not yet converted (a puzzle's, a review's)."""
-    return look_of(await bot.hub.preferences(user_id), side)
 
 
 def _needs(interaction: discord.Interaction | None) -> discord.Interaction:

@@ -618,10 +618,6 @@ class GameHub:
         continue it where they ask for its board."""
         return await self.storage.games.adjourned_for(user_id)
 
-    async def preferences(self, user_id: int) -> PlayerPreferences:
-        """How ``user_id`` wants the boards drawn for them."""
-        return await self.storage.preferences.get(user_id)
-
     # ------------------------------------------------------------------ moves
 
     async def play_squares(

@@ -14,8 +14,8 @@ from bot.storage import PlayerPreferences
 
 from ..app.errors import UserError
 from ..app.players import Players
+from ..compose.board import TOP_SIDE, theme_of
 from ..limits import fit_embed
-from ..table import TOP_SIDE, theme_of
 
 if TYPE_CHECKING:
     from ..client import TaflBot
