@@ -41,7 +41,7 @@ from discord.utils import MISSING
 from bot.render import render_png
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
-from .app.errors import UserError
+from .app.errors import Refused, UserError
 from .app.games import GameHub
 from .compose import errors as words
 from .compose.board import retired_board
@@ -526,6 +526,8 @@ async def answer(
 def friendly_message(error: BaseException) -> str | None:
     """The reply for an expected error, or ``None`` for a bug (which must be logged)."""
     original = getattr(error, "original", error)
+    if isinstance(original, Refused):
+        return words.refusal_words(original.refusal)
     if isinstance(original, UserError):
         return str(original)
     if isinstance(original, StorageError):

@@ -1,8 +1,18 @@
 """The words of the error funnel: what a person is told privately when what they asked for
-cannot be done (the table decides which error is which; a service's own refusals carry their
-words in the error)."""
+cannot be done (the table decides which error is which).
+
+A service refuses with a typed :class:`~..app.errors.Refusal` (raised as ``Refused``);
+:func:`refusal_words` words it. Each feature's compose module registers the words of its
+service's kinds of refusal, one function per kind::
+
+    @refusal_words.register
+    def _(refusal: NotYourTurn) -> str:
+        return f"It is not your turn: ..."
+"""
 
 from __future__ import annotations
+
+import functools
 
 from bot.storage import (
     ChannelBusy,
@@ -15,6 +25,7 @@ from bot.storage import (
     StorageError,
 )
 
+from ..app.errors import Refusal
 from ..app.wording import seconds_left
 
 GENERIC = "Something went wrong on our side; the game is safe. Please try again."
@@ -53,3 +64,11 @@ def storage_words(error: StorageError) -> str:
 def slow_down(seconds: float) -> str:
     """A command used again too soon."""
     return f"Slow down: you can do that again in {seconds_left(seconds)}."
+
+
+@functools.singledispatch
+def refusal_words(refusal: Refusal) -> str:
+    """What a person is told when a service refuses what they asked: the words registered for
+    the kind of ``refusal`` by its feature's compose module (a kind without words is a bug,
+    which tests/test_compose_refusals.py catches)."""
+    raise TypeError(f"no words for the refusal {refusal!r}")
