@@ -26,7 +26,7 @@ from bot.storage import (
 )
 
 from ..app.errors import Refusal
-from ..app.wording import seconds_left
+from .words import seconds_left
 
 GENERIC = "Something went wrong on our side; the game is safe. Please try again."
 UNAVAILABLE = (
