@@ -110,7 +110,9 @@ class TaflBot(commands.Bot):
         """``leases`` are this process's on its shards, already taken (``None``: it answers
         for them without any). ``metrics``, when the process serves them, hear of its moves,
         searches and interactions. ``options`` go to discord.py as they are (the sharded bot's
-        ``shard_ids`` and ``shard_count``)."""
+        ``shard_ids`` and ``shard_count``; typed ``Any`` because discord.py's own type for them is
+        private and differs between the plain bot it is checked against and the sharded one it
+        reaches)."""
         if metrics is not None:
             # discord.py's HTTP session carries the trace: it sees each interaction's first
             # response reach Discord.

@@ -31,12 +31,11 @@ import logging
 import re
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypedDict, TypeVar, Unpack, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict, TypeVar, Unpack, cast
 
 import discord
 from discord import app_commands
 from discord.interactions import InteractionCallbackResponse, InteractionMessage
-from discord.types.interactions import InteractionCallback
 from discord.utils import MISSING
 
 from bot.render import render_png
@@ -68,6 +67,9 @@ from .compose.post import (
     Tone,
     Update,
 )
+
+if TYPE_CHECKING:
+    from discord.types.interactions import InteractionCallback
 
 log = logging.getLogger(__name__)
 
@@ -355,7 +357,10 @@ class TimelyResponse(discord.InteractionResponse):
     """The response of a watched interaction: discord.py's, plus :meth:`acknowledge` for the
     watchdog, and answers given after it acknowledged turned into ones Discord still accepts.
 
-    Only one first response is ever sent: the handler's and the watchdog's take turns."""
+    Only one first response is ever sent: the handler's and the watchdog's take turns. Its
+    overrides pass discord.py's keywords on as they come (``Any``: discord.py's methods are
+    overloaded on them); the class goes once every feature answers through
+    :meth:`Table.deliver`, which can then keep its own "acknowledged" flag."""
 
     __slots__ = ("_first", "_placeholder", "late")
 
