@@ -7,7 +7,6 @@ from __future__ import annotations
 import inspect
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import discord
 from discord.gateway import DiscordWebSocket, KeepAliveHandler
@@ -33,32 +32,19 @@ def test_the_installed_discord_py_is_a_release_the_pin_admits() -> None:
     assert not pin.specifier.contains(f"{major}.{minor + 1}.0"), pin
 
 
-def _gate_sees(client_class: type[discord.Client], **options: Any) -> dict[str, object]:
-    """What ``TaflBot._get_state`` finds when it wraps ``client_class``'s connection state."""
-    seen: dict[str, object] = {}
-
-    class Gated(client_class):  # type: ignore[valid-type,misc]
-        def _get_state(self, **options: Any) -> Any:
-            state = super()._get_state(**options)
-            seen["state"] = state
-            seen["parser"] = state.parsers.get("INTERACTION_CREATE")
-            return state
-
-    client = Gated(intents=discord.Intents.none(), **options)
-    seen["connection"] = client._connection
-    return seen
-
-
 def test_the_interaction_gate_finds_the_connection_states_parser() -> None:
-    """``TaflBot._get_state`` (client.py) replaces the ``INTERACTION_CREATE`` parser of the
-    state discord.py builds at construction, which the gateway then dispatches through."""
-    for client_class, options in (
-        (discord.Client, {}),
-        (discord.AutoShardedClient, {"shard_ids": [0], "shard_count": 1}),
+    """``TaflBot._gate_interactions`` (client.py) replaces the ``INTERACTION_CREATE`` parser
+    of the state discord.py builds at construction (the one it keeps: only the constructor
+    builds it), which the gateway then dispatches through."""
+    for client in (
+        discord.Client(intents=discord.Intents.none()),
+        discord.AutoShardedClient(intents=discord.Intents.none(), shard_ids=[0], shard_count=1),
     ):
-        seen = _gate_sees(client_class, **options)
-        assert seen["connection"] is seen["state"], client_class  # the one state it keeps
-        assert callable(seen["parser"]), client_class
+        assert callable(client._connection.parsers.get("INTERACTION_CREATE")), client
+    assert "self._connection" in inspect.getsource(discord.Client.__init__)
+    assert "self._connection = " not in inspect.getsource(discord.Client).replace(
+        inspect.getsource(discord.Client.__init__), ""
+    )
     # The gateway reads its parsers from that state's dictionary, not from a copy.
     assert "client._connection.parsers" in inspect.getsource(DiscordWebSocket.from_client)
     assert "self._discord_parsers[event]" in inspect.getsource(DiscordWebSocket.received_message)

@@ -392,21 +392,13 @@ def test_only_the_services_and_the_wiring_call_storage() -> None:
     assert not callers, f"storage called outside the services (file: lines): {callers}"
 
 
-TYPED_LAYERS = (
-    "bot/engine",
-    "bot/ai",
-    "bot/storage",
-    "bot/render",
-    "bot/tournament",
-    "bot/tools",
-    "bot/discord_bot/runtime",
-    "bot/discord_bot/main",
-)
-"""Everything but the Discord layer's adapters, which are being typed by issue 34's
-Discord-layer work (the whole of ``bot`` is the bar then)."""
 ANY_LINES_AT_MOST = 14
-"""Fewer than 15 lines that name ``typing.Any``: the edges left untyped are the database's
-columns (a row's value is typed by the code reading it) and JSON records being read."""
+"""Fewer than 15 lines of ``bot`` that name ``typing.Any``. The edges left untyped: a database
+row's columns (``storage/database.py``: a column is typed by the code reading it), the options
+the client hands discord.py (``client.py``: discord.py's type for them is private and differs
+between the plain and the sharded bot), the watchdog's overrides of discord.py's overloaded
+answers (``table.py``'s ``TimelyResponse``, which goes once every answer is the table's), and
+the adapters being rewritten (``views.py``, ``cogs/info.py``); each file's import adds one."""
 
 
 def _lines_naming_any(path: Path) -> set[int]:
@@ -421,11 +413,11 @@ def _lines_naming_any(path: Path) -> set[int]:
 
 def test_any_stays_rare() -> None:
     """``Any`` turns mypy off wherever it flows: the C modules have stubs, the AI answers with
-    typed replies, statements take typed values, the runtime reads typed protocols."""
+    typed replies, statements take typed values, stored records are read as TypedDicts or
+    narrowed objects, the table sends TypedDicts of discord.py's types."""
     found = {
-        path.relative_to(ROOT).as_posix(): len(_lines_naming_any(path))
-        for layer in TYPED_LAYERS
-        for path in sorted((ROOT / layer).rglob("*.py"))
+        path.relative_to(ROOT).as_posix(): sorted(_lines_naming_any(path))
+        for path in sorted((ROOT / "bot").rglob("*.py"))
     }
-    found = {name: count for name, count in found.items() if count}
-    assert sum(found.values()) <= ANY_LINES_AT_MOST, found
+    found = {name: lines for name, lines in found.items() if lines}
+    assert sum(len(lines) for lines in found.values()) <= ANY_LINES_AT_MOST, found

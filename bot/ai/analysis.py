@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
 from bot.engine.board import ATTACKERS, Board
 from bot.engine.game import Game
@@ -212,6 +212,16 @@ def volatility_weights(chances: Sequence[float]) -> list[float]:
 # ---------------------------------------------------------------------------------- one position
 
 
+class PositionRecord(TypedDict):
+    """A :class:`PositionEval` as stored analyses write it in JSON."""
+
+    score: int
+    best: str | None
+    pv: list[str]
+    depth: int
+    nodes: int
+
+
 @dataclass(frozen=True)
 class PositionEval:
     """The search's verdict on one position."""
@@ -249,7 +259,7 @@ class PositionEval:
         """The score from ``side``'s point of view."""
         return self.score if side is Side.ATTACKERS else -self.score
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PositionRecord:
         """A JSON-ready dict (see :meth:`from_dict`)."""
         return {
             "score": self.score,
@@ -260,7 +270,7 @@ class PositionEval:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PositionEval:
+    def from_dict(cls, data: PositionRecord) -> PositionEval:
         """The inverse of :meth:`to_dict`."""
         return cls(
             score=int(data["score"]),
@@ -551,6 +561,21 @@ class MomentKind(StrEnum):
         return self not in (MomentKind.MISTAKE, MomentKind.INACCURACY)
 
 
+class MomentRecord(TypedDict):
+    """A :class:`Moment` as stored analyses write it in JSON (its enums by value)."""
+
+    ply: int
+    side: str
+    kind: str
+    move: str
+    better: str
+    before: int
+    after: int
+    explanation: str
+    loss: float
+    critical: bool
+
+
 @dataclass(frozen=True)
 class Moment:
     """A move that decided the game, with the better move and why."""
@@ -575,7 +600,7 @@ class Moment:
     critical: bool = False
     """Among the :data:`CRITICAL` moments that cost the most: shown with a board."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MomentRecord:
         """A JSON-ready dict (see :meth:`from_dict`)."""
         return {
             "ply": self.ply,
@@ -591,7 +616,7 @@ class Moment:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Moment:
+    def from_dict(cls, data: MomentRecord) -> Moment:
         """The inverse of :meth:`to_dict`."""
         return cls(
             ply=int(data["ply"]),

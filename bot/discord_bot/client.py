@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -110,7 +110,9 @@ class TaflBot(commands.Bot):
         """``leases`` are this process's on its shards, already taken (``None``: it answers
         for them without any). ``metrics``, when the process serves them, hear of its moves,
         searches and interactions. ``options`` go to discord.py as they are (the sharded bot's
-        ``shard_ids`` and ``shard_count``)."""
+        ``shard_ids`` and ``shard_count``; typed ``Any`` because discord.py's own type for them is
+        private and differs between the plain bot it is checked against and the sharded one it
+        reaches)."""
         if metrics is not None:
             # discord.py's HTTP session carries the trace: it sees each interaction's first
             # response reach Discord.
@@ -130,6 +132,7 @@ class TaflBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
             **options,
         )
+        self._gate_interactions()
         self.settings = settings
         self.storage = storage
         self.leases = leases
@@ -216,14 +219,15 @@ class TaflBot(commands.Bot):
             await asyncio.sleep(0.5)
         return not self._stopping.is_set()
 
-    def _get_state(self, **options: Any) -> Any:
-        """discord.py's connection state, its interactions passed on only while this process
-        serves its shards: an interaction that arrives when it cannot prove its leases is left
-        to the process that can (or, the database being out of reach, to no one)."""
-        state = super()._get_state(**options)
-        deliver = state.parsers["INTERACTION_CREATE"]
+    def _gate_interactions(self) -> None:
+        """Have discord.py's connection state (built once, by its constructor) pass
+        interactions on only while this process serves its shards: an interaction that arrives
+        when it cannot prove its leases is left to the process that can (or, the database
+        being out of reach, to no one)."""
+        parsers = self._connection.parsers  # the gateway dispatches through this dictionary
+        deliver = parsers["INTERACTION_CREATE"]
 
-        def gated(data: Any) -> None:
+        def gated(data: Mapping[str, object]) -> None:
             if self.serving():
                 if self._ignoring:
                     self._ignoring = False
@@ -239,8 +243,7 @@ class TaflBot(commands.Bot):
                 self._ignoring = True
                 log.warning("not answering interactions: this process cannot prove its leases")
 
-        state.parsers["INTERACTION_CREATE"] = gated
-        return state
+        parsers["INTERACTION_CREATE"] = gated
 
     def gateways(self) -> dict[int, Gateway]:
         """This process's gateway connections by shard (the unsharded bot's one is shard 0)."""
@@ -340,7 +343,7 @@ class TaflBot(commands.Bot):
                 raise StoppedBeforeConnecting("stopped while waiting for Discord's session budget")
         return limits
 
-    def spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    def spawn(self, coroutine: Coroutine[object, None, None], name: str) -> asyncio.Task[None]:
         """Run a coroutine in the background, keeping a reference and logging its failure."""
         task = asyncio.create_task(coroutine, name=name)
         self.background.add(task)

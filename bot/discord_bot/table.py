@@ -31,7 +31,7 @@ import logging
 import re
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict, TypeVar, Unpack, cast
 
 import discord
 from discord import app_commands
@@ -67,6 +67,9 @@ from .compose.post import (
     Tone,
     Update,
 )
+
+if TYPE_CHECKING:
+    from discord.types.interactions import InteractionCallback
 
 log = logging.getLogger(__name__)
 
@@ -350,15 +353,18 @@ def expired(error: BaseException) -> bool:
     return isinstance(error, discord.HTTPException) and error.code in EXPIRED
 
 
-class TimelyResponse(discord.InteractionResponse[Any]):
+class TimelyResponse(discord.InteractionResponse):
     """The response of a watched interaction: discord.py's, plus :meth:`acknowledge` for the
     watchdog, and answers given after it acknowledged turned into ones Discord still accepts.
 
-    Only one first response is ever sent: the handler's and the watchdog's take turns."""
+    Only one first response is ever sent: the handler's and the watchdog's take turns. Its
+    overrides pass discord.py's keywords on as they come (``Any``: discord.py's methods are
+    overloaded on them); the class goes once every feature answers through
+    :meth:`Table.deliver`, which can then keep its own "acknowledged" flag."""
 
     __slots__ = ("_first", "_placeholder", "late")
 
-    def __init__(self, parent: discord.Interaction[Any]) -> None:
+    def __init__(self, parent: discord.Interaction) -> None:
         super().__init__(parent)
         self._first = asyncio.Lock()
         self.late = False
@@ -384,7 +390,7 @@ class TimelyResponse(discord.InteractionResponse[Any]):
 
     async def defer(
         self, *, ephemeral: bool = False, thinking: bool = False
-    ) -> InteractionCallbackResponse[Any] | None:
+    ) -> InteractionCallbackResponse | None:
         """discord.py's, or after the watchdog's acknowledgement the handler's answers made to
         come as it meant: a public placeholder is handed to the handler, and one that a private
         answer could only make public is removed (its follow-ups are then messages of their
@@ -399,7 +405,7 @@ class TimelyResponse(discord.InteractionResponse[Any]):
 
     async def send_message(
         self, content: Any | None = None, **options: Any
-    ) -> InteractionCallbackResponse[Any]:
+    ) -> InteractionCallbackResponse:
         """discord.py's, or after the watchdog's acknowledgement the same message as a
         follow-up (see the notes above)."""
         async with self._first:
@@ -407,7 +413,7 @@ class TimelyResponse(discord.InteractionResponse[Any]):
                 return await super().send_message(content, **options)
             return await self._follow_up(content, **options)
 
-    async def edit_message(self, **options: Any) -> InteractionCallbackResponse[Any] | None:
+    async def edit_message(self, **options: Any) -> InteractionCallbackResponse | None:
         """discord.py's, or after the watchdog's acknowledgement of a click the same edit of
         the message clicked on."""
         async with self._first:
@@ -420,7 +426,7 @@ class TimelyResponse(discord.InteractionResponse[Any]):
 
     async def _follow_up(
         self, content: Any | None, *, ephemeral: bool = False, **options: Any
-    ) -> InteractionCallbackResponse[Any]:
+    ) -> InteractionCallbackResponse:
         parent = self._parent
         placeholder = self._placeholder
         if placeholder:
@@ -434,7 +440,7 @@ class TimelyResponse(discord.InteractionResponse[Any]):
             await self._remove_placeholder(edited=True)
         # The follow-up stands for the message the callback would have made; callers read
         # its id (and ``message_id``) as they would the callback's.
-        data: Any = {
+        data: InteractionCallback = {
             "interaction": {
                 "id": str(parent.id),
                 "type": parent.type.value,
@@ -467,7 +473,7 @@ class TimelyResponse(discord.InteractionResponse[Any]):
 
 
 def watch(
-    interaction: discord.Interaction[Any],
+    interaction: discord.Interaction,
     after: float = ACKNOWLEDGE_SECONDS,
     *,
     since: float | None = None,
@@ -504,19 +510,45 @@ def _nothing() -> None:
     return None
 
 
+class Parts(TypedDict, total=False):
+    """A message's parts besides its words and whom it is shown to, as discord.py's ways of
+    sending take them."""
+
+    embed: discord.Embed
+    embeds: list[discord.Embed]
+    files: list[discord.File]
+    view: discord.ui.View
+    allowed_mentions: discord.AllowedMentions
+
+
+class Outgoing(TypedDict, total=False):
+    """A whole message with one card at most, as a channel's ``send`` (or :func:`answer`)
+    takes it."""
+
+    content: str | None
+    embed: discord.Embed
+    files: list[discord.File]
+    view: discord.ui.View
+    allowed_mentions: discord.AllowedMentions
+
+
 async def answer(
-    interaction: discord.Interaction[Any], content: str | None = None, **options: Any
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    **options: Unpack[Parts],
 ) -> discord.Message | None:
     """Send ``content`` as the interaction's answer, whatever has been done with it so far:
     its response, or after a deferral of the handler's own a follow-up (the first one fills
     the "thinking" placeholder). Returns the message when Discord reported it."""
     response = interaction.response
     if not response.is_done() or (isinstance(response, TimelyResponse) and response.late):
-        callback = await response.send_message(content, **options)
+        callback = await response.send_message(content, ephemeral=ephemeral, **options)
         resource = callback.resource
         return resource if isinstance(resource, discord.Message) else None
     return await interaction.followup.send(
-        content if content is not None else MISSING, wait=True, **options
+        content if content is not None else MISSING, wait=True, ephemeral=ephemeral, **options
     )
 
 
@@ -691,7 +723,7 @@ class Table:
             async def from_custom_id(
                 cls,
                 interaction: discord.Interaction,
-                item: discord.ui.Item[Any],
+                item: Component,
                 match: re.Match[str],
                 /,
             ) -> Persistent:
@@ -752,7 +784,10 @@ class Table:
             if isinstance(delivery, BoardPost):
                 await self._board(interaction, delivery)
             elif isinstance(delivery, Answer):
-                await answer(_needs(interaction), **await self._message(delivery.post))
+                post = delivery.post
+                await answer(
+                    _needs(interaction), ephemeral=post.private, **await self._message(post)
+                )
             elif isinstance(delivery, Message):
                 await self._message_in(delivery)
             elif isinstance(delivery, Edit):
@@ -769,14 +804,13 @@ class Table:
         if failed is not None:
             raise failed
 
-    async def _message(self, post: Post) -> dict[str, Any]:
-        """The arguments of a message for ``post``, its picture rendered and attached."""
-        options: dict[str, Any] = {
+    async def _message(self, post: Post) -> Outgoing:
+        """The arguments of a message for ``post``, its picture rendered and attached (whom it
+        is shown to, ``post.private``, is the answer's to say)."""
+        options: Outgoing = {
             "content": None if post.content is None else clip(post.content, CONTENT),
             "allowed_mentions": mentions_of(post),
         }
-        if post.private:
-            options["ephemeral"] = True
         files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
         if post.picture is not None:
             files.append(await render(post.picture))
@@ -790,10 +824,11 @@ class Table:
         return options
 
     async def _update(self, interaction: discord.Interaction, post: Post) -> None:
-        options: dict[str, Any] = {"view": view_of(post.controls) if post.controls else None}
-        if post.content is not None:
-            options["content"] = clip(post.content, CONTENT)
-        await interaction.response.edit_message(**options)
+        view = view_of(post.controls) if post.controls else None
+        if post.content is None:
+            await interaction.response.edit_message(view=view)
+        else:
+            await interaction.response.edit_message(content=clip(post.content, CONTENT), view=view)
 
     async def _message_in(self, delivery: Message) -> None:
         place = delivery.place
@@ -835,7 +870,10 @@ class Table:
 
     async def _offer(self, interaction: discord.Interaction | None, offer: OfferPost) -> None:
         if offer.place is None:
-            sent = await answer(_needs(interaction), **await self._message(offer.post))
+            post = offer.post
+            sent = await answer(
+                _needs(interaction), ephemeral=post.private, **await self._message(post)
+            )
         else:
             place = offer.place
             channel = await resolve_channel(self.client, place.channel_id, place.guild_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .database import Connection, Database, Row, Value
+from .database import Connection, Database, Row, Value, whole
 from .errors import ChallengeClosed, NotAllowed, NotFound
 from .games import insert_game
 from .models import (
@@ -134,7 +134,7 @@ class ChallengeStore:
                     now + expires_in,
                 ),
             )
-            return await _fetch(connection, int(new_id))
+            return await _fetch(connection, whole(new_id))
 
     async def get(self, challenge_id: int) -> Challenge:
         """A challenge by id; :class:`NotFound` if there is none."""

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .database import Connection, Database, Value
+from .database import Connection, Database, Value, whole
 from .errors import StorageError
 from .opening import open_database
 from .postgres import PostgresDatabase
@@ -135,7 +135,7 @@ async def _copy(source: Database, target: Database, say: Callable[[str], None]) 
 
 async def _counts(connection: Connection, tables: list[str]) -> dict[str, int]:
     return {
-        table: int(await connection.fetch_value(f"SELECT count(*) FROM {table}"))
+        table: whole(await connection.fetch_value(f"SELECT count(*) FROM {table}"))
         for table in tables
     }
 

@@ -29,8 +29,24 @@ log = logging.getLogger(__name__)
 Synchronous = Literal["NORMAL", "FULL"]
 Clock = Callable[[], float]
 Value = str | int | float | bytes | None
-"""A value a statement is given: what both drivers bind (a ``bool`` is an ``int``)."""
+"""A value a statement is given, or a column :meth:`Connection.fetch_value` reads: what both
+drivers bind and return for the schema's types (a ``bool`` is an ``int``)."""
 Parameters = Sequence[Value] | Mapping[str, Value]
+
+
+def whole(value: Value) -> int:
+    """``value`` read as a whole number, for a column that holds one whatever the rows (an id
+    an insert returns, a count): :class:`StorageError` if it is ``NULL`` or not a number."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise StorageError(f"expected a number from the database, not {value!r}")
+
+
+def real(value: Value) -> float:
+    """``value`` read as a number of any kind (a time, a clock's reading): see :func:`whole`."""
+    if isinstance(value, int | float | str):
+        return float(value)
+    raise StorageError(f"expected a number from the database, not {value!r}")
 
 
 class Row(Protocol):
@@ -67,7 +83,7 @@ class Connection(ABC):
         rows = await self.fetch(sql, parameters)
         return rows[0] if rows else None
 
-    async def fetch_value(self, sql: str, parameters: Parameters = ()) -> Any:
+    async def fetch_value(self, sql: str, parameters: Parameters = ()) -> Value:
         """The first column of the first row, or ``None``."""
         row = await self.fetch_one(sql, parameters)
         return None if row is None else row[0]
@@ -302,14 +318,14 @@ class Database(ABC):
         """The newest migration applied to this database."""
         async with self.read() as connection:
             value = await connection.fetch_value("SELECT max(version) FROM schema_migrations")
-        return int(value or 0)
+        return whole(value or 0)
 
     async def table_counts(self, tables: Sequence[str]) -> dict[str, int]:
         """Row counts of our own tables (names from our code, never from input), in one view."""
         counts: dict[str, int] = {}
         async with self.snapshot() as connection:
             for table in tables:
-                counts[table] = int(await connection.fetch_value(f"SELECT count(*) FROM {table}"))
+                counts[table] = whole(await connection.fetch_value(f"SELECT count(*) FROM {table}"))
         return counts
 
     @abstractmethod

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .database import Connection, Database, Row, Value
+from .database import Connection, Database, Row, Value, whole
 from .errors import (
     ChannelBusy,
     GameNotActive,
@@ -161,7 +161,7 @@ async def insert_game(
         busy = await connection.fetch_value(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         )
-        raise ChannelBusy(channel_id, busy)
+        raise ChannelBusy(channel_id, None if busy is None else whole(busy))
     if move_seconds is not None and move_seconds < LIVE_GAME_SECONDS:
         # A game at the board takes its players out of the lobby.
         await withdraw_seeks(connection, {attackers_id, defenders_id}, now)

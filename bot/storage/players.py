@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .database import Connection, Row
+from .database import Connection, Row, whole
 from .models import Participant
 
 
@@ -58,7 +58,7 @@ async def player_id(connection: Connection, participant: Participant, now: int) 
             value = await connection.fetch_value(
                 "SELECT id FROM players WHERE ai_level = ?", (participant.ai_level,)
             )
-    return int(value)
+    return whole(value)
 
 
 def participant_from_row(row: Row, prefix: str) -> Participant:

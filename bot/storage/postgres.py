@@ -38,6 +38,7 @@ from .database import (
     PostgresOptions,
     Row,
     Value,
+    real,
     watched,
 )
 from .errors import (
@@ -262,7 +263,7 @@ class PostgresConnection(Connection):
     async def server_time(self) -> float:
         # clock_timestamp(), not now(): the moment of the statement, not of the transaction.
         value = await self.fetch_value("SELECT extract(epoch FROM clock_timestamp())::float8")
-        return float(value)
+        return real(value)
 
     async def take_turn(self, key: int) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(?)", (key,))
@@ -554,7 +555,7 @@ class PostgresDatabase(Database):
         async with self.read() as connection:
             fsync = await connection.fetch_value("SHOW fsync")
             commit = await connection.fetch_value("SHOW synchronous_commit")
-        return f"PostgreSQL fsync={fsync}, synchronous_commit={commit}"
+        return f"PostgreSQL fsync={fsync!s}, synchronous_commit={commit!s}"
 
     @asynccontextmanager
     async def control(self) -> AsyncIterator[Connection]:

@@ -17,7 +17,6 @@ import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import aiosqlite
 
@@ -30,6 +29,7 @@ from .database import (
     Synchronous,
     Value,
     watched,
+    whole,
 )
 from .errors import (
     DatabaseCorruptError,
@@ -169,7 +169,7 @@ class SqliteDatabase(Database):
             applied = await _check_version(connection, path, migrations)
             mode = await _fetch_value(connection, "PRAGMA journal_mode = WAL")
             if str(mode).lower() != "wal":
-                raise DatabaseUnusable(path, f"it cannot use WAL mode (journal mode is {mode})")
+                raise DatabaseUnusable(path, f"it cannot use WAL mode (journal mode is {mode!s})")
             await connection.execute(f"PRAGMA synchronous = {synchronous}")
             await _migrate(connection, path, migrations, applied, clock)
         except BaseException:
@@ -224,7 +224,8 @@ class SqliteDatabase(Database):
         async with self.read() as connection:
             mode = await connection.fetch_value("PRAGMA journal_mode")
             level = await connection.fetch_value("PRAGMA synchronous")
-        return f"SQLite journal_mode={mode}, synchronous={SYNCHRONOUS_LEVELS.get(level, level)}"
+        level_name = SYNCHRONOUS_LEVELS.get(level, level) if isinstance(level, int) else level
+        return f"SQLite journal_mode={mode!s}, synchronous={level_name!s}"
 
     async def backup(self, target: str | os.PathLike[str]) -> None:
         """Write a consistent, compacted copy of the database to ``target`` (which must not exist).
@@ -273,7 +274,7 @@ def _check_header(path: Path) -> None:
 
 async def _fetch_value(
     connection: aiosqlite.Connection, sql: str, parameters: Sequence[Value] = ()
-) -> Any:
+) -> Value:
     rows = list(await connection.execute_fetchall(sql, parameters))
     return rows[0][0] if rows else None
 
@@ -307,7 +308,7 @@ async def _check_version(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
     }
-    user_version = int(await _fetch_value(connection, "PRAGMA user_version"))
+    user_version = whole(await _fetch_value(connection, "PRAGMA user_version"))
     recorded: list[tuple[int, str, int | None]] = []
     if "schema_migrations" in tables:
         columns = {

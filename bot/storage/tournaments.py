@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .database import Connection, Database, Row
+from .database import Connection, Database, Row, whole
 from .errors import NotFound, StorageError
 from .models import Participant
 from .players import participant_columns, participant_from_row, player_id
@@ -236,8 +236,8 @@ class TournamentStore:
                     now,
                 ),
             )
-            await _log(connection, int(event_id), creator, now, "created", spec.name)
-            return await _fetch_event(connection, int(event_id))
+            await _log(connection, whole(event_id), creator, now, "created", spec.name)
+            return await _fetch_event(connection, whole(event_id))
 
     async def get(self, event_id: int) -> Tournament:
         """An event by id (:class:`NotFound` if there is none)."""
@@ -496,7 +496,7 @@ class TournamentStore:
                 (
                     event_id,
                     round_number,
-                    int(base) + offset if pairing.board <= 0 else pairing.board,
+                    whole(base) + offset if pairing.board <= 0 else pairing.board,
                     first,
                     second,
                     pairing.bye_points if bye else None,

@@ -8,7 +8,7 @@ processes that share nothing else still identify 5 s apart.
 
 from __future__ import annotations
 
-from .database import Database
+from .database import Database, real
 
 
 class IdentifyTurns:
@@ -32,7 +32,7 @@ class IdentifyTurns:
                 (max_concurrency, bucket),
             )
             now = await connection.server_time()
-            at = max(now, float(booked))
+            at = max(now, real(booked))
             await connection.execute(
                 "UPDATE identify_turns SET next_at = ? WHERE max_concurrency = ? AND bucket = ?",
                 (at + window, max_concurrency, bucket),

@@ -14,7 +14,6 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from bot.engine.board import Board
 from bot.engine.errors import TaflError
@@ -204,10 +203,12 @@ class Puzzle:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str) -> Puzzle:
+    def from_json(cls, data: Mapping[str, object] | str) -> Puzzle:
         """Read a puzzle written by :meth:`to_json` (the object or its JSON text)."""
         try:
-            record = json.loads(data) if isinstance(data, str) else data
+            record: object = json.loads(data) if isinstance(data, str) else data
+            if not isinstance(record, Mapping):
+                raise TypeError("a puzzle record is a JSON object")
             return cls(
                 id=str(record["id"]),
                 variant=get_variant(str(record["variant"])).name,
