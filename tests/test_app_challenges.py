@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from refusals import refused, words_of
 from storage_helpers import FakeClock, open_storage
 from without_discord import run_without_discord
 
@@ -24,7 +25,6 @@ from bot.discord_bot.app.challenges import (
     RematchStarted,
     Where,
 )
-from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import GameHub
 from bot.storage import Participant, Place, ServerSettings, Storage
 from bot.storage.lobby import Pairing, SeekRequest
@@ -87,11 +87,11 @@ async def cooldown_and_limit(path: str) -> None:
     try:
         service = service_on(storage, GameHub(storage))
         # Mistakes are refused before anything counts: each can be corrected at once.
-        with pytest.raises(UserError, match="You cannot challenge yourself"):
+        with refused("You cannot challenge yourself"):
             await service.challenge(HERE, ANN, ANN)
-        with pytest.raises(UserError, match="Bots cannot accept challenges"):
+        with refused("Bots cannot accept challenges"):
             await service.challenge(HERE, ANN, BO, opponent_is_bot=True)
-        with pytest.raises(UserError, match="between 10 seconds and 14 days"):
+        with refused("between 10 seconds and 14 days"):
             await service.challenge(HERE, ANN, BO, time="1s")
         first = await service.challenge(HERE, ANN, BO, variant="brandubh", time="10m")
         assert (first.challenge.variant, first.challenge.move_seconds) == ("brandubh", 600)
@@ -100,7 +100,7 @@ async def cooldown_and_limit(path: str) -> None:
             r"Slow down: you can challenge again in 15 s "
             rf"\(one challenge every {CHALLENGE_COOLDOWN_SECONDS} seconds\)\."
         )
-        with pytest.raises(UserError, match=slow):
+        with refused(slow):
             await service.challenge(HERE, ANN, CY)
         # A challenge declined is forgiven by the cooldown, but it notified bo all the same.
         await service.decline(first.challenge.id, BO.user_id or 0)
@@ -109,10 +109,10 @@ async def cooldown_and_limit(path: str) -> None:
             made = await service.challenge(HERE, ANN, BO)
             await service.decline(made.challenge.id, BO.user_id or 0)
         # Three challenges in 125 s: the fourth waits until the first is 10 minutes old.
-        with pytest.raises(UserError) as limit:
+        with refused() as limit:
             await service.challenge(HERE, ANN, BO)
         wait = SAME_OPPONENT_WINDOW - (5 + 60 * (SAME_OPPONENT_LIMIT - 1))
-        assert str(limit.value) == (
+        assert words_of(limit) == (
             f"You have challenged bo 3 times in the last 10 minutes; you can challenge them "
             f"again in {wait} s."
         )
@@ -139,7 +139,7 @@ async def test_a_quick_cancel_is_forgiven_and_an_accepted_challenge_is_not_count
         clock.advance(2)
         await service.cancel(slip.challenge.id, ANN.user_id or 0)
     # Three in a row, each cancelled at once: no cooldown, but bo was asked three times.
-    with pytest.raises(UserError, match="You have challenged bo 3 times"):
+    with refused("You have challenged bo 3 times"):
         await service.challenge(HERE, ANN, BO)
     threads = Threads()
     played = await service.challenge(Where(60, GUILD, "channel"), ANN, CY)
@@ -198,10 +198,10 @@ async def test_a_game_gets_a_thread_when_the_server_asks_or_the_channel_is_busy(
     # Now the channel is busy: a new game needs a thread, and says so where none can open.
     await storage.settings.save(ServerSettings(GUILD))
     busy = game.live.id
-    with pytest.raises(UserError, match=rf"already has a game \(#{busy}\), and I may not open"):
+    with refused(rf"already has a game \(#{busy}\), and I may not open"):
         await service.challenge(NO_THREADS, ANN, CY)
     thread = Where(accepted.thread_id, GUILD, "thread")
-    with pytest.raises(UserError, match=r"^This thread already has a game \(#\d+\)\."):
+    with refused(r"^This thread already has a game \(#\d+\)\."):
         await service.challenge(thread, CY, ANN)
     clock.advance(CHALLENGE_COOLDOWN_SECONDS)
     elsewhere = await service.challenge(HERE, ANN, CY)
@@ -225,7 +225,7 @@ async def test_a_channel_taken_meanwhile_sends_the_accepted_game_to_a_thread(
     await storage.games.create(
         guild_id=GUILD, channel_id=70, variant="tablut", attackers=BO, defenders=ANN
     )
-    with pytest.raises(UserError, match=r"already has a game \(#\d+\), and I may not"):
+    with refused(r"already has a game \(#\d+\), and I may not"):
         await service.accept(late.challenge.id, ANN, Where(70, GUILD, "channel"), threads)
     assert hub.get(70) is not None  # the unseen game is tracked from now on
 
@@ -236,17 +236,17 @@ async def test_only_the_right_people_answer_and_a_closed_challenge_says_how_it_e
     threads = Threads()
     posted = await service.challenge(HERE, ANN, BO)
     challenge_id = posted.challenge.id
-    with pytest.raises(UserError, match=r"^Only the challenger can cancel a challenge\.$"):
+    with refused(r"^Only the challenger can cancel a challenge\.$"):
         await service.cancel(challenge_id, BO.user_id or 0)
-    with pytest.raises(UserError, match=r"^Only the person challenged can decline"):
+    with refused(r"^Only the person challenged can decline"):
         await service.decline(challenge_id, CY.user_id or 0)
-    with pytest.raises(UserError, match=r"^This challenge is for someone else\.$"):
+    with refused(r"^This challenge is for someone else\.$"):
         await service.accept(challenge_id, CY, HERE, threads)
-    with pytest.raises(UserError, match=r"^You cannot accept your own challenge\.$"):
+    with refused(r"^You cannot accept your own challenge\.$"):
         await service.accept(challenge_id, ANN, HERE, threads)
     declined = await service.decline(challenge_id, BO.user_id or 0)
     assert declined.status.value == "declined"
-    with pytest.raises(UserError, match=r"^This challenge was declined\.$"):
+    with refused(r"^This challenge was declined\.$"):
         await service.accept(challenge_id, BO, HERE, threads)
 
 
@@ -261,7 +261,7 @@ async def test_challenges_expire_and_those_shown_are_returned_once(
     expired = await service.expire_due()
     assert [(c.id, c.message_id) for c in expired] == [(shown.challenge.id, 777)]
     assert await service.expire_due() == []
-    with pytest.raises(UserError, match="This challenge expired"):
+    with refused("This challenge expired"):
         await service.accept(shown.challenge.id, BO, HERE, Threads())
 
 
@@ -280,10 +280,10 @@ async def finished(hub: GameHub, channel: int, variant: str, winner: Participant
 async def test_a_rematch_swaps_the_sides_and_is_offered_once(
     service: ChallengeService, hub: GameHub
 ) -> None:
-    with pytest.raises(UserError, match=r"^No finished game in this channel to rematch\.$"):
+    with refused(r"^No finished game in this channel to rematch\.$"):
         await service.rematch(HERE, ANN, None)
     old = await finished(hub, CHANNEL, "brandubh", ANN)
-    with pytest.raises(UserError, match="Only the players of that game"):
+    with refused("Only the players of that game"):
         await service.rematch(HERE, CY, old)
     offered = await service.rematch(HERE, BO, None)  # the channel's last game
     assert isinstance(offered, RematchOffered)
@@ -292,13 +292,13 @@ async def test_a_rematch_swaps_the_sides_and_is_offered_once(
     challenge = offered.challenge
     assert (challenge.challenger, challenge.challenged) == (BO, ANN)
     assert (challenge.challenger_side, challenge.variant) == ("attackers", "brandubh")
-    with pytest.raises(UserError, match="You have already offered a game here"):
+    with refused("You have already offered a game here"):
         await service.rematch(HERE, BO, old)
-    with pytest.raises(UserError, match=r"^<@2> has already asked you for a game here"):
+    with refused(r"^<@2> has already asked you for a game here"):
         await service.rematch(HERE, ANN, old)
     accepted = await service.accept(challenge.id, ANN, HERE, Threads())
     assert (accepted.live.record.attackers, accepted.live.record.defenders) == (BO, ANN)
-    with pytest.raises(UserError, match=rf"already has a game \(#{accepted.live.id}\)"):
+    with refused(rf"already has a game \(#{accepted.live.id}\)"):
         await service.rematch(HERE, ANN, old)
 
 
@@ -343,7 +343,7 @@ async def test_tournament_games_and_games_across_servers_have_rematches_of_their
     await storage.tournaments.begin_round(event.id, 1, [pairing], deadline=None)
     game = await finished(hub, CHANNEL, "brandubh", ANN)
     await storage.tournaments.attach_game(event.id, 1, 1, game)
-    with pytest.raises(UserError, match=r"^Tournament games have no rematch"):
+    with refused(r"^Tournament games have no rematch"):
         await service.rematch(HERE, ANN, game)
 
     await storage.lobby.seek(SeekRequest(ANN, 10, 100, "brandubh", 86400, True, None))
@@ -383,7 +383,5 @@ async def test_a_game_against_the_ai_takes_a_thread_when_one_is_wanted(
     # A direct conversation has no threads: one game at a time.
     direct = Where(80, None, "direct")
     first = await service.play_ai(direct, ANN, threads)
-    with pytest.raises(
-        UserError, match=re.escape(f"conversation already has a game (#{first.live.id})")
-    ):
+    with refused(re.escape(f"conversation already has a game (#{first.live.id})")):
         await service.play_ai(direct, ANN, threads)

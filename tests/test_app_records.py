@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from refusals import refused
 from storage_helpers import FakeClock, open_storage
 from without_discord import run_without_discord
 
-from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import GameHub
 from bot.discord_bot.app.records import GameRecords
 from bot.storage import Participant, Storage
@@ -35,7 +35,7 @@ async def which_game(path: str) -> None:
     try:
         hub = GameHub(storage)
         records = GameRecords(storage.games, storage.analyses, hub)
-        with pytest.raises(UserError, match=r"^No game has been played in this channel yet\.$"):
+        with refused(r"^No game has been played in this channel yet\.$"):
             await records.game(GUILD, CHANNEL, None)
         record = await storage.games.create(
             guild_id=GUILD, channel_id=CHANNEL, variant="brandubh", attackers=ANN, defenders=BO
@@ -56,7 +56,7 @@ async def which_game(path: str) -> None:
         found, _ = await records.game(GUILD, CHANNEL, other.id)
         assert found.id == other.id
         for guild, number in ((2, record.id), (GUILD, 999)):
-            with pytest.raises(UserError, match=rf"^There is no game #{number} in this server\.$"):
+            with refused(rf"^There is no game #{number} in this server\.$"):
                 await records.game(guild, CHANNEL, number)
     finally:
         await storage.close()

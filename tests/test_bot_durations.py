@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from refusals import refused
 
 from bot.discord_bot.app.durations import describe_duration, parse_move_time
-from bot.discord_bot.app.errors import UserError
 
 
 @pytest.mark.parametrize("text", ["none", "None", " off ", "0", "unlimited", "no limit", "no"])
@@ -22,9 +22,9 @@ def test_times_are_read_in_their_unit_and_minutes_by_default(text: str, seconds:
 
 
 def test_a_bad_time_is_quoted_and_the_way_to_ask_for_no_limit_is_named() -> None:
-    with pytest.raises(UserError, match=r"'soon' is not a time: .*`none` for no limit"):
+    with refused(r"'soon' is not a time: .*`none` for no limit"):
         parse_move_time("soon")
-    with pytest.raises(UserError, match="between 10 seconds and 14 days"):
+    with refused("between 10 seconds and 14 days"):
         parse_move_time("15d")
 
 

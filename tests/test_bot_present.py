@@ -316,27 +316,6 @@ def test_a_threefold_repetition_elsewhere_is_told_as_a_draw() -> None:
     assert not any("occurred a third time" in text for text in lines[:-1])
 
 
-async def test_a_replay_too_big_for_one_upload_is_drawn_smaller_or_refused() -> None:
-    import io
-
-    from PIL import Image
-
-    from bot.discord_bot.present import REPLAY_WIDTHS, render_replay
-
-    played = Game("brandubh")
-    for move in ("d2-c2", "e4-e2", "d6-e6", "c4-c5"):
-        played.play(move)
-    full = await render_replay(played, "ann", "bo")
-    assert full is not None and full[1] == REPLAY_WIDTHS[0]
-    # A limit the full-size replay passes but a smaller one meets: drawn at a smaller width.
-    fitted = await render_replay(played, "ann", "bo", limit=len(full[0]) - 1)
-    assert fitted is not None and fitted[1] < REPLAY_WIDTHS[0]
-    assert len(fitted[0]) < len(full[0])
-    assert Image.open(io.BytesIO(fitted[0])).width == fitted[1]
-    # Nothing fits: the caller is told, instead of Discord refusing the upload.
-    assert await render_replay(played, "ann", "bo", limit=100) is None
-
-
 @pytest.mark.parametrize(
     ("outcome", "called_off", "caption"),
     [

@@ -3,13 +3,13 @@ player's words, within Discord's limits, and nothing of them where the rules lac
 
 from __future__ import annotations
 
-from bot.discord_bot.limits import EMBED_FIELD_NAME, EMBED_FIELD_VALUE, EMBED_TOTAL
-from bot.discord_bot.rulebook import (
+from bot.discord_bot.compose.help import (
     calls_text,
     king_wins_text,
     special_rules,
     variant_line,
 )
+from bot.discord_bot.limits import EMBED_FIELD_NAME, EMBED_FIELD_VALUE, EMBED_TOTAL
 from bot.engine import VARIANTS, get_variant
 
 

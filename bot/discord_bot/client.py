@@ -37,7 +37,7 @@ from .cogs.preferences import PlayerOptions
 from .cogs.puzzles import Puzzles
 from .cogs.review import Review
 from .cogs.settings import ServerOptions
-from .cogs.timers import Timers
+from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
 from .lobby_desk import LobbyDesk
 from .puzzle_desk import PuzzleDesk
@@ -277,14 +277,35 @@ class TaflBot(commands.Bot):
         features = (
             Lobby(self),
             Tournaments(self),
-            Challenges(self),
+            Challenges(
+                self.challenges,
+                self.table,
+                show=self.play.show,
+                open_game=self.play.open_game,
+                ask_rematch=self.lobby_desk.ask_rematch,
+            ),
             self.play,
-            Info(self),
-            ServerOptions(self),
-            PlayerOptions(self),
+            Info(self.players, self.records, self.table, commands=self._command_list),
+            ServerOptions(self.players, self.table),
+            PlayerOptions(self.players, self.table),
             Review(self),
             Puzzles(self),
-            Timers(self),
+            Timers(
+                self.clocks,
+                self.table,
+                Announcers(
+                    announce=self.play.announce,
+                    announce_end=self.play.announce_end,
+                    remind=self.play.remind,
+                    settle=self.hub.settle,
+                    start_pairing=self.lobby_desk.start,
+                    redraw_lagging=self.lobby_desk.redraw_lagging,
+                    tournaments_tick=self.tournament_desk.tick,
+                ),
+                tick_seconds=self.settings.timer_tick,
+                ready=self.wait_until_ready,
+                settled_at_start=self.settled_at_start,
+            ),
         )
         for feature in features:
             await self.add_cog(feature)
@@ -310,6 +331,10 @@ class TaflBot(commands.Bot):
         else:
             await self.tree.sync()
             log.info("commands synced globally")
+
+    def _command_list(self) -> list[tuple[str, str]]:
+        """The commands under /tafl, as /tafl help lists them (name, description)."""
+        return [(command.name, command.description) for command in self.tafl.commands]
 
     async def _within_session_budget(self, sessions: int) -> discord.SessionStartLimits | None:
         """Discord's limits on starting gateway sessions, after waiting for the day's budget to

@@ -31,21 +31,23 @@ import logging
 import re
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict, TypeVar, Unpack, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypedDict, TypeVar, Unpack, cast
 
 import discord
 from discord import app_commands
 from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from discord.utils import MISSING
 
-from bot.render import render_png
+from bot.render import render_gif, render_png
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
+from .app.challenges import MayNotOpenThreads, NoThreadHere, Where
 from .app.errors import Refused, UserError
 from .app.games import GameHub
 from .compose import errors as words
 from .compose.board import retired_board
 from .compose.post import (
+    Animation,
     Answer,
     BoardPost,
     Button,
@@ -63,6 +65,7 @@ from .compose.post import (
     Picture,
     Place,
     Post,
+    Replay,
     Style,
     Tone,
     Update,
@@ -93,6 +96,11 @@ SELECT_DESCRIPTION = 100
 CHOICE_NAME = 100
 MAX_CHOICES = 25
 """Discord's limit of autocomplete choices."""
+THREAD_NAME = 100
+"""Discord's limit on a thread's name."""
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A week without messages before Discord hides a game's thread (correspondence games are
+slow)."""
 
 ELLIPSIS = "…"
 
@@ -258,6 +266,16 @@ async def render(picture: Picture) -> discord.File:
     return discord.File(io.BytesIO(data), filename=picture.filename)
 
 
+async def animate(animation: Animation, limit: int = ATTACHMENT) -> tuple[bytes, int] | None:
+    """The animation drawn as a GIF in a worker thread, at the first of its widths whose file
+    fits in ``limit`` bytes, with the index of that width; ``None`` if it never does."""
+    for index, width in enumerate(animation.widths):
+        data = await asyncio.to_thread(render_gif, list(animation.views), width=width)
+        if len(data) <= limit:
+            return data, index
+    return None
+
+
 # ---------------------------------------------------------------------------- channels
 
 Messageable = discord.abc.Messageable
@@ -296,6 +314,55 @@ def can_attach(interaction: discord.Interaction | None, channel: object = None) 
         return True
     permissions: discord.Permissions = channel.permissions_for(me)
     return permissions.attach_files and permissions.embed_links
+
+
+def can_open_threads(interaction: discord.Interaction) -> bool:
+    """Whether the bot may open public threads where the interaction happened."""
+    permissions = interaction.app_permissions
+    return (
+        isinstance(interaction.channel, discord.TextChannel)
+        and permissions.create_public_threads
+        and permissions.send_messages_in_threads
+    )
+
+
+def where_of(interaction: discord.Interaction) -> Where:
+    """Where an interaction happened, as the rules of a new game's place need it."""
+    channel = interaction.channel
+    kind: Literal["channel", "thread", "direct"] = "channel"
+    if isinstance(channel, discord.Thread):
+        kind = "thread"
+    elif isinstance(channel, discord.DMChannel) or interaction.guild_id is None:
+        kind = "direct"
+    return Where(
+        interaction.channel_id or 0, interaction.guild_id, kind, can_open_threads(interaction)
+    )
+
+
+async def open_thread(
+    interaction: discord.Interaction, name: str, *, from_message: bool = False
+) -> int:
+    """Open a public thread for a new game, named ``name`` (fitted to Discord's limit): from
+    the message clicked (``from_message``: a challenge) or in the interaction's channel.
+    Returns its id; refused where no thread can be opened."""
+    name = clip(name, THREAD_NAME)
+    try:
+        if from_message and interaction.message is not None:
+            thread = await interaction.message.create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            return thread.id
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise Refused(NoThreadHere())
+        thread = await channel.create_thread(
+            name=name,
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+        return thread.id
+    except discord.Forbidden:
+        raise Refused(MayNotOpenThreads()) from None
 
 
 def venue_lost(error: discord.HTTPException) -> bool:
@@ -769,11 +836,14 @@ class Table:
 
     async def deliver(
         self, interaction: discord.Interaction | None, deliveries: Iterable[Delivery]
-    ) -> None:
+    ) -> list[int]:
         """Carry out ``deliveries`` in order (see :mod:`.compose.post`). An edit of the message
         clicked on that fails does not stop what follows (the click's work is done): its error
-        is raised once the rest is delivered."""
+        is raised once the rest is delivered. Returns the ids of the answers and channel
+        messages sent (as far as Discord reported them), in order, for a service to record
+        where it showed something (a challenge's buttons)."""
         failed: Exception | None = None
+        sent: list[discord.Message | None] = []
         for delivery in deliveries:
             if isinstance(delivery, Update):
                 try:
@@ -785,11 +855,15 @@ class Table:
                 await self._board(interaction, delivery)
             elif isinstance(delivery, Answer):
                 post = delivery.post
-                await answer(
-                    _needs(interaction), ephemeral=post.private, **await self._message(post)
+                sent.append(
+                    await answer(
+                        _needs(interaction), ephemeral=post.private, **await self._message(post)
+                    )
                 )
             elif isinstance(delivery, Message):
-                await self._message_in(delivery)
+                sent.append(await self._message_in(delivery))
+            elif isinstance(delivery, Replay):
+                sent.append(await self._replay(_needs(interaction), delivery))
             elif isinstance(delivery, Edit):
                 await self._edit(delivery.place, delivery.message_id, delivery.post)
             elif isinstance(delivery, Direct):
@@ -803,6 +877,25 @@ class Table:
                 await self.venues.changed(delivery.game_id)
         if failed is not None:
             raise failed
+        return [message.id for message in sent if message is not None]
+
+    async def _replay(
+        self, interaction: discord.Interaction, replay: Replay
+    ) -> discord.Message | None:
+        drawn = await animate(replay.animation)
+        if drawn is None:
+            too_long = replay.too_long
+            return await answer(
+                interaction, ephemeral=too_long.private, **await self._message(too_long)
+            )
+        data, index = drawn
+        post = replay.fitted[index]
+        options = await self._message(post)
+        options["files"] = [
+            *options.get("files", ()),
+            discord.File(io.BytesIO(data), filename=replay.animation.filename),
+        ]
+        return await answer(interaction, ephemeral=post.private, **options)
 
     async def _message(self, post: Post) -> Outgoing:
         """The arguments of a message for ``post``, its picture rendered and attached (whom it
@@ -830,19 +923,20 @@ class Table:
         else:
             await interaction.response.edit_message(content=clip(post.content, CONTENT), view=view)
 
-    async def _message_in(self, delivery: Message) -> None:
+    async def _message_in(self, delivery: Message) -> discord.Message | None:
         place = delivery.place
         channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
         if channel is None:
             if delivery.missing is not None:
                 raise UserError(delivery.missing)
-            return
+            return None
         try:
-            await channel.send(**await self._message(delivery.post))
+            return await channel.send(**await self._message(delivery.post))
         except discord.HTTPException as error:
             if not delivery.quiet:
                 raise
             log.warning("could not post to channel %d: %s", place.channel_id, error)
+            return None
 
     async def _edit(self, place: Place, message_id: int, post: Post) -> None:
         """Put the post's controls (none: nothing) in place of a message's, and its content (if
@@ -983,10 +1077,11 @@ class Table:
             # A new game in a channel makes the Rematch button of the one before it pointless.
             await self._edit(Place(place.channel_id), replaced.last_final, Post())
 
-    async def thinking(self, interaction: discord.Interaction) -> None:
-        """Show the bot thinking while a slow answer is prepared (the AI's move)."""
+    async def thinking(self, interaction: discord.Interaction, *, private: bool = False) -> None:
+        """Show the bot thinking while a slow answer is prepared (the AI's move, a picture);
+        ``private``: only the person who asked sees it, and the answer."""
         if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(ephemeral=private, thinking=True)
 
     @contextlib.asynccontextmanager
     async def typing(self, channel_id: int) -> AsyncIterator[None]:

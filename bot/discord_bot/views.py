@@ -1,5 +1,5 @@
 """Persistent buttons and menus of the features not yet composing their messages as data
-(challenges, the lobby, tournaments, puzzles). Each custom id carries what its handler needs, so
+(the lobby, tournaments, puzzles). Each custom id carries what its handler needs, so
 clicks keep working after a restart; handlers live in the cogs, and clicks reach them through
 the table (:meth:`.table.Table.register`). A game's controls are composed in
 :mod:`.compose.board` and read back by the table."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self, cast
 
 import discord
 
@@ -58,36 +58,6 @@ class Routed:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch(interaction, cast(Item, self))
-
-
-class ChallengeButton(
-    Routed,
-    discord.ui.DynamicItem[Button],
-    template=r"tafl:ch:(?P<id>\d+):(?P<action>accept|decline|cancel)",
-):
-    """Accept / decline (the person challenged) or cancel (the challenger)."""
-
-    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "accept": ("Accept", discord.ButtonStyle.success),
-        "decline": ("Decline", discord.ButtonStyle.secondary),
-        "cancel": ("Cancel", discord.ButtonStyle.danger),
-    }
-
-    def __init__(self, challenge_id: int, action: str) -> None:
-        label, style = self.STYLES[action]
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                custom_id=f"tafl:ch:{challenge_id}:{action}",
-            )
-        )
-        self.challenge_id = challenge_id
-        self.action = action
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> ChallengeButton:
-        return cls(int(match["id"]), match["action"])
 
 
 class SeekButton(
@@ -301,7 +271,6 @@ class NextPuzzleButton(
 
 
 DYNAMIC_ITEMS = (
-    ChallengeButton,
     SeekButton,
     AcrossRematchButton,
     TournamentButton,
@@ -316,14 +285,6 @@ def confirm_block_view(game_id: int) -> discord.ui.View:
     """The button that confirms blocking the opponent of a game (a click read back by the
     table, as the Block opponent button under the game's final board)."""
     return view_of((ButtonData(Block(game_id, "yes").custom_id, "Yes, block", Style.DANGER),))
-
-
-def challenge_view(challenge_id: int) -> discord.ui.View:
-    """Accept / Decline / Cancel under a challenge."""
-    view = discord.ui.View(timeout=None)
-    for action in ("accept", "decline", "cancel"):
-        view.add_item(ChallengeButton(challenge_id, action))
-    return view
 
 
 def seek_view(seek_id: int) -> discord.ui.View:

@@ -34,9 +34,8 @@ from bot.storage import (
 from bot.storage.tournaments import TournamentStore
 
 from .durations import parse_move_time
-from .errors import UserError
+from .errors import Refusal, Refused
 from .games import GameHub, LiveGame, pick_sides, rematch_sides
-from .wording import seconds_left
 
 CHALLENGE_COOLDOWN_SECONDS = 20
 """Seconds between two challenges of one player (see ``ChallengeStore.seconds_since_last`` for
@@ -45,13 +44,6 @@ SAME_OPPONENT_LIMIT = 3
 """Challenges to one member that one player may make in :data:`SAME_OPPONENT_WINDOW` seconds,
 however they ended unless accepted."""
 SAME_OPPONENT_WINDOW = 600
-
-CLOSED = {
-    "accepted": "This challenge was already accepted.",
-    "declined": "This challenge was declined.",
-    "cancelled": "This challenge was cancelled.",
-    "expired": "This challenge expired. Ask for a new one with `/tafl challenge`.",
-}
 
 
 @dataclass(frozen=True)
@@ -78,7 +70,108 @@ class NewThread:
 
 OpenThread = Callable[[NewThread], Awaitable[int]]
 """Opens a thread for a new game where the command or click happened, returning its id (the
-Discord layer's part; a :class:`UserError` says why it cannot)."""
+Discord layer's part; it refuses with :class:`NoThreadHere` or :class:`MayNotOpenThreads`)."""
+
+
+# ---------------------------------------------------------------------------- refusals
+
+
+@dataclass(frozen=True)
+class ChallengeYourself(Refusal):
+    """A member challenged themselves."""
+
+
+@dataclass(frozen=True)
+class ChallengeABot(Refusal):
+    """A member challenged a bot (bots cannot accept)."""
+
+
+@dataclass(frozen=True)
+class ChallengeTooSoon(Refusal):
+    """A challenge less than ``every`` seconds after one's last: ``wait`` seconds to go."""
+
+    wait: float
+    every: int
+
+
+@dataclass(frozen=True)
+class ChallengedTooOften(Refusal):
+    """``times`` challenges to ``opponent`` in the last ``window`` seconds already: ``wait``
+    seconds until the next may be made."""
+
+    opponent: Participant
+    times: int
+    window: int
+    wait: float
+
+
+@dataclass(frozen=True)
+class NotASide(Refusal):
+    """``text`` is not a side one may choose."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ChallengeNotOpen(Refusal):
+    """An answer to a challenge no longer open: it was ``status`` (accepted, declined,
+    cancelled, expired...)."""
+
+    status: str
+
+
+@dataclass(frozen=True)
+class AnswerNotAllowed(Refusal):
+    """An answer to a challenge that is not the person's to give: storage's ``reason``, in
+    lower case ("only the challenger can cancel a challenge")."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class BusyHere(Refusal):
+    """A game cannot start where it was asked for: ``game_id`` is played there, and ``where``
+    says what can be done instead (a thread, another channel...)."""
+
+    game_id: int
+    where: Where
+
+
+@dataclass(frozen=True)
+class NothingToRematch(Refusal):
+    """A rematch asked in a channel where no game has finished."""
+
+
+@dataclass(frozen=True)
+class NotYourRematch(Refusal):
+    """A rematch asked by someone who did not play the game."""
+
+
+@dataclass(frozen=True)
+class NoTournamentRematch(Refusal):
+    """A rematch of a tournament's game (the event pairs the next)."""
+
+
+@dataclass(frozen=True)
+class AlreadyOffered(Refusal):
+    """A second rematch offer while one waits for its answer."""
+
+
+@dataclass(frozen=True)
+class OfferWaiting(Refusal):
+    """A rematch asked of ``opponent``, who has already asked for one: theirs waits."""
+
+    opponent: Participant
+
+
+@dataclass(frozen=True)
+class NoThreadHere(Refusal):
+    """A new game's thread asked for where none can be opened (not a text channel)."""
+
+
+@dataclass(frozen=True)
+class MayNotOpenThreads(Refusal):
+    """The bot may not open a thread for a new game here (a missing permission)."""
 
 
 @dataclass(frozen=True)
@@ -153,53 +246,34 @@ def side_choice(text: str) -> SideChoice:
     for choice in ("attackers", "defenders", "random"):
         if text == choice:
             return choice
-    raise UserError(f"{text!r} is not a side: choose attackers, defenders or random.")
+    raise Refused(NotASide(text))
 
 
-def answer_refused(error: ChallengeClosed | NotAllowed) -> UserError:
-    """A private reply for an answer to a challenge that cannot be given."""
+def answer_refused(error: ChallengeClosed | NotAllowed) -> Refused:
+    """The refusal of an answer to a challenge that cannot be given."""
     if isinstance(error, ChallengeClosed):
-        return UserError(CLOSED.get(error.status, "This challenge is no longer open."))
-    text = str(error)
-    return UserError(f"{text[:1].upper()}{text[1:]}.")
+        return Refused(ChallengeNotOpen(error.status))
+    return Refused(AnswerNotAllowed(str(error)))
 
 
-def busy_message(game_id: int, where: Where) -> str:
-    """Why a game cannot start where it was asked for, and what to do instead: the words
-    depend on the kind of channel it is (a thread, a text channel the bot may or may not open
-    threads in, a direct conversation)."""
-    if where.kind == "thread":
-        return (
-            f"This thread already has a game (#{game_id}). Finish it, or start yours in the "
-            "channel: the bot opens a thread for it."
-        )
-    if where.kind == "direct" or where.guild_id is None:
-        return f"This conversation already has a game (#{game_id}): finish it first."
-    if where.threads:
-        return (
-            f"This channel already has a game (#{game_id}). Finish it, or start yours with "
-            "`/tafl challenge` or `/tafl play`: the bot opens a thread for it."
-        )
-    return (
-        f"This channel already has a game (#{game_id}), and I may not open a thread here for "
-        "yours (I need the Create Public Threads permission). Play in another channel, or ask "
-        "a moderator to let me open threads."
-    )
+def busy_refusal(game_id: int, where: Where) -> Refused:
+    """The refusal of a game asked for ``where``, which has game ``game_id`` already."""
+    return Refused(BusyHere(game_id, where))
 
 
 def wants_thread(where: Where, settings: ServerSettings, busy: int | None) -> bool:
     """Whether a game asked for ``where`` goes to a new thread: when the server asks for a
     thread per game, or the channel has a game already (``busy``: its id). Inside a thread a
-    game is played in that thread. A :class:`UserError` when the game can go nowhere (the
-    channel is busy and no thread can be opened)."""
+    game is played in that thread. Refused (:class:`BusyHere`) when the game can go nowhere
+    (the channel is busy and no thread can be opened)."""
     if where.kind == "thread" or not (settings.game_threads or busy is not None):
         if busy is not None:
-            raise UserError(busy_message(busy, where))
+            raise Refused(BusyHere(busy, where))
         return False
     if where.threads:
         return True
     if busy is not None:
-        raise UserError(busy_message(busy, where))
+        raise Refused(BusyHere(busy, where))
     return False  # the server asks for threads, but this channel allows none: play here
 
 
@@ -246,9 +320,9 @@ class ChallengeService:
         that is not one, too soon after one's last challenge, or one challenge too many to the
         same member."""
         if opponent.user_id == challenger.user_id:
-            raise UserError("You cannot challenge yourself. Try `/tafl play` against the AI.")
+            raise Refused(ChallengeYourself())
         if opponent_is_bot:
-            raise UserError("Bots cannot accept challenges. Use `/tafl play` to play the AI.")
+            raise Refused(ChallengeABot())
         settings = await self._settings.get(where.guild_id or 0)
         in_thread = self._wants_thread(where, where.channel_id, settings)
         move_seconds = settings.default_move_seconds if time is None else parse_move_time(time)
@@ -258,20 +332,18 @@ class ChallengeService:
         user_id = challenger.user_id or 0
         since = await self._challenges.seconds_since_last(user_id)
         if since is not None and since < CHALLENGE_COOLDOWN_SECONDS:
-            raise UserError(
-                "Slow down: you can challenge again in "
-                f"{seconds_left(CHALLENGE_COOLDOWN_SECONDS - since)} "
-                f"(one challenge every {CHALLENGE_COOLDOWN_SECONDS} seconds)."
+            raise Refused(
+                ChallengeTooSoon(CHALLENGE_COOLDOWN_SECONDS - since, CHALLENGE_COOLDOWN_SECONDS)
             )
         # Corrections and refusals are forgiven above, but each challenge notifies the person
         # challenged: one member is asked at most a few times in a row.
         asked = await self._challenges.made_to(user_id, opponent.user_id or 0, SAME_OPPONENT_WINDOW)
         if len(asked) >= SAME_OPPONENT_LIMIT:
             wait = SAME_OPPONENT_WINDOW - asked[SAME_OPPONENT_LIMIT - 1]
-            raise UserError(
-                f"You have challenged {opponent.display_name} {SAME_OPPONENT_LIMIT} times in the "
-                f"last {SAME_OPPONENT_WINDOW // 60} minutes; you can challenge them again in "
-                f"{seconds_left(max(1, wait))}."
+            raise Refused(
+                ChallengedTooOften(
+                    opponent, SAME_OPPONENT_LIMIT, SAME_OPPONENT_WINDOW, max(1, wait)
+                )
             )
         challenge = await self._challenges.create(
             guild_id=where.guild_id,
@@ -337,7 +409,7 @@ class ChallengeService:
             # Another game took the channel meanwhile (two challenges accepted at once): this
             # one goes to a thread of its own, as it would have a moment later.
             if thread is not None or not where.threads:
-                raise UserError(busy_message(await self._busy_with(error), where)) from None
+                raise busy_refusal(await self._busy_with(error), where) from None
             thread = await open_thread(new)
             _, record = await store.accept(
                 challenge_id, accepter, challenger_side=choice, channel_id=thread
@@ -373,7 +445,7 @@ class ChallengeService:
             if self._wants_thread(where, channel_id, settings):
                 thread = await open_thread(new)
         elif (busy := self._hub.get(channel_id)) is not None:
-            raise UserError(busy_message(busy.id, where))
+            raise Refused(BusyHere(busy.id, where))
         attackers, defenders = pick_sides(player, ai, side)
 
         async def create(venue: int) -> GameRecord:
@@ -392,7 +464,7 @@ class ChallengeService:
             # A game this process had not seen took the channel: as for a game it knew of,
             # this one goes to a thread of its own where one can be opened.
             if thread is not None or not where.threads:
-                raise UserError(busy_message(await self._busy_with(error), where)) from None
+                raise busy_refusal(await self._busy_with(error), where) from None
             await self._busy_with(error)  # and the unseen game is tracked from now on
             thread = await open_thread(new)
             record = await create(thread)
@@ -408,20 +480,17 @@ class ChallengeService:
         if game_id is None:
             game_id = await self._games.last_finished_in_channel(where.channel_id)
             if game_id is None:
-                raise UserError("No finished game in this channel to rematch.")
+                raise Refused(NothingToRematch())
         old = await self._games.get(game_id)
         if asker.user_id not in (old.attackers.user_id, old.defenders.user_id):
-            raise UserError("Only the players of that game can ask for a rematch.")
+            raise Refused(NotYourRematch())
         if await self._tournaments.of_game(old.id) is not None:
-            raise UserError(
-                "Tournament games have no rematch: the event pairs your next game "
-                "(`/tafl tournament pairings`)."
-            )
+            raise Refused(NoTournamentRematch())
         venues = await self._games.venues(old.id)
         if venues:  # played across two servers: asked, and played, in both
             return RematchAcross(old, venues)
         if (busy := self._hub.get(old.channel_id)) is not None:
-            raise UserError(busy_message(busy.id, where))
+            raise Refused(BusyHere(busy.id, where))
         attackers, defenders = rematch_sides(old)
         again = (attackers, defenders) == (old.attackers, old.defenders)
         if not (attackers.is_ai or defenders.is_ai):
@@ -439,7 +508,7 @@ class ChallengeService:
                 rated=True,
             )
         except ChannelBusy as error:
-            raise UserError(busy_message(await self._busy_with(error), where)) from None
+            raise busy_refusal(await self._busy_with(error), where) from None
         return RematchStarted(old, self._hub.adopt(record), attackers, defenders, again)
 
     async def _offer_rematch(
@@ -456,13 +525,10 @@ class ChallengeService:
         # open offer at a time, so the button cannot be used to spam the opponent.
         pending = await self._challenges.pending(old.channel_id)
         if any(c.challenger == asker for c in pending):
-            raise UserError("You have already offered a game here; wait for the answer.")
+            raise Refused(AlreadyOffered())
         if any(c.challenger == opponent and c.challenged == asker for c in pending):
             # Both asked at once: one offer is enough, and theirs is waiting for this player.
-            raise UserError(
-                f"<@{opponent.user_id}> has already asked you for a game here: accept it with "
-                "the button on their offer."
-            )
+            raise Refused(OfferWaiting(opponent))
         challenge = await self._challenges.create(
             guild_id=old.guild_id,
             channel_id=old.channel_id,

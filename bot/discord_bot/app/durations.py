@@ -7,8 +7,9 @@ what one command's help promises the other accepts.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from .errors import UserError
+from .errors import Refusal, Refused
 
 TIME_MAX_LENGTH = 20
 """Room for "14 days" written out with spaces; Discord refuses anything longer."""
@@ -23,6 +24,22 @@ LOBBY_MOVE_SECONDS = (120, 600, 3600, 86400, 3 * 86400)
 NO_LIMIT_HINT = "'none' for no limit"
 """How an option's description tells people the word for no limit."""
 
+
+@dataclass(frozen=True)
+class NotATime(Refusal):
+    """``text`` is not a time per move (nor a word for no limit)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TimeOutOfRange(Refusal):
+    """A time per move shorter than ``shortest`` or longer than ``longest`` seconds."""
+
+    shortest: int
+    longest: int
+
+
 _DURATION = re.compile(r"\s*(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?\s*")
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -34,23 +51,18 @@ def means_no_limit(text: str) -> bool:
 
 def parse_move_time(text: str) -> int | None:
     """Seconds per move from ``30s``, ``5m``, ``2h``, ``3d`` or a bare number of minutes;
-    ``None`` for a word that means no limit. A :class:`UserError` quotes anything else."""
+    ``None`` for a word that means no limit; anything else is refused (:class:`NotATime`,
+    :class:`TimeOutOfRange`)."""
     if means_no_limit(text):
         return None
     match = _DURATION.fullmatch(text.lower())
     if not match:
-        raise UserError(
-            f"{text!r} is not a time: write it like `30s`, `10m`, `24h` or `3d`, or `none` for "
-            "no limit."
-        )
+        raise Refused(NotATime(text))
     amount = int(match.group(1))
     unit = (match.group(2) or "m")[0]
     seconds = amount * _UNIT[unit]
     if not MIN_MOVE_SECONDS <= seconds <= MAX_MOVE_SECONDS:
-        raise UserError(
-            f"Time per move must be between {MIN_MOVE_SECONDS} seconds and 14 days (or `none` "
-            "for no limit)."
-        )
+        raise Refused(TimeOutOfRange(MIN_MOVE_SECONDS, MAX_MOVE_SECONDS))
     return seconds
 
 

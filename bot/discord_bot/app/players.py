@@ -25,8 +25,38 @@ from bot.storage import (
     SettingsStore,
 )
 
-from .durations import LOBBY_MOVE_SECONDS, describe_duration, parse_move_time
-from .errors import UserError
+from .durations import LOBBY_MOVE_SECONDS, parse_move_time
+from .errors import Refusal, Refused
+
+
+@dataclass(frozen=True)
+class MayNotManage(Refusal):
+    """Only members who may manage the server change its settings."""
+
+
+@dataclass(frozen=True)
+class NotAVariant(Refusal):
+    """``text`` (one word of a list of variants, or the whole list) names no variant."""
+
+    text: str
+    variants: tuple[str, ...]
+    """The variants' names one may write."""
+
+
+@dataclass(frozen=True)
+class NotALobbyTime(Refusal):
+    """``text`` is a time per move, but not one the lobby offers (``offered``, in seconds)."""
+
+    text: str
+    offered: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NotATheme(Refusal):
+    """``text`` names no board theme (Discord sends only the listed ones: an old client)."""
+
+    text: str
+    themes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -138,10 +168,7 @@ class Players:
             return SettingsShown(current, may_manage, changed=False)
         if not may_manage:
             # Discord cannot hide one subcommand from members, so the rule is kept here.
-            raise UserError(
-                "Only members with the Manage Server permission can change these; "
-                "`/tafl settings` with no options shows them."
-            )
+            raise Refused(MayNotManage())
         updated = changed_settings(current, change)
         if updated != current:
             updated = await self._settings.save(updated)
@@ -172,8 +199,7 @@ class Players:
 
 
 def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerSettings:
-    """``current`` with the options of ``change`` applied (a :class:`UserError` for a bad
-    one)."""
+    """``current`` with the options of ``change`` applied (a bad one is refused)."""
     updated = current
     if change.threads is not None:
         updated = replace(updated, game_threads=change.threads)
@@ -200,17 +226,14 @@ def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerS
 
 
 def parse_variants(text: str) -> frozenset[str]:
-    """Variant names separated by spaces or commas (``all``: every variant); a
-    :class:`UserError` names one it does not know."""
+    """Variant names separated by spaces or commas (``all``: every variant); one it does not
+    know is refused (:class:`NotAVariant`)."""
     words = text.replace(",", " ").lower().split()
     if words == ["all"]:
         return frozenset()
     unknown = [word for word in words if word not in VARIANTS]
     if unknown or not words:
-        raise UserError(
-            f"{unknown[0] if unknown else text!r} is not a variant: write names from "
-            f"{', '.join(VARIANTS)}, or 'all'."
-        )
+        raise Refused(NotAVariant(unknown[0] if unknown else text, tuple(VARIANTS)))
     return frozenset(words)
 
 
@@ -223,7 +246,6 @@ def parse_times(text: str) -> frozenset[int]:
     for word in words:
         seconds = parse_move_time(word)
         if seconds not in LOBBY_MOVE_SECONDS:
-            choices = ", ".join(describe_duration(value) for value in sorted(LOBBY_MOVE_SECONDS))
-            raise UserError(f"The lobby offers {choices} per move; {word!r} is not one of them.")
+            raise Refused(NotALobbyTime(word, tuple(sorted(LOBBY_MOVE_SECONDS))))
         times.add(seconds)
     return frozenset(times)

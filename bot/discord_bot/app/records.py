@@ -5,15 +5,28 @@ reviewed game, the review's verdicts as remarks on its moves."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
+from bot.ai import LEVELS
 from bot.ai.analysis import GameAnalysis, budget_name
 from bot.engine import Game
-from bot.storage import AnalysisStore, GameRecord, GameStore, NotFound, Storage
+from bot.storage import AnalysisStore, GameRecord, GameStore, NotFound, Participant, Storage
 from bot.storage.replay import replay_game
 
-from .errors import UserError
+from .errors import Refusal, Refused
 from .games import GameHub
-from .wording import plain_name
+
+
+@dataclass(frozen=True)
+class NoSuchGame(Refusal):
+    """No game ``game_id`` was played in the server asking."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class NoGameHere(Refusal):
+    """No game has been played in the channel asking yet."""
 
 
 class GameRecords:
@@ -32,7 +45,7 @@ class GameRecords:
         except NotFound:
             record = None
         if record is None or record.guild_id != guild_id:
-            raise UserError(f"There is no game #{game_id} in this server.")
+            raise Refused(NoSuchGame(game_id))
         return record
 
     async def replayed(self, record: GameRecord) -> Game:
@@ -50,7 +63,7 @@ class GameRecords:
                 return live.record, live.game
             game_id = await self._games.last_finished_in_channel(channel_id)
             if game_id is None:
-                raise UserError("No game has been played in this channel yet.")
+                raise Refused(NoGameHere())
         record = await self.in_server(guild_id, game_id)
         return record, await self.replayed(record)
 
@@ -86,8 +99,8 @@ def otn_text(
     """A game's OTN text: its tags (``tags`` add to or replace the game's own), its moves and,
     with its stored ``review``, the review's verdicts as remarks."""
     own = {
-        "attackers": plain_name(record.attackers),
-        "defenders": plain_name(record.defenders),
+        "attackers": record_name(record.attackers),
+        "defenders": record_name(record.defenders),
         "date": record.created_at.strftime("%Y.%m.%d"),
         "site": "Discord",
     }
@@ -98,6 +111,15 @@ def otn_text(
     own.update(tags or {})
     comments = None if review is None else GameAnalysis.from_json(review).comments()
     return played.to_record(own, comments)
+
+
+def record_name(participant: Participant) -> str:
+    """A player's name in a game record's tags (a file's data, not translated): the AI by its
+    level, a person by the name they had."""
+    if participant.is_ai:
+        level = participant.ai_level or 0
+        return f"Tafl AI ({LEVELS[level - 1] if 1 <= level <= len(LEVELS) else f'level {level}'})"
+    return participant.display_name or f"player {participant.user_id}"
 
 
 RESULT_TAGS = {"attackers": "1", "defenders": "-1", "draw": "0"}

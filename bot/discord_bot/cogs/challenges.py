@@ -1,53 +1,51 @@
 """Starting games: /tafl challenge (with Accept/Decline/Cancel), /tafl play against the AI, and
-rematches. The rules are in :mod:`..app.challenges`; this cog shows what they decide."""
+rematches. The rules are in :mod:`..app.challenges`, the words in :mod:`..compose.challenges`;
+this cog reads the interactions, asks the service and hands what is composed to the table."""
 
 from __future__ import annotations
 
-import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import get_variant
+from bot.storage import GameRecord, Venue
 
 from ..app.challenges import (
     ChallengeService,
     NewThread,
     OpenThread,
     RematchAcross,
-    RematchOffered,
     RematchStarted,
 )
-from ..app.durations import NO_LIMIT_HINT, TIME_MAX_LENGTH, describe_duration
-from ..app.wording import ai_strength, plain_name
-from ..choices import LEVEL_CHOICES, SIDE_CHOICES, VARIANT_CHOICES
+from ..app.durations import TIME_MAX_LENGTH
+from ..app.games import LiveGame
+from ..compose import challenges as compose
 from ..compose.board import Rematch
-from ..limits import CONTENT, clip
-from ..people import participant_of
-from ..present import mention, whose_challenge
-from ..venue import open_thread, thread_name, where_of
-from ..views import ChallengeButton, challenge_view
+from ..compose.challenges import ChallengeAnswer
+from ..compose.help import VARIANTS
+from ..table import Table, choices, open_thread, participant_of, where_of
 
-if TYPE_CHECKING:
-    from ..client import TaflBot
+Show = Callable[[LiveGame, Sequence[str]], Awaitable[None]]
+"""Post a new game's first board with its words (the playing cog's ``show``)."""
+OpenGame = Callable[[LiveGame, Sequence[str], discord.Interaction | None], Awaitable[None]]
+"""Post a new game's first board, as the answer to the interaction when given, with the AI's
+first move when it moves first (the playing cog's ``open_game``)."""
+AskRematch = Callable[[discord.Interaction, GameRecord, tuple[Venue, ...]], Awaitable[None]]
+"""Ask for the rematch of a game played across two servers (the lobby's)."""
 
-log = logging.getLogger(__name__)
+VARIANT_CHOICES = choices(VARIANTS)
+SIDE_CHOICES = choices(compose.SIDES)
+LEVEL_CHOICES = choices(compose.LEVELS)
 
 
-def thread_opener(
-    interaction: discord.Interaction, *, from_message: discord.Message | None = None
-) -> OpenThread:
-    """Opens the thread a new game asks for, named after its players and rules: from
-    ``from_message`` (a challenge), else in the interaction's channel."""
+def thread_opener(interaction: discord.Interaction, *, from_message: bool = False) -> OpenThread:
+    """Opens the thread a new game asks for, named after its players and rules: from the
+    message clicked (``from_message``: a challenge), else in the interaction's channel."""
 
     async def opener(new: NewThread) -> int:
-        name = thread_name(
-            plain_name(new.first), plain_name(new.second), get_variant(new.variant).title
-        )
-        thread = await open_thread(interaction, name, from_message=from_message)
-        return thread.id
+        return await open_thread(interaction, compose.thread_name(new), from_message=from_message)
 
     return opener
 
@@ -55,18 +53,29 @@ def thread_opener(
 class Challenges(commands.Cog):
     """Challenges between members, games against the AI, rematches."""
 
-    def __init__(self, bot: TaflBot) -> None:
-        self.bot = bot
-        self.challenges: ChallengeService = bot.challenges
-        bot.clicks.register(ChallengeButton, self.on_challenge_button)
-        bot.table.on(Rematch, self.on_rematch_button)
+    def __init__(
+        self,
+        challenges: ChallengeService,
+        table: Table,
+        *,
+        show: Show,
+        open_game: OpenGame,
+        ask_rematch: AskRematch,
+    ) -> None:
+        self.challenges = challenges
+        self.table = table
+        self._show = show
+        self._open_game = open_game
+        self._ask_rematch = ask_rematch
+        table.on(ChallengeAnswer, self.on_challenge_button)
+        table.on(Rematch, self.on_rematch_button)
 
     @app_commands.command(name="challenge", description="Challenge a member to a game of tafl")
     @app_commands.describe(
         opponent="Who you want to play",
         variant="Which rules (Tablut by default)",
         side="Which side you take",
-        time=f"Time per move, like 10m, 24h or 3d; {NO_LIMIT_HINT} (else the server's default)",
+        time=compose.TIME_OPTION,
     )
     @app_commands.choices(variant=VARIANT_CHOICES, side=SIDE_CHOICES)
     @app_commands.guild_only()
@@ -88,64 +97,37 @@ class Challenges(commands.Cog):
             side=side,
             time=time,
         )
-        challenge = posted.challenge
-        title = get_variant(challenge.variant).title
-        move_seconds = challenge.move_seconds
-        clock = f", {describe_duration(move_seconds)} per move" if move_seconds else ""
-        if not move_seconds and posted.server_default_seconds:
-            clock = ", no time limit"  # unlike the server's other challenges: say so
-        chosen = challenge.challenger_side
-        side_text = "a random side" if chosen == "random" else f"the {chosen}"
-        expires = int(challenge.expires_at.timestamp())
-        where = " The game will have its own thread." if posted.in_thread else ""
-        callback = await interaction.response.send_message(
-            clip(
-                f"{opponent.mention}, {interaction.user.mention} challenges you to **{title}**"
-                f"{clock}, taking {side_text}.{where} The challenge expires <t:{expires}:R>.",
-                CONTENT,
-            ),
-            view=challenge_view(challenge.id),
-            allowed_mentions=discord.AllowedMentions(users=[opponent]),
-        )
-        message = getattr(callback, "resource", None)
-        if isinstance(message, discord.Message):
-            await self.challenges.shown(challenge.id, message.id)
+        sent = await self.table.deliver(interaction, compose.challenge_posted(posted))
+        if sent:
+            await self.challenges.shown(posted.challenge.id, sent[0])
 
     async def on_challenge_button(
-        self, interaction: discord.Interaction, button: ChallengeButton
+        self, interaction: discord.Interaction, button: ChallengeAnswer
     ) -> None:
         """Accept (only the person challenged), decline, or cancel (only the challenger)."""
         challenge_id, user = button.challenge_id, interaction.user
         if button.action == "decline":
             challenge = await self.challenges.decline(challenge_id, user.id)
-            await interaction.response.edit_message(
-                content=clip(
-                    f"{user.mention} declined {whose_challenge(challenge, to=False)}.", CONTENT
-                ),
-                view=None,
-            )
+            await self.table.deliver(interaction, compose.declined(challenge, user.id))
             return
         if button.action == "cancel":
             challenge = await self.challenges.cancel(challenge_id, user.id)
-            await interaction.response.edit_message(
-                content=clip(f"{whose_challenge(challenge)} was cancelled.", CONTENT), view=None
-            )
+            await self.table.deliver(interaction, compose.cancelled(challenge))
             return
         accepted = await self.challenges.accept(
             challenge_id,
             participant_of(user),
             where_of(interaction),
-            thread_opener(interaction, from_message=interaction.message),
+            thread_opener(interaction, from_message=True),
         )
         live = accepted.live
-        where = "" if accepted.thread_id is None else f" in <#{accepted.thread_id}>"
         # The game exists now: post its board even if the challenge cannot be edited.
         try:
-            await interaction.response.edit_message(
-                content=f"{user.mention} accepted! Game #{live.id} begins{where}.", view=None
+            await self.table.deliver(
+                interaction, compose.accepted(user.id, live.id, accepted.thread_id)
             )
         finally:
-            await self.bot.play.show(live, [f"**{live.game.variant.title}** begins."])
+            await self._show(live, compose.game_begins(accepted.challenge.variant))
 
     @app_commands.command(name="play", description="Play against the bot's AI")
     @app_commands.describe(variant="Which rules", side="Which side you take", level="How strong")
@@ -166,20 +148,14 @@ class Challenges(commands.Cog):
             side=side,
             level=level,
         )
-        live = started.live
-        rules = live.game.variant
-        strength = ai_strength(rules.name, level, rated=live.record.rated)
-        unrated = "" if live.record.rated else ", unrated"
-        lines = [f"**{rules.title}** against the AI ({strength}){unrated}."]
+        lines = compose.ai_game_begins(started)
         if started.thread_id is None:
-            await self.bot.play.open_game(live, lines, interaction)
+            await self._open_game(started.live, lines, interaction)
             return
-        await interaction.response.send_message(
-            f"{interaction.user.mention}, your game against the AI ({level}) is in "
-            f"<#{started.thread_id}>.",
-            allowed_mentions=discord.AllowedMentions.none(),
+        await self.table.deliver(
+            interaction, compose.ai_game_elsewhere(started, interaction.user.id)
         )
-        await self.bot.play.open_game(live, lines, None)
+        await self._open_game(started.live, lines, None)
 
     @app_commands.command(name="rematch", description="Play the last game of this channel again")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -197,36 +173,15 @@ class Challenges(commands.Cog):
             where_of(interaction), participant_of(interaction.user), game_id
         )
         if isinstance(rematch, RematchAcross):
-            await self.bot.lobby_desk.ask_rematch(interaction, rematch.old, rematch.venues)
+            await self._ask_rematch(interaction, rematch.old, rematch.venues)
             return
-        old = rematch.old
-        sides = f"{mention(rematch.attackers)} attacks, {mention(rematch.defenders)} defends"
-        if rematch.winner_defends_again:
-            # The players expect a swap: say why there is none.
-            title = get_variant(old.variant).title
-            sides += f" again: in {title} the winner takes the defenders (Linnaeus's law 12)"
         if isinstance(rematch, RematchStarted):
-            note = f"Rematch of game #{old.id}: {sides}."
-            await self.bot.play.open_game(rematch.live, [note], interaction)
+            await self._open_game(rematch.live, compose.rematch_begins(rematch), interaction)
             return
-        await self._offer_rematch(interaction, rematch, sides)
-
-    async def _offer_rematch(
-        self, interaction: discord.Interaction, offered: RematchOffered, sides: str
-    ) -> None:
-        """Post the rematch as a challenge to the other player, with the sides fixed."""
-        old, challenge, opponent = offered.old, offered.challenge, offered.opponent
-        expires = int(challenge.expires_at.timestamp())
-        callback = await interaction.response.send_message(
-            f"{mention(opponent)}, {interaction.user.mention} asks for a rematch of game "
-            f"#{old.id} ({get_variant(old.variant).title}): {sides}. "
-            f"The offer expires <t:{expires}:R>.",
-            view=challenge_view(challenge.id),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id or 0)]),
-        )
-        message = getattr(callback, "resource", None)
-        if isinstance(message, discord.Message):
-            await self.challenges.shown(challenge.id, message.id)
+        offer = compose.rematch_offered(rematch, interaction.user.id)
+        sent = await self.table.deliver(interaction, offer)
+        if sent:
+            await self.challenges.shown(rematch.challenge.id, sent[0])
 
 
 __all__ = ["Challenges"]

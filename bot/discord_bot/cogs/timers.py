@@ -4,7 +4,8 @@ time, reminders, expired challenges, the lobby's new pairs) and lets the tournam
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import discord
 from discord.ext import commands, tasks
@@ -12,29 +13,62 @@ from discord.ext import commands, tasks
 from bot.storage import DatabaseUnavailable, StorageError
 
 from ..app.clocks import Clocks
-from ..app.games import Played
-from ..limits import CONTENT, clip
-from ..present import whose_challenge
-from ..table import resolve_channel
-
-if TYPE_CHECKING:
-    from ..client import TaflBot
+from ..app.games import Ended, LiveGame, Played
+from ..app.lobby import Pairing
+from ..compose import challenges
+from ..table import Table
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Announcers:
+    """How the clock's news is shown, and the other features' housekeeping it runs: narrow
+    callables of the playing cog, the lobby and the tournaments."""
+
+    announce: Callable[[Played], Awaitable[None]]
+    """A game's board after a move (the final one of a game settled by the clock)."""
+    announce_end: Callable[[Ended], Awaitable[None]]
+    """A game's final board once it was lost on time."""
+    remind: Callable[[LiveGame, int, int], Awaitable[None]]
+    """A reminder to the player to move (the game, its channel, the deadline's timestamp)."""
+    settle: Callable[[], Awaitable[list[Played]]]
+    """Record the results that could not be stored when their winning move was played."""
+    start_pairing: Callable[[Pairing], Awaitable[object]]
+    """Start the game of a pair the lobby made."""
+    redraw_lagging: Callable[[], Awaitable[None]]
+    """Show the board again in the venues of games across servers that lag behind."""
+    tournaments_tick: Callable[[], Awaitable[None]]
+    """Let the tournaments move on."""
 
 
 class Timers(commands.Cog):
     """The background clock: a ``discord.ext.tasks`` loop that ticks every
     ``TAFL_TIMER_TICK`` seconds (deadlines are settled to within one tick)."""
 
-    def __init__(self, bot: TaflBot) -> None:
-        self.bot = bot
-        self.clocks: Clocks = bot.clocks
+    def __init__(
+        self,
+        clocks: Clocks,
+        table: Table,
+        announcers: Announcers,
+        *,
+        tick_seconds: float,
+        ready: Callable[[], Awaitable[None]],
+        settled_at_start: list[Played],
+    ) -> None:
+        """``ready`` waits until the bot is connected; ``settled_at_start``: the games whose
+        last move ended them while the bot was down (their final boards are posted first)."""
+        self.clocks = clocks
+        self.table = table
+        self.announcers = announcers
+        self.tick_seconds = tick_seconds
+        self._ready = ready
+        self._settled_at_start = list(settled_at_start)
         self.outage: str | None = None
         """Why the database is out of reach, while it is (the clocks wait for it)."""
 
     async def cog_load(self) -> None:
-        self.clock.change_interval(seconds=self.bot.settings.timer_tick)
+        self.clock.change_interval(seconds=self.tick_seconds)
         self.clock.start()
 
     async def cog_unload(self) -> None:
@@ -47,7 +81,7 @@ class Timers(commands.Cog):
 
     @clock.before_loop
     async def before_first_tick(self) -> None:
-        await self.bot.wait_until_ready()
+        await self._ready()
         await self.announce_settled_at_start()
 
     @clock.error
@@ -56,20 +90,20 @@ class Timers(commands.Cog):
 
     async def announce_settled_at_start(self) -> None:
         """Games whose last move ended them while the bot was down get their final board."""
-        await self.announce_settled(self.bot.settled_at_start)
-        self.bot.settled_at_start = []
+        settled, self._settled_at_start = self._settled_at_start, []
+        await self.announce_settled(settled)
 
     async def announce_settled(self, settled: list[Played]) -> None:
         """Post the final board of each game; one that cannot be posted does not stop the rest."""
         for played in settled:
             try:
-                await self.bot.play.announce(played)
+                await self.announcers.announce(played)
             except Exception:
                 log.exception("could not announce the end of game %d", played.game.id)
 
     async def settle_games(self) -> None:
         """Record the results that could not be stored when their winning move was played."""
-        await self.announce_settled(await self.bot.hub.settle())
+        await self.announce_settled(await self.announcers.settle())
 
     async def tick(self) -> None:
         """Forfeit games out of time, remind players near their deadline, expire challenges,
@@ -110,42 +144,29 @@ class Timers(commands.Cog):
     async def settle_deadlines(self) -> None:
         """Games whose player to move ran out of time are lost on time."""
         async for ended in self.clocks.forfeits():
-            await self.bot.play.announce_end(ended)
+            await self.announcers.announce_end(ended)
 
     async def send_reminders(self) -> None:
         """Ping players when a quarter of their move time (at most an hour) is left."""
         async for reminder in self.clocks.reminders():
             deadline = int(reminder.deadline.timestamp())
-            await self.bot.play.remind(reminder.live, reminder.channel_id, deadline)
+            await self.announcers.remind(reminder.live, reminder.channel_id, deadline)
 
     async def run_lobby(self) -> None:
         """The lobby's housekeeping, when due, and the games of its new pairs."""
         for pairing in await self.clocks.lobby_pairs():
-            await self.bot.lobby_desk.start(pairing)
+            await self.announcers.start_pairing(pairing)
 
     async def run_tournaments(self) -> None:
         """Tournaments move on: starts, results, next rounds, deadlines, final standings."""
-        await self.bot.tournament_desk.tick()
+        await self.announcers.tournaments_tick()
 
     async def redraw_lagging(self) -> None:
         """Venues of games across servers whose board lags behind are shown the board again."""
-        await self.bot.lobby_desk.redraw_lagging()
+        await self.announcers.redraw_lagging()
 
     async def expire_challenges(self) -> None:
         """Pending challenges past their expiry are closed and their buttons taken off."""
         for challenge in await self.clocks.expired_challenges():
-            assert challenge.message_id is not None  # only those shown are returned
-            channel = await resolve_channel(self.bot, challenge.channel_id)
-            if channel is None or not hasattr(channel, "get_partial_message"):
-                continue
-            text = (
-                f"{whose_challenge(challenge)} expired unanswered. "
-                "Ask again with `/tafl challenge`."
-            )
-            try:
-                # As an accepted, declined or cancelled challenge: no buttons left.
-                await channel.get_partial_message(challenge.message_id).edit(
-                    content=clip(text, CONTENT), view=None
-                )
-            except discord.HTTPException as error:
-                log.info("could not mark challenge %d expired: %s", challenge.id, error)
+            # As an accepted, declined or cancelled challenge: no buttons left.
+            await self.table.deliver(None, challenges.expired(challenge))

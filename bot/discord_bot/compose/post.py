@@ -266,10 +266,32 @@ class OfferPost:
 
 
 @dataclass(frozen=True)
+class Animation:
+    """An animated replay to render (its frames as board views) and attach, drawn at the first
+    of ``widths`` (pixels, largest first) whose file fits in one upload."""
+
+    views: tuple[BoardView, ...]
+    filename: str
+    widths: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """An animation as the interaction's answer: ``fitted[i]`` is sent with it when it was
+    drawn at ``animation.widths[i]``; ``too_long`` when it fits in one upload at no width."""
+
+    animation: Animation
+    fitted: tuple[Post, ...]
+    too_long: Post
+
+
+@dataclass(frozen=True)
 class Changed:
     """Tell the other processes that a game across servers changed (after its boards)."""
 
     game_id: int
 
 
-Delivery = Answer | Update | Message | Edit | Direct | Notice | BoardPost | OfferPost | Changed
+Delivery = (
+    Answer | Update | Message | Edit | Direct | Notice | BoardPost | OfferPost | Changed | Replay
+)
