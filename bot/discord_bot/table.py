@@ -38,7 +38,7 @@ from discord import app_commands
 from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from discord.utils import MISSING
 
-from bot.render import render_png
+from bot.render import BoardView, CrosstableView, render_crosstable, render_png
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
 from .app.errors import Refused, UserError
@@ -251,8 +251,14 @@ def text_of(post: Post) -> str:
 
 async def render(picture: Picture) -> discord.File:
     """The picture drawn, in a worker thread (never on the event loop), as a file to attach."""
-    data = await asyncio.to_thread(render_png, picture.view, flip=picture.flip, theme=picture.theme)
-    return discord.File(io.BytesIO(data), filename=picture.filename)
+    view = picture.view
+    if isinstance(view, CrosstableView):
+        data = await asyncio.to_thread(render_crosstable, view)
+    else:
+        data = await asyncio.to_thread(render_png, view, flip=picture.flip, theme=picture.theme)
+    return discord.File(
+        io.BytesIO(data), filename=picture.filename, description=picture.description
+    )
 
 
 # ---------------------------------------------------------------------------- channels
@@ -752,7 +758,8 @@ class Table:
             if isinstance(delivery, BoardPost):
                 await self._board(interaction, delivery)
             elif isinstance(delivery, Answer):
-                await answer(_needs(interaction), **await self._message(delivery.post))
+                asked = _needs(interaction)
+                await answer(asked, **await self._message(delivery.post, can_attach(asked)))
             elif isinstance(delivery, Message):
                 await self._message_in(delivery)
             elif isinstance(delivery, Edit):
@@ -769,8 +776,15 @@ class Table:
         if failed is not None:
             raise failed
 
-    async def _message(self, post: Post) -> dict[str, Any]:
-        """The arguments of a message for ``post``, its picture rendered and attached."""
+    async def answered(self, interaction: discord.Interaction, post: Post) -> int | None:
+        """The post as the interaction's answer; the id of its message, when Discord reported
+        it (for a message the feature keeps up to date, as a tournament's announcement)."""
+        sent = await answer(interaction, **await self._message(post, can_attach(interaction)))
+        return None if sent is None else sent.id
+
+    async def _message(self, post: Post, attach: bool = True) -> dict[str, Any]:
+        """The arguments of a message for ``post``, its picture rendered and attached (an
+        optional one only where images may be attached: ``attach``)."""
         options: dict[str, Any] = {
             "content": None if post.content is None else clip(post.content, CONTENT),
             "allowed_mentions": mentions_of(post),
@@ -778,8 +792,9 @@ class Table:
         if post.private:
             options["ephemeral"] = True
         files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
-        if post.picture is not None:
-            files.append(await render(post.picture))
+        picture = post.picture
+        if picture is not None and (attach or not picture.optional):
+            files.append(await render(picture))
         if post.card is not None:
             shown = None if post.picture is None else post.picture.filename
             options["embed"] = embed_of(post.card, shown)
@@ -803,26 +818,27 @@ class Table:
                 raise UserError(delivery.missing)
             return
         try:
-            await channel.send(**await self._message(delivery.post))
+            await channel.send(**await self._message(delivery.post, can_attach(None, channel)))
         except discord.HTTPException as error:
             if not delivery.quiet:
                 raise
             log.warning("could not post to channel %d: %s", place.channel_id, error)
 
     async def _edit(self, place: Place, message_id: int, post: Post) -> None:
-        """Put the post's controls (none: nothing) in place of a message's, and its content (if
-        any) in place of its words, in one edit; a message gone or not editable is only
-        logged."""
+        """Put the post's controls (none: nothing) in place of a message's, and its content and
+        card (if any) in place of its words and embed, in one edit; a message gone or not
+        editable is only logged."""
         channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
         if not isinstance(channel, EDITABLE):
             return
         message = channel.get_partial_message(message_id)
-        view = view_of(post.controls) if post.controls else None
+        options: dict[str, Any] = {"view": view_of(post.controls) if post.controls else None}
+        if post.content is not None:
+            options["content"] = clip(post.content, CONTENT)
+        if post.card is not None:
+            options["embed"] = embed_of(post.card)
         try:
-            if post.content is None:
-                await message.edit(view=view)
-            else:
-                await message.edit(content=clip(post.content, CONTENT), view=view)
+            await message.edit(**options)
         except discord.HTTPException as error:
             log.info("could not change the controls of message %d: %s", message_id, error)
 
@@ -868,7 +884,7 @@ class Table:
                 return
         attach = can_attach(interaction, channel)
         image = None
-        if attach and post.picture is not None:
+        if attach and post.picture is not None and isinstance(post.picture.view, BoardView):
             image = await asyncio.to_thread(
                 render_png, post.picture.view, flip=post.picture.flip, theme=post.picture.theme
             )  # the board is the same file whichever way it is sent: drawn once
@@ -945,10 +961,11 @@ class Table:
             # A new game in a channel makes the Rematch button of the one before it pointless.
             await self._edit(Place(place.channel_id), replaced.last_final, Post())
 
-    async def thinking(self, interaction: discord.Interaction) -> None:
-        """Show the bot thinking while a slow answer is prepared (the AI's move)."""
+    async def thinking(self, interaction: discord.Interaction, *, private: bool = False) -> None:
+        """Show the bot thinking while a slow answer is prepared (the AI's move); ``private``:
+        the answer will be seen by the person who asked only."""
         if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(ephemeral=private, thinking=True)
 
     @contextlib.asynccontextmanager
     async def typing(self, channel_id: int) -> AsyncIterator[None]:
