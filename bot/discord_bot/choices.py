@@ -7,7 +7,7 @@ from discord import app_commands
 from bot.ai import describe_levels
 from bot.engine import VARIANTS
 
-from .app.lobby import LOBBY_TIMES as LOBBY_TIMES  # the lobby's rule, offered as choices
+from .compose.lobby import LOBBY_TIMES as LOBBY_TIMES  # the lobby's times, by name
 
 VARIANT_CHOICES = [app_commands.Choice(name=v.title, value=v.name) for v in VARIANTS.values()]
 SIDE_CHOICES = [

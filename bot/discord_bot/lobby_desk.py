@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import discord
 
@@ -38,14 +38,9 @@ from .app.lobby import (
     VenueRequest,
 )
 from .compose import lobby as words
-from .table import Table, venue_lost
+from .table import Table, start_thread, venue_lost
 
 log = logging.getLogger(__name__)
-
-PUBLIC_THREAD: Literal[11] = 11
-"""Discord's channel type of a public thread."""
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
-"""A week without messages before Discord hides the thread (correspondence games are slow)."""
 
 
 class ShowBoard(Protocol):
@@ -90,13 +85,10 @@ class DiscordVenues:
     async def open_thread(self, request: VenueRequest) -> Opened:
         """A public thread named after the players and the variant in the request's channel,
         or what Discord said instead."""
+        name = words.thread_name(request.player, request.opponent, request.variant)
         try:
-            data = await self.client.http.start_thread_without_message(
-                request.channel_id,
-                name=words.thread_name(request.player, request.opponent, request.variant),
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                type=PUBLIC_THREAD,
-                reason=words.THREAD_REASON,
+            thread_id = await start_thread(
+                self.client, request.channel_id, name, words.THREAD_REASON
             )
         except discord.Forbidden as error:
             return Opened(Opening.GONE if venue_lost(error) else Opening.NO_PERMISSION)
@@ -107,7 +99,7 @@ class DiscordVenues:
                 return Opened(Opening.IN_THREAD)
             log.warning("cannot open a venue in channel %d: %s", request.channel_id, error)
             return Opened(Opening.GONE)
-        return Opened(Opening.OPENED, int(data["id"]))
+        return Opened(Opening.OPENED, thread_id)
 
     async def reachable(self, venue: Venue) -> bool:
         """Whether the bot can still reach a venue's channel (asked of Discord; an answer

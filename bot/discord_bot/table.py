@@ -31,7 +31,7 @@ import logging
 import re
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -299,6 +299,27 @@ def can_attach(interaction: discord.Interaction | None, channel: object = None) 
         return True
     permissions: discord.Permissions = channel.permissions_for(me)
     return permissions.attach_files and permissions.embed_links
+
+
+THREAD_NAME = 100
+"""Discord's limit on a thread's name."""
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A week without messages before Discord hides a game's thread (correspondence is slow)."""
+PUBLIC_THREAD: Literal[11] = 11
+"""Discord's channel type of a public thread."""
+
+
+async def start_thread(client: discord.Client, channel_id: int, name: str, reason: str) -> int:
+    """Open a public thread for a game in ``channel_id`` (from any process: Discord's API takes
+    any channel); its id. Discord's refusal is raised as it comes."""
+    data = await client.http.start_thread_without_message(
+        channel_id,
+        name=clip(name, THREAD_NAME),
+        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        type=PUBLIC_THREAD,
+        reason=reason,
+    )
+    return int(data["id"])
 
 
 def venue_lost(error: discord.HTTPException) -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Literal
 
 import discord
 
@@ -17,13 +16,9 @@ from bot.storage import DatabaseUnavailable, Participant
 from .app.tournaments import News, StoredPairing, Tournament, TournamentService
 from .compose.tournaments import thread_name, thread_reason
 from .compose.words import plain_name
+from .table import start_thread
 
 log = logging.getLogger(__name__)
-
-PUBLIC_THREAD: Literal[11] = 11
-"""Discord's channel type of a public thread."""
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
-"""A week without messages before Discord hides the thread (correspondence games are slow)."""
 
 Show = Callable[[News], Awaitable[None]]
 """What tells a server what happened in its events (the tournaments' cog)."""
@@ -72,16 +67,11 @@ class TournamentDesk:
         open threads there."""
         name = thread_name(event, pairing.round, plain_name(attackers), plain_name(defenders))
         try:
-            data = await self.client.http.start_thread_without_message(
-                event.spec.channel_id,
-                name=name,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                type=PUBLIC_THREAD,
-                reason=thread_reason(event),
+            return await start_thread(
+                self.client, event.spec.channel_id, name, thread_reason(event)
             )
         except discord.Forbidden:
             return None
-        return int(data["id"])
 
     async def member_left(self, guild_id: int, user_id: int) -> bool:
         """Whether Discord says a member has left the server (unsure: no)."""

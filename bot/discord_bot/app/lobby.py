@@ -53,15 +53,12 @@ from bot.storage.lobby import Pairing as Pairing
 from bot.storage.lobby import Seek as Seek
 from bot.storage.lobby import Waiting as Waiting
 
-from .durations import LOBBY_MOVE_SECONDS, describe_duration
+from .durations import LOBBY_MOVE_SECONDS
 from .errors import Refusal, Refused
 from .games import GameHub, LiveGame, rematch_sides
 
 log = logging.getLogger(__name__)
 
-LOBBY_TIMES = {f"{describe_duration(seconds)} per move": seconds for seconds in LOBBY_MOVE_SECONDS}
-"""The times per move the lobby offers, by name ("2 minutes per move" to "3 days per move"):
-few, so that seeks meet."""
 DEFAULT_LOBBY_TIME = 86400
 """Games across servers are often slow: a day per move unless the seeker says otherwise."""
 GAMES = "games"
@@ -477,7 +474,7 @@ class LobbyService:
         """Seek a game from ``channel_id`` (a thread of ``parent_id``), or play the open seek
         ``answering``: the seek waits in the lobby, or is paired at once (the game is then
         started with :meth:`start`). :class:`Refused` says why it may not."""
-        if seconds not in LOBBY_TIMES.values():
+        if seconds not in LOBBY_MOVE_SECONDS:  # few, so that seeks meet
             raise Refused(TimeNotListed())
         settings = await self.storage.settings.get(guild_id)
         check_server(settings, channel_id, parent_id)

@@ -12,7 +12,7 @@ from typing import ClassVar
 from bot.engine import Side, get_variant
 from bot.storage import GameRecord, Participant, Venue
 
-from ..app.durations import describe_duration
+from ..app.durations import LOBBY_MOVE_SECONDS, describe_duration
 from ..app.games import LiveGame, adjourned_words
 from ..app.lobby import (
     DEFAULT_REACH,
@@ -74,10 +74,6 @@ from .words import game_over, plain_name, plural
 
 MAX_BUTTONS = 25
 """Discord's limit of buttons under a message."""
-CONTENT = 2000
-"""Discord's limit on a message's words (the table clips what is longer)."""
-THREAD_NAME = 100
-"""Discord's limit on a thread's name."""
 CAUGHT_UP = "*(The board as it stands: the last one could not be shown here in time.)*"
 SEEK_STATES: dict[SeekState, str] = {
     "matched": "already paired: your game has begun",
@@ -94,14 +90,14 @@ def time_words(seconds: int | None) -> str:
     return "no time limit" if seconds is None else f"{describe_duration(seconds)} per move"
 
 
+LOBBY_TIMES = {time_words(seconds): seconds for seconds in LOBBY_MOVE_SECONDS}
+"""The times per move the lobby offers (:data:`~..app.durations.LOBBY_MOVE_SECONDS`), by name
+("2 minutes per move" to "3 days per move")."""
+
+
 def words_list(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, ending with "…" when cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # ---------------------------------------------------------------------------- controls
@@ -156,8 +152,7 @@ def stranger(live: LiveGame, side: Side) -> str:
 
 def thread_name(player: Participant, opponent: Participant, variant: str) -> str:
     """A game's thread, named after the players and the variant."""
-    title = get_variant(variant).title
-    return clip(f"{plain_name(player)} vs {plain_name(opponent)} · {title}", THREAD_NAME)
+    return f"{plain_name(player)} vs {plain_name(opponent)} · {get_variant(variant).title}"
 
 
 THREAD_REASON = "a game from the tafl lobby"
@@ -354,7 +349,7 @@ def opening_line(live: LiveGame) -> str:
         f"**{live.game.variant.title}** from the lobby begins: {', '.join(parts)}; "
         f"{time_words(record.move_seconds)}, {rated}."
     )
-    return clip(text, CONTENT)
+    return text
 
 
 def rematch_line(started: AcrossStarted) -> str:

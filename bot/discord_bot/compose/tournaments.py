@@ -87,10 +87,8 @@ from .post import (
 )
 from .words import plain_name, plural
 
-CONTENT = 2000
-"""Discord's limit on a message's words (the table clips what is longer)."""
-THREAD_NAME = 100
-"""Discord's limit on a thread's name."""
+FIELD_ROOM = 1000
+"""Characters of the players and the history shown in an event's card."""
 
 STATUS_WORDS: dict[Status, str] = {
     "signup": "open for sign-up",
@@ -150,7 +148,8 @@ CROSSTABLE_WORDS = CrosstableWords(
 
 
 def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, ending with "…" when cut."""
+    """``text`` cut to ``limit`` characters, ending with "…" when cut (the table fits every
+    text to Discord's limits; this keeps a card's lists shorter)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -259,11 +258,10 @@ def call_off_words(reason: CallOffReason) -> str:
 
 def called_off(event: Tournament, game_id: int, reason: CallOffReason) -> str:
     """What the final board of a game the organiser called off says."""
-    words = (
+    return (
         f"Game #{game_id} was called off by the organiser of **{event.name}**: "
         f"{call_off_words(reason)}"
     )
-    return clip(words, CONTENT // 2)
 
 
 def organisers_result(pairing: StoredPairing) -> str | None:
@@ -317,7 +315,7 @@ def standings_text(event: Tournament, table: list[Line], after: int) -> str:
 
 def thread_name(event: Tournament, round_number: int, attackers: str, defenders: str) -> str:
     """The name of a pairing's thread: ``Cup · R2 · ann vs bo``."""
-    return clip(f"{event.name} · R{round_number} · {attackers} vs {defenders}", THREAD_NAME)
+    return f"{event.name} · R{round_number} · {attackers} vs {defenders}"
 
 
 def thread_reason(event: Tournament) -> str:
@@ -713,7 +711,7 @@ def event_info(info: EventInfo) -> list[Delivery]:
     fields.append(
         Field(
             f"Players ({sum(1 for e in info.entrants if e.active)})",
-            clip(", ".join(names) or "nobody yet", 1000),
+            clip(", ".join(names) or "nobody yet", FIELD_ROOM),
             inline=False,
         )
     )
@@ -722,7 +720,7 @@ def event_info(info: EventInfo) -> list[Delivery]:
         + (f" ({plain_name(h.actor)})" if h.actor else "")
         for h in info.history[-8:]
     )
-    fields.append(Field("History", clip(history, 1000), inline=False))
+    fields.append(Field("History", clip(history, FIELD_ROOM), inline=False))
     card = Card(
         title=f"🏆 {found.name} (#{found.id})",
         description=describe_event(found),
