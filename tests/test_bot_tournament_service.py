@@ -371,6 +371,23 @@ async def test_before_the_start_leaving_is_changing_ones_mind(
         await events.join(event, PLAYERS[0])
 
 
+async def test_an_entry_outside_the_rating_bounds_is_refused_with_both_numbers(
+    events: TournamentService,
+) -> None:
+    high = await events.create(
+        OLGA, GUILD, CHANNEL, text_channel=True, name="High", variant="brandubh",
+        format="swiss", floor=1600,
+    )  # fmt: skip
+    with refused(r"\*\*High\*\* is for players rated 1600 or more; you are 1500\."):
+        await events.join(high, PLAYERS[1])
+    low = await events.create(
+        OLGA, GUILD, CHANNEL, text_channel=True, name="Low", variant="brandubh",
+        format="swiss", ceiling=1400,
+    )  # fmt: skip
+    with refused(r"\*\*Low\*\* is for players rated up to 1400; you are 1500\."):
+        await events.join(low, PLAYERS[1])
+
+
 async def test_a_removed_players_game_is_called_off_and_lost_by_forfeit(
     events: TournamentService, stage: Stage, storage: Storage
 ) -> None:

@@ -10,7 +10,7 @@ from crosstable_samples import eight_player_swiss
 from test_bot_tournament_sheet import swiss
 
 from bot.discord_bot.app.lobby import LobbyElsewhere, LobbyList
-from bot.discord_bot.app.tournaments import AnnouncementChanged
+from bot.discord_bot.app.tournaments import AnnouncementChanged, EntryBarred
 from bot.discord_bot.compose import lobby, tournaments
 from bot.discord_bot.compose.errors import refusal_words
 from bot.discord_bot.compose.post import Answer, Button, Edit, Update
@@ -87,3 +87,17 @@ def test_the_announcement_of_an_event_over_has_no_buttons() -> None:
         AnnouncementChanged(replace(running, status="cancelled"), 6)
     )
     assert isinstance(edit, Edit) and edit.message_id == 44 and edit.post.controls == ()
+
+
+def test_an_entry_refused_by_storage_is_worded_from_its_rule() -> None:
+    event = Tournament(
+        id=3, spec=swiss(rating_floor=1600), announcement_id=None, status="running", round=5,
+        round_deadline=None, ends_at=None, organiser=Participant.user(9, "olga"), created_at=0,
+        ended_at=None,
+    )  # fmt: skip
+    assert refusal_words(EntryBarred(event, "left", 1500.0, "removed")) == (
+        f"You left **{event.name}** (removed) and cannot join again."
+    )
+    assert refusal_words(EntryBarred(event, "below floor", 1512.4)) == (
+        f"**{event.name}** is for players rated 1600 or more; you are 1512."
+    )

@@ -32,6 +32,7 @@ from bot.storage import (
 )
 from bot.storage.tournaments import (
     Entrant,
+    EntryBar,
     EntryRefused,
     Format,
     LogEntry,
@@ -486,11 +487,14 @@ class EventOver(Refusal):
 
 
 @dataclass(frozen=True)
-class EntryClosed(Refusal):
-    """The event takes no entry from this player; ``words``: the storage's reason (it words
-    its own refusals of an entry, in one transaction with the checks)."""
+class EntryBarred(Refusal):
+    """The event takes no entry from this player (``rating``, in the event's variant), by the
+    rule ``why``; ``left_reason``: why a player who left the event did."""
 
-    words: str
+    event: Tournament
+    why: EntryBar
+    rating: float
+    left_reason: str | None = None
 
 
 # ---------------------------------------------------------------------- what happens
@@ -1064,7 +1068,9 @@ class TournamentService:
         try:
             await self.storage.tournaments.join(event.id, player, rating.rating.rating)
         except EntryRefused as refused:
-            raise Refused(EntryClosed(str(refused))) from None
+            raise Refused(
+                EntryBarred(event, refused.why, rating.rating.rating, refused.left_reason)
+            ) from None
         return Joined(event, None if event.status == "signup" else event.round + 1)
 
     async def leave(

@@ -27,7 +27,7 @@ from ..app.tournaments import (
     UNDER_WAY,
     AnnouncementChanged,
     CallOffReason,
-    EntryClosed,
+    EntryBarred,
     EventCancelled,
     EventInfo,
     EventIs,
@@ -894,5 +894,23 @@ def _(refusal: EventOver) -> str:
 
 
 @refusal_words.register
-def _(refusal: EntryClosed) -> str:
-    return refusal.words
+def _(refusal: EntryBarred) -> str:
+    event, rating = refusal.event, refusal.rating
+    spec = event.spec
+    return {
+        "over": f"**{event.name}** is over.",
+        "no late entry": f"**{event.name}** has begun: a round robin takes no late entry.",
+        "last round": (
+            f"**{event.name}** is playing its last round: there is no round left to join."
+        ),
+        "below floor": (
+            f"**{event.name}** is for players rated {spec.rating_floor} or more; "
+            f"you are {rating:.0f}."
+        ),
+        "above ceiling": (
+            f"**{event.name}** is for players rated up to {spec.rating_ceiling}; "
+            f"you are {rating:.0f}."
+        ),
+        "already in": f"You are already in **{event.name}**.",
+        "left": f"You left **{event.name}** ({refusal.left_reason}) and cannot join again.",
+    }[refusal.why]
