@@ -31,20 +31,23 @@ class TournamentDesk:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
-        self._events: TournamentService | None = None
-        self._show: Show | None = None
+        self._served: tuple[TournamentService, Show] | None = None
 
     def serve(self, events: TournamentService, show: Show) -> None:
         """Run the clock of ``events`` and tell what happens with ``show`` (the service is
         built with this desk, and the cog that shows its news after it)."""
-        self._events = events
-        self._show = show
+        self._served = (events, show)
+
+    @property
+    def served(self) -> tuple[TournamentService, Show]:
+        """The service and the news' handler (wired by the client before anything runs)."""
+        if self._served is None:
+            raise RuntimeError("the tournaments' desk serves no service yet")
+        return self._served
 
     async def tick(self) -> None:
         """Move every event of this process's servers along (the timers call this)."""
-        events = self._events
-        if events is None:
-            return
+        events, _ = self.served
         for event in await events.due():
             try:
                 await events.advance(event.id)
@@ -85,5 +88,5 @@ class TournamentDesk:
 
     async def show(self, news: News) -> None:
         """Tell the server what happened."""
-        if self._show is not None:
-            await self._show(news)
+        _, show = self.served
+        await show(news)
