@@ -17,26 +17,18 @@ from ..app.games import Ended, LiveGame
 from ..app.tournaments import (
     ANY_STATUS,
     UNDER_WAY,
-    AnnouncementChanged,
     CalledOff,
-    CancelledForTooFew,
-    Finished,
     GameBegun,
     GameLostOnTime,
     LeaveAsked,
     News,
-    PausedForThreads,
-    RoundOverWhilePaused,
-    RoundPaired,
     ServerOnly,
-    StandingsDue,
     Status,
     Tournament,
     TournamentService,
 )
 from ..choices import VARIANT_CHOICES
 from ..compose import tournaments as words
-from ..compose.post import Delivery
 from ..compose.tournaments import ConfirmLeave, EventButton
 from ..table import Table, participant_of
 
@@ -108,24 +100,7 @@ class Tournaments(commands.Cog):
             text = words.called_off(news.event, news.ended.game.id, news.reason)
             await self._called_off(news.ended, text)
         else:
-            await self.table.deliver(None, self._told(news))
-
-    @staticmethod
-    def _told(news: News) -> list[Delivery]:
-        if isinstance(news, AnnouncementChanged):
-            return words.announcement_changed(news)
-        if isinstance(news, CancelledForTooFew):
-            return words.cancelled_for_too_few(news.event, news.detail)
-        if isinstance(news, PausedForThreads):
-            return words.paused_for_threads(news)
-        if isinstance(news, RoundPaired):
-            return words.round_paired(news)
-        if isinstance(news, RoundOverWhilePaused):
-            return words.round_over_while_paused(news)
-        if isinstance(news, StandingsDue):
-            return words.standings_due(news.standings)
-        assert isinstance(news, Finished)
-        return words.finished(news)
+            await self.table.deliver(None, words.told(news))
 
     async def refresh_announcement(self, event_id: int) -> None:
         """Bring the event's announcement up to date: its status and players."""

@@ -27,6 +27,7 @@ from ..app.tournaments import (
     UNDER_WAY,
     AnnouncementChanged,
     CallOffReason,
+    CancelledForTooFew,
     EntryBarred,
     EventCancelled,
     EventInfo,
@@ -59,6 +60,7 @@ from ..app.tournaments import (
     ServerOnly,
     Sheet,
     Standings,
+    StandingsDue,
     Start,
     Status,
     StoredPairing,
@@ -568,6 +570,34 @@ def standings_due(standings: Standings) -> list[Delivery]:
     """The standings in the event's channel."""
     event = standings.event
     return _in_channel(event, standings_post(standings))
+
+
+ChannelNews = (
+    CancelledForTooFew
+    | PausedForThreads
+    | RoundPaired
+    | RoundOverWhilePaused
+    | StandingsDue
+    | Finished
+)
+"""The news told in an event's channel (a game's news goes on its board)."""
+
+
+def told(news: AnnouncementChanged | ChannelNews) -> list[Delivery]:
+    """What the event's channel is told (or its announcement shows) of ``news``."""
+    if isinstance(news, AnnouncementChanged):
+        return announcement_changed(news)
+    if isinstance(news, CancelledForTooFew):
+        return cancelled_for_too_few(news.event, news.detail)
+    if isinstance(news, PausedForThreads):
+        return paused_for_threads(news)
+    if isinstance(news, RoundPaired):
+        return round_paired(news)
+    if isinstance(news, RoundOverWhilePaused):
+        return round_over_while_paused(news)
+    if isinstance(news, StandingsDue):
+        return standings_due(news.standings)
+    return finished(news)
 
 
 # ---------------------------------------------------------------------------- answers
