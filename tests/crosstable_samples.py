@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.discord_bot.compose.tournaments import CROSSTABLE_WORDS
 from bot.render.crosstable import (
     Cell,
     CrosstableView,
@@ -152,6 +153,7 @@ def swiss(
         games_per_pairing=games,
         page=page,
         rows_per_page=rows_per_page,
+        words=CROSSTABLE_WORDS,
     )
 
 
@@ -281,6 +283,7 @@ def double_round_robin() -> CrosstableView:
             Tiebreak("MW", tuple(wins[i] for i in order), "matches won"),
         ),
         games_per_pairing=2,
+        words=CROSSTABLE_WORDS,
     )
 
 
@@ -302,7 +305,11 @@ def arena() -> CrosstableView:
     rows.sort(key=lambda r: -r.points)
     rows = [PlayerRow(i + 1, r.name, r.points, r.rating, r.cells) for i, r in enumerate(rows)]
     return CrosstableView(
-        "Friday Arena · Brandubh", "40 minutes · 23 minutes left", "arena", tuple(rows)
+        "Friday Arena · Brandubh",
+        "40 minutes · 23 minutes left",
+        "arena",
+        tuple(rows),
+        words=CROSSTABLE_WORDS,
     )
 
 

@@ -8,16 +8,19 @@ The Discord layer's side (opening threads, reading a server's name) is played by
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from storage_helpers import START, FakeClock
 
-from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.errors import Refused
 from bot.discord_bot.app.games import GameHub
 from bot.discord_bot.app.lobby import (
     ADJOURNMENT,
@@ -32,6 +35,8 @@ from bot.discord_bot.app.lobby import (
     VenueRequest,
     Waiting,
 )
+from bot.discord_bot.compose import lobby as _words  # noqa: F401  (registers the words)
+from bot.discord_bot.compose.errors import refusal_words
 from bot.engine import Side
 from bot.storage import GameStatus, Participant, Storage, Venue
 
@@ -40,6 +45,16 @@ ANN = Participant.user(201, "ann")
 BEN = Participant.user(202, "ben")
 CAT = Participant.user(203, "cat")
 DAY = 86400
+
+
+@contextlib.contextmanager
+def refused(match: str = "") -> Iterator[pytest.ExceptionInfo[Refused]]:
+    """The block is refused (:class:`Refused`), in words matching ``match``."""
+    with pytest.raises(Refused) as caught:
+        yield caught
+    assert re.search(match, refusal_words(caught.value.refusal)), refusal_words(
+        caught.value.refusal
+    )
 
 
 class Opener:
@@ -131,10 +146,10 @@ async def started(lobby: LobbyService) -> AcrossStarted:
 async def test_a_seek_is_refused_where_the_server_does_not_take_it(
     lobby: LobbyService, storage: Storage
 ) -> None:
-    with pytest.raises(UserError, match="lobby's times per move"):
+    with refused("lobby's times per move"):
         await seek(lobby, ANN, 1, seconds=1234)
     await configure(storage, 1, lobby=False)
-    with pytest.raises(UserError, match="turned the lobby off"):
+    with refused("turned the lobby off"):
         await seek(lobby, ANN, 1)
     await configure(
         storage,
@@ -144,11 +159,11 @@ async def test_a_seek_is_refused_where_the_server_does_not_take_it(
         lobby_variants=frozenset({"tablut", "copenhagen"}),
         lobby_times=frozenset({3600}),
     )
-    with pytest.raises(UserError, match=r"the lobby is in <#100>: seek from there"):
+    with refused(r"the lobby is in <#100>: seek from there"):
         await seek(lobby, ANN, 1, channel=555)
-    with pytest.raises(UserError, match="offers only Copenhagen Hnefatafl and Tablut"):
+    with refused("offers only Copenhagen Hnefatafl and Tablut"):
         await seek(lobby, ANN, 1, channel=555, parent=100)  # a thread of the lobby's channel
-    with pytest.raises(UserError, match="offers only 1 hour per move in the lobby"):
+    with refused("offers only 1 hour per move in the lobby"):
         await seek(lobby, ANN, 1, variant="tablut")
     assert isinstance(await seek(lobby, ANN, 1, variant="tablut", seconds=3600), Waiting)
 
@@ -157,15 +172,15 @@ async def test_who_may_play_a_listed_seek(lobby: LobbyService, storage: Storage)
     waiting = await seek(lobby, ANN, 1)
     assert isinstance(waiting, Waiting)
     mine = waiting.seek.id
-    with pytest.raises(UserError, match="your own seek"):
+    with refused("your own seek"):
         await lobby.answer(ANN, 1, 100, None, mine)
-    with pytest.raises(UserError, match="from a server channel"):
+    with refused("from a server channel"):
         await lobby.answer(BEN, None, 100, None, mine)
     await lobby.block(ANN.user_id or 0, BEN)
-    with pytest.raises(UserError, match="one of you has blocked the other"):
+    with refused("one of you has blocked the other"):
         await lobby.answer(BEN, 2, 200, None, mine)
     assert isinstance(await lobby.answer(CAT, 3, 300, None, mine), Pairing)
-    with pytest.raises(UserError, match="no longer open"):
+    with refused("no longer open"):
         await lobby.answer(BEN, 2, 200, None, mine)
 
 
@@ -184,9 +199,9 @@ async def test_a_player_outside_a_seeks_reach_is_told_the_range(
         )
     narrow = await lobby.seek(ANN, 1, 100, None, "brandubh", DAY, True, 100)
     assert isinstance(narrow, Waiting)
-    with pytest.raises(UserError) as refused:
+    with refused() as caught:
         await lobby.answer(BEN, 2, 200, None, narrow.seek.id)
-    assert str(refused.value) == (
+    assert refusal_words(caught.value.refusal) == (
         "That seek is for players rated 1400 to 1600, and your Brandubh rating is 1800, so you "
         "cannot play it. Seek a game yourself with `/tafl seek`."
     )
@@ -221,7 +236,7 @@ async def test_the_list_shows_only_seeks_playable_from_here(
     await configure(storage, 2, lobby=False)
     listed = await lobby.listing(BEN.user_id or 0, 2, 200, None, None)
     assert listed.seeks == () and listed.counts == (("tablut", 1),)
-    assert listed.refusal is not None and "turned the lobby off" in listed.refusal
+    assert listed.refusal is not None and "turned the lobby off" in refusal_words(listed.refusal)
     own = await lobby.listing(ANN.user_id or 0, None, 0, None, None)
     assert own.own is not None and own.own.variant == "brandubh"
     assert [s.variant for s in own.seeks] == ["tablut"]
@@ -231,33 +246,33 @@ async def test_the_list_shows_only_seeks_playable_from_here(
 
 
 async def test_who_can_be_blocked_and_unblocked(lobby: LobbyService, storage: Storage) -> None:
-    with pytest.raises(UserError, match="Name the player to block, or the number of a game"):
+    with refused("Name the player to block, or the number of a game"):
         await lobby.block_target(ANN.user_id or 0, None)
-    with pytest.raises(UserError, match="Name the player"):
+    with refused("Name the player"):
         await lobby.block_target(ANN.user_id or 0, BEN, game_id=1)
-    with pytest.raises(UserError, match="cannot block yourself"):
+    with refused("cannot block yourself"):
         await lobby.block_target(ANN.user_id or 0, ANN)
-    with pytest.raises(UserError, match="Bots never play"):
+    with refused("Bots never play"):
         await lobby.block_target(ANN.user_id or 0, CAT, player_is_bot=True)
-    with pytest.raises(UserError, match="no game #77"):
+    with refused("no game #77"):
         await lobby.block_target(ANN.user_id or 0, None, game_id=77)
     live = (await started(lobby)).live
-    with pytest.raises(UserError, match=f"did not play game #{live.id}"):
+    with refused(f"did not play game #{live.id}"):
         await lobby.opponent(CAT.user_id or 0, live.id)
     assert await lobby.block_target(ANN.user_id or 0, None, game_id=live.id) == BEN
     ai = await storage.games.create(
         guild_id=1, channel_id=5, variant="brandubh", attackers=ANN,
         defenders=Participant.ai(1),
     )  # fmt: skip
-    with pytest.raises(UserError, match="AI never plays in the lobby"):
+    with refused("AI never plays in the lobby"):
         await lobby.opponent(ANN.user_id or 0, ai.id)
 
     assert await lobby.block(ANN.user_id or 0, BEN)
     assert not await lobby.block(ANN.user_id or 0, BEN)
-    with pytest.raises(UserError, match=r"not blocked 'bob': .*blocked 1 player\)"):
+    with refused(r"not blocked 'bob': .*blocked 1 player\)"):
         await lobby.unblock(ANN.user_id or 0, "bob")
     assert await lobby.unblock(ANN.user_id or 0, f"<@!{BEN.user_id}>") == BEN
-    with pytest.raises(UserError, match="not blocked anyone"):
+    with refused("not blocked anyone"):
         await lobby.unblock(ANN.user_id or 0, "ben")
     await lobby.block(ANN.user_id or 0, BEN)
     assert await lobby.unblock(ANN.user_id or 0, "BEN") == BEN
@@ -322,17 +337,17 @@ async def test_a_rematch_across_servers_swaps_sides_in_the_same_venues(
     first = live.record.attackers
     ended = await lobby.hub.resign(live.record.channel_id, first.user_id or 0)
     old, venues = ended.finished.record, live.venues
-    with pytest.raises(UserError, match="Only the players"):
+    with refused("Only the players"):
         await lobby.ask_rematch(old, venues, CAT.user_id or 0)
     asked = await lobby.ask_rematch(old, venues, first.user_id or 0)
     assert asked.asker == first and asked.opponent_venue.side != asked.asker_venue.side
-    with pytest.raises(UserError, match="Only the players of that game can answer"):
+    with refused("Only the players of that game can answer"):
         await lobby.answer_rematch(old.id, CAT.user_id or 0, True)
     declined = await lobby.answer_rematch(old.id, asked.opponent.user_id or 0, False)
     assert not declined.accept
     assert declined.asker_venue.channel_id == asked.asker_venue.channel_id
     await configure(storage, asked.opponent_venue.guild_id, lobby=False)
-    with pytest.raises(UserError, match="has turned games with other servers off"):
+    with refused("has turned games with other servers off"):
         await lobby.answer_rematch(old.id, asked.opponent.user_id or 0, True)
     await configure(storage, asked.opponent_venue.guild_id, lobby=True)
     answer = await lobby.answer_rematch(old.id, asked.opponent.user_id or 0, True)
@@ -370,20 +385,20 @@ async def test_a_deleted_venue_adjourns_the_game_once_until_its_player_resumes_i
     assert await lobby.check_venue(live, gone) is None
 
     record = await storage.games.get(live.id)
-    with pytest.raises(UserError, match="not a direct message"):
+    with refused("not a direct message"):
         await lobby.may_resume(record, None)
     await configure(storage, 5, lobby=False)
-    with pytest.raises(UserError, match="turned games with other servers off"):
+    with refused("turned games with other servers off"):
         await lobby.may_resume(record, 5)
     await lobby.may_resume(record, 6)
     # A channel with a game of its own takes no other.
     await storage.games.create(
         guild_id=6, channel_id=600, variant="brandubh", attackers=CAT, defenders=ANN
     )
-    with pytest.raises(UserError, match="has a game of its own"):
+    with refused("has a game of its own"):
         await lobby.resume(record, gone, 6, "six", 600, in_thread=True)
     opener.refuse = {700: Opening.GONE}
-    with pytest.raises(UserError, match="cannot open the game here"):
+    with refused("cannot open the game here"):
         await lobby.resume(record, gone, 6, "six", 700, in_thread=False)
     resumed = await lobby.resume(record, gone, 6, "six", 800, in_thread=False)
     assert resumed.player == live.record.defenders

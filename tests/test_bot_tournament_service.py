@@ -19,7 +19,6 @@ import pytest
 from refusals import refused
 from storage_helpers import START, FakeClock
 
-from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import GameHub
 from bot.discord_bot.app.tournaments import (
     AnnouncementChanged,
@@ -42,6 +41,7 @@ from bot.discord_bot.app.tournaments import (
     Tournament,
     TournamentService,
 )
+from bot.discord_bot.compose import tournaments as _words  # noqa: F401  (registers the words)
 from bot.storage import GameStatus, Participant, Storage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,15 +127,15 @@ async def test_an_events_options_are_checked_and_defaulted(events: TournamentSer
             **{"format": "swiss", **options},  # type: ignore[arg-type]
         )  # fmt: skip
 
-    with pytest.raises(UserError, match=r"floor \(1800\) is above the ceiling \(1500\)"):
+    with refused(r"floor \(1800\) is above the ceiling \(1500\)"):
         await make(floor=1800, ceiling=1500)
-    with pytest.raises(UserError, match="in a text channel"):
+    with refused("in a text channel"):
         await events.create(OLGA, GUILD, CHANNEL, text_channel=False, name="x", variant="brandubh", format="swiss")  # fmt: skip  # noqa: E501
-    with pytest.raises(UserError, match="`rounds` is for Swiss events"):
+    with refused("`rounds` is for Swiss events"):
         await make(format="round_robin", rounds=3)
-    with pytest.raises(UserError, match="`minutes` is for arenas"):
+    with refused("`minutes` is for arenas"):
         await make(minutes=30)
-    with pytest.raises(UserError, match="A round of 1 hour is shorter than one move's 1 day"):
+    with refused("A round of 1 hour is shorter than one move's 1 day"):
         await make(round_time="1h")
     with refused("is not a time"):
         await make(time="soon")
@@ -155,16 +155,16 @@ async def test_who_may_organise(events: TournamentService, storage: Storage) -> 
     assert not await events.may_organise(GUILD, False, [77])
     await storage.settings.save(replace(await storage.settings.get(GUILD), tournament_role=77))
     assert await events.may_organise(GUILD, False, [5, 77])
-    with pytest.raises(UserError, match="organisers' role of `/tafl settings`\\) can do that"):
+    with refused("organisers' role of `/tafl settings`\\) can do that"):
         await events.check_organiser(GUILD, False, [5])
 
 
 async def test_commands_without_a_number_find_the_newest_event_here(
     events: TournamentService,
 ) -> None:
-    with pytest.raises(UserError, match="This server has had no tournament yet"):
+    with refused("This server has had no tournament yet"):
         await events.find(GUILD, None)
-    with pytest.raises(UserError, match="no tournament waiting to start"):
+    with refused("no tournament waiting to start"):
         await events.find(GUILD, None, frozenset(("signup",)))
     here = await create(events, 0)
     there = await events.create(
@@ -173,9 +173,9 @@ async def test_commands_without_a_number_find_the_newest_event_here(
     assert (await events.find(GUILD, None, channel_id=CHANNEL)).id == here.id
     assert (await events.find(GUILD, None, channel_id=999, parent_id=11)).id == there.id
     assert (await events.find(GUILD, here.id)).id == here.id
-    with pytest.raises(UserError, match=f"no tournament #{here.id} in this server"):
+    with refused(f"no tournament #{here.id} in this server"):
         await events.find(GUILD + 1, here.id)
-    with pytest.raises(UserError, match="no tournament being played"):
+    with refused("no tournament being played"):
         await events.find(GUILD, None, frozenset(("running",)))
 
 
@@ -186,7 +186,7 @@ async def test_too_few_players_cancel_the_event_at_its_start(
     events: TournamentService, stage: Stage, storage: Storage
 ) -> None:
     event = await create(events, 2)
-    with pytest.raises(UserError, match="needs 4 players to start and has 2; it stays open"):
+    with refused("needs 4 players to start and has 2; it stays open"):
         await events.check_start(event)
     await events.advance(event.id)
     cancelled = stage.told(CancelledForTooFew)
@@ -205,7 +205,7 @@ async def test_a_swiss_is_paired_round_by_round_to_its_podium(
     events: TournamentService, stage: Stage, storage: Storage
 ) -> None:
     event = await create(events, 5, rounds=2)
-    with pytest.raises(UserError, match="has not begun"):
+    with refused("has not begun"):
         events.check_begun(event)
     start = await events.start(event, by=OLGA)
     assert start.outcome == "begun" and start.event.round == 1
@@ -287,7 +287,7 @@ async def test_without_threads_an_event_pauses_until_resumed(
     stage.refuse_threads = False
     paused = await storage.tournaments.get(event.id)
     await events.resume(paused, OLGA)
-    with pytest.raises(UserError, match=r"\*\*Cup\*\* is paused"):
+    with refused(r"\*\*Cup\*\* is paused"):
         await events.resume(paused, OLGA)  # twice: the second finds it running
     await events.advance(event.id)
     assert len(stage.begun()) == 2
@@ -302,7 +302,7 @@ async def test_a_round_that_ends_during_a_pause_waits_for_the_resume(
     games = stage.begun()
     running = await storage.tournaments.get(event.id)
     await events.pause(running, OLGA)
-    with pytest.raises(UserError, match="is being played"):
+    with refused("is being played"):
         await events.pause(running, OLGA)
     for game in games:
         await resign(events, game, game.pairing.first)
@@ -337,7 +337,7 @@ async def test_leaving_mid_game_asks_first_then_resigns_the_game(
     assert left.resigned.finished.record.result is not None
     assert left.resigned.finished.record.result.value == "defenders"
     assert (await events.players(event.id)) == 3
-    with pytest.raises(UserError, match=r"not playing in \*\*Cup\*\*"):
+    with refused(r"not playing in \*\*Cup\*\*"):
         await events.leave(running, leaver.user_id or 0)
     await events.advance(event.id)
     pairing = (await storage.tournaments.pairings(event.id, 1))[game.pairing.board - 1]
@@ -353,8 +353,25 @@ async def test_before_the_start_leaving_is_changing_ones_mind(
     assert await events.players(event.id) == 1
     joined = await events.join(event, PLAYERS[0])
     assert joined.from_round is None
-    with pytest.raises(UserError, match="already in"):
+    with refused("already in"):
         await events.join(event, PLAYERS[0])
+
+
+async def test_an_entry_outside_the_rating_bounds_is_refused_with_both_numbers(
+    events: TournamentService,
+) -> None:
+    high = await events.create(
+        OLGA, GUILD, CHANNEL, text_channel=True, name="High", variant="brandubh",
+        format="swiss", floor=1600,
+    )  # fmt: skip
+    with refused(r"\*\*High\*\* is for players rated 1600 or more; you are 1500\."):
+        await events.join(high, PLAYERS[1])
+    low = await events.create(
+        OLGA, GUILD, CHANNEL, text_channel=True, name="Low", variant="brandubh",
+        format="swiss", ceiling=1400,
+    )  # fmt: skip
+    with refused(r"\*\*Low\*\* is for players rated up to 1400; you are 1500\."):
+        await events.join(low, PLAYERS[1])
 
 
 async def test_a_removed_players_game_is_called_off_and_lost_by_forfeit(
@@ -364,7 +381,7 @@ async def test_a_removed_players_game_is_called_off_and_lost_by_forfeit(
     await events.start(event)
     game = stage.begun()[0]
     running = await storage.tournaments.get(event.id)
-    with pytest.raises(UserError, match=r"nobody is not playing in \*\*Cup\*\*"):
+    with refused(r"nobody is not playing in \*\*Cup\*\*"):
         await events.remove(running, Participant.user(5, "nobody"), "spam", OLGA)
     removed = game.pairing.second
     assert removed is not None
@@ -397,7 +414,7 @@ async def test_an_organisers_result_calls_the_game_off_and_the_record_keeps_it(
     await events.start(event)
     assert len(stage.begun()) == 1
     running = await storage.tournaments.get(event.id)
-    with pytest.raises(UserError, match="Round 1 of \\*\\*Cup\\*\\* has no board 2"):
+    with refused("Round 1 of \\*\\*Cup\\*\\* has no board 2"):
         await events.verdict(running, 1, 2, "1-0", "no-show")
     verdict = await events.verdict(running, 1, 1, "0-1", "no-show")
     assert (verdict.first, verdict.second, verdict.how) == (0.0, 2.0, "adjudicated")
@@ -449,7 +466,7 @@ async def test_a_cancelled_events_games_are_called_off(
     assert len(stage.begun()) == 2
     running = await storage.tournaments.get(event.id)
     await events.cancel(running, OLGA, "the club closed")
-    with pytest.raises(UserError, match="is being played"):
+    with refused("is being played"):
         await events.cancel(running, OLGA, "again")
     await events.stop_games(running, "the club closed")
     called = stage.told(CalledOff)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from storage_helpers import new_game
 
 from bot.discord_bot.app.tournaments import Line, pair_round, sheet_of, standings_of
-from bot.discord_bot.tournament_desk import describe_event, standings_text
+from bot.discord_bot.compose.tournaments import describe_event, standings_text
 from bot.storage import Participant, Storage, TableEnding
 from bot.storage.tournaments import Tournament, TournamentSpec
 

@@ -203,13 +203,9 @@ CLIENT = "bot.discord_bot.client"
 # one circle. Empty this once they take what they use instead.
 CLIENT_TYPE_IMPORTS_TO_REMOVE = frozenset(
     {
-        "bot.discord_bot.cogs.lobby",
         "bot.discord_bot.cogs.puzzles",
         "bot.discord_bot.cogs.review",
-        "bot.discord_bot.cogs.tournaments",
-        "bot.discord_bot.lobby_desk",
         "bot.discord_bot.puzzle_desk",
-        "bot.discord_bot.tournament_desk",
     }
 )
 """The modules whose import of the client for type checking only is still tolerated."""

@@ -10,6 +10,7 @@ import pytest
 from crosstable_samples import SAMPLES, big_swiss, double_round_robin, eight_player_swiss, swiss
 from PIL import Image
 
+from bot.discord_bot.compose.tournaments import CROSSTABLE_WORDS
 from bot.render import Cell, CrosstableView, PlayerRow, Tiebreak, crosstable_text, render_crosstable
 from bot.render.crosstable import (
     BASE_FONT,
@@ -150,7 +151,7 @@ def test_pages_must_exist() -> None:
     with pytest.raises(ValueError, match="page 5 of 4"):
         big_swiss(page=5, rows_per_page=16)
     with pytest.raises(ValueError, match="rows_per_page"):
-        CrosstableView("x", rows_per_page=0)
+        CrosstableView("x", rows_per_page=0, words=CROSSTABLE_WORDS)
 
 
 @pytest.mark.parametrize("name", ["swiss-8", "swiss-64-page2", "round-robin-5", "arena"])
@@ -200,7 +201,9 @@ def test_long_and_unicode_names_are_cut_to_their_column() -> None:
         PlayerRow(i + 1, name, 3 - i * 0.5, 1500, (Cell.game(1, (i + 1) % 6 + 1, "attackers"),))
         for i, name in enumerate(names)
     )
-    view = CrosstableView("Names", "", "swiss", rows, (Tiebreak("BH", (1,) * 6, "Buchholz"),))
+    view = CrosstableView(
+        "Names", "", "swiss", rows, (Tiebreak("BH", (1,) * 6, "Buchholz"),), words=CROSSTABLE_WORDS
+    )
     for stacked in (False, True):
         drawn = draw_crosstable(view, stacked=stacked)
         assert_texts_fit(drawn)
@@ -246,7 +249,12 @@ def test_format_points() -> None:
 
 def test_tiebreaks_need_a_value_per_row() -> None:
     with pytest.raises(ValueError, match="2 values for 1 rows"):
-        CrosstableView("x", rows=(PlayerRow(1, "A", 0),), tiebreaks=(Tiebreak("BH", (1, 2)),))
+        CrosstableView(
+            "x",
+            rows=(PlayerRow(1, "A", 0),),
+            tiebreaks=(Tiebreak("BH", (1, 2)),),
+            words=CROSSTABLE_WORDS,
+        )
 
 
 # --- the text -----------------------------------------------------------------------------------

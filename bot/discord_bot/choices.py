@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from .app.lobby import LOBBY_TIMES as LOBBY_TIMES  # the lobby's rule, offered as choices
 from .compose.help import VARIANTS
+from .compose.lobby import LOBBY_TIMES as LOBBY_TIMES  # the lobby's times, by name
 from .table import choices
 
 VARIANT_CHOICES = choices(VARIANTS)

@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.ai import AIService
 from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
-from bot.storage import LeaseKeeper, Lost, Storage, Venue
+from bot.storage import GameRecord, LeaseKeeper, Lost, Storage, Venue
 
 from .app.ai_turns import AITurns
 from .app.challenges import ChallengeService
@@ -39,7 +39,7 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
-from .lobby_desk import LobbyDesk
+from .lobby_desk import DiscordVenues, LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.gateway import Gateway
@@ -159,15 +159,15 @@ class TaflBot(commands.Bot):
         """Preferences, server settings, records and leaderboards."""
         self.puzzle_desk = PuzzleDesk(self)
         """A go's private boards and the words that answer each move."""
-        self.lobby_desk = LobbyDesk(self)
-        """Games across servers on Discord: their venues opened, their boards in both."""
-        self.lobby = LobbyService(storage, self.hub, self.lobby_desk)
+        self.lobby = LobbyService(storage, self.hub, DiscordVenues(self))
         """Seeks, blocks and games across servers: who plays whom, and where."""
         self.tournament_desk = TournamentDesk(self)
         """Tournaments on Discord: their threads, news, standings and records."""
         self.tournaments = TournamentService(storage, self.hub, self.tournament_desk)
         """The servers' tournaments, from sign-up to the podium."""
-        self.table = Table(self, self.hub, LobbyVenues(self.hub, self.lobby_desk))
+        self.lobby_venues = LobbyVenues(self.hub)
+        """The table's keeper of games across servers (the lobby's desk, once built)."""
+        self.table = Table(self, self.hub, self.lobby_venues)
         """The Discord edge: sends what is composed, answers every command and click."""
         self.clicks = self.table
         """Where the buttons and menus of the features not yet converted register."""
@@ -177,9 +177,12 @@ class TaflBot(commands.Bot):
             self.ai_turns,
             self.puzzles,
             puzzle_move=self.puzzle_desk.move,
-            resume=self.lobby_desk.resume,
+            resume=self.lobby_venues.resume,
         )
         """Playing, and what happens in games announced, for every feature."""
+        self.lobby_desk = LobbyDesk(self.lobby, self.table, show=self.play.show, spawn=self.spawn)
+        """Games across servers on Discord: their boards and news in both venues."""
+        self.lobby_venues.serve(self.lobby_desk)
         self.challenges = ChallengeService(
             storage.challenges,
             storage.games,
@@ -274,9 +277,17 @@ class TaflBot(commands.Bot):
         await asyncio.to_thread(warm_renderer)
         # One cog per feature; playing is built with what it uses, the others still reach what
         # they share through the bot (hub, table, play, puzzles, desks), never one another.
+        tournaments = Tournaments(
+            self.tournaments,
+            self.table,
+            show=self.play.show,
+            announce_end=self.play.announce_end,
+            called_off=self.play.called_off,
+        )
+        self.tournament_desk.serve(self.tournaments, tournaments.show)
         features = (
-            Lobby(self),
-            Tournaments(self),
+            Lobby(self.lobby, self.table, self.lobby_desk),
+            tournaments,
             Challenges(
                 self.challenges,
                 self.table,
@@ -483,28 +494,48 @@ class ShardedTaflBot(TaflBot, commands.AutoShardedBot):
 
 
 class LobbyVenues:
-    """The lobby's desk as the table's keeper of games across servers (by game id)."""
+    """The lobby's desk as the table's keeper of games across servers (by game id), and the
+    games' cog's way to resume a game whose venue was deleted. The desk shows boards through
+    the games' cog, which is built after the table: it is given here once built
+    (:meth:`serve`)."""
 
-    def __init__(self, games: GameHub, desk: LobbyDesk) -> None:
+    def __init__(self, games: GameHub) -> None:
         self._games = games
+        self._desk: LobbyDesk | None = None
+
+    def serve(self, desk: LobbyDesk) -> None:
+        """Hand what the table asks to ``desk``."""
         self._desk = desk
+
+    @property
+    def desk(self) -> LobbyDesk:
+        """The lobby's desk (wired in the client's constructor, before anything runs)."""
+        if self._desk is None:
+            raise RuntimeError("the lobby's desk is not wired yet")
+        return self._desk
+
+    async def resume(
+        self, interaction: discord.Interaction, record: GameRecord, venue: Venue
+    ) -> None:
+        """Continue here a game across servers whose venue was deleted."""
+        await self.desk.resume(interaction, record, venue)
 
     async def venue_gone(self, game_id: int, venue: Venue) -> None:
         """Adjourn the game whose venue was found gone (an ended game has nothing to wait
         for)."""
         live = self._games.by_id(game_id)
         if live is not None:
-            await self._desk.venue_gone(live, venue)
+            await self.desk.venue_gone(live, venue)
 
     async def check_venue(self, game_id: int, venue: Venue) -> None:
         """Adjourn the game if its venue, not found, is really gone."""
         live = self._games.by_id(game_id)
         if live is not None:
-            await self._desk.check_venue(live, venue)
+            await self.desk.check_venue(live, venue)
 
     async def changed(self, game_id: int) -> None:
         """Tell the other processes that the game changed."""
-        await self._desk.changed(game_id)
+        await self.desk.changed(game_id)
 
 
 def make_bot(

@@ -38,7 +38,7 @@ from discord import app_commands
 from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from discord.utils import MISSING
 
-from bot.render import render_gif, render_png
+from bot.render import BoardView, CrosstableView, render_crosstable, render_gif, render_png
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
 from .app.challenges import MayNotOpenThreads, NoThreadHere, Where
@@ -262,8 +262,14 @@ def text_of(post: Post) -> str:
 
 async def render(picture: Picture) -> discord.File:
     """The picture drawn, in a worker thread (never on the event loop), as a file to attach."""
-    data = await asyncio.to_thread(render_png, picture.view, flip=picture.flip, theme=picture.theme)
-    return discord.File(io.BytesIO(data), filename=picture.filename)
+    view = picture.view
+    if isinstance(view, CrosstableView):
+        data = await asyncio.to_thread(render_crosstable, view)
+    else:
+        data = await asyncio.to_thread(render_png, view, flip=picture.flip, theme=picture.theme)
+    return discord.File(
+        io.BytesIO(data), filename=picture.filename, description=picture.description
+    )
 
 
 async def animate(animation: Animation, limit: int = ATTACHMENT) -> tuple[bytes, int] | None:
@@ -314,6 +320,23 @@ def can_attach(interaction: discord.Interaction | None, channel: object = None) 
         return True
     permissions: discord.Permissions = channel.permissions_for(me)
     return permissions.attach_files and permissions.embed_links
+
+
+PUBLIC_THREAD: Literal[11] = 11
+"""Discord's channel type of a public thread."""
+
+
+async def start_thread(client: discord.Client, channel_id: int, name: str, reason: str) -> int:
+    """Open a public thread for a game in ``channel_id`` (from any process: Discord's API takes
+    any channel); its id. Discord's refusal is raised as it comes."""
+    data = await client.http.start_thread_without_message(
+        channel_id,
+        name=clip(name, THREAD_NAME),
+        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        type=PUBLIC_THREAD,
+        reason=reason,
+    )
+    return int(data["id"])
 
 
 def can_open_threads(interaction: discord.Interaction) -> bool:
@@ -855,9 +878,12 @@ class Table:
                 await self._board(interaction, delivery)
             elif isinstance(delivery, Answer):
                 post = delivery.post
+                asked = _needs(interaction)
                 sent.append(
                     await answer(
-                        _needs(interaction), ephemeral=post.private, **await self._message(post)
+                        asked,
+                        ephemeral=post.private,
+                        **await self._message(post, can_attach(asked)),
                     )
                 )
             elif isinstance(delivery, Message):
@@ -897,19 +923,32 @@ class Table:
         ]
         return await answer(interaction, ephemeral=post.private, **options)
 
-    async def _message(self, post: Post) -> Outgoing:
-        """The arguments of a message for ``post``, its picture rendered and attached (whom it
-        is shown to, ``post.private``, is the answer's to say)."""
+    async def answered(self, interaction: discord.Interaction, post: Post) -> int | None:
+        """The post as the interaction's answer; the id of its message, when Discord reported
+        it (for a message the feature keeps up to date, as a tournament's announcement)."""
+        sent = await answer(
+            interaction,
+            ephemeral=post.private,
+            **await self._message(post, can_attach(interaction)),
+        )
+        return None if sent is None else sent.id
+
+    async def _message(self, post: Post, attach: bool = True) -> Outgoing:
+        """The arguments of a message for ``post``, its picture rendered and attached (an
+        optional one only where images may be attached: ``attach``; whom it is shown to,
+        ``post.private``, is the answer's to say)."""
         options: Outgoing = {
             "content": None if post.content is None else clip(post.content, CONTENT),
             "allowed_mentions": mentions_of(post),
         }
         files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
-        if post.picture is not None:
-            files.append(await render(post.picture))
+        picture = post.picture
+        if picture is not None and not attach and picture.optional:
+            picture = None
+        if picture is not None:
+            files.append(await render(picture))
         if post.card is not None:
-            shown = None if post.picture is None else post.picture.filename
-            options["embed"] = embed_of(post.card, shown)
+            options["embed"] = embed_of(post.card, None if picture is None else picture.filename)
         if post.controls:
             options["view"] = view_of(post.controls)
         if files:
@@ -931,7 +970,9 @@ class Table:
                 raise UserError(delivery.missing)
             return None
         try:
-            return await channel.send(**await self._message(delivery.post))
+            return await channel.send(
+                **await self._message(delivery.post, can_attach(None, channel))
+            )
         except discord.HTTPException as error:
             if not delivery.quiet:
                 raise
@@ -939,19 +980,20 @@ class Table:
             return None
 
     async def _edit(self, place: Place, message_id: int, post: Post) -> None:
-        """Put the post's controls (none: nothing) in place of a message's, and its content (if
-        any) in place of its words, in one edit; a message gone or not editable is only
-        logged."""
+        """Put the post's controls (none: nothing) in place of a message's, and its content and
+        card (if any) in place of its words and embed, in one edit; a message gone or not
+        editable is only logged."""
         channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
         if not isinstance(channel, EDITABLE):
             return
         message = channel.get_partial_message(message_id)
-        view = view_of(post.controls) if post.controls else None
+        options: dict[str, Any] = {"view": view_of(post.controls) if post.controls else None}
+        if post.content is not None:
+            options["content"] = clip(post.content, CONTENT)
+        if post.card is not None:
+            options["embed"] = embed_of(post.card)
         try:
-            if post.content is None:
-                await message.edit(view=view)
-            else:
-                await message.edit(content=clip(post.content, CONTENT), view=view)
+            await message.edit(**options)
         except discord.HTTPException as error:
             log.info("could not change the controls of message %d: %s", message_id, error)
 
@@ -1000,7 +1042,7 @@ class Table:
                 return
         attach = can_attach(interaction, channel)
         image = None
-        if attach and post.picture is not None:
+        if attach and post.picture is not None and isinstance(post.picture.view, BoardView):
             image = await asyncio.to_thread(
                 render_png, post.picture.view, flip=post.picture.flip, theme=post.picture.theme
             )  # the board is the same file whichever way it is sent: drawn once

@@ -12,8 +12,9 @@ For a game analysed by `bot.ai.analysis.review`: `render_eval_chart(analysis)` d
 evaluation chart, and `analysis_view(analysis, ply)` the position before a move with the move
 played and the better one as arrows.
 
-For a tournament: `render_crosstable(CrosstableView(...))` draws the standings as a crosstable
-PNG, and `crosstable_text(view)` writes them as one message for a channel without images.
+For a tournament: `render_crosstable(CrosstableView(..., words=CrosstableWords(...)))` draws the
+standings as a crosstable PNG, and `crosstable_text(view)` writes them as one message for a
+channel without images; both show the words they are given (headers, notes, the legend).
 """
 
 from bot.render.adapter import (
@@ -28,6 +29,7 @@ from bot.render.chart import render_eval_chart
 from bot.render.crosstable import (
     Cell,
     CrosstableView,
+    CrosstableWords,
     PlayerRow,
     Tiebreak,
     crosstable_text,
@@ -61,6 +63,7 @@ __all__ = [
     "Caption",
     "Cell",
     "CrosstableView",
+    "CrosstableWords",
     "FontMissingError",
     "Layout",
     "PlayerRow",

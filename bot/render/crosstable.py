@@ -23,7 +23,7 @@ import io
 import math
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -145,6 +145,32 @@ class Tiebreak:
 
 
 @dataclass(frozen=True)
+class CrosstableWords:
+    """Every word a crosstable shows besides names and numbers, as its caller words them (the
+    renderer composes no sentence of its own). ``round`` takes the round's number, ``matches``
+    the games per pairing, ``page`` the first and last row shown and the number of rows."""
+
+    rank: str
+    number: str
+    player: str
+    rating: str
+    games: str
+    round: str
+    bye: str
+    attackers: str
+    defenders: str
+    matches: str
+    forfeit: str
+    playing: str
+    streak: str
+    withdrawn: str
+    page: str
+    played_sides: str
+    pending_sides: str
+    streak_short: str
+
+
+@dataclass(frozen=True)
 class CrosstableView:
     """Everything a crosstable shows. ``rows`` are the whole standings in order; ``page`` (from
     1) and ``rows_per_page`` choose the rows drawn (by default all, up to ``MAX_ROWS`` a page).
@@ -159,6 +185,8 @@ class CrosstableView:
     page: int = 1
     rows_per_page: int | None = None
     points_label: str = "Pts"
+    words: CrosstableWords = field(kw_only=True)
+    """The words it shows (headers, notes, the legend)."""
 
     def __post_init__(self) -> None:
         if self.format not in ("swiss", "round_robin", "arena"):
@@ -197,7 +225,7 @@ def page_note(view: CrosstableView) -> str:
     start, stop = _page_span(view)
     if start == 0 and stop == len(view.rows):
         return ""
-    return f"rows {start + 1}–{stop} of {len(view.rows)}"
+    return view.words.page.format(start + 1, stop, len(view.rows))
 
 
 # --- formatting shared by the image and the text --------------------------------------------------
@@ -445,7 +473,7 @@ class _Table:
                     if cell.opponent is not None:
                         slot = max(slot, self.pill_width())
                     elif cell.kind == "bye":
-                        slot = max(slot, m.small.getlength("bye"))
+                        slot = max(slot, m.small.getlength(self.view.words.bye))
                 elif self.view.format == "round_robin" and cell.side is not None:
                     slot = max(slot, self.dot())
         return slot, result
@@ -468,29 +496,34 @@ class _Table:
         run = shown * widest + max(0, shown - 1) * m.gap
         if longest > ARENA_GAMES:
             run += m.small.getlength(ELLIPSIS) + m.gap
-        return max(run, m.small.getlength("Games"))
+        return max(run, m.small.getlength(self.view.words.games))
 
     def _specs(self, player_em: float) -> list[_Spec]:
         m, view = self.m, self.view
         specs: list[_Spec] = []
         ranks = [m.body.getlength(_rank_text(r)) for r in self.rows] or [0.0]
-        specs.append(_Spec("rank", "#", max(ranks) + m.medal / 2, "right"))
+        words = view.words
+        specs.append(_Spec("rank", words.rank, max(ranks) + m.medal / 2, "right"))
         if self.ties:
             last = str(self.start + len(self.rows))
-            need = max(m.small.getlength(last), m.small.getlength("No"))
-            specs.append(_Spec("number", "No", need, "right"))
+            need = max(m.small.getlength(last), m.small.getlength(words.number))
+            specs.append(_Spec("number", words.number, need, "right"))
         player = min(max(self.name_needs), player_em * m.size)
-        specs.append(_Spec("name", "Player", max(player, m.small.getlength("Player")), "left"))
+        specs.append(
+            _Spec("name", words.player, max(player, m.small.getlength(words.player)), "left")
+        )
         if any(r.rating is not None for r in view.rows):
             ratings = [m.small.getlength(str(r.rating)) for r in view.rows if r.rating is not None]
-            specs.append(_Spec("rating", "Rtg", max([*ratings, m.small.getlength("Rtg")])))
+            specs.append(
+                _Spec("rating", words.rating, max([*ratings, m.small.getlength(words.rating)]))
+            )
         if view.format == "arena":
-            specs.append(_Spec("games", "Games", self._arena_width(), "right", cells=True))
+            specs.append(_Spec("games", words.games, self._arena_width(), "right", cells=True))
         else:
             slot, result = self.cell_parts
             inner = slot + (m.gap if slot and result else 0) + result
             for index in range(self.rounds):
-                header = f"R{index + 1}" if view.format == "swiss" else str(index + 1)
+                header = words.round.format(index + 1) if view.format == "swiss" else str(index + 1)
                 need = max(inner, m.small.getlength(header))
                 specs.append(_Spec(f"cell{index}", header, need, "centre", cells=True))
         points = [m.body.getlength(format_points(r.points)) for r in view.rows] or [0.0]
@@ -908,7 +941,7 @@ class _Painter:
             if cell.opponent is not None:
                 self._opponent_pill(image, draw, cell, round(start), mid, room)
             elif cell.kind == "bye":
-                self._text(draw, (start, mid), "bye", m.small, s.dim, "lm", room)
+                self._text(draw, (start, mid), self.t.view.words.bye, m.small, s.dim, "lm", room)
             self._text(draw, (start + inner, mid), result, m.body, result_colour, "rm", room)
         else:
             if cell.side is not None:
@@ -983,27 +1016,28 @@ class _Painter:
         """(marker, text) pairs; the marker names a drawn sample ("attackers", "defenders")
         or is empty."""
         view = self.t.view
+        words = view.words
         cells = [c for r in view.rows for c in r.cells if c is not None]
         items: list[tuple[str, str]] = []
         if any(c.side == "attackers" for c in cells):
-            items.append(("attackers", "attackers"))
+            items.append(("attackers", words.attackers))
         if any(c.side == "defenders" for c in cells):
-            items.append(("defenders", "defenders"))
+            items.append(("defenders", words.defenders))
         if view.games_per_pairing > 1:
-            items.append(("", f"{view.games_per_pairing}-game matches: game points"))
+            items.append(("", words.matches.format(view.games_per_pairing)))
         if any(c.kind == "forfeit" for c in cells):
-            items.append(("", f"+ {MINUS} forfeit"))
+            items.append(("", f"+ {MINUS} {words.forfeit}"))
         if any(c.kind == "pending" for c in cells):
-            items.append(("", f"{ELLIPSIS} playing"))
+            items.append(("", f"{ELLIPSIS} {words.playing}"))
         if view.format == "arena" and any(c.streak for c in cells):
-            items.append(("streak", "streak (points doubled)"))
+            items.append(("streak", words.streak))
         for tiebreak in view.tiebreaks:
             if tiebreak.title and tiebreak.title != tiebreak.name:
                 items.append(("", f"{tiebreak.name} {tiebreak.title}"))
         page = self.t.rows
         for row in page:
             if row.withdrawn:
-                note = row.note or "withdrawn"
+                note = row.note or words.withdrawn
                 items.append(("", f"{_DAGGER} {drawn_name(row.name)}: {drawn_name(note)}"))
         return items
 
@@ -1079,7 +1113,7 @@ def _text_cell(view: CrosstableView, cell: Cell | None) -> str:
     result = _result_text(cell)
     if view.format == "swiss":
         if cell.kind == "bye":
-            return f"bye {result}"
+            return f"{view.words.bye} {result}"
         side = {"attackers": "a", "defenders": "d", None: " "}[cell.side]
         opponent = "" if cell.opponent is None else str(cell.opponent)
         return f"{opponent}{side} {result}".rstrip()
@@ -1103,17 +1137,20 @@ def crosstable_text(view: CrosstableView, *, limit: int = TEXT_LIMIT) -> str:
     rows = view.rows[start:stop]
     ties = any(r.rank_to is not None and r.rank_to != r.rank for r in view.rows)
     has_rating = any(r.rating is not None for r in view.rows)
+    words = view.words
     columns: list[tuple[str, bool, list[str]]] = []
-    columns.append(("#", True, [_rank_text(r, "-") for r in rows]))
+    columns.append((words.rank, True, [_rank_text(r, "-") for r in rows]))
     if ties:
-        columns.append(("No", True, [str(start + i + 1) for i in range(len(rows))]))
+        columns.append((words.number, True, [str(start + i + 1) for i in range(len(rows))]))
     names = [
         clean_name(r.name).replace("`", "'") + (" " + _DAGGER if r.withdrawn else "") for r in rows
     ]
     name_cells = min(TEXT_NAME_CHARS, max([_cells_width(n) for n in names] + [6]))
-    columns.append(("Player", False, [_fit_cells(n, name_cells) for n in names]))
+    columns.append((words.player, False, [_fit_cells(n, name_cells) for n in names]))
     if has_rating:
-        columns.append(("Rtg", True, ["" if r.rating is None else str(r.rating) for r in rows]))
+        columns.append(
+            (words.rating, True, ["" if r.rating is None else str(r.rating) for r in rows])
+        )
     if view.format == "arena":
         games = []
         for r in rows:
@@ -1122,7 +1159,7 @@ def crosstable_text(view: CrosstableView, *, limit: int = TEXT_LIMIT) -> str:
                 _result_text(c) + ("*" if c.streak else "") for c in cells[-ARENA_GAMES:]
             )
             games.append((ELLIPSIS + " " if len(cells) > ARENA_GAMES else "") + shown)
-        columns.append(("Games", False, games))
+        columns.append((words.games, False, games))
     else:
         count = (
             len(view.rows)
@@ -1130,7 +1167,7 @@ def crosstable_text(view: CrosstableView, *, limit: int = TEXT_LIMIT) -> str:
             else max((len(r.cells) for r in view.rows), default=0)
         )
         for index in range(count):
-            header = f"R{index + 1}" if view.format == "swiss" else str(index + 1)
+            header = words.round.format(index + 1) if view.format == "swiss" else str(index + 1)
             values = []
             for i, r in enumerate(rows):
                 if view.format == "round_robin" and index == start + i:
@@ -1185,23 +1222,24 @@ def crosstable_text(view: CrosstableView, *, limit: int = TEXT_LIMIT) -> str:
 
 
 def _text_notes(view: CrosstableView, rows: Iterable[PlayerRow]) -> str:
+    words = view.words
     cells = [c for r in view.rows for c in r.cells if c is not None]
     notes: list[str] = []
     if view.format == "swiss" and any(c.side for c in cells):
-        notes.append("a/d: played attackers/defenders")
+        notes.append(words.played_sides)
     if view.format == "round_robin" and any(c.side for c in cells):
-        notes.append("a/d before a result: attackers/defenders")
+        notes.append(words.pending_sides)
     if view.games_per_pairing > 1:
-        notes.append(f"{view.games_per_pairing}-game matches: game points")
+        notes.append(words.matches.format(view.games_per_pairing))
     if any(c.kind == "forfeit" for c in cells):
-        notes.append(f"+ {MINUS} forfeit")
+        notes.append(f"+ {MINUS} {words.forfeit}")
     if any(c.kind == "pending" for c in cells):
-        notes.append(f"{ELLIPSIS} playing")
+        notes.append(f"{ELLIPSIS} {words.playing}")
     if view.format == "arena" and any(c.streak for c in cells):
-        notes.append("* streak")
+        notes.append(f"* {words.streak_short}")
     notes += [f"{t.name} {t.title}" for t in view.tiebreaks if t.title and t.title != t.name]
     notes += [
-        f"{_DAGGER} {clean_name(r.name)}: {clean_name(r.note or 'withdrawn')}"
+        f"{_DAGGER} {clean_name(r.name)}: {clean_name(r.note or words.withdrawn)}"
         for r in rows
         if r.withdrawn
     ]
@@ -1213,6 +1251,7 @@ __all__ = [
     "MAX_ROWS",
     "Cell",
     "CrosstableView",
+    "CrosstableWords",
     "Drawn",
     "PlayerRow",
     "Tiebreak",

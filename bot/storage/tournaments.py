@@ -23,8 +23,20 @@ Status = Literal["signup", "running", "paused", "finished", "cancelled"]
 Decided = Literal["played", "bye", "forfeit", "adjudicated"]
 
 
+EntryBar = Literal[
+    "over", "no late entry", "last round", "below floor", "above ceiling", "already in", "left"
+]
+"""Which rule keeps a player out of an event."""
+
+
 class EntryRefused(StorageError):
-    """A player may not join (or leave) an event; the message says why, in users' words."""
+    """A player may not join an event: ``why`` says which rule (``left_reason``: why a player
+    who left did); the message says it for the logs."""
+
+    def __init__(self, message: str, why: EntryBar, left_reason: str | None = None) -> None:
+        super().__init__(message)
+        self.why: EntryBar = why
+        self.left_reason = left_reason
 
 
 @dataclass(frozen=True)
@@ -317,10 +329,11 @@ class TournamentStore:
         async with self._db.transaction() as connection:
             event = await _fetch_event(connection, event_id, lock=True)
             if event.status not in ("signup", "running", "paused"):
-                raise EntryRefused(f"**{event.name}** is over.")
+                raise EntryRefused(f"**{event.name}** is over.", "over")
             if event.status != "signup" and event.spec.format == "round_robin":
                 raise EntryRefused(
-                    f"**{event.name}** has begun: a round robin takes no late entry."
+                    f"**{event.name}** has begun: a round robin takes no late entry.",
+                    "no late entry",
                 )
             if (
                 event.status != "signup"
@@ -328,16 +341,19 @@ class TournamentStore:
                 and event.round >= (event.spec.rounds or 1)
             ):
                 raise EntryRefused(
-                    f"**{event.name}** is playing its last round: there is no round left to join."
+                    f"**{event.name}** is playing its last round: there is no round left to join.",
+                    "last round",
                 )
             floor, ceiling = event.spec.rating_floor, event.spec.rating_ceiling
             if floor is not None and rating < floor:
                 raise EntryRefused(
-                    f"**{event.name}** is for players rated {floor} or more; you are {rating:.0f}."
+                    f"**{event.name}** is for players rated {floor} or more; you are {rating:.0f}.",
+                    "below floor",
                 )
             if ceiling is not None and rating > ceiling:
                 raise EntryRefused(
-                    f"**{event.name}** is for players rated up to {ceiling}; you are {rating:.0f}."
+                    f"**{event.name}** is for players rated up to {ceiling}; you are {rating:.0f}.",
+                    "above ceiling",
                 )
             who = await player_id(connection, player, now)
             existing = await connection.fetch_one(
@@ -347,9 +363,11 @@ class TournamentStore:
             )
             if existing is not None:
                 if existing["left_reason"] is None:
-                    raise EntryRefused(f"You are already in **{event.name}**.")
+                    raise EntryRefused(f"You are already in **{event.name}**.", "already in")
                 raise EntryRefused(
-                    f"You left **{event.name}** ({existing['left_reason']}) and cannot join again."
+                    f"You left **{event.name}** ({existing['left_reason']}) and cannot join again.",
+                    "left",
+                    existing["left_reason"],
                 )
             joined_round = event.round if event.status != "signup" else 0
             await connection.execute(

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, Protocol
 
-from bot.engine import Side, get_variant
+from bot.engine import Side
 from bot.storage import (
     ChannelBusy,
     DatabaseUnavailable,
@@ -53,16 +53,12 @@ from bot.storage.lobby import Pairing as Pairing
 from bot.storage.lobby import Seek as Seek
 from bot.storage.lobby import Waiting as Waiting
 
-from .durations import LOBBY_MOVE_SECONDS, describe_duration
-from .errors import UserError
+from .durations import LOBBY_MOVE_SECONDS
+from .errors import Refusal, Refused
 from .games import GameHub, LiveGame, rematch_sides
-from .wording import plain_name, plural
 
 log = logging.getLogger(__name__)
 
-LOBBY_TIMES = {f"{describe_duration(seconds)} per move": seconds for seconds in LOBBY_MOVE_SECONDS}
-"""The times per move the lobby offers, by name ("2 minutes per move" to "3 days per move"):
-few, so that seeks meet."""
 DEFAULT_LOBBY_TIME = 86400
 """Games across servers are often slow: a day per move unless the seeker says otherwise."""
 GAMES = "games"
@@ -240,7 +236,8 @@ class LobbyList:
     counts: tuple[tuple[str, int], ...]
     """Playable seeks per variant, by variant name."""
     own: Seek | None
-    refusal: str | None
+    refusal: Refusal | None
+    """Why no seek may be played from here (:class:`LobbyOff`, :class:`LobbyElsewhere`)."""
 
 
 SeekState = Literal[
@@ -250,40 +247,192 @@ SeekState = Literal[
 cancelled by the player's newer one is ``replaced``; ``closed``: none of these)."""
 
 
+# ---------------------------------------------------------------------- refusals
+# What the lobby refuses, as data: worded in compose/lobby.py.
+
+
+@dataclass(frozen=True)
+class TimeNotListed(Refusal):
+    """A time per move the lobby does not offer."""
+
+
+@dataclass(frozen=True)
+class LobbyOff(Refusal):
+    """This server has turned the lobby off: no seek from here."""
+
+
+@dataclass(frozen=True)
+class LobbyElsewhere(Refusal):
+    """This server keeps the lobby to its ``channels``."""
+
+    channels: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class VariantsOffered(Refusal):
+    """This server offers only these ``variants`` in the lobby (their names)."""
+
+    variants: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TimesOffered(Refusal):
+    """This server offers only these times per move (``None``: no limit) in the lobby."""
+
+    times: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class StillPlaying(Refusal):
+    """The player is playing game ``game_id`` (in ``channel_id``): no seek before it ends."""
+
+    game_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True)
+class OwnSeekTaken(Refusal):
+    """A player cannot play their own seek."""
+
+
+@dataclass(frozen=True)
+class BlockedEitherWay(Refusal):
+    """One of the two players has blocked the other."""
+
+
+@dataclass(frozen=True)
+class SeekOutOfReach(Refusal):
+    """The player's ``rating`` is outside the reach (``reach``, now) of the ``seek``."""
+
+    seek: Seek
+    reach: float
+    rating: float
+
+
+@dataclass(frozen=True)
+class SeekNotOpen(Refusal):
+    """The seek is no longer open (``listed``: one the lobby's list showed, looked up first)."""
+
+    listed: bool = False
+
+
+@dataclass(frozen=True)
+class NotInAServer(Refusal):
+    """A seek is played from a server's channel, not a direct message."""
+
+
+@dataclass(frozen=True)
+class NameWhomToBlock(Refusal):
+    """Neither a player nor a game was named to block (or both were)."""
+
+
+@dataclass(frozen=True)
+class BlockingOneself(Refusal):
+    """A player cannot block themself."""
+
+
+@dataclass(frozen=True)
+class BotsNeverSeek(Refusal):
+    """Bots never play in the lobby: nothing to block."""
+
+
+@dataclass(frozen=True)
+class NoSuchGame(Refusal):
+    """There is no game ``game_id``."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class NotYourGame(Refusal):
+    """The player did not play game ``game_id``."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class AIOpponent(Refusal):
+    """The opponent to block was the AI, which never plays in the lobby."""
+
+
+@dataclass(frozen=True)
+class PlayedOneself(Refusal):
+    """The player played themself in the game named: nobody to block."""
+
+
+@dataclass(frozen=True)
+class NobodyBlocked(Refusal):
+    """The player has blocked nobody."""
+
+
+@dataclass(frozen=True)
+class NotBlocked(Refusal):
+    """``typed`` names none of the ``blocked`` players the player has blocked."""
+
+    typed: str
+    blocked: int
+
+
+@dataclass(frozen=True)
+class NotAPlayer(Refusal):
+    """Only the players of a game ask for its rematch (``answering``: or answer it)."""
+
+    answering: bool = False
+
+
+@dataclass(frozen=True)
+class LobbyOffThere(Refusal):
+    """The server ``guild_name`` turned games with other servers off: no rematch across."""
+
+    guild_name: str
+
+
+@dataclass(frozen=True)
+class VenueTaken(Refusal):
+    """A new game began meanwhile in one of the two threads of a rematch across servers."""
+
+
+@dataclass(frozen=True)
+class ResumeFromServer(Refusal):
+    """An adjourned game ``game_id`` continues from a server's channel, not a direct message."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class LobbyOffHere(Refusal):
+    """This server turned games with other servers off: the game continues in another."""
+
+
+@dataclass(frozen=True)
+class NoVenueHere(Refusal):
+    """The game cannot be opened in this channel."""
+
+
+@dataclass(frozen=True)
+class ChannelHasGame(Refusal):
+    """This channel has a game of its own: the adjourned game continues elsewhere."""
+
+
 # ---------------------------------------------------------------------- the server's own rules
 
 
-def time_words(seconds: int | None) -> str:
-    """``1 day per move``."""
-    return "no time limit" if seconds is None else f"{describe_duration(seconds)} per move"
-
-
-def words_list(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def check_server(settings: ServerSettings, channel_id: int, parent_id: int | None) -> None:
-    """Refuse a seek this server does not take here, saying why."""
+    """Refuse a seek this server does not take here (:class:`LobbyOff`,
+    :class:`LobbyElsewhere`)."""
     if not settings.lobby:
-        raise UserError(
-            "This server has turned the lobby off, so games with other servers cannot be sought "
-            "here (a moderator can turn it on with `/tafl settings lobby:True`)."
-        )
+        raise Refused(LobbyOff())
     allowed = settings.lobby_channels
     if allowed and channel_id not in allowed and parent_id not in allowed:
-        where = ", ".join(f"<#{channel}>" for channel in sorted(allowed))
-        raise UserError(f"On this server the lobby is in {where}: seek from there.")
+        raise Refused(LobbyElsewhere(tuple(sorted(allowed))))
 
 
 def check_offer(settings: ServerSettings, variant: str, seconds: int | None) -> None:
     """Refuse a variant or a time this server has left out of the lobby."""
     if settings.lobby_variants and variant not in settings.lobby_variants:
-        names = words_list([get_variant(name).title for name in sorted(settings.lobby_variants)])
-        raise UserError(f"This server offers only {names} in the lobby.")
+        raise Refused(VariantsOffered(tuple(sorted(settings.lobby_variants))))
     if settings.lobby_times and seconds not in settings.lobby_times:
-        times = words_list([time_words(value) for value in sorted(settings.lobby_times)])
-        raise UserError(f"This server offers only {times} in the lobby.")
+        raise Refused(TimesOffered(tuple(sorted(settings.lobby_times))))
 
 
 def offered(settings: ServerSettings, seek: Seek) -> bool:
@@ -293,20 +442,9 @@ def offered(settings: ServerSettings, seek: Seek) -> bool:
     )
 
 
-def out_of_reach_words(refused: OutOfReach) -> str:
-    """Why a player may not play a seek listed earlier: their rating is outside its reach."""
-    seek = refused.seek
-    low, high = seek.rating - refused.reach, seek.rating + refused.reach
-    widening = (
-        f" Its range widens as it waits (up to ±{WIDEST_REACH}): try again later, or seek"
-        if seek.reach_set is None and refused.reach < WIDEST_REACH
-        else " Seek"
-    )
-    return (
-        f"That seek is for players rated {max(0, low):.0f} to {high:.0f}, and your "
-        f"{get_variant(seek.variant).title} rating is {refused.rating:.0f}, so you cannot play "
-        f"it.{widening} a game yourself with `/tafl seek`."
-    )
+def _name_of(player: Participant) -> str:
+    """The name a blocked player is picked by (as the autocomplete lists them)."""
+    return player.display_name or f"player {player.user_id}"
 
 
 class LobbyService:
@@ -335,9 +473,9 @@ class LobbyService:
     ) -> Waiting | Pairing:
         """Seek a game from ``channel_id`` (a thread of ``parent_id``), or play the open seek
         ``answering``: the seek waits in the lobby, or is paired at once (the game is then
-        started with :meth:`start`). A :class:`UserError` says why it may not."""
-        if seconds not in LOBBY_TIMES.values():
-            raise UserError("Choose one of the lobby's times per move from the list.")
+        started with :meth:`start`). :class:`Refused` says why it may not."""
+        if seconds not in LOBBY_MOVE_SECONDS:  # few, so that seeks meet
+            raise Refused(TimeNotListed())
         settings = await self.storage.settings.get(guild_id)
         check_server(settings, channel_id, parent_id)
         check_offer(settings, variant, seconds)
@@ -345,23 +483,15 @@ class LobbyService:
         try:
             return await self.storage.lobby.seek(request, answering=answering)
         except InAGame as playing:
-            raise UserError(
-                f"You are playing game #{playing.game_id} (<#{playing.channel_id}>): finish it "
-                "before seeking another. Games of a day or more per move are no bar."
-            ) from None
+            raise Refused(StillPlaying(playing.game_id, playing.channel_id)) from None
         except OwnSeek:
-            raise UserError("That is your own seek.") from None
+            raise Refused(OwnSeekTaken()) from None
         except Blocked:
-            raise UserError(
-                "You cannot play this player (one of you has blocked the other)."
-            ) from None
+            raise Refused(BlockedEitherWay()) from None
         except OutOfReach as refused:
-            raise UserError(out_of_reach_words(refused)) from None
+            raise Refused(SeekOutOfReach(refused.seek, refused.reach, refused.rating)) from None
         except SeekClosed:
-            raise UserError(
-                "That seek is no longer open (paired, cancelled or expired): look at "
-                "`/tafl lobby` again."
-            ) from None
+            raise Refused(SeekNotOpen()) from None
 
     async def answer(
         self,
@@ -373,10 +503,10 @@ class LobbyService:
     ) -> Waiting | Pairing:
         """Play a seek listed by the lobby: a seek of the same game, answering that one."""
         if guild_id is None:
-            raise UserError("Play a seek from a server channel.")
+            raise Refused(NotInAServer())
         seek = await self.storage.lobby.get(seek_id)
         if seek is None or seek.status != "open":
-            raise UserError("That seek is no longer open: look at `/tafl lobby` again.")
+            raise Refused(SeekNotOpen(listed=True))
         return await self.seek(
             player,
             guild_id,
@@ -415,14 +545,14 @@ class LobbyService:
     ) -> LobbyList:
         """The seeks a member could play from here: the lobby's rule (no own seek, nobody
         blocked either way, their rating within each seek's reach) and this server's offer."""
-        refusal = None
+        refusal: Refusal | None = None
         settings = None
         if guild_id is not None:
             settings = await self.storage.settings.get(guild_id)
             try:
                 check_server(settings, channel_id, parent_id)
-            except UserError as error:
-                refusal = str(error)
+            except Refused as refused:
+                refusal = refused.refusal
         seeks = await self.storage.lobby.playable(user_id, variant)
         if settings is not None:
             seeks = [seek for seek in seeks if offered(settings, seek)]
@@ -447,17 +577,14 @@ class LobbyService:
     ) -> Participant:
         """Whom ``user_id`` means to block: a player picked, or their opponent in a game."""
         if (player is None) == (game_id is None):
-            raise UserError(
-                "Name the player to block, or the number of a game you played against them "
-                "(`/tafl block game:12`)."
-            )
+            raise Refused(NameWhomToBlock())
         if game_id is not None:
             return await self.opponent(user_id, game_id)
         assert player is not None
         if player.user_id == user_id:
-            raise UserError("You cannot block yourself.")
+            raise Refused(BlockingOneself())
         if player_is_bot:
-            raise UserError("Bots never play in the lobby.")
+            raise Refused(BotsNeverSeek())
         return player
 
     async def opponent(self, user_id: int, game_id: int) -> Participant:
@@ -465,15 +592,15 @@ class LobbyService:
         try:
             record = await self.storage.games.get(game_id)
         except NotFound:
-            raise UserError(f"There is no game #{game_id}.") from None
+            raise Refused(NoSuchGame(game_id)) from None
         side = record.side_of(user_id)
         if side is None:
-            raise UserError(f"You did not play game #{game_id}.")
+            raise Refused(NotYourGame(game_id))
         other = record.player("defenders" if side == "attackers" else "attackers")
         if other.is_ai or other.user_id is None:
-            raise UserError("The AI never plays in the lobby: there is nobody to block.")
+            raise Refused(AIOpponent())
         if other.user_id == user_id:
-            raise UserError("You played yourself in that game: there is nobody to block.")
+            raise Refused(PlayedOneself())
         return other
 
     async def block(self, user_id: int, other: Participant) -> bool:
@@ -489,21 +616,18 @@ class LobbyService:
         player's own blocks: a member of another server cannot be picked from this one)."""
         blocked = await self.storage.lobby.blocked(user_id)
         if not blocked:
-            raise UserError("You have not blocked anyone.")
+            raise Refused(NobodyBlocked())
         wanted = typed.strip().removeprefix("<@").removesuffix(">").lstrip("!")
         chosen = next(
             (
                 other
                 for other in blocked
-                if str(other.user_id) == wanted or plain_name(other).casefold() == wanted.casefold()
+                if str(other.user_id) == wanted or _name_of(other).casefold() == wanted.casefold()
             ),
             None,
         )
         if chosen is None or chosen.user_id is None:
-            raise UserError(
-                f"You have not blocked {typed!r}: choose from the list as you type "
-                f"(you have blocked {plural(len(blocked), 'player')})."
-            )
+            raise Refused(NotBlocked(typed, len(blocked)))
         await self.storage.lobby.unblock(user_id, chosen.user_id)
         return chosen
 
@@ -587,7 +711,7 @@ class LobbyService:
         ``venues``): it goes to the other player, where both servers still take such games."""
         mine = next((v for v in venues if old.player(v.side).user_id == user_id), None)
         if mine is None:
-            raise UserError("Only the players of that game can ask for a rematch.")
+            raise Refused(NotAPlayer())
         theirs = next(v for v in venues if v.side != mine.side)
         await self.check_lobbies(venues)
         attackers, defenders = rematch_sides(old)
@@ -607,7 +731,7 @@ class LobbyService:
         venues = await self.storage.games.venues(game_id)
         mine = next((v for v in venues if record.player(v.side).user_id == user_id), None)
         if mine is None:
-            raise UserError("Only the players of that game can answer.")
+            raise Refused(NotAPlayer(answering=True))
         theirs = next(v for v in venues if v.side != mine.side)
         if accept:
             await self.check_lobbies(venues)
@@ -618,10 +742,7 @@ class LobbyService:
         no rematch across servers then."""
         for venue in venues:
             if not (await self.storage.settings.get(venue.guild_id)).lobby:
-                raise UserError(
-                    f"{venue.guild_name} has turned games with other servers off: no rematch "
-                    "across servers (seek a new game with `/tafl seek`)."
-                )
+                raise Refused(LobbyOffThere(venue.guild_name))
 
     async def rematch(self, old: GameRecord, venues: tuple[Venue, ...]) -> AcrossStarted:
         """Start the rematch of a game across servers in the same two venues."""
@@ -642,10 +763,7 @@ class LobbyService:
                 places=places,
             )
         except ChannelBusy:
-            raise UserError(
-                "A new game has begun in one of the two threads meanwhile: seek another with "
-                "`/tafl seek`."
-            ) from None
+            raise Refused(VenueTaken()) from None
         return self._started(self.hub.adopt(record, made), rematch_of=old.id)
 
     # ------------------------------------------------------------------ venues deleted
@@ -700,14 +818,9 @@ class LobbyService:
         """Whether an adjourned game may continue where its player asks (``/tafl board``): in
         a server that takes games with other servers."""
         if guild_id is None:
-            raise UserError(
-                f"Continue game #{record.id} from a channel of a server, not a direct message."
-            )
+            raise Refused(ResumeFromServer(record.id))
         if not (await self.storage.settings.get(guild_id)).lobby:
-            raise UserError(
-                "This server has turned games with other servers off: continue the game in "
-                "another server."
-            )
+            raise Refused(LobbyOffHere())
 
     async def resume(
         self,
@@ -729,13 +842,11 @@ class LobbyService:
             opened = await self.opener.open_thread(request)
             place = place_of(guild_id, guild_name, channel_id, opened)
         if place is None:
-            raise UserError("I cannot open the game here: try another channel.")
+            raise Refused(NoVenueHere())
         try:
             await self.storage.games.resume_at(record.id, venue.side, place)
         except ChannelBusy:
-            raise UserError(
-                "This channel has a game of its own: continue in another one."
-            ) from None
+            raise Refused(ChannelHasGame()) from None
         except NotFound:
             raise await self.hub.game_over(record.id) from None
         live = await self.hub.refresh(record.id)

@@ -22,7 +22,6 @@ from typing import Literal, Protocol
 
 from bot import tournament as logic
 from bot.engine import Side, get_variant
-from bot.render.crosstable import Cell, CrosstableView, PlayerRow, SidePlayed, Tiebreak
 from bot.storage import (
     ChannelBusy,
     GameRecord,
@@ -33,6 +32,7 @@ from bot.storage import (
 )
 from bot.storage.tournaments import (
     Entrant,
+    EntryBar,
     EntryRefused,
     Format,
     LogEntry,
@@ -43,11 +43,10 @@ from bot.storage.tournaments import Status as Status
 from bot.storage.tournaments import StoredPairing as StoredPairing
 from bot.storage.tournaments import Tournament as Tournament
 
-from .durations import describe_duration, parse_move_time
-from .errors import UserError
+from .durations import parse_move_time
+from .errors import Refusal, Refused, UserError
 from .games import Ended, GameHub, LiveGame
 from .records import RESULT_TAGS, otn_record
-from .wording import plain_name, plural
 
 log = logging.getLogger(__name__)
 
@@ -310,101 +309,6 @@ def standings_of(event: Tournament, sheet: Sheet) -> list[Line]:
     return lines
 
 
-TIEBREAK_TITLES = {
-    "BH": "Buchholz",
-    "SB": "Sonneborn-Berger",
-    "GP": "game points (the first tiebreak)",
-    "W": "wins",
-    "Perf": "performance rating",
-    "games": "games played",
-}
-
-
-def crosstable_view(
-    event: Tournament, sheet: Sheet, lines: list[Line], subtitle: str
-) -> CrosstableView:
-    """The crosstable of the standings ``lines``: per round (Swiss), per opponent (round robin)
-    or per game (arena), each cell from the player's side of the sheet."""
-    row_of = {line.player.user_id or 0: number for number, line in enumerate(lines, start=1)}
-    arena = logic.arena_scores(sheet.arena_games) if event.spec.format == "arena" else {}
-    rows = []
-    for line in lines:
-        me = line.player.user_id or 0
-        if event.spec.format == "arena":
-            cells: tuple[Cell | None, ...] = tuple(
-                Cell.game(float(points), streak=points >= 3)
-                for points in (arena[me].sheet if me in arena else ())
-            )
-        elif event.spec.format == "round_robin":
-            against = {
-                p.pairing.opponent(me): p
-                for r in sheet.rounds
-                for p in r.pairings
-                if me in p.pairing.players
-            }
-            cells = tuple(
-                None
-                if other.player.user_id == line.player.user_id
-                else _cell(against.get(other.player.user_id or 0), me, None)
-                for other in lines
-            )
-        else:
-            cells = tuple(_round_cell(r, me, row_of) for r in sheet.rounds)
-        rows.append(
-            PlayerRow(
-                rank=line.rank,
-                name=plain_name(line.player),
-                points=line.points,
-                cells=cells,
-                withdrawn=line.withdrawn,
-                note=line.left or ("withdrawn" if line.withdrawn else ""),
-            )
-        )
-    names = [name for name, _ in lines[0].tiebreaks] if lines else []
-    tiebreaks = tuple(
-        Tiebreak(
-            name,
-            tuple(
-                None if value is None else round(value) if name == "Perf" else value
-                for _, value in (line.tiebreaks[index] for line in lines)
-            ),
-            TIEBREAK_TITLES.get(name, name),
-        )
-        for index, name in enumerate(names)
-    )
-    return CrosstableView(
-        title=event.name,
-        subtitle=subtitle,
-        format=event.spec.format,
-        rows=tuple(rows),
-        tiebreaks=tiebreaks,
-        games_per_pairing=2 if event.spec.matches else 1,
-        points_label="Score" if event.spec.format == "arena" else "Pts",
-    )
-
-
-def _round_cell(played: logic.PlayedRound, me: int, row_of: dict[int, int]) -> Cell:
-    for bye in played.byes:
-        if bye.player == me:
-            return Cell.bye(bye.points) if bye.kind is logic.ByeKind.PAIRING else Cell.absent()
-    for pairing in played.pairings:
-        if me in pairing.pairing.players:
-            return _cell(pairing, me, row_of.get(pairing.pairing.opponent(me)))
-    return Cell.absent()
-
-
-def _cell(pairing: logic.PlayedPairing | None, me: int, opponent: int | None) -> Cell:
-    if pairing is None:
-        return Cell.absent()
-    points = pairing.game_points(me)
-    if pairing.forfeit:
-        return Cell.forfeit(points, opponent)
-    side: SidePlayed | None = None
-    if len(pairing.games) == 1:
-        side = "attackers" if pairing.pairing.attacker == me else "defenders"
-    return Cell.game(points, opponent, side)
-
-
 # ====================================================================== the events, run
 
 
@@ -412,21 +316,6 @@ MIN_ENTRANTS = {"swiss": 4, "round_robin": 3, "arena": 2}
 """Fewest players an event starts with, unless the organiser says otherwise."""
 ANY_STATUS: frozenset[Status] = frozenset(("signup", "running", "paused", "finished", "cancelled"))
 UNDER_WAY: frozenset[Status] = frozenset(("signup", "running", "paused"))
-NONE_AMONG: dict[frozenset[Status], str] = {
-    ANY_STATUS: "had no tournament yet",
-    UNDER_WAY: "no tournament under way",
-    frozenset(("signup",)): "no tournament waiting to start",
-    frozenset(("running",)): "no tournament being played",
-    frozenset(("paused",)): "no paused tournament",
-}
-"""What a server lacks when a command without a number finds no event among these statuses."""
-STATUS_WORDS: dict[Status, str] = {
-    "signup": "open for sign-up",
-    "running": "being played",
-    "paused": "paused",
-    "finished": "finished",
-    "cancelled": "cancelled",
-}
 SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "½-½": (0.5, 0.5), "0-0": (0.0, 0.0)}
 """The results an organiser may set, first-named player's score first (one game's worth)."""
 
@@ -478,6 +367,134 @@ def organisers_detail(pairing: StoredPairing) -> str:
 
 def _duration(text: str | None, default: int | None) -> int | None:
     return default if text is None else parse_move_time(text)
+
+
+# ---------------------------------------------------------------------- refusals
+# What the tournaments refuse, as data: worded in compose/tournaments.py.
+
+
+@dataclass(frozen=True)
+class ServerOnly(Refusal):
+    """Tournaments are run inside a server, not in direct messages."""
+
+
+@dataclass(frozen=True)
+class NotOrganiser(Refusal):
+    """Only members who may manage the server (or have its organisers' role) run its events
+    (``creating``: create one)."""
+
+    creating: bool = False
+
+
+@dataclass(frozen=True)
+class NoEventAmong(Refusal):
+    """This server has no event among these statuses."""
+
+    among: frozenset[Status]
+
+
+@dataclass(frozen=True)
+class NoSuchEvent(Refusal):
+    """There is no event ``event_id`` in this server."""
+
+    event_id: int
+
+
+@dataclass(frozen=True)
+class NotBegun(Refusal):
+    """The event has not begun: no pairings yet (``standings``: no standings yet)."""
+
+    event: Tournament
+    standings: bool = False
+
+
+@dataclass(frozen=True)
+class NoSuchRound(Refusal):
+    """The event has no round ``number``."""
+
+    event: Tournament
+    number: int
+
+
+@dataclass(frozen=True)
+class FloorAboveCeiling(Refusal):
+    """A rating floor above the ceiling."""
+
+    floor: int
+    ceiling: int
+
+
+@dataclass(frozen=True)
+class NotATextChannel(Refusal):
+    """An event is announced in a text channel: its games are played in threads of it."""
+
+
+@dataclass(frozen=True)
+class RoundsForSwiss(Refusal):
+    """``rounds`` is an option of Swiss events only."""
+
+
+@dataclass(frozen=True)
+class MinutesForArenas(Refusal):
+    """``minutes`` is an option of arenas only."""
+
+
+@dataclass(frozen=True)
+class RoundShorterThanMove(Refusal):
+    """A round's longest time shorter than one move's."""
+
+    round_seconds: int
+    move_seconds: int
+
+
+@dataclass(frozen=True)
+class EventIs(Refusal):
+    """The event's status forbids what was asked (it is paused, finished...)."""
+
+    event: Tournament
+
+
+@dataclass(frozen=True)
+class TooFewToStart(Refusal):
+    """Too few have joined (``joined``) to start early: the sign-up goes on."""
+
+    event: Tournament
+    joined: int
+
+
+@dataclass(frozen=True)
+class NoSuchBoard(Refusal):
+    """Round ``round`` of the event has no board ``board`` with two players."""
+
+    event: Tournament
+    round: int
+    board: int
+
+
+@dataclass(frozen=True)
+class NotEntered(Refusal):
+    """``player`` (``None``: the person asking) is not playing in the event."""
+
+    event: Tournament
+    player: Participant | None = None
+
+
+@dataclass(frozen=True)
+class EventOver(Refusal):
+    """The event is over: nobody leaves it any more."""
+
+    event: Tournament
+
+
+@dataclass(frozen=True)
+class EntryBarred(Refusal):
+    """The event takes no entry from this player (``rating``, in the event's variant), by the
+    rule ``why``; ``left_reason``: why a player who left the event did."""
+
+    event: Tournament
+    why: EntryBar
+    rating: float
+    left_reason: str | None = None
 
 
 # ---------------------------------------------------------------------- what happens
@@ -772,14 +789,11 @@ class TournamentService:
         return role is not None and role in roles
 
     async def check_organiser(
-        self, guild_id: int, manager: bool, roles: Collection[int], doing: str = "do that"
+        self, guild_id: int, manager: bool, roles: Collection[int], *, creating: bool = False
     ) -> None:
         """Refuse a member who may not run the server's events."""
         if not await self.may_organise(guild_id, manager, roles):
-            raise UserError(
-                "Only members who may manage the server (or have the organisers' role of "
-                f"`/tafl settings`) can {doing}."
-            )
+            raise Refused(NotOrganiser(creating))
 
     async def find(
         self,
@@ -801,27 +815,21 @@ class TournamentService:
             ]
             events.sort(key=lambda e: e.spec.channel_id not in (channel_id, parent_id))
             if not events:
-                raise UserError(
-                    f"This server has {NONE_AMONG.get(frozenset(among), 'no such tournament')}: "
-                    "an organiser starts one with `/tafl tournament create`."
-                )
+                raise Refused(NoEventAmong(frozenset(among)))
             return events[0]
         try:
             event = await self.storage.tournaments.get(event_id)
         except NotFound:
             event = None
         if event is None or event.spec.guild_id != guild_id:
-            raise UserError(f"There is no tournament #{event_id} in this server.")
+            raise Refused(NoSuchEvent(event_id))
         return event
 
     async def in_guild(self, guild_id: int) -> list[Tournament]:
         """A server's events: under way, then the latest ended ones."""
         events = await self.storage.tournaments.in_guild(guild_id, include_ended=True)
         if not events:
-            raise UserError(
-                "This server has had no tournament yet: an organiser starts one with "
-                "`/tafl tournament create`."
-            )
+            raise Refused(NoEventAmong(ANY_STATUS))
         return events
 
     async def info(self, event: Tournament) -> EventInfo:
@@ -851,12 +859,10 @@ class TournamentService:
         """A round's pairings (the current one by default), each with its game's channel."""
         number = round_number or event.round
         if number == 0:
-            raise UserError(
-                f"**{event.name}** has not begun: it starts <t:{event.spec.starts_at}:R>."
-            )
+            raise Refused(NotBegun(event))
         pairings = await self.storage.tournaments.pairings(event.id, number)
         if not pairings:
-            raise UserError(f"**{event.name}** has no round {number}.")
+            raise Refused(NoSuchRound(event, number))
         return RoundPaired(event, number, tuple([await self._shown(p) for p in pairings]))
 
     async def _shown(self, pairing: StoredPairing) -> PairingShown:
@@ -891,22 +897,17 @@ class TournamentService:
         """Store a new event announced in ``channel_id`` (a text channel: its games are played
         in threads of it), its options checked."""
         if floor is not None and ceiling is not None and floor > ceiling:
-            raise UserError(f"The rating floor ({floor}) is above the ceiling ({ceiling}).")
+            raise Refused(FloorAboveCeiling(floor, ceiling))
         if not text_channel:
-            raise UserError(
-                "Announce a tournament in a text channel: its games are played in threads of it."
-            )
+            raise Refused(NotATextChannel())
         move_seconds = _duration(time, 86400)
         round_seconds = _duration(round_time, None)
         if rounds is not None and format != "swiss":
-            raise UserError("`rounds` is for Swiss events (a round robin plays everyone once).")
+            raise Refused(RoundsForSwiss())
         if minutes is not None and format != "arena":
-            raise UserError("`minutes` is for arenas: a Swiss has `rounds`.")
+            raise Refused(MinutesForArenas())
         if round_seconds is not None and move_seconds is not None and round_seconds < move_seconds:
-            raise UserError(
-                f"A round of {describe_duration(round_seconds)} is shorter than one move's "
-                f"{describe_duration(move_seconds)}: give `round_time` several moves' time."
-            )
+            raise Refused(RoundShorterThanMove(round_seconds, move_seconds))
         delay = _duration(starts_in, 3600) or 0
         kind: Format = (
             "round_robin" if format == "round_robin" else "arena" if format == "arena" else "swiss"
@@ -938,15 +939,10 @@ class TournamentService:
         """Refuse to start an event early unless it is open for sign-up with enough players
         (the sign-up goes on; at its time, too few players cancel it)."""
         if event.status != "signup":
-            raise UserError(f"**{event.name}** is {STATUS_WORDS[event.status]}.")
+            raise Refused(EventIs(event))
         joined = await self.players(event.id)
         if joined < event.spec.min_entrants:
-            raise UserError(
-                f"**{event.name}** needs {plural(event.spec.min_entrants, 'player')} to start "
-                f"and has {joined}; it stays open for sign-up (it starts "
-                f"<t:{event.spec.starts_at}:R>, or is cancelled then if still too few have "
-                "joined)."
-            )
+            raise Refused(TooFewToStart(event, joined))
 
     async def start(self, event: Tournament, *, by: Participant | None = None) -> Start:
         """Start the event now (its time has come, or the organiser started it early): too
@@ -959,14 +955,14 @@ class TournamentService:
         if not await self.storage.tournaments.change_status(
             event.id, ["running"], "paused", actor=by, action="paused"
         ):
-            raise UserError(f"**{event.name}** is {STATUS_WORDS[event.status]}.")
+            raise Refused(EventIs(event))
 
     async def resume(self, event: Tournament, by: Participant) -> None:
         """Resume a paused event (then :meth:`advance` carries it on where it stands)."""
         if not await self.storage.tournaments.change_status(
             event.id, ["paused"], "running", actor=by, action="resumed"
         ):
-            raise UserError(f"**{event.name}** is {STATUS_WORDS[event.status]}.")
+            raise Refused(EventIs(event))
 
     async def cancel(self, event: Tournament, by: Participant, reason: str) -> None:
         """Cancel an event under way (then :meth:`stop_games` stops its games)."""
@@ -978,7 +974,7 @@ class TournamentService:
             action="cancelled",
             detail=reason,
         ):
-            raise UserError(f"**{event.name}** is {STATUS_WORDS[event.status]}.")
+            raise Refused(EventIs(event))
 
     async def stop_games(self, event: Tournament, reason: str) -> None:
         """A cancelled event's games of the round under way are called off."""
@@ -999,9 +995,7 @@ class TournamentService:
         pairings = await self.storage.tournaments.pairings(event.id, round_number)
         pairing = next((p for p in pairings if p.board == board), None)
         if pairing is None or pairing.second is None:
-            raise UserError(
-                f"Round {round_number} of **{event.name}** has no board {board} with two players."
-            )
+            raise Refused(NoSuchBoard(event, round_number, board))
         how: Literal["forfeit", "adjudicated"] = (
             "forfeit" if result == "0-0" or "forfeit" in reason.lower() else "adjudicated"
         )
@@ -1030,7 +1024,7 @@ class TournamentService:
         if not await self.storage.tournaments.leave(
             event.id, player.user_id or 0, "removed", actor=by, detail=reason
         ):
-            raise UserError(f"{plain_name(player)} is not playing in **{event.name}**.")
+            raise Refused(NotEntered(event, player))
         return await self._forfeit_current(event, player.user_id or 0, reason)
 
     async def _forfeit_current(self, event: Tournament, user_id: int, reason: str) -> bool:
@@ -1074,7 +1068,9 @@ class TournamentService:
         try:
             await self.storage.tournaments.join(event.id, player, rating.rating.rating)
         except EntryRefused as refused:
-            raise UserError(str(refused)) from None
+            raise Refused(
+                EntryBarred(event, refused.why, rating.rating.rating, refused.left_reason)
+            ) from None
         return Joined(event, None if event.status == "signup" else event.round + 1)
 
     async def leave(
@@ -1084,7 +1080,7 @@ class TournamentService:
         confirmed (``confirmed``: the game they were told of), and that game is resigned, as
         with /tafl resign, so that their opponent is not left waiting for the clock."""
         if event.status in ("finished", "cancelled"):
-            raise UserError(f"**{event.name}** is over.")
+            raise Refused(EventOver(event))
         playing = await self.game_under_way(event, user_id)
         if playing is not None and playing[0].id != confirmed:
             live, pairing = playing
@@ -1092,10 +1088,11 @@ class TournamentService:
             assert side is not None
             return LeaveAsked(event, live, pairing, live.participant(side.other))
         if not await self.storage.tournaments.leave(event.id, user_id, "withdrew"):
-            raise UserError(f"You are not playing in **{event.name}**.")
+            raise Refused(NotEntered(event))
         ended = None
         if playing is not None:
-            with contextlib.suppress(UserError):
+            # (the games service's refusals: a UserError until it refuses with Refused)
+            with contextlib.suppress(Refused, UserError):
                 # It may have ended meanwhile (its last move, the clock): nothing to resign.
                 ended = await self.hub.resign(playing[0].record.channel_id, user_id)
         return Left(event, ended)
@@ -1122,10 +1119,7 @@ class TournamentService:
     def check_begun(self, event: Tournament) -> None:
         """Refuse the standings of an event that has not begun."""
         if event.round == 0:
-            raise UserError(
-                f"**{event.name}** has not begun (it starts <t:{event.spec.starts_at}:R>): "
-                "`/tafl tournament info` lists who has joined."
-            )
+            raise Refused(NotBegun(event, standings=True))
 
     async def standings(self, event_id: int) -> Standings:
         """The standings after the last round whose results are all in (the round under way,
@@ -1248,7 +1242,8 @@ class TournamentService:
             pairings = pair_round(event, sheet, 1)
         if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
             return Start(event, "already begun")
-        await storage.log(event.id, by, "started", plural(len(entrants), "player"))
+        count = len(entrants)
+        await storage.log(event.id, by, "started", f"{count} player{'' if count == 1 else 's'}")
         await self.stage.show(await self.announcement(event.id))
         fresh = await storage.get(event.id)
         await self._start_games(fresh)

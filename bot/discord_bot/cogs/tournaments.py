@@ -4,8 +4,7 @@ sign-up to prize-giving, and the organiser's tools."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Collection, Sequence
 
 import discord
 from discord import app_commands
@@ -13,30 +12,25 @@ from discord.ext import commands
 
 from bot.storage import Participant
 
-from ..app.errors import UserError
+from ..app.errors import Refused
+from ..app.games import Ended, LiveGame
 from ..app.tournaments import (
     ANY_STATUS,
-    STATUS_WORDS,
     UNDER_WAY,
+    CalledOff,
+    GameBegun,
+    GameLostOnTime,
     LeaveAsked,
+    News,
+    ServerOnly,
     Status,
     Tournament,
+    TournamentService,
 )
-from ..app.wording import plain_name
 from ..choices import VARIANT_CHOICES
-from ..limits import CONTENT, clip, fit_embed
-from ..people import participant_of
-from ..tournament_desk import (
-    announcement_embed,
-    describe_event,
-    export_file,
-    points_text,
-    result_text,
-)
-from ..views import LeaveButton, TournamentButton, confirm_leave_view, tournament_view
-
-if TYPE_CHECKING:
-    from ..client import TaflBot
+from ..compose import tournaments as words
+from ..compose.tournaments import ConfirmLeave, EventButton
+from ..table import Table, participant_of
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +48,14 @@ def roles_of(interaction: discord.Interaction) -> tuple[bool, list[int]]:
     return manager, [role.id for role in getattr(interaction.user, "roles", ())]
 
 
+Show = Callable[[LiveGame, Sequence[str]], Awaitable[None]]
+"""Post a game's board with these words above it (the games' cog)."""
+AnnounceEnd = Callable[[Ended], Awaitable[None]]
+"""Announce how a game ended (the games' cog)."""
+CalledOffBoard = Callable[[Ended, str], Awaitable[None]]
+"""Post the final board of a game called off, with these words (the games' cog)."""
+
+
 class Tournaments(commands.Cog):
     """Tournaments inside a server."""
 
@@ -61,18 +63,49 @@ class Tournaments(commands.Cog):
         name="tournament", description="Tournaments in this server: Swiss, round robin, arena"
     )
 
-    def __init__(self, bot: TaflBot) -> None:
-        self.bot = bot
-        self.events = bot.tournaments
-        self.desk = bot.tournament_desk
-        bot.clicks.register(TournamentButton, self.on_button)
-        bot.clicks.register(LeaveButton, self.on_leave_confirmed)
+    def __init__(
+        self,
+        events: TournamentService,
+        table: Table,
+        *,
+        show: Show,
+        announce_end: AnnounceEnd,
+        called_off: CalledOffBoard,
+    ) -> None:
+        self.events = events
+        self.table = table
+        self._show = show
+        self._announce_end = announce_end
+        self._called_off = called_off
+        table.on(EventButton, self.on_button)
+        table.on(ConfirmLeave, self.on_leave_confirmed)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Tournaments belong to a server: not in direct messages."""
         if interaction.guild_id is None:
-            raise UserError("Tournaments are run inside a server: use this in a server channel.")
+            raise Refused(ServerOnly())
         return True
+
+    # ------------------------------------------------------------------ news
+
+    async def show(self, news: News) -> None:
+        """Tell the server what happened in one of its events (see :class:`News`)."""
+        if isinstance(news, GameBegun):
+            await self._show(news.live, [words.game_begun(news)])
+        elif isinstance(news, GameLostOnTime):
+            await self._announce_end(news.ended)
+        elif isinstance(news, CalledOff):
+            # The game's final board (like any ended game's: no ping, no clock, no buttons)
+            # says why it was called off.
+            text = words.called_off(news.event, news.ended.game.id, news.reason)
+            await self._called_off(news.ended, text)
+        else:
+            await self.table.deliver(None, words.told(news))
+
+    async def refresh_announcement(self, event_id: int) -> None:
+        """Bring the event's announcement up to date: its status and players."""
+        news = await self.events.announcement(event_id)
+        await self.table.deliver(None, words.announcement_changed(news))
 
     # ------------------------------------------------------------------ organiser
 
@@ -113,9 +146,7 @@ class Tournaments(commands.Cog):
         """Store the event and post its announcement with Join and Leave buttons."""
         assert interaction.guild_id is not None
         manager, roles = roles_of(interaction)
-        await self.events.check_organiser(
-            interaction.guild_id, manager, roles, "create tournaments"
-        )
+        await self.events.check_organiser(interaction.guild_id, manager, roles, creating=True)
         event = await self.events.create(
             participant_of(interaction.user),
             interaction.guild_id,
@@ -135,11 +166,9 @@ class Tournaments(commands.Cog):
             ceiling=ceiling,
             min_players=min_players,
         )
-        sent = await interaction.response.send_message(
-            embed=announcement_embed(event, 0), view=tournament_view(event.id)
-        )
-        if sent.message_id is not None:
-            await self.events.announced(event.id, sent.message_id)
+        sent = await self.table.answered(interaction, words.announcement(event, 0))
+        if sent is not None:
+            await self.events.announced(event.id, sent)
 
     async def _organised(
         self,
@@ -174,14 +203,9 @@ class Tournaments(commands.Cog):
         """Start early (before its announced time)."""
         found = await self._organised(interaction, event, frozenset(("signup",)))
         await self.events.check_start(found)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.table.thinking(interaction, private=True)
         started = await self.events.start(found, by=participant_of(interaction.user))
-        words = {
-            "begun": f"**{found.name}** has begun: round 1 is paired.",
-            "already begun": f"**{found.name}** has already begun.",
-            "cancelled": started.detail,
-        }[started.outcome]
-        await interaction.followup.send(words, ephemeral=True)
+        await self.table.deliver(interaction, words.started(found, started))
 
     @group.command(name="pause", description="Pause a tournament (no new round)")
     @app_commands.describe(event="Tournament number (this server's newest being played by default)")
@@ -189,10 +213,7 @@ class Tournaments(commands.Cog):
         """Games under way go on; no round is paired until it resumes."""
         found = await self._organised(interaction, event, frozenset(("running",)))
         await self.events.pause(found, participant_of(interaction.user))
-        await interaction.response.send_message(
-            f"**{found.name}** is paused: games under way go on; no new round is paired until "
-            "`/tafl tournament resume`."
-        )
+        await self.table.deliver(interaction, words.paused(found))
 
     @group.command(name="resume", description="Resume a paused tournament")
     @app_commands.describe(event="Tournament number (this server's newest paused one by default)")
@@ -200,7 +221,7 @@ class Tournaments(commands.Cog):
         """The event carries on where it stands."""
         found = await self._organised(interaction, event, frozenset(("paused",)))
         await self.events.resume(found, participant_of(interaction.user))
-        await interaction.response.send_message(f"**{found.name}** goes on.")
+        await self.table.deliver(interaction, words.resumed(found))
         await self.events.advance(found.id)
 
     @group.command(name="cancel", description="Cancel a tournament")
@@ -211,7 +232,7 @@ class Tournaments(commands.Cog):
         """End it without standings; its games under way are called off."""
         found = await self._organised(interaction, event)
         await self.events.cancel(found, participant_of(interaction.user), reason)
-        await interaction.response.send_message(f"**{found.name}** is cancelled: {reason}")
+        await self.table.deliver(interaction, words.cancelled(found, reason))
         await self.events.stop_games(found, reason)
 
     @group.command(name="result", description="Set a pairing's result (forfeit, etc.)")
@@ -242,13 +263,9 @@ class Tournaments(commands.Cog):
         """Replace a pairing's result (a forfeit or an adjudication), with a reason."""
         found = await self._organised(interaction, event)
         verdict = await self.events.verdict(found, round, board, result, reason)
-        await interaction.response.defer(thinking=True)
+        await self.table.thinking(interaction)
         await self.events.set_result(verdict, participant_of(interaction.user))
-        words = result_text(verdict.pairing, verdict.first, verdict.second, verdict.detail)
-        await interaction.followup.send(
-            f"**{found.name}**, round {round}, board {board}: {words}.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await self.table.deliver(interaction, words.result_set(verdict))
 
     @group.command(name="remove", description="Remove a player from a tournament")
     @app_commands.describe(event="Tournament number", player="Who", reason="Why")
@@ -267,13 +284,10 @@ class Tournaments(commands.Cog):
             reason,
             participant_of(interaction.user),
         )
-        tail = " Their game under way is lost by forfeit." if forfeited else ""
-        await interaction.response.send_message(
-            f"{player.display_name} is removed from **{found.name}** ({reason}); the games "
-            f"they finished stand.{tail}",
-            allowed_mentions=discord.AllowedMentions.none(),
+        await self.table.deliver(
+            interaction, words.removed(found, player.display_name, reason, forfeited)
         )
-        await self.desk.refresh_announcement(found.id)
+        await self.refresh_announcement(found.id)
 
     # ------------------------------------------------------------------ players
 
@@ -285,18 +299,8 @@ class Tournaments(commands.Cog):
 
     async def _join(self, interaction: discord.Interaction, event: Tournament) -> None:
         joined = await self.events.join(event, participant_of(interaction.user))
-        late = ""
-        if joined.from_round is not None:
-            late = (
-                f" You join in round {joined.from_round}; the rounds you missed count as "
-                "zero-point byes."
-            )
-        await interaction.response.send_message(
-            f"You are in **{event.name}** (#{event.id}).{late} `/tafl tournament leave` "
-            "withdraws you.",
-            ephemeral=True,
-        )
-        await self.desk.refresh_announcement(event.id)
+        await self.table.deliver(interaction, words.joined(event, joined))
+        await self.refresh_announcement(event.id)
 
     @group.command(name="leave", description="Withdraw from a tournament")
     @app_commands.describe(event="Tournament number (this server's newest under way by default)")
@@ -311,36 +315,18 @@ class Tournaments(commands.Cog):
         resigns it; see :meth:`TournamentService.leave`)."""
         outcome = await self.events.leave(event, interaction.user.id, confirmed)
         if isinstance(outcome, LeaveAsked):
-            live, opponent = outcome.live, plain_name(outcome.opponent)
-            question = (
-                f"Leaving now resigns your game against {opponent} in round "
-                f"{outcome.pairing.round} of **{event.name}** (game #{live.id}): {opponent} wins "
-                "it. You will not be paired again; the games you finished stand. Leave?"
-            )
-            view = confirm_leave_view(event.id, live.id)
-            if confirmed is None:
-                await interaction.response.send_message(question, view=view, ephemeral=True)
-            else:  # the game asked about ended, and another began meanwhile: ask again
-                await interaction.response.edit_message(content=question, view=view)
+            # Asked again in place of the question about a game that ended meanwhile.
+            again = confirmed is not None
+            await self.table.deliver(interaction, words.leave_asked(outcome, again=again))
             return
-        words = (
-            f"You are out of **{event.name}**; join again any time before it starts."
-            if event.status == "signup"
-            else f"You have withdrawn from **{event.name}**: you will not be paired again; the "
-            "games you finished stand."
+        await self.table.deliver(
+            interaction, words.left(event, outcome, confirmed=confirmed is not None)
         )
-        ended = outcome.resigned
-        if ended is not None:
-            words += f" Your game #{ended.game.id} is resigned."
-        if confirmed is None:
-            await interaction.response.send_message(words, ephemeral=True)
-        else:
-            await interaction.response.edit_message(content=words, view=None)
-        if ended is not None:
-            await self.bot.play.announce_end(ended)
-        await self.desk.refresh_announcement(event.id)
+        if outcome.resigned is not None:
+            await self._announce_end(outcome.resigned)
+        await self.refresh_announcement(event.id)
 
-    async def on_button(self, interaction: discord.Interaction, button: TournamentButton) -> None:
+    async def on_button(self, interaction: discord.Interaction, button: EventButton) -> None:
         """Join or Leave under the announcement."""
         event = await self._event(interaction, button.event_id)
         if button.action == "join":
@@ -349,7 +335,7 @@ class Tournaments(commands.Cog):
             await self._leave(interaction, event)
 
     async def on_leave_confirmed(
-        self, interaction: discord.Interaction, button: LeaveButton
+        self, interaction: discord.Interaction, button: ConfirmLeave
     ) -> None:
         """Yes, leave and resign: the second click of leaving in the middle of a game."""
         await self._leave(
@@ -360,52 +346,14 @@ class Tournaments(commands.Cog):
     async def list_(self, interaction: discord.Interaction) -> None:
         """Events under way and the latest ended ones."""
         events = await self.events.in_guild(interaction.guild_id or 0)
-        lines = [
-            f"#{e.id} **{e.name}**: {describe_event(e)} · {STATUS_WORDS[e.status]}"
-            + (f", round {e.round}" if e.status in ("running", "paused") and e.round else "")
-            for e in events[:15]
-        ]
-        await interaction.response.send_message(clip("\n".join(lines), CONTENT), ephemeral=True)
+        await self.table.deliver(interaction, words.event_list(events))
 
     @group.command(name="info", description="A tournament: its options and players")
     @app_commands.describe(event="Tournament number (this server's newest by default)")
     async def info(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Options, status, entrants and the latest of its history."""
         found = await self._event(interaction, event)
-        info = await self.events.info(found)
-        embed = discord.Embed(
-            title=f"🏆 {found.name} (#{found.id})", description=describe_event(found)
-        )
-        embed.add_field(
-            name="Status",
-            value=STATUS_WORDS[found.status] + (f", round {found.round}" if found.round else ""),
-        )
-        if found.status == "signup":
-            embed.add_field(name="Starts", value=f"<t:{found.spec.starts_at}:f>")
-        elif info.began is not None:
-            embed.add_field(name="Started", value=f"<t:{info.began}:f>")
-        names = [
-            plain_name(e.player) + (f" ({e.left_reason})" if e.left_reason else "")
-            for e in info.entrants
-        ]
-        embed.add_field(
-            name=f"Players ({sum(1 for e in info.entrants if e.active)})",
-            value=clip(", ".join(names) or "nobody yet", 1000),
-            inline=False,
-        )
-        embed.add_field(
-            name="History",
-            value=clip(
-                "\n".join(
-                    f"<t:{h.at}:t> {h.action}{': ' + h.detail if h.detail else ''}"
-                    + (f" ({plain_name(h.actor)})" if h.actor else "")
-                    for h in info.history[-8:]
-                ),
-                1000,
-            ),
-            inline=False,
-        )  # fmt: skip
-        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+        await self.table.deliver(interaction, words.event_info(await self.events.info(found)))
 
     @group.command(name="standings", description="A tournament's standings")
     @app_commands.describe(event="Tournament number (this server's newest by default)")
@@ -413,10 +361,9 @@ class Tournaments(commands.Cog):
         """The standings, as an image and in words."""
         found = await self._event(interaction, event)
         self.events.check_begun(found)
-        await interaction.response.defer(thinking=True)
-        await self.desk.post_standings(
-            await self.events.standings(found.id), interaction.channel_id or 0, interaction
-        )
+        await self.table.thinking(interaction)
+        standings = await self.events.standings(found.id)
+        await self.table.deliver(interaction, words.standings_answer(standings))
 
     @group.command(name="pairings", description="A round's pairings")
     @app_commands.describe(
@@ -432,28 +379,12 @@ class Tournaments(commands.Cog):
         """Who plays whom, with each pairing's result so far and its thread."""
         found = await self._event(interaction, event)
         paired = await self.events.pairings(found, round)
-        lines = [f"**{found.name}**, round {paired.round}:"]
-        for shown in paired.pairings:
-            p = shown.pairing
-            if p.second is None:
-                lines.append(f"bye: {plain_name(p.first)} ({points_text(p.first_points)})")
-                continue
-            score = (
-                f"{points_text(p.first_points)}–{points_text(p.second_points)}"
-                if p.decided
-                else "playing"
-            )
-            where = "" if shown.channel_id is None else f" <#{shown.channel_id}>"
-            lines.append(
-                f"{p.board}. {plain_name(p.first)} – {plain_name(p.second)}: {score}{where}"
-            )  # fmt: skip
-        await interaction.response.send_message(clip("\n".join(lines), CONTENT), ephemeral=True)
+        await self.table.deliver(interaction, words.pairings(paired))
 
     @group.command(name="export", description="A tournament's record: games and crosstable")
     @app_commands.describe(event="Tournament number (this server's newest by default)")
     async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """One file: the crosstable, then every game in OTN."""
         found = await self._event(interaction, event)
-        await interaction.response.defer(thinking=True)
-        file = export_file(await self.events.export(found))
-        await interaction.followup.send(f"The record of **{found.name}**.", file=file)
+        await self.table.thinking(interaction)
+        await self.table.deliver(interaction, words.exported(await self.events.export(found)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.render import BoardView
+from bot.render import BoardView, CrosstableView
 from bot.storage import OfferKind, Venue
 
 from ..app.games import GameState
@@ -63,12 +63,16 @@ class Card:
 
 @dataclass(frozen=True)
 class Picture:
-    """An image to render and attach: a board view drawn in a theme, turned or not."""
+    """An image to render and attach: a board view drawn in a theme, turned or not, or a
+    tournament's crosstable. ``description``: the attachment's words for screen readers;
+    ``optional``: left out where images may not be attached (the post's words say it all)."""
 
-    view: BoardView
+    view: BoardView | CrosstableView
     filename: str
     theme: str
     flip: bool = False
+    description: str | None = None
+    optional: bool = False
 
 
 @dataclass(frozen=True)
