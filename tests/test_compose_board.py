@@ -17,6 +17,7 @@ from bot.discord_bot.app.games import (
     Offer,
     OfferMade,
     Played,
+    ResultUnsaved,
     TakenBack,
 )
 from bot.discord_bot.compose import board
@@ -375,8 +376,13 @@ def test_the_ais_turn_brings_its_board_or_says_why_not() -> None:
     assert board.after_ai(AIReply(failed=True), mine, 70, answer=True) == [
         Answer(Post(content=f"{mine[0]}\n{AI_FAILED}", ping_mentioned=True))
     ]
-    assert board.after_ai(AIReply(refused="Not saved."), mine, 70) == [
-        Message(Place(70), Post(content=f"{mine[0]}\nNot saved."))
+    unsaved = ResultUnsaved(7, "c1-c7", set_aside=False, channel_id=70)
+    words = (
+        "The move `c1-c7` was recorded and ends the game, but the result could not be saved "
+        "because of a problem on our side: it will be saved as soon as the database answers again."
+    )
+    assert board.after_ai(AIReply(refused=unsaved), mine, 70) == [
+        Message(Place(70), Post(content=f"{mine[0]}\n{words}"))
     ]
     # The game moved on while it thought: what led to it, if anyone waits for an answer.
     assert board.after_ai(AIReply(), mine, 70) == []

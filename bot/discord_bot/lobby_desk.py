@@ -25,7 +25,7 @@ from bot.storage import GameRecord, Venue
 
 from .app.durations import describe_duration
 from .app.errors import UserError
-from .app.games import LiveGame, adjourned_words
+from .app.games import LiveGame, adjournment
 from .app.lobby import (
     AcrossStarted,
     Adjourned,
@@ -36,6 +36,7 @@ from .app.lobby import (
     VenueRequest,
 )
 from .app.wording import game_over, plain_name
+from .compose.board import adjourned_words
 from .limits import CONTENT, clip
 from .present import stranger
 from .table import resolve_channel, venue_lost
@@ -199,7 +200,7 @@ class LobbyDesk:
         if adjourned is None:
             return
         live, venue = adjourned.live, adjourned.gone
-        words = adjourned_words(live)
+        words = adjourned_words(adjournment(live))
         if adjourned.other is not None and adjourned.present is not None:
             present = adjourned.present
             await self.bot.table.tell(

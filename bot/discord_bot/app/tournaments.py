@@ -44,7 +44,7 @@ from bot.storage.tournaments import StoredPairing as StoredPairing
 from bot.storage.tournaments import Tournament as Tournament
 
 from .durations import describe_duration, parse_move_time
-from .errors import UserError
+from .errors import Refused, UserError
 from .games import Ended, GameHub, LiveGame
 from .records import RESULT_TAGS, otn_record
 from .wording import plain_name, plural
@@ -1095,7 +1095,7 @@ class TournamentService:
             raise UserError(f"You are not playing in **{event.name}**.")
         ended = None
         if playing is not None:
-            with contextlib.suppress(UserError):
+            with contextlib.suppress(Refused):
                 # It may have ended meanwhile (its last move, the clock): nothing to resign.
                 ended = await self.hub.resign(playing[0].record.channel_id, user_id)
         return Left(event, ended)
