@@ -10,6 +10,10 @@ import sys
 from dataclasses import fields, replace
 from datetime import UTC, datetime
 
+import pytest
+from helpers import game
+
+from bot.ai.analysis import MomentKind
 from bot.discord_bot.app.ai_turns import AIReply
 from bot.discord_bot.app.games import (
     Declined,
@@ -49,10 +53,11 @@ from bot.discord_bot.compose.post import (
     Tone,
     Update,
 )
-from bot.engine import Game
-from bot.render import DEFAULT_THEME
+from bot.engine import Game, Outcome, Side, Termination
+from bot.render import DEFAULT_THEME, Better, Call
 from bot.storage import (
     FinishedGame,
+    GameOutcome,
     GameRecord,
     GameResult,
     GameStatus,
@@ -453,3 +458,38 @@ def test_the_composition_never_loads_discord() -> None:
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+# -- the words drawn on a board's image ------------------------------------------------------------
+
+
+def test_the_words_drawn_on_a_boards_image_are_the_compositions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    played.play("h8-h7")  # Raichi: the king has a road to i4
+    shown = board.picture(state(played), board.PLAIN).view.caption
+    assert shown is not None
+    assert (shown.attackers, shown.defenders, shown.status) == ("Ann", "Bo", "Raichi!")
+    # The renderer draws what it is given: other words for the call reach the image as they are.
+    monkeypatch.setitem(board.CAPTION_CALLS, Call.RAICHI, "Raichi (called)")
+    again = board.picture(state(played), board.PLAIN).view.caption
+    assert again is not None and again.status == "Raichi (called)"
+
+
+def test_a_captions_result_is_worded_winner_first_with_short_endings() -> None:
+    assert board.caption_status(Outcome(Side.ATTACKERS, Termination.KING_CAPTURED)) == (
+        "Attackers win: king captured"
+    )
+    assert board.caption_status(Outcome(Side.DEFENDERS, Termination.PERPETUAL_REPETITION)) == (
+        "Defenders win: repetition"
+    )
+    resigned = GameOutcome(Side.DEFENDERS, TableEnding.RESIGNATION)
+    assert board.caption_ending(resigned) == "Defenders win: resignation"
+    agreed = GameOutcome(None, TableEnding.AGREED_DRAW)
+    assert board.caption_ending(agreed) == "Draw: by agreement"
+    assert board.caption_ending(None, called_off=True) == "Called off"
+    assert board.caption_status(Better("e5-e9", MomentKind.MISSED_WIN)) == (
+        "Missed win: better e5-e9"
+    )
+    assert board.caption_status(Better("e5-e9")) == "Better: e5-e9"

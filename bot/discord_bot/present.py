@@ -59,6 +59,7 @@ async def render_replay(
         attackers=attackers,
         defenders=defenders,
         ended=board.caption_ending(outcome),
+        words=board.CAPTION_WORDS,
     )
     for width in REPLAY_WIDTHS:
         data = await asyncio.to_thread(render_gif, views, width=width)

@@ -22,6 +22,7 @@ from bot.engine import (
     Game,
     Move,
     MoveResult,
+    Outcome,
     Piece,
     Side,
     Square,
@@ -30,7 +31,15 @@ from bot.engine import (
     parse_square,
     square_name,
 )
-from bot.render import DEFAULT_THEME, THEMES, board_view_from_game, result_status
+from bot.render import (
+    DEFAULT_THEME,
+    THEMES,
+    Better,
+    Call,
+    CaptionWords,
+    Status,
+    board_view_from_game,
+)
 from bot.storage import (
     FinishedGame,
     GameEnding,
@@ -674,11 +683,53 @@ def look_for(game: GameState, user_id: int | None = None) -> BoardLook:
     return look_of(mine, side_of(game, user_id))
 
 
+# The words drawn on a board's image: its caption's side names and its note.
+
 CAPTION_CALLED_OFF = "Called off"
 """The caption's note on a game ended without a result of its own."""
-_CAPTION_ENDINGS = {TableEnding.AGREED_DRAW: "by agreement"}
-"""Other words for an ending at the table whose full name would repeat the caption's verdict
-("Draw: agreed draw")."""
+_CAPTION_ENDINGS: dict[Termination | TableEnding, str] = {
+    TableEnding.AGREED_DRAW: "by agreement",
+    # The winner already says who the repetition was forbidden to; the full name would
+    # rarely fit beside the players' names.
+    Termination.PERPETUAL_REPETITION: "repetition",
+}
+"""Other words for an ending whose full name would repeat the caption's verdict ("Draw:
+agreed draw") or rarely fit."""
+CAPTION_CALLS = {
+    Call.TUICHI: "Tuichi!",
+    Call.RAICHI: "Raichi!",
+    Call.OPEN_ROAD: "Open road!",
+    Call.OPEN_ROADS: "Open roads!",
+    Call.KING_IN_DANGER: "King in danger!",
+}
+"""The caption's note after a move: the king's side's calls, a road left open, a threat."""
+
+
+def caption_result(winner: Side | None, ending: Termination | TableEnding) -> str:
+    """A result as a caption's note says it, winner first: ``Defenders win: king escaped``,
+    ``Draw: by agreement`` (the detail after the colon goes first when space is short)."""
+    verdict = f"{winner.value.capitalize()} win" if winner else "Draw"
+    return f"{verdict}: {_CAPTION_ENDINGS.get(ending, ending.value)}"
+
+
+def caption_better(better: Better) -> str:
+    """A reviewed move's note: ``Blunder: better e5-e9``, or ``Better: e5-e9``."""
+    if better.kind is None:
+        return f"Better: {better.move}"
+    return f"{better.kind.value.capitalize()}: better {better.move}"
+
+
+def caption_status(status: Status) -> str:
+    """What a board's caption announces, in words."""
+    if isinstance(status, Outcome):
+        return caption_result(status.winner, status.termination)
+    if isinstance(status, Better):
+        return caption_better(status)
+    return CAPTION_CALLS[status]
+
+
+CAPTION_WORDS = CaptionWords("Attackers", "Defenders", caption_status)
+"""The words of every board image's caption (the side names where no player is named)."""
 
 
 def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> str | None:
@@ -689,8 +740,7 @@ def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> st
         return CAPTION_CALLED_OFF
     if ended is None or not isinstance(ended.termination, TableEnding):
         return None
-    ending = ended.termination
-    return result_status(ended.winner, _CAPTION_ENDINGS.get(ending, ending.value))
+    return caption_result(ended.winner, ended.termination)
 
 
 def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
@@ -702,6 +752,7 @@ def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
         attackers=name(game, Side.ATTACKERS),
         defenders=name(game, Side.DEFENDERS),
         ended=caption_ending(outcome(game), called_off=game.record.status is GameStatus.ABORTED),
+        words=CAPTION_WORDS,
     )
     return Picture(view, f"tafl-{game.id}-{game.game.ply}.png", look.theme, flip != look.flip)
 
