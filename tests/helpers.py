@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
 from bot.ai.search import MATE
+from bot.discord_bot.app.errors import Refusal, Refused
 from bot.engine import Game, Side, format_position, get_variant, parse_square
 
 _CODES = {"t": 1, "T": 2, "K": 3}
@@ -86,3 +95,24 @@ MADE_UP_BLUNDER = Moment(
     critical=True,
 )
 """A blunder for :func:`made_up_analysis`: the defenders' 4… f5-f3, critical."""
+
+
+@contextmanager
+def refused(match: str | None = None) -> Iterator[pytest.ExceptionInfo[Refused]]:
+    """Expect a service to refuse (:class:`Refused`) with a refusal whose words, as the player
+    reads them, contain ``match`` (a regular expression); the caught error's ``value.refusal``
+    is there for checks of the data."""
+    with pytest.raises(Refused) as caught:
+        yield caught
+    words = refusal_words(caught.value.refusal)
+    assert match is None or re.search(match, words), f"{words!r} does not match {match!r}"
+
+
+def refusal_words(refusal: Refusal) -> str:
+    """The words of a refusal, every feature's words registered (each compose module)."""
+    from bot.discord_bot import compose
+    from bot.discord_bot.compose import errors
+
+    for module in pkgutil.iter_modules(compose.__path__):
+        importlib.import_module(f"{compose.__name__}.{module.name}")
+    return errors.refusal_words(refusal)

@@ -13,13 +13,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-from helpers import BRANDUBH_GROUP_CAPTURE, game
+from helpers import BRANDUBH_GROUP_CAPTURE, game, refused
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from storage_helpers import moves_to_the_end
 
-from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import GameHub
 from bot.engine import VARIANTS, Game, Termination
 from bot.storage import (
@@ -236,12 +234,12 @@ async def test_a_move_after_the_end_is_refused_in_words(tmp_path: Path) -> None:
         r"^Game #1 is over: Ann won with the attackers \(king's group surrounded\)\. Start a "
         r"new one with `/tafl challenge` or `/tafl play`\.$"
     )
-    with pytest.raises(UserError, match=over):
+    with refused(over):
         await hub.play(1, BO, "c3-c2")
-    with pytest.raises(UserError, match=over):
+    with refused(over):
         await hub.resign(1, BO.user_id or 0)
-    with pytest.raises(UserError, match=over):
+    with refused(over):
         await hub.offer_draw(1, BO.user_id or 0)
-    with pytest.raises(UserError, match="no game in this channel"):  # a channel that had none
+    with refused("no game in this channel"):  # a channel that had none
         await hub.play(2, BO, "c3-c2")
     await storage.close()

@@ -6,9 +6,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from helpers import refusal_words, refused
 from storage_helpers import FakeClock
 
-from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.errors import Refused
 from bot.discord_bot.app.games import (
     OFFER_COOLDOWN_SECONDS,
     Declined,
@@ -59,13 +60,13 @@ async def test_moves_are_checked_committed_and_survive_a_restart(tmp_path: Path)
 async def test_turn_and_membership_errors_are_specific(tmp_path: Path) -> None:
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)
-    with pytest.raises(UserError, match="not your turn: <@1> is to move with the attackers"):
+    with refused("not your turn: <@1> is to move with the attackers"):
         await hub.play(CHANNEL, BO, "d3-c3")
-    with pytest.raises(UserError, match="not playing in this game"):
+    with refused("not playing in this game"):
         await hub.play(CHANNEL, Participant.user(3, "Cy"), "d1-c1")
-    with pytest.raises(UserError, match="Illegal move: 'd1-d3': d2 blocks the path"):
+    with refused("Illegal move: 'd1-d3': d2 blocks the path"):
         await hub.play(CHANNEL, ANN, "d1-d3")
-    with pytest.raises(UserError, match="no game in this channel"):
+    with refused("no game in this channel"):
         await hub.play(CHANNEL + 1, ANN, "d1-c1")
     assert await storage.games.moves((await hub.require(CHANNEL)).id) == []
     await storage.close()
@@ -76,9 +77,9 @@ async def test_a_move_sent_again_is_told_that_it_counted(tmp_path: Path) -> None
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
-    with pytest.raises(UserError) as again:
+    with refused() as again:
         await hub.play(CHANNEL, ANN, "d1-c1")
-    assert str(again.value) == (
+    assert refusal_words(again.value.refusal) == (
         "It is not your turn: your move `d1-c1` was played, and <@2> is to move with the defenders."
     )
     await storage.close()
@@ -92,8 +93,8 @@ async def test_racing_submissions_apply_exactly_one(tmp_path: Path) -> None:
         hub.play(CHANNEL, ANN, "d1-e1", expected_ply=0),
         return_exceptions=True,
     )
-    errors = [r for r in results if isinstance(r, UserError)]
-    assert len(errors) == 1 and "position changed" in str(errors[0])
+    errors = [r for r in results if isinstance(r, Refused)]
+    assert len(errors) == 1 and "position changed" in refusal_words(errors[0].refusal)
     live = await hub.require(CHANNEL)
     assert live.game.ply == 1
     assert len(await storage.games.moves(live.id)) == 1
@@ -127,7 +128,7 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
     await hub.play(CHANNEL, ANN, "d1-c1")
     live = await hub.require(CHANNEL)
     await hub.offer_takeback(CHANNEL, ANN.user_id or 0)
-    with pytest.raises(UserError, match="your opponent answers"):
+    with refused("your opponent answers"):
         await hub.answer_takeback(live.id, ANN.user_id or 0, 1, True)
     taken = await hub.answer_takeback(live.id, BO.user_id or 0, 1, True)
     assert isinstance(taken, TakenBack) and taken.game.game is live.game and taken.asker == ANN
@@ -136,7 +137,7 @@ async def test_resign_draw_and_takeback(tmp_path: Path) -> None:
 
     await hub.offer_draw(CHANNEL, BO.user_id or 0)
     assert isinstance(await hub.answer_draw(live.id, ANN.user_id or 0, 0, accept=False), Declined)
-    with pytest.raises(UserError, match="no longer open"):
+    with refused("no longer open"):
         await hub.answer_draw(live.id, ANN.user_id or 0, 0, accept=True)
 
     ended = await hub.resign(CHANNEL, ANN.user_id or 0)
@@ -174,7 +175,7 @@ async def test_offers_survive_a_restart_and_are_answered_once(database_target: s
     storage, hub = await new_hub(database_target)
     live = await hub.require(CHANNEL)
     assert live.draw_offer is None and live.takeback_offer is None
-    with pytest.raises(UserError, match="no longer open"):
+    with refused("no longer open"):
         await hub.answer_draw(live.id, BO.user_id or 0, 2, accept=True)
     await storage.close()
 
@@ -219,7 +220,7 @@ async def test_a_draw_offer_made_on_your_turn_goes_along_with_your_move(
     await hub.offer_draw(CHANNEL, bo)  # Bo to move at ply 3
     played = await hub.play(CHANNEL, BO, "c3-d3")
     assert played.carried is not None and played.carried.ply == 4
-    with pytest.raises(UserError, match="no longer open"):  # the old ply's buttons
+    with refused("no longer open"):  # the old ply's buttons
         await hub.answer_draw(live.id, ann, 3, accept=True)
     ended = await hub.answer_draw(live.id, ann, 4, accept=True)
     assert not isinstance(ended, Declined) and ended.finished.record.result is not None
@@ -233,12 +234,12 @@ async def test_an_open_offer_is_not_asked_twice_by_either_player(tmp_path: Path)
     ann, bo = ANN.user_id or 0, BO.user_id or 0
     await hub.play(CHANNEL, ANN, "d1-c1")
     await hub.offer_draw(CHANNEL, ann)
-    with pytest.raises(UserError, match="You have already offered a draw; your opponent has"):
+    with refused("You have already offered a draw; your opponent has"):
         await hub.offer_draw(CHANNEL, ann)
-    with pytest.raises(UserError, match="<@1> has already offered you a draw: answer it"):
+    with refused("<@1> has already offered you a draw: answer it"):
         await hub.offer_draw(CHANNEL, bo)
     await hub.offer_takeback(CHANNEL, ann)
-    with pytest.raises(UserError, match="You have already asked to take back a move"):
+    with refused("You have already asked to take back a move"):
         await hub.offer_takeback(CHANNEL, ann)
     await storage.close()
 
@@ -252,7 +253,7 @@ async def test_a_move_committed_whose_answer_was_lost_is_caught_up_not_repeated(
     live = await hub.require(CHANNEL)
     # Bo's move reaches the database, but (a connection lost at commit) the hub never learns.
     await storage.games.append_move(live.id, 1, "d3-c3")
-    with pytest.raises(UserError, match="position changed"):
+    with refused("position changed"):
         await hub.play(CHANNEL, BO, "d3-c3", expected_ply=1)
     assert live.game.ply == 2 and not live.unsure
     await hub.play(CHANNEL, ANN, "c1-c2")
@@ -269,7 +270,7 @@ async def test_a_takeback_before_ones_first_move_is_refused(tmp_path: Path) -> N
     storage, hub = await new_hub(tmp_path / "t.sqlite3")
     await start(hub)
     await hub.play(CHANNEL, ANN, "d1-c1")
-    with pytest.raises(UserError, match="not moved yet"):
+    with refused("not moved yet"):
         await hub.offer_takeback(CHANNEL, BO.user_id or 0)
     await storage.close()
 
@@ -336,8 +337,9 @@ async def test_a_winning_move_whose_result_cannot_be_stored_frees_the_channel(
     hub.adopt(record)
     async with storage.db.transaction() as connection:
         await connection.execute(refuse_to_finish(record.id, "finished"))
-    with pytest.raises(ResultNotRecorded, match=f"set aside with all its moves .game #{record.id}"):
+    with refused(f"set aside with all its moves .game #{record.id}") as unsaved:
         await hub.play(CHANNEL, BO, "a2-a1")
+    assert isinstance(unsaved.value, ResultNotRecorded)
     assert hub.get(CHANNEL) is None
     assert await storage.games.moves(record.id) == ["a2-a1"]  # the move is never lost
     assert (await storage.games.get(record.id)).status.value == "unreplayable"
@@ -380,10 +382,10 @@ async def test_a_declined_draw_offer_waits_for_the_cooldown_or_the_next_move(
     await hub.offer_draw(CHANNEL, ann)
     assert isinstance(await hub.answer_draw(live.id, bo, 0, accept=False), Declined)
 
-    with pytest.raises(UserError, match=r"offer a draw again in 60 s, or after the next move"):
+    with refused(r"offer a draw again in 60 s, or after the next move"):
         await hub.offer_draw(CHANNEL, ann)
     clock.advance(15.2)
-    with pytest.raises(UserError, match=r"again in 45 s,"):  # rounded up: never "0 s"
+    with refused(r"again in 45 s,"):  # rounded up: never "0 s"
         await hub.offer_draw(CHANNEL, ann)
     # Only the one who was refused waits, and only for that kind of offer.
     await hub.offer_draw(CHANNEL, bo)
@@ -391,7 +393,7 @@ async def test_a_declined_draw_offer_waits_for_the_cooldown_or_the_next_move(
     # A move makes it a new question at once.
     await hub.offer_draw(CHANNEL, ann)
     assert isinstance(await hub.answer_draw(live.id, bo, 1, accept=False), Declined)
-    with pytest.raises(UserError, match="again in 60 s"):
+    with refused("again in 60 s"):
         await hub.offer_draw(CHANNEL, ann)
     clock.advance(OFFER_COOLDOWN_SECONDS)
     assert (await hub.offer_draw(CHANNEL, ann)).offer == live.draw_offer
@@ -408,11 +410,11 @@ async def test_a_refused_takeback_waits_for_the_cooldown_or_the_next_move(tmp_pa
     live = await hub.require(CHANNEL)
     await hub.offer_takeback(CHANNEL, ann)
     assert isinstance(await hub.answer_takeback(live.id, bo, 1, accept=False), Declined)
-    with pytest.raises(UserError, match=r"ask to take back a move again in 60 s, or after"):
+    with refused(r"ask to take back a move again in 60 s, or after"):
         await hub.offer_takeback(CHANNEL, ann)
     await hub.offer_draw(CHANNEL, ann)  # a draw is another question
     clock.advance(OFFER_COOLDOWN_SECONDS - 1)
-    with pytest.raises(UserError, match="again in 1 s"):
+    with refused("again in 1 s"):
         await hub.offer_takeback(CHANNEL, ann)
     await hub.play(CHANNEL, BO, "d3-c3")
     assert (await hub.offer_takeback(CHANNEL, ann)).offer == live.takeback_offer
@@ -429,13 +431,13 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
     )
     assert not record.rated  # the server has not asked for rated games against the AI
     hub.adopt(record)
-    with pytest.raises(UserError, match="No move has been played"):
+    with refused("No move has been played"):
         await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
     await hub.play(CHANNEL, ANN, "d1-c1")
     await hub.play(CHANNEL, ai, "d3-e3")
-    with pytest.raises(UserError, match="takes your move back at once"):
+    with refused("takes your move back at once"):
         await hub.offer_takeback(CHANNEL, ANN.user_id or 0)
-    with pytest.raises(UserError, match="not playing"):
+    with refused("not playing"):
         await hub.take_back_against_ai(CHANNEL, BO.user_id or 0)
 
     taken = await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
@@ -460,7 +462,7 @@ async def test_against_the_ai_a_takeback_removes_the_move_and_the_reply_in_unrat
     hub.adopt(rated)
     await hub.play(CHANNEL, ANN, "d1-c1")
     await hub.play(CHANNEL, ai, "d3-e3")
-    with pytest.raises(UserError, match="is rated"):
+    with refused("is rated"):
         await hub.take_back_against_ai(CHANNEL, ANN.user_id or 0)
     assert (await hub.require(CHANNEL)).game.ply == 2
     await storage.close()

@@ -10,6 +10,10 @@ import sys
 from dataclasses import fields, replace
 from datetime import UTC, datetime
 
+import pytest
+from helpers import game
+
+from bot.ai.analysis import MomentKind
 from bot.discord_bot.app.ai_turns import AIReply
 from bot.discord_bot.app.games import (
     Declined,
@@ -17,6 +21,7 @@ from bot.discord_bot.app.games import (
     Offer,
     OfferMade,
     Played,
+    ResultUnsaved,
     TakenBack,
 )
 from bot.discord_bot.compose import board
@@ -48,10 +53,11 @@ from bot.discord_bot.compose.post import (
     Tone,
     Update,
 )
-from bot.engine import Game
-from bot.render import DEFAULT_THEME
+from bot.engine import Game, Outcome, Side, Termination
+from bot.render import DEFAULT_THEME, Better, Call
 from bot.storage import (
     FinishedGame,
+    GameOutcome,
     GameRecord,
     GameResult,
     GameStatus,
@@ -375,8 +381,13 @@ def test_the_ais_turn_brings_its_board_or_says_why_not() -> None:
     assert board.after_ai(AIReply(failed=True), mine, 70, answer=True) == [
         Answer(Post(content=f"{mine[0]}\n{AI_FAILED}", ping_mentioned=True))
     ]
-    assert board.after_ai(AIReply(refused="Not saved."), mine, 70) == [
-        Message(Place(70), Post(content=f"{mine[0]}\nNot saved."))
+    unsaved = ResultUnsaved(7, "c1-c7", set_aside=False, channel_id=70)
+    words = (
+        "The move `c1-c7` was recorded and ends the game, but the result could not be saved "
+        "because of a problem on our side: it will be saved as soon as the database answers again."
+    )
+    assert board.after_ai(AIReply(refused=unsaved), mine, 70) == [
+        Message(Place(70), Post(content=f"{mine[0]}\n{words}"))
     ]
     # The game moved on while it thought: what led to it, if anyone waits for an answer.
     assert board.after_ai(AIReply(), mine, 70) == []
@@ -447,3 +458,38 @@ def test_the_composition_never_loads_discord() -> None:
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+# -- the words drawn on a board's image ------------------------------------------------------------
+
+
+def test_the_words_drawn_on_a_boards_image_are_the_compositions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    played.play("h8-h7")  # Raichi: the king has a road to i4
+    shown = board.picture(state(played), board.PLAIN).view.caption
+    assert shown is not None
+    assert (shown.attackers, shown.defenders, shown.status) == ("Ann", "Bo", "Raichi!")
+    # The renderer draws what it is given: other words for the call reach the image as they are.
+    monkeypatch.setitem(board.CAPTION_CALLS, Call.RAICHI, "Raichi (called)")
+    again = board.picture(state(played), board.PLAIN).view.caption
+    assert again is not None and again.status == "Raichi (called)"
+
+
+def test_a_captions_result_is_worded_winner_first_with_short_endings() -> None:
+    assert board.caption_status(Outcome(Side.ATTACKERS, Termination.KING_CAPTURED)) == (
+        "Attackers win: king captured"
+    )
+    assert board.caption_status(Outcome(Side.DEFENDERS, Termination.PERPETUAL_REPETITION)) == (
+        "Defenders win: repetition"
+    )
+    resigned = GameOutcome(Side.DEFENDERS, TableEnding.RESIGNATION)
+    assert board.caption_ending(resigned) == "Defenders win: resignation"
+    agreed = GameOutcome(None, TableEnding.AGREED_DRAW)
+    assert board.caption_ending(agreed) == "Draw: by agreement"
+    assert board.caption_ending(None, called_off=True) == "Called off"
+    assert board.caption_status(Better("e5-e9", MomentKind.MISSED_WIN)) == (
+        "Missed win: better e5-e9"
+    )
+    assert board.caption_status(Better("e5-e9")) == "Better: e5-e9"

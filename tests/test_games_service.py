@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import refused
 
 from bot.ai import AIService
 from bot.discord_bot.app.ai_turns import AIReply, AITurns
-from bot.discord_bot.app.errors import UserError
 from bot.discord_bot.app.games import Declined, GameHub, GameState, Played, Replaced
 from bot.engine import Termination
 from bot.storage import GameStatus, Participant, PlayerPreferences, Storage
@@ -118,7 +118,7 @@ async def test_the_board_of_a_game_a_person_watches_is_drawn_for_them_too(tmp_pa
     await tell_me(storage, Participant.user(9, "Cy"), flip=True)
     game = await hub.state_of(game_id, 9)
     assert {p.user_id for p in game.preferences} == {1, 9}  # the player to move, the viewer
-    with pytest.raises(UserError, match="You are not playing in this game"):
+    with refused("You are not playing in this game"):
         await hub.player_in(game_id, 9)
     await storage.close()
 
@@ -181,11 +181,11 @@ async def test_menus_are_answered_only_for_the_mover_in_the_position_they_show(
     storage, hub = await opened(tmp_path / "t.sqlite3")
     game_id = await started(hub)
     assert (await hub.mover_at(game_id, 1, 0)).game.ply == 0
-    with pytest.raises(UserError, match="not your turn"):
+    with refused("not your turn"):
         await hub.mover_at(game_id, 2)
     played = await hub.play_squares(game_id, ANN, 3, 2, 0)  # d1-c1, as the menus chose it
     assert played.result.move.text(7) == "d1-c1"
-    with pytest.raises(UserError, match="The position has changed; press Move again"):
+    with refused("The position has changed; press Move again"):
         await hub.mover_at(game_id, 2, 0)
     await storage.close()
 
@@ -315,9 +315,9 @@ async def test_a_game_that_ended_while_the_ai_thought_shows_nothing(
     async def resigned_meanwhile() -> bool:
         """Asked once the AI has its move, before it plays it: the player resigns first."""
         # While it thinks, a board or a takeback must wait for its move.
-        with pytest.raises(UserError, match="its move comes with the next board"):
+        with refused("its move comes with the next board"):
             turns.check_idle(game_id)
-        with pytest.raises(UserError, match="a takeback removes your move and its reply"):
+        with refused("a takeback removes your move and its reply"):
             turns.check_idle(game_id, takeback=True)
         await hub.resign(CHANNEL, ANN.user_id or 0)
         return True
@@ -327,7 +327,7 @@ async def test_a_game_that_ended_while_the_ai_thought_shows_nothing(
     assert shown == [AIReply()]  # nothing to show but the words that led to it
     assert not turns.thinking(game_id)
     turns.check_idle(game_id)
-    with pytest.raises(UserError, match="is over"):
+    with refused("is over"):
         await hub.require(CHANNEL)
     await storage.close()
 

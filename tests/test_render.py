@@ -19,7 +19,9 @@ from bot.render import (
     KING,
     THEMES,
     BoardView,
+    Call,
     Caption,
+    CaptionWords,
     Layout,
     board_view_from_game,
     get_theme,
@@ -764,3 +766,27 @@ def test_a_game_ended_off_the_board_is_captioned_with_how_it_ended_not_a_turn_or
 def test_a_result_is_worded_for_the_caption_winner_first() -> None:
     assert result_status(Side.DEFENDERS, "resignation") == "Defenders win: resignation"
     assert result_status(None, "threefold repetition") == "Draw: threefold repetition"
+
+
+def test_the_caption_draws_the_words_it_is_given() -> None:
+    """The caller words the caption: the side names where no player is named, and the note
+    (the renderer's own words are only the command line's default)."""
+    words = CaptionWords("Angreifer", "Verteidiger", lambda status: f"<{status!r}>")
+    played = game("tablut", "K:c4 t:c6,c2,b4 T:h8", "defenders")
+    played.play("h8-h7")  # Raichi
+    caption = board_view_from_game(played, caption=True, words=words).caption
+    assert caption is not None
+    assert (caption.attackers, caption.defenders) == ("Angreifer", "Verteidiger")
+    assert caption.status == f"<{Call.RAICHI!r}>"
+    named = board_view_from_game(played, caption=True, attackers="Ragnar", words=words).caption
+    assert named is not None and (named.attackers, named.defenders) == ("Ragnar", "Verteidiger")
+    won = game("tablut", "K:c3 t:b3,d1 T:h8")
+    won.play("d1-d3")  # the king captured
+    frames = replay_views(won, caption=True, words=words)
+    assert frames[-1].caption is not None
+    assert frames[-1].caption.status == f"<{won.outcome!r}>"
+    assert all(frame.caption and frame.caption.attackers == "Angreifer" for frame in frames)
+    # As drawn: other words, another image.
+    assert render_png(board_view_from_game(played, caption=True, words=words)) != render_png(
+        board_view_from_game(played, caption=True)
+    )

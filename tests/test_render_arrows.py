@@ -10,8 +10,17 @@ import pytest
 from helpers import BRANDUBH_GROUP_CAPTURE, MADE_UP_BLUNDER, made_up_analysis
 from PIL import Image
 
+from bot.ai.analysis import MomentKind
 from bot.engine import Game, parse_square
-from bot.render import BoardView, Layout, board_view_from_game, render_board, render_png
+from bot.render import (
+    Better,
+    BoardView,
+    CaptionWords,
+    Layout,
+    board_view_from_game,
+    render_board,
+    render_png,
+)
 from bot.render.adapter import analysis_view, view_before_move
 from bot.render.theme import RGB, get_theme
 from bot.render.view import KING, Arrow
@@ -105,6 +114,10 @@ def test_a_view_refuses_a_bad_arrow(arrow: Arrow) -> None:
 # --- the position before a move -----------------------------------------------------------------
 
 
+ECHO = CaptionWords("A", "D", lambda status: f"<{status!r}>")
+"""Caption words that show what the caption was asked to say."""
+
+
 def test_the_view_before_a_move_shows_that_position_with_both_arrows() -> None:
     analysis = made_up_analysis((MADE_UP_BLUNDER,))
     view = analysis_view(analysis, 8, caption=True, attackers="Ragnar", defenders="Carl")
@@ -122,6 +135,9 @@ def test_the_view_before_a_move_shows_that_position_with_both_arrows() -> None:
     assert view.caption.status == "Blunder: better f5-f4"
     assert view.caption.to_move == "defenders" and view.caption.attackers == "Ragnar"
     render_png(view)  # and it draws
+    worded = analysis_view(analysis, 8, caption=True, words=ECHO).caption
+    assert worded is not None
+    assert worded.status == f"<{Better('f5-f4', MomentKind.BLUNDER)!r}>"
 
 
 def test_without_a_moment_the_view_shows_the_engines_choice_if_it_differs() -> None:
@@ -131,6 +147,9 @@ def test_without_a_moment_the_view_shows_the_engines_choice_if_it_differs() -> N
     assert view.arrows[1] == Arrow(sq("d1", 7), sq("d2", 7), "better")
     game = Game("brandubh")
     game.play("a4-a3")
+    assert view.caption is None
+    noted = analysis_view(analysis, 1, caption=True, words=ECHO)
+    assert noted.caption is not None and noted.caption.status == f"<{Better('d1-d2')!r}>"
     only = view_before_move(game, 1, better="a4-a3")
     assert only.arrows == (Arrow(sq("a4", 7), sq("a3", 7), "played"),)
     with pytest.raises(ValueError, match="moves 1 to 1"):

@@ -1014,7 +1014,9 @@ class Table:
             place = offer.place
             channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
             if channel is None:
-                raise UserError(offer.missing or words.GENERIC)
+                if offer.missing is not None:
+                    raise Refused(offer.missing)
+                raise UserError(words.GENERIC)
             sent = await channel.send(**await self._message(offer.post))
         if sent is not None:
             await self.games.offer_posted(offer.game_id, offer.kind, offer.ply, sent.id)

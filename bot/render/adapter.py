@@ -1,11 +1,17 @@
 """Build BoardViews from the rules engine's `Game` and the AI's game analysis (the only module
-here that knows them)."""
+here that knows them).
+
+The caption's words are the caller's: what its status announces is found here as data (a
+:data:`Status`) and worded by the :class:`CaptionWords` the caller gives (the bot's composition
+gives its own; :data:`DEFAULT_WORDS` are the command line's and the tests')."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import Enum
 
-from bot.ai.analysis import GameAnalysis
+from bot.ai.analysis import GameAnalysis, MomentKind
 from bot.engine import Game, Move, MoveResult, Outcome, Side, Termination
 from bot.render.view import (
     ATTACKER,
@@ -19,37 +25,97 @@ from bot.render.view import (
 )
 
 _SIDE_NAMES: dict[Side, SideName] = {Side.ATTACKERS: "attackers", Side.DEFENDERS: "defenders"}
-_CAPTION_WORDS = {Termination.PERPETUAL_REPETITION: "repetition"}
-"""Other words for an ending whose full name would rarely fit beside the players' names (the
-winner already says who the repetition was forbidden to)."""
+
+
+class Call(Enum):
+    """What the caption announces after a move of a game still played: the king's side's
+    call, a road the attackers left open, or the king in danger."""
+
+    TUICHI = "tuichi"
+    RAICHI = "raichi"
+    OPEN_ROAD = "open road"
+    OPEN_ROADS = "open roads"
+    KING_IN_DANGER = "king in danger"
+
+
+@dataclass(frozen=True)
+class Better:
+    """A reviewed move's note: the better move (``e5-e9``) and, when the move was a moment of
+    the review, which kind (``None``: only a better move than the one played)."""
+
+    move: str
+    kind: MomentKind | None = None
+
+
+Status = Call | Outcome | Better
+"""What a caption's highlighted note says, as data: a call, the rules' result, or a reviewed
+move's better move (a game ended off the board is worded by the caller: ``ended``)."""
+
+
+@dataclass(frozen=True)
+class CaptionWords:
+    """The words a caption strip draws that are not names or moves, given with the image's
+    request: each side's name where no player is named, and a :data:`Status` in words (a
+    short note: when space is short, the part after a colon is dropped first)."""
+
+    attackers: str
+    defenders: str
+    status: Callable[[Status], str]
 
 
 def result_status(winner: Side | None, ending: str) -> str:
-    """A result as the caption's note says it: ``Attackers win: king escaped``, ``Draw:
+    """A result as the default caption's note says it: ``Attackers win: king escaped``, ``Draw:
     threefold repetition``. The part after the colon, ``ending`` in words, is the detail the
     caption drops first when space is short."""
     verdict = f"{winner.value.capitalize()} win" if winner else "Draw"
     return f"{verdict}: {ending}"
 
 
-def _status(outcome: Outcome | None, last: MoveResult | None, hints: bool = True) -> str | None:
-    """The caption's highlighted note: the result the rules gave, the king's side's call, or a
-    king in danger (only the result without ``hints``)."""
+_CAPTION_ENDINGS = {Termination.PERPETUAL_REPETITION: "repetition"}
+"""Other words for an ending whose full name would rarely fit beside the players' names (the
+winner already says who the repetition was forbidden to)."""
+_CALLS = {
+    Call.TUICHI: "Tuichi!",
+    Call.RAICHI: "Raichi!",
+    Call.OPEN_ROAD: "Open road!",
+    Call.OPEN_ROADS: "Open roads!",
+    Call.KING_IN_DANGER: "King in danger!",
+}
+
+
+def default_status(status: Status) -> str:
+    """A caption's note in the default words (English)."""
+    if isinstance(status, Outcome):
+        ending = status.termination
+        return result_status(status.winner, _CAPTION_ENDINGS.get(ending, ending.value))
+    if isinstance(status, Better):
+        if status.kind is None:
+            return f"Better: {status.move}"
+        return f"{status.kind.value.capitalize()}: better {status.move}"
+    return _CALLS[status]
+
+
+DEFAULT_WORDS = CaptionWords("Attackers", "Defenders", default_status)
+"""The caption's words where the caller gives none: the command line's and the tests'."""
+
+
+def _status(outcome: Outcome | None, last: MoveResult | None, hints: bool = True) -> Status | None:
+    """What the caption's highlighted note says: the result the rules gave, the king's side's
+    call, or a king in danger (only the result without ``hints``)."""
     if outcome is not None:
-        ending = outcome.termination
-        return result_status(outcome.winner, _CAPTION_WORDS.get(ending, ending.value))
+        return outcome
     if not hints:
         return None
     if last is not None and last.tuichi:
-        return "Tuichi!"
+        return Call.TUICHI
     if last is not None and last.raichi:
-        return "Raichi!"
+        return Call.RAICHI
     if last is not None and last.routes:
         # The calls are the king's side's; after an attackers' move the road is just open,
         # and it outranks a threat: the defenders move first and can take it.
-        return "Open road!" if len(last.routes) == 1 else "Open roads!"
+        return Call.OPEN_ROAD if len(last.routes) == 1 else Call.OPEN_ROADS
     if last is not None and last.king_threatened:
-        return "King in danger!"
+        return Call.KING_IN_DANGER
     return None
 
 
@@ -71,6 +137,7 @@ def board_view_from_game(
     defenders: str | None = None,
     hints: bool = True,
     ended: str | None = None,
+    words: CaptionWords = DEFAULT_WORDS,
 ) -> BoardView:
     """The current position of `game` with its last move, captures and king markers.
 
@@ -87,7 +154,8 @@ def board_view_from_game(
     (:func:`result_status`: ``Defenders win: resignation``) or what became of the game
     (``Called off``); the caller words it. The rules' own ending, when there is one, is shown
     instead. A finished game's board shows its ending, never whose turn it is, a call, or the
-    king's roads and dangers (but for the roads of a Tuichi, which won the game).
+    king's roads and dangers (but for the roads of a Tuichi, which won the game). ``words``
+    word the caption (the side names where no player is named, and its note).
     """
     variant = game.variant
     outcome = game.outcome
@@ -114,9 +182,10 @@ def board_view_from_game(
             threatened = last.king_threatened
     strip = None
     if caption:
+        status = _status(outcome, last, hints)
         strip = Caption(
-            attackers=attackers or "Attackers",
-            defenders=defenders or "Defenders",
+            attackers=attackers or words.attackers,
+            defenders=defenders or words.defenders,
             to_move=None if over else _SIDE_NAMES[game.turn],
             move_label=None if last is None else str(game.move_number()),
             # The plain move: the markers show the captures and the king's roads, and the
@@ -124,7 +193,9 @@ def board_view_from_game(
             move_text=None if last is None else last.move.text(game.size),
             status=ended
             if outcome is None and ended is not None
-            else _status(outcome, last, hints),
+            else None
+            if status is None
+            else words.status(status),
             attackers_lost=game.lost(Side.ATTACKERS),
             defenders_lost=game.lost(Side.DEFENDERS),
         )
@@ -150,19 +221,27 @@ def replay_views(
     attackers: str | None = None,
     defenders: str | None = None,
     ended: str | None = None,
+    words: CaptionWords = DEFAULT_WORDS,
 ) -> list[BoardView]:
     """One view per position of the game, from the start to the current one (for a GIF); the
     last shows ``ended``, how the game ended off the board (see :func:`board_view_from_game`)."""
     replay = game.copy()
     views = [
         board_view_from_game(
-            replay, caption=caption, attackers=attackers, defenders=defenders, ended=ended
+            replay,
+            caption=caption,
+            attackers=attackers,
+            defenders=defenders,
+            ended=ended,
+            words=words,
         )
     ]
     while replay.ply:
         replay.undo()
         views.append(
-            board_view_from_game(replay, caption=caption, attackers=attackers, defenders=defenders)
+            board_view_from_game(
+                replay, caption=caption, attackers=attackers, defenders=defenders, words=words
+            )
         )
     views.reverse()
     return views
@@ -177,6 +256,7 @@ def view_before_move(
     caption: bool = False,
     attackers: str | None = None,
     defenders: str | None = None,
+    words: CaptionWords = DEFAULT_WORDS,
 ) -> BoardView:
     """The position before the ``ply``-th move of ``game`` (1 is the first move), with that
     move as a solid arrow and ``better`` (``e1-e4``), if given, as a dashed one.
@@ -191,7 +271,9 @@ def view_before_move(
     before = game.copy()
     while before.ply >= ply:
         before.undo()
-    view = board_view_from_game(before, caption=caption, attackers=attackers, defenders=defenders)
+    view = board_view_from_game(
+        before, caption=caption, attackers=attackers, defenders=defenders, words=words
+    )
     arrows = [Arrow(played.origin, played.target, "played")]
     if better is not None:
         move = Move.parse(better, game.size)
@@ -216,6 +298,7 @@ def analysis_view(
     caption: bool = False,
     attackers: str | None = None,
     defenders: str | None = None,
+    words: CaptionWords = DEFAULT_WORDS,
 ) -> BoardView:
     """The position before the ``ply``-th move of an analysed game, with the move played and
     the better one as arrows: the moment's better move when that move was a decisive moment,
@@ -227,16 +310,17 @@ def analysis_view(
     moment = next((m for m in analysis.moments if m.ply == ply), None)
     if moment is not None:
         better: str | None = moment.better
-        status: str | None = f"{moment.kind.value.capitalize()}: better {moment.better}"
+        note: Better | None = Better(moment.better, moment.kind)
     else:
         better = analysis.evals[ply - 1].best_move
-        status = f"Better: {better}" if better and better != analysis.moves[ply - 1] else None
+        note = Better(better) if better and better != analysis.moves[ply - 1] else None
     return view_before_move(
         game,
         ply,
         better=better,
-        status=status,
+        status=None if note is None else words.status(note),
         caption=caption,
         attackers=attackers,
         defenders=defenders,
+        words=words,
     )

@@ -45,10 +45,11 @@ class Arrow:
 @dataclass(frozen=True)
 class Caption:
     """The optional strip above the board: players with their losses, whose turn, the last move
-    with its number, and a status line."""
+    with its number, and a status line. The renderer draws these texts as given (the caller
+    words them: see ``adapter.CaptionWords``)."""
 
-    attackers: str = "Attackers"
-    defenders: str = "Defenders"
+    attackers: str
+    defenders: str
     to_move: SideName | None = None
     move_label: str | None = None
     """Number of the move shown as the game record writes it: "12." or "12…" (second mover)."""

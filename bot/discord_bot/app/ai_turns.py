@@ -15,18 +15,23 @@ from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-from bot.ai import AIError, AIService
+from bot.ai import LEVELS, AIError, AIService
 from bot.engine import Side
 from bot.storage import StorageError
 
-from .errors import UserError
-from .games import GameHub, GameState, LiveGame, Played, ResultNotRecorded
-from .wording import level_name
+from .errors import Refusal, Refused
+from .games import GameHub, GameState, LiveGame, Played, ResultNotRecorded, ResultUnsaved
 
 log = logging.getLogger(__name__)
 
 AI_RETRY_SECONDS = 2.0
 """The wait before the first retry of a failed search (it grows with each attempt)."""
+
+
+def search_level(stored: int) -> str:
+    """The AI's level stored as ``stored`` (1-based), as the search takes it (a level it does
+    not know fails as a search would, and the next attempt falls back to easy)."""
+    return LEVELS[stored - 1] if 1 <= stored <= len(LEVELS) else f"level {stored}"
 
 
 def ai_attempts(level: str) -> tuple[str, ...]:
@@ -38,14 +43,22 @@ def ai_attempts(level: str) -> tuple[str, ...]:
 class AIReply:
     """What came of the AI's turn: its move (``played``), or why there is none while the game
     is still on (``failed``: a problem on our side, logged; ``refused``: its move ended the
-    game but the result could not be stored, in these words), with the game as it stands
+    game but the result could not be stored), with the game as it stands
     (``game``, ``None`` once it is no longer played here). Nothing at all: the game ended or
     moved on while the AI thought."""
 
     played: Played | None = None
     failed: bool = False
-    refused: str | None = None
+    refused: ResultUnsaved | None = None
     game: GameState | None = None
+
+
+@dataclass(frozen=True)
+class AIThinking(Refusal):
+    """A board (or, with ``takeback``, a takeback) asked for while the AI thinks: it must
+    wait for the AI's move."""
+
+    takeback: bool = False
 
 
 Show = Callable[[AIReply], Awaitable[None]]
@@ -82,16 +95,10 @@ class AITurns:
         return running is not None and not running.done()
 
     def check_idle(self, game_id: int, *, takeback: bool = False) -> None:
-        """A :class:`UserError` while the AI thinks in the game: the board it is asked for (or,
-        with ``takeback``, the takeback) must wait for its move."""
-        if not self.thinking(game_id):
-            return
-        if takeback:
-            raise UserError(
-                "The AI is thinking about its reply. Once it has moved, a takeback removes "
-                "your move and its reply together."
-            )
-        raise UserError("The AI is thinking; its move comes with the next board.")
+        """Refused while the AI thinks in the game: the board it is asked for (or, with
+        ``takeback``, the takeback) must wait for its move."""
+        if self.thinking(game_id):
+            raise Refused(AIThinking(takeback))
 
     def cancel(self, game_id: int) -> None:
         """Stop any search for the game (it has ended)."""
@@ -159,7 +166,7 @@ class AITurns:
         text = None
         # A failed search (a worker that died twice, no answer in time) is retried, last at the
         # easiest level, so a game against the AI never waits for a restart.
-        for attempt, level in enumerate(ai_attempts(level_name(player.ai_level))):
+        for attempt, level in enumerate(ai_attempts(search_level(player.ai_level))):
             try:
                 chosen = await self._ai.choose_move(
                     variant=live.record.variant,
@@ -192,8 +199,8 @@ class AITurns:
         try:
             played = await self._games.play(live.record.channel_id, player, text, expected_ply=ply)
         except ResultNotRecorded as error:
-            return AIReply(refused=str(error))
-        except (UserError, StorageError) as error:
+            return AIReply(refused=error.unsaved)
+        except (Refused, StorageError) as error:
             if self._games.by_id(live.id) is not live or live.game.ply != ply:
                 return AIReply()  # the game ended or moved on meanwhile: nothing went wrong
             log.error("the AI's move %s in game %d was refused: %s", text, live.id, error)

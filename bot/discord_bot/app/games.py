@@ -20,6 +20,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 from bot.engine import (
     Game,
@@ -50,8 +51,8 @@ from bot.storage import (
     Venue,
 )
 
-from .errors import UserError
-from .wording import game_over, plain_name, seconds_left
+from .errors import Refusal, Refused
+from .wording import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,6 @@ ENDED_KEPT = 64
 OFFER_COOLDOWN_SECONDS = 60
 """After a draw offer or takeback request is declined, how long before the same player may ask
 again, unless a move is played first (which makes it a new question)."""
-START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,185 @@ class Offer:
     user_id: int
     ply: int
     message_id: int | None = None
+
+
+# ---------------------------------------------------------------------------- refusals
+# What a player is told when the hub will not do what they asked, as data (worded in
+# compose/board.py).
+
+
+@dataclass(frozen=True)
+class NotPlaying(Refusal):
+    """The person is not a player of the game they acted on."""
+
+
+@dataclass(frozen=True)
+class NoGame(Refusal):
+    """The channel has never had a game."""
+
+
+@dataclass(frozen=True)
+class GameOver(Refusal):
+    """The game acted on has ended (``record``, as stored); ``new_game``: also say how to start
+    another."""
+
+    record: GameRecord
+    new_game: bool = True
+
+
+@dataclass(frozen=True)
+class GameAdjourned(Refusal):
+    """A game across servers waits for ``player``, whose venue (a thread, or a channel) in
+    ``guild_name`` was deleted, to continue it elsewhere by ``deadline`` (or forfeit it)."""
+
+    game_id: int
+    player: Participant
+    thread: bool
+    guild_name: str
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class OpponentAway(Refusal):
+    """An offer in a game across servers whose other player's venue cannot be found (their
+    thread is gone: the game waits for them)."""
+
+
+@dataclass(frozen=True)
+class NotYourTurn(Refusal):
+    """A player tried to move on the other side's turn: ``mover`` is to move with ``side``
+    (``across``: from another server, so named, never mentioned); ``played``: the asker's own
+    last move, when that is what they sent again."""
+
+    mover: Participant
+    side: Side
+    across: bool
+    played: str | None = None
+
+
+@dataclass(frozen=True)
+class NotAITurn(Refusal):
+    """The AI's move arrived on its opponent's turn."""
+
+
+@dataclass(frozen=True)
+class AlreadyOver(Refusal):
+    """A move in a game the board has already ended."""
+
+
+@dataclass(frozen=True)
+class IllegalMove(Refusal):
+    """A move the rules forbid, and the engine's reason."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class MoveOvertaken(Refusal):
+    """The position changed before the move arrived (``look_at_board``: point to `/tafl
+    board`, when the board the player answered may be gone)."""
+
+    look_at_board: bool = False
+
+
+@dataclass(frozen=True)
+class RequestOvertaken(Refusal):
+    """The position changed before a draw offer or takeback request arrived."""
+
+
+@dataclass(frozen=True)
+class TakebackOvertaken(Refusal):
+    """The position changed while a takeback was being made."""
+
+
+@dataclass(frozen=True)
+class StaleMenu(Refusal):
+    """A move menu shown at a position that has changed since."""
+
+
+@dataclass(frozen=True)
+class NoLegalMove(Refusal):
+    """The Move button pressed by a mover who has no legal move."""
+
+
+@dataclass(frozen=True)
+class PieceStuck(Refusal):
+    """A piece chosen in the move menus that has no legal move."""
+
+
+@dataclass(frozen=True)
+class AIDeclinesDraws(Refusal):
+    """A draw offered to the AI."""
+
+
+@dataclass(frozen=True)
+class AskingTheAI(Refusal):
+    """A takeback request against the AI (there, a takeback is made at once)."""
+
+
+@dataclass(frozen=True)
+class OpponentMustAgree(Refusal):
+    """An immediate takeback asked against a person."""
+
+
+@dataclass(frozen=True)
+class RatedAgainstAI(Refusal):
+    """A takeback in a rated game against the AI."""
+
+
+@dataclass(frozen=True)
+class NoMoveYet(Refusal):
+    """A takeback before any move."""
+
+
+@dataclass(frozen=True)
+class NoMoveOfYours(Refusal):
+    """A takeback by a player who has not moved yet."""
+
+
+@dataclass(frozen=True)
+class OfferGone(Refusal):
+    """An answer to a draw offer or takeback request that is no longer open."""
+
+    kind: OfferKind
+
+
+@dataclass(frozen=True)
+class OfferOpen(Refusal):
+    """A second offer of ``kind`` while ``by``'s is open (``mine``: the asker's own)."""
+
+    kind: OfferKind
+    by: int
+    mine: bool
+
+
+@dataclass(frozen=True)
+class JustDeclined(Refusal):
+    """The same offer again soon after it was declined: ``seconds`` left to wait."""
+
+    kind: OfferKind
+    seconds: float
+
+
+@dataclass(frozen=True)
+class PlayersAnswer(Refusal):
+    """An offer answered by someone not playing the game."""
+
+
+@dataclass(frozen=True)
+class OwnOffer(Refusal):
+    """An offer answered by the player who made it."""
+
+
+@dataclass(frozen=True)
+class ResultUnsaved(Refusal):
+    """The move ``move`` ended game ``game_id`` but its result could not be stored: the game
+    was set aside (``set_aside``, its channel free), or its result waits for the database."""
+
+    game_id: int
+    move: str
+    set_aside: bool
+    channel_id: int
 
 
 @dataclass
@@ -163,20 +342,14 @@ class LiveGame:
         return self.record.attackers.is_ai or self.record.defenders.is_ai
 
 
-def adjourned_words(live: LiveGame) -> str:
-    """Why a game across servers waits: whose venue was deleted, how they continue the game,
-    and by when (or they forfeit it)."""
+def adjournment(live: LiveGame) -> GameAdjourned:
+    """Why an adjourned game across servers waits: whose venue was deleted, and by when they
+    must continue the game (or forfeit it)."""
     gone = live.adjourned
     assert gone is not None
-    player = plain_name(live.participant(Side(gone.side)))
-    place = "thread" if gone.note is None else "channel"
-    deadline = live.record.move_deadline
-    by = "" if deadline is None else f" by <t:{int(deadline.timestamp())}:f>"
-    return (
-        f"Game #{live.id} is adjourned: {player}'s {place} in {gone.guild_name} was deleted. "
-        f"The game goes on when {player} continues it with `/tafl board` in a channel of a "
-        f"server{by}; otherwise {player} forfeits it."
-    )
+    player = live.participant(Side(gone.side))
+    thread = gone.note is None
+    return GameAdjourned(live.id, player, thread, gone.guild_name, live.record.move_deadline)
 
 
 def newer_message(message_id: int | None, than: int | None) -> bool:
@@ -185,9 +358,9 @@ def newer_message(message_id: int | None, than: int | None) -> bool:
 
 
 def check_not_adjourned(live: LiveGame) -> None:
-    """A :class:`UserError` saying why, while the game is adjourned."""
+    """Refuse, saying why, while the game is adjourned."""
     if live.adjourned is not None:
-        raise UserError(adjourned_words(live))
+        raise Refused(adjournment(live))
 
 
 class _Behind(Exception):
@@ -203,26 +376,15 @@ class _EndedElsewhere(Exception):
         self.record = record
 
 
-class ResultNotRecorded(UserError):
-    """The board ended a game but its result could not be stored (already logged)."""
+class ResultNotRecorded(Refused):
+    """The board ended a game but its result could not be stored (already logged): told to
+    everyone in the channel, not only to the mover."""
 
     def __init__(self, live: LiveGame, *, set_aside: bool) -> None:
         game = live.game
-        last = game.history[-1].move.text(game.size) if game.history else "the last move"
-        then = (
-            f"the game has been set aside with all its moves (game #{live.id}) and this "
-            "channel is free for a new game."
-            if set_aside
-            else "it will be saved as soon as the database answers again."
-        )
-        super().__init__(
-            f"The move `{last}` was recorded and ends the game, but the result could not be "
-            f"saved because of a problem on our side: {then}"
-        )
-        self.set_aside = set_aside
-        self.channel_id = live.record.channel_id
-        self.move = last
-        """The move that ended the game (``the last move`` if there was none)."""
+        last = game.history[-1].move.text(game.size) if game.history else ""
+        self.unsaved = ResultUnsaved(live.id, last, set_aside, live.record.channel_id)
+        super().__init__(self.unsaved)
 
 
 @dataclass(frozen=True)
@@ -404,26 +566,21 @@ class GameHub:
             raise await self.no_game(channel_id)
         return live
 
-    async def no_game(self, channel_id: int) -> UserError:
+    async def no_game(self, channel_id: int) -> Refused:
         """Why there is no game to act on in a channel: how its last game ended, or that it
         has never had one."""
-        ending = await self.last_ending(channel_id)
-        if ending is None:
-            return UserError(
-                "There is no game in this channel. Start one with `/tafl challenge` or "
-                "`/tafl play`."
-            )
-        return UserError(f"{ending} {START_NEW}")
+        ended = await self.last_ended(channel_id)
+        return Refused(NoGame() if ended is None else GameOver(ended))
 
-    async def last_ending(self, channel_id: int) -> str | None:
-        """How the channel's last game ended (``Game #4 is over: ...``), if it has had one."""
+    async def last_ended(self, channel_id: int) -> GameRecord | None:
+        """The channel's last game that has ended, if it has had one."""
         last = await self.storage.games.last_ended_in_channel(channel_id)
-        return None if last is None else game_over(await self.storage.games.get(last))
+        return None if last is None else await self.storage.games.get(last)
 
-    async def game_over(self, game_id: int) -> UserError:
-        """The answer to anything done in a game that has ended: how it ended, and how to start
-        a new one."""
-        return UserError(f"{game_over(await self.storage.games.get(game_id))} {START_NEW}")
+    async def game_over(self, game_id: int) -> Refused:
+        """The answer to anything done in a game that has ended: how it ended (and how to
+        start a new one)."""
+        return Refused(GameOver(await self.storage.games.get(game_id)))
 
     async def recover(self, channel_id: int) -> LiveGame | None:
         """The channel's active game: the one tracked, or else one the database holds that this
@@ -477,7 +634,7 @@ class GameHub:
         async with live.lock:
             try:
                 await self._resync(live)
-            except UserError:  # it has ended: dropped, and announced by the process that ended it
+            except Refused:  # it has ended: dropped, and announced by the process that ended it
                 return None
         return live
 
@@ -541,19 +698,19 @@ class GameHub:
         return await self.state(await self.require_id(game_id), viewers=(viewer,))
 
     async def player_in(self, game_id: int, user_id: int) -> GameState:
-        """An active game (a button's) that ``user_id`` plays in: a :class:`UserError` if they
-        do not, or how it ended."""
+        """An active game (a button's) that ``user_id`` plays in: refused if they do not, or
+        saying how it ended."""
         live = await self.require_id(game_id)
         if live.side_of(user_id) is None:
-            raise UserError("You are not playing in this game.")
+            raise Refused(NotPlaying())
         return self.peek(live)
 
     async def mover_at(self, game_id: int, user_id: int, ply: int | None = None) -> GameState:
         """A game whose move ``user_id`` is choosing in the menus (at ``ply``, when the menu
-        says): a :class:`UserError` unless it is theirs to play, in that position."""
+        says): refused unless it is theirs to play, in that position."""
         live = await self.require_id(game_id)
         if ply is not None and live.game.ply != ply:
-            raise UserError("The position has changed; press Move again.")
+            raise Refused(StaleMenu())
         self.check_mover(live, user_id)
         return self.peek(live)
 
@@ -637,7 +794,7 @@ class GameHub:
         *,
         expected_ply: int | None = None,
     ) -> Played:
-        """Check, commit and apply one move by ``player``; raises :class:`UserError` to explain."""
+        """Check, commit and apply one move by ``player``; :class:`Refused` says why not."""
         live = await self.require(channel_id)
         async with live.lock:
             try:
@@ -648,17 +805,11 @@ class GameHub:
                 # board the player answered is the one just caught up with, so the move stands
                 # if it is still theirs to play, and legal.
                 if not live.across or expected_ply is not None:
-                    raise UserError(
-                        "The position changed before your move arrived; look at the board "
-                        "again (`/tafl board`)."
-                    ) from None
+                    raise Refused(MoveOvertaken(look_at_board=True)) from None
             try:
                 return await self._play(live, player, text, None)
             except _Behind:
-                raise UserError(
-                    "The position changed before your move arrived; look at the board again "
-                    "(`/tafl board`)."
-                ) from None
+                raise Refused(MoveOvertaken(look_at_board=True)) from None
 
     async def _play(
         self, live: LiveGame, player: Participant, text: str, expected_ply: int | None
@@ -674,18 +825,18 @@ class GameHub:
             await self._resync(live)
         game = live.game
         if expected_ply is not None and expected_ply != game.ply:
-            raise UserError("The position changed before your move arrived; look again.")
+            raise Refused(MoveOvertaken())
         if player.is_ai:
             if live.to_move != player:
-                raise UserError("It is not the AI's turn.")
+                raise Refused(NotAITurn())
         else:
             self._check_turn(live, player)
         try:
             move = game.parse_move(text)
         except GameOverError:
-            raise UserError("This game is already over.") from None
+            raise Refused(AlreadyOver()) from None
         except TaflError as error:
-            raise UserError(f"Illegal move: {error}") from None
+            raise Refused(IllegalMove(str(error))) from None
         ply = game.ply
         try:
             appended = await self.storage.games.append_move(
@@ -716,7 +867,7 @@ class GameHub:
             except _EndedElsewhere as elsewhere:
                 # The move counted and ended the game; the process that stored the ending
                 # first posts its final board.
-                raise UserError(game_over(elsewhere.record)) from None
+                raise Refused(GameOver(elsewhere.record, new_game=False)) from None
             if carried is not None:  # the ending withdrew it, as every offer
                 withdrawn, carried, live.draw_offer = (*withdrawn, carried), None, None
         else:
@@ -734,27 +885,24 @@ class GameHub:
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:
-            raise UserError("This game is already over.")
+            raise Refused(AlreadyOver())
         check_not_adjourned(live)
         self.check_mover(live, player.user_id or 0)
 
     @staticmethod
     def check_mover(live: LiveGame, user_id: int) -> None:
-        """A :class:`UserError` unless ``user_id`` plays the side to move; it names who does."""
+        """Refused unless ``user_id`` plays the side to move (naming who does)."""
         if live.side_of(user_id) is None:
-            raise UserError("You are not playing in this game.")
+            raise Refused(NotPlaying())
         if live.to_move.user_id != user_id:
             history = live.game.history
             last = history[-1] if history else None
+            played = None
             if last is not None and live.participant(last.side).user_id == user_id:
                 # Most often a move sent again because its answer was slow to come: say that
                 # it counted.
                 played = last.move.text(live.game.size)
-                raise UserError(
-                    f"It is not your turn: your move `{played}` was played, and "
-                    f"{not_your_turn(live)}"
-                )
-            raise UserError(f"It is not your turn: {not_your_turn(live)}")
+            raise Refused(NotYourTurn(live.to_move, live.game.turn, live.across, played))
 
     async def _record_ending(self, live: LiveGame) -> FinishedGame:
         """Store the result of a game the board has ended (the caller holds its lock).
@@ -807,7 +955,7 @@ class GameHub:
                 raise await self.game_over(live.id)
             side = live.side_of(user_id)
             if side is None:
-                raise UserError("You are not playing in this game.")
+                raise Refused(NotPlaying())
             winner = side.other
             return await self._end(live, winner.value, TableEnding.RESIGNATION)
 
@@ -840,9 +988,9 @@ class GameHub:
         button."""
         live = await self.require(channel_id)
         if live.side_of(user_id) is None:
-            raise UserError("You are not playing in this game.")
+            raise Refused(NotPlaying())
         if live.against_ai:
-            raise UserError("The AI does not take draw offers; play on or resign.")
+            raise Refused(AIDeclinesDraws())
         self._check_open(live.draw_offer, user_id)
         self._check_cooldown(live, "draw", user_id)
         offer = live.draw_offer = await self._store_offer(live, "draw", user_id)
@@ -854,9 +1002,7 @@ class GameHub:
             try:
                 await self.storage.offers.make(live.id, kind, user_id, live.game.ply)
             except PositionChanged:
-                raise UserError(
-                    "The position changed before your request arrived; look again."
-                ) from None
+                raise Refused(RequestOvertaken()) from None
             return Offer(kind, user_id, live.game.ply)
 
     async def offer_posted(self, game_id: int, kind: OfferKind, ply: int, message_id: int) -> None:
@@ -875,8 +1021,7 @@ class GameHub:
         """Claim the stored offer for this answer: of two answers (two clicks, or a click that
         raced a move) only one finds it."""
         if await self.storage.offers.take(live.id, kind, ply) is None:
-            what = "draw offer" if kind == "draw" else "takeback request"
-            raise UserError(f"That {what} is no longer open.")
+            raise Refused(OfferGone(kind))
 
     async def answer_draw(
         self, game_id: int, user_id: int, ply: int, accept: bool
@@ -891,7 +1036,7 @@ class GameHub:
                 await self._resync(live)
                 offer = live.draw_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
-                raise UserError("That draw offer is no longer open.")
+                raise Refused(OfferGone("draw"))
             self._check_answerer(live, offer, user_id)
             if not accept:
                 await self._take_offer(live, "draw", ply)
@@ -903,7 +1048,7 @@ class GameHub:
             try:
                 return await self._end(live, "draw", TableEnding.AGREED_DRAW, ply, accepting="draw")
             except OfferClosed:
-                raise UserError("That draw offer is no longer open.") from None
+                raise Refused(OfferGone("draw")) from None
             except BaseException:
                 live.draw_offer = offer
                 raise
@@ -914,7 +1059,7 @@ class GameHub:
         live = await self.require(channel_id)
         side = self._takeback_side(live, user_id)
         if live.against_ai:
-            raise UserError("Against the AI, `/tafl takeback` takes your move back at once.")
+            raise Refused(AskingTheAI())
         self._check_open(live.takeback_offer, user_id)
         self._check_cooldown(live, "takeback", user_id)
         offer = live.takeback_offer = await self._store_offer(live, "takeback", user_id)
@@ -932,24 +1077,21 @@ class GameHub:
                 raise await self.game_over(live.id)
             side = self._takeback_side(live, user_id)
             if not live.against_ai:
-                raise UserError("Your opponent must agree: use `/tafl takeback` to ask.")
+                raise Refused(OpponentMustAgree())
             if live.record.rated:
-                raise UserError(
-                    "This game against the AI is rated (this server counts such games), so "
-                    "moves cannot be taken back; play on or resign."
-                )
+                raise Refused(RatedAgainstAI())
             return await self._take_back(live, live.participant(side), side, live.game.ply)
 
     def _takeback_side(self, live: LiveGame, user_id: int) -> Side:
-        """The side whose last move ``user_id`` may take back, or a :class:`UserError`."""
+        """The side whose last move ``user_id`` may take back (else refused)."""
         side = live.side_of(user_id)
         if side is None:
-            raise UserError("You are not playing in this game.")
+            raise Refused(NotPlaying())
         if not live.game.history:
-            raise UserError("No move has been played yet.")
+            raise Refused(NoMoveYet())
         if not any(result.side is side for result in live.game.history):
             # Without this the answer would take back the opponent's move instead.
-            raise UserError("You have not moved yet, so there is no move of yours to take back.")
+            raise Refused(NoMoveOfYours())
         return side
 
     async def answer_takeback(
@@ -965,7 +1107,7 @@ class GameHub:
                 await self._resync(live)
                 offer = live.takeback_offer
             if offer is None or offer.ply != ply or live.game.ply != ply:
-                raise UserError("That takeback request is no longer open.")
+                raise Refused(OfferGone("takeback"))
             self._check_answerer(live, offer, user_id)
             if not accept:
                 await self._take_offer(live, "takeback", ply)
@@ -980,7 +1122,7 @@ class GameHub:
                     live, live.participant(asker_side), asker_side, ply, accepting=True
                 )
             except OfferClosed:
-                raise UserError("That takeback request is no longer open.") from None
+                raise Refused(OfferGone("takeback")) from None
             except BaseException:
                 live.takeback_offer = offer
                 raise
@@ -994,7 +1136,7 @@ class GameHub:
             await self.storage.games.take_back(live.id, ply, plies, accepting=accepting)
         except PositionChanged:
             await self._resync(live)  # as in play(): the database is ahead
-            raise UserError("The position changed; ask again.") from None
+            raise Refused(TakebackOvertaken()) from None
         except DatabaseUnavailable:
             live.unsure = True
             raise
@@ -1019,11 +1161,7 @@ class GameHub:
         if left <= 0:
             del live.declined[kind, user_id]
             return
-        ask = "offer a draw" if kind == "draw" else "ask to take back a move"
-        raise UserError(
-            f"Your opponent has just declined. You can {ask} again in {seconds_left(left)}, "
-            "or after the next move."
-        )
+        raise Refused(JustDeclined(kind, left))
 
     @staticmethod
     def _check_open(offer: Offer | None, user_id: int) -> None:
@@ -1031,28 +1169,13 @@ class GameHub:
         (and a second message would leave the first one's buttons hanging)."""
         if offer is None:
             return
-        mine = offer.user_id == user_id
-        if offer.kind == "draw":
-            text = (
-                "You have already offered a draw; your opponent has not answered yet."
-                if mine
-                else f"<@{offer.user_id}> has already offered you a draw: answer it with the "
-                "buttons on their offer."
-            )
-        else:
-            text = (
-                "You have already asked to take back a move; your opponent has not answered yet."
-                if mine
-                else f"<@{offer.user_id}> has asked to take back a move: answer them first, with "
-                "the buttons on their request."
-            )
-        raise UserError(text)
+        raise Refused(OfferOpen(offer.kind, offer.user_id, offer.user_id == user_id))
 
     def _check_answerer(self, live: LiveGame, offer: Offer, user_id: int) -> None:
         if live.side_of(user_id) is None:
-            raise UserError("Only the players of this game can answer.")
+            raise Refused(PlayersAnswer())
         if user_id == offer.user_id:
-            raise UserError("You made this offer; your opponent answers it.")
+            raise Refused(OwnOffer())
 
     async def _end(
         self,
@@ -1121,7 +1244,7 @@ class GameHub:
         log.info("game %d was rebuilt from the database at ply %d", live.id, live.game.ply)
         if loaded.record.status is not GameStatus.ACTIVE:
             self._drop(live)
-            raise UserError(f"{game_over(loaded.record)} {START_NEW}")
+            raise Refused(GameOver(loaded.record))
 
     async def call_off(self, live: LiveGame) -> Ended | None:
         """End a game without a result of its own (an organiser decided its pairing another
@@ -1182,18 +1305,6 @@ def moves_to_take_back(live: LiveGame, side: Side) -> tuple[MoveResult, ...]:
     history = live.game.history
     plies = 1 if history[-1].side is side else 2
     return history[-min(plies, len(history)) :]
-
-
-def not_your_turn(live: LiveGame) -> str:
-    """Who must move now, for a person who tried to move out of turn (a private reply, so a
-    mention shows the name without notifying anyone)."""
-    side = live.game.turn.value
-    player = live.to_move
-    if player.is_ai:
-        return f"the AI is to move with the {side}; its reply comes with the next board."
-    if live.across:  # the asker may be in the other server: a name, never a mention
-        return f"{plain_name(player)} is to move with the {side}."
-    return f"<@{player.user_id}> is to move with the {side}."
 
 
 def pick_sides(

@@ -44,7 +44,7 @@ from bot.storage.tournaments import StoredPairing as StoredPairing
 from bot.storage.tournaments import Tournament as Tournament
 
 from .durations import parse_move_time
-from .errors import Refusal, Refused, UserError
+from .errors import Refusal, Refused
 from .games import Ended, GameHub, LiveGame
 from .records import RESULT_TAGS, otn_record
 
@@ -1091,8 +1091,7 @@ class TournamentService:
             raise Refused(NotEntered(event))
         ended = None
         if playing is not None:
-            # (the games service's refusals: a UserError until it refuses with Refused)
-            with contextlib.suppress(Refused, UserError):
+            with contextlib.suppress(Refused):
                 # It may have ended meanwhile (its last move, the clock): nothing to resign.
                 ended = await self.hub.resign(playing[0].record.channel_id, user_id)
         return Left(event, ended)

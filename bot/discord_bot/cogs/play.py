@@ -21,15 +21,18 @@ from discord.ext import commands
 from bot.storage import DatabaseUnavailable, GameRecord, PuzzleAttempt, StorageError, Venue
 
 from ..app.ai_turns import AIReply, AITurns
-from ..app.errors import UserError
+from ..app.errors import Refused
 from ..app.games import (
     Declined,
     Ended,
     GameHub,
     GameState,
     LiveGame,
+    NoLegalMove,
+    PieceStuck,
     Played,
     ResultNotRecorded,
+    StaleMenu,
 )
 from ..app.puzzles import PuzzleSessions
 from ..compose import board
@@ -117,9 +120,7 @@ class Play(commands.Cog):
         try:
             played = await self.games.play(channel_id, participant_of(interaction.user), move)
         except ResultNotRecorded as error:  # public: both players must know
-            await self.table.deliver(
-                interaction, board.not_recorded(error.move, str(error), channel_id, clicked=False)
-            )
+            await self.table.deliver(interaction, board.not_recorded(error.unsaved, clicked=False))
             return
         await self.announce(played, interaction)
 
@@ -140,11 +141,11 @@ class Play(commands.Cog):
                 position = await self.puzzles.position(attempt)
                 return choices(board.move_choices(position, current, mark_captures=False))
         if live is None or live.game.is_over:
-            ending = None
+            ended = None
             if live is None:
                 with contextlib.suppress(StorageError):  # the line is only a courtesy
-                    ending = await self.games.last_ending(channel_id)
-            return choices([board.no_game_choice(ending)])
+                    ended = await self.games.last_ended(channel_id)
+            return choices([board.no_game_choice(ended)])
         if live.to_move.user_id != interaction.user.id:
             return choices([board.not_mover_choice(self.games.peek(live), interaction.user.id)])
         return choices(board.move_choices(live.game, current))
@@ -234,7 +235,7 @@ class Play(commands.Cog):
         game = await self.games.mover_at(button.game_id, user_id)
         prompt = board.piece_prompt(game)
         if not prompt.controls:
-            raise UserError(board.NO_LEGAL_MOVE)
+            raise Refused(NoLegalMove())
         await self.table.deliver(interaction, [Answer(prompt)])
 
     async def on_resign_confirmed(
@@ -252,10 +253,10 @@ class Play(commands.Cog):
         game = await self.games.mover_at(menu.game_id, interaction.user.id, menu.ply)
         origin = board.chosen_square(menu.values)
         if origin is None:
-            raise UserError(board.POSITION_CHANGED)
+            raise Refused(StaleMenu())
         prompt = board.target_prompt(game, origin)
         if not prompt.controls:
-            raise UserError(board.CANNOT_MOVE)
+            raise Refused(PieceStuck())
         await self.table.deliver(interaction, [Update(prompt)])
 
     async def on_target_chosen(self, interaction: discord.Interaction, menu: TargetChoice) -> None:
@@ -267,14 +268,13 @@ class Play(commands.Cog):
         player = participant_of(interaction.user)
         target = board.chosen_square(menu.values)
         if target is None:
-            raise UserError(board.POSITION_CHANGED)
+            raise Refused(StaleMenu())
         try:
             played = await self.games.play_squares(
                 menu.game_id, player, menu.origin, target, menu.ply
             )
         except ResultNotRecorded as error:
-            words = board.not_recorded(error.move, str(error), error.channel_id, clicked=True)
-            await self.table.deliver(interaction, words)
+            await self.table.deliver(interaction, board.not_recorded(error.unsaved, clicked=True))
             return
         # The move is committed: announced even if the private menu cannot be edited.
         await self.announce(played, interaction, clicked=True)

@@ -22,6 +22,7 @@ from bot.engine import (
     Game,
     Move,
     MoveResult,
+    Outcome,
     Piece,
     Side,
     Square,
@@ -30,11 +31,20 @@ from bot.engine import (
     parse_square,
     square_name,
 )
-from bot.render import DEFAULT_THEME, THEMES, board_view_from_game, result_status
+from bot.render import (
+    DEFAULT_THEME,
+    THEMES,
+    Better,
+    Call,
+    CaptionWords,
+    Status,
+    board_view_from_game,
+)
 from bot.storage import (
     FinishedGame,
     GameEnding,
     GameOutcome,
+    GameRecord,
     GameStatus,
     Participant,
     PlayerPreferences,
@@ -42,16 +52,44 @@ from bot.storage import (
     Venue,
 )
 
-from ..app.ai_turns import AIReply
+from ..app.ai_turns import AIReply, AIThinking
 from ..app.games import (
+    AIDeclinesDraws,
+    AlreadyOver,
+    AskingTheAI,
     Declined,
     Ended,
+    GameAdjourned,
+    GameOver,
     GameState,
+    IllegalMove,
+    JustDeclined,
+    MoveOvertaken,
+    NoGame,
+    NoLegalMove,
+    NoMoveOfYours,
+    NoMoveYet,
+    NotAITurn,
+    NotPlaying,
+    NotYourTurn,
     Offer,
+    OfferGone,
     OfferMade,
+    OfferOpen,
+    OpponentAway,
+    OpponentMustAgree,
+    OwnOffer,
+    PieceStuck,
     Played,
+    PlayersAnswer,
+    RatedAgainstAI,
+    RequestOvertaken,
+    ResultUnsaved,
+    StaleMenu,
+    TakebackOvertaken,
     TakenBack,
 )
+from .errors import refusal_words
 from .post import (
     Answer,
     BoardPost,
@@ -77,6 +115,7 @@ from .post import (
     Tone,
     Update,
 )
+from .words import game_over, plain_name, seconds_left
 
 # ---------------------------------------------------------------------------- custom ids
 # Each control's custom id says what a click asks, and is read back from it alone (after a
@@ -644,11 +683,53 @@ def look_for(game: GameState, user_id: int | None = None) -> BoardLook:
     return look_of(mine, side_of(game, user_id))
 
 
+# The words drawn on a board's image: its caption's side names and its note.
+
 CAPTION_CALLED_OFF = "Called off"
 """The caption's note on a game ended without a result of its own."""
-_CAPTION_ENDINGS = {TableEnding.AGREED_DRAW: "by agreement"}
-"""Other words for an ending at the table whose full name would repeat the caption's verdict
-("Draw: agreed draw")."""
+_CAPTION_ENDINGS: dict[Termination | TableEnding, str] = {
+    TableEnding.AGREED_DRAW: "by agreement",
+    # The winner already says who the repetition was forbidden to; the full name would
+    # rarely fit beside the players' names.
+    Termination.PERPETUAL_REPETITION: "repetition",
+}
+"""Other words for an ending whose full name would repeat the caption's verdict ("Draw:
+agreed draw") or rarely fit."""
+CAPTION_CALLS = {
+    Call.TUICHI: "Tuichi!",
+    Call.RAICHI: "Raichi!",
+    Call.OPEN_ROAD: "Open road!",
+    Call.OPEN_ROADS: "Open roads!",
+    Call.KING_IN_DANGER: "King in danger!",
+}
+"""The caption's note after a move: the king's side's calls, a road left open, a threat."""
+
+
+def caption_result(winner: Side | None, ending: Termination | TableEnding) -> str:
+    """A result as a caption's note says it, winner first: ``Defenders win: king escaped``,
+    ``Draw: by agreement`` (the detail after the colon goes first when space is short)."""
+    verdict = f"{winner.value.capitalize()} win" if winner else "Draw"
+    return f"{verdict}: {_CAPTION_ENDINGS.get(ending, ending.value)}"
+
+
+def caption_better(better: Better) -> str:
+    """A reviewed move's note: ``Blunder: better e5-e9``, or ``Better: e5-e9``."""
+    if better.kind is None:
+        return f"Better: {better.move}"
+    return f"{better.kind.value.capitalize()}: better {better.move}"
+
+
+def caption_status(status: Status) -> str:
+    """What a board's caption announces, in words."""
+    if isinstance(status, Outcome):
+        return caption_result(status.winner, status.termination)
+    if isinstance(status, Better):
+        return caption_better(status)
+    return CAPTION_CALLS[status]
+
+
+CAPTION_WORDS = CaptionWords("Attackers", "Defenders", caption_status)
+"""The words of every board image's caption (the side names where no player is named)."""
 
 
 def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> str | None:
@@ -659,8 +740,7 @@ def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> st
         return CAPTION_CALLED_OFF
     if ended is None or not isinstance(ended.termination, TableEnding):
         return None
-    ending = ended.termination
-    return result_status(ended.winner, _CAPTION_ENDINGS.get(ending, ending.value))
+    return caption_result(ended.winner, ended.termination)
 
 
 def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
@@ -672,6 +752,7 @@ def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
         attackers=name(game, Side.ATTACKERS),
         defenders=name(game, Side.DEFENDERS),
         ended=caption_ending(outcome(game), called_off=game.record.status is GameStatus.ABORTED),
+        words=CAPTION_WORDS,
     )
     return Picture(view, f"tafl-{game.id}-{game.game.ply}.png", look.theme, flip != look.flip)
 
@@ -795,9 +876,6 @@ MAX_OPTIONS = 25
 MAX_MENUS = 5
 """Discord's limit of rows in one message, each menu taking a row."""
 PIECE_PROMPT = "Which piece? (Or type `/tafl move`.)"
-NO_LEGAL_MOVE = "You have no legal move."
-CANNOT_MOVE = "That piece cannot move now."
-POSITION_CHANGED = "The position has changed; press Move again."
 
 
 def rank_bands(origins: Sequence[int], size: int) -> list[list[int]]:
@@ -1176,7 +1254,7 @@ def offer_posts(made: OfferMade) -> list[Delivery]:
             offer.ply,
             post,
             place=Place(theirs.channel_id, theirs.guild_id),
-            missing="Your opponent's thread is gone; the game waits for them.",
+            missing=OpponentAway(),
         ),
         Answer(
             Post(
@@ -1265,7 +1343,7 @@ def after_ai(
             played.game, words, over=over, reply_in=reply_in
         )
     if reply.failed or reply.refused is not None:
-        words = [*lines, AI_FAILED if reply.refused is None else reply.refused]
+        words = [*lines, AI_FAILED if reply.refused is None else unsaved_words(reply.refused)]
         if reply.game is not None:
             return board_posts(reply.game, words, reply_in=reply_in)
     else:
@@ -1277,12 +1355,221 @@ def after_ai(
     return [Message(Place(channel_id), Post(content="\n".join(words)))]
 
 
-def not_recorded(move: str, words: str, channel_id: int, *, clicked: bool) -> list[Delivery]:
+def not_recorded(unsaved: ResultUnsaved, *, clicked: bool) -> list[Delivery]:
     """A move that ended the game whose result could not be stored: said to everyone in the
     channel (the answer to a /tafl move; after a click, beside the menu's words)."""
+    words = unsaved_words(unsaved)
     if not clicked:
         return [Answer(Post(content=words, ping_mentioned=True))]
-    return [you_played(move), Message(Place(channel_id), Post(content=words))]
+    return [you_played(unsaved.move), Message(Place(unsaved.channel_id), Post(content=words))]
+
+
+# ---------------------------------------------------------------------------- refusals
+# The games service's refusals (app/games.py, app/ai_turns.py) in words, for the error funnel.
+
+START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
+
+
+@refusal_words.register
+def unsaved_words(refusal: ResultUnsaved) -> str:
+    """A move recorded that ended the game, its result not saved (said to everyone)."""
+    move = refusal.move or "the last move"
+    then = (
+        f"the game has been set aside with all its moves (game #{refusal.game_id}) and this "
+        "channel is free for a new game."
+        if refusal.set_aside
+        else "it will be saved as soon as the database answers again."
+    )
+    return (
+        f"The move `{move}` was recorded and ends the game, but the result could not be "
+        f"saved because of a problem on our side: {then}"
+    )
+
+
+@refusal_words.register
+def adjourned_words(refusal: GameAdjourned) -> str:
+    """Why a game across servers waits: whose venue was deleted, how they continue the game,
+    and by when (or they forfeit it)."""
+    player = plain_name(refusal.player)
+    place = "thread" if refusal.thread else "channel"
+    deadline = refusal.deadline
+    by = "" if deadline is None else f" by <t:{int(deadline.timestamp())}:f>"
+    return (
+        f"Game #{refusal.game_id} is adjourned: {player}'s {place} in {refusal.guild_name} was "
+        f"deleted. The game goes on when {player} continues it with `/tafl board` in a channel "
+        f"of a server{by}; otherwise {player} forfeits it."
+    )
+
+
+@refusal_words.register
+def _(refusal: GameOver) -> str:
+    ended = game_over(refusal.record)
+    return f"{ended} {START_NEW}" if refusal.new_game else ended
+
+
+@refusal_words.register
+def _(refusal: NoGame) -> str:
+    return "There is no game in this channel. Start one with `/tafl challenge` or `/tafl play`."
+
+
+@refusal_words.register
+def _(refusal: NotPlaying) -> str:
+    return "You are not playing in this game."
+
+
+@refusal_words.register
+def _(refusal: NotYourTurn) -> str:
+    # A private reply, so a mention shows the name without notifying anyone.
+    side, mover = refusal.side.value, refusal.mover
+    if mover.is_ai:
+        whose = f"the AI is to move with the {side}; its reply comes with the next board."
+    elif refusal.across:  # the asker may be in the other server: a name, never a mention
+        whose = f"{plain_name(mover)} is to move with the {side}."
+    else:
+        whose = f"<@{mover.user_id}> is to move with the {side}."
+    if refusal.played is not None:
+        return f"It is not your turn: your move `{refusal.played}` was played, and {whose}"
+    return f"It is not your turn: {whose}"
+
+
+@refusal_words.register
+def _(refusal: NotAITurn) -> str:
+    return "It is not the AI's turn."
+
+
+@refusal_words.register
+def _(refusal: AlreadyOver) -> str:
+    return "This game is already over."
+
+
+@refusal_words.register
+def _(refusal: IllegalMove) -> str:
+    return f"Illegal move: {refusal.reason}"
+
+
+@refusal_words.register
+def _(refusal: MoveOvertaken) -> str:
+    if refusal.look_at_board:
+        return (
+            "The position changed before your move arrived; look at the board again "
+            "(`/tafl board`)."
+        )
+    return "The position changed before your move arrived; look again."
+
+
+@refusal_words.register
+def _(refusal: RequestOvertaken) -> str:
+    return "The position changed before your request arrived; look again."
+
+
+@refusal_words.register
+def _(refusal: TakebackOvertaken) -> str:
+    return "The position changed; ask again."
+
+
+@refusal_words.register
+def _(refusal: StaleMenu) -> str:
+    return "The position has changed; press Move again."
+
+
+@refusal_words.register
+def _(refusal: NoLegalMove) -> str:
+    return "You have no legal move."
+
+
+@refusal_words.register
+def _(refusal: PieceStuck) -> str:
+    return "That piece cannot move now."
+
+
+@refusal_words.register
+def _(refusal: AIDeclinesDraws) -> str:
+    return "The AI does not take draw offers; play on or resign."
+
+
+@refusal_words.register
+def _(refusal: AskingTheAI) -> str:
+    return "Against the AI, `/tafl takeback` takes your move back at once."
+
+
+@refusal_words.register
+def _(refusal: OpponentAway) -> str:
+    return "Your opponent's thread is gone; the game waits for them."
+
+
+@refusal_words.register
+def _(refusal: OpponentMustAgree) -> str:
+    return "Your opponent must agree: use `/tafl takeback` to ask."
+
+
+@refusal_words.register
+def _(refusal: RatedAgainstAI) -> str:
+    return (
+        "This game against the AI is rated (this server counts such games), so moves cannot "
+        "be taken back; play on or resign."
+    )
+
+
+@refusal_words.register
+def _(refusal: NoMoveYet) -> str:
+    return "No move has been played yet."
+
+
+@refusal_words.register
+def _(refusal: NoMoveOfYours) -> str:
+    return "You have not moved yet, so there is no move of yours to take back."
+
+
+@refusal_words.register
+def _(refusal: OfferGone) -> str:
+    what = "draw offer" if refusal.kind == "draw" else "takeback request"
+    return f"That {what} is no longer open."
+
+
+@refusal_words.register
+def _(refusal: OfferOpen) -> str:
+    if refusal.kind == "draw":
+        if refusal.mine:
+            return "You have already offered a draw; your opponent has not answered yet."
+        return (
+            f"<@{refusal.by}> has already offered you a draw: answer it with the buttons on "
+            "their offer."
+        )
+    if refusal.mine:
+        return "You have already asked to take back a move; your opponent has not answered yet."
+    return (
+        f"<@{refusal.by}> has asked to take back a move: answer them first, with the buttons "
+        "on their request."
+    )
+
+
+@refusal_words.register
+def _(refusal: JustDeclined) -> str:
+    ask = "offer a draw" if refusal.kind == "draw" else "ask to take back a move"
+    return (
+        f"Your opponent has just declined. You can {ask} again in "
+        f"{seconds_left(refusal.seconds)}, or after the next move."
+    )
+
+
+@refusal_words.register
+def _(refusal: PlayersAnswer) -> str:
+    return "Only the players of this game can answer."
+
+
+@refusal_words.register
+def _(refusal: OwnOffer) -> str:
+    return "You made this offer; your opponent answers it."
+
+
+@refusal_words.register
+def _(refusal: AIThinking) -> str:
+    if refusal.takeback:
+        return (
+            "The AI is thinking about its reply. Once it has moved, a takeback removes your "
+            "move and its reply together."
+        )
+    return "The AI is thinking; its move comes with the next board."
 
 
 # ---------------------------------------------------------------------------- /tafl move
@@ -1385,7 +1672,7 @@ def not_mover_choice(game: GameState, user_id: int) -> Choice:
     return Choice(line, WAIT_VALUE)
 
 
-def no_game_choice(ending: str | None) -> Choice:
+def no_game_choice(ended: GameRecord | None) -> Choice:
     """The one line /tafl move suggests where no game is played: how the last one ended, or
     how to start one."""
-    return Choice(ending or NO_GAME, NO_GAME_VALUE)
+    return Choice(NO_GAME if ended is None else game_over(ended), NO_GAME_VALUE)

@@ -13,7 +13,7 @@ from bot.engine import Side, get_variant
 from bot.storage import GameRecord, Participant, Venue
 
 from ..app.durations import LOBBY_MOVE_SECONDS, describe_duration
-from ..app.games import LiveGame, adjourned_words
+from ..app.games import LiveGame, adjournment
 from ..app.lobby import (
     DEFAULT_REACH,
     WIDEST_REACH,
@@ -54,7 +54,7 @@ from ..app.lobby import (
     VenueTaken,
     Waiting,
 )
-from .board import named
+from .board import adjourned_words, named
 from .errors import refusal_words
 from .post import (
     Answer,
@@ -429,7 +429,7 @@ def rematch_answered(answer: RematchAnswer, answerer_mention: str) -> list[Deliv
 def adjourned(news: Adjourned) -> list[Delivery]:
     """The other player is told in their venue, the absent one by direct message."""
     live, venue = news.live, news.gone
-    words = adjourned_words(live)
+    words = adjourned_words(adjournment(live))
     deliveries: list[Delivery] = []
     if news.other is not None and news.present is not None:
         present = news.present

@@ -13,6 +13,7 @@ from enum import Enum
 from bot.render import BoardView, CrosstableView
 from bot.storage import OfferKind, Venue
 
+from ..app.errors import Refusal
 from ..app.games import GameState
 
 
@@ -258,15 +259,15 @@ class BoardPost:
 @dataclass(frozen=True)
 class OfferPost:
     """A draw offer or takeback request with its answer buttons: as the interaction's answer
-    (``place`` ``None``) or in the other player's venue (``missing``: what the asker is told
-    when it is gone); its message is recorded through the games service."""
+    (``place`` ``None``) or in the other player's venue (``missing``: why the asker is
+    refused when it is gone); its message is recorded through the games service."""
 
     game_id: int
     kind: OfferKind
     ply: int
     post: Post
     place: Place | None = None
-    missing: str | None = None
+    missing: Refusal | None = None
 
 
 @dataclass(frozen=True)

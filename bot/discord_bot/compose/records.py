@@ -13,7 +13,7 @@ from bot.render import DEFAULT_WIDTH, replay_views
 from bot.storage import GameRecord
 
 from ..app.records import NoGameHere, NoSuchGame
-from .board import caption_ending
+from .board import CAPTION_WORDS, caption_ending
 from .errors import refusal_words
 from .post import Animation, Answer, Attachment, Post, Replay
 from .words import plain_name, plural
@@ -62,6 +62,7 @@ def replay_answer(record: GameRecord, played: Game) -> list[Replay]:
         attackers=plain_name(record.attackers),
         defenders=plain_name(record.defenders),
         ended=caption_ending(record.outcome),
+        words=CAPTION_WORDS,
     )
     animation = Animation(tuple(views), f"tafl-game-{record.id}.gif", REPLAY_WIDTHS)
     fitted = []
