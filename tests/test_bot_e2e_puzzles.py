@@ -15,7 +15,7 @@ from fakediscord import FakeMessage
 
 from bot.ai.puzzles import Puzzle, load_starter_set
 from bot.discord_bot.compose.board import BoardLook
-from bot.discord_bot.puzzle_desk import board_png
+from bot.discord_bot.compose.puzzles import board_png
 from bot.engine import Side, parse_square
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]

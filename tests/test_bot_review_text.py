@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
 from bot.ai.search import MATE
-from bot.discord_bot.cogs.review import (
+from bot.discord_bot.compose.review import (
     MOMENTS_LISTED,
     inaccuracies_text,
     listed_moments,

@@ -207,13 +207,10 @@ CLIENT_TYPE_IMPORTS_TO_REMOVE = frozenset(
         "bot.discord_bot.cogs.info",
         "bot.discord_bot.cogs.lobby",
         "bot.discord_bot.cogs.preferences",
-        "bot.discord_bot.cogs.puzzles",
-        "bot.discord_bot.cogs.review",
         "bot.discord_bot.cogs.settings",
         "bot.discord_bot.cogs.timers",
         "bot.discord_bot.cogs.tournaments",
         "bot.discord_bot.lobby_desk",
-        "bot.discord_bot.puzzle_desk",
         "bot.discord_bot.tournament_desk",
     }
 )

@@ -40,7 +40,6 @@ from .cogs.settings import ServerOptions
 from .cogs.timers import Timers
 from .cogs.tournaments import Tournaments
 from .lobby_desk import LobbyDesk
-from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.gateway import Gateway
 from .runtime.heartbeat import time_heartbeats_when_sent
@@ -154,8 +153,6 @@ class TaflBot(commands.Bot):
             storage.puzzles,
         )
         """Preferences, server settings, records and leaderboards."""
-        self.puzzle_desk = PuzzleDesk(self)
-        """A go's private boards and the words that answer each move."""
         self.lobby_desk = LobbyDesk(self)
         """Games across servers on Discord: their venues opened, their boards in both."""
         self.lobby = LobbyService(storage, self.hub, self.lobby_desk)
@@ -168,12 +165,20 @@ class TaflBot(commands.Bot):
         """The Discord edge: sends what is composed, answers every command and click."""
         self.clicks = self.table
         """Where the buttons and menus of the features not yet converted register."""
+        self.puzzle_cog = Puzzles(
+            self.puzzles,
+            self.players,
+            self.table,
+            live_game=lambda channel_id: self.play.live_game(channel_id),
+            spawn=self.spawn,
+        )
+        """Puzzles on Discord: /tafl puzzle, its boards, and moves typed in a go."""
         self.play = Play(
             self.hub,
             self.table,
             self.ai_turns,
             self.puzzles,
-            puzzle_move=self.puzzle_desk.move,
+            puzzle_move=self.puzzle_cog.move,
             resume=self.lobby_desk.resume,
         )
         """Playing, and what happens in games announced, for every feature."""
@@ -279,8 +284,8 @@ class TaflBot(commands.Bot):
             Info(self),
             ServerOptions(self),
             PlayerOptions(self),
-            Review(self),
-            Puzzles(self),
+            Review(self.reviews, self.players, self.table),
+            self.puzzle_cog,
             Timers(self),
         )
         for feature in features:

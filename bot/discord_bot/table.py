@@ -39,6 +39,7 @@ from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from discord.utils import MISSING
 
 from bot.render import render_png
+from bot.render.chart import render_eval_chart
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
 from .app.errors import Refused, UserError
@@ -51,18 +52,20 @@ from .compose.post import (
     Button,
     Card,
     Changed,
+    Chart,
     Choice,
     Control,
     Delivery,
     Direct,
     Edit,
+    Image,
     Message,
     Notice,
     OfferPost,
     Option,
-    Picture,
     Place,
     Post,
+    Revise,
     Style,
     Tone,
     Update,
@@ -249,10 +252,32 @@ def text_of(post: Post) -> str:
     return clip(lines, CONTENT - len(board) - 1) + "\n" + board
 
 
-async def render(picture: Picture) -> discord.File:
+async def render(picture: Image) -> discord.File:
     """The picture drawn, in a worker thread (never on the event loop), as a file to attach."""
-    data = await asyncio.to_thread(render_png, picture.view, flip=picture.flip, theme=picture.theme)
+    if isinstance(picture, Chart):
+        data = await asyncio.to_thread(
+            render_eval_chart, picture.analysis, theme=picture.theme, words=picture.words
+        )
+    else:
+        data = await asyncio.to_thread(
+            render_png, picture.view, flip=picture.flip, theme=picture.theme
+        )
     return discord.File(io.BytesIO(data), filename=picture.filename)
+
+
+async def files_of(post: Post) -> list[discord.File]:
+    """A post's attachments: its files as they are, then its images rendered."""
+    files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
+    for picture in (post.picture, *post.pictures):
+        if picture is not None:
+            files.append(await render(picture))
+    return files
+
+
+def shown_image(post: Post) -> str | None:
+    """The file name of the image a post's card shows: its picture, else its first image."""
+    shown = post.picture or next(iter(post.pictures), None)
+    return None if shown is None else shown.filename
 
 
 # ---------------------------------------------------------------------------- channels
@@ -753,6 +778,8 @@ class Table:
                 await self._board(interaction, delivery)
             elif isinstance(delivery, Answer):
                 await answer(_needs(interaction), **await self._message(delivery.post))
+            elif isinstance(delivery, Revise):
+                await self._revise(_needs(interaction), delivery)
             elif isinstance(delivery, Message):
                 await self._message_in(delivery)
             elif isinstance(delivery, Edit):
@@ -777,12 +804,9 @@ class Table:
         }
         if post.private:
             options["ephemeral"] = True
-        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
-        if post.picture is not None:
-            files.append(await render(post.picture))
+        files = await files_of(post)
         if post.card is not None:
-            shown = None if post.picture is None else post.picture.filename
-            options["embed"] = embed_of(post.card, shown)
+            options["embed"] = embed_of(post.card, shown_image(post))
         if post.controls:
             options["view"] = view_of(post.controls)
         if files:
@@ -793,7 +817,28 @@ class Table:
         options: dict[str, Any] = {"view": view_of(post.controls) if post.controls else None}
         if post.content is not None:
             options["content"] = clip(post.content, CONTENT)
+        if post.picture is not None or post.pictures or post.files:
+            options["attachments"] = await files_of(post)
         await interaction.response.edit_message(**options)
+
+    async def _revise(self, interaction: discord.Interaction, revise: Revise) -> None:
+        """The interaction's answer rewritten: its words, and its card and images if any."""
+        post = revise.post
+        options: dict[str, Any] = {
+            "content": None if post.content is None else clip(post.content, CONTENT)
+        }
+        if post.card is not None:
+            options["embed"] = embed_of(post.card, shown_image(post))
+        if post.picture is not None or post.pictures or post.files:
+            options["attachments"] = await files_of(post)
+        if post.controls:
+            options["view"] = view_of(post.controls)
+        try:
+            await interaction.edit_original_response(**options)
+        except discord.HTTPException as error:
+            if not revise.quiet:
+                raise
+            log.info("could not update an answer: %s", error)
 
     async def _message_in(self, delivery: Message) -> None:
         place = delivery.place

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.ai.analysis import GameAnalysis
 from bot.render import BoardView
+from bot.render.chart import ChartWords
 from bot.storage import OfferKind, Venue
 
 from ..app.games import GameState
@@ -69,6 +71,20 @@ class Picture:
     filename: str
     theme: str
     flip: bool = False
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A reviewed game's evaluation chart to render and attach, in a theme, with its words."""
+
+    analysis: GameAnalysis
+    filename: str
+    theme: str
+    words: ChartWords
+
+
+Image = Picture | Chart
+"""An image the table renders (in a thread) and attaches."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +150,9 @@ class Post:
     private: bool = False
     text_board: str | None = None
     files: tuple[Attachment, ...] = ()
+    pictures: tuple[Image, ...] = ()
+    """More images, attached after ``picture`` (the card shows the first of them when there
+    is no ``picture``): a review's chart and boards."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +191,16 @@ class Update:
     (none: taken off). A failure never stops what follows it: the click's work is done."""
 
     post: Post
+
+
+@dataclass(frozen=True)
+class Revise:
+    """The interaction's answer (its "thinking" placeholder or its first message) rewritten:
+    its words (``None``: none), and the card and images when the post has them. ``quiet``: a
+    failure is only logged (a progress line, a courtesy)."""
+
+    post: Post
+    quiet: bool = False
 
 
 @dataclass(frozen=True)
@@ -272,4 +301,6 @@ class Changed:
     game_id: int
 
 
-Delivery = Answer | Update | Message | Edit | Direct | Notice | BoardPost | OfferPost | Changed
+Delivery = (
+    Answer | Update | Revise | Message | Edit | Direct | Notice | BoardPost | OfferPost | Changed
+)
