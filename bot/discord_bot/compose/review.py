@@ -9,8 +9,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind
+from bot.ai.explain import (
+    Allowed,
+    Captures,
+    ChancesFell,
+    Effect,
+    ForcedWin,
+    ForNothing,
+    KingGoes,
+    LostByForce,
+    MissedDefence,
+    MissedFinish,
+    OpenedRoads,
+    OpensRoads,
+    Plays,
+    Reason,
+    Repeated,
+    SlippedWin,
+)
 from bot.ai.search import MATE_BOUND
-from bot.engine import Game, Side, get_variant
+from bot.engine import Game, Side, Termination, get_variant
 from bot.render.adapter import view_before_move
 from bot.render.chart import ChartWords
 from bot.storage import GameRecord, GameResult, TableEnding
@@ -79,12 +97,197 @@ def progress(news: ReviewNews) -> list[Delivery]:
     return [Revise(Post(content=news_text(news)), quiet=True)]
 
 
-# ---------------------------------------------------------------------------- the review's words
+# ---------------------------------------------------------------------------- why a move mattered
+
+KIND_NAMES = {
+    MomentKind.BLUNDER: "blunder",
+    MomentKind.MISSED_WIN: "missed win",
+    MomentKind.MISSED_DEFENCE: "missed defence",
+    MomentKind.MISTAKE: "mistake",
+    MomentKind.INACCURACY: "inaccuracy",
+}
+"""Each kind of moment, as players read it."""
 
 
 def side_name(side: Side) -> str:
     """``attackers`` / ``defenders``, as players read them."""
     return side.value
+
+
+def listed(squares: Sequence[str]) -> str:
+    """``a1``, ``a1 and g7``, ``a1, a7 and g7``."""
+    if len(squares) <= 1:
+        return "".join(squares)
+    return ", ".join(squares[:-1]) + " and " + squares[-1]
+
+
+def pieces(count: int, owner: Side) -> str:
+    """``the attacker`` / ``2 defenders``: whose pieces a capture takes, as players say it."""
+    piece = "attacker" if owner is Side.ATTACKERS else "defender"
+    return f"the {piece}" if count == 1 else f"{count} {piece}s"
+
+
+def effect_words(effect: Effect) -> str:
+    """What an answer does, as "the move, doing what": ``e5-a5, capturing the defender on
+    a6``, ``f2-f1, opening two roads for the king (a1 and g1)``."""
+    if isinstance(effect, Captures):
+        taken = pieces(effect.count, effect.owner)
+        return f"{effect.answer}, capturing {taken} on {listed(effect.squares)}"
+    if len(effect.squares) >= 2:
+        return f"{effect.answer}, opening two roads for the king ({listed(effect.squares)})"
+    return f"{effect.answer}, opening a road for the king to {listed(effect.squares)}"
+
+
+def allowed_words(reason: Allowed) -> str:
+    """A winning answer allowed (``d4-d8 lets the king reach c9``), or a threat left open
+    (``e2-e4 leaves the king's road to e9 open``)."""
+    played, answer, ending = reason.played, reason.answer, reason.ending
+    if reason.standing:
+        if ending is Termination.KING_ESCAPED:
+            return f"{played} leaves the king's road to {reason.target} open"
+        if ending in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
+            return f"{played} leaves the king to be captured by {answer}"
+    if ending is Termination.KING_ESCAPED:
+        return f"{played} lets the king reach {reason.target}"
+    if ending is Termination.KING_CAPTURED:
+        return f"{played} lets the attackers capture the king with {answer}"
+    if ending is Termination.GROUP_CAPTURED:
+        return f"{played} lets the attackers capture the king's whole group with {answer}"
+    if ending is Termination.TUICHI:
+        return f"{played} lets the king open two roads with {answer} (Tuichi)"
+    if ending is Termination.EXIT_FORT:
+        return f"{played} lets the king close an exit fort with {answer}"
+    if ending is Termination.ENCIRCLEMENT:
+        return f"{played} lets the attackers complete the encirclement with {answer}"
+    if ending is Termination.NO_LEGAL_MOVE:
+        return f"{played} lets {answer} leave the {reason.mover.value} without a legal move"
+    return f"{played} lets {answer} win at once ({ending.value})"
+
+
+def missed_finish_words(reason: MissedFinish) -> str:
+    """What a missed finishing move would have done: ``e5-e9 was an escape for the king``."""
+    move, ending = reason.move, reason.ending
+    if ending is Termination.KING_ESCAPED:
+        return f"{move} was an escape for the king"
+    if ending is Termination.KING_CAPTURED:
+        return f"{move} would have captured the king"
+    if ending is Termination.GROUP_CAPTURED:
+        return f"{move} would have captured the king and his last defenders"
+    if ending is Termination.TUICHI:
+        return f"{move} would have given the king two open roads (Tuichi), which wins here"
+    if ending is Termination.EXIT_FORT:
+        return f"{move} would have closed an exit fort round the king"
+    if ending is Termination.ENCIRCLEMENT:
+        return f"{move} would have completed the encirclement of the defenders"
+    if ending is Termination.NO_LEGAL_MOVE:
+        return f"{move} would have left the {reason.opponent.value} without a legal move"
+    return f"{move} would have won at once ({ending.value})"
+
+
+_FINISHED = {
+    Termination.KING_ESCAPED: "escapes",
+    Termination.KING_CAPTURED: "captures the king",
+    Termination.GROUP_CAPTURED: "captures the king's group",
+    Termination.TUICHI: "opens two roads (Tuichi)",
+    Termination.EXIT_FORT: "closes an exit fort",
+    Termination.ENCIRCLEMENT: "completes the encirclement",
+    Termination.NO_LEGAL_MOVE: "leaves no legal move",
+}
+"""What a finishing move does, after "whatever the attackers answer, e5-e9 …"."""
+
+
+def forced_words(reason: OpenedRoads | ForcedWin) -> str:
+    """Why a missed move would have won by force within two moves."""
+    played = reason.played
+    if isinstance(reason, OpenedRoads):
+        if len(reason.squares) >= 2:
+            return (
+                f"{played} would have opened two roads for the king "
+                f"({listed(reason.squares)}): one move cannot close both"
+            )
+        return (
+            f"{played} would have opened a road to {listed(reason.squares)} "
+            "that the attackers could not close"
+        )
+    if reason.opponent is None or reason.ending is None:
+        return f"{played} would have won by force within two moves"
+    result = _FINISHED.get(reason.ending, f"wins ({reason.ending.value})")
+    return (
+        f"{played} would have won by force: whatever the {reason.opponent.value} answer "
+        f"(say {reason.reply}), {reason.finisher} {result}"
+    )
+
+
+def lost_words(reason: LostByForce) -> str:
+    """A move after which the opponent wins by force."""
+    played, opponent = reason.played, reason.opponent.value
+    if reason.effect is not None:
+        verb = "does not stop" if reason.standing else "allows"
+        return f"{played} {verb} {effect_words(reason.effect)}, and the {opponent} win by force"
+    start = f"starting with {reason.answer}"
+    if reason.standing:
+        return f"{played} does not stop the {opponent}' forced win, {start}"
+    return f"{played} allows a forced win for the {opponent}, {start}"
+
+
+def fell_words(reason: ChancesFell) -> str:
+    """A move after which the mover's chances fell, and why when it shows on the board."""
+    fall = f"the {reason.mover.value}' chances fall from {reason.before:.0%} to {reason.after:.0%}"
+    cause, played = reason.cause, reason.played
+    if isinstance(cause, ForNothing):
+        return f"{for_nothing_words(cause)}: {fall}"
+    if isinstance(cause, Captures | OpensRoads):
+        return f"{played} allows {effect_words(cause)}: {fall}"
+    if isinstance(cause, KingGoes):
+        # Named as the piece players watch, not as a side's move.
+        return f"{played} lets the king go to {cause.target}: {fall}"
+    if isinstance(cause, Plays):
+        return f"{played} lets the {cause.side.value} play {cause.answer}: {fall}"
+    return f"after {played} {fall}"
+
+
+def for_nothing_words(reason: ForNothing) -> str:
+    """``d4-d5 loses the defender on c5 to e5-c5 for nothing``."""
+    taken = pieces(reason.count, reason.owner)
+    return (
+        f"{reason.played} loses {taken} on {listed(reason.squares)} to {reason.answer} for nothing"
+    )
+
+
+def reason_words(reason: Reason) -> str:
+    """Why a move mattered, in a player's words: ``d4-d8 lets the king reach c9``."""
+    if isinstance(reason, MissedFinish):
+        return missed_finish_words(reason)
+    if isinstance(reason, Allowed):
+        return allowed_words(reason)
+    if isinstance(reason, MissedDefence):
+        ending = reason.threat.ending
+        if ending is Termination.KING_ESCAPED:
+            closes = "would have closed it"
+        elif ending in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
+            closes = "would have saved him"
+        else:
+            closes = "would have stopped it"
+        return f"{allowed_words(reason.threat)}; {reason.defence} {closes}"
+    if isinstance(reason, Repeated):
+        if reason.winner is None:
+            return f"{reason.played} repeats the position a third time: a draw"
+        return (
+            f"{reason.played} repeats the position a third time, which loses for the "
+            f"{reason.winner.other.value} here"
+        )
+    if isinstance(reason, OpenedRoads | ForcedWin):
+        return forced_words(reason)
+    if isinstance(reason, ForNothing):
+        return for_nothing_words(reason)
+    if isinstance(reason, SlippedWin):
+        return (
+            f"{reason.played} lets a forced win slip: {reason.better} would have won within "
+            f"{reason.moves} moves"
+        )
+    if isinstance(reason, LostByForce):
+        return lost_words(reason)
+    return fell_words(reason)
 
 
 def player_and_side(names: dict[Side, str], side: Side) -> str:
@@ -100,14 +303,15 @@ def moment_line(analysis: GameAnalysis, moment: Moment, names: dict[Side, str]) 
     """One moment in a player's words: ``23… d4-d8 Bob (defenders), blunder: lets the king
     reach c9; better d4-d6.``"""
     who = player_and_side(names, moment.side)
+    explanation = reason_words(moment.reason)
     # An explanation that already names the better move ("d8-f8 would have closed it") needs
     # no second mention.
-    better = "" if moment.better in moment.explanation else f"; better **{moment.better}**"
+    better = "" if moment.better in explanation else f"; better **{moment.better}**"
     # The line starts with the move in bold: the explanation need not say it again.
-    why = moment.explanation.removeprefix(f"{moment.move} ")
+    why = explanation.removeprefix(f"{moment.move} ")
     return (
         f"**{analysis.move_label(moment.ply)} {moment.move}** {who}, "
-        f"{moment.kind.value}: {why}{better}."
+        f"{KIND_NAMES[moment.kind]}: {why}{better}."
     )
 
 
@@ -198,7 +402,7 @@ CHART_WORDS = ChartWords(
     attackers="Attackers",
     defenders="Defenders",
     accuracy="accuracy",
-    kinds={kind: kind.value for kind in MomentKind},
+    kinds=KIND_NAMES,
     no_moments="no decisive mistakes",
     on_board=("shown on a board", "on a board"),
 )
@@ -211,7 +415,7 @@ def moment_status(analysis: GameAnalysis, ply: int) -> tuple[str | None, str | N
     a moment, else the search's choice when it differs ("Better: e5-e9")."""
     moment = next((m for m in analysis.moments if m.ply == ply), None)
     if moment is not None:
-        return moment.better, f"{moment.kind.value.capitalize()}: better {moment.better}"
+        return moment.better, f"{KIND_NAMES[moment.kind].capitalize()}: better {moment.better}"
     better = analysis.evals[ply - 1].best_move
     status = f"Better: {better}" if better and better != analysis.moves[ply - 1] else None
     return better, status
