@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
+from bot.ai.explain import ChancesFell, Plays
 from bot.ai.search import MATE
 from bot.engine import Game, Side, format_position, get_variant, parse_square
 
@@ -81,7 +82,7 @@ MADE_UP_BLUNDER = Moment(
     "f5-f4",
     0,
     400,
-    "f5-f3 allows ...",
+    ChancesFell("f5-f3", Side.DEFENDERS, 0.5, 0.17, Plays(Side.ATTACKERS, "d1-d2")),
     0.33,
     critical=True,
 )

@@ -146,11 +146,16 @@ def _show(args: argparse.Namespace) -> int:
     for puzzle in puzzles:
         if wanted and puzzle.id not in wanted:
             continue
-        print(f"{puzzle.id}  {puzzle.prompt}  ({puzzle.goal.value}, rating {puzzle.rating})")
+        task = puzzle.task
+        print(
+            f"{puzzle.id}  {task.side.value} to win in {task.length}"
+            f"  ({puzzle.goal.value}, rating {puzzle.rating})"
+        )
         print(f"  from {puzzle.source}")
         print(board_text(puzzle.game()))
         print("  " + " ".join(puzzle.main_line()))
-        print("  hints: " + " / ".join(puzzle.hints()))
+        # The hints as data: the bot words them where it shows them.
+        print("  hints: " + " / ".join(map(repr, puzzle.hints())))
         print()
     return 0
 

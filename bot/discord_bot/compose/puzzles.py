@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from bot.ai.puzzles import Puzzle, Verdict
-from bot.engine import Game, Piece, Side, get_variant
+from bot.ai.puzzles.hints import GoalHint, Hint, Refutation, Task, ThemeHint
+from bot.engine import Escape, Game, Piece, Side, Termination, get_variant
 from bot.render import ATTACKER, DEFENDER, Arrow, BoardView, board_view_from_game, render_png
 from bot.storage import RatedGo
 
@@ -176,9 +177,102 @@ IN_PROGRESS = "\n-# In progress. **Another puzzle** leaves it for a new one."
 PRACTICE = "\n-# Practice: you have tried it before, so it is not rated."
 
 
-def prompt(puzzle: Puzzle) -> str:
+def moves_text(count: int) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def task_words(task: Task) -> str:
     """The task: ``Defenders to play and win in 2 moves.``"""
-    return puzzle.prompt
+    return f"{task.side.value.capitalize()} to play and win in {moves_text(task.length)}."
+
+
+def prompt(puzzle: Puzzle) -> str:
+    """A puzzle's task in words."""
+    return task_words(puzzle.task)
+
+
+PIECE_NAMES = {Piece.ATTACKER: "attacker", Piece.DEFENDER: "defender", Piece.KING: "king"}
+"""Pieces as a player names them."""
+
+
+def goal_words(hint: GoalHint) -> str:
+    """How the game will be won and how soon, whatever the other side does: ``The king can
+    reach a corner in 2 moves, whatever the attackers do.``"""
+    goal, length = hint.goal, hint.length
+    other = hint.side.other.value
+    within = "this move" if length == 1 else f"in {moves_text(length)}, whatever the {other} do"
+    if goal is Termination.KING_ESCAPED:
+        where = "a corner" if hint.escape is Escape.CORNER else "the edge"
+        return f"The king can reach {where} {within}."
+    if goal in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
+        return f"The king can be captured {within}."
+    if goal is Termination.TUICHI:
+        # Any defender's move can open the roads, not only the king's.
+        return f"The king can be given two open roads at once (Tuichi wins here) {within}."
+    if goal is Termination.EXIT_FORT:
+        return f"The defenders can close an exit fort round the king on the edge {within}."
+    if goal is Termination.ENCIRCLEMENT:
+        return f"The defenders can be encircled {within}."
+    if goal is Termination.NO_LEGAL_MOVE:
+        return f"The {other} can be left without a legal move {within}."
+    return f"The {hint.side.value} win {within}."
+
+
+def theme_words(hint: ThemeHint) -> str:
+    """What kind of move starts the win (not which one)."""
+    other = hint.side.other.value
+    if hint.threats >= 2:
+        return f"Look for a move that makes two threats at once: the {other} can answer only one."
+    if hint.captures:
+        return "A capture clears the way."
+    if hint.threats == 1:
+        if hint.king_moves:
+            return f"The king himself makes a threat the {other} must answer, and the answer fails."
+        return f"Make a threat the {other} must answer; every answer leaves another way."
+    return f"A quiet move: it threatens nothing yet, but the {other} have no good reply."
+
+
+def hint_words(hint: Hint) -> str:
+    """A hint that points the way without giving the move."""
+    if isinstance(hint, GoalHint):
+        return goal_words(hint)
+    if isinstance(hint, ThemeHint):
+        return theme_words(hint)
+    return f"Look at the {PIECE_NAMES[hint.piece]} on {hint.square}."
+
+
+def refutation_words(refutation: Refutation) -> str:
+    """Why a wrong move fails, told by the reply that holds, to follow "**d4-c4** is not it: "
+    (``the king escapes with e1-b1``)."""
+    reply, side, ending = refutation.reply, refutation.side, refutation.reply_ending
+    other = side.other.value
+    if ending is Termination.KING_ESCAPED:
+        return f"the king escapes with {reply}"
+    if ending in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
+        return f"{reply} captures the king"
+    if ending is Termination.TUICHI:
+        return f"{reply} opens two roads for the king at once (Tuichi), and the defenders win"
+    if ending is Termination.EXIT_FORT:
+        return f"{reply} closes an exit fort round the king, and the defenders win"
+    if ending is Termination.ENCIRCLEMENT:
+        return f"{reply} completes the encirclement, and the attackers win"
+    if ending is Termination.NO_LEGAL_MOVE:
+        return f"{reply} leaves the {side.value} without a legal move"
+    if ending is not None:
+        return f"{reply} wins for the {other}"
+    if refutation.king_reply and side is Side.ATTACKERS and refutation.threatened:
+        return f"the king steps away with {reply}"
+    if refutation.blocks is not None:
+        if side is Side.DEFENDERS:
+            return f"{reply} closes the road to {refutation.blocks}"
+        return f"{reply} covers {refutation.blocks}"
+    if refutation.captured is not None:
+        return f"{reply} captures the piece on {refutation.captured}"
+    if not refutation.threatened:
+        # Not the reply itself: any quiet move would do, and naming one reads like a clue.
+        return f"it threatens nothing, so the {other} have a free move to stop the win"
+    return f"{reply} holds"
 
 
 def rating_change(rated: RatedGo) -> str:
@@ -262,8 +356,9 @@ def judged(judged: Judged, look: BoardLook, *, in_place: bool = False) -> list[D
         )
     else:
         tried = verdict.move
-        why = f": {verdict.refutation}" if verdict.refutation else ""
-        words = f"**{verdict.move}** is not it{why}. Hint: {verdict.hint} Try again."
+        why = "" if verdict.refutation is None else f": {refutation_words(verdict.refutation)}"
+        hint = "" if verdict.hint is None else hint_words(verdict.hint)
+        words = f"**{verdict.move}** is not it{why}. Hint: {hint} Try again."
         if rated is not None:
             words += f"\nThis puzzle counts as missed: your {rating_change(rated)}."
     solved = verdict.correct and verdict.solved
