@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.ai.puzzles import Puzzle, Verdict, load_starter_set
-from bot.engine import Game, TaflError
+from bot.engine import Game, TaflError, square_name
 from bot.storage import (
     AttemptChanged,
     DailySolver,
@@ -246,6 +246,15 @@ class PuzzleSessions:
         if origin is None or not game.legal_moves(origin):
             raise Refused(PieceStuck())
         return game
+
+    async def judge_squares(
+        self, user_id: int, puzzle_id: str, step: int, origin: int, target: int
+    ) -> Judged:
+        """Judge a move clicked on a go's board (from ``origin`` to ``target``), whose menus
+        belong to the go at ``step`` moves (see :meth:`current`)."""
+        attempt, game = await self.board(user_id, puzzle_id, step)
+        text = f"{square_name(origin, game.size)}-{square_name(target, game.size)}"
+        return await self.judge(user_id, attempt, text)
 
     async def judge(self, user_id: int, attempt: PuzzleAttempt, text: str) -> Judged:
         """Judge a move of a go and store what it did: the win, the reply, or a miss (a rated

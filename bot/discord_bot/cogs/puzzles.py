@@ -16,12 +16,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Side, get_variant, square_name
+from bot.engine import Side, get_variant
 from bot.storage import PuzzleAttempt
 
 from ..app.games import LiveGame
 from ..app.players import Players
-from ..app.puzzles import PuzzleSessions
+from ..app.puzzles import Judged, PuzzleSessions
 from ..choices import VARIANT_CHOICES
 from ..compose import puzzles as compose
 from ..compose.board import BACK, BoardLook, chosen_square, look_of
@@ -109,6 +109,11 @@ class Puzzles(commands.Cog):
         """Judge a move of a go (typed with ``/tafl move``, or clicked: ``in_place``, which
         updates the board clicked): the reply, the win, or a hint and another try."""
         judged = await self.sessions.judge(interaction.user.id, attempt, text)
+        await self._judged(interaction, judged, in_place=in_place)
+
+    async def _judged(
+        self, interaction: discord.Interaction, judged: Judged, *, in_place: bool
+    ) -> None:
         look = await self._look(interaction, judged.puzzle.to_move)
         await self.table.deliver(interaction, compose.judged(judged, look, in_place=in_place))
 
@@ -128,11 +133,13 @@ class Puzzles(commands.Cog):
 
     async def on_target_chosen(self, interaction: discord.Interaction, menu: PuzzleTarget) -> None:
         """Click-to-move, step two: judge the move, or with Back choose another piece."""
-        attempt, game = await self.sessions.board(interaction.user.id, menu.puzzle_id, menu.step)
         target = chosen_square(menu.values)
+        user_id = interaction.user.id
         if menu.values == (BACK,) or target is None:
+            _, game = await self.sessions.board(user_id, menu.puzzle_id, menu.step)
             await self.table.deliver(interaction, [compose.piece_prompt(menu, game)])
             return
-        size = game.size
-        text = f"{square_name(menu.origin, size)}-{square_name(target, size)}"
-        await self.move(interaction, attempt, text, in_place=True)
+        judged = await self.sessions.judge_squares(
+            user_id, menu.puzzle_id, menu.step, menu.origin, target
+        )
+        await self._judged(interaction, judged, in_place=True)
