@@ -822,19 +822,17 @@ class Table:
         await interaction.response.edit_message(**options)
 
     async def _revise(self, interaction: discord.Interaction, revise: Revise) -> None:
-        """The interaction's answer rewritten: its words, and its card and images if any."""
+        """The interaction's answer rewritten: its words, and its card and images if any (what
+        the post leaves out is left as it is)."""
         post = revise.post
-        options: dict[str, Any] = {
-            "content": None if post.content is None else clip(post.content, CONTENT)
-        }
-        if post.card is not None:
-            options["embed"] = embed_of(post.card, shown_image(post))
-        if post.picture is not None or post.pictures or post.files:
-            options["attachments"] = await files_of(post)
-        if post.controls:
-            options["view"] = view_of(post.controls)
+        images = post.picture is not None or bool(post.pictures or post.files)
         try:
-            await interaction.edit_original_response(**options)
+            await interaction.edit_original_response(
+                content=None if post.content is None else clip(post.content, CONTENT),
+                embed=MISSING if post.card is None else embed_of(post.card, shown_image(post)),
+                attachments=await files_of(post) if images else MISSING,
+                view=view_of(post.controls) if post.controls else MISSING,
+            )
         except discord.HTTPException as error:
             if not revise.quiet:
                 raise

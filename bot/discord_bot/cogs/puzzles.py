@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -32,7 +31,7 @@ log = logging.getLogger(__name__)
 
 LiveGameOf = Callable[[int], Awaitable[LiveGame | None]]
 """The channel's game being played, if any (the playing feature's)."""
-Spawn = Callable[[Coroutine[Any, Any, None], str], object]
+Spawn = Callable[[Coroutine[object, object, None], str], object]
 """Run a coroutine in the background, under a name (the bot's)."""
 
 
