@@ -1,5 +1,7 @@
 """Puzzle sessions: which puzzle a person is given, and what each of their moves does to their go
-and to both ratings. Nothing here talks to Discord (the puzzle desk shows it).
+and to both ratings, and why a request is refused (typed :class:`~.errors.Refusal` kinds). Nothing
+here talks to Discord or words a sentence: the puzzles cog shows it, as :mod:`..compose.puzzles`
+words it.
 
 A person has one go open at a time, stored, so a restart loses nothing. Their first go at a
 puzzle is rated (lost at the first wrong move, won when solved without one); later goes are
