@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the Copenhagen records' reader lives 
 from copenhagen_records import load_games  # noqa: E402
 
 from bot import native  # noqa: E402
+from bot.ai import explain  # noqa: E402
 from bot.ai.analysis import (  # noqa: E402
     BLUNDER_DROP,
     WON,
@@ -289,7 +290,7 @@ def report_game(
         print(
             f"  {analysis.move_label(moment.ply)} {moment.side.value} {moment.kind.value}: "
             f"{moment.move} (better {moment.better}, -{moment.loss:.0%}){flag}: "
-            f"{moment.explanation}"
+            f"{explain.describe(moment.reason)}"
         )
     noise = _engine_noise(analysis)
     if noise:

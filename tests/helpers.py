@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import pytest
 
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
+from bot.ai.explain import ChancesFell, Plays
 from bot.ai.search import MATE
 from bot.discord_bot.app.errors import Refusal, Refused
 from bot.engine import Game, Side, format_position, get_variant, parse_square
@@ -90,7 +91,7 @@ MADE_UP_BLUNDER = Moment(
     "f5-f4",
     0,
     400,
-    "f5-f3 allows ...",
+    ChancesFell("f5-f3", Side.DEFENDERS, 0.5, 0.17, Plays(Side.ATTACKERS, "d1-d2")),
     0.33,
     critical=True,
 )

@@ -3,6 +3,7 @@ decisive moves are known (built by hand on brandubh boards, searched at small de
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -11,7 +12,7 @@ from helpers import BRANDUBH_GROUP_CAPTURE, position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ai import fast
+from bot.ai import explain, fast
 from bot.ai.analysis import (
     CALIBRATIONS,
     GameAnalysis,
@@ -28,8 +29,9 @@ from bot.ai.analysis import (
     volatility_weights,
     win_chance,
 )
+from bot.ai.explain import describe
 from bot.ai.search import MATE, MATE_BOUND
-from bot.engine import Game, Side, get_variant
+from bot.engine import Game, Side, Termination, get_variant
 
 DEPTH = 2
 
@@ -125,7 +127,7 @@ def test_a_missed_escape_in_one_is_a_missed_win_with_the_escape_named() -> None:
     [moment] = analysis.moments
     assert (moment.ply, moment.side, moment.kind) == (1, Side.DEFENDERS, MomentKind.MISSED_WIN)
     assert (moment.move, moment.better) == ("d3-d2", "a4-a7")
-    assert moment.explanation == "a4-a7 was an escape for the king"
+    assert describe(moment.reason) == "a4-a7 was an escape for the king"
     assert moment.before == -(MATE - 1) and abs(moment.after) < MATE_BOUND
     assert moment.critical and moment.loss > 0.5
 
@@ -135,7 +137,7 @@ def test_a_missed_king_capture_is_a_missed_win() -> None:
     [moment] = analysis.moments
     assert moment.kind is MomentKind.MISSED_WIN and moment.side is Side.ATTACKERS
     assert moment.better == "b6-b4"
-    assert moment.explanation == "b6-b4 would have captured the king"
+    assert describe(moment.reason) == "b6-b4 would have captured the king"
 
 
 def test_a_missed_fork_is_a_missed_win_in_two_with_both_roads_named() -> None:
@@ -144,7 +146,7 @@ def test_a_missed_fork_is_a_missed_win_in_two_with_both_roads_named() -> None:
     [moment] = analysis.moments
     assert moment.kind is MomentKind.MISSED_WIN and moment.better == "c4-a4"
     assert moment.before == -(MATE - 3)
-    assert moment.explanation == (
+    assert describe(moment.reason) == (
         "c4-a4 would have opened two roads for the king (a1 and a7): one move cannot close both"
     )
 
@@ -154,7 +156,7 @@ def test_a_raichi_left_open_is_a_missed_defence() -> None:
     [moment] = analysis.moments
     assert moment.kind is MomentKind.MISSED_DEFENCE and moment.side is Side.ATTACKERS
     assert (moment.move, moment.better) == ("g3-g2", "c5-a5")
-    assert moment.explanation == (
+    assert describe(moment.reason) == (
         "g3-g2 leaves the king's road to a7 open; c5-a5 would have closed it"
     )
     assert moment.after == -(MATE - 1)
@@ -164,8 +166,8 @@ def test_a_king_left_in_a_capture_threat_is_a_missed_defence() -> None:
     analysis = analyse("K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5", "defenders", ["e5-e6"])
     [moment] = analysis.moments
     assert moment.kind is MomentKind.MISSED_DEFENCE and moment.side is Side.DEFENDERS
-    assert moment.explanation.startswith("e5-e6 leaves the king to be captured by b6-b4; ")
-    assert moment.explanation.endswith(f"{moment.better} would have saved him")
+    assert describe(moment.reason).startswith("e5-e6 leaves the king to be captured by b6-b4; ")
+    assert describe(moment.reason).endswith(f"{moment.better} would have saved him")
     # The better move really saves him: after it the attackers cannot take the king at once.
     game = Game("brandubh", position(7, "K:a4 t:a5,a3,b6,e7,g3,f1 T:d3,e5"), Side.DEFENDERS)
     game.play(moment.better)
@@ -176,7 +178,7 @@ def test_a_move_that_opens_the_kings_road_is_a_blunder_that_says_where_he_goes()
     analysis = analyse("K:a4 t:a3,a5,e7,g3,f1 T:d3,e4", "attackers", ["a5-b5"])
     [moment] = analysis.moments
     assert moment.kind is MomentKind.BLUNDER and moment.side is Side.ATTACKERS
-    assert moment.explanation == "a5-b5 lets the king reach a7"
+    assert describe(moment.reason) == "a5-b5 lets the king reach a7"
     assert moment.better != "a5-b5" and moment.loss >= 0.2
 
 
@@ -189,7 +191,7 @@ def test_repeating_a_won_position_into_a_draw_is_a_blunder_and_only_the_third_ti
     assert analysis.evals[-1] == PositionEval(0, None)
     [moment] = analysis.moments
     assert (moment.ply, moment.kind, moment.move) == (8, MomentKind.BLUNDER, "b4-c4")
-    assert moment.explanation == "b4-c4 repeats the position a third time: a draw"
+    assert describe(moment.reason) == "b4-c4 repeats the position a third time: a draw"
     assert moment.loss == 0.5  # from certain to an even share
 
 
@@ -205,7 +207,10 @@ def test_letting_a_longer_forced_win_slip_is_a_blunder_that_names_the_winning_mo
     ]
     [moment] = review("brandubh", start, Side.ATTACKERS, moves, evals).moments
     assert (moment.ply, moment.kind, moment.better) == (2, MomentKind.BLUNDER, "d3-c3")
-    assert moment.explanation == "d3-d2 lets a forced win slip: d3-c3 would have won within 3 moves"
+    assert (
+        describe(moment.reason)
+        == "d3-d2 lets a forced win slip: d3-c3 would have won within 3 moves"
+    )
 
 
 @pytest.mark.parametrize(("before", "flagged"), [(-300, True), (-1500, False)])
@@ -219,7 +224,7 @@ def test_allowing_a_forced_loss_is_a_blunder_unless_the_game_was_hopeless(
     moments = review("brandubh", start, Side.ATTACKERS, ["a2-a3"], evals).moments
     assert len(moments) == flagged
     if flagged:
-        assert moments[0].explanation == (
+        assert describe(moments[0].reason) == (
             "a2-a3 allows a forced win for the defenders, starting with d3-c3"
         )
 
@@ -273,8 +278,59 @@ def test_an_analysis_round_trips_through_json() -> None:
 
 
 def test_json_of_another_format_is_refused() -> None:
-    with pytest.raises(ValueError, match="format 1"):
+    with pytest.raises(ValueError, match="format 2"):
         GameAnalysis.from_json('{"version": 99}')
+
+
+EVERY_REASON: list[explain.Reason] = [
+    explain.MissedFinish("a4-a7", Termination.NO_LEGAL_MOVE, Side.ATTACKERS),
+    explain.MissedDefence(
+        explain.Allowed("e2-e4", "e5-e9", Termination.KING_ESCAPED, "e9", Side.ATTACKERS, True),
+        "d8-e8",
+    ),
+    explain.Repeated("b4-c4", None),
+    explain.Repeated("b4-c4", Side.DEFENDERS),
+    explain.OpenedRoads("d4-d5", ("a5", "g5")),
+    explain.ForcedWin("d4-d5"),
+    explain.ForcedWin("d4-d5", Side.ATTACKERS, "a3-a4", "d5-a5", Termination.KING_ESCAPED),
+    explain.SlippedWin("d3-d2", "d3-c3", 3),
+    explain.LostByForce(
+        "i3-g3", Side.DEFENDERS, "f2-f1", explain.OpensRoads("f2-f1", ("a1", "g1")), True
+    ),
+    explain.LostByForce("i3-g3", Side.DEFENDERS, "j7-j3"),
+    explain.ChancesFell(
+        "d4-d5",
+        Side.DEFENDERS,
+        0.5,
+        0.25,
+        explain.ForNothing("d4-d5", 2, Side.DEFENDERS, ("c5", "e5"), "e6-e5"),
+    ),
+    explain.ChancesFell(
+        "d4-d5", Side.ATTACKERS, 0.5, 0.25, explain.Captures("e6-e5", 1, Side.ATTACKERS, ("d5",))
+    ),
+    explain.ChancesFell("f6-f7", Side.ATTACKERS, 0.7, 0.3, explain.KingGoes("c2")),
+    explain.ChancesFell("f6-f7", Side.ATTACKERS, 0.7, 0.3, explain.Plays(Side.DEFENDERS, "a1-a2")),
+    explain.ChancesFell("f6-f7", Side.ATTACKERS, 0.7, 0.3),
+]
+"""One reason of each kind and shape (with each kind of cause and effect)."""
+
+
+def test_every_kind_of_reason_is_stored_as_data_and_read_back() -> None:
+    for reason in EVERY_REASON:
+        data = json.loads(json.dumps(explain.to_data(reason)))
+        assert explain.from_data(data) == reason, data
+        assert describe(reason)  # and a game record can say it
+
+
+def test_a_review_stored_with_sentences_is_read_with_its_reasons_found_again() -> None:
+    """Format 1 stored each moment's reason as an English sentence: such a review is read by
+    finding its moments again from its evaluations (no search), reasons and all."""
+    analysis = analyse("K:a4 t:a3,b2,b6,c5,e7,g3 T:d3,e4", "defenders", ["d3-d2", "c5-a5"])
+    data = json.loads(analysis.to_json())
+    data["version"] = 1
+    for moment in data["moments"]:
+        moment["explanation"] = describe(explain.from_data(moment.pop("reason")))
+    assert GameAnalysis.from_json(json.dumps(data)) == analysis
 
 
 # A brandubh game between careless players (from the start position): the attackers' c6-c7
@@ -295,7 +351,7 @@ def test_a_winning_line_left_standing_is_not_said_to_be_allowed_again() -> None:
         for ply in range(len(CARELESS) + 1)
     ]  # fmt: skip
     analysis = review("brandubh", game.start_position, game.start_turn, CARELESS, evals)
-    said = {moment.ply: moment.explanation for moment in analysis.moments}
+    said = {moment.ply: describe(moment.reason) for moment in analysis.moments}
     assert said[17].startswith("c6-c7 allows e5-e7, opening a road for the king"), said
     assert said[18].startswith("d3-d7 lets a forced win slip: e5-e7 would have won"), said
     assert said[19].startswith("d1-d3 does not stop e5-e7, opening a road for the king"), said
@@ -310,7 +366,9 @@ def test_a_quiet_king_move_that_punishes_a_blunder_is_named_as_the_king_going_so
     reviewed = review("brandubh", start, Side.ATTACKERS, moves, evals)
     [moment] = reviewed.moments
     assert moment.kind is MomentKind.BLUNDER
-    assert moment.explanation.startswith("f6-f7 lets the king go to c2: the attackers' chances")
+    assert describe(moment.reason).startswith(
+        "f6-f7 lets the king go to c2: the attackers' chances"
+    )
 
 
 def test_a_capture_that_punishes_a_blunder_says_whose_piece_it_takes() -> None:
@@ -319,9 +377,9 @@ def test_a_capture_that_punishes_a_blunder_says_whose_piece_it_takes() -> None:
     evals = [PositionEval(0, "b7-b6"), PositionEval(-900, "e6-c6")]
     reviewed = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals)
     [moment] = reviewed.moments
-    assert moment.explanation.startswith(
+    assert describe(moment.reason).startswith(
         "g3-g2 allows e6-c6, capturing the attacker on c5: the attackers' chances fall"
-    ), moment.explanation
+    ), describe(moment.reason)
 
 
 def test_the_games_own_answer_is_named_when_it_refutes_the_move() -> None:
@@ -332,15 +390,15 @@ def test_the_games_own_answer_is_named_when_it_refutes_the_move() -> None:
     evals = [PositionEval(0, "b7-b6"), PositionEval(-900, "f2-f1"), PositionEval(-880, "b7-b6")]
     moves = ["g3-g2", "e6-c6"]
     [moment] = review("brandubh", start, Side.ATTACKERS, moves, evals).moments
-    assert moment.explanation.startswith(
+    assert describe(moment.reason).startswith(
         "g3-g2 loses the attacker on c5 to e6-c6 for nothing: the attackers' chances fall"
-    ), moment.explanation
+    ), describe(moment.reason)
     # An answer that gives the advantage back refutes nothing: the search's choice is named.
     evals[2] = PositionEval(0, "b7-b6")
     moment = review("brandubh", start, Side.ATTACKERS, moves, evals).moments[0]
-    assert moment.explanation.startswith("g3-g2 allows f2-f1, opening two roads for the king"), (
-        moment.explanation
-    )
+    assert describe(moment.reason).startswith(
+        "g3-g2 allows f2-f1, opening two roads for the king"
+    ), describe(moment.reason)
 
 
 def test_of_several_winning_answers_the_one_the_game_went_on_with_is_named() -> None:
@@ -350,7 +408,7 @@ def test_of_several_winning_answers_the_one_the_game_went_on_with_is_named() -> 
     evals = [PositionEval(0, "c2-c1"), PositionEval(MATE - 1, "a5-e5"), PositionEval(MATE, None)]
     moves = ["d4-e4", "g5-e5"]
     [moment] = review("brandubh", start, Side.DEFENDERS, moves, evals).moments
-    assert moment.explanation == "d4-e4 lets the attackers capture the king with g5-e5"
+    assert describe(moment.reason) == "d4-e4 lets the attackers capture the king with g5-e5"
 
 
 # --- smaller costs, slow losses, accuracy, blame ------------------------------------------------
@@ -376,10 +434,10 @@ def test_a_piece_lost_without_compensation_is_named() -> None:
     # After g3-g2 the defenders take the attacker on c5 and the attackers take nothing back.
     evals = [PositionEval(0, "b7-b6"), PositionEval(-400, "e6-c6", ("e6-c6", "b7-b6"))]
     [moment] = review("brandubh", start, Side.ATTACKERS, ["g3-g2"], evals).moments
-    assert moment.explanation == (
+    assert describe(moment.reason) == (
         "g3-g2 loses the attacker on c5 to e6-c6 for nothing: the attackers' chances fall from "
         "50% to 29%"
-    ), moment.explanation
+    ), describe(moment.reason)
 
 
 def _scores_for(chances: list[float]) -> list[int]:
@@ -506,7 +564,10 @@ def test_a_forced_loss_seen_late_in_a_real_game_is_pinned_on_the_move_that_allow
         MomentKind.BLUNDER,
         "i3-g3",
     )
-    assert moment.explanation == "i3-g3 allows a forced win for the defenders, starting with j7-j3"
+    assert (
+        describe(moment.reason)
+        == "i3-g3 allows a forced win for the defenders, starting with j7-j3"
+    )
 
 
 @given(st.lists(st.floats(0.0, 0.3), min_size=7, max_size=7).filter(lambda d: sum(d) >= 0.66))

@@ -26,14 +26,15 @@ from bot.ai.puzzles import (
     Rejection,
     Solution,
     examine,
-    hints,
     load_starter_set,
     prove,
     puzzle_id,
     read_puzzles,
 )
 from bot.ai.puzzles.__main__ import main as puzzles_main
+from bot.ai.puzzles.hints import Refutation
 from bot.ai.puzzles.starter import starter_files
+from bot.discord_bot.compose.puzzles import hint_words, refutation_words
 from bot.engine import (
     VARIANTS,
     Board,
@@ -215,7 +216,8 @@ def test_win_in_two_by_a_fork_where_one_block_refutes_the_tempting_move() -> Non
     check_tree(puzzle)
     tempting = puzzle.answer([], "c5-a5")
     assert not tempting.correct
-    assert tempting.refutation == "b6-a6 closes the road to a7"
+    assert tempting.refutation is not None
+    assert refutation_words(tempting.refutation) == "b6-a6 closes the road to a7"
 
 
 def test_a_position_without_a_forced_win_is_rejected() -> None:
@@ -401,7 +403,7 @@ def test_the_last_right_move_solves_the_puzzle(fork: Puzzle) -> None:
 
 
 def test_a_wrong_move_gets_hints_that_do_not_give_the_move_away(fork: Puzzle) -> None:
-    hints = fork.hints()
+    hints = [hint_words(hint) for hint in fork.hints()]
     assert hints == [
         "The king can reach a corner in 2 moves, whatever the attackers do.",
         "Look for a move that makes two threats at once: the attackers can answer only one.",
@@ -409,16 +411,18 @@ def test_a_wrong_move_gets_hints_that_do_not_give_the_move_away(fork: Puzzle) ->
     ]
     for attempt, hint in enumerate(hints, start=1):
         verdict = fork.answer([], "e5-e4", attempt=attempt)
-        assert not verdict.correct and verdict.hint == hint
+        assert not verdict.correct and verdict.hint is not None
+        assert hint_words(verdict.hint) == hint
         assert "c1" not in hint
-    assert fork.answer([], "e5-e4", attempt=9).hint == hints[-1]
+    assert fork.answer([], "e5-e4", attempt=9).hint == fork.hints()[-1]
 
 
 def test_a_wrong_last_move_is_explained_by_the_reply_that_stops_it(fork: Puzzle) -> None:
     verdict = fork.answer(["c5-c1", "e2-e1"], "c1-d1")
     assert not verdict.correct
-    assert verdict.hint == "The king can reach a corner this move."
-    assert verdict.refutation == "b6-b1 closes the road to a1"
+    assert verdict.hint is not None and verdict.refutation is not None
+    assert hint_words(verdict.hint) == "The king can reach a corner this move."
+    assert refutation_words(verdict.refutation) == "b6-b1 closes the road to a1"
 
 
 def test_illegal_moves_and_lines_out_of_turn_are_refused(fork: Puzzle) -> None:
@@ -600,15 +604,15 @@ def test_a_reply_that_leaves_another_win_standing_is_not_named_as_the_refutation
     [puzzle] = [p for p in load_starter_set() if p.id == "tablut-ashton-14805de3"]
     assert puzzle.main_line() == ["e7-d7"]
     verdict = puzzle.answer([], "a6-a7")
-    assert not verdict.correct and verdict.refutation is None
-    assert verdict.hint == "The king can be captured this move."
+    assert not verdict.correct and verdict.refutation is None and verdict.hint is not None
+    assert hint_words(verdict.hint) == "The king can be captured this move."
 
 
 def test_a_tuichi_puzzle_says_the_king_is_given_two_roads_by_any_defender() -> None:
     # Fidchell: a defender's move (c1-a1), not the king's, opens the two roads that win.
     [puzzle] = [p for p in load_starter_set() if p.id == "fidchell-3f9d269d"]
     assert puzzle.goal is Termination.TUICHI and puzzle.main_line()[-1] == "c1-a1"
-    assert puzzle.hints()[0] == (
+    assert hint_words(puzzle.hints()[0]) == (
         "The king can be given two open roads at once (Tuichi wins here) in 2 moves, "
         "whatever the attackers do."
     )
@@ -624,8 +628,8 @@ def test_a_right_move_that_captures_says_where_and_a_quiet_miss_names_no_reply()
     assert verdict.captures == tuple(square_name(sq, game.size) for sq in taken)
     # A wrong move that threatens nothing: the words say what it fails to do, not an
     # arbitrary quiet reply that would read like a clue.
-    text = hints.refutation_text(
+    text = refutation_words(Refutation(
         "a1-b1", side=Side.DEFENDERS, reply_ending=None, king_reply=False, blocks=None,
         captured=None, threatened=False,
-    )  # fmt: skip
+    ))  # fmt: skip
     assert text == "it threatens nothing, so the attackers have a free move to stop the win"

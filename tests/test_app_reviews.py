@@ -16,14 +16,17 @@ from without_discord import run_without_discord
 
 from bot.ai import AIService
 from bot.ai.analysis import budget_name
-from bot.discord_bot.app.errors import UserError
+from bot.discord_bot.app.errors import Refused
 from bot.discord_bot.app.games import GameHub
 from bot.discord_bot.app.records import GameRecords
 from bot.discord_bot.app.reviews import (
+    NoFinishedGame,
+    NoResult,
     ReviewNews,
     ReviewProgress,
     ReviewService,
     ReviewWaiting,
+    StillPlaying,
     Watcher,
 )
 from bot.storage import Participant, Storage
@@ -149,19 +152,22 @@ async def test_only_games_finished_in_this_server_are_reviewed(
     reviews = ReviewService(
         storage.games, storage.analyses, GameRecords(storage.games, storage.analyses, hub), ai
     )
-    with pytest.raises(UserError, match=r"^No game has finished in this channel yet: name one"):
+    with pytest.raises(Refused) as caught:
         await reviews.finished(GUILD, 50, None)
+    assert caught.value.refusal == NoFinishedGame()
     record = await storage.games.create(
         guild_id=GUILD, channel_id=50, variant="brandubh", attackers=ANN, defenders=BO
     )
     live = hub.adopt(record)
-    with pytest.raises(UserError, match=rf"^Game #{record.id} is still being played"):
+    with pytest.raises(Refused) as caught:
         await reviews.finished(GUILD, 50, record.id)
+    assert caught.value.refusal == StillPlaying(record.id)
     with refused(rf"^There is no game #{record.id} in this server\.$"):
         await reviews.finished(GUILD + 1, 50, record.id)
     await hub.call_off(live)
-    with pytest.raises(UserError, match=rf"^Game #{record.id} ended without a result"):
+    with pytest.raises(Refused) as caught:
         await reviews.finished(GUILD, 50, record.id)
+    assert caught.value.refusal == NoResult(record.id)
 
 
 async def test_a_review_being_made_is_watched_and_then_reused_as_stored(

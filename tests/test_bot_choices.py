@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import cast
 
 import discord
@@ -19,15 +18,16 @@ from bot.discord_bot.compose.board import (
     rank_bands,
     target_controls,
 )
-from bot.discord_bot.compose.post import Menu
-from bot.discord_bot.table import item_of, read
-from bot.discord_bot.views import (
-    NextPuzzleButton,
-    PuzzlePieceSelect,
-    PuzzleTargetSelect,
-    puzzle_piece_view,
-    puzzle_target_view,
+from bot.discord_bot.compose.post import Button, Menu
+from bot.discord_bot.compose.puzzles import (
+    NextPuzzle,
+    PuzzlePiece,
+    PuzzleTarget,
+    next_button,
+    target_prompt,
 )
+from bot.discord_bot.compose.puzzles import piece_controls as puzzle_controls
+from bot.discord_bot.table import item_of, read
 from bot.engine import VARIANTS, Game, Side, parse_square, square_name
 
 # Brandubh, attackers to move: a4-c4 captures c3 against c2; the king stands on e6.
@@ -156,42 +156,34 @@ def test_rank_bands_keep_whole_ranks_and_fill_each_band() -> None:
     assert rank_bands([], size) == []
 
 
-async def test_every_shipped_puzzle_has_menus_whose_ids_read_back_within_discords_limits() -> None:
+def test_every_shipped_puzzle_has_menus_whose_ids_read_back_within_discords_limits() -> None:
     for puzzle in load_starter_set():
         game = puzzle.game()
-        view = puzzle_piece_view(puzzle.id, 2, game)
-        items = view.children
-        assert len(items) <= 5 and isinstance(items[-1], NextPuzzleButton)
-        for item in items[:-1]:
-            assert isinstance(item, PuzzlePieceSelect)
-            custom_id = item.item.custom_id
-            assert custom_id is not None and len(custom_id) <= 100
-            match = re.fullmatch(PuzzlePieceSelect.__discord_ui_compiled_template__, custom_id)
-            assert match is not None, custom_id
-            back = await PuzzlePieceSelect.from_custom_id(None, None, match)  # type: ignore[arg-type]
-            assert (back.puzzle_id, back.step, back.part) == (puzzle.id, 2, item.part)
+        controls = puzzle_controls(puzzle.id, 2, game)
+        assert len(controls) <= 5 and isinstance(controls[-1], Button)
+        assert read(NextPuzzle, controls[-1].custom_id) == NextPuzzle(game.variant.name)
+        menus = controls[:-1]
+        for part, menu in enumerate(menus):
+            assert isinstance(menu, Menu)
+            assert len(menu.custom_id) <= 100
+            back = read(PuzzlePiece, menu.custom_id, ["17"])
+            assert back == PuzzlePiece(puzzle.id, 2, part, ("17",)), menu.custom_id
         origins = {move.origin for move in game.legal_moves()}
-        listed = {int(o.value) for item in items[:-1] for o in item.item.options}  # type: ignore[attr-defined]
+        listed = {int(o.value) for menu in menus if isinstance(menu, Menu) for o in menu.options}
         assert listed == origins, puzzle.id
         # Step two for the solution's first move lists its destination, then Back.
         first = game.parse_move(puzzle.main_line()[0])
-        targets = puzzle_target_view(puzzle.id, 2, game, first.origin)
-        assert targets is not None
-        [menu] = targets.children
-        assert isinstance(menu, PuzzleTargetSelect)
-        assert menu.item.placeholder == f"Move {square_name(first.origin, game.size)} to…"
-        values = [o.value for o in menu.item.options]
+        [menu] = target_prompt(PuzzlePiece(puzzle.id, 2), game, first.origin).post.controls
+        assert isinstance(menu, Menu)
+        assert menu.placeholder == f"Move {square_name(first.origin, game.size)} to…"
+        values = [o.value for o in menu.options]
         assert str(first.target) in values and values[-1] == BACK
-        match = re.fullmatch(
-            PuzzleTargetSelect.__discord_ui_compiled_template__, menu.item.custom_id
-        )  # type: ignore[arg-type]
-        assert match is not None
-        assert match["puzzle"] == puzzle.id and int(match["origin"]) == first.origin
-    button = NextPuzzleButton("tablut-corner")
-    match = re.fullmatch(
-        NextPuzzleButton.__discord_ui_compiled_template__, button.item.custom_id or ""
-    )
-    assert (
-        match is not None
-        and (await NextPuzzleButton.from_custom_id(None, None, match)).variant == "tablut-corner"
-    )  # type: ignore[arg-type]
+        target = read(PuzzleTarget, menu.custom_id)
+        assert target == PuzzleTarget(puzzle.id, 2, first.origin)
+    button = next_button("tablut-corner")
+    assert button.custom_id == "tafl:zn:tablut-corner" and button.label == "Next puzzle"
+    assert read(NextPuzzle, button.custom_id) == NextPuzzle("tablut-corner")
+    # The same strings as ever: boards shown before an upgrade keep working.
+    assert PuzzlePiece("tablut-2cae849b", 4, 1).custom_id == "tafl:zp:tablut-2cae849b:4:1"
+    assert PuzzlePiece("tablut-2cae849b", 4).custom_id == "tafl:zp:tablut-2cae849b:4"
+    assert PuzzleTarget("tablut-2cae849b", 4, 30).custom_id == "tafl:zt:tablut-2cae849b:4:30"

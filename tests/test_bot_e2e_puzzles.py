@@ -15,7 +15,7 @@ from fakediscord import FakeMessage
 
 from bot.ai.puzzles import Puzzle, load_starter_set
 from bot.discord_bot.compose.board import BoardLook
-from bot.discord_bot.puzzle_desk import board_png
+from bot.discord_bot.compose.puzzles import board_png, prompt
 from bot.engine import Side, parse_square
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
@@ -84,7 +84,7 @@ async def test_a_puzzle_is_solved_by_moving_with_a_hint_after_a_wrong_move(
             assert answer == (
                 f"**{line[index]}** is right. The {puzzle.to_move.other.value} reply "
                 f"**{line[index + 1]}**: your move."
-                f"\n-# Puzzle {puzzle.id}: {puzzle.prompt}"
+                f"\n-# Puzzle {puzzle.id}: {prompt(puzzle)}"
             ), answer
     assert answer.startswith(f"**{line[-1]}** wins: solved!"), answer
     assert "\nYour puzzle rating had already counted this puzzle as missed." in answer

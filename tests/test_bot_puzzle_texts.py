@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from bot.ai.puzzles import load_starter_set
 from bot.discord_bot.compose.board import move_choices, target_options
-from bot.discord_bot.puzzle_desk import board_png, capturing
+from bot.discord_bot.compose.puzzles import board_png, capturing
 from bot.engine import Piece, Side, square_name
 from bot.render import ATTACKER, board_view_from_game, render_png
 

@@ -6,8 +6,9 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind, PositionEval
+from bot.ai.explain import Allowed, ChancesFell, MissedDefence, OpensRoads, Plays, Reason
 from bot.ai.search import MATE
-from bot.discord_bot.cogs.review import (
+from bot.discord_bot.compose.review import (
     MOMENTS_LISTED,
     inaccuracies_text,
     listed_moments,
@@ -22,7 +23,14 @@ from bot.storage import GameEnding, GameRecord, GameResult, GameStatus, Particip
 NAMES = {Side.ATTACKERS: "Ann", Side.DEFENDERS: "Ben"}
 
 
-def moment(ply: int, loss: float, *, critical: bool = False, why: str = "") -> Moment:
+LONG = ChancesFell("a4-a3", Side.ATTACKERS, 0.6, 0.1, OpensRoads("e5-e7", ("x" * 90,)))
+"""A reason whose words are long: ``a4-a3 allows e5-e7, opening a road for the king to xxx…``."""
+SHORT = Allowed("a4-a3", "e5-a7", Termination.KING_ESCAPED, "a7", Side.ATTACKERS)
+"""``a4-a3 lets the king reach a7``."""
+PLAYS = ChancesFell("a4-a3", Side.ATTACKERS, 0.6, 0.2, Plays(Side.DEFENDERS, "e5-e7"))
+
+
+def moment(ply: int, loss: float, *, critical: bool = False, why: Reason = LONG) -> Moment:
     return Moment(
         ply=ply,
         side=Side.ATTACKERS if ply % 2 else Side.DEFENDERS,
@@ -31,7 +39,7 @@ def moment(ply: int, loss: float, *, critical: bool = False, why: str = "") -> M
         better="d2-d3",
         before=0,
         after=0,
-        explanation=why or f"a4-a3 allows e5-e7, opening a road for the king ({'x' * 90})",
+        reason=why,
         loss=loss,
         critical=critical,
     )
@@ -70,19 +78,23 @@ def test_the_boards_moments_and_the_costliest_are_listed_whole_in_game_order() -
 
 
 def test_at_most_eight_are_listed_even_when_short() -> None:
-    moments = [moment(ply, 0.3, why="short") for ply in range(1, 20)]
+    moments = [moment(ply, 0.3, why=SHORT) for ply in range(1, 20)]
     lines, left_out = listed_moments(analysis(moments), NAMES)
     assert len(lines) == MOMENTS_LISTED and left_out == 19 - MOMENTS_LISTED
 
 
 def test_the_better_move_is_named_once() -> None:
     reviewed = analysis([])
-    named = moment(3, 0.4, why="the king had a road to a7; d2-d3 would have closed it")
-    assert moment_line(reviewed, named, NAMES).endswith("d2-d3 would have closed it.")
-    plain = moment(3, 0.4, why="a4-a3 allows e5-e7")
+    named = moment(3, 0.4, why=MissedDefence(replace(SHORT, standing=True), "d2-d3"))
+    line = moment_line(reviewed, named, NAMES)
+    assert line.endswith("leaves the king's road to a7 open; d2-d3 would have closed it.")
+    plain = moment(3, 0.4, why=PLAYS)
     line = moment_line(reviewed, plain, NAMES)
     # The move is said once, in bold at the start.
-    assert line == "**2. a4-a3** Ann (attackers), blunder: allows e5-e7; better **d2-d3**."
+    assert line == (
+        "**2. a4-a3** Ann (attackers), blunder: lets the defenders play e5-e7: the attackers' "
+        "chances fall from 60% to 20%; better **d2-d3**."
+    )
 
 
 def finished(result: GameResult | None, reason: GameEnding) -> GameRecord:
@@ -135,8 +147,8 @@ def test_the_progress_line_says_roughly_how_long_is_left() -> None:
 
 def test_the_ais_name_takes_its_side_inside_its_own_brackets() -> None:
     names = {Side.ATTACKERS: "ann", Side.DEFENDERS: "Tafl AI (easy)"}
-    line = moment_line(analysis([]), moment(4, 0.4, why="a4-a3 allows e5-e7"), names)
-    assert line.startswith("**2… a4-a3** Tafl AI (easy, defenders), blunder: allows e5-e7"), line
+    line = moment_line(analysis([]), moment(4, 0.4, why=PLAYS), names)
+    assert line.startswith("**2… a4-a3** Tafl AI (easy, defenders), blunder: lets the"), line
     resigned = finished(GameResult.ATTACKERS, TableEnding.RESIGNATION)
     assert result_line(ending_at(900), resigned, names) == "Tafl AI (easy, defenders) resigned."
 

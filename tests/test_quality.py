@@ -201,13 +201,7 @@ CLIENT = "bot.discord_bot.client"
 # removed by issue 34's Discord-layer work: the cogs and the desks but playing's still take
 # the whole bot and import its class for their annotations, which ties them and the client into
 # one circle. Empty this once they take what they use instead.
-CLIENT_TYPE_IMPORTS_TO_REMOVE = frozenset(
-    {
-        "bot.discord_bot.cogs.puzzles",
-        "bot.discord_bot.cogs.review",
-        "bot.discord_bot.puzzle_desk",
-    }
-)
+CLIENT_TYPE_IMPORTS_TO_REMOVE = frozenset({})
 """The modules whose import of the client for type checking only is still tolerated."""
 
 
@@ -412,3 +406,21 @@ def test_any_stays_rare() -> None:
     }
     found = {name: lines for name, lines in found.items() if lines}
     assert sum(len(lines) for lines in found.values()) <= ANY_LINES_AT_MOST, found
+
+
+CAPTIONED = {"board_view_from_game", "replay_views", "view_before_move", "analysis_view"}
+
+
+def test_the_bot_captions_its_images_in_the_compositions_words() -> None:
+    """A captioned board image drawn by the bot passes the composition's words (``words=``):
+    the renderer's English defaults are the command line's, never a player's."""
+    missing = []
+    for path in sorted((ROOT / "bot" / "discord_bot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            keywords = {k.arg for k in node.keywords}
+            if name in CAPTIONED and "caption" in keywords and "words" not in keywords:
+                missing.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert missing == [], "captioned without the composition's words: " + ", ".join(missing)

@@ -41,8 +41,10 @@ from . import fast as fast_core
 from .player import move_text, replay
 from .search import MATE, MATE_BOUND, Searcher, SearchResult, plies_to_result
 
-FORMAT_VERSION = 1
-"""The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are)."""
+FORMAT_VERSION = 2
+"""The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are):
+2 stores each moment's reason as data; 1 stored it as an English sentence (such a review is
+read by finding its moments again from its stored evaluations)."""
 METHOD = 3
 """The version of how a review is made (its thresholds, the search again for where a forced
 result or a collapse began, the answers its sentences name): stored reviews name it with their
@@ -571,7 +573,7 @@ class MomentRecord(TypedDict):
     better: str
     before: int
     after: int
-    explanation: str
+    reason: dict[str, object]
     loss: float
     critical: bool
 
@@ -593,8 +595,8 @@ class Moment:
     """The score before the move (attackers' point of view)."""
     after: int
     """The score after it (attackers' point of view)."""
-    explanation: str
-    """Why, in a player's words: ``d4-d8 lets the king reach c9``."""
+    reason: explain.Reason
+    """Why, as data (the review words it: ``d4-d8 lets the king reach c9``)."""
     loss: float
     """How much of the mover's winning chances the move threw away (0..1)."""
     critical: bool = False
@@ -610,7 +612,7 @@ class Moment:
             "better": self.better,
             "before": self.before,
             "after": self.after,
-            "explanation": self.explanation,
+            "reason": explain.to_data(self.reason),
             "loss": self.loss,
             "critical": self.critical,
         }
@@ -626,7 +628,7 @@ class Moment:
             better=data["better"],
             before=int(data["before"]),
             after=int(data["after"]),
-            explanation=data["explanation"],
+            reason=explain.from_data(data["reason"]),
             loss=float(data["loss"]),
             critical=bool(data["critical"]),
         )
@@ -676,11 +678,11 @@ class GameAnalysis:
         return str(MoveNumber.of(ply, self.first_turn, get_variant(self.variant).first))
 
     def comments(self) -> dict[int, str]:
-        """A comment for each moment's move, by ply, for a game record's export:
-        ``"Blunder (better d4-d6): d4-d8 lets the king reach c9"``."""
+        """A comment for each moment's move, by ply, for a game record's export (a file's
+        data, in English): ``"Blunder (better d4-d6): d4-d8 lets the king reach c9"``."""
         return {
             moment.ply: f"{moment.kind.value.capitalize()} (better {moment.better}): "
-            f"{moment.explanation}"
+            f"{explain.describe(moment.reason)}"
             for moment in self.moments
         }
 
@@ -704,6 +706,16 @@ class GameAnalysis:
     def from_json(cls, text: str) -> GameAnalysis:
         """Read what :meth:`to_json` wrote; raises ``ValueError`` for another format."""
         data = json.loads(text)
+        if isinstance(data, dict) and data.get("version") == 1:
+            # Its moments' reasons were sentences: found again, as data, from its evaluations
+            # (no search: the same evaluations give the same moments).
+            return review(
+                data["variant"],
+                data["start_position"],
+                Side(data["first_turn"]),
+                data["moves"],
+                [PositionEval.from_dict(item) for item in data["evals"]],
+            )
         if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
             found = data.get("version") if isinstance(data, dict) else None
             raise ValueError(f"not a game analysis of format {FORMAT_VERSION} (found {found!r})")
@@ -891,9 +903,9 @@ class _Finder:
         doomed = after.for_side(side) < -MATE_BOUND and chance_before >= HOPELESS
         dropped = dropped or doomed
 
-        def make(kind: MomentKind, better: str, explanation: str) -> Moment:
+        def make(kind: MomentKind, better: str, reason: explain.Reason) -> Moment:
             return Moment(
-                index + 1, side, kind, move, better, before.score, after.score, explanation, loss
+                index + 1, side, kind, move, better, before.score, after.score, reason, loss
             )
 
         if not still_winning:
@@ -921,11 +933,11 @@ class _Finder:
             kind = MomentKind.INACCURACY
         if kind is None:
             return None
-        explanation = self._blunder(index, move, opponent_finishes, chance_before, chance_after)
-        return make(kind, before.best_move, explanation)
+        reason = self._blunder(index, move, opponent_finishes, chance_before, chance_after)
+        return make(kind, before.best_move, reason)
 
-    def _missed_win(self, index: int) -> tuple[str, str] | None:
-        """The better move and the sentence, when a win in one or two was not played."""
+    def _missed_win(self, index: int) -> tuple[str, explain.Reason] | None:
+        """The better move and why, when a win in one or two was not played."""
         board = self.boards[index]
         before = self.evals[index]
         wins = self.finishes(index)
@@ -948,9 +960,9 @@ class _Finder:
 
     def _missed_defence(
         self, index: int, move: str, opponent_finishes: list[explain.Finish]
-    ) -> tuple[str, str] | None:
-        """The better move and the sentence, when a threat to win at once was left standing
-        although a move could have met it."""
+    ) -> tuple[str, explain.Reason] | None:
+        """The better move and why, when a threat to win at once was left standing although
+        a move could have met it."""
         board = self.boards[index]
         threatened = {finish.move for finish in explain.threats(board)}
         standing = [finish for finish in opponent_finishes if finish.move in threatened]
@@ -961,8 +973,8 @@ class _Finder:
             return None  # nothing could stop it: the game was already lost
         board_after = self.boards[index + 1]
         finish = standing[0]
-        sentence = explain.left_open(board_after, move, finish)
-        return defence, f"{sentence}; {defence} {explain.closes(finish)}"
+        threat = explain.lets(board_after, move, finish, standing=True)
+        return defence, explain.MissedDefence(threat, defence)
 
     def _defence(self, index: int) -> str | None:
         """A move after which the opponent cannot win at once: the search's choice if it is
@@ -989,7 +1001,7 @@ class _Finder:
         opponent_finishes: list[explain.Finish],
         chance_before: float,
         chance_after: float,
-    ) -> str:
+    ) -> explain.Reason:
         """Why the move was a blunder, from the opponent's best answer on the board."""
         board_after = explain.copy_board(self.boards[index + 1])
         if opponent_finishes:
@@ -999,10 +1011,7 @@ class _Finder:
         mover = opponent.other
         if before.for_side(mover) > MATE_BOUND and before.best_move is not None:
             moves = (MATE - before.for_side(mover) + 1) // 2
-            return (
-                f"{move} lets a forced win slip: {before.best_move} would have won within "
-                f"{moves} moves"
-            )
+            return explain.SlippedWin(move, before.best_move, moves)
         forced = after.for_side(opponent) > MATE_BOUND
         answer = self.answer(index, forced=forced)
         reply = _engine_move(board_after, answer)
@@ -1016,28 +1025,27 @@ class _Finder:
                 and earlier.best_move == answer
                 and earlier.for_side(opponent) > MATE_BOUND
             )
-            verb = "does not stop" if standing else "allows"
-            if effect is not None:
-                return f"{move} {verb} {effect}, and the {opponent.value} win by force"
-            if standing:
-                return (
-                    f"{move} does not stop the {opponent.value}' forced win, starting with {answer}"
-                )
-            return f"{move} allows a forced win for the {opponent.value}, starting with {answer}"
-        fall = f"the {mover.value}' chances fall from {chance_before:.0%} to {chance_after:.0%}"
+            return explain.LostByForce(move, opponent, answer, effect, standing)
+
+        def fell(
+            cause: explain.ForNothing | explain.Effect | explain.KingGoes | None,
+        ) -> explain.ChancesFell:
+            return explain.ChancesFell(move, mover, chance_before, chance_after, cause)
+
         if answer is not None:
             lost = explain.loses_for_nothing(board_after, move, self._answer_line(index, answer))
             if lost is not None:
-                return f"{lost}: {fall}"
+                return fell(lost)
         if effect is not None:
-            return f"{move} allows {effect}: {fall}"
+            return fell(effect)
         if answer is not None:
             if reply is not None and reply >> MOVE_SHIFT == board_after.king:
                 # Named as the piece players watch, not as a side's move.
-                target = answer.split("-")[-1]
-                return f"{move} lets the king go to {target}: {fall}"
-            return f"{move} lets the {opponent.value} play {answer}: {fall}"
-        return f"after {move} {fall}"
+                return fell(explain.KingGoes(answer.split("-")[-1]))
+            return explain.ChancesFell(
+                move, mover, chance_before, chance_after, explain.Plays(opponent, answer)
+            )
+        return fell(None)
 
 
 def _engine_line(board: Board, line: Sequence[str]) -> tuple[int, ...]:

@@ -39,8 +39,8 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
+from .compose.board import CAPTION_WORDS
 from .lobby_desk import DiscordVenues, LobbyDesk
-from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
 from .runtime.gateway import Gateway
 from .runtime.heartbeat import time_heartbeats_when_sent
@@ -48,7 +48,6 @@ from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
 from .tournament_desk import TournamentDesk
-from .views import DYNAMIC_ITEMS
 
 if TYPE_CHECKING:
     from .runtime.metrics import Metrics
@@ -73,7 +72,7 @@ def warm_renderer() -> None:
     for variant in VARIANTS.values():
         if variant.size not in seen:
             seen.add(variant.size)
-            render_png(board_view_from_game(Game(variant), caption=True))
+            render_png(board_view_from_game(Game(variant), caption=True, words=CAPTION_WORDS))
 
 
 class TaflTree(app_commands.CommandTree["TaflBot"]):
@@ -157,8 +156,6 @@ class TaflBot(commands.Bot):
             storage.puzzles,
         )
         """Preferences, server settings, records and leaderboards."""
-        self.puzzle_desk = PuzzleDesk(self)
-        """A go's private boards and the words that answer each move."""
         self.lobby = LobbyService(storage, self.hub, DiscordVenues(self))
         """Seeks, blocks and games across servers: who plays whom, and where."""
         self.tournament_desk = TournamentDesk(self)
@@ -169,14 +166,20 @@ class TaflBot(commands.Bot):
         """The table's keeper of games across servers (the lobby's desk, once built)."""
         self.table = Table(self, self.hub, self.lobby_venues)
         """The Discord edge: sends what is composed, answers every command and click."""
-        self.clicks = self.table
-        """Where the buttons and menus of the features not yet converted register."""
+        self.puzzle_cog = Puzzles(
+            self.puzzles,
+            self.players,
+            self.table,
+            live_game=lambda channel_id: self.play.live_game(channel_id),
+            spawn=self.spawn,
+        )
+        """Puzzles on Discord: /tafl puzzle, its boards, and moves typed in a go."""
         self.play = Play(
             self.hub,
             self.table,
             self.ai_turns,
             self.puzzles,
-            puzzle_move=self.puzzle_desk.move,
+            puzzle_move=self.puzzle_cog.move,
             resume=self.lobby_venues.resume,
         )
         """Playing, and what happens in games announced, for every feature."""
@@ -299,8 +302,8 @@ class TaflBot(commands.Bot):
             Info(self.players, self.records, self.table, commands=self._command_list),
             ServerOptions(self.players, self.table),
             PlayerOptions(self.players, self.table),
-            Review(self),
-            Puzzles(self),
+            Review(self.reviews, self.players, self.table),
+            self.puzzle_cog,
             Timers(
                 self.clocks,
                 self.table,
@@ -320,7 +323,7 @@ class TaflBot(commands.Bot):
         )
         for feature in features:
             await self.add_cog(feature)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *self.table.controls())
+        self.add_dynamic_items(*self.table.controls())
         # Each cog declares plain commands; gather them under the single /tafl group.
         for cog in self.cogs.values():
             for command in cog.__cog_app_commands__:

@@ -39,6 +39,7 @@ from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from discord.utils import MISSING
 
 from bot.render import BoardView, CrosstableView, render_crosstable, render_gif, render_png
+from bot.render.chart import render_eval_chart
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
 from .app.challenges import MayNotOpenThreads, NoThreadHere, Where
@@ -53,19 +54,21 @@ from .compose.post import (
     Button,
     Card,
     Changed,
+    Chart,
     Choice,
     Control,
     Delivery,
     Direct,
     Edit,
+    Image,
     Message,
     Notice,
     OfferPost,
     Option,
-    Picture,
     Place,
     Post,
     Replay,
+    Revise,
     Style,
     Tone,
     Update,
@@ -260,8 +263,13 @@ def text_of(post: Post) -> str:
     return clip(lines, CONTENT - len(board) - 1) + "\n" + board
 
 
-async def render(picture: Picture) -> discord.File:
+async def render(picture: Image) -> discord.File:
     """The picture drawn, in a worker thread (never on the event loop), as a file to attach."""
+    if isinstance(picture, Chart):
+        data = await asyncio.to_thread(
+            render_eval_chart, picture.analysis, theme=picture.theme, words=picture.words
+        )
+        return discord.File(io.BytesIO(data), filename=picture.filename)
     view = picture.view
     if isinstance(view, CrosstableView):
         data = await asyncio.to_thread(render_crosstable, view)
@@ -280,6 +288,29 @@ async def animate(animation: Animation, limit: int = ATTACHMENT) -> tuple[bytes,
         if len(data) <= limit:
             return data, index
     return None
+
+
+def images_of(post: Post, attach: bool = True) -> list[Image]:
+    """A post's images to attach: its picture, then its other images; an optional picture only
+    where images may be attached (``attach``)."""
+    picture = post.picture
+    if picture is not None and not attach and picture.optional:
+        picture = None
+    return [image for image in (picture, *post.pictures) if image is not None]
+
+
+async def files_of(post: Post, attach: bool = True) -> list[discord.File]:
+    """A post's attachments: its files as they are, then its images rendered."""
+    files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
+    for image in images_of(post, attach):
+        files.append(await render(image))
+    return files
+
+
+def shown_image(post: Post, attach: bool = True) -> str | None:
+    """The file name of the image a post's card shows: its picture, else its first image."""
+    images = images_of(post, attach)
+    return images[0].filename if images else None
 
 
 # ---------------------------------------------------------------------------- channels
@@ -829,15 +860,6 @@ class Table:
         self._handlers[kind] = handler
         self._items.append(Persistent)
 
-    def register(self, kind: type[Clicked], handler: Handler[Clicked]) -> None:
-        """Let ``handler`` answer clicks on the dynamic items of class ``kind`` of features not
-        yet converted (:mod:`.views`): they hand themselves to :meth:`dispatch`."""
-        self._handlers[kind] = handler
-
-    async def dispatch(self, interaction: discord.Interaction, item: object) -> None:
-        """A click on a dynamic item of :mod:`.views`, to its handler."""
-        await self._route(interaction, type(item), item)
-
     def controls(self) -> tuple[type[Clickable], ...]:
         """The dynamic items that read back the clicks of the kinds registered with :meth:`on`
         (for ``client.add_dynamic_items``)."""
@@ -886,6 +908,8 @@ class Table:
                         **await self._message(post, can_attach(asked)),
                     )
                 )
+            elif isinstance(delivery, Revise):
+                await self._revise(_needs(interaction), delivery)
             elif isinstance(delivery, Message):
                 sent.append(await self._message_in(delivery))
             elif isinstance(delivery, Replay):
@@ -941,14 +965,9 @@ class Table:
             "content": None if post.content is None else clip(post.content, CONTENT),
             "allowed_mentions": mentions_of(post),
         }
-        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in post.files]
-        picture = post.picture
-        if picture is not None and not attach and picture.optional:
-            picture = None
-        if picture is not None:
-            files.append(await render(picture))
+        files = await files_of(post, attach)
         if post.card is not None:
-            options["embed"] = embed_of(post.card, None if picture is None else picture.filename)
+            options["embed"] = embed_of(post.card, shown_image(post, attach))
         if post.controls:
             options["view"] = view_of(post.controls)
         if files:
@@ -957,10 +976,29 @@ class Table:
 
     async def _update(self, interaction: discord.Interaction, post: Post) -> None:
         view = view_of(post.controls) if post.controls else None
-        if post.content is None:
-            await interaction.response.edit_message(view=view)
+        files = await files_of(post) if post.picture or post.pictures or post.files else None
+        content = MISSING if post.content is None else clip(post.content, CONTENT)
+        if files is None:
+            await interaction.response.edit_message(content=content, view=view)
         else:
-            await interaction.response.edit_message(content=clip(post.content, CONTENT), view=view)
+            await interaction.response.edit_message(content=content, view=view, attachments=files)
+
+    async def _revise(self, interaction: discord.Interaction, revise: Revise) -> None:
+        """The interaction's answer rewritten: its words, and its card and images if any (what
+        the post leaves out is left as it is)."""
+        post = revise.post
+        images = post.picture is not None or bool(post.pictures or post.files)
+        try:
+            await interaction.edit_original_response(
+                content=None if post.content is None else clip(post.content, CONTENT),
+                embed=MISSING if post.card is None else embed_of(post.card, shown_image(post)),
+                attachments=await files_of(post) if images else MISSING,
+                view=view_of(post.controls) if post.controls else MISSING,
+            )
+        except discord.HTTPException as error:
+            if not revise.quiet:
+                raise
+            log.info("could not update an answer: %s", error)
 
     async def _message_in(self, delivery: Message) -> discord.Message | None:
         place = delivery.place

@@ -14,6 +14,8 @@ phone.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -34,6 +36,31 @@ SCALE = 2
 """Supersampling factor."""
 LABEL_ROWS = 2
 """Rows of move-number labels above the plot: moments a few moves apart still get theirs."""
+
+
+@dataclass(frozen=True)
+class ChartWords:
+    """The words a chart shows, given by whoever shows it (the bot's composition words them
+    for its readers; these defaults are the command line's own)."""
+
+    attackers: str = "Attackers"
+    """The header's name for the attackers' player when none is given."""
+    defenders: str = "Defenders"
+    accuracy: str = "accuracy"
+    """Between the players' figures, when there is room."""
+    kinds: Mapping[MomentKind, str] = field(
+        default_factory=lambda: {kind: kind.value for kind in MomentKind}
+    )
+    """The legend's name of each kind of moment."""
+    no_moments: str = "no decisive mistakes"
+    """The legend of a game without moments."""
+    on_board: tuple[str, ...] = ("shown on a board", "on a board")
+    """Beside the legend's sample move number, what a filled number means: the fullest of
+    these that fits."""
+
+
+CHART_WORDS = ChartWords()
+"""The command line's words (the bot gives its own)."""
 
 _KIND_SHAPES = {
     MomentKind.BLUNDER: "circle",
@@ -90,17 +117,23 @@ def render_eval_chart(
     theme: str | Theme = DEFAULT_THEME,
     attackers: str | None = None,
     defenders: str | None = None,
+    words: ChartWords = CHART_WORDS,
 ) -> bytes:
     """PNG bytes of the game's evaluation chart, ``width`` pixels wide (``ASPECT`` high).
 
-    The header names the players (``attackers``/``defenders``, by default the sides) with each
-    side's accuracy.
+    The header names the players (``attackers``/``defenders``, by default the sides as
+    ``words`` names them) with each side's accuracy; every word drawn comes from ``words``.
     """
     if width < MIN_CHART_WIDTH:
         raise ValueError(f"a chart needs at least {MIN_CHART_WIDTH} px, not {width}")
     palette = get_theme(theme)
     image = draw_eval_chart(
-        analysis, width=width, theme=palette, attackers=attackers, defenders=defenders
+        analysis,
+        width=width,
+        theme=palette,
+        attackers=attackers,
+        defenders=defenders,
+        words=words,
     )
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=6)
@@ -114,6 +147,7 @@ def draw_eval_chart(
     theme: Theme,
     attackers: str | None = None,
     defenders: str | None = None,
+    words: ChartWords = CHART_WORDS,
 ) -> Image.Image:
     """The chart as an RGB image (see :func:`render_eval_chart`)."""
     height = round(width * ASPECT)
@@ -121,11 +155,12 @@ def draw_eval_chart(
     draw = ImageDraw.Draw(big)
     chances = analysis.win_chances()
     frame = _Frame(big.width, big.height, len(chances))
-    _header(big, draw, frame, analysis, theme, attackers or "Attackers", defenders or "Defenders")
+    names = (attackers or words.attackers, defenders or words.defenders)
+    _header(big, draw, frame, analysis, theme, *names, words.accuracy)
     _areas(draw, frame, chances, theme)
     _axes(big, draw, frame, analysis, theme)
     _moments(draw, frame, analysis, chances, theme)
-    _legend(draw, frame, analysis, theme)
+    _legend(draw, frame, analysis, theme, words)
     return big.resize((width, height), Image.Resampling.LANCZOS)
 
 
@@ -137,9 +172,10 @@ def _header(
     theme: Theme,
     attackers: str,
     defenders: str,
+    accuracy: str,
 ) -> None:
     """Each player with a piece icon and their accuracy, attackers on the left and defenders
-    mirrored on the right; the word "accuracy" once, between them."""
+    mirrored on the right; the word ``accuracy`` once, between them."""
     unit = frame.width / 100
     face = font(round(3.4 * unit))
     small = font(round(2.9 * unit))
@@ -158,7 +194,7 @@ def _header(
         icon_size + 1.4 * pad + face.getlength(name) + face.getlength(figures[side])
         for side, _, name in players
     ]
-    word = "accuracy"
+    word = accuracy
     centre_room = small.getlength(word) + 2 * pad
     if sum(needs) + 2 * pad + centre_room > frame.width:
         word, centre_room = "", 0.0  # the names need the room more than the word does
@@ -369,7 +405,13 @@ def _shape(
         draw.rectangle((x - r, y - r, x + r, y + r), fill=fill)
 
 
-def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis, theme: Theme) -> None:
+def _legend(
+    draw: ImageDraw.ImageDraw,
+    frame: _Frame,
+    analysis: GameAnalysis,
+    theme: Theme,
+    words: ChartWords,
+) -> None:
     """The kinds of moment the chart shows, each with its shape; or that there were none."""
     unit = frame.width / 100
     kinds = [kind for kind in MomentKind if any(m.kind is kind for m in analysis.moments)]
@@ -381,7 +423,7 @@ def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis, th
     size = 2.9
     while size > 1.6:
         face = font(round(size * unit))
-        needed = sum(radius * 2 + unit + face.getlength(kind.value) for kind in kinds)
+        needed = sum(radius * 2 + unit + face.getlength(words.kinds[kind]) for kind in kinds)
         needed += gap * max(0, len(kinds) - 1)
         if boards is not None:  # the sample number, at least
             needed += gap + face.getlength(sample) + unit * 1.8
@@ -391,13 +433,13 @@ def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis, th
     if not kinds:
         draw.text(
             (frame.width / 2, y),
-            "no decisive mistakes",
+            words.no_moments,
             font=face,
             fill=theme.caption_dim,
             anchor="mm",
         )
         return
-    items = [(kind, kind.value) for kind in kinds]
+    items = [(kind, words.kinds[kind]) for kind in kinds]
     widths = [radius * 2 + unit + face.getlength(text) for _, text in items]
     # A filled move number means the moment has its own board under the review; the sample is
     # the first such number of this game, not a made-up one the chart does not have.
@@ -406,9 +448,7 @@ def _legend(draw: ImageDraw.ImageDraw, frame: _Frame, analysis: GameAnalysis, th
     if boards is not None:
         # The fullest wording that fits beside the kinds (all three kinds leave little room).
         room = frame.width - unit * 4 - sum(widths) - gap * len(widths) - sample_box - unit
-        boards_text = next(
-            (t for t in ("shown on a board", "on a board") if face.getlength(t) <= room), ""
-        )
+        boards_text = next((t for t in words.on_board if face.getlength(t) <= room), "")
         widths.append(sample_box + unit + face.getlength(boards_text))
     x = (frame.width - sum(widths) - gap * (len(widths) - 1)) / 2
     for (kind, text), item_width in zip(items, widths, strict=False):

@@ -20,12 +20,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import fields
+from enum import Enum
 from pathlib import Path
 
 from bot.engine.game import Game
 from bot.engine.types import Piece
 from bot.engine.variants import get_variant
 
+from .hints import Hint
 from .mining import Tally, mine, recorded_games, self_play_games
 from .proof import Prover
 from .puzzle import MAX_LENGTH, Puzzle, Rejection, examine
@@ -140,17 +143,33 @@ def board_text(game: Game) -> str:
     return "\n".join(rows)
 
 
+def _data(hint: Hint) -> str:
+    """A hint as its data (the bot words hints where it shows them): ``PieceHint(piece=king,
+    square=e7)``."""
+    shown = []
+    for item in fields(hint):
+        value = getattr(hint, item.name)
+        if isinstance(value, Enum):
+            value = value.name.lower() if isinstance(value, Piece) else value.value
+        shown.append(f"{item.name}={value}")
+    return f"{type(hint).__name__}({', '.join(shown)})"
+
+
 def _show(args: argparse.Namespace) -> int:
     puzzles = read_puzzles(Path(args.file))
     wanted = set(args.ids)
     for puzzle in puzzles:
         if wanted and puzzle.id not in wanted:
             continue
-        print(f"{puzzle.id}  {puzzle.prompt}  ({puzzle.goal.value}, rating {puzzle.rating})")
+        task = puzzle.task
+        print(
+            f"{puzzle.id}  {task.side.value} to win in {task.length}"
+            f"  ({puzzle.goal.value}, rating {puzzle.rating})"
+        )
         print(f"  from {puzzle.source}")
         print(board_text(puzzle.game()))
         print("  " + " ".join(puzzle.main_line()))
-        print("  hints: " + " / ".join(puzzle.hints()))
+        print("  hints: " + " / ".join(map(_data, puzzle.hints())))
         print()
     return 0
 

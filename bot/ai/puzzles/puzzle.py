@@ -22,7 +22,7 @@ from bot.engine.tables import MOVE_SHIFT, TARGET_MASK
 from bot.engine.types import Move, Piece, Side, Termination, square_name
 from bot.engine.variants import Variant, get_variant
 
-from . import hints
+from .hints import GoalHint, Hint, PieceHint, Refutation, Task, ThemeHint
 from .proof import ProofBoard, ProofBudgetExceeded, Prover
 
 MAX_LENGTH = 3
@@ -126,11 +126,11 @@ class Verdict:
     """The move won: the puzzle is complete."""
     reply: str | None = None
     """After a correct move that does not win yet: the other side's reply to show."""
-    hint: str | None = None
+    hint: Hint | None = None
     """After a wrong move: a hint that points the way without giving the move."""
-    refutation: str | None = None
+    refutation: Refutation | None = None
     """After a wrong move, when found cheaply: why it fails, told by the reply that holds
-    (``f7-e7 closes the road to e9``)."""
+    (``f7-e7`` closes the road to e9)."""
     ending: Termination | None = None
     """How the game ended when solved."""
     captures: tuple[str, ...] = ()
@@ -226,9 +226,9 @@ class Puzzle:
     # ------------------------------------------------------------------ for the player
 
     @property
-    def prompt(self) -> str:
-        """The task, e.g. ``Defenders to play and win in 2 moves.``"""
-        return hints.prompt(self.to_move, self.length)
+    def task(self) -> Task:
+        """The task: the side to move plays and wins in :attr:`length` moves."""
+        return Task(self.to_move, self.length)
 
     def game(self) -> Game:
         """A new game at the puzzle's position."""
@@ -245,7 +245,7 @@ class Puzzle:
         _, node, _ = self._walk(line_so_far)
         return node.move
 
-    def hints(self, line_so_far: Sequence[str] = ()) -> list[str]:
+    def hints(self, line_so_far: Sequence[str] = ()) -> list[Hint]:
         """Hints for the solver's next move after ``line_so_far``, vaguest first: how the game
         is won and how soon, what kind of move starts it, which piece moves."""
         game, node, _ = self._walk(line_so_far)
@@ -356,10 +356,10 @@ class Puzzle:
         except ProofBudgetExceeded:
             return None
 
-    def _hints(self, game: Game, node: Solution) -> list[str]:
+    def _hints(self, game: Game, node: Solution) -> list[Hint]:
         variant = game.variant
         _, goal = _main_line(game.copy(), node)
-        first = hints.goal_hint(goal, self.to_move, node.length, variant.escape)
+        first = GoalHint(goal, self.to_move, node.length, variant.escape)
         move = Move.parse(node.move, game.size)
         board = _copy(game.board)
         piece = Piece(board.cells[move.origin])
@@ -369,14 +369,14 @@ class Puzzle:
         # the same square are one threat to a player, two open routes are two.
         aims = {threat & TARGET_MASK for threat, _ in Prover(variant).threats(board)}
         threats = len(aims) if node.ending is None else 0
-        second = hints.theme_hint(threats, captures, piece is Piece.KING, self.to_move)
-        third = hints.piece_hint(piece, square_name(move.origin, game.size))
+        second: Hint = ThemeHint(threats, captures, piece is Piece.KING, self.to_move)
+        third = PieceHint(piece, square_name(move.origin, game.size))
         if node.ending is not None and node.length == 1:
             second = third  # a win at once has no "kind of move" worth telling apart
         return [first, second, third] if second != third else [first, third]
 
-    def _refutation(self, game: Game, remaining: int) -> str | None:
-        """Why the move just played in ``game`` fails: the reply that holds, in words."""
+    def _refutation(self, game: Game, remaining: int) -> Refutation | None:
+        """Why the move just played in ``game`` fails: the reply that holds."""
         prover = self._prover()
         board = prover.board_for(game.board)
         try:
@@ -405,7 +405,7 @@ class Puzzle:
                 # it does not explain the failure, which is only that the move did not win.
                 return None
         captured = square_name(played.captures[0], size) if played.captures else None
-        return hints.refutation_text(
+        return Refutation(
             played.move.text(size),
             side=self.to_move,
             reply_ending=played.outcome.termination if played.outcome else None,

@@ -1,5 +1,7 @@
 """Puzzle sessions: which puzzle a person is given, and what each of their moves does to their go
-and to both ratings. Nothing here talks to Discord (the puzzle desk shows it).
+and to both ratings, and why a request is refused (typed :class:`~.errors.Refusal` kinds). Nothing
+here talks to Discord or words a sentence: the puzzles cog shows it, as :mod:`..compose.puzzles`
+words it.
 
 A person has one go open at a time, stored, so a restart loses nothing. Their first go at a
 puzzle is rated (lost at the first wrong move, won when solved without one); later goes are
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.ai.puzzles import Puzzle, Verdict, load_starter_set
-from bot.engine import Game, TaflError, get_variant
+from bot.engine import Game, TaflError, square_name
 from bot.storage import (
     AttemptChanged,
     DailySolver,
@@ -28,7 +30,7 @@ from bot.storage import (
     StoredPuzzle,
 )
 
-from .errors import UserError
+from .errors import Refusal, Refused
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +39,44 @@ STOCK_RETRY_SECONDS = 5.0
 STOCK_WAIT_SECONDS = 2.0
 """How long someone asking for a puzzle in the first moments after a start waits for them."""
 
-STALE = (
-    "That board is out of date: your puzzle has moved on since. Use its newest board, or "
-    "`/tafl puzzle` to show it again."
-)
+
+# ---------------------------------------------------------------------------- refusals
+
+
+@dataclass(frozen=True)
+class DailyNeedsServer(Refusal):
+    """The daily puzzle was asked for outside a server."""
+
+
+@dataclass(frozen=True)
+class AllTried(Refusal):
+    """The person has tried every puzzle (of ``variant``, when one was asked for)."""
+
+    variant: str | None
+
+
+@dataclass(frozen=True)
+class PuzzleClosed(Refusal):
+    """A board's menu belongs to a puzzle that is no longer the person's open one."""
+
+    puzzle_id: str
+
+
+@dataclass(frozen=True)
+class StaleBoard(Refusal):
+    """A board's menu is older than the go: the puzzle has moved on since."""
+
+
+@dataclass(frozen=True)
+class IllegalMove(Refusal):
+    """The move typed is not legal (or not readable) here; ``detail``: the rules' reason."""
+
+    detail: str
+
+
+@dataclass(frozen=True)
+class PieceStuck(Refusal):
+    """The piece chosen on a puzzle's board cannot move now."""
 
 
 def today() -> str:
@@ -89,6 +125,9 @@ class Session:
 class Judged:
     """What a move in a go did."""
 
+    puzzle: Puzzle
+    attempt: PuzzleAttempt
+    """The go as it was before the move."""
     verdict: Verdict
     line: tuple[str, ...]
     """The go's moves now (the wrong move is not one of them)."""
@@ -169,7 +208,7 @@ class PuzzleSessions:
         day = None
         if daily:
             if guild_id is None:
-                raise UserError("The daily puzzle belongs to a server: ask in a server channel.")
+                raise Refused(DailyNeedsServer())
             day = today()
             chosen = await storage.daily(
                 guild_id, day, daily_order(guild_id, day, await storage.ids())
@@ -179,11 +218,7 @@ class PuzzleSessions:
         else:
             found = await storage.pick(user_id, variant)
             if found is None:
-                raise UserError(
-                    "You have tried every puzzle"
-                    + (f" of {get_variant(variant).title}" if variant else "")
-                    + ". Try `/tafl puzzle daily:True`, or another variant."
-                )
+                raise Refused(AllTried(variant))
             stored = found
         if open_go is not None and open_go.puzzle_id == stored.id:
             # The daily puzzle, already under way.
@@ -196,13 +231,32 @@ class PuzzleSessions:
         """The go a board's menu belongs to, or why the menu no longer counts."""
         attempt = await self.open_go(user_id)
         if attempt is None or attempt.puzzle_id != puzzle_id:
-            raise UserError(
-                f"Puzzle {puzzle_id} is no longer open. `/tafl puzzle` shows the one you are on,"
-                " or a new one."
-            )
+            raise Refused(PuzzleClosed(puzzle_id))
         if len(attempt.line) != step:
-            raise UserError(STALE)
+            raise Refused(StaleBoard())
         return attempt
+
+    async def board(self, user_id: int, puzzle_id: str, step: int) -> tuple[PuzzleAttempt, Game]:
+        """The go a board's menu belongs to (see :meth:`current`) and its position now."""
+        attempt = await self.current(user_id, puzzle_id, step)
+        return attempt, await self.position(attempt)
+
+    async def piece(self, user_id: int, puzzle_id: str, step: int, origin: int | None) -> Game:
+        """The position of the go a board's menu belongs to, where the piece on ``origin`` was
+        chosen to move: it must be able to."""
+        _, game = await self.board(user_id, puzzle_id, step)
+        if origin is None or not game.legal_moves(origin):
+            raise Refused(PieceStuck())
+        return game
+
+    async def judge_squares(
+        self, user_id: int, puzzle_id: str, step: int, origin: int, target: int
+    ) -> Judged:
+        """Judge a move clicked on a go's board (from ``origin`` to ``target``), whose menus
+        belong to the go at ``step`` moves (see :meth:`current`)."""
+        attempt, game = await self.board(user_id, puzzle_id, step)
+        text = f"{square_name(origin, game.size)}-{square_name(target, game.size)}"
+        return await self.judge(user_id, attempt, text)
 
     async def judge(self, user_id: int, attempt: PuzzleAttempt, text: str) -> Judged:
         """Judge a move of a go and store what it did: the win, the reply, or a miss (a rated
@@ -214,21 +268,21 @@ class PuzzleSessions:
                 puzzle.answer, attempt.line, text, attempt=attempt.mistakes + 1
             )
         except TaflError as error:
-            raise UserError(f"Illegal move: {error}") from None
+            raise Refused(IllegalMove(str(error))) from None
         try:
             if verdict.correct and verdict.solved:
                 line = (*attempt.line, verdict.move)
                 _, rated = await storage.solve(user_id, puzzle.id, attempt.line, line)
-                return Judged(verdict, line, rated)
+                return Judged(puzzle, attempt, verdict, line, rated)
             if verdict.correct:
                 assert verdict.reply is not None
                 line = (*attempt.line, verdict.move, verdict.reply)
                 await storage.advance(user_id, puzzle.id, attempt.line, line)
-                return Judged(verdict, line)
+                return Judged(puzzle, attempt, verdict, line)
             _, rated = await storage.mistake(user_id, puzzle.id, attempt.line)
         except AttemptChanged:
-            raise UserError(STALE) from None
-        return Judged(verdict, attempt.line, rated)
+            raise Refused(StaleBoard()) from None
+        return Judged(puzzle, attempt, verdict, attempt.line, rated)
 
     async def load(self, puzzle_id: str) -> Puzzle:
         """A puzzle by id (read once, then kept)."""

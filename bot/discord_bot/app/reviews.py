@@ -6,7 +6,7 @@ review is reused as it is), one position per request, so AI games in other chann
 kept waiting for more than one position. Each member's reviews are made one at a time, in the
 order asked; a second ask for a review being made watches it instead of making another. Those
 waiting are told how it goes (:class:`ReviewProgress`, :class:`ReviewWaiting`). Nothing here
-talks to Discord: the review cog words the news and shows the review.
+talks to Discord: the composition words the news and the review, the review cog shows them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from bot.ai.analysis import Deepening, GameAnalysis, budget_name, default_depth,
 from bot.engine import Game, Side
 from bot.storage import AnalysisStore, GameRecord, GameStatus, GameStore
 
-from .errors import UserError
+from .errors import Refusal, Refused
 from .records import GameRecords
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,35 @@ Watcher = Callable[[ReviewNews], Awaitable[None]]
 
 Key = tuple[int, str]
 """A review: its game, and the budget it is searched with."""
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """A game's review, ready to show: the game's record, its analysis, and how long it was."""
+
+    record: GameRecord
+    analysis: GameAnalysis
+    full_moves: int
+    """The game's length as its record numbers it."""
+
+
+@dataclass(frozen=True)
+class NoFinishedGame(Refusal):
+    """No game asked for, and none has finished in this channel."""
+
+
+@dataclass(frozen=True)
+class StillPlaying(Refusal):
+    """The game asked for is still being played."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class NoResult(Refusal):
+    """The game asked for ended without a result (called off): nothing to review."""
+
+    game_id: int
 
 
 class ReviewService:
@@ -102,20 +131,24 @@ class ReviewService:
         if game_id is None:
             game_id = await self._games.last_finished_in_channel(channel_id)
             if game_id is None:
-                raise UserError(
-                    "No game has finished in this channel yet: name one, e.g. "
-                    "`/tafl analyze game:12`."
-                )
+                raise Refused(NoFinishedGame())
         record = await self._records.in_server(guild_id, game_id)
         if record.status is not GameStatus.FINISHED:
             if record.status is GameStatus.ACTIVE:
-                raise UserError(
-                    f"Game #{record.id} is still being played: it can be reviewed once it ends."
-                )
-            raise UserError(
-                f"Game #{record.id} ended without a result, so there is nothing to review."
-            )
+                raise Refused(StillPlaying(record.id))
+            raise Refused(NoResult(record.id))
         return record, await self._records.replayed(record)
+
+    async def review(
+        self,
+        record: GameRecord,
+        played: Game,
+        member: int | None = None,
+        watch: Watcher | None = None,
+    ) -> Reviewed:
+        """The game's review to show (see :meth:`analysis`)."""
+        analysis = await self.analysis(record, played, member, watch)
+        return Reviewed(record, analysis, played.full_moves)
 
     async def analysis(
         self,

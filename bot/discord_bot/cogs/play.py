@@ -51,7 +51,7 @@ from ..table import Table, choices, participant_of
 log = logging.getLogger(__name__)
 
 PuzzleMove = Callable[[discord.Interaction, PuzzleAttempt, str], Awaitable[None]]
-"""Play a move in a person's puzzle (the puzzles' desk)."""
+"""Play a move in a person's puzzle (the puzzles cog)."""
 Resume = Callable[[discord.Interaction, GameRecord, Venue], Awaitable[None]]
 """Continue here a game across servers whose venue was deleted (the lobby's desk)."""
 

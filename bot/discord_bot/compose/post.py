@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.ai.analysis import GameAnalysis
 from bot.render import BoardView, CrosstableView
+from bot.render.chart import ChartWords
 from bot.storage import OfferKind, Venue
 
 from ..app.errors import Refusal
@@ -77,6 +79,20 @@ class Picture:
 
 
 @dataclass(frozen=True)
+class Chart:
+    """A reviewed game's evaluation chart to render and attach, in a theme, with its words."""
+
+    analysis: GameAnalysis
+    filename: str
+    theme: str
+    words: ChartWords
+
+
+Image = Picture | Chart
+"""An image the table renders (in a thread) and attaches."""
+
+
+@dataclass(frozen=True)
 class Button:
     """A button; ``custom_id`` says what a click asks (see the id formats of the features)."""
 
@@ -139,6 +155,9 @@ class Post:
     private: bool = False
     text_board: str | None = None
     files: tuple[Attachment, ...] = ()
+    pictures: tuple[Image, ...] = ()
+    """More images, attached after ``picture`` (the card shows the first of them when there
+    is no ``picture``): a review's chart and boards."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +196,16 @@ class Update:
     (none: taken off). A failure never stops what follows it: the click's work is done."""
 
     post: Post
+
+
+@dataclass(frozen=True)
+class Revise:
+    """The interaction's answer (its "thinking" placeholder or its first message) rewritten:
+    its words (``None``: none), and the card and images when the post has them. ``quiet``: a
+    failure is only logged (a progress line, a courtesy)."""
+
+    post: Post
+    quiet: bool = False
 
 
 @dataclass(frozen=True)
@@ -298,5 +327,15 @@ class Changed:
 
 
 Delivery = (
-    Answer | Update | Message | Edit | Direct | Notice | BoardPost | OfferPost | Changed | Replay
+    Answer
+    | Update
+    | Revise
+    | Message
+    | Edit
+    | Direct
+    | Notice
+    | BoardPost
+    | OfferPost
+    | Changed
+    | Replay
 )
