@@ -6,7 +6,7 @@ import discord
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.discord_bot.limits import (
+from bot.discord_bot.table import (
     CONTENT,
     EMBED_DESCRIPTION,
     EMBED_FIELD_VALUE,

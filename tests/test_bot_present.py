@@ -12,7 +12,6 @@ import pytest
 from helpers import game
 
 from bot.discord_bot.app.games import GameState, LiveGame
-from bot.discord_bot.app.wording import plain_name
 from bot.discord_bot.compose.board import (
     board_card,
     caption_ending,
@@ -72,8 +71,7 @@ def live(played: Game, deadline: datetime | None = None) -> LiveGame:
 
 def shown(game: LiveGame) -> GameState:
     """The game as its words are composed from (the hub's snapshot of it)."""
-    names = (plain_name(game.record.attackers), plain_name(game.record.defenders))
-    return GameState(game.id, game.record, game.game, game.venues, names)
+    return GameState(game.id, game.record, game.game, game.venues)
 
 
 def board_embed(game: LiveGame, lines: list[str]) -> discord.Embed:

@@ -16,7 +16,7 @@ from bot.discord_bot.compose.review import (
     progress_text,
     result_line,
 )
-from bot.discord_bot.limits import EMBED_FIELD_VALUE
+from bot.discord_bot.table import EMBED_FIELD_VALUE
 from bot.engine import Side, Termination, get_variant
 from bot.storage import GameEnding, GameRecord, GameResult, GameStatus, Participant, TableEnding
 

@@ -9,7 +9,7 @@ from bot.discord_bot.compose.help import (
     special_rules,
     variant_line,
 )
-from bot.discord_bot.limits import EMBED_FIELD_NAME, EMBED_FIELD_VALUE, EMBED_TOTAL
+from bot.discord_bot.table import EMBED_FIELD_NAME, EMBED_FIELD_VALUE, EMBED_TOTAL
 from bot.engine import VARIANTS, get_variant
 
 

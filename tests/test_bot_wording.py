@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.discord_bot.app.wording import plural, rating_with_games, seconds_left, side_record
+from bot.discord_bot.compose.board import plural, rating_with_games, side_record
+from bot.discord_bot.compose.errors import seconds_left
 from bot.storage import Participant, PlayerRating, Rating, SideRecord
 
 

@@ -103,10 +103,7 @@ def state(
     played: Game, rec: GameRecord | None = None, venues: tuple[Venue, ...] = (), **more: object
 ) -> GameState:
     rec = rec or record(played)
-    names = tuple(
-        "Tafl AI (easy)" if p.is_ai else p.display_name for p in (rec.attackers, rec.defenders)
-    )
-    return GameState(rec.id, rec, played, venues, names, **more)  # type: ignore[arg-type]
+    return GameState(rec.id, rec, played, venues, **more)  # type: ignore[arg-type]
 
 
 def moved(*moves: str) -> Game:

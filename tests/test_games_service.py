@@ -63,7 +63,7 @@ async def scenario(folder: Path) -> dict[str, object]:
         refused = await hub.answer_draw(game_id, ANN.user_id or 0, 1, accept=False)
         ended = await hub.resign(CHANNEL, BO.user_id or 0)
         return {
-            "played": [played.game.names, told, played.result.move.text(7)],
+            "played": [played.game.record.attackers.display_name, told, played.result.move.text(7)],
             "offer": [made.offer.kind, made.offer.ply, isinstance(refused, Declined)],
             "ended": [str(ended.finished.record.reason)],
             "discord": sorted(m for m in sys.modules if m.split(".")[0] == "discord"),
@@ -79,7 +79,7 @@ def test_the_service_runs_without_discord(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout)
     assert seen["discord"] == []
-    assert seen["played"] == [["Ann", "Bo"], True, "d1-c1"]  # Bo asked to be told of his turn
+    assert seen["played"] == ["Ann", True, "d1-c1"]  # Bo asked to be told of his turn
     assert seen["offer"] == ["draw", 1, True]
     assert seen["ended"] == ["resignation"]
 
@@ -90,7 +90,10 @@ async def test_a_moves_event_says_what_its_boards_need(tmp_path: Path) -> None:
     await started(hub)
     played = await hub.play(CHANNEL, ANN, "d1-c1")
     game = played.game
-    assert isinstance(game, GameState) and game.names == ("Ann", "Bo")
+    assert isinstance(game, GameState) and (game.record.attackers, game.record.defenders) == (
+        ANN,
+        BO,
+    )
     assert (game.record.ply, game.game.ply, game.venues, game.in_event) == (1, 1, (), False)
     # The board is drawn for the player to move (Bo): his options, and nobody else's.
     assert [(p.user_id, p.theme, p.flip) for p in game.preferences] == [(2, "wood", True)]
@@ -271,7 +274,7 @@ async def test_the_ai_replies_and_its_reply_is_shown_once(tmp_path: Path, ai: AI
     await asyncio.gather(turns.reply(game_id, show), turns.reply(game_id, show))
     [reply] = shown
     assert isinstance(reply.played, Played) and reply.played.game.game.ply == 2
-    assert reply.played.game.names == ("Ann", "Tafl AI (easy)")
+    assert reply.played.game.record.defenders.ai_level == 1
     assert not reply.failed and reply.refused is None
     await storage.close()
 

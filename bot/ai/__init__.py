@@ -23,6 +23,7 @@ from .levels import (
     Level,
     describe_levels,
     get_level,
+    level_named,
     level_rating,
     level_ratings,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "describe_levels",
     "evaluate_position",
     "get_level",
+    "level_named",
     "level_rating",
     "level_ratings",
     "review",

@@ -315,6 +315,12 @@ LEVELS: tuple[str, ...] = tuple(LEVEL_SETTINGS)
 DEFAULT_LEVEL = "medium"
 
 
+def level_named(stored: int) -> str:
+    """The level stored as its number (1-based, weakest first) by name; ``level N`` for a
+    number this build does not know (a search asked for it fails as for any unknown level)."""
+    return LEVELS[stored - 1] if 1 <= stored <= len(LEVELS) else f"level {stored}"
+
+
 def get_level(name: str) -> Level:
     """Look a level up by name (case-insensitive); the error lists the levels."""
     key = name.strip().lower()

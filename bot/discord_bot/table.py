@@ -43,7 +43,7 @@ from bot.render.chart import render_eval_chart
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
 from .app.challenges import MayNotOpenThreads, NoThreadHere, Where
-from .app.errors import Refused, UserError
+from .app.errors import Refused
 from .app.games import GameHub
 from .compose import errors as words
 from .compose.board import retired_board
@@ -681,8 +681,6 @@ def friendly_message(error: BaseException) -> str | None:
     original = getattr(error, "original", error)
     if isinstance(original, Refused):
         return words.refusal_words(original.refusal)
-    if isinstance(original, UserError):
-        return str(original)
     if isinstance(original, StorageError):
         return words.storage_words(original)
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -1005,7 +1003,7 @@ class Table:
         channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
         if channel is None:
             if delivery.missing is not None:
-                raise UserError(delivery.missing)
+                raise Refused(delivery.missing)
             return None
         try:
             return await channel.send(
@@ -1052,9 +1050,8 @@ class Table:
             place = offer.place
             channel = await resolve_channel(self.client, place.channel_id, place.guild_id)
             if channel is None:
-                if offer.missing is not None:
-                    raise Refused(offer.missing)
-                raise UserError(words.GENERIC)
+                # An offer across servers always says why its other venue may be missing.
+                raise Refused(offer.missing) if offer.missing else LookupError(place)
             sent = await channel.send(**await self._message(offer.post))
         if sent is not None:
             await self.games.offer_posted(offer.game_id, offer.kind, offer.ply, sent.id)

@@ -14,8 +14,8 @@ import discord
 from bot.storage import DatabaseUnavailable, Participant
 
 from .app.tournaments import News, StoredPairing, Tournament, TournamentService
+from .compose.board import plain_name
 from .compose.tournaments import thread_name, thread_reason
-from .compose.words import plain_name
 from .table import start_thread
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-from bot.ai import LEVELS, AIError, AIService
+from bot.ai import AIError, AIService, level_named
 from bot.engine import Side
 from bot.storage import StorageError
 
@@ -26,12 +26,6 @@ log = logging.getLogger(__name__)
 
 AI_RETRY_SECONDS = 2.0
 """The wait before the first retry of a failed search (it grows with each attempt)."""
-
-
-def search_level(stored: int) -> str:
-    """The AI's level stored as ``stored`` (1-based), as the search takes it (a level it does
-    not know fails as a search would, and the next attempt falls back to easy)."""
-    return LEVELS[stored - 1] if 1 <= stored <= len(LEVELS) else f"level {stored}"
 
 
 def ai_attempts(level: str) -> tuple[str, ...]:
@@ -166,7 +160,7 @@ class AITurns:
         text = None
         # A failed search (a worker that died twice, no answer in time) is retried, last at the
         # easiest level, so a game against the AI never waits for a restart.
-        for attempt, level in enumerate(ai_attempts(search_level(player.ai_level))):
+        for attempt, level in enumerate(ai_attempts(level_named(player.ai_level))):
             try:
                 chosen = await self._ai.choose_move(
                     variant=live.record.variant,

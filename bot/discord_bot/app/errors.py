@@ -24,9 +24,3 @@ class Refused(Exception):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal)
         self.refusal = refusal
-
-
-class UserError(Exception):
-    """A message for the user who acted: what went wrong and what to do instead (answered to
-    them privately by the Discord layer's error funnel). Being replaced by :class:`Refused`
-    (the sentence composed in ``compose/``), feature by feature."""

@@ -52,7 +52,6 @@ from bot.storage import (
 )
 
 from .errors import Refusal, Refused
-from .wording import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -270,11 +269,6 @@ class LiveGame:
     emptied by every move and takeback."""
     venues: tuple[Venue, ...] = ()
     """Where each side plays a game across two servers (empty: the game's one channel)."""
-    names: tuple[str, str] = field(init=False)
-    """The attackers' and the defenders' names, without pings (they do not change)."""
-
-    def __post_init__(self) -> None:
-        self.names = (plain_name(self.record.attackers), plain_name(self.record.defenders))
 
     @property
     def id(self) -> int:
@@ -400,8 +394,6 @@ class GameState:
     game: Game
     venues: tuple[Venue, ...]
     """Where each side plays a game across two servers (empty: the game's one channel)."""
-    names: tuple[str, str]
-    """The attackers' and the defenders' names, without pings."""
     preferences: tuple[PlayerPreferences, ...] = ()
     """The board options of the people its boards are drawn for: the player to move, or the
     person playing the AI; each player of a game across servers; and anyone who asked to see
@@ -643,7 +635,7 @@ class GameHub:
     def peek(self, live: LiveGame) -> GameState:
         """The game as it stands, without the look-ups of :meth:`state` (nobody's board
         options): for words that draw no board."""
-        return GameState(live.id, live.record, live.game, live.venues, live.names)
+        return GameState(live.id, live.record, live.game, live.venues)
 
     async def state(self, live: LiveGame, *, viewers: Iterable[int] = ()) -> GameState:
         """The game as it stands, with what its boards need: the board options of the people

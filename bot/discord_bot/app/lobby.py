@@ -252,6 +252,11 @@ cancelled by the player's newer one is ``replaced``; ``closed``: none of these).
 
 
 @dataclass(frozen=True)
+class OtherVenueGone(Refusal):
+    """A rematch asked in a game across servers whose other player's thread is gone."""
+
+
+@dataclass(frozen=True)
 class TimeNotListed(Refusal):
     """A time per move the lobby does not offer."""
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import ClassVar
 
+from bot.ai import level_named, level_rating
 from bot.engine import (
     REPETITION_LIMIT,
     Game,
@@ -48,6 +49,8 @@ from bot.storage import (
     GameStatus,
     Participant,
     PlayerPreferences,
+    PlayerRating,
+    SideRecord,
     TableEnding,
     Venue,
 )
@@ -89,7 +92,7 @@ from ..app.games import (
     TakebackOvertaken,
     TakenBack,
 )
-from .errors import refusal_words
+from .errors import refusal_words, seconds_left
 from .post import (
     Answer,
     BoardPost,
@@ -115,7 +118,6 @@ from .post import (
     Tone,
     Update,
 )
-from .words import game_over, plain_name, seconds_left
 
 # ---------------------------------------------------------------------------- custom ids
 # Each control's custom id says what a click asks, and is read back from it alone (after a
@@ -249,6 +251,73 @@ BACK = "back"
 """The value of the destination menu's Back option (squares are digits)."""
 
 
+# ---------------------------------------------------------------------------- the shared vocabulary
+# Names and numbers in the players' words, for every feature's composition: players, counts with
+# the right plural, records, ratings and how a game ended, so that "Tafl AI (hard)", "1 loss" and
+# "1500? after 1 rated game" read the same everywhere.
+
+# English plurals the bot uses that are not just word + "s".
+_PLURALS = {"loss": "losses"}
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, in the plural unless the count is one: "1 win", "2 losses"."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {_PLURALS.get(word, word + 's')}"
+
+
+def side_record(record: SideRecord) -> str:
+    """ "2 wins · 1 loss · 0 draws"."""
+    return " · ".join(
+        (plural(record.wins, "win"), plural(record.losses, "loss"), plural(record.draws, "draw"))
+    )
+
+
+def rating_with_games(rated: PlayerRating) -> str:
+    """ "1662? after 1 rated game"."""
+    return f"{rated.rating.display} after {plural(rated.games, 'rated game')}"
+
+
+def level_name(level: int) -> str:
+    """The AI level stored as ``level`` (1-based) by name."""
+    return level_named(level)
+
+
+def ai_strength(variant: str, level: str, *, rated: bool) -> str:
+    """The AI's level and its fixed rating, as a new game against it says them: ``medium,
+    rated 1500`` in a rated game; in an unrated one the same number as its strength, since
+    "rated" would read as if the game counted: ``medium, strength 1500``."""
+    rating = level_rating(variant, level)
+    return f"{level}, rated {rating}" if rated else f"{level}, strength {rating}"
+
+
+def plain_name(participant: Participant) -> str:
+    """A name without a ping (for images, embeds and records)."""
+    if participant.is_ai:
+        assert participant.ai_level is not None
+        return f"Tafl AI ({level_name(participant.ai_level)})"
+    return participant.display_name or f"player {participant.user_id}"
+
+
+def game_over(record: GameRecord) -> str:
+    """How a game that is no longer played ended: ``Game #4 is over: bo won with the defenders
+    (king escaped).``"""
+    if record.status is GameStatus.ABORTED:
+        return f"Game #{record.id} was called off."
+    if record.status is GameStatus.UNREPLAYABLE:
+        return f"Game #{record.id} was set aside because of a problem on our side."
+    reason = record.reason.value if record.reason else "game over"
+    if record.result is None or record.result.value == "draw":
+        agreed = record.reason is TableEnding.AGREED_DRAW
+        return f"Game #{record.id} is over: drawn {'by agreement' if agreed else f'({reason})'}."
+    winner = record.attackers if record.result.value == "attackers" else record.defenders
+    return (
+        f"Game #{record.id} is over: {plain_name(winner)} won with the {record.result.value} "
+        f"({reason})."
+    )
+
+
 def chosen_square(values: Sequence[str]) -> int | None:
     """The square a menu's click chose (``None``: no choice, or Back)."""
     return int(values[0]) if values and values[0].isdigit() else None
@@ -277,7 +346,7 @@ def player(game: GameState, side: Side) -> Participant:
 
 def name(game: GameState, side: Side) -> str:
     """The name of ``side``'s player, without a ping."""
-    return game.names[0] if side is Side.ATTACKERS else game.names[1]
+    return plain_name(player(game, side))
 
 
 def who(game: GameState, side: Side) -> str:
@@ -479,7 +548,7 @@ def result_words(ended: GameOutcome) -> str:
 
 def _named_participant(game: GameState, who_: Participant) -> str:
     """A participant of the game by name."""
-    return game.names[0] if who_ == game.record.attackers else game.names[1]
+    return plain_name(who_)
 
 
 def describe_end(game: GameState, finished: FinishedGame) -> list[str]:

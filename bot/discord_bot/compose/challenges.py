@@ -38,10 +38,10 @@ from ..app.challenges import (
     RematchStarted,
 )
 from ..app.durations import NO_LIMIT_HINT, NotATime, TimeOutOfRange, describe_duration
+from .board import ai_strength, plain_name
 from .board import mention as board_mention
-from .errors import refusal_words
+from .errors import refusal_words, seconds_left
 from .post import Answer, Button, Choice, Control, Edit, Place, Post, Style, Update
-from .words import ai_strength, plain_name, seconds_left
 
 # ---------------------------------------------------------------------------- controls
 

@@ -13,6 +13,7 @@ service's kinds of refusal, one function per kind::
 from __future__ import annotations
 
 import functools
+import math
 
 from bot.storage import (
     ChannelBusy,
@@ -26,7 +27,12 @@ from bot.storage import (
 )
 
 from ..app.errors import Refusal
-from .words import seconds_left
+
+
+def seconds_left(seconds: float) -> str:
+    """A wait in whole seconds, rounded up so it never says "0 s" while time is left."""
+    return f"{max(1, math.ceil(seconds))} s"
+
 
 GENERIC = "Something went wrong on our side; the game is safe. Please try again."
 UNAVAILABLE = (

@@ -37,6 +37,7 @@ from ..app.lobby import (
     NotInAServer,
     NotYourGame,
     NoVenueHere,
+    OtherVenueGone,
     OwnSeekTaken,
     PlayedOneself,
     RematchAnswer,
@@ -54,7 +55,7 @@ from ..app.lobby import (
     VenueTaken,
     Waiting,
 )
-from .board import adjourned_words, named
+from .board import adjourned_words, game_over, named, plain_name, plural
 from .errors import refusal_words
 from .post import (
     Answer,
@@ -70,7 +71,6 @@ from .post import (
     Style,
     Update,
 )
-from .words import game_over, plain_name, plural
 
 MAX_BUTTONS = 25
 """Discord's limit of buttons under a message."""
@@ -407,7 +407,7 @@ def rematch_asked(asked: RematchAsked, asker_mention: str) -> list[Delivery]:
             Place(theirs.channel_id, theirs.guild_id),
             question,
             quiet=False,
-            missing="The other player's thread is gone: seek a new game with `/tafl seek`.",
+            missing=OtherVenueGone(),
         ),
         Answer(Post(content=told)),
     ]
@@ -476,6 +476,11 @@ def end_again(record: GameRecord, venue: Venue) -> list[Delivery]:
 
 
 # ---------------------------------------------------------------------------- refusals
+
+
+@refusal_words.register
+def _(refusal: OtherVenueGone) -> str:
+    return "The other player's thread is gone: seek a new game with `/tafl seek`."
 
 
 @refusal_words.register

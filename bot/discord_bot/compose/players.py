@@ -22,10 +22,9 @@ from ..app.players import (
     PlayerRecord,
     SettingsShown,
 )
-from .board import TOP_SIDE, theme_of
+from .board import TOP_SIDE, plural, rating_with_games, side_record, theme_of
 from .errors import refusal_words
 from .post import Answer, Card, Choice, Field, Post
-from .words import plural, rating_with_games, side_record
 
 # ---------------------------------------------------------------------------- options
 

@@ -211,13 +211,13 @@ class Revise:
 @dataclass(frozen=True)
 class Message:
     """A new message in ``place``. ``quiet``: a failure to deliver it is only logged.
-    ``missing``: when the channel cannot be found, the person who acted is told these words
-    (else nothing is sent)."""
+    ``missing``: when the channel cannot be found, the person who acted is refused so (else
+    nothing is sent)."""
 
     place: Place
     post: Post
     quiet: bool = True
-    missing: str | None = None
+    missing: Refusal | None = None
 
 
 @dataclass(frozen=True)

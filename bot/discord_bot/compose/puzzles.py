@@ -25,10 +25,18 @@ from ..app.puzzles import (
     StaleBoard,
     position_of,
 )
-from .board import CAPTION_WORDS, MAX_MENUS, PLAIN, BoardLook, move_to, piece_menus, target_options
+from .board import (
+    CAPTION_WORDS,
+    MAX_MENUS,
+    PLAIN,
+    BoardLook,
+    move_to,
+    piece_menus,
+    plural,
+    target_options,
+)
 from .errors import refusal_words
 from .post import Answer, Button, Control, Delivery, Menu, Picture, Post, Style, Update
-from .words import plural
 
 # ---------------------------------------------------------------------------- controls
 # The custom ids of a puzzle's controls (the same strings as ever: old boards keep working).

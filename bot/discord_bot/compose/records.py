@@ -13,10 +13,9 @@ from bot.render import DEFAULT_WIDTH, replay_views
 from bot.storage import GameRecord
 
 from ..app.records import NoGameHere, NoSuchGame
-from .board import CAPTION_WORDS, caption_ending
+from .board import CAPTION_WORDS, caption_ending, plain_name, plural
 from .errors import refusal_words
 from .post import Animation, Answer, Attachment, Post, Replay
-from .words import plain_name, plural
 
 NOTATION_KEY = (
     "-# `x` captures · `-` the king has an open road · `+` the king can be captured next move · "

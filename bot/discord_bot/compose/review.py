@@ -41,10 +41,9 @@ from ..app.reviews import (
     ReviewProgress,
     StillPlaying,
 )
-from .board import CAPTION_WORDS, PLAIN, BoardLook
+from .board import CAPTION_WORDS, PLAIN, BoardLook, plain_name, plural
 from .errors import refusal_words
 from .post import Card, Chart, Delivery, Field, Picture, Post, Revise
-from .words import plain_name, plural
 
 MOMENTS_LISTED = 8
 """At most this many moments in the review's text (the rest are in the exported record)."""

@@ -70,6 +70,7 @@ from ..app.tournaments import (
     decided_by_organiser,
     organisers_detail,
 )
+from .board import plain_name, plural
 from .errors import refusal_words
 from .post import (
     Answer,
@@ -87,7 +88,6 @@ from .post import (
     Tone,
     Update,
 )
-from .words import plain_name, plural
 
 FIELD_ROOM = 1000
 """Characters of the players and the history shown in an event's card."""

@@ -11,7 +11,7 @@ import discord
 import yarl
 
 from bot import native
-from bot.ai import level_rating
+from bot.ai import level_named, level_rating
 from bot.storage import (
     DatabaseUnusable,
     Holder,
@@ -23,7 +23,6 @@ from bot.storage import (
     redact,
 )
 
-from ..app.wording import level_name
 from ..client import StoppedBeforeConnecting, TaflBot, make_bot
 from ..runtime.config import ConfigError, Settings, load_settings
 from ..runtime.health import STARTING, WAITING_FOR_LEASES, Health, HealthServer
@@ -71,7 +70,7 @@ class Stopper:
 def ai_rating(variant: str, level: int) -> float:
     """The AI's fixed rating at a stored level (1-based) in ``variant``: rated games against it
     move only the player's rating."""
-    return level_rating(variant, level_name(level))
+    return level_rating(variant, level_named(level))
 
 
 async def _serve(settings: Settings) -> int:
