@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
@@ -61,7 +61,9 @@ class ShowBoard(Protocol):
 class Spawn(Protocol):
     """Run a coroutine in the background (the client's, which keeps and logs its tasks)."""
 
-    def __call__(self, coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]: ...
+    def __call__(
+        self, coroutine: Coroutine[object, None, None], name: str
+    ) -> asyncio.Task[None]: ...
 
 
 class DiscordVenues:

@@ -1023,13 +1023,12 @@ class Table:
         if not isinstance(channel, EDITABLE):
             return
         message = channel.get_partial_message(message_id)
-        options: dict[str, Any] = {"view": view_of(post.controls) if post.controls else None}
-        if post.content is not None:
-            options["content"] = clip(post.content, CONTENT)
-        if post.card is not None:
-            options["embed"] = embed_of(post.card)
         try:
-            await message.edit(**options)
+            await message.edit(
+                view=view_of(post.controls) if post.controls else None,
+                content=MISSING if post.content is None else clip(post.content, CONTENT),
+                embed=MISSING if post.card is None else embed_of(post.card),
+            )
         except discord.HTTPException as error:
             log.info("could not change the controls of message %d: %s", message_id, error)
 
