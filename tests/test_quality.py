@@ -185,26 +185,6 @@ def _graph(*, type_checking: bool = True) -> dict[str, set[str]]:
     return graph
 
 
-def _typing_edges() -> set[tuple[str, str]]:
-    """The imports (importer, imported) made for type checking only."""
-    modules = _modules()
-    known = set(modules)
-    return {
-        (module, name)
-        for module, path in modules.items()
-        for name, typing in _bot_imports(path, known).items()
-        if typing
-    }
-
-
-CLIENT = "bot.discord_bot.client"
-# removed by issue 34's Discord-layer work: the cogs and the desks but playing's still take
-# the whole bot and import its class for their annotations, which ties them and the client into
-# one circle. Empty this once they take what they use instead.
-CLIENT_TYPE_IMPORTS_TO_REMOVE = frozenset({})
-"""The modules whose import of the client for type checking only is still tolerated."""
-
-
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     """An import cycle of ``graph`` (its modules in order, the first repeated last), if any."""
     state: dict[str, int] = {}  # 1: on the current path, 2: done
@@ -235,17 +215,8 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_no_module_imports_itself_back_through_others() -> None:
     """No import cycle between files, imports for type checking only included: a circle of
     annotations is a circle of dependencies all the same (each file needs the others to be
-    understood, checked or changed). The Discord layer's known circle through the client is
-    tolerated only as :data:`CLIENT_TYPE_IMPORTS_TO_REMOVE` lists it."""
-    graph = _graph()
-    typing = _typing_edges()
-    for module in sorted(CLIENT_TYPE_IMPORTS_TO_REMOVE):
-        assert (module, CLIENT) in typing, (
-            f"{module} no longer imports the client for type checking (or is gone): take it"
-            " off CLIENT_TYPE_IMPORTS_TO_REMOVE"
-        )
-        graph[module].discard(CLIENT)
-    cycle = _cycle(graph)
+    understood, checked or changed)."""
+    cycle = _cycle(_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
@@ -253,8 +224,7 @@ def test_the_runtime_sits_below_the_client_and_the_entry_point_above_it() -> Non
     """``runtime/``, the process's services, imports nothing of the Discord layer outside
     itself (type checking included: it reads the bot through small protocols and callbacks);
     ``main/``, the entry point, is imported by ``python -m bot`` alone; the client, the
-    composition root, by the entry point alone (and the modules still listed in
-    :data:`CLIENT_TYPE_IMPORTS_TO_REMOVE`)."""
+    composition root, by the entry point alone."""
     graph = _graph()
     runtime = "bot.discord_bot.runtime"
     main = "bot.discord_bot.main"
@@ -269,8 +239,8 @@ def test_the_runtime_sits_below_the_client_and_the_entry_point_above_it() -> Non
         if not in_main and module != "bot.__main__":
             entry = {name for name in names if name == main or name.startswith(main + ".")}
             assert not entry, f"{module} imports the entry point: {sorted(entry)}"
-        if CLIENT in names and not in_main:
-            assert module in CLIENT_TYPE_IMPORTS_TO_REMOVE, f"{module} imports the client"
+        if "bot.discord_bot.client" in names and not in_main:
+            raise AssertionError(f"{module} imports the client")
 
 
 def test_the_discord_layers_parts_import_only_what_they_should() -> None:
