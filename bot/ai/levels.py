@@ -190,6 +190,17 @@ the old ``master``'s attacking games ended in repetitions the runner voids, and 
 the attackers, lost three long games to the king's escape (106 to 168 plies). The aim of 65%
 over 20 games on each is not shown.
 
+Again once the quiescence read encirclements (commit ffc479d against the same 1820ead, the same
+commands and seeds, ``--max-plies 200`` on tablut and 300 on Copenhagen, ``--jobs 1``, load 6 to
+8 on the two cores): tablut 20 games, +8 =4 -8, 50.0% [30.4, 69.6] (attacking 65%, defending
+35%; its first ten, the openings above, +5 =2 -3). Copenhagen +5 =0 -11 over 16 scored games,
+31.2% [8.5, 54.0], and four left void after 16 disputed repetitions, all in games the old
+``master`` attacked: it made the third occurrence, a win for the attackers by our rules and a
+loss by the record as the new one reads it; it won one attacking game on the board (a capture
+after 109 plies) and lost five. As the attackers the new ``master`` lost all ten, the king
+escaping after 26 to 298 plies. Still far from 65%: on Copenhagen at 1 s a move the defending
+side won 15 of the 16 scored games.
+
 The ladder, the same arena commands as above: hard-medium (seed 3, ``--max-plies 200``) tablut
 95.0% (+19 =0 -1), copenhagen 90.0% (+17 =2 -1); master-hard on tablut (seeds 1 and 2,
 ``--time-scale 0.25``: ``master`` 1 s a move) 90.0% (+17 =2 -1; attacking 100%, defending 80%).
