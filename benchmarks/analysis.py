@@ -3,6 +3,8 @@ with how real games ended.
 
 .venv/bin/python benchmarks/analysis.py            # a 60-move tablut game at the default budget
 .venv/bin/python benchmarks/analysis.py --copenhagen 120   # a real Copenhagen game instead
+.venv/bin/python benchmarks/analysis.py --copenhagen 120 --plies 120 --depth 6   # its first 60
+                                                   # moves, at depth 6
 .venv/bin/python benchmarks/analysis.py --no-python        # without the pure Python comparison
 .venv/bin/python benchmarks/analysis.py --judge    # and the judge: real games and self-play
 .venv/bin/python benchmarks/analysis.py --fit      # fit the score calibrations (other games)
@@ -13,8 +15,10 @@ against itself is evaluated at the default budget (:func:`bot.ai.analysis.defaul
 this process, one after another as the bot's worker does, then reviewed; the moments found are
 printed, and how far the chances moved after the engine's own choices (the evaluation's noise,
 which the blunder margin must clear). Target: the review within 20 s with the fast core at
-its default depth (6 on 9x9). Then both builds side by side: the pure Python at its own
-default depth (4 on 9x9), the fast core at that depth and at its own.
+its default depth (6 on 9x9), for a game of 60 moves or fewer on any board (``--plies 120``
+cuts a Copenhagen game so; ``--depth`` times another depth). Then both builds side by side:
+the pure Python at its own default depth (4 on 9x9), the fast core at that depth and at the
+depth timed.
 
 **The judge.** Positions are sampled from finished games (every 8th ply of real Copenhagen games
 from ``tests/data/copenhagen-games.csv``; every 6th ply of tablut games between equal levels)
@@ -310,7 +314,7 @@ def compare_builds(
     python: bool,
 ) -> None:
     """Print the game's review time on both builds side by side: at the pure Python's default
-    depth on both, and at the fast core's (measured above, ``fast_default`` seconds)."""
+    depth on both, and at the depth timed above (``fast_default`` seconds)."""
     low, high = depths
     print(f"builds side by side (the same {len(moves)} plies):")
     fast_low = sum(time_game(moves, low, variant, fast=True)[1]) if fast_core_built() else None
@@ -321,7 +325,7 @@ def compare_builds(
         parts.append(f"x{slow / fast_low:.0f}")
     print(f"  depth {low} (pure Python's default): " + ", ".join(parts))
     if fast_default is not None and high != low:
-        print(f"  depth {high} (the fast core's default): fast core {fast_default:.1f} s")
+        print(f"  depth {high} (timed above): fast core {fast_default:.1f} s")
 
 
 def fast_core_built() -> bool:
@@ -582,6 +586,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="time a real Copenhagen game of at least PLIES plies instead",
     )
     parser.add_argument(
+        "--plies",
+        type=int,
+        metavar="N",
+        help="time only the game's first N plies",
+    )
+    parser.add_argument(
+        "--depth",
+        type=int,
+        metavar="D",
+        help="time the fast core (or the pure Python, if that is what is built) at depth D "
+        "instead of its default",
+    )
+    parser.add_argument(
         "--no-python",
         action="store_true",
         help="leave out the pure Python build's timing (minutes)",
@@ -602,10 +619,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         moves: Sequence[str] = GAME if args.copenhagen is None else copenhagen_game(args.copenhagen)
         if args.smoke:
             moves = moves[:SMOKE_PLIES]
+        if args.plies is not None:
+            moves = moves[: args.plies]
         built = fast_core_built()
-        depth = SMOKE_DEPTH if args.smoke else default_depth(variant)
+        depth = SMOKE_DEPTH if args.smoke else args.depth or default_depth(variant)
         analysis, times, review_time = time_game(moves, depth, variant)
-        target = REVIEW_TARGET if built and not args.smoke and args.copenhagen is None else None
+        # The target is for a game of 60 moves or fewer, on either board.
+        target = REVIEW_TARGET if built and not args.smoke and len(moves) <= len(GAME) else None
         met = report_game(
             analysis, times, review_time, depth, "fast core" if built else "pure Python", target
         )
@@ -617,7 +637,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         depths = (
             (SMOKE_DEPTH - 1, SMOKE_DEPTH)
             if args.smoke
-            else (default_depth(variant, fast=False), default_depth(variant, fast=True))
+            else (default_depth(variant, fast=False), depth)
         )
         compare_builds(
             moves, variant, depths, sum(times) if built else None, python=not args.no_python

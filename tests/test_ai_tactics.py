@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from copenhagen_records import load_games
 
 from bot.ai import MATE, Searcher, think
 from bot.ai.levels import get_level
@@ -19,7 +20,7 @@ from bot.engine import Board, Game, Side, get_variant, parse_square
 from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.otn import format_position
 from bot.engine.tables import MOVE_SHIFT, TARGET_MASK
-from bot.engine.types import Move
+from bot.engine.types import Move, Termination
 
 DEPTH = 3
 
@@ -363,3 +364,90 @@ def test_the_quiescence_sees_a_fork_the_attackers_cannot_stop() -> None:
     names = ["d5", "d6", "d7", "c7", "b7", "a7", "e7", "f7", "g7"]
     assert stoppers == {parse_square(name, n) for name in names}
     assert searcher._quiesce(-MATE, MATE, 0, 0) > -MATE_BOUND
+
+
+# -- Copenhagen: the attackers' encirclement --------------------------------------------------
+
+
+def _copenhagen_board(position: str, turn: Side, moves: tuple[str, ...] = ()) -> Board:
+    game = Game("copenhagen", position, turn)
+    for text in moves:
+        game.play(text)
+    return Board(game.variant, list(game.board.cells), game.board.turn)
+
+
+def _encircling_by_trying_every_move(board: Board) -> set[int]:
+    """The attackers' moves that encircle the defenders, found by playing every one."""
+    turn = board.turn
+    board.turn = ATTACKERS
+    moves = board.moves()
+    board.turn = turn
+    found = set()
+    for move in moves:
+        if board.make(move) is Termination.ENCIRCLEMENT:
+            found.add(move)
+        board.unmake()
+    return found
+
+
+# Recorded game 740 (tests/data/copenhagen-suite.jsonl, game 740 ply 39): the defenders played
+# d7-d9, and the attackers shut them in within five plies, their last move d11-e11.
+GAME_740 = "/4tt5/3tKt5/2t1TTt4/1t1T3t3/t5T1t2/t1T6t1/t2T4T1t/1t6T1t/2t1T2T1t1/2t2t2t2/3t2tt3/"
+GAME_740_LINE = ("d7-d9", "c10-d10", "e9-e11", "f10-f11", "i8-h8")
+
+
+def test_the_attackers_encircling_moves_are_every_move_that_encircles() -> None:
+    # Every position of the recorded games that ended in an encirclement, from 16 plies before
+    # the end: the moves found are exactly those that encircle (the candidates miss none).
+    tactics = KingTactics(get_variant("copenhagen"))
+    checked = threatened = 0
+    for recorded in load_games():
+        if recorded.result != "Black" or len(recorded.moves) < 16:
+            continue
+        game = Game("copenhagen")
+        for move, _ in recorded.moves:
+            game.play(move)
+            if game.outcome is not None:
+                break
+        if game.outcome is None or game.outcome.termination is not Termination.ENCIRCLEMENT:
+            continue
+        game = Game("copenhagen")
+        for ply, (move, _) in enumerate(recorded.moves):
+            if ply >= len(recorded.moves) - 16:
+                board = Board(game.variant, list(game.board.cells), game.board.turn)
+                expected = _encircling_by_trying_every_move(board)
+                assert set(tactics.encircling_moves(board)) == expected, (recorded.index, ply)
+                checked += 1
+                threatened += bool(expected)
+            game.play(move)
+            if game.outcome is not None:
+                break
+    assert checked >= 100 and threatened >= 5
+
+
+def test_the_quiescence_reads_an_encirclement_the_defenders_cannot_stop() -> None:
+    # Game 740 before d11-e11: the defenders to move cannot stop it. Standing pat at the
+    # horizon would call the position fair.
+    board = _copenhagen_board(GAME_740, Side.DEFENDERS, GAME_740_LINE[:-1])
+    tactics = KingTactics(board.variant)
+    threats = tactics.encircling_moves(board)
+    assert [Move(m >> MOVE_SHIFT, m & TARGET_MASK).text(11) for m in threats] == ["d11-e11"]
+    searcher = Searcher(board.variant, fast=False)
+    searcher.board = board
+    assert searcher._quiesce(-MATE, MATE, 0, 0) < -MATE_BOUND
+    # The attackers to move at the horizon, after a defenders' move that does not stop it,
+    # take it.
+    board.make(parse_square("c6", 11) << MOVE_SHIFT | parse_square("b6", 11))
+    assert tactics.encircling_moves(board, first=True)
+    assert searcher._quiesce(-MATE, MATE, 1, 0) > MATE_BOUND
+
+
+def test_the_quiescence_reads_every_move_of_defenders_nearly_shut_in() -> None:
+    # Recorded game 983 (the suite's game 983 ply 179), three plies after b2-a2: the defenders'
+    # one move, e1-f1, opens the king's last side, and d1-e1 captures him.
+    position = "/1TttT1T1t2/1TttKtt4/t3tt1t3/10t/1t9/11/1t9/11/11/11/11/"
+    board = _copenhagen_board(position, Side.DEFENDERS, ("b2-a2", "c2-b2", "g1-h1", "g2-g1"))
+    assert len(board.moves()) == 1
+    searcher = Searcher(board.variant, fast=False)
+    searcher.board = board
+    assert searcher._quiesce(-MATE, MATE, 0, 0) < -MATE_BOUND

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from copenhagen_records import load_games
+from copenhagen_suite import load_suite
 from helpers import game
 
 from bot import native
@@ -369,6 +370,16 @@ def _cases() -> list[SearchCase]:
     ]
     board = _recorded(1380, 55)
     cases.append(SearchCase("a root move left out", board, 3, exclude=(board.moves()[5],)))
+    # The attackers' threats to encircle the defenders (the suite's games 532 and 740, full
+    # width and not), defenders with one move left (983), a king shut in with defenders
+    # outside (894).
+    suite = {(case.game, case.ply): case.board() for case in load_suite()}
+    cases += [
+        SearchCase("copenhagen encirclement threats", suite[532, 35], 3, reductions=False),
+        SearchCase("copenhagen encirclement reduced", suite[740, 39], 3),
+        SearchCase("copenhagen defenders nearly shut in", suite[983, 179], 4),
+        SearchCase("copenhagen king shut in", _recorded(894, 61), 3),
+    ]
     return cases
 
 

@@ -62,7 +62,10 @@ the machine. Chosen so that a long game takes well under half a minute on one co
 (0.15 s a position, the slowest 0.9 s), and ``--copenhagen 120`` a real 86-move Copenhagen game
 at depth 5 in 26 s (0.15 s a position, the slowest 0.34 s); 7x7 games at depth 7 cost less
 (brandubh and fidchell self-play: 0.05 to 0.09 s a position). At depth 3, 11x11 missed a king
-fork five plies ahead that depth 5 sees.
+fork five plies ahead that depth 5 sees. Depth 6 on 11x11 is not yet affordable: the first 60
+moves of that game (``--copenhagen 120 --plies 120``) took 17 s of processor time at depth 5
+and 107 s at ``--depth 6``, each position's iteration that ends on a defenders' move costing
+most (about half of it the search for the defenders' exit forts at the horizon).
 """
 PURE_PYTHON_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
 """The default depths without the fast core, two plies shallower (each ply costs about four

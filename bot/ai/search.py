@@ -5,7 +5,9 @@ move ordering (hash move, captures, killers, history), late-move reductions (nev
 or a king's move; none at all in a full-width search), and a tafl quiescence search that follows
 the forcing lines: the king's escape threats (Raichi and Tuichi), the attackers' blocks,
 captures of the king, and in Copenhagen the defenders' threats to build an exit fort and the
-attackers' answers to them. A repetition is scored by the variant's own rule
+attackers' answers to them, and the attackers' threats to encircle the defenders, answered by
+every defenders' move (as a threat on the king is, and as every move of defenders with hardly
+a move left is read). A repetition is scored by the variant's own rule
 (:attr:`bot.engine.rules.Rules.repetition_winner`): a draw, or a win for the side the rule names.
 """
 
@@ -38,6 +40,10 @@ INFINITY = MATE + 1
 MAX_PLY = 128
 MAX_QUIESCENCE = 6
 """How many plies of escape threats and blocks the quiescence search follows."""
+FEW_MOVES = 3
+"""The defenders with this many moves or fewer are never assumed to have a safe one: the
+quiescence reads them all (a side left without a move loses, and one nearly shut in may have
+only losing moves)."""
 
 MOVER_LOSES = -2
 """:attr:`Searcher.repetition_winner` where the side that moves into a repetition loses
@@ -612,8 +618,9 @@ class Searcher:
             stand = self._evaluate()
             if not self.quiescence or qdepth >= MAX_QUIESCENCE:
                 return stand
-            if qdepth == 0 and tactics.capturing_moves(board):
-                # The king can be taken next move: standing pat would be a fantasy.
+            if qdepth == 0 and (tactics.capturing_moves(board) or self._cornered()):
+                # The king can be taken next move, the defenders encircled, or they have
+                # too few moves to be sure of a safe one: standing pat would be a fantasy.
                 return self._evasions(alpha, beta, ply, qdepth)
             if stand >= beta:
                 return stand
@@ -647,6 +654,8 @@ class Searcher:
             return best
         if tactics.capturing_moves(board):
             return MATE - ply - 1
+        if self.forts and tactics.encircling_moves(board, first=True):
+            return MATE - ply - 1
         rays = tactics.open_rays(board)
         if not rays:
             if qdepth < MAX_QUIESCENCE:
@@ -677,6 +686,14 @@ class Searcher:
                     if alpha >= beta:
                         break
         return best
+
+    def _cornered(self) -> bool:
+        """Whether the defenders (to move) have at most :data:`FEW_MOVES` moves, or the
+        attackers threaten to encircle them: every move must then be read."""
+        board = self.board
+        if board.count_moves() <= FEW_MOVES:
+            return True
+        return self.forts and bool(self.tactics.encircling_moves(board, first=True))
 
     def _fork_stoppers(self) -> set[int] | None:
         """Where the attackers (to move) must land to stop the king's forks next move.

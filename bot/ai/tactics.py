@@ -6,9 +6,9 @@ only at the few squares that matter, so the search can ask them at every node.
 
 from __future__ import annotations
 
-from bot.engine.board import DEFENDERS, Board
+from bot.engine.board import ATTACKERS, DEFENDERS, Board
 from bot.engine.rules import rules_for
-from bot.engine.tables import EMPTY, MOVE_SHIFT, TARGET_MASK
+from bot.engine.tables import ATTACKER, EMPTY, MOVE_SHIFT, TARGET_MASK
 from bot.engine.types import Termination
 from bot.engine.variants import Variant
 
@@ -32,7 +32,8 @@ class KingTactics:
         self.escape_rays = geometry.escape_rays
         self.king_barred = geometry.king_barred
         self.forts = rules_for(variant).forts_and_walls
-        """Whether the defenders can win by an exit fort (Copenhagen)."""
+        """Whether the defenders can win by an exit fort and the attackers by encirclement
+        (Copenhagen)."""
         n = variant.size
         self.edge = bytes(
             1 if sq // n in (0, n - 1) or sq % n in (0, n - 1) else 0 for sq in range(n * n)
@@ -209,3 +210,128 @@ class KingTactics:
                     found.append(nb)
             index += 1
         return found
+
+    # ------------------------------------------------------------------ encirclement
+
+    def encircling_moves(self, board: Board, *, first: bool = False) -> list[int]:
+        """The attackers' moves that would win now by encirclement, whoever is to move (the
+        defenders ask what the attackers threaten). ``first``: stop at the first one found.
+
+        Only the moves :meth:`encirclement_candidates` leaves are tried; each is played, so
+        what is found is an encirclement by the rules.
+        """
+        if not self.forts or board.king < 0:
+            return []
+        found: list[int] = []
+        for move in self.encirclement_candidates(board):
+            if board.make(move) is Termination.ENCIRCLEMENT:
+                found.append(move)
+            board.unmake()
+            if found and first:
+                break
+        return found
+
+    def encirclement_candidates(self, board: Board) -> list[int]:
+        """The attackers' moves that might encircle the defenders now, whoever is to move.
+
+        The king is encircled when no path through anything but attackers leads him to the
+        edge (and every defender is inside). A move takes one square and frees another, so
+        while the king has a path out, it can encircle only by taking a square that every
+        path crosses: where two paths out share no square an attacker could take (found as a
+        flow of two), no move encircles, and otherwise the squares of one path are the
+        candidates. A king shut in already (the defenders outside or not): every move.
+        """
+        king = board.king
+        edge = self.edge
+        if edge[king]:
+            return []
+        tables = board.tables
+        n = tables.size
+        rank, file = divmod(king, n)
+        # Two straight lines out free of attackers are two separate paths (the usual case).
+        rows = board.side_rows[ATTACKERS]
+        cols = board.side_cols[ATTACKERS]
+        row, col = rows[rank], cols[file]
+        free = (
+            (not row >> (file + 1))
+            + (not row & ((1 << file) - 1))
+            + (not col >> (rank + 1))
+            + (not col & ((1 << rank) - 1))
+        )
+        if free >= 2:
+            return []
+        path = self._path_out(board)
+        if path is None:
+            turn = board.turn
+            board.turn = ATTACKERS
+            try:
+                return board.moves()
+            finally:
+                board.turn = turn
+        if self._second_path_out(board, path):
+            return []
+        cells = board.cells
+        moves: list[int] = []
+        for sq in path[1:]:
+            if cells[sq] == EMPTY:
+                moves += board.attackers_reaching(sq)
+        return moves
+
+    def _path_out(self, board: Board) -> list[int] | None:
+        """A shortest path from the king to the edge through anything but attackers (the
+        king first), or ``None`` when there is none."""
+        cells = board.cells
+        edge = self.edge
+        neighbours = board.tables.neighbours
+        king = board.king
+        parent = {king: king}
+        queue = [king]
+        index = 0
+        while index < len(queue):
+            sq = queue[index]
+            index += 1
+            for nb in neighbours[sq]:
+                if nb not in parent and cells[nb] != ATTACKER:
+                    parent[nb] = sq
+                    if edge[nb]:
+                        path = [nb]
+                        while path[-1] != king:
+                            path.append(parent[path[-1]])
+                        path.reverse()
+                        return path
+                    queue.append(nb)
+        return None
+
+    def _second_path_out(self, board: Board, path: list[int]) -> bool:
+        """Whether a second path from the king to the edge exists that shares no empty square
+        with ``path`` (an augmenting path of the flow through the empty squares, each able to
+        carry one path; the others, defenders, carry any number)."""
+        cells = board.cells
+        edge = self.edge
+        neighbours = board.tables.neighbours
+        # Each square has an entry (2 sq) and an exit (2 sq + 1); ``path`` carries one unit.
+        before = {sq: path[i - 1] for i, sq in enumerate(path) if i}
+        full = {sq for sq in before if cells[sq] == EMPTY}
+        start = 2 * board.king + 1
+        seen = {start}
+        queue = [start]
+        index = 0
+        while index < len(queue):
+            state = queue[index]
+            index += 1
+            sq = state >> 1
+            if state & 1:
+                if edge[sq]:
+                    return True
+                following = [2 * nb for nb in neighbours[sq] if cells[nb] != ATTACKER]
+                if sq in before:
+                    following.append(2 * sq)  # back through a square the path uses
+            else:
+                following = [] if sq in full else [2 * sq + 1]
+                if sq in before:
+                    following.append(2 * before[sq] + 1)  # back along the path
+            for nxt in following:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return False

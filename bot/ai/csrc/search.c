@@ -426,6 +426,204 @@ static int fort_wins(Search *s, uint8_t *stoppers) {
     return wins;
 }
 
+/* ------------------------------------------------------------------ encirclement */
+
+/* KingTactics._path_out: a shortest path from the king to the edge through anything but
+ * attackers, the king first, into ``path``; returns its length, or 0 when there is none. */
+static int path_out(const Board *b, int16_t *path) {
+    const Spec *sp = b->spec;
+    const uint8_t *cells = b->cells;
+    int king = b->king;
+    int16_t parent[MAX_SQ], queue[MAX_SQ];
+    uint8_t seen[MAX_SQ];
+    memset(seen, 0, (size_t)sp->area);
+    seen[king] = 1;
+    parent[king] = (int16_t)king;
+    int head = 0, tail = 0;
+    queue[tail++] = (int16_t)king;
+    while (head < tail) {
+        int sq = queue[head++];
+        for (int k = 0; k < sp->nb_count[sq]; k++) {
+            int nb = sp->nb[sq][k];
+            if (seen[nb] || cells[nb] == ATTACKER) continue;
+            seen[nb] = 1;
+            parent[nb] = (int16_t)sq;
+            if (sp->is_edge[nb]) {
+                int length = 0;
+                int16_t back[MAX_SQ];
+                for (int at = nb; at != king; at = parent[at]) back[length++] = (int16_t)at;
+                back[length++] = (int16_t)king;
+                for (int i = 0; i < length; i++) path[i] = back[length - 1 - i];
+                return length;
+            }
+            queue[tail++] = (int16_t)nb;
+        }
+    }
+    return 0;
+}
+
+/* KingTactics._second_path_out: whether a second path out shares no empty square with
+ * ``path`` (an augmenting path of the flow; state 2 sq is a square's entry, 2 sq + 1 its exit).
+ * ``any``: no square at all, defenders' included, which depends on the attackers' squares only;
+ * then ``used`` (when given) receives the squares of both paths (the path and the augmenting
+ * one, whose squares hold two separate paths out). */
+static int second_path_out(const Board *b, const int16_t *path, int length, int any,
+                           uint64_t *used) {
+    const Spec *sp = b->spec;
+    const uint8_t *cells = b->cells;
+    int16_t before[MAX_SQ], parent[2 * MAX_SQ];
+    uint8_t on_path[MAX_SQ], full[MAX_SQ], seen[2 * MAX_SQ];
+    memset(on_path, 0, (size_t)sp->area);
+    memset(full, 0, (size_t)sp->area);
+    memset(seen, 0, (size_t)(2 * sp->area));
+    for (int i = 1; i < length; i++) {
+        on_path[path[i]] = 1;
+        before[path[i]] = path[i - 1];
+        full[path[i]] = any || cells[path[i]] == EMPTY;
+    }
+    int16_t queue[2 * MAX_SQ];
+    int head = 0, tail = 0;
+    int start = 2 * b->king + 1;
+    seen[start] = 1;
+    parent[start] = -1;
+    queue[tail++] = (int16_t)start;
+    while (head < tail) {
+        int state = queue[head++], sq = state >> 1;
+        int following[6], count = 0;
+        if (state & 1) {
+            if (sp->is_edge[sq]) {
+                if (used) {
+                    for (int i = 0; i < length; i++) used[path[i] >> 6] |= 1ULL << (path[i] & 63);
+                    for (int at = state; at >= 0; at = parent[at])
+                        used[at >> 7] |= 1ULL << ((at >> 1) & 63);
+                }
+                return 1;
+            }
+            for (int k = 0; k < sp->nb_count[sq]; k++)
+                if (cells[sp->nb[sq][k]] != ATTACKER) following[count++] = 2 * sp->nb[sq][k];
+            if (on_path[sq]) following[count++] = 2 * sq; /* back through a square it uses */
+        } else {
+            if (!full[sq]) following[count++] = 2 * sq + 1;
+            if (on_path[sq]) following[count++] = 2 * before[sq] + 1; /* back along it */
+        }
+        for (int k = 0; k < count; k++)
+            if (!seen[following[k]]) {
+                seen[following[k]] = 1;
+                parent[following[k]] = (int16_t)state;
+                queue[tail++] = (int16_t)following[k];
+            }
+    }
+    return 0;
+}
+
+/* The attackers' squares (by rank) and the king's, as a key of Search.ways_out. */
+static inline uint64_t layout_key(const uint32_t *rows, int n, int king) {
+    uint64_t key = (uint64_t)king + 1;
+    for (int r = 0; r < n; r++) key = (key ^ rows[r]) * 0x9E3779B97F4A7C15ULL;
+    return key | 1;
+}
+
+/* The board's two separate ways out (Search.ways_out), found now or before: the entry, whose
+ * ``none`` says that there are not two. */
+static const WaysOut *ways_out(Search *s, uint64_t key) {
+    WaysOut *slot = &s->ways_out[(key >> 40) & ((1 << WAYS_OUT_BITS) - 1)];
+    if (slot->key == key) return slot;
+    const Board *b = &s->board;
+    int16_t path[MAX_SQ];
+    int length = path_out(b, path);
+    memset(slot->squares, 0, sizeof(slot->squares));
+    slot->key = key;
+    slot->none = !length || !second_path_out(b, path, length, 1, slot->squares);
+    return slot;
+}
+
+/* KingTactics.encirclement_candidates: the attackers' moves that might encircle now.
+ *
+ * Before the flow the Python reads, a cheaper one that gives no other answer: two paths out
+ * that share no square at all (the defenders' squares neither) exist by the attackers' and the
+ * king's squares alone, and they are remembered by those. A move keeps them unless it takes
+ * one of their squares or moves the king, so they are looked for in the position before the
+ * last move (which its other moves share) before this one. */
+static int encirclement_candidates(Search *s, int32_t *out) {
+    Board *b = &s->board;
+    const Spec *sp = b->spec;
+    int king = b->king, n = sp->n;
+    if (sp->is_edge[king]) return 0;
+    int rank = king / n, file = king % n;
+    uint32_t row = b->side_rows[ATTACKERS][rank], col = b->side_cols[ATTACKERS][file];
+    int free = !(row >> (file + 1)) + !(row & ((1u << file) - 1)) + !(col >> (rank + 1)) +
+               !(col & ((1u << rank) - 1));
+    if (free >= 2) return 0; /* two straight lines out: two separate paths */
+    uint32_t rows[MAX_N];
+    memcpy(rows, b->side_rows[ATTACKERS], sizeof(uint32_t) * (size_t)n);
+    if (b->sp > 0 && b->stack[b->sp - 1].piece != KING) {
+        const Frame *frame = &b->stack[b->sp - 1];
+        int origin = frame->move >> MOVE_SHIFT, target = frame->move & TARGET_MASK;
+        int taken = -1; /* the square the last move took, which a way out may have crossed */
+        uint8_t *cells = b->cells;
+        /* The attackers' squares before it (the search's own board, put back below). */
+        if (frame->piece == ATTACKER) {
+            rows[target / n] ^= 1u << (target % n);
+            rows[origin / n] ^= 1u << (origin % n);
+            cells[target] = EMPTY;
+            cells[origin] = ATTACKER;
+            taken = target;
+        } else {
+            for (int k = 0; k < frame->ncap; k++) { /* the attackers it took */
+                rows[frame->caps[k] / n] |= 1u << (frame->caps[k] % n);
+                cells[frame->caps[k]] = ATTACKER;
+            }
+        }
+        const WaysOut *before = ways_out(s, layout_key(rows, n, king));
+        int kept = !before->none && (taken < 0 || !(before->squares[taken >> 6] >> (taken & 63) & 1));
+        if (frame->piece == ATTACKER) {
+            cells[origin] = EMPTY;
+            cells[target] = ATTACKER;
+        } else {
+            for (int k = 0; k < frame->ncap; k++) cells[frame->caps[k]] = EMPTY;
+        }
+        if (kept) return 0;
+        memcpy(rows, b->side_rows[ATTACKERS], sizeof(uint32_t) * (size_t)n);
+    }
+    if (!ways_out(s, layout_key(rows, n, king))->none) return 0;
+    int16_t path[MAX_SQ];
+    int length = path_out(b, path);
+    if (!length) {
+        int turn = b->turn;
+        b->turn = ATTACKERS;
+        int count = board_moves(b, out);
+        b->turn = turn;
+        return count;
+    }
+    if (second_path_out(b, path, length, 0, NULL)) return 0;
+    int count = 0;
+    for (int i = 1; i < length; i++)
+        if (b->cells[path[i]] == EMPTY) count += board_attackers_reaching(b, path[i], out + count);
+    return count;
+}
+
+/* KingTactics.encircling_moves: how many of the attackers' moves would win now by
+ * encirclement, whoever is to move (stopping at the first when ``first``). */
+static int encircling_moves(Search *s, int first) {
+    Board *b = &s->board;
+    if (!s->forts || b->king < 0) return 0;
+    int32_t candidates[MAX_MOVES];
+    int count = encirclement_candidates(s, candidates), found = 0;
+    for (int k = 0; k < count; k++) {
+        found += board_make(b, candidates[k]) == ST_ENCIRCLEMENT;
+        board_unmake(b);
+        if (found && first) break;
+    }
+    return found;
+}
+
+/* Searcher._cornered: the defenders (to move) have at most FEW_MOVES moves, or the attackers
+ * threaten to encircle them. */
+static int cornered(Search *s) {
+    if (board_count_moves(&s->board) <= FEW_MOVES) return 1;
+    return s->forts && encircling_moves(s, 1);
+}
+
 /* ------------------------------------------------------------------ evaluation */
 
 static int evaluate_position(Search *s);
@@ -695,8 +893,9 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth) {
         if (!s->quiescence || qdepth >= MAX_QUIESCENCE) return stand;
         if (qdepth == 0) {
             int32_t captures[4 * 4 * MAX_N];
-            if (board_king_capturing_moves(b, captures)) {
-                /* The king can be taken next move: standing pat would be a fantasy
+            if (board_king_capturing_moves(b, captures) || cornered(s)) {
+                /* The king can be taken next move, the defenders encircled, or they have too
+                 * few moves to be sure of a safe one: standing pat would be a fantasy
                  * (Searcher._evasions). */
                 int32_t moves[MAX_MOVES];
                 int count = board_moves(b, moves);
@@ -743,6 +942,7 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth) {
     }
     int32_t captures[4 * 4 * MAX_N];
     if (board_king_capturing_moves(b, captures)) return MATE - ply - 1;
+    if (s->forts && encircling_moves(s, 1)) return MATE - ply - 1;
     int rays[4];
     int ray_count = open_rays(s, rays);
     if (!ray_count) {

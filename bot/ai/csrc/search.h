@@ -19,6 +19,7 @@
 #define INFINITY_SCORE (MATE + 1)
 #define MAX_PLY 128
 #define MAX_QUIESCENCE 6
+#define FEW_MOVES 3 /* search.py's FEW_MOVES */
 #define MAX_KILLER_PLY (MAX_PLY + 16)
 #define MAX_GUARDS (4 * 25)
 #define MAX_SEGMENTS 8
@@ -71,6 +72,17 @@ typedef struct {
     int32_t value, used;
 } CachedEval;
 
+/* Two separate ways out for the king, by the attackers' squares and the king's: the squares
+ * of two paths from the king to the edge that share no square (a bit a square). While they
+ * are free, no attackers' move can encircle the defenders (see encirclement_candidates). */
+#define WAYS_OUT_BITS 14
+
+typedef struct {
+    uint64_t key; /* 0: empty */
+    uint64_t squares[(MAX_SQ + 63) / 64];
+    int none; /* there are not two such paths */
+} WaysOut;
+
 typedef struct {
     Spec spec;
     EscapeRays rays;
@@ -96,7 +108,7 @@ typedef struct {
     uint64_t noise_key;
     int quiescence, reads_threats;
     int reductions; /* late-move reductions (0: full width, to prove a position) */
-    int forts; /* the defenders may win by an exit fort (Copenhagen) */
+    int forts; /* exit forts and encirclement (Copenhagen) */
     PyObject *check; /* called every 1,024 nodes: true ends the search */
     int aborted;     /* 1: the check said stop; 2: it raised */
     int has_partial;
@@ -104,6 +116,8 @@ typedef struct {
     /* The evaluation is a function of the position (its hash), so leaves met again (in the
      * next iteration, or by another move order) are not evaluated twice. */
     CachedEval eval_cache[1 << EVAL_CACHE_BITS];
+    /* Layouts (the attackers' squares and the king's) with two separate ways out. */
+    WaysOut ways_out[1 << WAYS_OUT_BITS];
 } Search;
 
 /* Searcher._root: one iteration at ``depth``. Returns 0, or -1 when it was stopped. */
