@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,6 +39,7 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
+from .compose.language import Languages
 from .lobby_desk import LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
@@ -48,6 +49,7 @@ from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
 from .tournament_desk import TournamentDesk
+from .translator import CommandTranslator
 from .views import DYNAMIC_ITEMS
 
 if TYPE_CHECKING:
@@ -197,6 +199,8 @@ class TaflBot(commands.Bot):
         self.clocks = Clocks(storage.games, storage.lobby, self.hub, self.challenges)
         """What the timers find due."""
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
+        self.languages = Languages(pseudo=settings.pseudo_locale)
+        """The shipped catalogues: the language each reader's locale gets."""
         self.background: set[asyncio.Task[None]] = set()
         # Games the board ended while the bot was down; the clock announces them once ready.
         self.settled_at_start: list[Played] = []
@@ -272,9 +276,33 @@ class TaflBot(commands.Bot):
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
-        # One cog per feature; playing is built with what it uses, the others still reach what
-        # they share through the bot (hub, table, play, puzzles, desks), never one another.
-        features = (
+        for feature in self.features():
+            await self.add_cog(feature)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *self.table.controls())
+        self.tree.add_command(self.gather_commands(self.cogs.values()))
+        # Every command's, option's and choice's names and descriptions in the shipped
+        # languages, from the catalogues (discord.py asks for each as it builds the payload).
+        await self.tree.set_translator(CommandTranslator(self.languages))
+        guild_id = self.settings.test_guild_id
+        shards = self.settings.shards
+        if shards is not None and 0 not in shards.ids:
+            # One sync is enough for every process of a sharded bot: the one running shard 0
+            # (there is always exactly one) does it.
+            log.info("commands are synced by the process that runs shard 0")
+        elif guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.tree.clear_commands(guild=None)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to the test server %d", guild_id)
+        else:
+            await self.tree.sync()
+            log.info("commands synced globally")
+
+    def features(self) -> tuple[commands.Cog, ...]:
+        """One cog per feature; playing is built with what it uses, the others still reach what
+        they share through the bot (hub, table, play, puzzles, desks), never one another."""
+        return (
             Lobby(self),
             Tournaments(self),
             Challenges(
@@ -307,30 +335,15 @@ class TaflBot(commands.Bot):
                 settled_at_start=self.settled_at_start,
             ),
         )
+
+    def gather_commands(self, features: Iterable[commands.Cog]) -> app_commands.Group:
+        """Gather the plain commands each feature declares under the single ``/tafl`` group
+        (taken off the tree's top level, where adding a cog put them)."""
         for feature in features:
-            await self.add_cog(feature)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *self.table.controls())
-        # Each cog declares plain commands; gather them under the single /tafl group.
-        for cog in self.cogs.values():
-            for command in cog.__cog_app_commands__:
+            for command in feature.__cog_app_commands__:
                 self.tree.remove_command(command.name)
                 self.tafl.add_command(command)
-        self.tree.add_command(self.tafl)
-        guild_id = self.settings.test_guild_id
-        shards = self.settings.shards
-        if shards is not None and 0 not in shards.ids:
-            # One sync is enough for every process of a sharded bot: the one running shard 0
-            # (there is always exactly one) does it.
-            log.info("commands are synced by the process that runs shard 0")
-        elif guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            self.tree.copy_global_to(guild=guild)
-            self.tree.clear_commands(guild=None)
-            await self.tree.sync(guild=guild)
-            log.info("commands synced to the test server %d", guild_id)
-        else:
-            await self.tree.sync()
-            log.info("commands synced globally")
+        return self.tafl
 
     def _command_list(self) -> list[tuple[str, str]]:
         """The commands under /tafl, as /tafl help lists them (name, description)."""
