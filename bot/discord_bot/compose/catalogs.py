@@ -31,6 +31,7 @@ from .language import placeholders as placeholders_of
 
 COMPOSE_DIR = Path(__file__).resolve().parent
 """Where the sentences players read are written (the only code the extractor reads)."""
+REPOSITORY = COMPOSE_DIR.parents[2]
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 PROJECT = "tafl-bot"
 KEYWORDS = {**DEFAULT_KEYWORDS}
@@ -55,7 +56,6 @@ def extract(extra: Iterable[Message] = (), directory: Path = COMPOSE_DIR) -> Cat
     """The template: every marked string of the code under ``directory`` (with its translator
     comments and places) and the ``extra`` strings."""
     template = Catalog(project=PROJECT, domain=DOMAIN, fuzzy=False)
-    root = directory.resolve().parents[2]
     for filename, lineno, message, comments, context in extract_from_dir(
         str(directory),
         method_map=[("**.py", "python")],
@@ -63,7 +63,7 @@ def extract(extra: Iterable[Message] = (), directory: Path = COMPOSE_DIR) -> Cat
         comment_tags=COMMENT_TAGS,
         strip_comment_tags=True,
     ):
-        where = (directory.resolve() / filename).relative_to(root).as_posix()
+        where = _shown(directory.resolve() / filename)
         template.add(message, locations=[(where, lineno)], auto_comments=comments, context=context)
     for found in extra:
         template.add(
@@ -73,6 +73,14 @@ def extract(extra: Iterable[Message] = (), directory: Path = COMPOSE_DIR) -> Cat
             context=found.context,
         )
     return template
+
+
+def _shown(path: Path) -> str:
+    """A source file as the catalogues name it: from the repository's root."""
+    try:
+        return path.relative_to(REPOSITORY).as_posix()
+    except ValueError:
+        return path.name
 
 
 def write(catalog: Catalog, path: Path) -> None:
