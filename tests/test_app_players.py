@@ -187,3 +187,40 @@ async def test_a_leaderboard_names_what_it_takes_to_appear(
         MIN_GAMES_GLOBAL,
         (),
     )
+
+
+async def test_a_server_chooses_its_language_among_those_the_bot_speaks(
+    storage: Storage,
+) -> None:
+    players = Players(
+        storage.preferences,
+        storage.settings,
+        storage.leaderboards,
+        storage.ratings,
+        storage.puzzles,
+        languages=["fr", "es-ES", "es-419", "sv-SE", "de"],
+    )
+    assert await players.server_language(GUILD) is None
+    with refused("Manage Server"):
+        await players.set_server_language(GUILD, "fr", may_manage=False)
+    with refused("not a language") as refusal:
+        await players.set_server_language(GUILD, "klingon", may_manage=True)
+    assert words_of(refusal) == (
+        "'klingon' is not a language the bot speaks: choose English (United States), "
+        "français, español (España), español (Latinoamérica), svenska (Sverige), Deutsch."
+    )
+    assert (await players.set_server_language(GUILD, "fr", may_manage=True)).language == "fr"
+    assert await players.server_language(GUILD) == "fr"
+    assert (await players.set_server_language(GUILD, None, may_manage=True)).language is None
+
+
+async def test_a_players_locale_is_remembered_for_notices_sent_later(storage: Storage) -> None:
+    players = players_on(storage)
+    assert await players.last_locale(7) is None
+    await players.note_locale(7, "sv-SE")
+    await players.note_locale(7, "sv-SE")  # unchanged: nothing written
+    assert await players.last_locale(7) == "sv-SE"
+    # Another process (a fresh service on the same database) reads it back.
+    assert await players_on(storage).last_locale(7) == "sv-SE"
+    await players.note_locale(7, "fr")
+    assert await players_on(storage).last_locale(7) == "fr"

@@ -39,7 +39,7 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
-from .compose.language import Languages
+from .compose.language import ENGLISH, Languages
 from .lobby_desk import LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
@@ -151,12 +151,20 @@ class TaflBot(commands.Bot):
         """The AI's turns in games: one search at a time per game, retried, played in time."""
         self.puzzles = PuzzleSessions(storage)
         """Who is given which puzzle, and what each move does to their go."""
+        self.languages = Languages(pseudo=settings.pseudo_locale)
+        """The shipped catalogues: the language each reader's locale gets."""
         self.players = Players(
             storage.preferences,
             storage.settings,
             storage.leaderboards,
             storage.ratings,
             storage.puzzles,
+            # The Discord locales with a catalogue of their own, as a server may choose them.
+            languages=[
+                locale.value
+                for locale in discord.Locale
+                if self.languages.language(locale.value).catalogue != ENGLISH
+            ],
         )
         """Preferences, server settings, records and leaderboards."""
         self.puzzle_desk = PuzzleDesk(self)
@@ -199,8 +207,6 @@ class TaflBot(commands.Bot):
         self.clocks = Clocks(storage.games, storage.lobby, self.hub, self.challenges)
         """What the timers find due."""
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
-        self.languages = Languages(pseudo=settings.pseudo_locale)
-        """The shipped catalogues: the language each reader's locale gets."""
         self.background: set[asyncio.Task[None]] = set()
         # Games the board ended while the bot was down; the clock announces them once ready.
         self.settled_at_start: list[Played] = []

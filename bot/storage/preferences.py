@@ -60,3 +60,27 @@ class PreferencesStore:
                 (player, preferences.theme, int(preferences.flip), int(preferences.notify), now),
             )
         return await self.get(preferences.user_id)
+
+    async def locale(self, user_id: int) -> str | None:
+        """The Discord locale ``user_id``'s client last reported (``None``: never seen)."""
+        async with self._db.read() as connection:
+            value = await connection.fetch_value(
+                "SELECT locale FROM players WHERE discord_user_id = ?", (user_id,)
+            )
+        return None if value is None else str(value)
+
+    async def note_locale(self, user_id: int, locale: str, display_name: str | None = None) -> bool:
+        """Keep ``locale`` as the one ``user_id`` last used; ``True`` if it changed (the row is
+        written only then)."""
+        if not 2 <= len(locale) <= 16:
+            raise ValueError(f"not a locale: {locale!r}")
+        async with self._db.transaction() as connection:
+            player = await player_id(
+                connection, Participant.user(user_id, display_name), self._db.now()
+            )
+            changed = await connection.fetch_value(
+                "UPDATE players SET locale = ? WHERE id = ? AND (locale IS NULL OR locale <> ?)"
+                " RETURNING id",
+                (locale, player, locale),
+            )
+        return changed is not None

@@ -105,6 +105,16 @@ def is_command_name(text: str) -> bool:
     )
 
 
+def autonym(locale: str) -> str:
+    """A language's name in itself, as CLDR writes it (``fr``: ``français``; ``es-419``:
+    ``español (Latinoamérica)``), for menus where each reader looks for their own."""
+    try:
+        parsed = Locale.parse(locale.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return locale
+    return parsed.get_display_name(parsed) or locale
+
+
 # ---------------------------------------------------------------------------- the pseudo-locale
 
 _ACCENTED = str.maketrans(

@@ -16,6 +16,7 @@ from ..app.durations import NO_LIMIT_HINT, describe_duration
 from ..app.players import (
     Leaderboard,
     MayNotManage,
+    NotALanguage,
     NotALobbyTime,
     NotATheme,
     NotAVariant,
@@ -24,6 +25,7 @@ from ..app.players import (
 )
 from .board import TOP_SIDE, theme_of
 from .errors import refusal_words
+from .language import autonym
 from .post import Answer, Card, Choice, Field, Post
 from .words import plural, rating_with_games, side_record
 
@@ -259,3 +261,9 @@ def _(refusal: NotALobbyTime) -> str:
 @refusal_words.register
 def _(refusal: NotATheme) -> str:
     return f"{refusal.text!r} is not a theme: choose {' or '.join(refusal.themes)}."
+
+
+@refusal_words.register
+def _(refusal: NotALanguage) -> str:
+    offered = ", ".join(autonym(locale) for locale in refusal.offered)
+    return f"{refusal.text!r} is not a language the bot speaks: choose {offered}."
