@@ -12,6 +12,8 @@ from typing import cast
 import discord
 import pytest
 from discord import app_commands
+from fakediscord.httpio import DiscordHTTPError
+from fakediscord.validation import check_commands
 
 from bot.discord_bot.client import TaflBot, make_bot
 from bot.discord_bot.compose.language import LOCALES_DIR, Languages
@@ -173,3 +175,26 @@ def test_discord_py_asks_the_translator_for_plain_strings() -> None:
     assert isinstance(sample._locale_name, app_commands.locale_str)
     assert isinstance(sample._locale_description, app_commands.locale_str)
     assert isinstance(sample._params["side"].description, app_commands.locale_str)
+
+
+async def test_the_stand_in_takes_the_payload_and_refuses_a_broken_localization(
+    bot: TaflBot,
+) -> None:
+    """The local Discord stand-in (tests/fakediscord), which every end-to-end test syncs with,
+    checks localizations as Discord does: the real payload passes, in every language and the
+    pseudo-locale; a bad name, or two options named alike in one language, are refused."""
+    check_commands(await payload(bot, Languages(LOCALES_DIR)))
+    check_commands(await payload(bot, Languages(LOCALES_DIR, pseudo=True)))
+    commands = await payload(bot, Languages(LOCALES_DIR))
+    (tafl,) = commands
+    seek = next(c for c in cast(list[JSON], tafl["options"]) if c["name"] == "seek")
+    options = cast(list[JSON], seek["options"])
+    options[0]["name_localizations"] = {"fr": "Temps"}
+    with pytest.raises(DiscordHTTPError) as invalid:
+        check_commands(commands)
+    assert "Invalid name 'Temps'" in repr(invalid.value.errors)
+    for option in options[:2]:
+        option["name_localizations"] = {"fr": "temps"}
+    with pytest.raises(DiscordHTTPError) as twice:
+        check_commands(commands)
+    assert "must be unique" in repr(twice.value.errors)
