@@ -527,3 +527,40 @@ async def test_while_the_ai_thinks_about_a_move_made_from_the_menu_the_channel_s
     public = [m for m in world.fake.bot_messages(channel)[before:] if not m.ephemeral]
     assert public == [reply], public  # one board: the move and the reply, nothing stale
     await world.command(sid, channel, "resign")
+
+
+async def test_french_players_see_french_commands_and_a_server_chooses_its_language(
+    world: World, bot_log: None
+) -> None:
+    """What the bot synced carries every command's French name and description (the English
+    names stay the commands' own, and work), and a member who manages the server sets its
+    language with /tafl settings."""
+    [tafl] = [c for c in world.fake.commands(world.guild) if c["name"] == "tafl"]
+    by_name = {command["name"]: command for command in tafl["options"]}
+    assert by_name["challenge"]["name_localizations"] == {"fr": "défier"}
+    assert by_name["resign"]["name_localizations"] == {"fr": "abandonner"}
+    assert by_name["rules"]["description_localizations"]["fr"] == (
+        "Comment se joue une variante, avec sa position de départ"
+    )
+    settings = {option["name"]: option for option in by_name["settings"]["options"]}
+    assert settings["language"]["name_localizations"] == {"fr": "langue"}
+    assert [choice["value"] for choice in settings["language"]["choices"]] == [
+        "server",
+        "en",
+        "de",
+        "es",
+        "fr",
+        "sv",
+    ]
+
+    vi = world.user("vi")
+    channel = world.channel("langue")
+    refused = await private_reply(await world.command(vi, channel, "settings", language="fr"))
+    assert "Manage Server" in refused.text, refused.text
+    managers = world.fake.create_role(world.guild, "gérants", Permission.MANAGE_GUILD)
+    world.fake.give_role(world.guild, vi, managers)
+    shown = await private_reply(await world.command(vi, channel, "settings", language="fr"))
+    [embed] = shown.embeds
+    assert embed["fields"][-1] == {"name": "Language", "value": "français", "inline": False}
+    back = await private_reply(await world.command(vi, channel, "settings", language="server"))
+    assert back.embeds[0]["fields"][-1]["value"] == "the server's own (its Discord language)"

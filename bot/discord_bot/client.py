@@ -39,7 +39,7 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
-from .compose.language import ENGLISH, Languages
+from .compose.language import Languages
 from .lobby_desk import LobbyDesk
 from .puzzle_desk import PuzzleDesk
 from .runtime.config import Settings
@@ -159,12 +159,7 @@ class TaflBot(commands.Bot):
             storage.leaderboards,
             storage.ratings,
             storage.puzzles,
-            # The Discord locales with a catalogue of their own, as a server may choose them.
-            languages=[
-                locale.value
-                for locale in discord.Locale
-                if self.languages.language(locale.value).catalogue != ENGLISH
-            ],
+            languages=self.languages.codes,
         )
         """Preferences, server settings, records and leaderboards."""
         self.puzzle_desk = PuzzleDesk(self)

@@ -89,6 +89,9 @@ class SettingsChange:
     """Times per move separated by spaces or commas, or ``all``."""
     organisers: int | None = None
     """A role whose members may run tournaments; the same role again takes it off."""
+    language: str | None = None
+    """The language the server's channels read (a shipped catalogue's code, ``en``), or
+    :data:`SERVER_LANGUAGE`: the server's preferred locale again."""
 
     @property
     def empty(self) -> bool:
@@ -130,6 +133,9 @@ class Leaderboard:
     """Rated games of the variant a player needs to appear on it."""
 
 
+SERVER_LANGUAGE = "server"
+"""``/tafl settings language``'s choice for the server's own preferred locale (as Discord
+reports it), the default."""
 LOCALES_REMEMBERED = 4096
 """Players whose locale the service keeps in memory (the rest are read back when needed)."""
 
@@ -147,11 +153,11 @@ class Players:
         *,
         languages: Iterable[str] = (),
     ) -> None:
-        """``languages``: the Discord locales a server may choose for its channels (those with
-        a catalogue; English is always one)."""
+        """``languages``: the languages a server may choose for its channels (the shipped
+        catalogues' codes; English, ``en``, is always one)."""
         self._preferences = preferences
         self._settings = settings
-        self.languages = tuple(dict.fromkeys(("en-US", *languages)))
+        self.languages = tuple(dict.fromkeys(("en", *languages)))
         self._locales: OrderedDict[int, str] = OrderedDict()
         """The locale each player was last seen with (the most recent few thousand), so that
         an interaction costs no database write unless their locale changed."""
@@ -191,6 +197,8 @@ class Players:
         if not may_manage:
             # Discord cannot hide one subcommand from members, so the rule is kept here.
             raise Refused(MayNotManage())
+        if change.language not in (None, SERVER_LANGUAGE, *self.languages):
+            raise Refused(NotALanguage(str(change.language), self.languages))
         updated = changed_settings(current, change)
         if updated != current:
             updated = await self._settings.save(updated)
@@ -210,8 +218,8 @@ class Players:
         locale again); only members who may manage the server, and only a language offered."""
         if not may_manage:
             raise Refused(MayNotManage())
-        if language is not None and language not in self.languages:
-            raise Refused(NotALanguage(language, self.languages))
+        if language not in (None, *self.languages):
+            raise Refused(NotALanguage(str(language), self.languages))
         current = await self._settings.get(guild_id)
         if current.language == language:
             return current
@@ -283,6 +291,9 @@ def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerS
         # Naming the same role again takes it off.
         same = updated.tournament_role == change.organisers
         updated = replace(updated, tournament_role=None if same else change.organisers)
+    if change.language is not None:
+        language = None if change.language == SERVER_LANGUAGE else change.language
+        updated = replace(updated, language=language)
     return updated
 
 
