@@ -9,8 +9,10 @@ member may post one challenge every 20 s).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -564,3 +566,28 @@ async def test_french_players_see_french_commands_and_a_server_chooses_its_langu
     assert embed["fields"][-1] == {"name": "Language", "value": "français", "inline": False}
     back = await private_reply(await world.command(vi, channel, "settings", language="server"))
     assert back.embeds[0]["fields"][-1]["value"] == "the server's own (its Discord language)"
+
+
+async def test_the_locale_a_player_last_used_is_kept_for_later(world: World, bot_log: None) -> None:
+    """Each interaction reports the user's client language; the bot keeps the last one (for
+    reminders and direct messages sent later, when no interaction tells it)."""
+    uma = world.user("uma")
+    channel = world.channel("locale")
+
+    def kept() -> str | None:
+        with sqlite3.connect(world.bot.env["TAFL_DATABASE"], timeout=10) as connection:
+            row = connection.execute(
+                "SELECT locale FROM players WHERE discord_user_id = ?", (uma.id,)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    for locale in ("sv-SE", "fr"):
+        asked = await world.fake.send_slash_command(
+            uma, channel, "tafl", subcommand="variants", locale=locale
+        )
+        await asked.wait_callback(timeout=WAIT)
+        deadline = asyncio.get_running_loop().time() + WAIT
+        # Kept beside the answer, in the database: nothing the stand-in sees says when.
+        while kept() != locale and asyncio.get_running_loop().time() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+        assert kept() == locale

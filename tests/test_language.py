@@ -195,3 +195,14 @@ def test_a_command_is_named_as_the_readers_discord_shows_it(languages: Languages
     assert languages.language("es-ES").command("tafl challenge") == "/tafl challenge"
     assert languages.language("fr").translated("command name", "challenge") == "défier"
     assert languages.language("es-ES").translated("command name", "challenge") is None
+
+
+def test_a_channel_reads_the_servers_choice_else_its_discord_language(
+    languages: Languages,
+) -> None:
+    assert languages.for_channel("fr", "es-ES").catalogue == "fr"
+    assert languages.for_channel(None, "es-419").catalogue == "es"
+    assert languages.for_channel(None, None).catalogue == ENGLISH
+    # What one person reads alone follows their own client.
+    assert languages.for_reader("es-419").catalogue == "es"
+    assert languages.for_reader("en-GB").catalogue == ENGLISH

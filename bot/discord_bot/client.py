@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.ai import AIService
 from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
-from bot.storage import LeaseKeeper, Lost, Storage, Venue
+from bot.storage import LeaseKeeper, Lost, Storage, StorageError, Venue
 
 from .app.ai_turns import AITurns
 from .app.challenges import ChallengeService
@@ -345,6 +345,14 @@ class TaflBot(commands.Bot):
                 self.tree.remove_command(command.name)
                 self.tafl.add_command(command)
         return self.tafl
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Keep the locale each player's Discord client reports, for what is sent to them
+        later (reminders, direct messages of the lobby); written only when it changed."""
+        try:
+            await self.players.note_locale(interaction.user.id, interaction.locale.value)
+        except StorageError as error:  # the interaction itself is answered all the same
+            log.warning("could not keep the locale of user %d: %s", interaction.user.id, error)
 
     def _command_list(self) -> list[tuple[str, str]]:
         """The commands under /tafl, as /tafl help lists them (name, description)."""

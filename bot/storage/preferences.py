@@ -75,12 +75,16 @@ class PreferencesStore:
         if not 2 <= len(locale) <= 16:
             raise ValueError(f"not a locale: {locale!r}")
         async with self._db.transaction() as connection:
-            player = await player_id(
-                connection, Participant.user(user_id, display_name), self._db.now()
-            )
+            # One statement: a new player's row is made with it; a known player's is written
+            # only when the locale changed (no write, no new row version, otherwise).
             changed = await connection.fetch_value(
-                "UPDATE players SET locale = ? WHERE id = ? AND (locale IS NULL OR locale <> ?)"
-                " RETURNING id",
-                (locale, player, locale),
+                """
+                INSERT INTO players (discord_user_id, display_name, locale, created_at)
+                VALUES (?, ?, ?, ?)
+                ON CONFLICT (discord_user_id) DO UPDATE SET locale = excluded.locale
+                WHERE players.locale IS NULL OR players.locale <> excluded.locale
+                RETURNING id
+                """,
+                (user_id, display_name, locale, self._db.now()),
             )
         return changed is not None

@@ -360,6 +360,18 @@ class Languages:
                 return Language(code, catalogue.code, catalogue.translations)
         return Language(code) if code != ENGLISH else ENGLISH_LANGUAGE
 
+    def for_channel(self, chosen: str | None, server_locale: str | None) -> Language:
+        """The language of what a server's channel reads (boards, announcements, tournament
+        posts): the one the server chose with /tafl settings, else its preferred locale as
+        Discord reports it (``guild_locale``; ``en-US`` for servers without Community)."""
+        return self.language(chosen or server_locale)
+
+    def for_reader(self, locale: str | None) -> Language:
+        """The language of what one person reads alone (a private reply, a direct message,
+        their puzzle): their client's (``interaction.locale``), or for notices sent later the
+        one they last used (``Players.last_locale``)."""
+        return self.language(locale)
+
     def shipped(self, locale: str) -> Language | None:
         """The language for ``locale`` if it has a catalogue of its own (or is the pseudo-
         locale's run), else ``None``: English is the default and needs no localization."""
