@@ -18,6 +18,7 @@ from bot.discord_bot.compose.language import (
     is_command_name,
     placeholders,
     pseudo,
+    unmarked,
 )
 
 TEMPLATE = """\
@@ -206,3 +207,11 @@ def test_a_channel_reads_the_servers_choice_else_its_discord_language(
     # What one person reads alone follows their own client.
     assert languages.for_reader("es-419").catalogue == "es"
     assert languages.for_reader("en-GB").catalogue == ENGLISH
+
+
+def test_text_outside_the_pseudo_locales_marks_is_found(languages: Languages) -> None:
+    marked = languages.language(PSEUDO)
+    line = marked.gettext("Your move, {player}.", player="Ana")
+    assert unmarked(line) == []  # the name is inside, as a placeholder's value
+    assert unmarked(f"Game over. {line} ({marked.gettext('Resign')})") == ["Game over.", "(", ")"]
+    assert languages.language("fr") is languages.language("fr")

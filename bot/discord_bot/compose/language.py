@@ -127,6 +127,27 @@ Discord's mentions and custom emoji, links."""
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
 
 
+def unmarked(text: str) -> list[str]:
+    """The parts of ``text`` outside the pseudo-locale's marks, each stripped (empty ones
+    left out): in a pseudo-locale run, words there escaped translation, unless they are the
+    values a message was given (names, numbers, moves)."""
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch == PSEUDO_OPEN:
+            if depth == 0:
+                parts.append("".join(current))
+                current = []
+            depth += 1
+        elif ch == PSEUDO_CLOSE and depth:
+            depth -= 1
+        elif depth == 0:
+            current.append(ch)
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
 def pseudo(text: str, *, name: bool = False, limit: int | None = None) -> str:
     """``text`` in the pseudo-locale: letters accented, lengthened by about a third (as
     French or German often are) and marked ``⟦…⟧``, placeholders and code kept. A ``name``
@@ -348,10 +369,17 @@ class Languages:
         self.directory = directory
         self.pseudo = pseudo
         self.codes = shipped_codes(directory)
+        self._made: dict[str, Language] = {}
 
     def language(self, locale: str | None) -> Language:
-        """The language for a Discord locale (``None``: English)."""
+        """The language for a Discord locale (``None``: English), made once per locale."""
         code = locale or ENGLISH
+        known = self._made.get(code)
+        if known is None:
+            known = self._made[code] = self._make(code)
+        return known
+
+    def _make(self, code: str) -> Language:
         if self.pseudo or code == PSEUDO:
             return Language(code, ENGLISH, is_pseudo=True)
         for candidate in chain(code):
