@@ -539,13 +539,14 @@ async def test_french_players_see_french_commands_and_a_server_chooses_its_langu
     language with /tafl settings."""
     [tafl] = [c for c in world.fake.commands(world.guild) if c["name"] == "tafl"]
     by_name = {command["name"]: command for command in tafl["options"]}
-    assert by_name["challenge"]["name_localizations"] == {"fr": "défier"}
-    assert by_name["resign"]["name_localizations"] == {"fr": "abandonner"}
+    assert by_name["challenge"]["name_localizations"]["fr"] == "défier"
+    assert by_name["challenge"]["name_localizations"]["sv-SE"] == "utmana"
+    assert by_name["resign"]["name_localizations"]["fr"] == "abandonner"
     assert by_name["rules"]["description_localizations"]["fr"] == (
         "Comment se joue une variante, avec sa position de départ"
     )
     settings = {option["name"]: option for option in by_name["settings"]["options"]}
-    assert settings["language"]["name_localizations"] == {"fr": "langue"}
+    assert settings["language"]["name_localizations"]["fr"] == "langue"
     assert [choice["value"] for choice in settings["language"]["choices"]] == [
         "server",
         "en",

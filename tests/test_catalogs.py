@@ -72,12 +72,12 @@ def test_the_shipped_catalogues_pass_the_check_and_list_what_is_in_english() -> 
     for report in reports.values():
         assert report.errors == [], report.code
         assert report.total == sum(1 for m in template if m.id)
-    # Every command, option and choice has its French name and description.
+    # Every command, option and choice has its name and description in each language.
     commands = [m for m in template if m.id and m.context]
-    french = catalogs.read(LOCALES_DIR / "fr.po", "fr")
-    assert all(french.get(m.id, context=m.context).string for m in commands)
-    assert "[command name] 'challenge'" not in reports["fr"].untranslated
-    assert "[command name] 'challenge'" in reports["de"].untranslated
+    for code in reports:
+        catalogue = catalogs.read(LOCALES_DIR / f"{code}.po", code)
+        assert all(catalogue.get(m.id, context=m.context).string for m in commands), code
+        assert "[command name] 'challenge'" not in reports[code].untranslated
 
 
 def test_the_template_holds_what_the_code_says_now() -> None:
@@ -160,6 +160,9 @@ def test_the_command_checks_the_shipped_catalogues_and_a_language_can_be_require
     assert command.run(["check"], directory) == 0
     out = capsys.readouterr().out
     assert "fr: " in out and "check passed" in out
+    edit(directory / "de.po", "challenge", "command name", "")
+    assert command.run(["check"], directory) == 0
+    assert "  in English: [command name] 'challenge'" in capsys.readouterr().out
     assert command.run(["check", "--complete", "de"], directory) == 1
     assert "error: in English: [command name] 'challenge'" in capsys.readouterr().out
     assert command.run(["init", "it"], directory) == 0

@@ -88,21 +88,26 @@ async def test_every_shipped_locale_registers_names_discord_accepts(bot: TaflBot
     assert tafl["name"] == "tafl"
     by_name = {c["name"]: c for c in cast(list[JSON], tafl["options"])}
     challenge = by_name["challenge"]
-    assert challenge["name_localizations"] == {"fr": "défier"}
+    assert challenge["name_localizations"] == {
+        "fr": "défier",
+        "es-ES": "retar",
+        "es-419": "retar",  # Latin America reads the Spanish catalogue
+        "sv-SE": "utmana",
+        "de": "herausfordern",
+    }
     assert cast(dict[str, str], challenge["description_localizations"])["fr"] == (
         "Défier un membre à une partie de tafl"
     )
     options = {o["name"]: o for o in cast(list[JSON], challenge["options"])}
-    assert cast(dict[str, str], options["side"]["name_localizations"]) == {"fr": "camp"}
+    assert cast(dict[str, str], options["side"]["name_localizations"])["fr"] == "camp"
     sides = cast(list[JSON], options["side"]["choices"])
     assert [cast(dict[str, str], s["name_localizations"])["fr"] for s in sides] == [
         "Au hasard",
         "Attaquants (pions foncés)",
         "Défenseurs et roi (pions clairs)",
     ]
-    assert cast(dict[str, str], by_name["move"]["name_localizations"]) == {"fr": "coup"}
-    # A language without translations yet registers nothing: Discord shows the English.
-    assert "de" not in cast(dict[str, str], challenge["name_localizations"])
+    assert cast(dict[str, str], by_name["move"]["name_localizations"])["fr"] == "coup"
+    # English needs nothing registered: the names are the commands' own.
     assert all(
         locale not in cast(dict[str, str], challenge["name_localizations"])
         for locale in ("en-US", "en-GB")
@@ -143,6 +148,22 @@ async def test_the_pseudo_locale_registers_marked_strings_discord_accepts(bot: T
     descriptions = cast(dict[str, str], tafl["description_localizations"])
     assert descriptions["fr"].startswith("⟦") and descriptions["fr"].endswith("⟧")
     assert cast(dict[str, str], tafl["name_localizations"])["ja"] == "ŧàƒļ"
+
+
+async def test_a_language_without_a_translation_registers_nothing_for_it(
+    bot: TaflBot, tmp_path: Path
+) -> None:
+    directory = tmp_path / "locales"
+    directory.mkdir()
+    french = (LOCALES_DIR / "fr.po").read_text(encoding="utf-8")
+    emptied = french.replace('msgid "challenge"\nmsgstr "défier"', 'msgid "challenge"\nmsgstr ""')
+    assert emptied != french
+    (directory / "fr.po").write_text(emptied, encoding="utf-8")
+    (tafl,) = await payload(bot, Languages(directory))
+    challenge = next(c for c in cast(list[JSON], tafl["options"]) if c["name"] == "challenge")
+    # Discord shows the English name; the description is still French.
+    assert challenge["name_localizations"] == {}
+    assert "fr" in cast(dict[str, str], challenge["description_localizations"])
 
 
 async def test_a_name_discord_would_refuse_is_left_out_rather_than_failing_the_sync(
