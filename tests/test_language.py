@@ -179,16 +179,31 @@ def test_the_pseudo_locale_marks_and_lengthens_every_string_keeping_placeholders
     languages: Languages,
 ) -> None:
     marked = languages.language(PSEUDO)
-    text = marked.gettext("Your move, {player}: try `/tafl move` <@1>.", player="Ana")
-    assert text.startswith("⟦") and text.endswith("⟧")
-    assert "Ana" in text and "`/tafl move`" in text and "<@1>" in text
-    assert "Your" not in text and len(text) > len("Your move, Ana: try `/tafl move` <@1>.")
+    text = marked.gettext("Your move, {player}.", player="Ana")
+    assert text.startswith("⟦") and text.endswith("⟧") and "Ana" in text
+    assert "Your" not in text and len(text) > len("Your move, Ana.")
     assert marked.ngettext("{count} round", "{count} rounds", 3).startswith("⟦3 ŕöûñđš")
-    # TAFL_PSEUDO_LOCALE: every reader gets it, whatever their locale.
-    assert Languages(LOCALES_DIR, pseudo=True).language("fr").is_pseudo
+    # Code, mentions and links are kept as they are; names are only accented.
+    line = pseudo("Try `/tafl move` <@1> at https://example.org/x, {player}.")
+    assert "`/tafl move`" in line and "<@1>" in line and "https://example.org/x," in line
     assert placeholders(pseudo("{a} and {b} {{not one}}")) == {"a", "b"}
     assert is_command_name(pseudo("challenge", name=True))
     assert len(pseudo("word " * 40, limit=100)) == 100
+    # TAFL_PSEUDO_LOCALE: every reader gets it, whatever their locale.
+    assert Languages(LOCALES_DIR, pseudo=True).language("fr").is_pseudo
+
+
+def test_the_pseudo_locale_leaves_what_escaped_the_template_unmarked(
+    languages: Languages,
+) -> None:
+    """A string the extractor never saw (an f-string given to gettext, a template not
+    updated) stays plain English in a pseudo-locale run: that is how such a run finds it."""
+    marked = languages.language(PSEUDO)
+    name = "Ana"
+    assert marked.gettext(f"Good luck, {name}.") == "Good luck, Ana."
+    assert unmarked(marked.gettext("Resign") + " " + marked.gettext(f"Bye {name}")) == ["Bye Ana"]
+    assert marked.translated("command name", "challenge") == "çĥàļļéñĝé"
+    assert marked.translated("command name", "not-a-command") is None
 
 
 def test_a_command_is_named_as_the_readers_discord_shows_it(languages: Languages) -> None:

@@ -23,8 +23,9 @@ Which language: Discord names its locales ``fr``, ``es-ES``, ``es-419``, ``sv-SE
 the locale itself, then its language alone (``es-419`` → ``es``, the catalogue written in
 Spain's Spanish), then English. One locale gets one catalogue, never strings from two.
 ``en-XA`` (or ``Languages(pseudo=True)``, the ``TAFL_PSEUDO_LOCALE`` setting) is the
-pseudo-locale: every string marked and lengthened (``⟦Ŷöûŕ ɱöṽé···⟧``), its placeholders kept,
-so that text which escaped translation stands out.
+pseudo-locale: every string of the template marked and lengthened (``⟦Ŷöûŕ ɱöṽé···⟧``), its
+placeholders kept, so that text which escaped translation (never marked, or not extracted)
+stands out unmarked.
 """
 
 from __future__ import annotations
@@ -214,6 +215,46 @@ def chain(locale: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+@functools.cache
+def template_messages(path: Path) -> frozenset[tuple[str | None, str]]:
+    """The strings of the template at ``path``: (context, English singular)."""
+    if not path.is_file():
+        return frozenset()
+    with path.open("rb") as file:
+        template = read_po(file, domain=DOMAIN)
+    return frozenset(
+        (message.context, message.id if isinstance(message.id, str) else str(message.id[0]))
+        for message in template
+        if message.id
+    )
+
+
+class PseudoTranslations(gnu.NullTranslations):
+    """The pseudo-locale's "catalogue": every string of the template marked and lengthened
+    (:func:`pseudo`). A string the template lacks (an f-string given to ``gettext``, a marker
+    the extractor cannot read, a template not updated) stays English, unmarked: what a
+    pseudo-locale run finds as escaped."""
+
+    def __init__(self, known: frozenset[tuple[str | None, str]]) -> None:
+        super().__init__()
+        self.known = known
+
+    def _mark(self, context: str | None, singular: str, english: str) -> str:
+        return pseudo(english) if (context, singular) in self.known else english
+
+    def gettext(self, message: str) -> str:
+        return self._mark(None, message, message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self._mark(None, msgid1, msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._mark(context, message, message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self._mark(context, msgid1, msgid1 if n == 1 else msgid2)
+
+
 # ---------------------------------------------------------------------------- a language
 
 
@@ -244,50 +285,41 @@ class Language:
 
     def gettext(self, message: str, /, **values: object) -> str:
         """``message`` in this language, its ``{placeholders}`` filled with ``values``."""
-        return self._fill(self._translate(message), message, values)
+        return self._fill(self.translations.gettext(message), message, values)
 
     def ngettext(self, singular: str, plural: str, count: int, /, **values: object) -> str:
         """The form for ``count`` of a message with a plural (``{count}`` is filled with the
         number as this language writes it)."""
         english = singular if count == 1 else plural
-        if self.is_pseudo:
-            text = pseudo(english)
-        else:
-            text = self.translations.ngettext(singular, plural, count)
+        text = self.translations.ngettext(singular, plural, count)
         return self._fill(text, english, {"count": self.number(count), **values})
 
     def pgettext(self, context: str, message: str, /, **values: object) -> str:
         """``message`` in ``context`` (the same English words meaning something else
         elsewhere: a command's name, a caption) in this language."""
-        text = pseudo(message) if self.is_pseudo else self.translations.pgettext(context, message)
-        return self._fill(text, message, values)
+        return self._fill(self.translations.pgettext(context, message), message, values)
 
     def npgettext(
         self, context: str, singular: str, plural: str, count: int, /, **values: object
     ) -> str:
         """:meth:`ngettext` in a ``context``."""
         english = singular if count == 1 else plural
-        if self.is_pseudo:
-            text = pseudo(english)
-        else:
-            text = self.translations.npgettext(context, singular, plural, count)
+        text = self.translations.npgettext(context, singular, plural, count)
         return self._fill(text, english, {"count": self.number(count), **values})
 
     def translated(self, context: str, message: str) -> str | None:
         """The catalogue's translation of ``message`` in ``context``, or ``None`` when it has
         none (what Discord is given for a command's name: nothing rather than the English)."""
-        if self.is_pseudo:
-            return pseudo(message, name=context in NAME_CONTEXTS)
         text = self.translations.pgettext(context, message)
-        return None if self.catalogue == ENGLISH or text == message else text
+        if text == message or (self.catalogue == ENGLISH and not self.is_pseudo):
+            return None
+        # The pseudo-locale's names are only accented, so that Discord still takes them.
+        return pseudo(message, name=True) if self.is_pseudo and context in NAME_CONTEXTS else text
 
     def command(self, path: str) -> str:
         """A command as this reader's Discord shows it (``tafl challenge`` → ``/tafl
         défier``), for sentences that tell them what to type."""
         return "/" + " ".join(self.pgettext(COMMAND_NAME, word) for word in path.split())
-
-    def _translate(self, message: str) -> str:
-        return pseudo(message) if self.is_pseudo else self.translations.gettext(message)
 
     @staticmethod
     def _fill(text: str, english: str, values: Mapping[str, object]) -> str:
@@ -381,7 +413,8 @@ class Languages:
 
     def _make(self, code: str) -> Language:
         if self.pseudo or code == PSEUDO:
-            return Language(code, ENGLISH, is_pseudo=True)
+            known = template_messages(self.directory / f"{DOMAIN}.pot")
+            return Language(code, ENGLISH, PseudoTranslations(known), is_pseudo=True)
         for candidate in chain(code):
             if candidate in self.codes:
                 catalogue = load_catalogue(self.directory / f"{candidate}.po")
