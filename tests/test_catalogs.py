@@ -168,3 +168,24 @@ def test_the_command_checks_the_shipped_catalogues_and_a_language_can_be_require
     assert command.run(["init", "it"], directory) == 0
     italian = catalogs.read(directory / "it.po", "it")
     assert italian.num_plurals == 3 and sum(1 for m in italian if m.id) > 0
+
+
+def test_words_the_extractor_cannot_read_fail_the_check() -> None:
+    source = """
+def words(language, name, rounds):
+    language.gettext(f"Good luck, {name}.")
+    language.ngettext("{count} round", "{count} rounds " + name, rounds)
+    language.pgettext(CONTEXT, "Attackers")
+    language.gettext("Fine, {name}.", name=name)
+    language.gettext(TITLE)  # a constant marked with N_ where it is defined
+    N_(TITLE)
+"""
+    assert catalogs.marker_problems(source, "words.py") == [
+        "words.py:3: gettext() needs plain words, not \"f'Good luck, {name}.'\": put values in "
+        "{placeholders}",
+        "words.py:4: ngettext() needs plain words, not \"'{count} rounds ' + name\": put values "
+        "in {placeholders}",
+        "words.py:5: pgettext() needs plain words, not 'CONTEXT': put values in {placeholders}",
+        "words.py:8: N_() needs plain words, not 'TITLE': put values in {placeholders}",
+    ]
+    assert catalogs.code_problems() == []

@@ -7,6 +7,7 @@ bot's command tree for the strings Discord shows in its picker; see README, "Tra
 
 from __future__ import annotations
 
+import ast
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +82,55 @@ def _shown(path: Path) -> str:
         return path.relative_to(REPOSITORY).as_posix()
     except ValueError:
         return path.name
+
+
+MESSAGE_ARGUMENTS = {
+    "gettext": (0,),
+    "ngettext": (0, 1),
+    "pgettext": (0, 1),
+    "npgettext": (0, 1, 2),
+    "N_": (0,),
+}
+"""The arguments of each marker call that the extractor must read as plain strings."""
+
+
+MACHINERY = ("language.py", "catalogs.py")
+
+
+def marker_problems(source: str, filename: str = "<source>") -> list[str]:
+    """Marker calls whose words the extractor cannot read (an f-string, a variable, a
+    concatenation): such a string never reaches the template, so it is never translated (and
+    a pseudo-locale run shows it unmarked). Values go in placeholders instead."""
+    problems = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        if isinstance(node.func, ast.Name):
+            name = node.func.id
+        for index in MESSAGE_ARGUMENTS.get(name or "", ()):
+            if index >= len(node.args):
+                break
+            argument = node.args[index]
+            if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+                if name == "gettext" and index == 0 and isinstance(argument, ast.Name):
+                    continue  # a constant marked with N_ where it is defined
+                problems.append(
+                    f"{filename}:{node.lineno}: {name}() needs plain words, not "
+                    f"{ast.unparse(argument)!r}: put values in {{placeholders}}"
+                )
+    return problems
+
+
+def code_problems(directory: Path = COMPOSE_DIR) -> list[str]:
+    """:func:`marker_problems` over the code the extractor reads (but the machinery, which
+    hands on the words it is given)."""
+    found = []
+    for path in sorted(directory.rglob("*.py")):
+        if path.name in MACHINERY:
+            continue
+        found += marker_problems(path.read_text(encoding="utf-8"), _shown(path))
+    return found
 
 
 def write(catalog: Catalog, path: Path) -> None:

@@ -6,7 +6,8 @@
 - ``update``: extract, then bring every language's catalogue in step with the template.
 - ``init LANG``: start the catalogue of a new language (Babel's code: ``it``, ``pt_BR``...).
 - ``check [--complete LANG ...]``: fail on what would be wrong in front of players (a
-  placeholder a translation lacks or invents, plural forms that are not the language's, a
+  marker call whose words the extractor cannot read (an f-string), a placeholder a translation
+  lacks or invents, plural forms that are not the language's, a
   command name Discord would refuse, two options of one command given one name, a template
   older than the code, a catalogue not updated); list what is still in English in each
   language (an error for the languages given to ``--complete``).
@@ -109,6 +110,9 @@ def _check(directory: Path, template_path: Path, complete: set[str]) -> int:
         for label in report.untranslated:
             print(f"  {'error: ' if strict else ''}in English: {label}")
         failed = failed or bool(report.errors) or (strict and bool(report.untranslated))
+    for problem in catalogs.code_problems():
+        failed = True
+        print(f"error: {problem}")
     for problem in problems_in_commands(directory):
         failed = True
         print(f"error: {problem}")
