@@ -4,6 +4,7 @@ names and descriptions Discord accepts, while the English names stay the command
 
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -13,10 +14,10 @@ import discord
 import pytest
 from discord import app_commands
 from fakediscord.httpio import DiscordHTTPError
-from fakediscord.validation import check_commands
+from fakediscord.validation import MAX_COMMAND_SIZE, check_commands, command_size
 
 from bot.discord_bot.client import TaflBot, make_bot
-from bot.discord_bot.compose.language import LOCALES_DIR, Languages
+from bot.discord_bot.compose.language import LOCALES_DIR, NAME_CONTEXTS, Language, Languages
 from bot.discord_bot.runtime.config import load_settings
 from bot.discord_bot.translator import CommandTranslator
 from bot.storage import Storage
@@ -39,7 +40,7 @@ async def bot(tmp_path: Path) -> AsyncIterator[TaflBot]:
 
 async def payload(bot: TaflBot, languages: Languages) -> list[JSON]:
     """What ``tree.sync()`` would send, the translator set as the client's setup sets it."""
-    await bot.tree.set_translator(CommandTranslator(languages))
+    await bot.tree.set_translator(CommandTranslator(languages, bot.tree.get_commands()))
     translator = bot.tree.translator
     assert translator is not None
     return [
@@ -84,6 +85,8 @@ async def test_every_shipped_locale_registers_names_discord_accepts(bot: TaflBot
     for locale in SHIPPED:
         check_rules(commands, locale)
     (tafl,) = commands
+    french = Languages(LOCALES_DIR).language("fr")
+    translator = CommandTranslator(Languages(LOCALES_DIR), bot.tree.get_commands())
     # English stays each command's own name: typing it keeps working in every language.
     assert tafl["name"] == "tafl"
     by_name = {c["name"]: c for c in cast(list[JSON], tafl["options"])}
@@ -95,17 +98,29 @@ async def test_every_shipped_locale_registers_names_discord_accepts(bot: TaflBot
         "sv-SE": "utmana",
         "de": "herausfordern",
     }
-    assert cast(dict[str, str], challenge["description_localizations"])["fr"] == (
-        "Défier un membre à une partie de tafl"
-    )
+    # A description is French where French is no longer than the English, or where /tafl
+    # still fits Discord's size with it (see the size test below).
+    described = 0
+    for path, item, _ in nodes(commands):
+        english = cast(str, item["description"])
+        context = f"{'command' if item.get('type') in (1, 2) else 'option'} description"
+        text = cast(dict[str, str], item.get("description_localizations") or {}).get("fr")
+        if text is None:
+            assert (context, english) in translator.trimmed, path
+            assert len(french.pgettext(context, english)) > len(english), path
+        else:
+            assert text == french.pgettext(context, english)
+            described += 1
+    assert described > 0
     options = {o["name"]: o for o in cast(list[JSON], challenge["options"])}
     assert cast(dict[str, str], options["side"]["name_localizations"])["fr"] == "camp"
     sides = cast(list[JSON], options["side"]["choices"])
-    assert [cast(dict[str, str], s["name_localizations"])["fr"] for s in sides] == [
-        "Au hasard",
-        "Attaquants (pions foncés)",
-        "Défenseurs et roi (pions clairs)",
-    ]
+    for side in sides:
+        label = cast(dict[str, str], side.get("name_localizations") or {}).get("fr")
+        english = cast(str, side["name"])
+        assert label == french.pgettext("choice name", english) or (
+            label is None and ("choice name", english) in translator.trimmed
+        )
     assert cast(dict[str, str], by_name["move"]["name_localizations"])["fr"] == "coup"
     # English needs nothing registered: the names are the commands' own.
     assert all(
@@ -116,13 +131,16 @@ async def test_every_shipped_locale_registers_names_discord_accepts(bot: TaflBot
 
 async def test_every_command_option_and_choice_has_its_french_name(bot: TaflBot) -> None:
     """Registered wherever French differs from English (Discord shows the English name of
-    ``/tafl``, ``Brandubh`` or ``stats`` as it is)."""
+    ``/tafl``, ``Brandubh`` or ``stats`` as it is), but for the longer descriptions and
+    choices left out to fit Discord's size limit."""
     commands = await payload(bot, Languages(LOCALES_DIR))
     french = Languages(LOCALES_DIR).language("fr")
+    translator = CommandTranslator(Languages(LOCALES_DIR), bot.tree.get_commands())
 
     def missing(context: str, english: str, registered: object) -> bool:
         same = french.pgettext(context, english) == english
-        return "fr" not in cast(dict[str, str], registered or {}) and not same
+        longer = (context, english) in translator.trimmed
+        return "fr" not in cast(dict[str, str], registered or {}) and not same and not longer
 
     absent = []
     for path, item, _ in nodes(commands):
@@ -161,9 +179,8 @@ async def test_a_language_without_a_translation_registers_nothing_for_it(
     (directory / "fr.po").write_text(emptied, encoding="utf-8")
     (tafl,) = await payload(bot, Languages(directory))
     challenge = next(c for c in cast(list[JSON], tafl["options"]) if c["name"] == "challenge")
-    # Discord shows the English name; the description is still French.
+    # Discord shows the English name.
     assert challenge["name_localizations"] == {}
-    assert "fr" in cast(dict[str, str], challenge["description_localizations"])
 
 
 async def test_a_name_discord_would_refuse_is_left_out_rather_than_failing_the_sync(
@@ -219,3 +236,60 @@ async def test_the_stand_in_takes_the_payload_and_refuses_a_broken_localization(
     with pytest.raises(DiscordHTTPError) as twice:
         check_commands(commands)
     assert "must be unique" in repr(twice.value.errors)
+
+
+async def test_the_command_fits_discords_size_limit_in_every_language_at_once(
+    bot: TaflBot,
+) -> None:
+    """Discord counts a command's every name, description and choice, each at its longest
+    localization (8000 characters in all): translations longer than the English are left out
+    (the English shown) only where they would push /tafl past it, descriptions first, names
+    last."""
+    for languages in (Languages(LOCALES_DIR), Languages(LOCALES_DIR, pseudo=True)):
+        translator = CommandTranslator(languages, bot.tree.get_commands())
+        (tafl,) = await payload(bot, languages)
+        assert command_size(tafl) <= MAX_COMMAND_SIZE
+        await bot.tree.set_translator(CommandTranslator(languages))
+        assert bot.tree.translator is not None
+        (whole,) = [
+            await command.get_translated_payload(bot.tree, bot.tree.translator)
+            for command in bot.tree.get_commands()
+        ]
+        # Left out only when the whole would not fit, and never a name people type.
+        assert bool(translator.trimmed) == (command_size(whole) > MAX_COMMAND_SIZE)
+        assert not any(context in NAME_CONTEXTS for context, _ in translator.trimmed)
+
+
+def test_what_gives_way_first_when_a_command_is_too_large() -> None:
+    """Descriptions and choices give way before the names people type, and no more than
+    needed."""
+    group = app_commands.Group(name="g", description="G")
+    for number in range(25):
+
+        @app_commands.command(name=f"c{number:02}", description="D" * 100)
+        @app_commands.describe(o="E" * 100)
+        @app_commands.choices(o=[app_commands.Choice(name="C" * 100, value="c")])
+        async def command(interaction: discord.Interaction, o: str) -> None:
+            del interaction, o
+
+        group.add_command(command)
+
+    class HalfAgain(gettext.NullTranslations):
+        def pgettext(self, context: str, message: str) -> str:
+            return message + message[: len(message) // 2]
+
+    class Longer(Languages):
+        def shipped(self, locale: str) -> Language | None:
+            return Language("fr", "fr", HalfAgain()) if locale == "fr" else None
+
+    # English: 2 + 25 * (3 + 100 + 1 + 100 + 100 + 1) = 7627. Half again: + 25 * (1 + 50 + 50
+    # + 50) = 11402. Each of the three long strings gives way (-1250 each): 7652 fits, and
+    # every name stays translated.
+    translator = CommandTranslator(Longer(LOCALES_DIR), [group])
+    assert translator.trimmed == frozenset(
+        {
+            ("option description", "E" * 100),
+            ("command description", "D" * 100),
+            ("choice name", "C" * 100),
+        }
+    )

@@ -283,7 +283,7 @@ class TaflBot(commands.Bot):
         self.tree.add_command(self.gather_commands(self.cogs.values()))
         # Every command's, option's and choice's names and descriptions in the shipped
         # languages, from the catalogues (discord.py asks for each as it builds the payload).
-        await self.tree.set_translator(CommandTranslator(self.languages))
+        await self.tree.set_translator(CommandTranslator(self.languages, [self.tafl]))
         guild_id = self.settings.test_guild_id
         shards = self.settings.shards
         if shards is not None and 0 not in shards.ids:

@@ -73,11 +73,61 @@ def localized(language: Language, context: str, message: str) -> str | None:
     return text
 
 
+COMMAND_SIZE = 8000
+"""Discord's limit on one top-level command: the characters of every name, description and
+choice (name and value) of it, its subcommands and options, where for a string with
+localizations only the longest (the default included) counts."""
+
+TRIM_ORDER = (OPTION_DESCRIPTION, COMMAND_DESCRIPTION, CHOICE_NAME, OPTION_NAME, COMMAND_NAME)
+"""Which localizations give way first when a command would be too large."""
+
+Key = tuple[str, str]
+"""A string of the command tree: its context and its English."""
+
+
+def trimmed(
+    commands: Iterable[Node], languages: Languages, locales: Iterable[str]
+) -> frozenset[Key]:
+    """The strings whose localizations longer than their English are left out, so that each
+    top-level command fits :data:`COMMAND_SIZE` in every language at once: descriptions first,
+    then choices, option names and command names last (what players type and look for), in
+    each the strings that lengthen it most first (shorter translations are kept; Discord then
+    counts the English)."""
+    shown = [language for language in map(languages.shipped, locales) if language is not None]
+    left_out: set[Key] = set()
+    for root in commands:
+        entries = list(tree_entries([root]))
+        size = sum(len(entry.message) + len(entry.value) for entry in entries)
+        extra: dict[Key, int] = {}
+        for entry in entries:
+            texts = [localized(language, entry.context, entry.message) for language in shown]
+            longest = max((len(text) for text in texts if text is not None), default=0)
+            key = (entry.context, entry.message)
+            extra[key] = extra.get(key, 0) + max(0, longest - len(entry.message))
+        size += sum(extra.values())
+        longer = [(key, added) for key, added in extra.items() if added]
+        for key, added in sorted(longer, key=lambda item: (TRIM_ORDER.index(item[0][0]), -item[1])):
+            if size <= COMMAND_SIZE:
+                break
+            left_out.add(key)
+            size -= added
+    return frozenset(left_out)
+
+
 class CommandTranslator(app_commands.Translator):
     """Names and descriptions of the commands in each shipped language, from the catalogues."""
 
-    def __init__(self, languages: Languages) -> None:
+    def __init__(self, languages: Languages, commands: Iterable[Node] = ()) -> None:
+        """``commands``: the tree's top-level commands, whose size in every language together
+        must fit Discord's limit (:func:`trimmed`)."""
         self.languages = languages
+        self.trimmed = trimmed(commands, languages, (locale.value for locale in discord.Locale))
+        if self.trimmed:
+            log.info(
+                "%d strings keep their English in the command picker where a translation would"
+                " be longer: Discord's limit on a command's size",
+                len(self.trimmed),
+            )
 
     async def translate(
         self,
@@ -93,6 +143,8 @@ class CommandTranslator(app_commands.Translator):
         if where is None or language is None:
             return None
         text = localized(language, where, string.message)
+        if text is not None and (where, string.message) in self.trimmed:
+            text = text if len(text) <= len(string.message) else None
         if text is not None and not valid(where, text):
             log.warning("%s: %s %r is not a valid %s for Discord", locale.value, where, text, where)
             return None
@@ -114,6 +166,8 @@ class Entry:
     """Names that must differ from one another in every language share this key."""
     source: tuple[str, int] | None
     """The file and line of the command's code (a group has none)."""
+    value: str = ""
+    """A choice's value (Discord counts it in a command's size)."""
 
 
 def _source(command: Node) -> tuple[str, int] | None:
@@ -147,7 +201,7 @@ def tree_entries(commands: Iterable[Node], parent: str = "") -> Iterator[Entry]:
             yield Entry(OPTION_NAME, parameter.name, where, "/" + path, source)
             yield Entry(OPTION_DESCRIPTION, parameter.description, where, "", source)
             for choice in parameter.choices:
-                yield Entry(CHOICE_NAME, choice.name, where, "", source)
+                yield Entry(CHOICE_NAME, choice.name, where, "", source, str(choice.value))
 
 
 def command_messages(commands: Iterable[Node]) -> list[Message]:

@@ -215,12 +215,37 @@ def check_modal(data: JSON) -> None:
             _max_length(component.get("label"), 45, ("data", "components", "label"))
 
 
+MAX_COMMAND_SIZE = 8000
+
+
+def command_size(item: JSON) -> int:
+    """Discord's size of a command: the characters of its name, description and choices'
+    names and values, its options' and subcommands' included, where only the longest of a
+    string's localizations (its default included) counts."""
+
+    def longest(key: str) -> int:
+        texts = [str(item.get(key) or ""), *(item.get(f"{key}_localizations") or {}).values()]
+        return max(len(text) for text in texts)
+
+    size = longest("name") + longest("description") + len(str(item.get("value") or ""))
+    for child in [*(item.get("options") or []), *(item.get("choices") or [])]:
+        size += command_size(child)
+    return size
+
+
 def check_commands(commands: list[JSON]) -> None:
     """The checks of a bulk overwrite that discord.py does not already do locally."""
     if len(commands) > 100:
         raise invalid_form_body((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
     for index, command in enumerate(commands):
         _check_command(command, (index,))
+        size = command_size(command)
+        if size > MAX_COMMAND_SIZE:
+            raise invalid_form_body(
+                (index,),
+                "APPLICATION_COMMAND_TOO_LARGE",
+                f"Command exceeds maximum size ({MAX_COMMAND_SIZE}): {size}",
+            )
 
 
 def _check_command(command: JSON, path: tuple[str | int, ...]) -> None:

@@ -149,11 +149,13 @@ def unmarked(text: str) -> list[str]:
     return [part.strip() for part in parts if part.strip()]
 
 
-def pseudo(text: str, *, name: bool = False, limit: int | None = None) -> str:
+def pseudo(
+    text: str, *, name: bool = False, limit: int | None = None, lengthen: bool = True
+) -> str:
     """``text`` in the pseudo-locale: letters accented, lengthened by about a third (as
     French or German often are) and marked ``⟦…⟧``, placeholders and code kept. A ``name``
-    (a command's) is only accented, so that Discord still takes it; ``limit``: the length
-    Discord allows, kept with the marks."""
+    (a command's) is only accented, so that Discord still takes it; ``lengthen=False`` only
+    marks; ``limit``: the length Discord allows, kept with the marks."""
     parts: list[str] = []
     position = 0
     for kept in _KEPT.finditer(text):
@@ -165,7 +167,7 @@ def pseudo(text: str, *, name: bool = False, limit: int | None = None) -> str:
     if name:
         return accented
     letters = sum(ch.isalpha() for ch in text)
-    padding = "·" * max(1, round(letters / 3))
+    padding = "·" * max(1, round(letters / 3)) if lengthen else ""
     marked = f"{PSEUDO_OPEN}{accented}{padding}{PSEUDO_CLOSE}"
     if limit is not None and len(marked) > limit:
         marked = f"{PSEUDO_OPEN}{accented}"[: limit - 1] + PSEUDO_CLOSE
@@ -313,8 +315,11 @@ class Language:
         text = self.translations.pgettext(context, message)
         if text == message or (self.catalogue == ENGLISH and not self.is_pseudo):
             return None
-        # The pseudo-locale's names are only accented, so that Discord still takes them.
-        return pseudo(message, name=True) if self.is_pseudo and context in NAME_CONTEXTS else text
+        if self.is_pseudo and context in COMMAND_CONTEXTS:
+            # Names only accented, so that Discord still takes them; descriptions and choices
+            # marked but not lengthened: the picker's strings have a size limit of their own.
+            return pseudo(message, name=context in NAME_CONTEXTS, lengthen=False)
+        return text
 
     def command(self, path: str) -> str:
         """A command as this reader's Discord shows it (``tafl challenge`` → ``/tafl

@@ -31,7 +31,13 @@ from ..client import make_bot
 from ..compose import catalogs
 from ..compose.language import LOCALES_DIR, PSEUDO, Languages
 from ..runtime.config import load_settings
-from ..translator import Node, command_messages, command_problems
+from ..translator import (
+    CommandTranslator,
+    Key,
+    Node,
+    command_messages,
+    command_problems,
+)
 
 USAGE = "python -m bot catalogs {extract,update,check,init LANG}"
 
@@ -52,6 +58,13 @@ async def command_tree() -> list[Node]:
 def template_from_code() -> Catalog:
     """The template the code gives now."""
     return catalogs.extract(command_messages(asyncio.run(command_tree())))
+
+
+def left_out_of_the_picker(directory: Path) -> list[Key]:
+    """The strings whose translations (longer than the English) Discord's picker cannot hold:
+    /tafl would pass Discord's size limit (the English is shown for them)."""
+    tree = asyncio.run(command_tree())
+    return sorted(CommandTranslator(Languages(directory), tree).trimmed)
 
 
 def problems_in_commands(directory: Path) -> list[str]:
@@ -110,6 +123,14 @@ def _check(directory: Path, template_path: Path, complete: set[str]) -> int:
         for label in report.untranslated:
             print(f"  {'error: ' if strict else ''}in English: {label}")
         failed = failed or bool(report.errors) or (strict and bool(report.untranslated))
+    left_out = left_out_of_the_picker(directory)
+    if left_out:
+        print(
+            f"{len(left_out)} translations longer than their English are not shown in Discord's"
+            " command picker (the English is), to keep /tafl within Discord's 8000 characters;"
+            " a translation no longer than the English always is:"
+        )
+        print("".join(f"  [{context}] {english!r}\n" for context, english in left_out), end="")
     for problem in catalogs.code_problems():
         failed = True
         print(f"error: {problem}")
