@@ -1,6 +1,7 @@
 """Start the bot: ``python -m bot``, or its shards in N processes:
 ``python -m bot cluster --processes N``; or check on the running ones: ``python -m bot health
-[--ready]``."""
+[--ready]``; or keep the translations' catalogues: ``python -m bot catalogs
+extract|update|check|init LANG``."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import functools
 import sys
 from collections.abc import Callable, Sequence
 
-USAGE = "usage: python -m bot [cluster --processes N | health [--ready]]"
-COMMANDS = ("cluster", "health")
+USAGE = (
+    "usage: python -m bot [cluster --processes N | health [--ready]"
+    " | catalogs extract|update|check|init LANG]"
+)
+COMMANDS = ("cluster", "health", "catalogs")
 
 
 def main(argv: Sequence[str] = ()) -> int:
@@ -25,6 +29,10 @@ def main(argv: Sequence[str] = ()) -> int:
             from bot.discord_bot.main import probe
 
             start = functools.partial(probe.run, argv[1:])
+        elif argv and argv[0] == "catalogs":
+            from bot.discord_bot.main import catalogs
+
+            start = functools.partial(catalogs.run, argv[1:])
         elif argv:
             from bot.discord_bot.main import cluster
 

@@ -13,7 +13,7 @@ from refusals import refused, words_of
 from storage_helpers import FakeClock, open_storage, play_opening
 from without_discord import run_without_discord
 
-from bot.discord_bot.app.players import Players, SettingsChange
+from bot.discord_bot.app.players import SERVER_LANGUAGE, Players, SettingsChange
 from bot.storage import (
     MIN_GAMES_GLOBAL,
     MIN_GAMES_SERVER,
@@ -187,3 +187,55 @@ async def test_a_leaderboard_names_what_it_takes_to_appear(
         MIN_GAMES_GLOBAL,
         (),
     )
+
+
+async def test_a_server_chooses_its_language_among_those_the_bot_speaks(
+    storage: Storage,
+) -> None:
+    players = Players(
+        storage.preferences,
+        storage.settings,
+        storage.leaderboards,
+        storage.ratings,
+        storage.puzzles,
+        languages=["de", "es", "fr", "sv"],
+    )
+    assert await players.server_language(GUILD) is None
+    with refused("Manage Server"):
+        await players.set_server_language(GUILD, "fr", may_manage=False)
+    with refused("not a language") as refusal:
+        await players.set_server_language(GUILD, "klingon", may_manage=True)
+    assert words_of(refusal) == (
+        "'klingon' is not a language the bot speaks: choose English, Deutsch, español, "
+        "français, svenska."
+    )
+    assert (await players.set_server_language(GUILD, "fr", may_manage=True)).language == "fr"
+    assert await players.server_language(GUILD) == "fr"
+    assert (await players.set_server_language(GUILD, None, may_manage=True)).language is None
+    # The same through /tafl settings, with its other options.
+    with refused("not a language"):
+        await players.change_settings(GUILD, SettingsChange(language="tlh"), may_manage=True)
+    shown = await players.change_settings(
+        GUILD, SettingsChange(language="sv", threads=True), may_manage=True
+    )
+    assert (shown.settings.language, shown.settings.game_threads, shown.changed) == (
+        "sv",
+        True,
+        True,
+    )
+    shown = await players.change_settings(
+        GUILD, SettingsChange(language=SERVER_LANGUAGE), may_manage=True
+    )
+    assert shown.settings.language is None
+
+
+async def test_a_players_locale_is_remembered_for_notices_sent_later(storage: Storage) -> None:
+    players = players_on(storage)
+    assert await players.last_locale(7) is None
+    await players.note_locale(7, "sv-SE")
+    await players.note_locale(7, "sv-SE")  # unchanged: nothing written
+    assert await players.last_locale(7) == "sv-SE"
+    # Another process (a fresh service on the same database) reads it back.
+    assert await players_on(storage).last_locale(7) == "sv-SE"
+    await players.note_locale(7, "fr")
+    assert await players_on(storage).last_locale(7) == "fr"

@@ -163,7 +163,8 @@ def test_an_unknown_command_is_refused_with_the_usage(capsys: pytest.CaptureFixt
     assert main(["clutser"]) == 2
     assert capsys.readouterr().err == (
         "tafl bot: unknown command 'clutser'\n"
-        "usage: python -m bot [cluster --processes N | health [--ready]]\n"
+        "usage: python -m bot [cluster --processes N | health [--ready]"
+        " | catalogs extract|update|check|init LANG]\n"
     )
 
 

@@ -22,6 +22,8 @@ def test_defaults_and_values() -> None:
     assert settings.postgres.pool_size == 10 and settings.postgres.pool_wait == 30
     assert settings.postgres.statement_cache == 100 and settings.postgres.password is None
     assert load_settings({"DISCORD_TOKEN": "t", "TAFL_AI_WORKERS": " 5 "}).ai_workers == 5
+    assert not settings.pseudo_locale
+    assert load_settings({"DISCORD_TOKEN": "t", "TAFL_PSEUDO_LOCALE": "1"}).pseudo_locale
     assert "secret-token" not in repr(settings) and "secret-token" not in str(settings)
 
 

@@ -9,8 +9,10 @@ member may post one challenge every 20 s).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -527,3 +529,66 @@ async def test_while_the_ai_thinks_about_a_move_made_from_the_menu_the_channel_s
     public = [m for m in world.fake.bot_messages(channel)[before:] if not m.ephemeral]
     assert public == [reply], public  # one board: the move and the reply, nothing stale
     await world.command(sid, channel, "resign")
+
+
+async def test_french_players_see_french_commands_and_a_server_chooses_its_language(
+    world: World, bot_log: None
+) -> None:
+    """What the bot synced carries every command's French name and description (the English
+    names stay the commands' own, and work), and a member who manages the server sets its
+    language with /tafl settings."""
+    [tafl] = [c for c in world.fake.commands(world.guild) if c["name"] == "tafl"]
+    by_name = {command["name"]: command for command in tafl["options"]}
+    assert by_name["challenge"]["name_localizations"]["fr"] == "défier"
+    assert by_name["challenge"]["name_localizations"]["sv-SE"] == "utmana"
+    assert by_name["resign"]["name_localizations"]["fr"] == "abandonner"
+    # A description is shown in French where /tafl still fits Discord's size limit with it.
+    tournament = {c["name"]: c for c in by_name["tournament"]["options"]}
+    assert tournament["cancel"]["description_localizations"]["fr"] == "Annuler un tournoi"
+    settings = {option["name"]: option for option in by_name["settings"]["options"]}
+    assert settings["language"]["name_localizations"]["fr"] == "langue"
+    assert [choice["value"] for choice in settings["language"]["choices"]] == [
+        "server",
+        "en",
+        "de",
+        "es",
+        "fr",
+        "sv",
+    ]
+
+    vi = world.user("vi")
+    channel = world.channel("langue")
+    refused = await private_reply(await world.command(vi, channel, "settings", language="fr"))
+    assert "Manage Server" in refused.text, refused.text
+    managers = world.fake.create_role(world.guild, "gérants", Permission.MANAGE_GUILD)
+    world.fake.give_role(world.guild, vi, managers)
+    shown = await private_reply(await world.command(vi, channel, "settings", language="fr"))
+    [embed] = shown.embeds
+    assert embed["fields"][-1] == {"name": "Language", "value": "français", "inline": False}
+    back = await private_reply(await world.command(vi, channel, "settings", language="server"))
+    assert back.embeds[0]["fields"][-1]["value"] == "the server's own (its Discord language)"
+
+
+async def test_the_locale_a_player_last_used_is_kept_for_later(world: World, bot_log: None) -> None:
+    """Each interaction reports the user's client language; the bot keeps the last one (for
+    reminders and direct messages sent later, when no interaction tells it)."""
+    uma = world.user("uma")
+    channel = world.channel("locale")
+
+    def kept() -> str | None:
+        with sqlite3.connect(world.bot.env["TAFL_DATABASE"], timeout=10) as connection:
+            row = connection.execute(
+                "SELECT locale FROM players WHERE discord_user_id = ?", (uma.id,)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    for locale in ("sv-SE", "fr"):
+        asked = await world.fake.send_slash_command(
+            uma, channel, "tafl", subcommand="variants", locale=locale
+        )
+        await asked.wait_callback(timeout=WAIT)
+        deadline = asyncio.get_running_loop().time() + WAIT
+        # Kept beside the answer, in the database: nothing the stand-in sees says when.
+        while kept() != locale and asyncio.get_running_loop().time() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+        assert kept() == locale

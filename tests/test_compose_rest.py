@@ -166,6 +166,22 @@ def test_the_settings_say_who_may_change_them() -> None:
     assert answer.post.private and card is not None
     assert card.footer == "Members with the Manage Server permission can change these."
     assert card.fields[0].name == "Where games are played"
+    assert (card.fields[-1].name, card.fields[-1].value) == (
+        "Language",
+        "the server's own (its Discord language)",
+    )
+    [chosen] = players.settings_answer(
+        SettingsShown(ServerSettings(10, language="fr"), may_change=True, changed=True)
+    )
+    assert chosen.post.card is not None and chosen.post.card.fields[-1].value == "français"
+    assert [choice.value for choice in players.LANGUAGES_OFFERED] == [
+        "server",
+        "en",
+        "de",
+        "es",
+        "fr",
+        "sv",
+    ]
 
 
 async def test_a_replay_too_big_for_one_upload_is_drawn_smaller_or_refused() -> None:

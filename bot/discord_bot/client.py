@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.ai import AIService
 from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
-from bot.storage import GameRecord, LeaseKeeper, Lost, Storage, Venue
+from bot.storage import GameRecord, LeaseKeeper, Lost, Storage, StorageError, Venue
 
 from .app.ai_turns import AITurns
 from .app.challenges import ChallengeService
@@ -40,6 +40,7 @@ from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
 from .compose.board import CAPTION_WORDS
+from .compose.language import Languages
 from .lobby_desk import DiscordVenues, LobbyDesk
 from .runtime.config import Settings
 from .runtime.gateway import Gateway
@@ -48,6 +49,7 @@ from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
 from .tournament_desk import TournamentDesk
+from .translator import CommandTranslator
 
 if TYPE_CHECKING:
     from .runtime.metrics import Metrics
@@ -148,12 +150,15 @@ class TaflBot(commands.Bot):
         """The AI's turns in games: one search at a time per game, retried, played in time."""
         self.puzzles = PuzzleSessions(storage)
         """Who is given which puzzle, and what each move does to their go."""
+        self.languages = Languages(pseudo=settings.pseudo_locale)
+        """The shipped catalogues: the language each reader's locale gets."""
         self.players = Players(
             storage.preferences,
             storage.settings,
             storage.leaderboards,
             storage.ratings,
             storage.puzzles,
+            languages=self.languages.codes,
         )
         """Preferences, server settings, records and leaderboards."""
         self.lobby = LobbyService(storage, self.hub, DiscordVenues(self))
@@ -278,8 +283,33 @@ class TaflBot(commands.Bot):
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
-        # One cog per feature; playing is built with what it uses, the others still reach what
-        # they share through the bot (hub, table, play, puzzles, desks), never one another.
+        for feature in self.features():
+            await self.add_cog(feature)
+        self.add_dynamic_items(*self.table.controls())
+        self.tree.add_command(self.gather_commands(self.cogs.values()))
+        # Every command's, option's and choice's names and descriptions in the shipped
+        # languages, from the catalogues (discord.py asks for each as it builds the payload).
+        await self.tree.set_translator(CommandTranslator(self.languages, [self.tafl]))
+        guild_id = self.settings.test_guild_id
+        shards = self.settings.shards
+        if shards is not None and 0 not in shards.ids:
+            # One sync is enough for every process of a sharded bot: the one running shard 0
+            # (there is always exactly one) does it.
+            log.info("commands are synced by the process that runs shard 0")
+        elif guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.tree.clear_commands(guild=None)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to the test server %d", guild_id)
+        else:
+            await self.tree.sync()
+            log.info("commands synced globally")
+
+    def features(self) -> tuple[commands.Cog, ...]:
+        """One cog per feature, each built with what it uses (services, the table, a sibling's
+        entry point as a callable), never the bot; the tournaments' desk is handed the
+        tournaments' cog's news."""
         tournaments = Tournaments(
             self.tournaments,
             self.table,
@@ -288,7 +318,7 @@ class TaflBot(commands.Bot):
             called_off=self.play.called_off,
         )
         self.tournament_desk.serve(self.tournaments, tournaments.show)
-        features = (
+        return (
             Lobby(self.lobby, self.table, self.lobby_desk),
             tournaments,
             Challenges(
@@ -321,30 +351,23 @@ class TaflBot(commands.Bot):
                 settled_at_start=self.settled_at_start,
             ),
         )
+
+    def gather_commands(self, features: Iterable[commands.Cog]) -> app_commands.Group:
+        """Gather the plain commands each feature declares under the single ``/tafl`` group
+        (taken off the tree's top level, where adding a cog put them)."""
         for feature in features:
-            await self.add_cog(feature)
-        self.add_dynamic_items(*self.table.controls())
-        # Each cog declares plain commands; gather them under the single /tafl group.
-        for cog in self.cogs.values():
-            for command in cog.__cog_app_commands__:
+            for command in feature.__cog_app_commands__:
                 self.tree.remove_command(command.name)
                 self.tafl.add_command(command)
-        self.tree.add_command(self.tafl)
-        guild_id = self.settings.test_guild_id
-        shards = self.settings.shards
-        if shards is not None and 0 not in shards.ids:
-            # One sync is enough for every process of a sharded bot: the one running shard 0
-            # (there is always exactly one) does it.
-            log.info("commands are synced by the process that runs shard 0")
-        elif guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            self.tree.copy_global_to(guild=guild)
-            self.tree.clear_commands(guild=None)
-            await self.tree.sync(guild=guild)
-            log.info("commands synced to the test server %d", guild_id)
-        else:
-            await self.tree.sync()
-            log.info("commands synced globally")
+        return self.tafl
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Keep the locale each player's Discord client reports, for what is sent to them
+        later (reminders, direct messages of the lobby); written only when it changed."""
+        try:
+            await self.players.note_locale(interaction.user.id, interaction.locale.value)
+        except StorageError as error:  # the interaction itself is answered all the same
+            log.warning("could not keep the locale of user %d: %s", interaction.user.id, error)
 
     def _command_list(self) -> list[tuple[str, str]]:
         """The commands under /tafl, as /tafl help lists them (name, description)."""

@@ -467,6 +467,9 @@ class ServerSettings:
     """The times per move (seconds) its members may seek (empty: every one the lobby offers)."""
     tournament_role: int | None = None
     """The role whose members may run tournaments (besides members who may manage the server)."""
+    language: str | None = None
+    """The Discord locale (``fr``, ``es-ES``...) its channels read the bot in (``None``: the
+    server's preferred locale, as Discord reports it)."""
 
 
 @dataclass(frozen=True)

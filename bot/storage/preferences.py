@@ -60,3 +60,31 @@ class PreferencesStore:
                 (player, preferences.theme, int(preferences.flip), int(preferences.notify), now),
             )
         return await self.get(preferences.user_id)
+
+    async def locale(self, user_id: int) -> str | None:
+        """The Discord locale ``user_id``'s client last reported (``None``: never seen)."""
+        async with self._db.read() as connection:
+            value = await connection.fetch_value(
+                "SELECT locale FROM players WHERE discord_user_id = ?", (user_id,)
+            )
+        return None if value is None else str(value)
+
+    async def note_locale(self, user_id: int, locale: str, display_name: str | None = None) -> bool:
+        """Keep ``locale`` as the one ``user_id`` last used; ``True`` if it changed (the row is
+        written only then)."""
+        if not 2 <= len(locale) <= 16:
+            raise ValueError(f"not a locale: {locale!r}")
+        async with self._db.transaction() as connection:
+            # One statement: a new player's row is made with it; a known player's is written
+            # only when the locale changed (no write, no new row version, otherwise).
+            changed = await connection.fetch_value(
+                """
+                INSERT INTO players (discord_user_id, display_name, locale, created_at)
+                VALUES (?, ?, ?, ?)
+                ON CONFLICT (discord_user_id) DO UPDATE SET locale = excluded.locale
+                WHERE players.locale IS NULL OR players.locale <> excluded.locale
+                RETURNING id
+                """,
+                (user_id, display_name, locale, self._db.now()),
+            )
+        return changed is not None

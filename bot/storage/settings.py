@@ -15,7 +15,8 @@ async def fetch_settings(connection: Connection, guild_id: int | None) -> Server
     rows = list(
         await connection.fetch(
             "SELECT rated_ai_games, game_threads, default_move_seconds, lobby, lobby_channels,"
-            " lobby_variants, lobby_times, tournament_role FROM guild_settings WHERE guild_id = ?",
+            " lobby_variants, lobby_times, tournament_role, language FROM guild_settings"
+            " WHERE guild_id = ?",
             (guild_id,),
         )
     )
@@ -32,6 +33,7 @@ async def fetch_settings(connection: Connection, guild_id: int | None) -> Server
         lobby_variants=frozenset(_parts(row["lobby_variants"])),
         lobby_times=frozenset(int(part) for part in _parts(row["lobby_times"])),
         tournament_role=row["tournament_role"],
+        language=row["language"],
     )
 
 
@@ -64,8 +66,9 @@ class SettingsStore:
                 """
                 INSERT INTO guild_settings
                     (guild_id, rated_ai_games, game_threads, default_move_seconds, lobby,
-                     lobby_channels, lobby_variants, lobby_times, tournament_role, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     lobby_channels, lobby_variants, lobby_times, tournament_role, language,
+                     updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (guild_id) DO UPDATE SET
                     rated_ai_games = excluded.rated_ai_games,
                     game_threads = excluded.game_threads,
@@ -75,6 +78,7 @@ class SettingsStore:
                     lobby_variants = excluded.lobby_variants,
                     lobby_times = excluded.lobby_times,
                     tournament_role = excluded.tournament_role,
+                    language = excluded.language,
                     updated_at = excluded.updated_at
                 """,
                 (
@@ -87,10 +91,15 @@ class SettingsStore:
                     _joined(settings.lobby_variants),
                     _joined(settings.lobby_times),
                     settings.tournament_role,
+                    settings.language,
                     self._db.now(),
                 ),
             )
             return await fetch_settings(connection, settings.guild_id)
+
+    async def set_language(self, guild_id: int, language: str | None) -> ServerSettings:
+        """Set the locale a server's channels read the bot in (``None``: the server's own)."""
+        return await self.save(replace(await self.get(guild_id), language=language))
 
     async def set_rated_ai_games(self, guild_id: int, enabled: bool) -> ServerSettings:
         """Turn rating of games against the AI on or off for games *created* from now on."""

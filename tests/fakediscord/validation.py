@@ -215,12 +215,37 @@ def check_modal(data: JSON) -> None:
             _max_length(component.get("label"), 45, ("data", "components", "label"))
 
 
+MAX_COMMAND_SIZE = 8000
+
+
+def command_size(item: JSON) -> int:
+    """Discord's size of a command: the characters of its name, description and choices'
+    names and values, its options' and subcommands' included, where only the longest of a
+    string's localizations (its default included) counts."""
+
+    def longest(key: str) -> int:
+        texts = [str(item.get(key) or ""), *(item.get(f"{key}_localizations") or {}).values()]
+        return max(len(text) for text in texts)
+
+    size = longest("name") + longest("description") + len(str(item.get("value") or ""))
+    for child in [*(item.get("options") or []), *(item.get("choices") or [])]:
+        size += command_size(child)
+    return size
+
+
 def check_commands(commands: list[JSON]) -> None:
     """The checks of a bulk overwrite that discord.py does not already do locally."""
     if len(commands) > 100:
         raise invalid_form_body((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
     for index, command in enumerate(commands):
         _check_command(command, (index,))
+        size = command_size(command)
+        if size > MAX_COMMAND_SIZE:
+            raise invalid_form_body(
+                (index,),
+                "APPLICATION_COMMAND_TOO_LARGE",
+                f"Command exceeds maximum size ({MAX_COMMAND_SIZE}): {size}",
+            )
 
 
 def _check_command(command: JSON, path: tuple[str | int, ...]) -> None:
@@ -239,7 +264,9 @@ def _check_command(command: JSON, path: tuple[str | int, ...]) -> None:
         raise invalid_form_body(
             (*path, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
         )
+    _check_localizations(command, path, name_rule=kind == 1)
     options = command.get("options") or []
+    _check_unique_names(options, (*path, "options"))
     if len(options) > 25:
         raise invalid_form_body(
             (*path, "options"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
@@ -264,11 +291,104 @@ def _check_command(command: JSON, path: tuple[str | int, ...]) -> None:
             raise invalid_form_body(
                 (*option_path, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
             )
+        for choice_index, choice in enumerate(option.get("choices") or []):
+            choice_path = (*option_path, "choices", choice_index)
+            for locale, label in (choice.get("name_localizations") or {}).items():
+                _check_locale(locale, (*choice_path, "name_localizations"))
+                if not 1 <= len(label) <= 100:
+                    raise invalid_form_body(
+                        (*choice_path, "name_localizations", locale),
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 100 in length.",
+                    )
         if option.get("choices") and option.get("autocomplete"):
             raise invalid_form_body(
                 (*option_path, "autocomplete"),
                 "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_INVALID",
                 "Autocomplete cannot be set on options with choices",
+            )
+
+
+DISCORD_LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+"""The locales Discord takes in ``name_localizations`` and ``description_localizations``."""
+
+
+def _check_locale(locale: str, path: tuple[str | int, ...]) -> None:
+    if locale not in DISCORD_LOCALES:
+        raise invalid_form_body((*path, locale), "LOCALE_INVALID", f"Invalid locale {locale!r}")
+
+
+def _check_localizations(item: JSON, path: tuple[str | int, ...], *, name_rule: bool) -> None:
+    """A command's or option's localized names follow its name's rules (lowercase where the
+    script has case); its localized descriptions, its description's."""
+    for locale, name in (item.get("name_localizations") or {}).items():
+        _check_locale(locale, (*path, "name_localizations"))
+        if not _COMMAND_NAME.match(name) or (name_rule and name != name.lower()):
+            raise invalid_form_body(
+                (*path, "name_localizations", locale),
+                "APPLICATION_COMMAND_INVALID_NAME",
+                f"Invalid name {name!r}",
+            )
+    for locale, text in (item.get("description_localizations") or {}).items():
+        _check_locale(locale, (*path, "description_localizations"))
+        if not 1 <= len(text) <= 100:
+            raise invalid_form_body(
+                (*path, "description_localizations", locale),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            )
+
+
+def _check_unique_names(items: list[JSON], path: tuple[str | int, ...]) -> None:
+    """Options (or subcommands) of one command have different names in every locale."""
+    locales = {locale for item in items for locale in item.get("name_localizations") or {}}
+    for locale in (None, *sorted(locales)):
+        names = [
+            item["name"]
+            if locale is None
+            else (item.get("name_localizations") or {}).get(locale, item["name"])
+            for item in items
+        ]
+        if len(names) != len(set(names)):
+            raise invalid_form_body(
+                path,
+                "APPLICATION_COMMAND_DUPLICATE_NAME",
+                f"Command names must be unique ({locale or 'default'}: {sorted(names)})",
             )
 
 

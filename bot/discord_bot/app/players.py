@@ -5,6 +5,8 @@ leaderboards. Nothing here talks to Discord: the settings, preferences and info 
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 
 from bot.engine import VARIANTS, get_variant
@@ -60,6 +62,14 @@ class NotATheme(Refusal):
 
 
 @dataclass(frozen=True)
+class NotALanguage(Refusal):
+    """``text`` is not a language the bot speaks (``offered``: the Discord locales it does)."""
+
+    text: str
+    offered: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class SettingsChange:
     """The options of ``/tafl settings`` as given (``None``: left as it is)."""
 
@@ -79,6 +89,9 @@ class SettingsChange:
     """Times per move separated by spaces or commas, or ``all``."""
     organisers: int | None = None
     """A role whose members may run tournaments; the same role again takes it off."""
+    language: str | None = None
+    """The language the server's channels read (a shipped catalogue's code, ``en``), or
+    :data:`SERVER_LANGUAGE`: the server's preferred locale again."""
 
     @property
     def empty(self) -> bool:
@@ -120,6 +133,13 @@ class Leaderboard:
     """Rated games of the variant a player needs to appear on it."""
 
 
+SERVER_LANGUAGE = "server"
+"""``/tafl settings language``'s choice for the server's own preferred locale (as Discord
+reports it), the default."""
+LOCALES_REMEMBERED = 4096
+"""Players whose locale the service keeps in memory (the rest are read back when needed)."""
+
+
 class Players:
     """Preferences, server settings, records and leaderboards, kept in storage."""
 
@@ -130,9 +150,17 @@ class Players:
         leaderboards: LeaderboardStore,
         ratings: RatingStore,
         puzzles: PuzzleStore,
+        *,
+        languages: Iterable[str] = (),
     ) -> None:
+        """``languages``: the languages a server may choose for its channels (the shipped
+        catalogues' codes; English, ``en``, is always one)."""
         self._preferences = preferences
         self._settings = settings
+        self.languages = tuple(dict.fromkeys(("en", *languages)))
+        self._locales: OrderedDict[int, str] = OrderedDict()
+        """The locale each player was last seen with (the most recent few thousand), so that
+        an interaction costs no database write unless their locale changed."""
         self._leaderboards = leaderboards
         self._ratings = ratings
         self._puzzles = puzzles
@@ -169,10 +197,51 @@ class Players:
         if not may_manage:
             # Discord cannot hide one subcommand from members, so the rule is kept here.
             raise Refused(MayNotManage())
+        if change.language not in (None, SERVER_LANGUAGE, *self.languages):
+            raise Refused(NotALanguage(str(change.language), self.languages))
         updated = changed_settings(current, change)
         if updated != current:
             updated = await self._settings.save(updated)
         return SettingsShown(updated, may_change=True, changed=updated != current)
+
+    # ------------------------------------------------------------------ languages
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The locale a server chose for its channels (``None``: its preferred locale, as
+        Discord reports it with each interaction)."""
+        return (await self._settings.get(guild_id)).language
+
+    async def set_server_language(
+        self, guild_id: int, language: str | None, *, may_manage: bool
+    ) -> ServerSettings:
+        """Choose the language a server's channels read (``None``: the server's preferred
+        locale again); only members who may manage the server, and only a language offered."""
+        if not may_manage:
+            raise Refused(MayNotManage())
+        if language not in (None, *self.languages):
+            raise Refused(NotALanguage(str(language), self.languages))
+        current = await self._settings.get(guild_id)
+        if current.language == language:
+            return current
+        return await self._settings.set_language(guild_id, language)
+
+    async def note_locale(self, user_id: int, locale: str) -> None:
+        """Remember the locale a player's Discord client reported, for what is sent to them
+        later (reminders, direct messages); stored only when it changed."""
+        if self._locales.get(user_id) == locale:
+            self._locales.move_to_end(user_id)
+            return
+        await self._preferences.note_locale(user_id, locale)
+        self._locales[user_id] = locale
+        self._locales.move_to_end(user_id)
+        while len(self._locales) > LOCALES_REMEMBERED:
+            self._locales.popitem(last=False)
+
+    async def last_locale(self, user_id: int) -> str | None:
+        """The locale a player last used (``None``: never seen), for notices sent later."""
+        if user_id in self._locales:
+            return self._locales[user_id]
+        return await self._preferences.locale(user_id)
 
     # ------------------------------------------------------------------ records
 
@@ -222,6 +291,9 @@ def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerS
         # Naming the same role again takes it off.
         same = updated.tournament_role == change.organisers
         updated = replace(updated, tournament_role=None if same else change.organisers)
+    if change.language is not None:
+        language = None if change.language == SERVER_LANGUAGE else change.language
+        updated = replace(updated, language=language)
     return updated
 
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 from ..app.durations import TIME_MAX_LENGTH
 from ..app.players import Players, SettingsChange
 from ..compose import players as compose
-from ..table import Table
+from ..table import Table, choices
 
 
 class ServerOptions(commands.Cog):
@@ -37,7 +37,9 @@ class ServerOptions(commands.Cog):
         lobby_variants="Variants members may seek, by name, like 'copenhagen tablut' ('all')",
         lobby_times="Times per move members may seek, like '1d 3d' ('all')",
         organisers="A role whose members may run tournaments (again to remove it)",
+        language=compose.SETTINGS_LANGUAGE_OPTION,
     )
+    @app_commands.choices(language=choices(compose.LANGUAGES_OFFERED))
     @app_commands.guild_only()
     async def settings(
         self,
@@ -51,6 +53,7 @@ class ServerOptions(commands.Cog):
         lobby_variants: app_commands.Range[str, 1, 100] | None = None,
         lobby_times: app_commands.Range[str, 1, 100] | None = None,
         organisers: discord.Role | None = None,
+        language: str | None = None,
     ) -> None:
         """Show the server's settings to anyone; change those given, for members who may manage
         the server."""
@@ -65,6 +68,7 @@ class ServerOptions(commands.Cog):
             lobby_variants=lobby_variants,
             lobby_times=lobby_times,
             organisers=None if organisers is None else organisers.id,
+            language=language,
         )
         shown = await self.players.change_settings(
             interaction.guild_id, change, may_manage=interaction.permissions.manage_guild

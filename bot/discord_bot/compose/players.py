@@ -14,8 +14,10 @@ from bot.storage import PlayerPreferences, PuzzleRating, Results, ServerSettings
 
 from ..app.durations import NO_LIMIT_HINT, describe_duration
 from ..app.players import (
+    SERVER_LANGUAGE,
     Leaderboard,
     MayNotManage,
+    NotALanguage,
     NotALobbyTime,
     NotATheme,
     NotAVariant,
@@ -24,6 +26,7 @@ from ..app.players import (
 )
 from .board import TOP_SIDE, plural, rating_with_games, side_record, theme_of
 from .errors import refusal_words
+from .language import ENGLISH, autonym, shipped_codes
 from .post import Answer, Card, Choice, Field, Post
 
 # ---------------------------------------------------------------------------- options
@@ -36,6 +39,13 @@ SETTINGS_TIME_OPTION = f"Default time per move for challenges, like 24h or 3d; {
 """What /tafl settings' time option asks for."""
 SCOPES = (Choice("This server", "server"), Choice("Everywhere", "global"))
 """Where /tafl leaderboard looks."""
+LANGUAGES_OFFERED = (
+    Choice("The server's own (its Discord language)", SERVER_LANGUAGE),
+    *(Choice(autonym(code), code) for code in (ENGLISH, *shipped_codes())),
+)
+"""The languages /tafl settings offers for the server's channels, each named in itself."""
+SETTINGS_LANGUAGE_OPTION = "The language of the bot's messages in this server's channels"
+"""What /tafl settings' language option does."""
 
 # ---------------------------------------------------------------------------- /tafl stats
 
@@ -197,6 +207,13 @@ def settings_answer(shown: SettingsShown) -> list[Answer]:
             + ("" if role is None else f", and members with <@&{role}>"),
             inline=False,
         ),
+        Field(
+            "Language",
+            "the server's own (its Discord language)"
+            if settings.language is None
+            else autonym(settings.language),
+            inline=False,
+        ),
     )
     if shown.changed:
         footer = "Changes apply to games started from now on."
@@ -258,3 +275,9 @@ def _(refusal: NotALobbyTime) -> str:
 @refusal_words.register
 def _(refusal: NotATheme) -> str:
     return f"{refusal.text!r} is not a theme: choose {' or '.join(refusal.themes)}."
+
+
+@refusal_words.register
+def _(refusal: NotALanguage) -> str:
+    offered = ", ".join(autonym(locale) for locale in refusal.offered)
+    return f"{refusal.text!r} is not a language the bot speaks: choose {offered}."

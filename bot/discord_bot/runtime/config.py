@@ -70,6 +70,9 @@ class Settings:
     http_port: int | None = None
     """``TAFL_HTTP_PORT``: the port of ``/healthz``, ``/readyz`` and ``/metrics``; ``None``
     (the default): no endpoint."""
+    pseudo_locale: bool = False
+    """``TAFL_PSEUDO_LOCALE=1``: every player reads the pseudo-locale (each translated string
+    marked and lengthened, ``⟦Ŷöûŕ ɱöṽé···⟧``), to find text that escaped translation."""
     postgres: PostgresOptions = field(default_factory=PostgresOptions)
     """``TAFL_DB_POOL_SIZE``, ``TAFL_DB_POOL_WAIT``, ``TAFL_DB_CONNECT_TIMEOUT``,
     ``TAFL_DB_STATEMENT_CACHE``, ``TAFL_DATABASE_PASSWORD`` and ``TAFL_DATABASE_LISTEN_URL``:
@@ -87,7 +90,8 @@ class Settings:
             f"challenge_expiry={self.challenge_expiry!r}, shards={shards!r}, "
             f"ai_workers={self.ai_workers!r}, instance={self.instance!r}, "
             f"lease_seconds={self.lease_seconds!r}, http_host={self.http_host!r}, "
-            f"http_port={self.http_port!r}, postgres={self.postgres!r})"
+            f"http_port={self.http_port!r}, pseudo_locale={self.pseudo_locale!r}, "
+            f"postgres={self.postgres!r})"
         )
 
 
@@ -124,6 +128,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         log_level=level,
         loop_monitor=environ.get("TAFL_LOOP_MONITOR", "").strip().lower() in ("1", "true", "yes"),
         timer_tick=_number(environ, "TAFL_TIMER_TICK", 5.0, minimum=0.1),
+        pseudo_locale=environ.get("TAFL_PSEUDO_LOCALE", "").strip().lower() in ("1", "true", "yes"),
         challenge_expiry=int(_number(environ, "TAFL_CHALLENGE_EXPIRY", 15 * 60, minimum=5)),
         shards=_shards(environ),
         ai_workers=_ai_workers(environ),
