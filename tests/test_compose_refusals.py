@@ -13,6 +13,7 @@ import bot.discord_bot.app as app_package
 import bot.discord_bot.compose as compose_package
 from bot.discord_bot.app.errors import Refusal, Refused
 from bot.discord_bot.compose.errors import refusal_words
+from bot.discord_bot.compose.language import ENGLISH_LANGUAGE, Language
 from bot.discord_bot.table import friendly_message
 
 
@@ -61,7 +62,7 @@ class _Worded(Refusal):
 
 
 @refusal_words.register
-def _(refusal: _Worded) -> str:
+def _(refusal: _Worded, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"Wait {refusal.seconds} s."
 
 

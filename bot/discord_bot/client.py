@@ -169,7 +169,14 @@ class TaflBot(commands.Bot):
         """The servers' tournaments, from sign-up to the podium."""
         self.lobby_venues = LobbyVenues(self.hub)
         """The table's keeper of games across servers (the lobby's desk, once built)."""
-        self.table = Table(self, self.hub, self.lobby_venues)
+        self.table = Table(
+            self,
+            self.hub,
+            self.lobby_venues,
+            languages=self.languages,
+            server_language=self.players.server_language,
+            last_locale=self.players.last_locale,
+        )
         """The Discord edge: sends what is composed, answers every command and click."""
         self.puzzle_cog = Puzzles(
             self.puzzles,

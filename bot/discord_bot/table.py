@@ -47,6 +47,7 @@ from .app.errors import Refused
 from .app.games import GameHub
 from .compose import errors as words
 from .compose.board import retired_board
+from .compose.language import ENGLISH_LANGUAGE, Language, Languages
 from .compose.post import (
     Animation,
     Answer,
@@ -676,11 +677,12 @@ async def answer(
 # ---------------------------------------------------------------------------- errors
 
 
-def friendly_message(error: BaseException) -> str | None:
-    """The reply for an expected error, or ``None`` for a bug (which must be logged)."""
+def friendly_message(error: BaseException, lang: Language = ENGLISH_LANGUAGE) -> str | None:
+    """The reply for an expected error, in ``lang``, or ``None`` for a bug (which must be
+    logged)."""
     original = getattr(error, "original", error)
     if isinstance(original, Refused):
-        return words.refusal_words(original.refusal)
+        return words.refusal_words(original.refusal, lang)
     if isinstance(original, StorageError):
         return words.storage_words(original)
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -702,9 +704,15 @@ async def reply_private(interaction: discord.Interaction, message: str) -> None:
         log.warning("could not deliver a reply: %s", message)
 
 
-async def report(interaction: discord.Interaction, error: BaseException, where: str) -> None:
-    """Reply privately: the reason for expected errors, a generic line (and a log) for bugs."""
-    message = friendly_message(error)
+async def report(
+    interaction: discord.Interaction,
+    error: BaseException,
+    where: str,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> None:
+    """Reply privately, in ``lang`` (the reader's): the reason for expected errors, a generic
+    line (and a log) for bugs."""
+    message = friendly_message(error, lang)
     original = getattr(error, "original", error)
     if expired(original):
         # The answer missed Discord's window (the event loop stalled past the watchdog): the
@@ -781,10 +789,25 @@ class Table:
     """Sends what the composition built, records boards through the games service, and
     answers every command and click in time; see the module's notes."""
 
-    def __init__(self, client: discord.Client, games: GameHub, venues: Venues) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        games: GameHub,
+        venues: Venues,
+        *,
+        languages: Languages | None = None,
+        server_language: Callable[[int], Awaitable[str | None]] | None = None,
+        last_locale: Callable[[int], Awaitable[str | None]] | None = None,
+    ) -> None:
+        """``languages``: the shipped catalogues; ``server_language``: the language a server
+        chose for its channels (the players service's); ``last_locale``: the locale a player
+        last used (for what is sent to them later)."""
         self.client = client
         self.games = games
         self.venues = venues
+        self.languages = languages or Languages()
+        self._server_language = server_language
+        self._last_locale = last_locale
         self.in_flight: set[asyncio.Task[object]] = set()
         """Tasks handling an interaction right now (see :meth:`track`)."""
         self._arrived: dict[int, float] = {}
@@ -818,8 +841,54 @@ class Table:
     async def report(
         self, interaction: discord.Interaction, error: BaseException, where: str
     ) -> None:
-        """The error funnel: see :func:`report`."""
-        await report(interaction, error, where)
+        """The error funnel, in the reader's language: see :func:`report`."""
+        await report(interaction, error, where, self.reader(interaction))
+
+    # ------------------------------------------------------------------ languages
+
+    def reader(self, interaction: discord.Interaction) -> Language:
+        """The language of what only the person who acted reads (a private answer, their
+        puzzle): their Discord client's."""
+        return self.languages.for_reader(interaction.locale.value)
+
+    async def channel_language(
+        self, guild_id: int | None, guild_locale: str | None = None
+    ) -> Language:
+        """The language of what a server's channels read (boards, announcements, tournament
+        posts): the one the server chose (``/tafl settings language``), else the server's
+        own Discord language (``guild_locale``, or the cached server's); English in a direct
+        message."""
+        if guild_id is None:
+            return self.languages.for_channel(None, None)
+        chosen = None
+        if self._server_language is not None:
+            try:
+                chosen = await self._server_language(guild_id)
+            except StorageError as error:  # the words matter less than the answer
+                log.warning("could not read the language of server %d: %s", guild_id, error)
+        if guild_locale is None:
+            guild = self.client.get_guild(guild_id)
+            guild_locale = None if guild is None else guild.preferred_locale.value
+        return self.languages.for_channel(chosen, guild_locale)
+
+    async def interaction_language(self, interaction: discord.Interaction) -> Language:
+        """The language of what the channel of an interaction reads (see
+        :meth:`channel_language`)."""
+        locale = interaction.guild_locale
+        return await self.channel_language(
+            interaction.guild_id, None if locale is None else locale.value
+        )
+
+    async def player_language(self, user_id: int) -> Language:
+        """The language of what is sent to a player later, on no interaction of theirs (a
+        reminder, a direct message): the one their client last reported."""
+        locale = None
+        if self._last_locale is not None:
+            try:
+                locale = await self._last_locale(user_id)
+            except StorageError as error:
+                log.warning("could not read the locale of user %d: %s", user_id, error)
+        return self.languages.for_reader(locale)
 
     # ------------------------------------------------------------------ controls
 
@@ -873,7 +942,9 @@ class Table:
                 raise RuntimeError(f"no handler is registered for {kind.__name__}")
             await handler(interaction, ident)
         except Exception as error:
-            await report(interaction, error, f"a click on {kind.__name__}")
+            await report(
+                interaction, error, f"a click on {kind.__name__}", self.reader(interaction)
+            )
 
     # ------------------------------------------------------------------ sending
 

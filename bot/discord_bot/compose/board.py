@@ -93,6 +93,7 @@ from ..app.games import (
     TakenBack,
 )
 from .errors import refusal_words, seconds_left
+from .language import ENGLISH_LANGUAGE, Language
 from .post import (
     Answer,
     BoardPost,
@@ -1440,7 +1441,7 @@ START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
 
 
 @refusal_words.register
-def unsaved_words(refusal: ResultUnsaved) -> str:
+def unsaved_words(refusal: ResultUnsaved, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A move recorded that ended the game, its result not saved (said to everyone)."""
     move = refusal.move or "the last move"
     then = (
@@ -1456,7 +1457,7 @@ def unsaved_words(refusal: ResultUnsaved) -> str:
 
 
 @refusal_words.register
-def adjourned_words(refusal: GameAdjourned) -> str:
+def adjourned_words(refusal: GameAdjourned, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why a game across servers waits: whose venue was deleted, how they continue the game,
     and by when (or they forfeit it)."""
     player = plain_name(refusal.player)
@@ -1471,23 +1472,23 @@ def adjourned_words(refusal: GameAdjourned) -> str:
 
 
 @refusal_words.register
-def _(refusal: GameOver) -> str:
+def _(refusal: GameOver, lang: Language = ENGLISH_LANGUAGE) -> str:
     ended = game_over(refusal.record)
     return f"{ended} {START_NEW}" if refusal.new_game else ended
 
 
 @refusal_words.register
-def _(refusal: NoGame) -> str:
+def _(refusal: NoGame, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "There is no game in this channel. Start one with `/tafl challenge` or `/tafl play`."
 
 
 @refusal_words.register
-def _(refusal: NotPlaying) -> str:
+def _(refusal: NotPlaying, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You are not playing in this game."
 
 
 @refusal_words.register
-def _(refusal: NotYourTurn) -> str:
+def _(refusal: NotYourTurn, lang: Language = ENGLISH_LANGUAGE) -> str:
     # A private reply, so a mention shows the name without notifying anyone.
     side, mover = refusal.side.value, refusal.mover
     if mover.is_ai:
@@ -1502,22 +1503,22 @@ def _(refusal: NotYourTurn) -> str:
 
 
 @refusal_words.register
-def _(refusal: NotAITurn) -> str:
+def _(refusal: NotAITurn, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "It is not the AI's turn."
 
 
 @refusal_words.register
-def _(refusal: AlreadyOver) -> str:
+def _(refusal: AlreadyOver, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "This game is already over."
 
 
 @refusal_words.register
-def _(refusal: IllegalMove) -> str:
+def _(refusal: IllegalMove, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"Illegal move: {refusal.reason}"
 
 
 @refusal_words.register
-def _(refusal: MoveOvertaken) -> str:
+def _(refusal: MoveOvertaken, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.look_at_board:
         return (
             "The position changed before your move arrived; look at the board again "
@@ -1527,52 +1528,52 @@ def _(refusal: MoveOvertaken) -> str:
 
 
 @refusal_words.register
-def _(refusal: RequestOvertaken) -> str:
+def _(refusal: RequestOvertaken, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "The position changed before your request arrived; look again."
 
 
 @refusal_words.register
-def _(refusal: TakebackOvertaken) -> str:
+def _(refusal: TakebackOvertaken, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "The position changed; ask again."
 
 
 @refusal_words.register
-def _(refusal: StaleMenu) -> str:
+def _(refusal: StaleMenu, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "The position has changed; press Move again."
 
 
 @refusal_words.register
-def _(refusal: NoLegalMove) -> str:
+def _(refusal: NoLegalMove, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You have no legal move."
 
 
 @refusal_words.register
-def _(refusal: PieceStuck) -> str:
+def _(refusal: PieceStuck, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "That piece cannot move now."
 
 
 @refusal_words.register
-def _(refusal: AIDeclinesDraws) -> str:
+def _(refusal: AIDeclinesDraws, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "The AI does not take draw offers; play on or resign."
 
 
 @refusal_words.register
-def _(refusal: AskingTheAI) -> str:
+def _(refusal: AskingTheAI, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Against the AI, `/tafl takeback` takes your move back at once."
 
 
 @refusal_words.register
-def _(refusal: OpponentAway) -> str:
+def _(refusal: OpponentAway, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Your opponent's thread is gone; the game waits for them."
 
 
 @refusal_words.register
-def _(refusal: OpponentMustAgree) -> str:
+def _(refusal: OpponentMustAgree, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Your opponent must agree: use `/tafl takeback` to ask."
 
 
 @refusal_words.register
-def _(refusal: RatedAgainstAI) -> str:
+def _(refusal: RatedAgainstAI, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "This game against the AI is rated (this server counts such games), so moves cannot "
         "be taken back; play on or resign."
@@ -1580,23 +1581,23 @@ def _(refusal: RatedAgainstAI) -> str:
 
 
 @refusal_words.register
-def _(refusal: NoMoveYet) -> str:
+def _(refusal: NoMoveYet, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "No move has been played yet."
 
 
 @refusal_words.register
-def _(refusal: NoMoveOfYours) -> str:
+def _(refusal: NoMoveOfYours, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You have not moved yet, so there is no move of yours to take back."
 
 
 @refusal_words.register
-def _(refusal: OfferGone) -> str:
+def _(refusal: OfferGone, lang: Language = ENGLISH_LANGUAGE) -> str:
     what = "draw offer" if refusal.kind == "draw" else "takeback request"
     return f"That {what} is no longer open."
 
 
 @refusal_words.register
-def _(refusal: OfferOpen) -> str:
+def _(refusal: OfferOpen, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.kind == "draw":
         if refusal.mine:
             return "You have already offered a draw; your opponent has not answered yet."
@@ -1613,7 +1614,7 @@ def _(refusal: OfferOpen) -> str:
 
 
 @refusal_words.register
-def _(refusal: JustDeclined) -> str:
+def _(refusal: JustDeclined, lang: Language = ENGLISH_LANGUAGE) -> str:
     ask = "offer a draw" if refusal.kind == "draw" else "ask to take back a move"
     return (
         f"Your opponent has just declined. You can {ask} again in "
@@ -1622,17 +1623,17 @@ def _(refusal: JustDeclined) -> str:
 
 
 @refusal_words.register
-def _(refusal: PlayersAnswer) -> str:
+def _(refusal: PlayersAnswer, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Only the players of this game can answer."
 
 
 @refusal_words.register
-def _(refusal: OwnOffer) -> str:
+def _(refusal: OwnOffer, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You made this offer; your opponent answers it."
 
 
 @refusal_words.register
-def _(refusal: AIThinking) -> str:
+def _(refusal: AIThinking, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.takeback:
         return (
             "The AI is thinking about its reply. Once it has moved, a takeback removes your "

@@ -41,6 +41,7 @@ from ..app.durations import NO_LIMIT_HINT, NotATime, TimeOutOfRange, describe_du
 from .board import ai_strength, plain_name
 from .board import mention as board_mention
 from .errors import refusal_words, seconds_left
+from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Choice, Control, Edit, Place, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls
@@ -238,17 +239,17 @@ CLOSED = {
 
 
 @refusal_words.register
-def _(refusal: ChallengeYourself) -> str:
+def _(refusal: ChallengeYourself, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You cannot challenge yourself. Try `/tafl play` against the AI."
 
 
 @refusal_words.register
-def _(refusal: ChallengeABot) -> str:
+def _(refusal: ChallengeABot, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Bots cannot accept challenges. Use `/tafl play` to play the AI."
 
 
 @refusal_words.register
-def _(refusal: ChallengeTooSoon) -> str:
+def _(refusal: ChallengeTooSoon, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"Slow down: you can challenge again in {seconds_left(refusal.wait)} "
         f"(one challenge every {refusal.every} seconds)."
@@ -256,7 +257,7 @@ def _(refusal: ChallengeTooSoon) -> str:
 
 
 @refusal_words.register
-def _(refusal: ChallengedTooOften) -> str:
+def _(refusal: ChallengedTooOften, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"You have challenged {refusal.opponent.display_name} {refusal.times} times in the "
         f"last {refusal.window // 60} minutes; you can challenge them again in "
@@ -265,23 +266,23 @@ def _(refusal: ChallengedTooOften) -> str:
 
 
 @refusal_words.register
-def _(refusal: NotASide) -> str:
+def _(refusal: NotASide, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"{refusal.text!r} is not a side: choose attackers, defenders or random."
 
 
 @refusal_words.register
-def _(refusal: ChallengeNotOpen) -> str:
+def _(refusal: ChallengeNotOpen, lang: Language = ENGLISH_LANGUAGE) -> str:
     return CLOSED.get(refusal.status, "This challenge is no longer open.")
 
 
 @refusal_words.register
-def _(refusal: AnswerNotAllowed) -> str:
+def _(refusal: AnswerNotAllowed, lang: Language = ENGLISH_LANGUAGE) -> str:
     text = refusal.reason
     return f"{text[:1].upper()}{text[1:]}."
 
 
 @refusal_words.register
-def _(refusal: BusyHere) -> str:
+def _(refusal: BusyHere, lang: Language = ENGLISH_LANGUAGE) -> str:
     # The words depend on the kind of place: a thread, a text channel the bot may or may not
     # open threads in, a direct conversation.
     game_id, where = refusal.game_id, refusal.where
@@ -305,17 +306,17 @@ def _(refusal: BusyHere) -> str:
 
 
 @refusal_words.register
-def _(refusal: NothingToRematch) -> str:
+def _(refusal: NothingToRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "No finished game in this channel to rematch."
 
 
 @refusal_words.register
-def _(refusal: NotYourRematch) -> str:
+def _(refusal: NotYourRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Only the players of that game can ask for a rematch."
 
 
 @refusal_words.register
-def _(refusal: NoTournamentRematch) -> str:
+def _(refusal: NoTournamentRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "Tournament games have no rematch: the event pairs your next game "
         "(`/tafl tournament pairings`)."
@@ -323,12 +324,12 @@ def _(refusal: NoTournamentRematch) -> str:
 
 
 @refusal_words.register
-def _(refusal: AlreadyOffered) -> str:
+def _(refusal: AlreadyOffered, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You have already offered a game here; wait for the answer."
 
 
 @refusal_words.register
-def _(refusal: OfferWaiting) -> str:
+def _(refusal: OfferWaiting, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"<@{refusal.opponent.user_id}> has already asked you for a game here: accept it with "
         "the button on their offer."
@@ -336,17 +337,17 @@ def _(refusal: OfferWaiting) -> str:
 
 
 @refusal_words.register
-def _(refusal: NoThreadHere) -> str:
+def _(refusal: NoThreadHere, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Games get their own thread only in text channels."
 
 
 @refusal_words.register
-def _(refusal: MayNotOpenThreads) -> str:
+def _(refusal: MayNotOpenThreads, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "I may not open a thread here (I need the Create Public Threads permission)."
 
 
 @refusal_words.register
-def _(refusal: NotATime) -> str:
+def _(refusal: NotATime, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"{refusal.text!r} is not a time: write it like `30s`, `10m`, `24h` or `3d`, or `none` "
         "for no limit."
@@ -354,7 +355,7 @@ def _(refusal: NotATime) -> str:
 
 
 @refusal_words.register
-def _(refusal: TimeOutOfRange) -> str:
+def _(refusal: TimeOutOfRange, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"Time per move must be between {refusal.shortest} seconds and "
         f"{describe_duration(refusal.longest)} (or `none` for no limit)."

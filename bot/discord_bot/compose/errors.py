@@ -6,7 +6,7 @@ A service refuses with a typed :class:`~..app.errors.Refusal` (raised as ``Refus
 service's kinds of refusal, one function per kind::
 
     @refusal_words.register
-    def _(refusal: NotYourTurn) -> str:
+    def _(refusal: NotYourTurn, lang: Language = ENGLISH_LANGUAGE) -> str:
         return f"It is not your turn: ..."
 """
 
@@ -27,6 +27,7 @@ from bot.storage import (
 )
 
 from ..app.errors import Refusal
+from .language import ENGLISH_LANGUAGE, Language
 
 
 def seconds_left(seconds: float) -> str:
@@ -73,8 +74,9 @@ def slow_down(seconds: float) -> str:
 
 
 @functools.singledispatch
-def refusal_words(refusal: Refusal) -> str:
-    """What a person is told when a service refuses what they asked: the words registered for
-    the kind of ``refusal`` by its feature's compose module (a kind without words is a bug,
-    which tests/test_compose_refusals.py catches)."""
+def refusal_words(refusal: Refusal, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """What a person is told when a service refuses what they asked, in ``lang``: the words
+    registered for the kind of ``refusal`` by its feature's compose module, each a function
+    ``(refusal, lang) -> str`` (a kind without words is a bug, which
+    tests/test_compose_refusals.py catches)."""
     raise TypeError(f"no words for the refusal {refusal!r}")

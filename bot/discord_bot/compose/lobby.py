@@ -57,6 +57,7 @@ from ..app.lobby import (
 )
 from .board import adjourned_words, game_over, named, plain_name, plural
 from .errors import refusal_words
+from .language import ENGLISH_LANGUAGE, Language
 from .post import (
     Answer,
     Button,
@@ -479,17 +480,17 @@ def end_again(record: GameRecord, venue: Venue) -> list[Delivery]:
 
 
 @refusal_words.register
-def _(refusal: OtherVenueGone) -> str:
+def _(refusal: OtherVenueGone, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "The other player's thread is gone: seek a new game with `/tafl seek`."
 
 
 @refusal_words.register
-def _(refusal: TimeNotListed) -> str:
+def _(refusal: TimeNotListed, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Choose one of the lobby's times per move from the list."
 
 
 @refusal_words.register
-def _(refusal: LobbyOff) -> str:
+def _(refusal: LobbyOff, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "This server has turned the lobby off, so games with other servers cannot be sought "
         "here (a moderator can turn it on with `/tafl settings lobby:True`)."
@@ -497,25 +498,25 @@ def _(refusal: LobbyOff) -> str:
 
 
 @refusal_words.register
-def _(refusal: LobbyElsewhere) -> str:
+def _(refusal: LobbyElsewhere, lang: Language = ENGLISH_LANGUAGE) -> str:
     where = ", ".join(f"<#{channel}>" for channel in refusal.channels)
     return f"On this server the lobby is in {where}: seek from there."
 
 
 @refusal_words.register
-def _(refusal: VariantsOffered) -> str:
+def _(refusal: VariantsOffered, lang: Language = ENGLISH_LANGUAGE) -> str:
     names = words_list([get_variant(name).title for name in refusal.variants])
     return f"This server offers only {names} in the lobby."
 
 
 @refusal_words.register
-def _(refusal: TimesOffered) -> str:
+def _(refusal: TimesOffered, lang: Language = ENGLISH_LANGUAGE) -> str:
     times = words_list([time_words(value) for value in refusal.times])
     return f"This server offers only {times} in the lobby."
 
 
 @refusal_words.register
-def _(refusal: StillPlaying) -> str:
+def _(refusal: StillPlaying, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"You are playing game #{refusal.game_id} (<#{refusal.channel_id}>): finish it "
         "before seeking another. Games of a day or more per move are no bar."
@@ -523,17 +524,17 @@ def _(refusal: StillPlaying) -> str:
 
 
 @refusal_words.register
-def _(refusal: OwnSeekTaken) -> str:
+def _(refusal: OwnSeekTaken, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "That is your own seek."
 
 
 @refusal_words.register
-def _(refusal: BlockedEitherWay) -> str:
+def _(refusal: BlockedEitherWay, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You cannot play this player (one of you has blocked the other)."
 
 
 @refusal_words.register
-def _(refusal: SeekOutOfReach) -> str:
+def _(refusal: SeekOutOfReach, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why a player may not play a seek listed earlier: their rating is outside its reach."""
     seek = refusal.seek
     low, high = seek.rating - refusal.reach, seek.rating + refusal.reach
@@ -550,7 +551,7 @@ def _(refusal: SeekOutOfReach) -> str:
 
 
 @refusal_words.register
-def _(refusal: SeekNotOpen) -> str:
+def _(refusal: SeekNotOpen, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.listed:
         return "That seek is no longer open: look at `/tafl lobby` again."
     return (
@@ -559,12 +560,12 @@ def _(refusal: SeekNotOpen) -> str:
 
 
 @refusal_words.register
-def _(refusal: NotInAServer) -> str:
+def _(refusal: NotInAServer, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Play a seek from a server channel."
 
 
 @refusal_words.register
-def _(refusal: NameWhomToBlock) -> str:
+def _(refusal: NameWhomToBlock, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "Name the player to block, or the number of a game you played against them "
         "(`/tafl block game:12`)."
@@ -572,42 +573,42 @@ def _(refusal: NameWhomToBlock) -> str:
 
 
 @refusal_words.register
-def _(refusal: BlockingOneself) -> str:
+def _(refusal: BlockingOneself, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You cannot block yourself."
 
 
 @refusal_words.register
-def _(refusal: BotsNeverSeek) -> str:
+def _(refusal: BotsNeverSeek, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Bots never play in the lobby."
 
 
 @refusal_words.register
-def _(refusal: NoSuchGame) -> str:
+def _(refusal: NoSuchGame, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"There is no game #{refusal.game_id}."
 
 
 @refusal_words.register
-def _(refusal: NotYourGame) -> str:
+def _(refusal: NotYourGame, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"You did not play game #{refusal.game_id}."
 
 
 @refusal_words.register
-def _(refusal: AIOpponent) -> str:
+def _(refusal: AIOpponent, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "The AI never plays in the lobby: there is nobody to block."
 
 
 @refusal_words.register
-def _(refusal: PlayedOneself) -> str:
+def _(refusal: PlayedOneself, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You played yourself in that game: there is nobody to block."
 
 
 @refusal_words.register
-def _(refusal: NobodyBlocked) -> str:
+def _(refusal: NobodyBlocked, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "You have not blocked anyone."
 
 
 @refusal_words.register
-def _(refusal: NotBlocked) -> str:
+def _(refusal: NotBlocked, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"You have not blocked {refusal.typed!r}: choose from the list as you type "
         f"(you have blocked {plural(refusal.blocked, 'player')})."
@@ -615,14 +616,14 @@ def _(refusal: NotBlocked) -> str:
 
 
 @refusal_words.register
-def _(refusal: NotAPlayer) -> str:
+def _(refusal: NotAPlayer, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.answering:
         return "Only the players of that game can answer."
     return "Only the players of that game can ask for a rematch."
 
 
 @refusal_words.register
-def _(refusal: LobbyOffThere) -> str:
+def _(refusal: LobbyOffThere, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"{refusal.guild_name} has turned games with other servers off: no rematch "
         "across servers (seek a new game with `/tafl seek`)."
@@ -630,29 +631,29 @@ def _(refusal: LobbyOffThere) -> str:
 
 
 @refusal_words.register
-def _(refusal: VenueTaken) -> str:
+def _(refusal: VenueTaken, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "A new game has begun in one of the two threads meanwhile: seek another with `/tafl seek`."
     )
 
 
 @refusal_words.register
-def _(refusal: ResumeFromServer) -> str:
+def _(refusal: ResumeFromServer, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"Continue game #{refusal.game_id} from a channel of a server, not a direct message."
 
 
 @refusal_words.register
-def _(refusal: LobbyOffHere) -> str:
+def _(refusal: LobbyOffHere, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "This server has turned games with other servers off: continue the game in another server."
     )
 
 
 @refusal_words.register
-def _(refusal: NoVenueHere) -> str:
+def _(refusal: NoVenueHere, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "I cannot open the game here: try another channel."
 
 
 @refusal_words.register
-def _(refusal: ChannelHasGame) -> str:
+def _(refusal: ChannelHasGame, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "This channel has a game of its own: continue in another one."

@@ -26,7 +26,7 @@ from ..app.players import (
 )
 from .board import TOP_SIDE, plural, rating_with_games, side_record, theme_of
 from .errors import refusal_words
-from .language import ENGLISH, autonym, shipped_codes
+from .language import ENGLISH, ENGLISH_LANGUAGE, Language, autonym, shipped_codes
 from .post import Answer, Card, Choice, Field, Post
 
 # ---------------------------------------------------------------------------- options
@@ -251,7 +251,7 @@ def lobby_words(settings: ServerSettings) -> str:
 
 
 @refusal_words.register
-def _(refusal: MayNotManage) -> str:
+def _(refusal: MayNotManage, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "Only members with the Manage Server permission can change these; "
         "`/tafl settings` with no options shows them."
@@ -259,7 +259,7 @@ def _(refusal: MayNotManage) -> str:
 
 
 @refusal_words.register
-def _(refusal: NotAVariant) -> str:
+def _(refusal: NotAVariant, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"{refusal.text!r} is not a variant: write names from {', '.join(refusal.variants)}, "
         "or 'all'."
@@ -267,17 +267,17 @@ def _(refusal: NotAVariant) -> str:
 
 
 @refusal_words.register
-def _(refusal: NotALobbyTime) -> str:
+def _(refusal: NotALobbyTime, lang: Language = ENGLISH_LANGUAGE) -> str:
     offered = ", ".join(describe_duration(value) for value in refusal.offered)
     return f"The lobby offers {offered} per move; {refusal.text!r} is not one of them."
 
 
 @refusal_words.register
-def _(refusal: NotATheme) -> str:
+def _(refusal: NotATheme, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"{refusal.text!r} is not a theme: choose {' or '.join(refusal.themes)}."
 
 
 @refusal_words.register
-def _(refusal: NotALanguage) -> str:
+def _(refusal: NotALanguage, lang: Language = ENGLISH_LANGUAGE) -> str:
     offered = ", ".join(autonym(locale) for locale in refusal.offered)
     return f"{refusal.text!r} is not a language the bot speaks: choose {offered}."

@@ -36,6 +36,7 @@ from .board import (
     target_options,
 )
 from .errors import refusal_words
+from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Control, Delivery, Menu, Picture, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls
@@ -392,18 +393,18 @@ def judged(judged: Judged, look: BoardLook, *, in_place: bool = False) -> list[D
 
 
 @refusal_words.register
-def _(refusal: DailyNeedsServer) -> str:
+def _(refusal: DailyNeedsServer, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "The daily puzzle belongs to a server: ask in a server channel."
 
 
 @refusal_words.register
-def _(refusal: AllTried) -> str:
+def _(refusal: AllTried, lang: Language = ENGLISH_LANGUAGE) -> str:
     of = f" of {get_variant(refusal.variant).title}" if refusal.variant else ""
     return f"You have tried every puzzle{of}. Try `/tafl puzzle daily:True`, or another variant."
 
 
 @refusal_words.register
-def _(refusal: PuzzleClosed) -> str:
+def _(refusal: PuzzleClosed, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"Puzzle {refusal.puzzle_id} is no longer open. `/tafl puzzle` shows the one you are on,"
         " or a new one."
@@ -411,7 +412,7 @@ def _(refusal: PuzzleClosed) -> str:
 
 
 @refusal_words.register
-def _(refusal: StaleBoard) -> str:
+def _(refusal: StaleBoard, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         "That board is out of date: your puzzle has moved on since. Use its newest board, or "
         "`/tafl puzzle` to show it again."
@@ -419,10 +420,10 @@ def _(refusal: StaleBoard) -> str:
 
 
 @refusal_words.register
-def _(refusal: IllegalMove) -> str:
+def _(refusal: IllegalMove, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"Illegal move: {refusal.detail}"
 
 
 @refusal_words.register
-def _(refusal: PieceStuck) -> str:
+def _(refusal: PieceStuck, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "That piece cannot move now; choose another."

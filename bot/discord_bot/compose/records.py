@@ -15,6 +15,7 @@ from bot.storage import GameRecord
 from ..app.records import NoGameHere, NoSuchGame
 from .board import CAPTION_WORDS, caption_ending, plain_name, plural
 from .errors import refusal_words
+from .language import ENGLISH_LANGUAGE, Language
 from .post import Animation, Answer, Attachment, Post, Replay
 
 NOTATION_KEY = (
@@ -82,10 +83,10 @@ def replay_answer(record: GameRecord, played: Game) -> list[Replay]:
 
 
 @refusal_words.register
-def _(refusal: NoSuchGame) -> str:
+def _(refusal: NoSuchGame, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"There is no game #{refusal.game_id} in this server."
 
 
 @refusal_words.register
-def _(refusal: NoGameHere) -> str:
+def _(refusal: NoGameHere, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "No game has been played in this channel yet."

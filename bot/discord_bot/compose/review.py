@@ -43,6 +43,7 @@ from ..app.reviews import (
 )
 from .board import CAPTION_WORDS, PLAIN, BoardLook, plain_name, plural
 from .errors import refusal_words
+from .language import ENGLISH_LANGUAGE, Language
 from .post import Card, Chart, Delivery, Field, Picture, Post, Revise
 
 MOMENTS_LISTED = 8
@@ -515,15 +516,15 @@ def review(reviewed: Reviewed, look: BoardLook = PLAIN) -> list[Delivery]:
 
 
 @refusal_words.register
-def _(refusal: NoFinishedGame) -> str:
+def _(refusal: NoFinishedGame, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "No game has finished in this channel yet: name one, e.g. `/tafl analyze game:12`."
 
 
 @refusal_words.register
-def _(refusal: StillPlaying) -> str:
+def _(refusal: StillPlaying, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"Game #{refusal.game_id} is still being played: it can be reviewed once it ends."
 
 
 @refusal_words.register
-def _(refusal: NoResult) -> str:
+def _(refusal: NoResult, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"Game #{refusal.game_id} ended without a result, so there is nothing to review."

@@ -72,6 +72,7 @@ from ..app.tournaments import (
 )
 from .board import plain_name, plural
 from .errors import refusal_words
+from .language import ENGLISH_LANGUAGE, Language
 from .post import (
     Answer,
     Attachment,
@@ -818,12 +819,12 @@ def exported(record: Export) -> list[Delivery]:
 
 
 @refusal_words.register
-def _(refusal: ServerOnly) -> str:
+def _(refusal: ServerOnly, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Tournaments are run inside a server: use this in a server channel."
 
 
 @refusal_words.register
-def _(refusal: NotOrganiser) -> str:
+def _(refusal: NotOrganiser, lang: Language = ENGLISH_LANGUAGE) -> str:
     doing = "create tournaments" if refusal.creating else "do that"
     return (
         "Only members who may manage the server (or have the organisers' role of "
@@ -832,7 +833,7 @@ def _(refusal: NotOrganiser) -> str:
 
 
 @refusal_words.register
-def _(refusal: NoEventAmong) -> str:
+def _(refusal: NoEventAmong, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"This server has {NONE_AMONG.get(refusal.among, 'no such tournament')}: "
         "an organiser starts one with `/tafl tournament create`."
@@ -840,12 +841,12 @@ def _(refusal: NoEventAmong) -> str:
 
 
 @refusal_words.register
-def _(refusal: NoSuchEvent) -> str:
+def _(refusal: NoSuchEvent, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"There is no tournament #{refusal.event_id} in this server."
 
 
 @refusal_words.register
-def _(refusal: NotBegun) -> str:
+def _(refusal: NotBegun, lang: Language = ENGLISH_LANGUAGE) -> str:
     event = refusal.event
     if refusal.standings:
         return (
@@ -856,32 +857,32 @@ def _(refusal: NotBegun) -> str:
 
 
 @refusal_words.register
-def _(refusal: NoSuchRound) -> str:
+def _(refusal: NoSuchRound, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"**{refusal.event.name}** has no round {refusal.number}."
 
 
 @refusal_words.register
-def _(refusal: FloorAboveCeiling) -> str:
+def _(refusal: FloorAboveCeiling, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"The rating floor ({refusal.floor}) is above the ceiling ({refusal.ceiling})."
 
 
 @refusal_words.register
-def _(refusal: NotATextChannel) -> str:
+def _(refusal: NotATextChannel, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "Announce a tournament in a text channel: its games are played in threads of it."
 
 
 @refusal_words.register
-def _(refusal: RoundsForSwiss) -> str:
+def _(refusal: RoundsForSwiss, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "`rounds` is for Swiss events (a round robin plays everyone once)."
 
 
 @refusal_words.register
-def _(refusal: MinutesForArenas) -> str:
+def _(refusal: MinutesForArenas, lang: Language = ENGLISH_LANGUAGE) -> str:
     return "`minutes` is for arenas: a Swiss has `rounds`."
 
 
 @refusal_words.register
-def _(refusal: RoundShorterThanMove) -> str:
+def _(refusal: RoundShorterThanMove, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"A round of {describe_duration(refusal.round_seconds)} is shorter than one move's "
         f"{describe_duration(refusal.move_seconds)}: give `round_time` several moves' time."
@@ -889,12 +890,12 @@ def _(refusal: RoundShorterThanMove) -> str:
 
 
 @refusal_words.register
-def _(refusal: EventIs) -> str:
+def _(refusal: EventIs, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"**{refusal.event.name}** is {STATUS_WORDS[refusal.event.status]}."
 
 
 @refusal_words.register
-def _(refusal: TooFewToStart) -> str:
+def _(refusal: TooFewToStart, lang: Language = ENGLISH_LANGUAGE) -> str:
     event = refusal.event
     return (
         f"**{event.name}** needs {plural(event.spec.min_entrants, 'player')} to start "
@@ -905,7 +906,7 @@ def _(refusal: TooFewToStart) -> str:
 
 
 @refusal_words.register
-def _(refusal: NoSuchBoard) -> str:
+def _(refusal: NoSuchBoard, lang: Language = ENGLISH_LANGUAGE) -> str:
     return (
         f"Round {refusal.round} of **{refusal.event.name}** has no board {refusal.board} with "
         "two players."
@@ -913,18 +914,18 @@ def _(refusal: NoSuchBoard) -> str:
 
 
 @refusal_words.register
-def _(refusal: NotEntered) -> str:
+def _(refusal: NotEntered, lang: Language = ENGLISH_LANGUAGE) -> str:
     who = "You are" if refusal.player is None else f"{plain_name(refusal.player)} is"
     return f"{who} not playing in **{refusal.event.name}**."
 
 
 @refusal_words.register
-def _(refusal: EventOver) -> str:
+def _(refusal: EventOver, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"**{refusal.event.name}** is over."
 
 
 @refusal_words.register
-def _(refusal: EntryBarred) -> str:
+def _(refusal: EntryBarred, lang: Language = ENGLISH_LANGUAGE) -> str:
     event, rating = refusal.event, refusal.rating
     spec = event.spec
     return {
