@@ -287,7 +287,7 @@ def rules_answer(variant: str, preferences: PlayerPreferences, *, lang: Language
     ladder = lang.gettext(
         "{ladder} (fixed: a rated game against it moves only your rating)",
         ladder=" · ".join(
-            f"{level_name(level, lang=lang)} {lang.number(rating)}"
+            f"{level_name(level, lang=lang)} {rating}"
             for level, rating in level_ratings(rules.name).items()
         ),
     )
