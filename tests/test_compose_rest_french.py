@@ -223,6 +223,14 @@ def test_game_records_read_in_french(fr: Language) -> None:
     )
 
 
+def test_the_rules_read_in_spanish_too() -> None:
+    es = Languages().language("es-419")
+    [answer] = help.rules_answer("tablut", PlayerPreferences(1), lang=es)
+    card = answer.post.card
+    assert card is not None and card.description.startswith("El Tablut de Linneo de 1732")
+    assert [field.name for field in card.fields][:2] == ["Empiezan", "El rey huye a"]
+
+
 def test_refusals_read_in_french(fr: Language) -> None:
     assert refusal_words(ChallengeTooSoon(3.2, 20), fr) == (
         "Doucement : vous pourrez lancer un défi dans 4 s (un défi toutes les 20 secondes)."
@@ -235,9 +243,10 @@ def test_refusals_read_in_french(fr: Language) -> None:
     assert refusal_words(NoSuchGame(9), fr) == "Il n'y a pas de partie n° 9 sur ce serveur."
 
 
-def test_none_of_these_modules_strings_is_left_in_english_in_french() -> None:
+@pytest.mark.parametrize("code", ["fr", "es"])
+def test_none_of_these_modules_strings_is_left_in_english(code: str) -> None:
     template = catalogs.read(catalogs.TEMPLATE)
-    french = catalogs.read(LOCALES_DIR / "fr.po", "fr")
+    french = catalogs.read(LOCALES_DIR / f"{code}.po", code)
     left = []
     for message in template:
         if not message.id or not any(p.endswith(MODULES) for p, _ in message.locations):
