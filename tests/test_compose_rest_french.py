@@ -243,7 +243,7 @@ def test_refusals_read_in_french(fr: Language) -> None:
     assert refusal_words(NoSuchGame(9), fr) == "Il n'y a pas de partie n° 9 sur ce serveur."
 
 
-@pytest.mark.parametrize("code", ["fr", "es", "de"])
+@pytest.mark.parametrize("code", ["fr", "es", "de", "sv"])
 def test_none_of_these_modules_strings_is_left_in_english(code: str) -> None:
     template = catalogs.read(catalogs.TEMPLATE)
     french = catalogs.read(LOCALES_DIR / f"{code}.po", code)
