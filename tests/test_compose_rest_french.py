@@ -5,11 +5,19 @@ in the French catalogue."""
 
 from __future__ import annotations
 
+import ast
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
-from bot.discord_bot.app.challenges import BusyHere, ChallengePosted, ChallengeTooSoon, Where
+from bot.discord_bot.app.challenges import (
+    AnswerNotAllowed,
+    BusyHere,
+    ChallengePosted,
+    ChallengeTooSoon,
+    Where,
+)
 from bot.discord_bot.app.players import Leaderboard, PlayerRecord, SettingsShown
 from bot.discord_bot.app.records import NoSuchGame
 from bot.discord_bot.compose import catalogs, challenges, help, players, records
@@ -32,6 +40,7 @@ from bot.storage import (
     SideRecord,
     Streak,
 )
+from bot.storage import challenges as storage_challenges
 
 EXPIRES = datetime(2026, 1, 1, tzinfo=UTC)
 MODULES = ("challenges.py", "help.py", "players.py", "records.py", "engine/variants.py")
@@ -263,3 +272,26 @@ def test_none_of_these_modules_strings_is_left_in_english(code: str) -> None:
 
 def _forms(string: object) -> tuple[str, ...]:
     return tuple(string) if isinstance(string, tuple | list) else (str(string),)
+
+
+def test_every_reason_storage_gives_for_refusing_an_answer_is_worded_in_french(
+    fr: Language,
+) -> None:
+    source = Path(storage_challenges.__file__).read_text(encoding="utf-8")
+    reasons = [
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "NotAllowed"
+        and isinstance(node.args[0], ast.Constant)
+    ]
+    assert len(reasons) >= 5
+    for reason in reasons:
+        english = refusal_words(AnswerNotAllowed(reason))
+        assert english == f"{reason[:1].upper()}{reason[1:]}."  # as it always read
+        worded = refusal_words(AnswerNotAllowed(reason), fr)
+        assert worded != english, reason  # known, so translated
+    assert refusal_words(AnswerNotAllowed("only the challenger can cancel a challenge"), fr) == (
+        "Seul l'auteur d'un défi peut l'annuler."
+    )

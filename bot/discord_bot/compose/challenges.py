@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import ClassVar
 
 from bot.ai import describe_levels
@@ -172,7 +173,7 @@ def challenge_posted(posted: ChallengePosted, *, lang: Language) -> list[Answer]
         side_text = lang.gettext("taking the defenders")
     else:
         side_text = lang.gettext("taking a random side")
-    expires = f"<t:{int(challenge.expires_at.timestamp())}:R>"
+    expires = _time(challenge.expires_at)
     values = {
         "opponent": mention(opponent),
         "challenger": mention(challenge.challenger),
@@ -203,7 +204,7 @@ def declined(challenge: Challenge, by: int, *, lang: Language) -> list[Update]:
     """The challenge's message once the person challenged said no."""
     text = lang.gettext(
         "{who} declined {challenge}.",
-        who=f"<@{by}>",
+        who=_ping(by),
         challenge=whose_challenge(challenge, to=False, lang=lang),
     )
     return [Update(Post(text))]
@@ -220,13 +221,13 @@ def cancelled(challenge: Challenge, *, lang: Language) -> list[Update]:
 def accepted(by: int, game_id: int, thread_id: int | None, *, lang: Language) -> list[Update]:
     """The challenge's message once accepted: where its game begins."""
     if thread_id is None:
-        text = lang.gettext("{who} accepted! Game #{game} begins.", who=f"<@{by}>", game=game_id)
+        text = lang.gettext("{who} accepted! Game #{game} begins.", who=_ping(by), game=game_id)
     else:
         text = lang.gettext(
             "{who} accepted! Game #{game} begins in {thread}.",
-            who=f"<@{by}>",
+            who=_ping(by),
             game=game_id,
-            thread=f"<#{thread_id}>",
+            thread=_channel(thread_id),
         )
     return [Update(Post(text))]
 
@@ -276,9 +277,9 @@ def ai_game_elsewhere(started: AIGameStarted, player: int, *, lang: Language) ->
     """The answer to /tafl play when its game went to a thread of its own."""
     text = lang.gettext(
         "{player}, your game against the AI ({level}) is in {thread}.",
-        player=f"<@{player}>",
+        player=_ping(player),
         level=level_name(started.level, lang=lang),
-        thread=f"<#{started.thread_id}>",
+        thread=_channel(started.thread_id),
     )
     return [Answer(Post(text))]
 
@@ -318,16 +319,31 @@ def rematch_offered(offered: RematchOffered, asker: int, *, lang: Language) -> l
         "{opponent}, {asker} asks for a rematch of game #{game} ({variant}): {sides}. "
         "The offer expires {expires}.",
         opponent=mention(opponent),
-        asker=f"<@{asker}>",
+        asker=_ping(asker),
         game=old.id,
         variant=variant_title(get_variant(old.variant), lang=lang),
         sides=rematch_sides(offered, lang=lang),
-        expires=f"<t:{int(challenge.expires_at.timestamp())}:R>",
+        expires=_time(challenge.expires_at),
     )
     post = Post(
         content, controls=challenge_controls(challenge.id, lang=lang), pings=_pings(opponent)
     )
     return [Answer(post)]
+
+
+def _ping(user_id: int | None) -> str:
+    """A mention of a member, for a placeholder."""
+    return "<@" + str(user_id) + ">"
+
+
+def _channel(channel_id: int | None) -> str:
+    """A link to a channel or thread, for a placeholder."""
+    return "<#" + str(channel_id) + ">"
+
+
+def _time(when: datetime) -> str:
+    """A moment as Discord shows it to each reader, relative to now ("in 3 hours")."""
+    return "<t:" + str(int(when.timestamp())) + ":R>"
 
 
 def _pings(person: Participant) -> tuple[int, ...]:
@@ -405,10 +421,28 @@ def _(refusal: ChallengeNotOpen, lang: Language = ENGLISH_LANGUAGE) -> str:
     return closed_words(refusal.status, lang=lang)
 
 
+def not_allowed_words(reason: str, *, lang: Language) -> str:
+    """Storage's reason for refusing an answer to a challenge (its words, in lower case), as a
+    sentence in ``lang``; a reason this list does not know is shown as storage says it."""
+    known = {
+        "you cannot challenge yourself": lang.gettext("You cannot challenge yourself."),
+        "you cannot accept your own challenge": lang.gettext(
+            "You cannot accept your own challenge."
+        ),
+        "this challenge is for someone else": lang.gettext("This challenge is for someone else."),
+        "only the challenger can cancel a challenge": lang.gettext(
+            "Only the challenger can cancel a challenge."
+        ),
+        "only the person challenged can decline a challenge": lang.gettext(
+            "Only the person challenged can decline a challenge."
+        ),
+    }
+    return known.get(reason) or f"{reason[:1].upper()}{reason[1:]}."
+
+
 @refusal_words.register
 def _(refusal: AnswerNotAllowed, lang: Language = ENGLISH_LANGUAGE) -> str:
-    text = refusal.reason
-    return f"{text[:1].upper()}{text[1:]}."
+    return not_allowed_words(refusal.reason, lang=lang)
 
 
 @refusal_words.register
@@ -470,7 +504,7 @@ def _(refusal: OfferWaiting, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "{opponent} has already asked you for a game here: accept it with the button on "
         "their offer.",
-        opponent=f"<@{refusal.opponent.user_id}>",
+        opponent=_ping(refusal.opponent.user_id),
     )
 
 

@@ -284,7 +284,8 @@ def settings_answer(shown: SettingsShown, *, lang: Language) -> list[Answer]:
         organisers = lang.gettext("members who may manage the server")
     else:
         organisers = lang.gettext(
-            "members who may manage the server, and members with {role}", role=f"<@&{role}>"
+            "members who may manage the server, and members with {role}",
+            role="<@&" + str(role) + ">",
         )
     fields = (
         Field(
