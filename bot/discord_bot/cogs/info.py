@@ -118,8 +118,12 @@ class Info(commands.Cog):
         board = await self.players.leaderboard(
             get_variant(variant).name, interaction.guild_id if scope == "server" else None
         )
-        # Shown to the channel when it has entries (privately when empty): the channel's language.
-        lang = await self.table.interaction_language(interaction)
+        # Shown to the channel when it has entries (the channel's language), privately when
+        # empty (the reader's).
+        if board.entries:
+            lang = await self.table.interaction_language(interaction)
+        else:
+            lang = self.table.reader(interaction)
         await self.table.deliver(interaction, players.leaderboard_answer(board, lang=lang))
 
     @app_commands.command(name="stats", description="A player's record")
