@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, button_id, open_world, printed_log
-from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -98,3 +98,35 @@ async def test_a_challenge_in_a_french_server_is_posted_and_answered_in_french(
     await clicked.wait_callback(timeout=WAIT)
     assert offer.text.startswith(f"<@{bastien.id}> accepte ! La partie n° "), offer.text
     await world.command(bastien, channel, "resign")
+
+
+async def test_a_server_that_chooses_french_gets_its_channels_posts_in_french(
+    world: World, bot_log: None
+) -> None:
+    """A server whose Discord language is English chooses French with /tafl settings: its
+    channels' posts are French from then on; each member's private answers stay in their own
+    client's language."""
+    cole, amelie = world.users["cole"], world.users["amelie"]
+    world.guild.locale = "en-US"
+    channel = world.channel("choix")
+    managers = world.fake.create_role(world.guild, "gérants", Permission.MANAGE_GUILD)
+    world.fake.give_role(world.guild, cole, managers)
+    try:
+        chosen = await private_reply(await world.command(cole, channel, "settings", language="fr"))
+        [embed] = chosen.embeds  # Cole's client speaks English: his answer is English
+        assert embed["title"] == "Tafl settings for this server"
+        assert embed["footer"]["text"] == "Changes apply to games started from now on."
+        shown = await private_reply(await ask(world, amelie, channel, "settings"))
+        [embed] = shown.embeds  # Amélie's speaks French
+        assert embed["title"] == "Les réglages de tafl de ce serveur"
+        assert embed["fields"][-1] == {"name": "Langue", "value": "français", "inline": False}
+        asked = await world.command(cole, channel, "challenge", opponent=amelie, variant="tablut")
+        offer = asked.original_message
+        assert offer is not None
+        assert f"<@{amelie.id}>, <@{cole.id}> vous défie au **Tablut**" in offer.text, offer.text
+        clicked = await world.fake.click_button(cole, offer, button_id(offer, ":cancel"))
+        await clicked.wait_callback(timeout=WAIT)
+        assert offer.text.startswith("Annulé : le défi de **Tablut** lancé par"), offer.text
+    finally:
+        await world.command(cole, channel, "settings", language="server")
+        world.guild.locale = "fr"
