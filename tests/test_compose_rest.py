@@ -24,6 +24,7 @@ from bot.discord_bot.app.players import Leaderboard, NotALobbyTime, SettingsShow
 from bot.discord_bot.compose import challenges, help, players, records
 from bot.discord_bot.compose.challenges import ChallengeAnswer
 from bot.discord_bot.compose.errors import refusal_words
+from bot.discord_bot.compose.language import ENGLISH_LANGUAGE as EN
 from bot.discord_bot.compose.post import Answer, Button, Edit, Place, Post, Replay, Style, Update
 from bot.discord_bot.table import animate, read
 from bot.engine import Game
@@ -66,7 +67,7 @@ def challenge(**changes: object) -> Challenge:
 
 
 def test_a_challenge_notifies_only_the_person_challenged_and_carries_its_three_buttons() -> None:
-    [answer] = challenges.challenge_posted(ChallengePosted(challenge(), False, 86400))
+    [answer] = challenges.challenge_posted(ChallengePosted(challenge(), False, 86400), lang=EN)
     assert isinstance(answer, Answer)
     post = answer.post
     stamp = int(EXPIRES.timestamp())
@@ -87,16 +88,16 @@ def test_a_challenge_notifies_only_the_person_challenged_and_carries_its_three_b
 
 def test_what_becomes_of_a_challenge_is_told_on_its_message_without_its_buttons() -> None:
     made = challenge()
-    assert challenges.declined(made, 2) == [
+    assert challenges.declined(made, 2, lang=EN) == [
         Update(Post("<@2> declined <@1>'s **Brandubh** challenge."))
     ]
-    assert challenges.cancelled(made) == [
+    assert challenges.cancelled(made, lang=EN) == [
         Update(Post("<@1>'s **Brandubh** challenge to <@2> was cancelled."))
     ]
-    assert challenges.accepted(2, 5, 99) == [
+    assert challenges.accepted(2, 5, 99, lang=EN) == [
         Update(Post("<@2> accepted! Game #5 begins in <#99>."))
     ]
-    assert challenges.expired(made) == [
+    assert challenges.expired(made, lang=EN) == [
         Edit(
             Place(20),
             30,
@@ -110,7 +111,7 @@ def test_what_becomes_of_a_challenge_is_told_on_its_message_without_its_buttons(
 
 def test_a_new_games_thread_is_named_after_its_players_and_rules() -> None:
     new = NewThread(ANN, Participant.ai(3), "tablut")
-    assert challenges.thread_name(new) == "ann vs Tafl AI (hard) · Tablut"
+    assert challenges.thread_name(new, lang=EN) == "ann vs Tafl AI (hard) · Tablut"
 
 
 def test_refusals_are_worded_for_the_place_and_the_wait() -> None:
@@ -130,7 +131,9 @@ def test_refusals_are_worded_for_the_place_and_the_wait() -> None:
 
 
 def test_help_lists_every_command_in_a_newcomers_order() -> None:
-    [answer] = help.help_answer([("zeta", "Last"), ("help", "This"), ("challenge", "First")])
+    [answer] = help.help_answer(
+        [("zeta", "Last"), ("help", "This"), ("challenge", "First")], lang=EN
+    )
     card = answer.post.card
     assert card is not None and answer.post.private
     listed = card.description.split("**Commands**\n")[1].splitlines()
@@ -139,7 +142,7 @@ def test_help_lists_every_command_in_a_newcomers_order() -> None:
 
 def test_the_rules_show_the_start_in_the_readers_theme() -> None:
     preferences = PlayerPreferences(1, theme="contrast")
-    [answer] = help.rules_answer("brandubh", preferences)
+    [answer] = help.rules_answer("brandubh", preferences, lang=EN)
     post = answer.post
     assert post.private and post.picture is not None and post.card is not None
     assert post.picture.filename == "start.png" and post.picture.theme == "contrast"
@@ -147,13 +150,13 @@ def test_the_rules_show_the_start_in_the_readers_theme() -> None:
 
 
 def test_an_empty_leaderboard_is_private_and_says_what_it_takes() -> None:
-    [empty] = players.leaderboard_answer(Leaderboard("tablut", 10, (), 5))
+    [empty] = players.leaderboard_answer(Leaderboard("tablut", 10, (), 5), lang=EN)
     assert empty.post.private and empty.post.content == (
         "Nobody is on the Tablut leaderboard in this server yet. A player appears after 5 rated "
         "games of Tablut in this server."
     )
     entry = LeaderboardEntry(1, 1, "ann", Rating(1600.0, 300.0, 0.06), 3)
-    [listed] = players.leaderboard_answer(Leaderboard("tablut", None, (entry,), 1))
+    [listed] = players.leaderboard_answer(Leaderboard("tablut", None, (entry,), 1), lang=EN)
     assert not listed.post.private and listed.post.card is not None
     assert listed.post.card.title == "Tablut leaderboard (global)"
     assert listed.post.card.footer is not None and "provisional" in listed.post.card.footer
@@ -161,7 +164,7 @@ def test_an_empty_leaderboard_is_private_and_says_what_it_takes() -> None:
 
 def test_the_settings_say_who_may_change_them() -> None:
     shown = SettingsShown(ServerSettings(10), may_change=False, changed=False)
-    [answer] = players.settings_answer(shown)
+    [answer] = players.settings_answer(shown, lang=EN)
     card = answer.post.card
     assert answer.post.private and card is not None
     assert card.footer == "Members with the Manage Server permission can change these."
@@ -171,7 +174,7 @@ def test_the_settings_say_who_may_change_them() -> None:
         "the server's own (its Discord language)",
     )
     [chosen] = players.settings_answer(
-        SettingsShown(ServerSettings(10, language="fr"), may_change=True, changed=True)
+        SettingsShown(ServerSettings(10, language="fr"), may_change=True, changed=True), lang=EN
     )
     assert chosen.post.card is not None and chosen.post.card.fields[-1].value == "français"
     assert [choice.value for choice in players.LANGUAGES_OFFERED] == [
@@ -211,7 +214,7 @@ async def test_a_replay_too_big_for_one_upload_is_drawn_smaller_or_refused() -> 
         updated_at=EXPIRES,
         ended_at=None,
     )
-    [replay] = records.replay_answer(record, played)
+    [replay] = records.replay_answer(record, played, lang=EN)
     assert isinstance(replay, Replay)
     animation = replay.animation
     assert animation.filename == f"tafl-game-{record.id}.gif"

@@ -25,6 +25,7 @@ from ..compose import challenges as compose
 from ..compose.board import Rematch
 from ..compose.challenges import ChallengeAnswer
 from ..compose.help import VARIANTS
+from ..compose.language import Language
 from ..table import Table, choices, open_thread, participant_of, where_of
 
 Show = Callable[[LiveGame, Sequence[str]], Awaitable[None]]
@@ -40,12 +41,16 @@ SIDE_CHOICES = choices(compose.SIDES)
 LEVEL_CHOICES = choices(compose.LEVELS)
 
 
-def thread_opener(interaction: discord.Interaction, *, from_message: bool = False) -> OpenThread:
-    """Opens the thread a new game asks for, named after its players and rules: from the
-    message clicked (``from_message``: a challenge), else in the interaction's channel."""
+def thread_opener(
+    interaction: discord.Interaction, lang: Language, *, from_message: bool = False
+) -> OpenThread:
+    """Opens the thread a new game asks for, named after its players and rules (in ``lang``,
+    the channel's): from the message clicked (``from_message``: a challenge), else in the
+    interaction's channel."""
 
     async def opener(new: NewThread) -> int:
-        return await open_thread(interaction, compose.thread_name(new), from_message=from_message)
+        name = compose.thread_name(new, lang=lang)
+        return await open_thread(interaction, name, from_message=from_message)
 
     return opener
 
@@ -97,7 +102,9 @@ class Challenges(commands.Cog):
             side=side,
             time=time,
         )
-        sent = await self.table.deliver(interaction, compose.challenge_posted(posted))
+        # Posted in the channel, for the person challenged: in the channel's language.
+        lang = await self.table.interaction_language(interaction)
+        sent = await self.table.deliver(interaction, compose.challenge_posted(posted, lang=lang))
         if sent:
             await self.challenges.shown(posted.challenge.id, sent[0])
 
@@ -106,28 +113,30 @@ class Challenges(commands.Cog):
     ) -> None:
         """Accept (only the person challenged), decline, or cancel (only the challenger)."""
         challenge_id, user = button.challenge_id, interaction.user
+        # The challenge's message is the channel's: its edits are in the channel's language.
+        lang = await self.table.interaction_language(interaction)
         if button.action == "decline":
             challenge = await self.challenges.decline(challenge_id, user.id)
-            await self.table.deliver(interaction, compose.declined(challenge, user.id))
+            await self.table.deliver(interaction, compose.declined(challenge, user.id, lang=lang))
             return
         if button.action == "cancel":
             challenge = await self.challenges.cancel(challenge_id, user.id)
-            await self.table.deliver(interaction, compose.cancelled(challenge))
+            await self.table.deliver(interaction, compose.cancelled(challenge, lang=lang))
             return
         accepted = await self.challenges.accept(
             challenge_id,
             participant_of(user),
             where_of(interaction),
-            thread_opener(interaction, from_message=True),
+            thread_opener(interaction, lang, from_message=True),
         )
         live = accepted.live
         # The game exists now: post its board even if the challenge cannot be edited.
         try:
             await self.table.deliver(
-                interaction, compose.accepted(user.id, live.id, accepted.thread_id)
+                interaction, compose.accepted(user.id, live.id, accepted.thread_id, lang=lang)
             )
         finally:
-            await self._show(live, compose.game_begins(accepted.challenge.variant))
+            await self._show(live, compose.game_begins(accepted.challenge.variant, lang=lang))
 
     @app_commands.command(name="play", description="Play against the bot's AI")
     @app_commands.describe(variant="Which rules", side="Which side you take", level="How strong")
@@ -140,20 +149,21 @@ class Challenges(commands.Cog):
         level: str = "medium",
     ) -> None:
         """Start a game against the AI in this channel."""
+        lang = await self.table.interaction_language(interaction)
         started = await self.challenges.play_ai(
             where_of(interaction),
             participant_of(interaction.user),
-            thread_opener(interaction),
+            thread_opener(interaction, lang),
             variant=variant,
             side=side,
             level=level,
         )
-        lines = compose.ai_game_begins(started)
+        lines = compose.ai_game_begins(started, lang=lang)
         if started.thread_id is None:
             await self._open_game(started.live, lines, interaction)
             return
         await self.table.deliver(
-            interaction, compose.ai_game_elsewhere(started, interaction.user.id)
+            interaction, compose.ai_game_elsewhere(started, interaction.user.id, lang=lang)
         )
         await self._open_game(started.live, lines, None)
 
@@ -175,10 +185,12 @@ class Challenges(commands.Cog):
         if isinstance(rematch, RematchAcross):
             await self._ask_rematch(interaction, rematch.old, rematch.venues)
             return
+        lang = await self.table.interaction_language(interaction)
         if isinstance(rematch, RematchStarted):
-            await self._open_game(rematch.live, compose.rematch_begins(rematch), interaction)
+            lines = compose.rematch_begins(rematch, lang=lang)
+            await self._open_game(rematch.live, lines, interaction)
             return
-        offer = compose.rematch_offered(rematch, interaction.user.id)
+        offer = compose.rematch_offered(rematch, interaction.user.id, lang=lang)
         sent = await self.table.deliver(interaction, offer)
         if sent:
             await self.challenges.shown(rematch.challenge.id, sent[0])

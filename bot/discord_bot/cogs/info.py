@@ -39,7 +39,9 @@ class Info(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         """Four lines to get going, then each command with its description (read from the
         commands themselves, so the list cannot fall behind)."""
-        await self.table.deliver(interaction, guide.help_answer(self._commands()))
+        await self.table.deliver(
+            interaction, guide.help_answer(self._commands(), lang=self.table.reader(interaction))
+        )
 
     @app_commands.command(name="rules", description="How a variant is played, with its start")
     @app_commands.describe(variant="Which rules to explain (Tablut by default)")
@@ -49,12 +51,15 @@ class Info(commands.Cog):
         (the bot thinking first: the first picture of a board size or theme takes a moment)."""
         await self.table.thinking(interaction, private=True)
         preferences = await self.players.preferences(interaction.user.id)
-        await self.table.deliver(interaction, guide.rules_answer(variant, preferences))
+        answer = guide.rules_answer(variant, preferences, lang=self.table.reader(interaction))
+        await self.table.deliver(interaction, answer)
 
     @app_commands.command(name="variants", description="The rules this bot plays")
     async def variants(self, interaction: discord.Interaction) -> None:
         """One line per variant."""
-        await self.table.deliver(interaction, guide.variants_answer())
+        await self.table.deliver(
+            interaction, guide.variants_answer(lang=self.table.reader(interaction))
+        )
 
     async def _game(
         self, interaction: discord.Interaction, game_id: int | None
@@ -70,7 +75,10 @@ class Info(commands.Cog):
         """Attach the OpenTafl Notation record of a game."""
         record, _ = await self._game(interaction, game)
         text, played = await self.records.otn(record)
-        await self.table.deliver(interaction, records.export_answer(record, played, text))
+        # Posted in the channel: the channel's language.
+        lang = await self.table.interaction_language(interaction)
+        answer = records.export_answer(record, played, text, lang=lang)
+        await self.table.deliver(interaction, answer)
 
     @app_commands.command(name="history", description="The moves of a game so far")
     @app_commands.describe(game="Game number (this channel's game by default)")
@@ -79,7 +87,8 @@ class Info(commands.Cog):
     ) -> None:
         """The numbered move list as text."""
         record, played = await self._game(interaction, game)
-        await self.table.deliver(interaction, records.history_answer(record, played))
+        answer = records.history_answer(record, played, lang=self.table.reader(interaction))
+        await self.table.deliver(interaction, answer)
 
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.describe(game="Game number (this channel's game by default)")
@@ -92,7 +101,9 @@ class Info(commands.Cog):
         # "thinking" every answer would be public.
         record, played = await self._game(interaction, game)
         await self.table.thinking(interaction)
-        await self.table.deliver(interaction, records.replay_answer(record, played))
+        # A public post in the channel: the channel's language.
+        lang = await self.table.interaction_language(interaction)
+        await self.table.deliver(interaction, records.replay_answer(record, played, lang=lang))
 
     @app_commands.command(name="leaderboard", description="The best-rated players")
     @app_commands.describe(
@@ -107,7 +118,13 @@ class Info(commands.Cog):
         board = await self.players.leaderboard(
             get_variant(variant).name, interaction.guild_id if scope == "server" else None
         )
-        await self.table.deliver(interaction, players.leaderboard_answer(board))
+        # Shown to the channel when it has entries (the channel's language), privately when
+        # empty (the reader's).
+        if board.entries:
+            lang = await self.table.interaction_language(interaction)
+        else:
+            lang = self.table.reader(interaction)
+        await self.table.deliver(interaction, players.leaderboard_answer(board, lang=lang))
 
     @app_commands.command(name="stats", description="A player's record")
     @app_commands.describe(
@@ -127,6 +144,10 @@ class Info(commands.Cog):
         only = None if variant is None else get_variant(variant).name
         record = await self.players.record(user.id, only)
         answer = players.stats_answer(
-            record, user.display_name, only, yours=user == interaction.user
+            record,
+            user.display_name,
+            only,
+            yours=user == interaction.user,
+            lang=self.table.reader(interaction),
         )
         await self.table.deliver(interaction, answer)

@@ -53,4 +53,6 @@ class PlayerOptions(commands.Cog):
             changed = replace(changed, notify=notify)
         name = getattr(interaction.user, "display_name", None) or interaction.user.name
         changed = await self.players.save_preferences(current, changed, name)
-        await self.table.deliver(interaction, compose.preferences_answer(changed))
+        await self.table.deliver(
+            interaction, compose.preferences_answer(changed, lang=self.table.reader(interaction))
+        )

@@ -73,4 +73,6 @@ class ServerOptions(commands.Cog):
         shown = await self.players.change_settings(
             interaction.guild_id, change, may_manage=interaction.permissions.manage_guild
         )
-        await self.table.deliver(interaction, compose.settings_answer(shown))
+        await self.table.deliver(
+            interaction, compose.settings_answer(shown, lang=self.table.reader(interaction))
+        )

@@ -169,4 +169,5 @@ class Timers(commands.Cog):
         """Pending challenges past their expiry are closed and their buttons taken off."""
         for challenge in await self.clocks.expired_challenges():
             # As an accepted, declined or cancelled challenge: no buttons left.
-            await self.table.deliver(None, challenges.expired(challenge))
+            lang = await self.table.channel_language(challenge.guild_id)
+            await self.table.deliver(None, challenges.expired(challenge, lang=lang))

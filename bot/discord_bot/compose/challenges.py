@@ -8,7 +8,9 @@ Pure functions of the challenges service's results (:mod:`..app.challenges`); th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import ClassVar
 
 from bot.ai import describe_levels
@@ -37,10 +39,11 @@ from ..app.challenges import (
     RematchOffered,
     RematchStarted,
 )
-from ..app.durations import NO_LIMIT_HINT, NotATime, TimeOutOfRange, describe_duration
+from ..app.durations import NO_LIMIT_HINT, NotATime, TimeOutOfRange
 from .board import ai_strength, plain_name
 from .board import mention as board_mention
-from .errors import refusal_words, seconds_left
+from .errors import refusal_words
+from .help import level_name, variant_title
 from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Choice, Control, Edit, Place, Post, Style, Update
 
@@ -62,15 +65,16 @@ class ChallengeAnswer:
         return f"tafl:ch:{self.challenge_id}:{self.action}"
 
 
-ANSWERS = (("accept", "Accept", Style.SUCCESS), ("decline", "Decline", Style.SECONDARY))
-CANCEL = ("cancel", "Cancel", Style.DANGER)
-
-
-def challenge_controls(challenge_id: int) -> tuple[Control, ...]:
+def challenge_controls(challenge_id: int, *, lang: Language) -> tuple[Control, ...]:
     """Accept / Decline / Cancel under a challenge."""
+    answers = (
+        ("accept", lang.pgettext("button", "Accept"), Style.SUCCESS),
+        ("decline", lang.pgettext("button", "Decline"), Style.SECONDARY),
+        ("cancel", lang.pgettext("button", "Cancel"), Style.DANGER),
+    )
     return tuple(
         Button(ChallengeAnswer(challenge_id, action).custom_id, label, style)
-        for action, label, style in (*ANSWERS, CANCEL)
+        for action, label, style in answers
     )
 
 
@@ -91,137 +95,255 @@ LEVELS = tuple(
 TIME_OPTION = f"Time per move, like 10m, 24h or 3d; {NO_LIMIT_HINT} (else the server's default)"
 """What /tafl challenge's time option asks for."""
 
-# ---------------------------------------------------------------------------- names
+# ---------------------------------------------------------------------------- words
+
+
+def duration_words(seconds: int, *, lang: Language) -> str:
+    """A time per move in its largest whole unit: ``90`` → "90 seconds", ``3600`` → "1 hour",
+    ``172800`` → "2 days" (as :func:`..app.durations.describe_duration` says it, in ``lang``)."""
+    if seconds % 86400 == 0:
+        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
+    if seconds % 3600 == 0:
+        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
+    if seconds % 60 == 0:
+        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
+    return lang.ngettext("{count} second", "{count} seconds", seconds)
+
+
+def wait_words(seconds: float, *, lang: Language) -> str:
+    """A wait in whole seconds, rounded up so it never says "0 s" while time is left."""
+    return lang.gettext("{seconds} s", seconds=lang.number(max(1, math.ceil(seconds))))
 
 
 def mention(participant: Participant) -> str:
     """A ping for a person, the plain name for the AI."""
+    # plain_name: lang= once compose.board's shared vocabulary takes it (the AI's name).
     return board_mention(participant, plain_name(participant))
 
 
-def whose_challenge(challenge: Challenge, *, to: bool = True) -> str:
+def whose_challenge(challenge: Challenge, *, lang: Language, to: bool = True) -> str:
     """``@ann's Brandubh challenge to @bo``: whose challenge it was and which variant (for edits
     of the challenge message, where mentions show names without notifying anyone again)."""
-    title = get_variant(challenge.variant).title
-    text = f"{mention(challenge.challenger)}'s **{title}** challenge"
+    title = variant_title(get_variant(challenge.variant), lang=lang)
     if to and challenge.challenged is not None:
-        text += f" to {mention(challenge.challenged)}"
-    return text
+        return lang.gettext(
+            "{challenger}'s **{variant}** challenge to {challenged}",
+            challenger=mention(challenge.challenger),
+            variant=title,
+            challenged=mention(challenge.challenged),
+        )
+    return lang.gettext(
+        "{challenger}'s **{variant}** challenge",
+        challenger=mention(challenge.challenger),
+        variant=title,
+    )
 
 
-def thread_name(new: NewThread) -> str:
+def thread_name(new: NewThread, *, lang: Language) -> str:
     """A new game's thread, named after its players and its rules (the table fits it to
     Discord's limit)."""
-    title = get_variant(new.variant).title
-    return f"{plain_name(new.first)} vs {plain_name(new.second)} · {title}"
+    return lang.gettext(
+        "{first} vs {second} · {variant}",
+        first=plain_name(new.first),
+        second=plain_name(new.second),
+        variant=variant_title(get_variant(new.variant), lang=lang),
+    )
 
 
 # ---------------------------------------------------------------------------- challenges
 
 
-def challenge_posted(posted: ChallengePosted) -> list[Answer]:
-    """The challenge, with its buttons, notifying the person challenged only."""
+def challenge_posted(posted: ChallengePosted, *, lang: Language) -> list[Answer]:
+    """The challenge, with its buttons, notifying the person challenged only (in the channel's
+    language)."""
     challenge = posted.challenge
     opponent = challenge.challenged
     assert opponent is not None  # a challenge to a member
-    title = get_variant(challenge.variant).title
+    title = variant_title(get_variant(challenge.variant), lang=lang)
     move_seconds = challenge.move_seconds
-    clock = f", {describe_duration(move_seconds)} per move" if move_seconds else ""
-    if not move_seconds and posted.server_default_seconds:
-        clock = ", no time limit"  # unlike the server's other challenges: say so
+    clock = ""
+    if move_seconds:
+        clock = lang.gettext(", {time} per move", time=duration_words(move_seconds, lang=lang))
+    elif posted.server_default_seconds:
+        clock = lang.gettext(", no time limit")  # unlike the server's other challenges: say so
     chosen = challenge.challenger_side
-    side_text = "a random side" if chosen == "random" else f"the {chosen}"
-    expires = int(challenge.expires_at.timestamp())
-    where = " The game will have its own thread." if posted.in_thread else ""
-    content = (
-        f"{mention(opponent)}, {mention(challenge.challenger)} challenges you to **{title}**"
-        f"{clock}, taking {side_text}.{where} The challenge expires <t:{expires}:R>."
+    if chosen == "attackers":
+        side_text = lang.gettext("taking the attackers")
+    elif chosen == "defenders":
+        side_text = lang.gettext("taking the defenders")
+    else:
+        side_text = lang.gettext("taking a random side")
+    expires = _time(challenge.expires_at)
+    values = {
+        "opponent": mention(opponent),
+        "challenger": mention(challenge.challenger),
+        "variant": title,
+        "clock": clock,
+        "side": side_text,
+        "expires": expires,
+    }
+    if posted.in_thread:
+        content = lang.gettext(
+            "{opponent}, {challenger} challenges you to **{variant}**{clock}, {side}. The game "
+            "will have its own thread. The challenge expires {expires}.",
+            **values,
+        )
+    else:
+        content = lang.gettext(
+            "{opponent}, {challenger} challenges you to **{variant}**{clock}, {side}. The "
+            "challenge expires {expires}.",
+            **values,
+        )
+    post = Post(
+        content, controls=challenge_controls(challenge.id, lang=lang), pings=_pings(opponent)
     )
-    post = Post(content, controls=challenge_controls(challenge.id), pings=_pings(opponent))
     return [Answer(post)]
 
 
-def declined(challenge: Challenge, by: int) -> list[Update]:
+def declined(challenge: Challenge, by: int, *, lang: Language) -> list[Update]:
     """The challenge's message once the person challenged said no."""
-    return [Update(Post(f"<@{by}> declined {whose_challenge(challenge, to=False)}."))]
+    text = lang.gettext(
+        "{who} declined {challenge}.",
+        who=_ping(by),
+        challenge=whose_challenge(challenge, to=False, lang=lang),
+    )
+    return [Update(Post(text))]
 
 
-def cancelled(challenge: Challenge) -> list[Update]:
+def cancelled(challenge: Challenge, *, lang: Language) -> list[Update]:
     """The challenge's message once the challenger took it back."""
-    return [Update(Post(f"{whose_challenge(challenge)} was cancelled."))]
+    text = lang.gettext(
+        "{challenge} was cancelled.", challenge=whose_challenge(challenge, lang=lang)
+    )
+    return [Update(Post(text))]
 
 
-def accepted(by: int, game_id: int, thread_id: int | None) -> list[Update]:
+def accepted(by: int, game_id: int, thread_id: int | None, *, lang: Language) -> list[Update]:
     """The challenge's message once accepted: where its game begins."""
-    where = "" if thread_id is None else f" in <#{thread_id}>"
-    return [Update(Post(f"<@{by}> accepted! Game #{game_id} begins{where}."))]
+    if thread_id is None:
+        text = lang.gettext("{who} accepted! Game #{game} begins.", who=_ping(by), game=game_id)
+    else:
+        text = lang.gettext(
+            "{who} accepted! Game #{game} begins in {thread}.",
+            who=_ping(by),
+            game=game_id,
+            thread=_channel(thread_id),
+        )
+    return [Update(Post(text))]
 
 
-def game_begins(variant: str) -> list[str]:
+def game_begins(variant: str, *, lang: Language) -> list[str]:
     """The first board's words of a game from a challenge."""
-    return [f"**{get_variant(variant).title}** begins."]
+    return [
+        lang.gettext(
+            "**{variant}** begins.", variant=variant_title(get_variant(variant), lang=lang)
+        )
+    ]
 
 
-def expired(challenge: Challenge) -> list[Edit]:
+def expired(challenge: Challenge, *, lang: Language) -> list[Edit]:
     """A challenge past its expiry, its message's buttons taken off (as an answered one's)."""
     assert challenge.message_id is not None  # only those shown expire in a message
-    text = f"{whose_challenge(challenge)} expired unanswered. Ask again with `/tafl challenge`."
+    text = lang.gettext(
+        "{challenge} expired unanswered. Ask again with `{command}`.",
+        challenge=whose_challenge(challenge, lang=lang),
+        command=lang.command("tafl challenge"),
+    )
     return [Edit(Place(challenge.channel_id), challenge.message_id, Post(text))]
 
 
 # ---------------------------------------------------------------------------- the AI
 
 
-def ai_game_begins(started: AIGameStarted) -> list[str]:
+def ai_game_begins(started: AIGameStarted, *, lang: Language) -> list[str]:
     """The first board's words of a game against the AI."""
     record = started.live.record
     rules = get_variant(record.variant)
+    # ai_strength: lang= once compose.board's shared vocabulary takes it.
     strength = ai_strength(rules.name, started.level, rated=record.rated)
-    unrated = "" if record.rated else ", unrated"
-    return [f"**{rules.title}** against the AI ({strength}){unrated}."]
-
-
-def ai_game_elsewhere(started: AIGameStarted, player: int) -> list[Answer]:
-    """The answer to /tafl play when its game went to a thread of its own."""
-    return [
-        Answer(
-            Post(
-                f"<@{player}>, your game against the AI ({started.level}) is in "
-                f"<#{started.thread_id}>."
-            )
+    title = variant_title(rules, lang=lang)
+    if record.rated:
+        text = lang.gettext(
+            "**{variant}** against the AI ({strength}).", variant=title, strength=strength
         )
-    ]
+    else:
+        text = lang.gettext(
+            "**{variant}** against the AI ({strength}), unrated.", variant=title, strength=strength
+        )
+    return [text]
+
+
+def ai_game_elsewhere(started: AIGameStarted, player: int, *, lang: Language) -> list[Answer]:
+    """The answer to /tafl play when its game went to a thread of its own."""
+    text = lang.gettext(
+        "{player}, your game against the AI ({level}) is in {thread}.",
+        player=_ping(player),
+        level=level_name(started.level, lang=lang),
+        thread=_channel(started.thread_id),
+    )
+    return [Answer(Post(text))]
 
 
 # ---------------------------------------------------------------------------- rematches
 
 
-def rematch_sides(rematch: RematchStarted | RematchOffered) -> str:
+def rematch_sides(rematch: RematchStarted | RematchOffered, *, lang: Language) -> str:
     """Who takes which side in a rematch (and why they did not swap, when they did not)."""
-    sides = f"{mention(rematch.attackers)} attacks, {mention(rematch.defenders)} defends"
+    values = {"attacker": mention(rematch.attackers), "defender": mention(rematch.defenders)}
     if rematch.winner_defends_again:
         # The players expect a swap: say why there is none.
-        title = get_variant(rematch.old.variant).title
-        sides += f" again: in {title} the winner takes the defenders (Linnaeus's law 12)"
-    return sides
+        return lang.gettext(
+            "{attacker} attacks, {defender} defends again: in {variant} the winner takes the "
+            "defenders (Linnaeus's law 12)",
+            variant=variant_title(get_variant(rematch.old.variant), lang=lang),
+            **values,
+        )
+    return lang.gettext("{attacker} attacks, {defender} defends", **values)
 
 
-def rematch_begins(started: RematchStarted) -> list[str]:
+def rematch_begins(started: RematchStarted, *, lang: Language) -> list[str]:
     """The first board's words of a rematch against the AI."""
-    return [f"Rematch of game #{started.old.id}: {rematch_sides(started)}."]
+    return [
+        lang.gettext(
+            "Rematch of game #{game}: {sides}.",
+            game=started.old.id,
+            sides=rematch_sides(started, lang=lang),
+        )
+    ]
 
 
-def rematch_offered(offered: RematchOffered, asker: int) -> list[Answer]:
+def rematch_offered(offered: RematchOffered, asker: int, *, lang: Language) -> list[Answer]:
     """The rematch offered to the other player, as a challenge with the sides fixed."""
     old, challenge, opponent = offered.old, offered.challenge, offered.opponent
-    expires = int(challenge.expires_at.timestamp())
-    content = (
-        f"{mention(opponent)}, <@{asker}> asks for a rematch of game #{old.id} "
-        f"({get_variant(old.variant).title}): {rematch_sides(offered)}. "
-        f"The offer expires <t:{expires}:R>."
+    content = lang.gettext(
+        "{opponent}, {asker} asks for a rematch of game #{game} ({variant}): {sides}. "
+        "The offer expires {expires}.",
+        opponent=mention(opponent),
+        asker=_ping(asker),
+        game=old.id,
+        variant=variant_title(get_variant(old.variant), lang=lang),
+        sides=rematch_sides(offered, lang=lang),
+        expires=_time(challenge.expires_at),
     )
-    post = Post(content, controls=challenge_controls(challenge.id), pings=_pings(opponent))
+    post = Post(
+        content, controls=challenge_controls(challenge.id, lang=lang), pings=_pings(opponent)
+    )
     return [Answer(post)]
+
+
+def _ping(user_id: int | None) -> str:
+    """A mention of a member, for a placeholder."""
+    return "<@" + str(user_id) + ">"
+
+
+def _channel(channel_id: int | None) -> str:
+    """A link to a channel or thread, for a placeholder."""
+    return "<#" + str(channel_id) + ">"
+
+
+def _time(when: datetime) -> str:
+    """A moment as Discord shows it to each reader, relative to now ("in 3 hours")."""
+    return "<t:" + str(int(when.timestamp())) + ":R>"
 
 
 def _pings(person: Participant) -> tuple[int, ...]:
@@ -230,55 +352,97 @@ def _pings(person: Participant) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------------------- refusals
 
-CLOSED = {
-    "accepted": "This challenge was already accepted.",
-    "declined": "This challenge was declined.",
-    "cancelled": "This challenge was cancelled.",
-    "expired": "This challenge expired. Ask for a new one with `/tafl challenge`.",
-}
+
+def closed_words(status: str, *, lang: Language) -> str:
+    """Why a challenge's buttons no longer work."""
+    if status == "accepted":
+        return lang.gettext("This challenge was already accepted.")
+    if status == "declined":
+        return lang.gettext("This challenge was declined.")
+    if status == "cancelled":
+        return lang.gettext("This challenge was cancelled.")
+    if status == "expired":
+        return lang.gettext(
+            "This challenge expired. Ask for a new one with `{command}`.",
+            command=lang.command("tafl challenge"),
+        )
+    return lang.gettext("This challenge is no longer open.")
 
 
 @refusal_words.register
 def _(refusal: ChallengeYourself, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You cannot challenge yourself. Try `/tafl play` against the AI."
+    return lang.gettext(
+        "You cannot challenge yourself. Try `{play}` against the AI.",
+        play=lang.command("tafl play"),
+    )
 
 
 @refusal_words.register
 def _(refusal: ChallengeABot, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Bots cannot accept challenges. Use `/tafl play` to play the AI."
+    return lang.gettext(
+        "Bots cannot accept challenges. Use `{play}` to play the AI.",
+        play=lang.command("tafl play"),
+    )
 
 
 @refusal_words.register
 def _(refusal: ChallengeTooSoon, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"Slow down: you can challenge again in {seconds_left(refusal.wait)} "
-        f"(one challenge every {refusal.every} seconds)."
+    return lang.ngettext(
+        "Slow down: you can challenge again in {wait} (one challenge every {count} second).",
+        "Slow down: you can challenge again in {wait} (one challenge every {count} seconds).",
+        refusal.every,
+        wait=wait_words(refusal.wait, lang=lang),
     )
 
 
 @refusal_words.register
 def _(refusal: ChallengedTooOften, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"You have challenged {refusal.opponent.display_name} {refusal.times} times in the "
-        f"last {refusal.window // 60} minutes; you can challenge them again in "
-        f"{seconds_left(refusal.wait)}."
+    return lang.ngettext(
+        "You have challenged {opponent} {times} times in the last {count} minute; you can "
+        "challenge them again in {wait}.",
+        "You have challenged {opponent} {times} times in the last {count} minutes; you can "
+        "challenge them again in {wait}.",
+        refusal.window // 60,
+        opponent=refusal.opponent.display_name,
+        times=lang.number(refusal.times),
+        wait=wait_words(refusal.wait, lang=lang),
     )
 
 
 @refusal_words.register
 def _(refusal: NotASide, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"{refusal.text!r} is not a side: choose attackers, defenders or random."
+    return lang.gettext(
+        "{text} is not a side: choose attackers, defenders or random.", text=repr(refusal.text)
+    )
 
 
 @refusal_words.register
 def _(refusal: ChallengeNotOpen, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return CLOSED.get(refusal.status, "This challenge is no longer open.")
+    return closed_words(refusal.status, lang=lang)
+
+
+def not_allowed_words(reason: str, *, lang: Language) -> str:
+    """Storage's reason for refusing an answer to a challenge (its words, in lower case), as a
+    sentence in ``lang``; a reason this list does not know is shown as storage says it."""
+    known = {
+        "you cannot challenge yourself": lang.gettext("You cannot challenge yourself."),
+        "you cannot accept your own challenge": lang.gettext(
+            "You cannot accept your own challenge."
+        ),
+        "this challenge is for someone else": lang.gettext("This challenge is for someone else."),
+        "only the challenger can cancel a challenge": lang.gettext(
+            "Only the challenger can cancel a challenge."
+        ),
+        "only the person challenged can decline a challenge": lang.gettext(
+            "Only the person challenged can decline a challenge."
+        ),
+    }
+    return known.get(reason) or f"{reason[:1].upper()}{reason[1:]}."
 
 
 @refusal_words.register
 def _(refusal: AnswerNotAllowed, lang: Language = ENGLISH_LANGUAGE) -> str:
-    text = refusal.reason
-    return f"{text[:1].upper()}{text[1:]}."
+    return not_allowed_words(refusal.reason, lang=lang)
 
 
 @refusal_words.register
@@ -287,76 +451,87 @@ def _(refusal: BusyHere, lang: Language = ENGLISH_LANGUAGE) -> str:
     # open threads in, a direct conversation.
     game_id, where = refusal.game_id, refusal.where
     if where.kind == "thread":
-        return (
-            f"This thread already has a game (#{game_id}). Finish it, or start yours in the "
-            "channel: the bot opens a thread for it."
+        return lang.gettext(
+            "This thread already has a game (#{game}). Finish it, or start yours in the "
+            "channel: the bot opens a thread for it.",
+            game=game_id,
         )
     if where.kind == "direct" or where.guild_id is None:
-        return f"This conversation already has a game (#{game_id}): finish it first."
-    if where.threads:
-        return (
-            f"This channel already has a game (#{game_id}). Finish it, or start yours with "
-            "`/tafl challenge` or `/tafl play`: the bot opens a thread for it."
+        return lang.gettext(
+            "This conversation already has a game (#{game}): finish it first.", game=game_id
         )
-    return (
-        f"This channel already has a game (#{game_id}), and I may not open a thread here for "
+    if where.threads:
+        return lang.gettext(
+            "This channel already has a game (#{game}). Finish it, or start yours with "
+            "`{challenge}` or `{play}`: the bot opens a thread for it.",
+            game=game_id,
+            challenge=lang.command("tafl challenge"),
+            play=lang.command("tafl play"),
+        )
+    return lang.gettext(
+        "This channel already has a game (#{game}), and I may not open a thread here for "
         "yours (I need the Create Public Threads permission). Play in another channel, or ask "
-        "a moderator to let me open threads."
+        "a moderator to let me open threads.",
+        game=game_id,
     )
 
 
 @refusal_words.register
 def _(refusal: NothingToRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "No finished game in this channel to rematch."
+    return lang.gettext("No finished game in this channel to rematch.")
 
 
 @refusal_words.register
 def _(refusal: NotYourRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Only the players of that game can ask for a rematch."
+    return lang.gettext("Only the players of that game can ask for a rematch.")
 
 
 @refusal_words.register
 def _(refusal: NoTournamentRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        "Tournament games have no rematch: the event pairs your next game "
-        "(`/tafl tournament pairings`)."
+    return lang.gettext(
+        "Tournament games have no rematch: the event pairs your next game (`{pairings}`).",
+        pairings=lang.command("tafl tournament pairings"),
     )
 
 
 @refusal_words.register
 def _(refusal: AlreadyOffered, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You have already offered a game here; wait for the answer."
+    return lang.gettext("You have already offered a game here; wait for the answer.")
 
 
 @refusal_words.register
 def _(refusal: OfferWaiting, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"<@{refusal.opponent.user_id}> has already asked you for a game here: accept it with "
-        "the button on their offer."
+    return lang.gettext(
+        "{opponent} has already asked you for a game here: accept it with the button on "
+        "their offer.",
+        opponent=_ping(refusal.opponent.user_id),
     )
 
 
 @refusal_words.register
 def _(refusal: NoThreadHere, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Games get their own thread only in text channels."
+    return lang.gettext("Games get their own thread only in text channels.")
 
 
 @refusal_words.register
 def _(refusal: MayNotOpenThreads, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "I may not open a thread here (I need the Create Public Threads permission)."
+    return lang.gettext(
+        "I may not open a thread here (I need the Create Public Threads permission)."
+    )
 
 
 @refusal_words.register
 def _(refusal: NotATime, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"{refusal.text!r} is not a time: write it like `30s`, `10m`, `24h` or `3d`, or `none` "
-        "for no limit."
+    return lang.gettext(
+        "{text} is not a time: write it like `30s`, `10m`, `24h` or `3d`, or `none` for no limit.",
+        text=repr(refusal.text),
     )
 
 
 @refusal_words.register
 def _(refusal: TimeOutOfRange, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"Time per move must be between {refusal.shortest} seconds and "
-        f"{describe_duration(refusal.longest)} (or `none` for no limit)."
+    return lang.gettext(
+        "Time per move must be between {shortest} seconds and {longest} (or `none` for no limit).",
+        shortest=lang.number(refusal.shortest),
+        longest=duration_words(refusal.longest, lang=lang),
     )

@@ -14,33 +14,86 @@ from collections.abc import Sequence
 
 from bot.ai import level_ratings
 from bot.engine import VARIANTS as RULESETS
-from bot.engine import Game, Variant, get_variant
+from bot.engine import Game, Side, Variant, get_variant
 from bot.render import board_view_from_game
 from bot.storage import PlayerPreferences
 
 from .board import look_of
+from .catalogs import Message
+from .language import (
+    CHOICE_NAME,
+    COMMAND_DESCRIPTION,
+    ENGLISH_LANGUAGE,
+    OPTION_NAME,
+    Language,
+)
 from .post import Answer, Card, Choice, Field, Picture, Post
 
 VARIANTS = tuple(Choice(rules.title, rules.name) for rules in RULESETS.values())
 """The variants, as a command's option offers them."""
 
-SHIELDWALL = (
-    "Two or more pieces side by side along the edge of the board are captured together when "
-    "the enemy closes both ends of the row (a corner closes an end too) and has a piece right "
-    "in front of each of them. The whole row falls to the move that closes one of its ends "
-    "(a piece arriving in front captures nothing). The king can help the defenders make one; "
-    "caught in a row himself, he survives while the defenders beside him fall."
-)
-EXIT_FORT = (
-    "The defenders also win when the king stands on the edge, can still move, and is shut in "
-    "a fort of defenders that no attacker touches and that can never be broken: each defender "
-    "of the wall has the edge, the fort or another wall piece next to it along its rank and "
-    "along its file, so none of them can be captured."
-)
-ENCIRCLEMENT = (
-    "The attackers also win by closing a ring around the king and every one of his defenders, "
-    "so that none of them can reach the edge any more."
-)
+
+def variant_title(variant: Variant, *, lang: Language) -> str:
+    """A variant's title in ``lang``: the name its option's choice has in the reader's picker
+    (the command tree's translation of the title), so a sentence and the menu agree."""
+    return lang.translated(CHOICE_NAME, variant.title) or variant.title
+
+
+def option(name: str, *, lang: Language) -> str:
+    """A command option's name as the reader's picker shows it (``opponent`` → ``adversaire``)."""
+    return lang.translated(OPTION_NAME, name) or name
+
+
+def engine_messages() -> list[Message]:
+    """The engine's words about each variant (its summary and its source), for the template:
+    the engine, below compose, marks nothing; /tafl rules translates them where it shows them."""
+    where = [("bot/engine/variants.py", 0)]
+    found = []
+    for rules in RULESETS.values():
+        found.append(Message(None, rules.summary, list(where), [f"{rules.title}: summary"]))
+        found.append(Message(None, rules.source, list(where), [f"{rules.title}: source"]))
+    return found
+
+
+def summary_text(variant: Variant, *, lang: Language) -> str:
+    """The variant's summary (the engine's words, in ``lang``)."""
+    summary = variant.summary
+    return lang.gettext(summary)
+
+
+def source_text(variant: Variant, *, lang: Language) -> str:
+    """Where the variant's rules come from (the engine's words, in ``lang``)."""
+    source = variant.source
+    return lang.gettext(source)
+
+
+def shieldwall_text(*, lang: Language) -> str:
+    """Copenhagen's shieldwall capture, explained."""
+    return lang.gettext(
+        "Two or more pieces side by side along the edge of the board are captured together when "
+        "the enemy closes both ends of the row (a corner closes an end too) and has a piece right "
+        "in front of each of them. The whole row falls to the move that closes one of its ends "
+        "(a piece arriving in front captures nothing). The king can help the defenders make one; "
+        "caught in a row himself, he survives while the defenders beside him fall."
+    )
+
+
+def exit_fort_text(*, lang: Language) -> str:
+    """Copenhagen's exit fort, explained."""
+    return lang.gettext(
+        "The defenders also win when the king stands on the edge, can still move, and is shut in "
+        "a fort of defenders that no attacker touches and that can never be broken: each defender "
+        "of the wall has the edge, the fort or another wall piece next to it along its rank and "
+        "along its file, so none of them can be captured."
+    )
+
+
+def encirclement_text(*, lang: Language) -> str:
+    """Copenhagen's encirclement, explained."""
+    return lang.gettext(
+        "The attackers also win by closing a ring around the king and every one of his "
+        "defenders, so that none of them can reach the edge any more."
+    )
 
 
 def has_forts_and_rings(variant: Variant) -> bool:
@@ -51,80 +104,127 @@ def has_forts_and_rings(variant: Variant) -> bool:
     return variant.rules.forts_and_walls
 
 
-def escape_text(variant: Variant) -> str:
+def escape_text(variant: Variant, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Where the king wins by arriving: ``a corner`` or ``any edge square``."""
-    return "a corner" if variant.corners else "any edge square"
+    if variant.corners:
+        return lang.pgettext("the king escapes to", "a corner")
+    return lang.pgettext("the king escapes to", "any edge square")
 
 
-def king_wins_text(variant: Variant) -> str:
+def king_wins_text(variant: Variant, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Every way the king's side wins on the board, for the "King escapes to" field."""
-    text = escape_text(variant)
+    text = escape_text(variant, lang=lang)
     if has_forts_and_rings(variant):
-        text += ", or wins with an exit fort on the edge (see below)"
+        text = lang.gettext(
+            "{escape}, or wins with an exit fort on the edge (see below)", escape=text
+        )
     return text
 
 
-def calls_text(variant: Variant) -> str:
+def calls_text(variant: Variant, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The king's side's calls, Raichi and Tuichi, for this variant's escape squares."""
-    road = "to a corner" if variant.corners else "to the edge"
-    return f"**Raichi!** when the king has one open road {road}, **Tuichi!** with two or more" + (
-        " (and Tuichi wins)." if variant.tuichi_wins else "."
+    if variant.corners:
+        return lang.gettext(
+            "**Raichi!** when the king has one open road to a corner, **Tuichi!** with two or more."
+        )
+    if variant.tuichi_wins:
+        return lang.gettext(
+            "**Raichi!** when the king has one open road to the edge, **Tuichi!** with two or "
+            "more (and Tuichi wins)."
+        )
+    return lang.gettext(
+        "**Raichi!** when the king has one open road to the edge, **Tuichi!** with two or more."
     )
 
 
-def repetition_text(variant: Variant) -> str | None:
+def repetition_text(variant: Variant, *, lang: Language = ENGLISH_LANGUAGE) -> str | None:
     """What the third occurrence of a position does, when it is not the usual draw."""
     ending = Game(variant).repetition_ending
     if ending.winner is None:
         return None
-    loser = ending.winner.other.value
-    return (
-        f"The {loser} may not repeat the position: when the same position comes up a third "
-        f"time with the same side to move, the {ending.winner.value} win."
+    if ending.winner is Side.ATTACKERS:
+        return lang.gettext(
+            "The defenders may not repeat the position: when the same position comes up a third "
+            "time with the same side to move, the attackers win."
+        )
+    return lang.gettext(
+        "The attackers may not repeat the position: when the same position comes up a third "
+        "time with the same side to move, the defenders win."
     )
 
 
-def special_rules(variant: Variant) -> list[tuple[str, str]]:
+def special_rules(variant: Variant, *, lang: Language = ENGLISH_LANGUAGE) -> list[tuple[str, str]]:
     """The rules this variant adds to the common ones, as (title, explanation) pairs."""
     fields = []
     if has_forts_and_rings(variant):
         fields += [
-            ("Shieldwall", SHIELDWALL),
-            ("Exit fort", EXIT_FORT),
-            ("Encirclement", ENCIRCLEMENT),
+            (lang.gettext("Shieldwall"), shieldwall_text(lang=lang)),
+            (lang.gettext("Exit fort"), exit_fort_text(lang=lang)),
+            (lang.gettext("Encirclement"), encirclement_text(lang=lang)),
         ]
-    repetition = repetition_text(variant)
+    repetition = repetition_text(variant, lang=lang)
     if repetition is not None:
-        fields.append(("Repetition", repetition))
+        fields.append((lang.gettext("Repetition"), repetition))
     return fields
 
 
-def variant_line(variant: Variant) -> str:
+def first_side(variant: Variant, *, lang: Language) -> str:
+    """Who moves first, as a field's value: ``Attackers``."""
+    if variant.first is Side.ATTACKERS:
+        return lang.pgettext("moves first", "Attackers")
+    return lang.pgettext("moves first", "Defenders")
+
+
+def variant_line(variant: Variant, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """One line of ``/tafl variants``: the board, who moves first and how the king wins."""
-    ways = f"the king escapes to {'a corner' if variant.corners else 'the edge'}"
+    if variant.corners:
+        ways = lang.gettext("the king escapes to a corner")
+    else:
+        ways = lang.gettext("the king escapes to the edge")
     if has_forts_and_rings(variant):
-        ways += " or builds an exit fort; shieldwall captures, encirclement"
+        ways = lang.gettext(
+            "{ways} or builds an exit fort; shieldwall captures, encirclement", ways=ways
+        )
     elif variant.tuichi_wins:
-        ways += "; Tuichi wins"
-    n = variant.size
-    return (
-        f"**{variant.title}** (`{variant.name}`): {n}x{n}, the {variant.first.value} move "
-        f"first, {ways}."
+        ways = lang.gettext("{ways}; Tuichi wins", ways=ways)
+    values = {
+        "title": variant_title(variant, lang=lang),
+        "name": variant.name,
+        "size": variant.size,
+        "ways": ways,
+    }
+    if variant.first is Side.ATTACKERS:
+        return lang.gettext(
+            "**{title}** (`{name}`): {size}x{size}, the attackers move first, {ways}.", **values
+        )
+    return lang.gettext(
+        "**{title}** (`{name}`): {size}x{size}, the defenders move first, {ways}.", **values
     )
 
 
 # ---------------------------------------------------------------------------- /tafl help
 
-HELP_START = (
-    "**1.** Challenge a member: `/tafl challenge opponent:@someone` (they accept with a "
-    "button).\n"
-    "**2.** Or play the bot's AI: `/tafl play` (choose a `level`: easy, medium, hard, master).\n"
-    "**3.** To move, type `/tafl move` and pick a move from the list (like `e1-e4`), or press "
-    "**Move** under the board. `/tafl rules` explains the game.\n"
-    "**4.** To get better: `/tafl analyze` reviews your last game, and `/tafl puzzle` gives you "
-    "a position to win."
-)
-"""The first lines of /tafl help: enough to start, make a move, and learn."""
+
+def help_start(*, lang: Language) -> str:
+    """The first lines of /tafl help: enough to start, make a move, and learn."""
+    return lang.gettext(
+        "**1.** Challenge a member: `{challenge} {opponent}:@someone` (they accept with a "
+        "button).\n"
+        "**2.** Or play the bot's AI: `{play}` (choose a `{level}`: easy, medium, hard, master).\n"
+        "**3.** To move, type `{move}` and pick a move from the list (like `e1-e4`), or press "
+        "**Move** under the board. `{rules}` explains the game.\n"
+        "**4.** To get better: `{analyze}` reviews your last game, and `{puzzle}` gives you "
+        "a position to win.",
+        challenge=lang.command("tafl challenge"),
+        opponent=option("opponent", lang=lang),
+        play=lang.command("tafl play"),
+        level=option("level", lang=lang),
+        move=lang.command("tafl move"),
+        rules=lang.command("tafl rules"),
+        analyze=lang.command("tafl analyze"),
+        puzzle=lang.command("tafl puzzle"),
+    )
+
 
 HELP_ORDER = (
     "challenge", "play", "move", "board", "draw", "takeback", "resign", "rematch",
@@ -145,47 +245,79 @@ def help_order(commands: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted(commands, key=lambda command: rank.get(command[0], len(HELP_ORDER)))
 
 
-def help_answer(commands: Sequence[tuple[str, str]]) -> list[Answer]:
+def help_answer(commands: Sequence[tuple[str, str]], *, lang: Language) -> list[Answer]:
     """Four lines to get going, then each command (name, description, read from the commands
-    themselves, so the list cannot fall behind) in :data:`HELP_ORDER`."""
+    themselves, so the list cannot fall behind) in :data:`HELP_ORDER`, named as the reader's
+    picker names them."""
     listed = "\n".join(
-        f"`/tafl {name}` — {description}" for name, description in help_order(commands)
+        lang.gettext(
+            "`{command}` — {description}",
+            command=lang.command(f"tafl {name}"),
+            description=lang.translated(COMMAND_DESCRIPTION, description) or description,
+        )
+        for name, description in help_order(commands)
     )
-    card = Card("Tafl: how to play", f"{HELP_START}\n\n**Commands**\n{listed}")
+    card = Card(
+        lang.gettext("Tafl: how to play"),
+        lang.gettext(
+            "{start}\n\n**Commands**\n{listed}", start=help_start(lang=lang), listed=listed
+        ),
+    )
     return [Answer(Post(card=card, private=True))]
 
 
 # ---------------------------------------------------------------------------- /tafl rules
 
 
-def rules_answer(variant: str, preferences: PlayerPreferences) -> list[Answer]:
+def level_name(level: str, *, lang: Language) -> str:
+    """An AI level's name in ``lang`` (``medium`` → ``moyen``)."""
+    names = {
+        "easy": lang.pgettext("AI level", "easy"),
+        "medium": lang.pgettext("AI level", "medium"),
+        "hard": lang.pgettext("AI level", "hard"),
+        "master": lang.pgettext("AI level", "master"),
+    }
+    return names.get(level, level)
+
+
+def rules_answer(variant: str, preferences: PlayerPreferences, *, lang: Language) -> list[Answer]:
     """The variant explained, with a picture of its start position in the reader's theme."""
     rules = get_variant(variant)
-    ladder = level_ratings(rules.name).items()
-    fields = [
-        Field("Moves first", rules.first.value.title()),
-        Field("King escapes to", king_wins_text(rules)),
-        Field("Calls", calls_text(rules), inline=False),
-        *(Field(name, text, inline=False) for name, text in special_rules(rules)),
-        Field(
-            "The AI's ratings",
-            " · ".join(f"{level} {rating}" for level, rating in ladder)
-            + " (fixed: a rated game against it moves only your rating)",
-            inline=False,
+    title = variant_title(rules, lang=lang)
+    ladder = lang.gettext(
+        "{ladder} (fixed: a rated game against it moves only your rating)",
+        ladder=" · ".join(
+            f"{level_name(level, lang=lang)} {rating}"
+            for level, rating in level_ratings(rules.name).items()
         ),
+    )
+    fields = [
+        Field(lang.gettext("Moves first"), first_side(rules, lang=lang)),
+        Field(lang.gettext("King escapes to"), king_wins_text(rules, lang=lang)),
+        Field(lang.gettext("Calls"), calls_text(rules, lang=lang), inline=False),
+        *(Field(name, text, inline=False) for name, text in special_rules(rules, lang=lang)),
+        Field(lang.gettext("The AI's ratings"), ladder, inline=False),
         Field(
-            "Start a game",
-            f"`/tafl challenge opponent:@someone variant:{rules.title}` to play a member, "
-            f"or `/tafl play variant:{rules.title}` to play the AI. Then move with "
-            "`/tafl move` or the Move button under the board.",
+            lang.gettext("Start a game"),
+            lang.gettext(
+                "`{challenge} {opponent}:@someone {variant}:{title}` to play a member, "
+                "or `{play} {variant}:{title}` to play the AI. Then move with "
+                "`{move}` or the Move button under the board.",
+                challenge=lang.command("tafl challenge"),
+                opponent=option("opponent", lang=lang),
+                variant=option("variant", lang=lang),
+                title=title,
+                play=lang.command("tafl play"),
+                move=lang.command("tafl move"),
+            ),
             inline=False,
         ),
     ]
     card = Card(
-        f"{rules.title} ({rules.size}x{rules.size})",
-        rules.summary,
+        lang.gettext("{title} ({size}x{size})", title=title, size=rules.size),
+        summary_text(rules, lang=lang),
         fields=tuple(fields),
-        footer=f"Source: {rules.source}",
+        footer=lang.gettext("Source: {source}", source=source_text(rules, lang=lang)),
         picture=True,
     )
     look = look_of(preferences, None)
@@ -196,7 +328,7 @@ def rules_answer(variant: str, preferences: PlayerPreferences) -> list[Answer]:
 # ---------------------------------------------------------------------------- /tafl variants
 
 
-def variants_answer() -> list[Answer]:
+def variants_answer(*, lang: Language) -> list[Answer]:
     """One line per variant."""
-    lines = [variant_line(rules) for rules in RULESETS.values()]
+    lines = [variant_line(rules, lang=lang) for rules in RULESETS.values()]
     return [Answer(Post("\n".join(lines), private=True))]

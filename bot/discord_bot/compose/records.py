@@ -13,49 +13,63 @@ from bot.render import DEFAULT_WIDTH, replay_views
 from bot.storage import GameRecord
 
 from ..app.records import NoGameHere, NoSuchGame
-from .board import CAPTION_WORDS, caption_ending, plain_name, plural
+from .board import CAPTION_WORDS, caption_ending, plain_name
 from .errors import refusal_words
+from .help import variant_title
 from .language import ENGLISH_LANGUAGE, Language
 from .post import Animation, Answer, Attachment, Post, Replay
 
-NOTATION_KEY = (
-    "-# `x` captures · `-` the king has an open road · `+` the king can be captured next move · "
-    "`--` escaped · `++` captured"
-)
-"""The OTN suffixes of the move list, in words (the list itself stays a game record)."""
+
+def notation_key(*, lang: Language) -> str:
+    """The OTN suffixes of the move list, in words (the list itself stays a game record)."""
+    return lang.gettext(
+        "-# `x` captures · `-` the king has an open road · `+` the king can be captured next "
+        "move · `--` escaped · `++` captured"
+    )
+
+
 HISTORY_KEPT = 1800
 """The end of a long move list kept in /tafl history's one message."""
 REPLAY_WIDTHS = (DEFAULT_WIDTH, 480, 360)
 """Widths a replay is drawn at, largest first, until it fits in one upload."""
 
 
-def moves_text(game: Game) -> str:
+def moves_text(game: Game, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """How long a game is, in full moves as its record numbers them: ``18 moves``."""
-    return plural(game.full_moves, "move")
+    return lang.ngettext("{count} move", "{count} moves", game.full_moves)
 
 
-def history_answer(record: GameRecord, played: Game) -> list[Answer]:
+def history_answer(record: GameRecord, played: Game, *, lang: Language) -> list[Answer]:
     """The numbered move list as text (its end, for a long game)."""
-    body = "\n".join(played.numbered_moves()) or "No moves yet."
+    body = "\n".join(played.numbered_moves()) or lang.gettext("No moves yet.")
     if len(body) > HISTORY_KEPT:
         body = "…\n" + body[-HISTORY_KEPT:]
-    text = (
-        f"Game #{record.id} ({played.variant.title}), {moves_text(played)}:\n"
-        f"```\n{body}\n```\n{NOTATION_KEY}"
+    heading = lang.gettext(
+        "Game #{game} ({variant}), {moves}:",
+        game=record.id,
+        variant=variant_title(played.variant, lang=lang),
+        moves=moves_text(played, lang=lang),
     )
+    text = f"{heading}\n```\n{body}\n```\n{notation_key(lang=lang)}"
     return [Answer(Post(text, private=True))]
 
 
-def export_answer(record: GameRecord, played: Game, otn: str) -> list[Answer]:
-    """The game's OpenTafl Notation record, attached."""
+def export_answer(record: GameRecord, played: Game, otn: str, *, lang: Language) -> list[Answer]:
+    """The game's OpenTafl Notation record, attached (the file itself is a record, never
+    translated)."""
     attachment = Attachment(f"tafl-game-{record.id}.otn", otn.encode())
-    return [Answer(Post(f"Game #{record.id}: {moves_text(played)}.", files=(attachment,)))]
+    text = lang.gettext(
+        "Game #{game}: {moves}.", game=record.id, moves=moves_text(played, lang=lang)
+    )
+    return [Answer(Post(text, files=(attachment,)))]
 
 
-def replay_answer(record: GameRecord, played: Game) -> list[Replay]:
+def replay_answer(record: GameRecord, played: Game, *, lang: Language) -> list[Replay]:
     """The whole game as an animation, captioned with the players' names (and, on the last
     frame, how a game ended off the board ended), drawn smaller when a long game would not fit
     in one upload; what to do when it never does."""
+    # plain_name, caption_ending and CAPTION_WORDS: in ``lang`` once compose.board's shared
+    # vocabulary takes it (the AI's name, the ending and the side names drawn on the frames).
     views = replay_views(
         played,
         caption=True,
@@ -65,16 +79,28 @@ def replay_answer(record: GameRecord, played: Game) -> list[Replay]:
         words=CAPTION_WORDS,
     )
     animation = Animation(tuple(views), f"tafl-game-{record.id}.gif", REPLAY_WIDTHS)
+    moves = moves_text(played, lang=lang)
     fitted = []
     for width in REPLAY_WIDTHS:
-        smaller = ""
-        if width != DEFAULT_WIDTH:
-            smaller = f" (drawn {width} px wide to fit Discord's file limit)"
-        fitted.append(Post(f"Game #{record.id}, {moves_text(played)}{smaller}."))
+        if width == DEFAULT_WIDTH:
+            text = lang.gettext("Game #{game}, {moves}.", game=record.id, moves=moves)
+        else:
+            text = lang.gettext(
+                "Game #{game}, {moves} (drawn {width} px wide to fit Discord's file limit).",
+                game=record.id,
+                moves=moves,
+                width=lang.number(width),
+            )
+        fitted.append(Post(text))
     too_long = Post(
-        f"Game #{record.id} ({moves_text(played)}) is too long for an animated replay within "
-        "Discord's 10 MiB file limit. `/tafl export` saves its record, which any "
-        "OpenTafl-compatible viewer replays."
+        lang.gettext(
+            "Game #{game} ({moves}) is too long for an animated replay within Discord's 10 MiB "
+            "file limit. `{export}` saves its record, which any OpenTafl-compatible viewer "
+            "replays.",
+            game=record.id,
+            moves=moves,
+            export=lang.command("tafl export"),
+        )
     )
     return [Replay(animation, tuple(fitted), too_long)]
 
@@ -84,9 +110,9 @@ def replay_answer(record: GameRecord, played: Game) -> list[Replay]:
 
 @refusal_words.register
 def _(refusal: NoSuchGame, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"There is no game #{refusal.game_id} in this server."
+    return lang.gettext("There is no game #{game} in this server.", game=refusal.game_id)
 
 
 @refusal_words.register
 def _(refusal: NoGameHere, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "No game has been played in this channel yet."
+    return lang.gettext("No game has been played in this channel yet.")

@@ -29,6 +29,7 @@ from bot.storage import Storage
 
 from ..client import make_bot
 from ..compose import catalogs
+from ..compose import help as guide
 from ..compose.language import LOCALES_DIR, PSEUDO, Languages
 from ..runtime.config import load_settings
 from ..translator import (
@@ -56,8 +57,10 @@ async def command_tree() -> list[Node]:
 
 
 def template_from_code() -> Catalog:
-    """The template the code gives now."""
-    return catalogs.extract(command_messages(asyncio.run(command_tree())))
+    """The template the code gives now (with the engine's words about each variant, which
+    /tafl rules translates)."""
+    commands = command_messages(asyncio.run(command_tree()))
+    return catalogs.extract([*commands, *guide.engine_messages()])
 
 
 def left_out_of_the_picker(directory: Path) -> list[Key]:
