@@ -306,16 +306,13 @@ def call_off_words(reason: CallOffReason, *, lang: Language = ENGLISH_LANGUAGE) 
         verdict = result_text(reason.pairing, reason.first, reason.second, reason.detail)
         return lang.gettext("the result is {result}.", result=verdict)
     if isinstance(reason, PlayerRemoved):
+        forfeit = lang.pgettext("result detail", "forfeit")
+        result = result_text(reason.pairing, reason.first, reason.second, forfeit)
         return lang.gettext(
             "{player} was removed ({reason}); the result is {result}.",
             player=plain_name(reason.removed),
             reason=reason.reason,
-            result=result_text(
-                reason.pairing,
-                reason.first,
-                reason.second,
-                lang.pgettext("result detail", "forfeit"),
-            ),
+            result=result,
         )
     assert isinstance(reason, EventCancelled)
     return lang.gettext("the event is cancelled ({reason}).", reason=reason.reason)
@@ -734,9 +731,10 @@ def finished(news: Finished, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deliv
         else lang.gettext("**{event}** is over. Final standings:", event=event.name)
     ]
     # A player who left keeps their place, marked.
+    withdrew = lang.gettext("withdrew")
     lines += [
         f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
-        + (f" ({s.left or lang.gettext('withdrew')})" if s.withdrawn else "")
+        + (f" ({s.left or withdrew})" if s.withdrawn else "")
         for medal, s in zip(medals, news.podium, strict=False)
     ]
     return _in_channel(event, Post(content="\n".join(lines), ping_mentioned=True))
