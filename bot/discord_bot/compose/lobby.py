@@ -290,11 +290,11 @@ def paired(
 
 def seek_cancelled(state: SeekState, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """What became of the seek its player cancelled, in place of its message."""
-    text = (
-        lang.gettext("Seek cancelled: you are out of the lobby.")
-        if state == "cancelled"
-        else lang.gettext(SEEK_STATES[state])
-    )
+    if state == "cancelled":
+        text = lang.gettext("Seek cancelled: you are out of the lobby.")
+    else:
+        became = SEEK_STATES[state]
+        text = lang.gettext(became)
     return [Update(Post(content=text))]
 
 
