@@ -192,7 +192,7 @@ def crosstable_words(lang: Language = ENGLISH_LANGUAGE) -> CrosstableWords:
     )
 
 
-CROSSTABLE_WORDS = crosstable_words()
+CROSSTABLE_WORDS = crosstable_words(ENGLISH_LANGUAGE)
 """The crosstable's words in English (the render tests and samples)."""
 
 
