@@ -10,7 +10,13 @@ from crosstable_samples import eight_player_swiss
 from test_bot_tournament_sheet import swiss
 
 from bot.discord_bot.app.lobby import LobbyElsewhere, LobbyList, SeekOutOfReach
-from bot.discord_bot.app.tournaments import Line, PairingShown, RoundPaired, TooFewToStart
+from bot.discord_bot.app.tournaments import (
+    Finished,
+    Line,
+    PairingShown,
+    RoundPaired,
+    TooFewToStart,
+)
 from bot.discord_bot.compose import catalogs, lobby, tournaments
 from bot.discord_bot.compose.errors import refusal_words
 from bot.discord_bot.compose.language import ENGLISH_LANGUAGE, LOCALES_DIR, Languages
@@ -145,3 +151,29 @@ def test_every_string_of_the_lobby_and_the_tournaments_is_in_french() -> None:
         if found is None or found.fuzzy or not whole:
             missing.append(message.id)
     assert missing == []
+
+
+def test_an_event_cancelled_or_over_early_says_why_in_french() -> None:
+    cup = event(spec=swiss(min_entrants=4))
+    [message] = tournaments.cancelled_for_too_few(cup, 1, lang=FR)
+    assert isinstance(message, Message)
+    assert message.post.content == (
+        "**Test Swiss** est annulé : il fallait 4 joueurs et 1 seul s'est inscrit."
+    )
+    [english] = tournaments.cancelled_for_too_few(cup, 2)
+    assert isinstance(english, Message)
+    assert english.post.content == "**Test Swiss** is cancelled: it needed 4 players and 2 joined."
+    over = event(status="finished", round=1)
+    early = Finished(over, "no round 2 can be paired (too few players are left).", (), 2, True)
+    [said] = tournaments.finished(early, lang=FR)
+    assert isinstance(said, Message)
+    assert said.post.content == (
+        "**Test Swiss** s'est terminé plus tôt que prévu : aucune ronde 2 ne peut être appariée "
+        "(il ne reste pas assez de joueurs). Classement final :"
+    )
+    [english_early] = tournaments.finished(early)
+    assert isinstance(english_early, Message)
+    assert english_early.post.content == (
+        "**Test Swiss** is over early: no round 2 can be paired (too few players are left). "
+        "Final standings:"
+    )

@@ -618,9 +618,22 @@ def _in_channel(event: Tournament, post: Post) -> list[Delivery]:
     return [Message(Place(event.spec.channel_id), post)]
 
 
-def cancelled_for_too_few(event: Tournament, detail: str) -> list[Delivery]:
-    """The event's start found too few players (``detail``: as its history says it)."""
-    return _in_channel(event, Post(content=detail))
+def too_few_words(event: Tournament, joined: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Why an event did not start: too few players joined."""
+    return lang.ngettext(
+        "**{event}** is cancelled: it needed {count} player and {joined} joined.",
+        "**{event}** is cancelled: it needed {count} players and {joined} joined.",
+        event.spec.min_entrants,
+        event=event.name,
+        joined=lang.number(joined),
+    )
+
+
+def cancelled_for_too_few(
+    event: Tournament, joined: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
+    """The event's start found too few players."""
+    return _in_channel(event, Post(content=too_few_words(event, joined, lang=lang)))
 
 
 def paused_for_threads(
@@ -723,13 +736,23 @@ def finished(news: Finished, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deliv
     """The event is over: its podium, notified."""
     event = news.event
     medals = ("🥇", "🥈", "🥉")
-    lines = [
-        lang.gettext(
-            "**{event}** is over early: {why}. Final standings:", event=event.name, why=news.why
+    if news.unpaired is None:
+        heading = lang.gettext("**{event}** is over. Final standings:", event=event.name)
+    elif news.too_few_left:
+        heading = lang.gettext(
+            "**{event}** is over early: no round {round} can be paired (too few players are "
+            "left). Final standings:",
+            event=event.name,
+            round=news.unpaired,
         )
-        if news.why
-        else lang.gettext("**{event}** is over. Final standings:", event=event.name)
-    ]
+    else:
+        heading = lang.gettext(
+            "**{event}** is over early: no round {round} can be paired without a repeat "
+            "pairing. Final standings:",
+            event=event.name,
+            round=news.unpaired,
+        )
+    lines = [heading]
     # A player who left keeps their place, marked.
     withdrew = lang.gettext("withdrew")
     lines += [
@@ -765,7 +788,7 @@ def told(
     if isinstance(news, AnnouncementChanged):
         return announcement_changed(news, lang=lang)
     if isinstance(news, CancelledForTooFew):
-        return cancelled_for_too_few(news.event, news.detail)
+        return cancelled_for_too_few(news.event, news.joined, lang=lang)
     if isinstance(news, PausedForThreads):
         return paused_for_threads(news, lang=lang)
     if isinstance(news, RoundPaired):
@@ -789,7 +812,7 @@ def started(
     elif start.outcome == "already begun":
         words = lang.gettext("**{event}** has already begun.", event=found.name)
     else:
-        words = start.detail
+        words = too_few_words(found, start.joined, lang=lang)
     return [Answer(Post(content=words, private=True))]
 
 
