@@ -158,7 +158,7 @@ def test_an_event_cancelled_or_over_early_says_why_in_french() -> None:
     [message] = tournaments.cancelled_for_too_few(cup, 1, lang=FR)
     assert isinstance(message, Message)
     assert message.post.content == (
-        "**Test Swiss** est annulé : il fallait 4 joueurs et 1 seul s'est inscrit."
+        "**Test Swiss** est annulé : il fallait 4 joueurs ; inscrits : 1."
     )
     [english] = tournaments.cancelled_for_too_few(cup, 2)
     assert isinstance(english, Message)
@@ -168,7 +168,7 @@ def test_an_event_cancelled_or_over_early_says_why_in_french() -> None:
     [said] = tournaments.finished(early, lang=FR)
     assert isinstance(said, Message)
     assert said.post.content == (
-        "**Test Swiss** s'est terminé plus tôt que prévu : aucune ronde 2 ne peut être appariée "
+        "**Test Swiss** s'est terminé plus tôt que prévu : la ronde 2 ne peut pas être appariée "
         "(il ne reste pas assez de joueurs). Classement final :"
     )
     [english_early] = tournaments.finished(early)
