@@ -1,7 +1,7 @@
-"""The lobby and the tournaments in French, end to end on the Discord stand-in: a French server's
-tournament (announcement, sign-up, pairing, the final standings and their crosstable image) reads
-French, and a game across a French and an English server speaks each server's language in that
-server's thread."""
+"""The lobby and the tournaments in other languages, end to end on the Discord stand-in: a
+French server's tournament (announcement, sign-up, pairing, the final standings and their
+crosstable image) reads French, a German one's round German; a game across a French and an English
+server, or a Swedish and a French one, speaks each server's language in that server's thread."""
 
 from __future__ import annotations
 
@@ -164,6 +164,109 @@ async def test_a_lobby_game_across_a_french_and_an_english_server_speaks_each_on
             else:
                 called = await said(fake, north_thread, "votre partie du lobby a commencé ici")
                 assert "vous jouez les défenseurs" in called.text, called.text
+        finally:
+            await bot.stop()
+        fake.assert_healthy()
+        check_log(bot)
+
+
+async def test_a_german_servers_tournament_round_reads_german(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        guild = fake.create_guild("Tafl-Verein")
+        guild.locale = "de"
+        olga = fake.create_user("olga", guild=guild)
+        fake.give_role(guild, olga, fake.create_role(guild, "leitung", Permission.MANAGE_GUILD))
+        players = [fake.create_user(name, guild=guild) for name in ("ana", "bo")]
+        channel = guild.channel("general")
+        bot = BotProcess(
+            bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"}), tmp_path / "bot.log"
+        )
+        await bot.start(fake, None)
+        try:
+            await command(
+                fake, olga, channel, "create", group="tournament", locale="de",
+                name="Herbstpokal", variant="brandubh", format="swiss", rounds=1, min_players=2,
+            )  # fmt: skip
+            announcement = await fake.wait_for_message(
+                channel, lambda m: bool(m.embeds) and "Herbstpokal" in m.text, timeout=WAIT
+            )
+            assert "Brandubh Schweizer System · 1 Runde" in announcement.text, announcement.text
+            for player in players:
+                joined = await command(
+                    fake, player, channel, "join", group="tournament", locale="de", event=1
+                )
+                assert joined.startswith("Du bist bei **Herbstpokal** (Nr. 1) dabei."), joined
+            await command(fake, olga, channel, "start", group="tournament", locale="de", event=1)
+            paired = await said(fake, channel, "Herbstpokal**: Runde 1 ist ausgelost.")
+            assert "Brett 1: <@" in paired.text and "(greift an)" in paired.text, paired.text
+            begun = await fake.wait_until(
+                lambda: next(
+                    (
+                        (thread, message)
+                        for thread in fake.world.channels.values()
+                        if thread.parent_id == channel.id
+                        for message in fake.bot_messages(thread)
+                        if "greift an" in message.text
+                    ),
+                    None,
+                ),
+                timeout=WAIT,
+            )
+            thread, first = begun
+            assert " gegen " in thread.name, thread.name
+            defender = int(re.findall(r"<@(\d+)> verteidigt", first.text)[0])
+            loser = next(p for p in players if p.id == defender)
+            resign = await fake.send_slash_command(
+                loser, thread, "tafl", subcommand="resign", options={}, locale="de"
+            )
+            await resign.wait_callback(timeout=WAIT)
+            await said(fake, channel, "ist vorbei. Endstand:")
+            standings = await said(fake, channel, "Brandubh Schweizer System · Endstand")
+            assert "Feinwertungen, der Reihe nach:" in standings.text, standings.text
+            attachment_is_png(standings)
+            shots = os.environ.get("TAFL_TEST_SHOTS")
+            if shots:
+                (Path(shots) / "tournament-de.png").write_bytes(standings.attachments[0].data)
+        finally:
+            await bot.stop()
+        fake.assert_healthy()
+        check_log(bot)
+
+
+async def test_a_lobby_game_across_a_swedish_and_a_french_server_speaks_each_ones(
+    tmp_path: Path,
+) -> None:
+    async with FakeDiscord() as fake:
+        north = fake.create_guild("Tafelklubben")
+        north.locale = "sv-SE"
+        south = fake.create_guild("Club du Sud")
+        south.locale = "fr"
+        ann = fake.create_user("ann", guild=north)
+        ben = fake.create_user("ben", guild=south)
+        north_lobby, south_lobby = north.channel("general"), south.channel("general")
+        bot = BotProcess(
+            bot_env(fake, None, tmp_path, {"TAFL_TIMER_TICK": "0.5"}), tmp_path / "bot.log"
+        )
+        await bot.start(fake, None)
+        try:
+            waiting = await command(
+                fake, ann, north_lobby, "seek", locale="sv-SE", variant="brandubh"
+            )
+            assert waiting.startswith("Söker ett parti **Brandubh** på alla servrar"), waiting
+            found = await command(fake, ben, south_lobby, "seek", variant="brandubh")
+            assert found.startswith("Adversaire trouvé : ann (Tafelklubben)."), found
+            north_thread = next(
+                c for c in fake.world.channels.values() if c.parent_id == north_lobby.id
+            )
+            south_thread = next(
+                c for c in fake.world.channels.values() if c.parent_id == south_lobby.id
+            )
+            assert north_thread.name == "ann mot ben · Brandubh", north_thread.name
+            assert south_thread.name == "ben contre ann · Brandubh", south_thread.name
+            swedish = await said(fake, north_thread, "från lobbyn börjar")
+            assert "1 dag per drag, rankat." in swedish.text, swedish.text
+            french = await said(fake, south_thread, "du lobby commence")
+            assert "1 jour par coup, classée." in french.text, french.text
         finally:
             await bot.stop()
         fake.assert_healthy()
