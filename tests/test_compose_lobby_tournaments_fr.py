@@ -4,6 +4,7 @@ catalogue holds every string of both modules."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from crosstable_samples import eight_player_swiss
@@ -11,6 +12,7 @@ from test_bot_tournament_sheet import swiss
 
 from bot.discord_bot.app.lobby import LobbyElsewhere, LobbyList, SeekOutOfReach
 from bot.discord_bot.app.tournaments import (
+    EventCancelled,
     Finished,
     Line,
     PairingShown,
@@ -19,7 +21,7 @@ from bot.discord_bot.app.tournaments import (
 )
 from bot.discord_bot.compose import catalogs, lobby, tournaments
 from bot.discord_bot.compose.errors import refusal_words
-from bot.discord_bot.compose.language import ENGLISH_LANGUAGE, LOCALES_DIR, Languages
+from bot.discord_bot.compose.language import ENGLISH_LANGUAGE, LOCALES_DIR, Languages, unmarked
 from bot.discord_bot.compose.post import Answer, Button, Message
 from bot.render.crosstable import draw_crosstable
 from bot.storage import Participant
@@ -177,3 +179,38 @@ def test_an_event_cancelled_or_over_early_says_why_in_french() -> None:
         "**Test Swiss** is over early: no round 2 can be paired (too few players are left). "
         "Final standings:"
     )
+
+
+def test_in_the_pseudo_locale_only_names_and_numbers_escape_translation() -> None:
+    """Every word of the main posts comes from the catalogue: what the pseudo-locale leaves
+    unmarked is only the values the posts were given (names, variants' titles, channels,
+    numbers and the separators between them)."""
+    pseudo = Languages(pseudo=True).language("en")
+    values = re.compile(r"(\*\*Test Swiss\*\*|Brandubh|Copenhagen Hnefatafl|<#\d+>|[·#`\s\d])+")
+    pairing = StoredPairing(1, 1, ANN, BO, None, None, None, None, None, None)
+    bye = StoredPairing(1, 2, OLGA, None, None, None, 1.0, None, None, None)
+    news = RoundPaired(
+        event(status="running", round=1), 1, (PairingShown(pairing, 55), PairingShown(bye, None))
+    )
+    card = tournaments.announcement_card(event(), 1, lang=pseudo)
+    [paired] = tournaments.round_paired(news, lang=pseudo)
+    [waiting] = lobby.waiting(Waiting(seek(), 2), lang=pseudo)
+    found = LobbyList(seeks=(seek(),), counts=(("copenhagen", 1),), own=None, refusal=None)
+    [listing] = lobby.lobby_list(found, in_server=True, lang=pseudo)
+    assert listing.post.card is not None
+    texts = [
+        card.description,
+        card.footer,
+        *(field.name for field in card.fields),
+        paired.post.content,
+        waiting.post.content,
+        listing.post.card.title,
+        listing.post.card.description,
+        *(field.value for field in listing.post.card.fields),
+        tournaments.called_off(event(), 4, EventCancelled("storm"), lang=pseudo),
+        *(words for words in vars(tournaments.crosstable_words(pseudo)).values()),
+    ]
+    escaped = [
+        part for text in texts for part in unmarked(text or "") if not values.fullmatch(part)
+    ]
+    assert escaped == []
