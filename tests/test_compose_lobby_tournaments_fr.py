@@ -10,7 +10,13 @@ from dataclasses import replace
 from crosstable_samples import eight_player_swiss
 from test_bot_tournament_sheet import swiss
 
-from bot.discord_bot.app.lobby import LobbyElsewhere, LobbyList, SeekOutOfReach
+from bot.discord_bot.app.lobby import (
+    NO_THREAD,
+    AcrossStarted,
+    LobbyElsewhere,
+    LobbyList,
+    SeekOutOfReach,
+)
 from bot.discord_bot.app.tournaments import (
     EventCancelled,
     Finished,
@@ -27,6 +33,7 @@ from bot.render.crosstable import draw_crosstable
 from bot.storage import Participant
 from bot.storage.lobby import Seek, Waiting
 from bot.storage.tournaments import StoredPairing, Tournament
+from bot.storage.venues import Venue
 
 FR = Languages().language("fr")
 OLGA = Participant.user(9, "olga")
@@ -214,3 +221,16 @@ def test_in_the_pseudo_locale_only_names_and_numbers_escape_translation() -> Non
         part for text in texts for part in unmarked(text or "") if not values.fullmatch(part)
     ]
     assert escaped == []
+
+
+def test_why_a_lobby_game_is_played_in_its_channel_is_said_in_that_servers_language() -> None:
+    french = Venue(5, "attackers", 1, "Club", 10, NO_THREAD, None, None, False, True)
+    english = replace(french, side="defenders", guild_id=2, channel_id=20)
+    started = AcrossStarted(None, (french, english), None)  # type: ignore[arg-type]
+    said = lobby.notes(started, {1: FR})
+    texts = [(d.place.channel_id, d.post.content) for d in said if isinstance(d, Message)]
+    assert texts == [
+        (10, "*(Je n'ai pas le droit d'ouvrir des fils dans ce salon (il me faut la permission "
+         "« Créer des fils publics »), donc cette partie se joue ici.)*"),
+        (20, NO_THREAD),
+    ]  # fmt: skip

@@ -145,7 +145,11 @@ class LobbyDesk:
         started = await self.lobby.start(pairing)
         if started is None:
             return None
-        await self.table.deliver(None, words.notes(started))
+        languages = {
+            venue.guild_id: await self.table.channel_language(venue.guild_id)
+            for venue in started.noted
+        }
+        await self.table.deliver(None, words.notes(started, languages))
         await self._show_start(started, lambda lang: words.opening_line(started.live, lang=lang))
         return started.live
 

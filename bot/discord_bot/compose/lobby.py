@@ -5,7 +5,7 @@ results (:mod:`..app.lobby`) as posts. Pure: nothing here imports Discord.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -16,6 +16,7 @@ from ..app.durations import LOBBY_MOVE_SECONDS
 from ..app.games import LiveGame, adjournment
 from ..app.lobby import (
     DEFAULT_REACH,
+    NO_THREAD,
     WIDEST_REACH,
     AcrossStarted,
     Adjourned,
@@ -469,11 +470,25 @@ def rematch_line(started: AcrossStarted, *, lang: Language = ENGLISH_LANGUAGE) -
     )
 
 
-def notes(started: AcrossStarted) -> list[Delivery]:
-    """Said first in each venue played in its channel: why there is no thread."""
-    return [
-        Message(Place(venue.channel_id), Post(content=venue.note or "")) for venue in started.noted
-    ]
+def notes(
+    started: AcrossStarted, languages: Mapping[int, Language] | None = None
+) -> list[Delivery]:
+    """Said first in each venue played in its channel: why there is no thread (in its
+    server's language, from ``languages`` by server; English for a server not given)."""
+    deliveries: list[Delivery] = []
+    for venue in started.noted:
+        lang = (languages or {}).get(venue.guild_id, ENGLISH_LANGUAGE)
+        # The note is stored in English (NO_THREAD): said in the server's language.
+        text = (
+            lang.gettext(
+                "*(I may not open threads in this channel (I need the Create Public Threads "
+                "permission), so this game is played here.)*"
+            )
+            if venue.note == NO_THREAD
+            else venue.note or ""
+        )
+        deliveries.append(Message(Place(venue.channel_id), Post(content=text)))
+    return deliveries
 
 
 def call(started: AcrossStarted, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
