@@ -234,3 +234,11 @@ def test_why_a_lobby_game_is_played_in_its_channel_is_said_in_that_servers_langu
          "« Créer des fils publics »), donc cette partie se joue ici.)*"),
         (20, NO_THREAD),
     ]  # fmt: skip
+
+
+def test_an_organisers_result_says_how_in_french() -> None:
+    assert tournaments.decided_words("forfeit", "absent", lang=FR) == "forfait : absent"
+    assert tournaments.decided_words("adjudicated", "Adjudicated by olga", lang=FR) == (
+        "Adjudicated by olga"  # the organiser's own words, kept
+    )
+    assert tournaments.decided_words("forfeit", "no-show") == "forfeit: no-show"

@@ -508,6 +508,10 @@ class ResultSet:
     first: float
     second: float
     detail: str
+    how: str = ""
+    """``forfeit`` or ``adjudicated`` (with ``why``, the organiser's reason: what ``detail``
+    says in English, for each server to word in its language)."""
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -1016,7 +1020,14 @@ class TournamentService:
         # The event's clock waits meanwhile: it must not settle (or, in a match, follow up)
         # the pairing by its games between the call and the decision.
         async with self.lock(event.id):
-            reason = ResultSet(pairing, verdict.first, verdict.second, verdict.detail)
+            reason = ResultSet(
+                pairing,
+                verdict.first,
+                verdict.second,
+                verdict.detail,
+                verdict.how,
+                verdict.reason,
+            )
             for game_id in pairing.games:
                 await self.call_off(event, game_id, reason)
             await self.storage.tournaments.decide(

@@ -68,7 +68,6 @@ from ..app.tournaments import (
     Tournament,
     Verdict,
     decided_by_organiser,
-    organisers_detail,
 )
 from .board import plain_name
 from .errors import refusal_words
@@ -268,6 +267,19 @@ def result_text(pairing: StoredPairing, first: float, second: float, detail: str
     )
 
 
+def decided_words(how: str, reason: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """How the organiser decided a pairing, with their reason: ``forfeit: no-show`` (their
+    reason alone when it says how itself)."""
+    if how in reason.lower():
+        return reason
+    words = {
+        "forfeit": lang.pgettext("result detail", "forfeit"),
+        "adjudicated": lang.pgettext("result detail", "adjudicated"),
+    }
+    word = words.get(how, how)
+    return lang.gettext("{how}: {reason}", how=word, reason=reason) if reason else word
+
+
 def describe_event(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """An event's options in one paragraph."""
     spec = event.spec
@@ -303,7 +315,8 @@ def call_off_words(reason: CallOffReason, *, lang: Language = ENGLISH_LANGUAGE) 
     """Why the organiser called a game off, ending "Game #4 was called off by the organiser
     of **Event**: ..."."""
     if isinstance(reason, ResultSet):
-        verdict = result_text(reason.pairing, reason.first, reason.second, reason.detail)
+        detail = decided_words(reason.how, reason.why, lang=lang) if reason.how else reason.detail
+        verdict = result_text(reason.pairing, reason.first, reason.second, detail)
         return lang.gettext("the result is {result}.", result=verdict)
     if isinstance(reason, PlayerRemoved):
         forfeit = lang.pgettext("result detail", "forfeit")
@@ -330,13 +343,14 @@ def called_off(
     )
 
 
-def organisers_result(pairing: StoredPairing) -> str | None:
+def organisers_result(pairing: StoredPairing, *, lang: Language = ENGLISH_LANGUAGE) -> str | None:
     """A pairing's result as its organiser set it (``ana 1–0 bo (forfeit: no-show)``), or
     ``None`` if its games decided it."""
     if not decided_by_organiser(pairing):
         return None
     first, second = pairing.first_points or 0.0, pairing.second_points or 0.0
-    return result_text(pairing, first, second, organisers_detail(pairing))
+    detail = decided_words(pairing.decided or "", pairing.reason or "", lang=lang)
+    return result_text(pairing, first, second, detail)
 
 
 def standings_subtitle(event: Tournament, after: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -842,7 +856,8 @@ def cancelled(
 def result_set(verdict: Verdict, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The organiser set a pairing's result."""
     pairing = verdict.pairing
-    words = result_text(pairing, verdict.first, verdict.second, verdict.detail)
+    detail = decided_words(verdict.how, verdict.reason, lang=lang)
+    words = result_text(pairing, verdict.first, verdict.second, detail)
     text = lang.gettext(
         "**{event}**, round {round}, board {board}: {result}.",
         event=verdict.event.name,
@@ -1035,7 +1050,7 @@ def export_text(record: Export, *, lang: Language = ENGLISH_LANGUAGE) -> str:
             if len(pairing.games) > 1
             else lang.gettext("Round {round}, board {board}:", **values)
         )
-        decided = organisers_result(pairing)
+        decided = organisers_result(pairing, lang=lang)
         if decided is not None:
             heading += " " + lang.gettext("the organiser set the result, {result}.", result=decided)
         parts += [heading, game.otn, ""]
