@@ -358,13 +358,6 @@ def decided_by_organiser(pairing: StoredPairing) -> bool:
     return pairing.decided in ("forfeit", "adjudicated") and pairing.second is not None
 
 
-def organisers_detail(pairing: StoredPairing) -> str:
-    """How the organiser decided a pairing, with their reason: ``forfeit: no-show``."""
-    how = pairing.decided or ""
-    reason = pairing.reason or ""
-    return reason if how in reason.lower() else f"{how}: {reason}" if reason else how
-
-
 def _duration(text: str | None, default: int | None) -> int | None:
     return default if text is None else parse_move_time(text)
 
