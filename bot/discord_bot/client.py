@@ -161,9 +161,14 @@ class TaflBot(commands.Bot):
             languages=self.languages.codes,
         )
         """Preferences, server settings, records and leaderboards."""
-        self.lobby = LobbyService(storage, self.hub, DiscordVenues(self))
+        venues = DiscordVenues(
+            self, language=lambda guild_id: self.table.channel_language(guild_id)
+        )
+        self.lobby = LobbyService(storage, self.hub, venues)
         """Seeks, blocks and games across servers: who plays whom, and where."""
-        self.tournament_desk = TournamentDesk(self)
+        self.tournament_desk = TournamentDesk(
+            self, language=lambda guild_id: self.table.channel_language(guild_id)
+        )
         """Tournaments on Discord: their threads, news, standings and records."""
         self.tournaments = TournamentService(storage, self.hub, self.tournament_desk)
         """The servers' tournaments, from sign-up to the podium."""

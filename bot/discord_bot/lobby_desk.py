@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Protocol
 
 import discord
@@ -38,6 +38,7 @@ from .app.lobby import (
     VenueRequest,
 )
 from .compose import lobby as words
+from .compose.language import ENGLISH_LANGUAGE, Language
 from .table import Table, start_thread, venue_lost
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,15 @@ class DiscordVenues:
     """The lobby's :class:`~.app.lobby.VenueOpener` on Discord (``client``): servers' names,
     threads opened, channels still there."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        language: Callable[[int], Awaitable[Language]] | None = None,
+    ) -> None:
+        """``language``: a server's channels' language (the table's), for the threads'
+        names; English without it."""
         self.client = client
+        self._language = language
 
     async def guild_name(self, guild_id: int) -> str | None:
         """A server's name, from the cache or the API; ``None`` if it cannot be read."""
@@ -87,11 +95,15 @@ class DiscordVenues:
     async def open_thread(self, request: VenueRequest) -> Opened:
         """A public thread named after the players and the variant in the request's channel,
         or what Discord said instead."""
-        name = words.thread_name(request.player, request.opponent, request.variant)
+        if self._language is None:
+            name = words.thread_name(request.player, request.opponent, request.variant)
+            reason = words.THREAD_REASON
+        else:
+            lang = await self._language(request.guild_id)
+            name = words.thread_name(request.player, request.opponent, request.variant, lang=lang)
+            reason = words.thread_reason(lang=lang)
         try:
-            thread_id = await start_thread(
-                self.client, request.channel_id, name, words.THREAD_REASON
-            )
+            thread_id = await start_thread(self.client, request.channel_id, name, reason)
         except discord.Forbidden as error:
             return Opened(Opening.GONE if venue_lost(error) else Opening.NO_PERMISSION)
         except discord.HTTPException as error:
@@ -133,14 +145,35 @@ class LobbyDesk:
         started = await self.lobby.start(pairing)
         if started is None:
             return None
-        await self.table.deliver(None, words.notes(started))
-        await self._show_start(started, words.opening_line(started.live))
+        languages = {
+            venue.guild_id: await self.table.channel_language(venue.guild_id)
+            for venue in started.noted
+        }
+        await self.table.deliver(None, words.notes(started, languages))
+        await self._show_start(started, lambda lang: words.opening_line(started.live, lang=lang))
         return started.live
 
-    async def _show_start(self, started: AcrossStarted, line: str) -> None:
-        await self._show(started.live, [line])
-        await self.table.deliver(None, words.call(started))
+    async def _show_start(self, started: AcrossStarted, line: Callable[[Language], str]) -> None:
+        await self.show_each(started.live, line)
+        called = started.call
+        if called is not None:
+            lang = await self.table.channel_language(called.venue.guild_id)
+            await self.table.deliver(None, words.call(started, lang=lang))
         await self.lobby.changed(started.live.id)
+
+    async def show_each(self, live: LiveGame, line: Callable[[Language], str]) -> None:
+        """The game's board in both venues, with ``line`` above it in each venue's server's
+        language (one board for both when they read the same language)."""
+        shown = [venue for venue in live.venues if venue.gone_at is None]
+        languages = [await self.table.channel_language(venue.guild_id) for venue in shown]
+        if len({lang.locale for lang in languages}) <= 1:
+            await self._show(live, [line(languages[0] if languages else ENGLISH_LANGUAGE)])
+            return
+        mover = live.game.turn.value
+        for venue, lang in zip(shown, languages, strict=True):
+            # The player to move is notified once, where they play.
+            await self._show(live, [line(lang)], only=venue.side, ping=venue.side == mover)
+        await self.lobby.changed(live.id)  # what one board for both would have signalled
 
     # ------------------------------------------------------------------ rematches
 
@@ -150,12 +183,17 @@ class LobbyDesk:
         """The Rematch button under a game across servers: the question goes to the other
         player, in their own venue; the asker is told where it went."""
         asked = await self.lobby.ask_rematch(old, venues, interaction.user.id)
-        await self.table.deliver(interaction, words.rematch_asked(asked, interaction.user.mention))
+        lang = await self.table.interaction_language(interaction)
+        theirs = await self.table.channel_language(asked.opponent_venue.guild_id)
+        await self.table.deliver(
+            interaction,
+            words.rematch_asked(asked, interaction.user.mention, lang=lang, theirs_lang=theirs),
+        )
 
     async def rematch(self, old: GameRecord, venues: tuple[Venue, ...]) -> LiveGame:
         """Start the rematch of a game across servers in the same two venues."""
         started = await self.lobby.rematch(old, venues)
-        await self._show_start(started, words.rematch_line(started))
+        await self._show_start(started, lambda lang: words.rematch_line(started, lang=lang))
         return started.live
 
     # ------------------------------------------------------------------ venues deleted
@@ -176,8 +214,15 @@ class LobbyDesk:
 
     async def _show_adjourned(self, adjourned: Adjourned | None) -> None:
         """The other player is told in their venue, the absent one by direct message."""
-        if adjourned is not None:
-            await self.table.deliver(None, words.adjourned(adjourned))
+        if adjourned is None:
+            return
+        other = adjourned.other
+        lang = await self.table.channel_language(None if other is None else other.guild_id)
+        absent = adjourned.absent.user_id
+        absent_lang = lang if absent is None else await self.table.player_language(absent)
+        await self.table.deliver(
+            None, words.adjourned(adjourned, lang=lang, absent_lang=absent_lang)
+        )
 
     async def resume(
         self, interaction: discord.Interaction, record: GameRecord, venue: Venue
@@ -196,8 +241,9 @@ class LobbyDesk:
             interaction.channel_id or 0,
             in_thread=isinstance(interaction.channel, discord.Thread),
         )
-        await self._show(resumed.live, [words.resumed_line(resumed)])
-        await self.table.deliver(interaction, words.resumed(resumed))
+        await self.show_each(resumed.live, lambda lang: words.resumed_line(resumed, lang=lang))
+        reader = self.table.reader(interaction)
+        await self.table.deliver(interaction, words.resumed(resumed, lang=reader))
 
     # ------------------------------------------------------------------ keeping in step
 
@@ -214,9 +260,9 @@ class LobbyDesk:
         """Post the board again in every venue (served here) left behind (a timer calls this)."""
         for lagging in await self.lobby.lagging():
             if isinstance(lagging, Redraw):
-                await self._show(
-                    lagging.live, [words.CAUGHT_UP], only=lagging.venue.side, ping=False
-                )
+                lang = await self.table.channel_language(lagging.venue.guild_id)
+                caught_up = lang.gettext(words.CAUGHT_UP)
+                await self._show(lagging.live, [caught_up], only=lagging.venue.side, ping=False)
                 continue
             await self.table.deliver(None, words.end_again(lagging.record, lagging.venue))
             await self.lobby.end_shown(lagging.record, lagging.venue)

@@ -15,6 +15,7 @@ from bot.storage import DatabaseUnavailable, Participant
 
 from .app.tournaments import News, StoredPairing, Tournament, TournamentService
 from .compose.board import plain_name
+from .compose.language import ENGLISH_LANGUAGE, Language
 from .compose.tournaments import thread_name, thread_reason
 from .table import start_thread
 
@@ -29,8 +30,15 @@ class TournamentDesk:
     opens their games' threads and asks whether members left; what happens goes to the
     handler given to :meth:`serve`."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        language: Callable[[int], Awaitable[Language]] | None = None,
+    ) -> None:
+        """``language``: a server's channels' language (the table's), for the threads'
+        names; English without it."""
         self.client = client
+        self._language = language
         self._served: tuple[TournamentService, Show] | None = None
 
     def serve(self, events: TournamentService, show: Show) -> None:
@@ -68,10 +76,17 @@ class TournamentDesk:
     ) -> int | None:
         """A thread for a pairing's game in the event's channel; ``None`` when the bot may not
         open threads there."""
-        name = thread_name(event, pairing.round, plain_name(attackers), plain_name(defenders))
+        lang = (
+            ENGLISH_LANGUAGE
+            if self._language is None
+            else await self._language(event.spec.guild_id)
+        )
+        name = thread_name(
+            event, pairing.round, plain_name(attackers), plain_name(defenders), lang=lang
+        )
         try:
             return await start_thread(
-                self.client, event.spec.channel_id, name, thread_reason(event)
+                self.client, event.spec.channel_id, name, thread_reason(event, lang=lang)
             )
         except discord.Forbidden:
             return None

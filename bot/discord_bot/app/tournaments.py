@@ -358,13 +358,6 @@ def decided_by_organiser(pairing: StoredPairing) -> bool:
     return pairing.decided in ("forfeit", "adjudicated") and pairing.second is not None
 
 
-def organisers_detail(pairing: StoredPairing) -> str:
-    """How the organiser decided a pairing, with their reason: ``forfeit: no-show``."""
-    how = pairing.decided or ""
-    reason = pairing.reason or ""
-    return reason if how in reason.lower() else f"{how}: {reason}" if reason else how
-
-
 def _duration(text: str | None, default: int | None) -> int | None:
     return default if text is None else parse_move_time(text)
 
@@ -508,6 +501,10 @@ class ResultSet:
     first: float
     second: float
     detail: str
+    how: str = ""
+    """``forfeit`` or ``adjudicated`` (with ``why``, the organiser's reason: what ``detail``
+    says in English, for each server to word in its language)."""
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -546,6 +543,8 @@ class CancelledForTooFew:
 
     event: Tournament
     detail: str
+    joined: int = 0
+    """How many had joined (the words are composed from it in each server's language)."""
 
 
 @dataclass(frozen=True)
@@ -615,6 +614,10 @@ class Finished:
     event: Tournament
     why: str
     podium: tuple[Line, ...]
+    unpaired: int | None = None
+    """Over early: the round that could not be paired (``why`` in English, for the history)."""
+    too_few_left: bool = False
+    """Over early because fewer than two players are left (else: no new pairing remains)."""
 
 
 @dataclass(frozen=True)
@@ -657,6 +660,8 @@ class Start:
     event: Tournament
     outcome: Literal["begun", "already begun", "cancelled"]
     detail: str = ""
+    joined: int = 0
+    """Cancelled: how many had joined."""
 
 
 @dataclass(frozen=True)
@@ -1008,7 +1013,14 @@ class TournamentService:
         # The event's clock waits meanwhile: it must not settle (or, in a match, follow up)
         # the pairing by its games between the call and the decision.
         async with self.lock(event.id):
-            reason = ResultSet(pairing, verdict.first, verdict.second, verdict.detail)
+            reason = ResultSet(
+                pairing,
+                verdict.first,
+                verdict.second,
+                verdict.detail,
+                verdict.how,
+                verdict.reason,
+            )
             for game_id in pairing.games:
                 await self.call_off(event, game_id, reason)
             await self.storage.tournaments.decide(
@@ -1227,9 +1239,9 @@ class TournamentService:
             if await storage.change_status(
                 event.id, ["signup"], "cancelled", actor=by, action="cancelled", detail=text
             ):
-                await self.stage.show(CancelledForTooFew(event, text))
+                await self.stage.show(CancelledForTooFew(event, text, len(entrants)))
                 await self.stage.show(await self.announcement(event.id))
-            return Start(event, "cancelled", text)
+            return Start(event, "cancelled", text, len(entrants))
         sheet = await sheet_of(self.storage, event)
         deadline = self._round_deadline(event)
         ends_at = None
@@ -1290,6 +1302,8 @@ class TournamentService:
                 event,
                 why=f"no round {following} can be paired "
                 + ("(too few players are left)." if active < 2 else "without a repeat pairing."),
+                unpaired=following,
+                too_few_left=active < 2,
             )
             return
         if not await storage.begin_round(
@@ -1325,7 +1339,14 @@ class TournamentService:
         shown = tuple([await self._shown(pairing) for pairing in pairings])
         await self.stage.show(RoundPaired(event, event.round, shown))
 
-    async def _finish(self, event: Tournament, *, why: str = "") -> None:
+    async def _finish(
+        self,
+        event: Tournament,
+        *,
+        why: str = "",
+        unpaired: int | None = None,
+        too_few_left: bool = False,
+    ) -> None:
         """The last round is over (or ``why`` no other can be played): the final standings,
         the podium."""
         if not await self.storage.tournaments.change_status(
@@ -1335,7 +1356,7 @@ class TournamentService:
         await self.stage.show(await self.announcement(event.id))
         # By score, as FIDE and lichess rank: a player who left keeps their place, marked.
         table = standings_of(event, await sheet_of(self.storage, event))
-        await self.stage.show(Finished(event, why, tuple(table[:3])))
+        await self.stage.show(Finished(event, why, tuple(table[:3]), unpaired, too_few_left))
         await self.stage.show(StandingsDue(await self.standings(event.id)))
 
     # ------------------------------------------------------------------ games

@@ -71,18 +71,22 @@ class Lobby(commands.Cog):
     async def _sought(self, interaction: discord.Interaction, outcome: Waiting | Pairing) -> None:
         """The seek waits (its player is told, with a Cancel button), or its game begins."""
         if isinstance(outcome, Waiting):
-            await self.table.deliver(interaction, words.waiting(outcome))
+            await self.table.deliver(
+                interaction, words.waiting(outcome, lang=self.table.reader(interaction))
+            )
             return
         await self.table.thinking(interaction, private=True)
         live = await self.desk.start(outcome)
         # Private also when the watchdog had answered first (then this is a message of its own).
-        await self.table.deliver(interaction, words.paired(live, interaction.user.id))
+        reader = self.table.reader(interaction)
+        await self.table.deliver(interaction, words.paired(live, interaction.user.id, lang=reader))
 
     async def on_seek_button(self, interaction: discord.Interaction, button: SeekAction) -> None:
         """Cancel one's seek, or play a seek listed by /tafl lobby."""
         if button.action == "cancel":
             state = await self.lobby.cancel(interaction.user.id, button.seek_id)
-            await self.table.deliver(interaction, words.seek_cancelled(state))
+            reader = self.table.reader(interaction)
+            await self.table.deliver(interaction, words.seek_cancelled(state, lang=reader))
             return
         outcome = await self.lobby.answer(
             participant_of(interaction.user),
@@ -108,7 +112,11 @@ class Lobby(commands.Cog):
             getattr(interaction.channel, "parent_id", None),
             variant,
         )
-        listing = words.lobby_list(found, in_server=interaction.guild_id is not None)
+        listing = words.lobby_list(
+            found,
+            in_server=interaction.guild_id is not None,
+            lang=self.table.reader(interaction),
+        )
         await self.table.deliver(interaction, listing)
 
     # ------------------------------------------------------------------ venues deleted
@@ -150,17 +158,23 @@ class Lobby(commands.Cog):
             game_id=game,
         )
         added = await self.lobby.block(interaction.user.id, other)
-        await self.table.deliver(interaction, words.blocked(other, added))
+        await self.table.deliver(
+            interaction, words.blocked(other, added, lang=self.table.reader(interaction))
+        )
 
     async def on_block_button(self, interaction: discord.Interaction, button: Block) -> None:
         """Block opponent, under a lobby game's final board: asked privately, then done."""
         other = await self.lobby.opponent(interaction.user.id, button.game_id)
         if not button.confirmed:
             confirm = Block(button.game_id, "yes").custom_id
-            await self.table.deliver(interaction, words.block_question(other, confirm))
+            reader = self.table.reader(interaction)
+            await self.table.deliver(interaction, words.block_question(other, confirm, lang=reader))
             return
         added = await self.lobby.block(interaction.user.id, other)
-        await self.table.deliver(interaction, words.blocked(other, added, clicked=True))
+        reader = self.table.reader(interaction)
+        await self.table.deliver(
+            interaction, words.blocked(other, added, clicked=True, lang=reader)
+        )
 
     @app_commands.command(name="unblock", description="Lift a block")
     @app_commands.describe(player="Who (start typing: your blocks are listed)")
@@ -168,7 +182,9 @@ class Lobby(commands.Cog):
         """Lift a block set with /tafl block, chosen from the player's own blocks (a member of
         another server cannot be picked from this one's member list)."""
         chosen = await self.lobby.unblock(interaction.user.id, player)
-        await self.table.deliver(interaction, words.unblocked(chosen))
+        await self.table.deliver(
+            interaction, words.unblocked(chosen, lang=self.table.reader(interaction))
+        )
 
     @unblock.autocomplete("player")
     async def unblock_choices(
@@ -185,8 +201,13 @@ class Lobby(commands.Cog):
     ) -> None:
         """The other player accepts (the rematch begins in the same two venues) or declines."""
         answer = await self.lobby.answer_rematch(button.game_id, interaction.user.id, button.accept)
+        lang = await self.table.interaction_language(interaction)
+        asker_lang = await self.table.channel_language(answer.asker_venue.guild_id)
         await self.table.deliver(
-            interaction, words.rematch_answered(answer, interaction.user.mention)
+            interaction,
+            words.rematch_answered(
+                answer, interaction.user.mention, lang=lang, asker_lang=asker_lang
+            ),
         )
         if answer.accept:
             await self.desk.rematch(answer.old, answer.venues)

@@ -23,6 +23,7 @@ from ..app.tournaments import (
     LeaveAsked,
     News,
     ServerOnly,
+    StandingsDue,
     Status,
     Tournament,
     TournamentService,
@@ -90,22 +91,26 @@ class Tournaments(commands.Cog):
 
     async def show(self, news: News) -> None:
         """Tell the server what happened in one of its events (see :class:`News`)."""
-        if isinstance(news, GameBegun):
-            await self._show(news.live, [words.game_begun(news)])
-        elif isinstance(news, GameLostOnTime):
+        if isinstance(news, GameLostOnTime):
             await self._announce_end(news.ended)
+            return
+        event = news.standings.event if isinstance(news, StandingsDue) else news.event
+        lang = await self.table.channel_language(event.spec.guild_id)
+        if isinstance(news, GameBegun):
+            await self._show(news.live, [words.game_begun(news, lang=lang)])
         elif isinstance(news, CalledOff):
             # The game's final board (like any ended game's: no ping, no clock, no buttons)
             # says why it was called off.
-            text = words.called_off(news.event, news.ended.game.id, news.reason)
+            text = words.called_off(news.event, news.ended.game.id, news.reason, lang=lang)
             await self._called_off(news.ended, text)
         else:
-            await self.table.deliver(None, words.told(news))
+            await self.table.deliver(None, words.told(news, lang=lang))
 
     async def refresh_announcement(self, event_id: int) -> None:
         """Bring the event's announcement up to date: its status and players."""
         news = await self.events.announcement(event_id)
-        await self.table.deliver(None, words.announcement_changed(news))
+        lang = await self.table.channel_language(news.event.spec.guild_id)
+        await self.table.deliver(None, words.announcement_changed(news, lang=lang))
 
     # ------------------------------------------------------------------ organiser
 
@@ -166,7 +171,8 @@ class Tournaments(commands.Cog):
             ceiling=ceiling,
             min_players=min_players,
         )
-        sent = await self.table.answered(interaction, words.announcement(event, 0))
+        lang = await self.table.interaction_language(interaction)
+        sent = await self.table.answered(interaction, words.announcement(event, 0, lang=lang))
         if sent is not None:
             await self.events.announced(event.id, sent)
 
@@ -205,7 +211,8 @@ class Tournaments(commands.Cog):
         await self.events.check_start(found)
         await self.table.thinking(interaction, private=True)
         started = await self.events.start(found, by=participant_of(interaction.user))
-        await self.table.deliver(interaction, words.started(found, started))
+        reader = self.table.reader(interaction)
+        await self.table.deliver(interaction, words.started(found, started, lang=reader))
 
     @group.command(name="pause", description="Pause a tournament (no new round)")
     @app_commands.describe(event="Tournament number (this server's newest being played by default)")
@@ -213,7 +220,8 @@ class Tournaments(commands.Cog):
         """Games under way go on; no round is paired until it resumes."""
         found = await self._organised(interaction, event, frozenset(("running",)))
         await self.events.pause(found, participant_of(interaction.user))
-        await self.table.deliver(interaction, words.paused(found))
+        lang = await self.table.interaction_language(interaction)
+        await self.table.deliver(interaction, words.paused(found, lang=lang))
 
     @group.command(name="resume", description="Resume a paused tournament")
     @app_commands.describe(event="Tournament number (this server's newest paused one by default)")
@@ -221,7 +229,8 @@ class Tournaments(commands.Cog):
         """The event carries on where it stands."""
         found = await self._organised(interaction, event, frozenset(("paused",)))
         await self.events.resume(found, participant_of(interaction.user))
-        await self.table.deliver(interaction, words.resumed(found))
+        lang = await self.table.interaction_language(interaction)
+        await self.table.deliver(interaction, words.resumed(found, lang=lang))
         await self.events.advance(found.id)
 
     @group.command(name="cancel", description="Cancel a tournament")
@@ -232,7 +241,8 @@ class Tournaments(commands.Cog):
         """End it without standings; its games under way are called off."""
         found = await self._organised(interaction, event)
         await self.events.cancel(found, participant_of(interaction.user), reason)
-        await self.table.deliver(interaction, words.cancelled(found, reason))
+        lang = await self.table.interaction_language(interaction)
+        await self.table.deliver(interaction, words.cancelled(found, reason, lang=lang))
         await self.events.stop_games(found, reason)
 
     @group.command(name="result", description="Set a pairing's result (forfeit, etc.)")
@@ -265,7 +275,8 @@ class Tournaments(commands.Cog):
         verdict = await self.events.verdict(found, round, board, result, reason)
         await self.table.thinking(interaction)
         await self.events.set_result(verdict, participant_of(interaction.user))
-        await self.table.deliver(interaction, words.result_set(verdict))
+        lang = await self.table.interaction_language(interaction)
+        await self.table.deliver(interaction, words.result_set(verdict, lang=lang))
 
     @group.command(name="remove", description="Remove a player from a tournament")
     @app_commands.describe(event="Tournament number", player="Who", reason="Why")
@@ -284,8 +295,9 @@ class Tournaments(commands.Cog):
             reason,
             participant_of(interaction.user),
         )
+        lang = await self.table.interaction_language(interaction)
         await self.table.deliver(
-            interaction, words.removed(found, player.display_name, reason, forfeited)
+            interaction, words.removed(found, player.display_name, reason, forfeited, lang=lang)
         )
         await self.refresh_announcement(found.id)
 
@@ -299,7 +311,8 @@ class Tournaments(commands.Cog):
 
     async def _join(self, interaction: discord.Interaction, event: Tournament) -> None:
         joined = await self.events.join(event, participant_of(interaction.user))
-        await self.table.deliver(interaction, words.joined(event, joined))
+        reader = self.table.reader(interaction)
+        await self.table.deliver(interaction, words.joined(event, joined, lang=reader))
         await self.refresh_announcement(event.id)
 
     @group.command(name="leave", description="Withdraw from a tournament")
@@ -314,13 +327,16 @@ class Tournaments(commands.Cog):
         """Withdraw the player, asking first in the middle of a game of the event (leaving
         resigns it; see :meth:`TournamentService.leave`)."""
         outcome = await self.events.leave(event, interaction.user.id, confirmed)
+        reader = self.table.reader(interaction)
         if isinstance(outcome, LeaveAsked):
             # Asked again in place of the question about a game that ended meanwhile.
             again = confirmed is not None
-            await self.table.deliver(interaction, words.leave_asked(outcome, again=again))
+            await self.table.deliver(
+                interaction, words.leave_asked(outcome, again=again, lang=reader)
+            )
             return
         await self.table.deliver(
-            interaction, words.left(event, outcome, confirmed=confirmed is not None)
+            interaction, words.left(event, outcome, confirmed=confirmed is not None, lang=reader)
         )
         if outcome.resigned is not None:
             await self._announce_end(outcome.resigned)
@@ -346,14 +362,18 @@ class Tournaments(commands.Cog):
     async def list_(self, interaction: discord.Interaction) -> None:
         """Events under way and the latest ended ones."""
         events = await self.events.in_guild(interaction.guild_id or 0)
-        await self.table.deliver(interaction, words.event_list(events))
+        await self.table.deliver(
+            interaction, words.event_list(events, lang=self.table.reader(interaction))
+        )
 
     @group.command(name="info", description="A tournament: its options and players")
     @app_commands.describe(event="Tournament number (this server's newest by default)")
     async def info(self, interaction: discord.Interaction, event: int | None = None) -> None:
         """Options, status, entrants and the latest of its history."""
         found = await self._event(interaction, event)
-        await self.table.deliver(interaction, words.event_info(await self.events.info(found)))
+        info = await self.events.info(found)
+        reader = self.table.reader(interaction)
+        await self.table.deliver(interaction, words.event_info(info, lang=reader))
 
     @group.command(name="standings", description="A tournament's standings")
     @app_commands.describe(event="Tournament number (this server's newest by default)")
@@ -363,7 +383,8 @@ class Tournaments(commands.Cog):
         self.events.check_begun(found)
         await self.table.thinking(interaction)
         standings = await self.events.standings(found.id)
-        await self.table.deliver(interaction, words.standings_answer(standings))
+        lang = await self.table.interaction_language(interaction)
+        await self.table.deliver(interaction, words.standings_answer(standings, lang=lang))
 
     @group.command(name="pairings", description="A round's pairings")
     @app_commands.describe(
@@ -379,7 +400,8 @@ class Tournaments(commands.Cog):
         """Who plays whom, with each pairing's result so far and its thread."""
         found = await self._event(interaction, event)
         paired = await self.events.pairings(found, round)
-        await self.table.deliver(interaction, words.pairings(paired))
+        reader = self.table.reader(interaction)
+        await self.table.deliver(interaction, words.pairings(paired, lang=reader))
 
     @group.command(name="export", description="A tournament's record: games and crosstable")
     @app_commands.describe(event="Tournament number (this server's newest by default)")
@@ -387,4 +409,6 @@ class Tournaments(commands.Cog):
         """One file: the crosstable, then every game in OTN."""
         found = await self._event(interaction, event)
         await self.table.thinking(interaction)
-        await self.table.deliver(interaction, words.exported(await self.events.export(found)))
+        record = await self.events.export(found)
+        lang = await self.table.interaction_language(interaction)
+        await self.table.deliver(interaction, words.exported(record, lang=lang))

@@ -5,17 +5,18 @@ results (:mod:`..app.lobby`) as posts. Pure: nothing here imports Discord.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.engine import Side, get_variant
 from bot.storage import GameRecord, Participant, Venue
 
-from ..app.durations import LOBBY_MOVE_SECONDS, describe_duration
+from ..app.durations import LOBBY_MOVE_SECONDS
 from ..app.games import LiveGame, adjournment
 from ..app.lobby import (
     DEFAULT_REACH,
+    NO_THREAD,
     WIDEST_REACH,
     AcrossStarted,
     Adjourned,
@@ -55,9 +56,9 @@ from ..app.lobby import (
     VenueTaken,
     Waiting,
 )
-from .board import adjourned_words, game_over, named, plain_name, plural
+from .board import adjourned_words, game_over, named, plain_name
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, Language
+from .language import ENGLISH_LANGUAGE, N_, Language
 from .post import (
     Answer,
     Button,
@@ -75,20 +76,37 @@ from .post import (
 
 MAX_BUTTONS = 25
 """Discord's limit of buttons under a message."""
-CAUGHT_UP = "*(The board as it stands: the last one could not be shown here in time.)*"
+CAUGHT_UP = N_("*(The board as it stands: the last one could not be shown here in time.)*")
 SEEK_STATES: dict[SeekState, str] = {
-    "matched": "already paired: your game has begun",
-    "expired": "over: it expired",
-    "withdrawn": "over: you started another game",
-    "already cancelled": "already cancelled",
-    "replaced": "replaced by your newer seek (its own message has a Cancel button)",
-    "closed": "no longer open",
+    "matched": N_("That seek is already paired: your game has begun."),
+    "expired": N_("That seek is over: it expired."),
+    "withdrawn": N_("That seek is over: you started another game."),
+    "already cancelled": N_("That seek is already cancelled."),
+    "replaced": N_(
+        "That seek is replaced by your newer seek (its own message has a Cancel button)."
+    ),
+    "closed": N_("That seek is no longer open."),
 }
+"""What became of a seek its player tried to cancel (translated where it is shown)."""
 
 
-def time_words(seconds: int | None) -> str:
+def duration_words(seconds: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """``90`` → "90 seconds", ``3600`` → "1 hour", ``172800`` → "2 days": the largest whole
+    unit, in ``lang``."""
+    if seconds % 86400 == 0:
+        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
+    if seconds % 3600 == 0:
+        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
+    if seconds % 60 == 0:
+        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
+    return lang.ngettext("{count} second", "{count} seconds", seconds)
+
+
+def time_words(seconds: int | None, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``1 day per move``."""
-    return "no time limit" if seconds is None else f"{describe_duration(seconds)} per move"
+    if seconds is None:
+        return lang.gettext("no time limit")
+    return lang.gettext("{duration} per move", duration=duration_words(seconds, lang=lang))
 
 
 LOBBY_TIMES = {time_words(seconds): seconds for seconds in LOBBY_MOVE_SECONDS}
@@ -96,9 +114,14 @@ LOBBY_TIMES = {time_words(seconds): seconds for seconds in LOBBY_MOVE_SECONDS}
 ("2 minutes per move" to "3 days per move")."""
 
 
-def words_list(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def rated_word(rated: bool, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """``rated`` or ``unrated`` (a game)."""
+    return lang.gettext("rated") if rated else lang.gettext("unrated")
+
+
+def side_name(side: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """``attackers`` or ``defenders``, after "you play the"."""
+    return lang.gettext("attackers") if side == "attackers" else lang.gettext("defenders")
 
 
 # ---------------------------------------------------------------------------- controls
@@ -151,139 +174,209 @@ def stranger(live: LiveGame, side: Side) -> str:
     return name if venue is None else named(name, venue.guild_name)
 
 
-def thread_name(player: Participant, opponent: Participant, variant: str) -> str:
+def thread_name(
+    player: Participant, opponent: Participant, variant: str, *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """A game's thread, named after the players and the variant."""
-    return f"{plain_name(player)} vs {plain_name(opponent)} · {get_variant(variant).title}"
+    return lang.gettext(
+        "{player} vs {opponent} · {variant}",
+        player=plain_name(player),
+        opponent=plain_name(opponent),
+        variant=get_variant(variant).title,
+    )
 
 
-THREAD_REASON = "a game from the tafl lobby"
-"""Why the thread was opened (the server's audit log)."""
+def thread_reason(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Why the thread was opened (the server's audit log)."""
+    return lang.gettext("a game from the tafl lobby")
+
+
+THREAD_REASON = thread_reason()
+"""Why the thread was opened (the server's audit log), in English."""
 
 
 # ---------------------------------------------------------------------------- seeking
 
 
-def describe_seek(seek: Seek, others: int | None = None, replaced: Seek | None = None) -> str:
+def describe_seek(
+    seek: Seek,
+    others: int | None = None,
+    replaced: Seek | None = None,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> str:
     """A player's own open seek, in their words (and the earlier seek it replaced)."""
-    reach = (
-        f"within ±{seek.reach_set} of your rating ({seek.rating:.0f})"
-        if seek.reach_set is not None
-        else f"within ±{DEFAULT_REACH} of your rating ({seek.rating:.0f}), widening as you wait"
-        f" (up to ±{WIDEST_REACH})"
-    )
-    rated = "rated" if seek.rated else "unrated"
+    rating = str(round(seek.rating))
+    if seek.reach_set is not None:
+        reach = lang.gettext(
+            "within ±{reach} of your rating ({rating})",
+            reach=str(seek.reach_set),
+            rating=rating,
+        )
+    else:
+        reach = lang.gettext(
+            "within ±{reach} of your rating ({rating}), widening as you wait (up to ±{widest})",
+            reach=str(DEFAULT_REACH),
+            rating=rating,
+            widest=str(WIDEST_REACH),
+        )
     lines = [
-        f"Seeking a **{get_variant(seek.variant).title}** game from any server: "
-        f"{time_words(seek.move_seconds)}, {rated}, against players {reach}.",
+        lang.gettext(
+            "Seeking a **{variant}** game from any server: {time}, {rated}, against players "
+            "{reach}.",
+            variant=get_variant(seek.variant).title,
+            time=time_words(seek.move_seconds, lang=lang),
+            rated=rated_word(seek.rated, lang=lang),
+            reach=reach,
+        )
     ]
     if replaced is not None:
         lines.append(
-            f"It replaces your earlier {get_variant(replaced.variant).title} seek: one seek at a "
-            "time."
+            lang.gettext(
+                "It replaces your earlier {variant} seek: one seek at a time.",
+                variant=get_variant(replaced.variant).title,
+            )
         )
     if others is not None:
         # Only the players this one may play (see LobbyStore.playable): /tafl lobby lists them.
         lines.append(
-            "Nobody you can play is seeking this variant right now."
+            lang.gettext("Nobody you can play is seeking this variant right now.")
             if others == 0
-            else f"{plural(others, 'other player')} you can play "
-            f"{'is' if others == 1 else 'are'} seeking it now: `/tafl lobby` lists them."
+            else lang.ngettext(
+                "{count} other player you can play is seeking it now: `{lobby}` lists them.",
+                "{count} other players you can play are seeking it now: `{lobby}` lists them.",
+                others,
+                lobby=lang.command("tafl lobby"),
+            )
         )
     lines.append(
-        f"Your seek waits until <t:{seek.expires_at}:t> (<t:{seek.expires_at}:R>), and ends if "
-        "you start another game. When someone is found, your game opens in a thread here and "
-        "you are pinged."
+        lang.gettext(
+            "Your seek waits until <t:{expires}:t> (<t:{expires}:R>), and ends if you start "
+            "another game. When someone is found, your game opens in a thread here and you are "
+            "pinged.",
+            expires=seek.expires_at,
+        )
     )
     return "\n".join(lines)
 
 
-def waiting(outcome: Waiting) -> list[Delivery]:
+def waiting(outcome: Waiting, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The seek waits in the lobby: its player is told, privately, with a Cancel button."""
-    cancel = Button(SeekAction(outcome.seek.id, "cancel").custom_id, "Cancel seek")
-    text = describe_seek(outcome.seek, outcome.others, outcome.replaced)
+    cancel = Button(SeekAction(outcome.seek.id, "cancel").custom_id, lang.gettext("Cancel seek"))
+    text = describe_seek(outcome.seek, outcome.others, outcome.replaced, lang=lang)
     return [Answer(Post(content=text, controls=(cancel,), private=True))]
 
 
-def paired(live: LiveGame | None, user_id: int) -> list[Delivery]:
+def paired(
+    live: LiveGame | None, user_id: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The seek was paired: where its player's game is (or that it could not be opened)."""
     if live is None:
-        text = (
+        text = lang.gettext(
             "An opponent was found, but the game could not be opened in both servers; "
-            "seek again with `/tafl seek`."
+            "seek again with `{seek}`.",
+            seek=lang.command("tafl seek"),
         )
     else:
         record = live.record
         mine = next(v for v in live.venues if record.player(v.side).user_id == user_id)
-        text = (
-            f"Found: {stranger(live, Side(mine.side).other)}. You play the {mine.side}; your "
-            f"game is in <#{mine.channel_id}>."
+        text = lang.gettext(
+            "Found: {opponent}. You play the {side}; your game is in <#{channel}>.",
+            opponent=stranger(live, Side(mine.side).other),
+            side=side_name(mine.side, lang=lang),
+            channel=mine.channel_id,
         )
     return [Answer(Post(content=text, private=True))]
 
 
-def seek_cancelled(state: SeekState) -> list[Delivery]:
+def seek_cancelled(state: SeekState, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """What became of the seek its player cancelled, in place of its message."""
-    text = (
-        "Seek cancelled: you are out of the lobby."
-        if state == "cancelled"
-        else f"That seek is {SEEK_STATES[state]}."
-    )
+    if state == "cancelled":
+        text = lang.gettext("Seek cancelled: you are out of the lobby.")
+    else:
+        became = SEEK_STATES[state]
+        text = lang.gettext(became)
     return [Update(Post(content=text))]
 
 
-def lobby_list(found: LobbyList, *, in_server: bool) -> list[Delivery]:
+def lobby_list(
+    found: LobbyList, *, in_server: bool, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The open seeks a member may play (variant, time, rating; no names until paired), with a
     button to play each (from a server's channel), privately."""
     own = found.own
     summary = []
     if found.counts:
         summary.append(
-            "Seeking now, that you can play: "
-            + " · ".join(f"{get_variant(name).title} {count}" for name, count in found.counts)
+            lang.gettext(
+                "Seeking now, that you can play: {counts}",
+                counts=" · ".join(
+                    f"{get_variant(name).title} {lang.number(count)}"
+                    for name, count in found.counts
+                ),
+            )
         )
     if own is not None:
         summary.append(
-            f"Your own {get_variant(own.variant).title} seek waits too; it is not listed."
+            lang.gettext(
+                "Your own {variant} seek waits too; it is not listed.",
+                variant=get_variant(own.variant).title,
+            )
         )
     listed = found.seeks
     fields = []
     if found.refusal is not None:
-        fields.append(Field("Not from here", refusal_words(found.refusal), inline=False))
+        fields.append(
+            Field(lang.gettext("Not from here"), refusal_words(found.refusal, lang), inline=False)
+        )
     elif not listed and own is not None:
         fields.append(
             Field(
-                "Nobody else to play right now",
-                "Your seek waits: you will be paired as soon as someone compatible seeks.",
+                lang.gettext("Nobody else to play right now"),
+                lang.gettext(
+                    "Your seek waits: you will be paired as soon as someone compatible seeks."
+                ),
                 inline=False,
             )
         )
     elif not listed:
         fields.append(
             Field(
-                "Nobody to play right now",
-                "Seek a game yourself with `/tafl seek`: you will be paired as soon as "
-                "someone compatible seeks too.",
+                lang.gettext("Nobody to play right now"),
+                lang.gettext(
+                    "Seek a game yourself with `{seek}`: you will be paired as soon as "
+                    "someone compatible seeks too.",
+                    seek=lang.command("tafl seek"),
+                ),
                 inline=False,
             )
         )
     for number, seek in enumerate(listed, start=1):
-        rated = "rated" if seek.rated else "unrated"
         fields.append(
             Field(
                 f"#{number} · {get_variant(seek.variant).title}",
-                f"{time_words(seek.move_seconds)} · {rated} · rating {seek.rating:.0f}",
+                lang.gettext(
+                    "{time} · {rated} · rating {rating}",
+                    time=time_words(seek.move_seconds, lang=lang),
+                    rated=rated_word(seek.rated, lang=lang),
+                    rating=str(round(seek.rating)),
+                ),
                 inline=False,
             )
         )
     card = Card(
-        title="The lobby: players seeking a game in any server",
+        title=lang.gettext("The lobby: players seeking a game in any server"),
         description="\n".join(summary),
         fields=tuple(fields),
-        footer="Names stay hidden until a game is paired. Only moves cross servers.",
+        footer=lang.gettext("Names stay hidden until a game is paired. Only moves cross servers."),
     )
     controls = (
         tuple(
-            Button(SeekAction(seek.id, "take").custom_id, f"Play #{number}", Style.SUCCESS)
+            Button(
+                SeekAction(seek.id, "take").custom_id,
+                lang.gettext("Play #{number}", number=number),
+                Style.SUCCESS,
+            )
             for number, seek in enumerate(listed[:MAX_BUTTONS], start=1)
         )
         if in_server
@@ -295,32 +388,49 @@ def lobby_list(found: LobbyList, *, in_server: bool) -> list[Delivery]:
 # ---------------------------------------------------------------------------- blocks
 
 
-def blocked(other: Participant, added: bool, *, clicked: bool = False) -> list[Delivery]:
+def blocked(
+    other: Participant, added: bool, *, clicked: bool = False, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """A block set (or already there), told privately (``clicked``: in place of the
     question)."""
-    words = "is now blocked" if added else "was already blocked"
+    unblock = lang.command("tafl unblock")
     text = (
-        f"{plain_name(other)} {words}: the lobby will never pair you together. "
-        "`/tafl unblock` lifts it."
+        lang.gettext(
+            "{player} is now blocked: the lobby will never pair you together. "
+            "`{unblock}` lifts it.",
+            player=plain_name(other),
+            unblock=unblock,
+        )
+        if added
+        else lang.gettext(
+            "{player} was already blocked: the lobby will never pair you together. "
+            "`{unblock}` lifts it.",
+            player=plain_name(other),
+            unblock=unblock,
+        )
     )
     post = Post(content=text, private=True)
     return [Update(post) if clicked else Answer(post)]
 
 
-def block_question(other: Participant, confirm: str) -> list[Delivery]:
+def block_question(
+    other: Participant, confirm: str, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """Block opponent, under a lobby game's final board: asked privately first (``confirm``:
     the custom id of the button that blocks)."""
-    text = (
-        f"Block {plain_name(other)}? The lobby will never pair you together again "
-        "(`/tafl unblock` lifts it)."
+    text = lang.gettext(
+        "Block {player}? The lobby will never pair you together again (`{unblock}` lifts it).",
+        player=plain_name(other),
+        unblock=lang.command("tafl unblock"),
     )
-    button = Button(confirm, "Yes, block", Style.DANGER)
+    button = Button(confirm, lang.gettext("Yes, block"), Style.DANGER)
     return [Answer(Post(content=text, controls=(button,), private=True))]
 
 
-def unblocked(chosen: Participant) -> list[Delivery]:
+def unblocked(chosen: Participant, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """A block lifted."""
-    return [Answer(Post(content=f"{plain_name(chosen)} is no longer blocked.", private=True))]
+    text = lang.gettext("{player} is no longer blocked.", player=plain_name(chosen))
+    return [Answer(Post(content=text, private=True))]
 
 
 def block_choices(blocked: Iterable[Participant], typed: str) -> list[Choice]:
@@ -336,72 +446,108 @@ def block_choices(blocked: Iterable[Participant], typed: str) -> list[Choice]:
 # ---------------------------------------------------------------------------- games across servers
 
 
-def opening_line(live: LiveGame) -> str:
+def opening_line(live: LiveGame, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The first board's words: who plays which side from where, the time and the rating."""
     record = live.record
-    parts = []
     # Each venue's board names the other server's player in plain text (see board_posts).
-    for side in ("attackers", "defenders"):
-        player = record.attackers if side == "attackers" else record.defenders
-        verb = "attacks" if side == "attackers" else "defends"
-        parts.append(f"<@{player.user_id}> {verb}")
-    rated = "rated" if record.rated else "unrated"
-    text = (
-        f"**{live.game.variant.title}** from the lobby begins: {', '.join(parts)}; "
-        f"{time_words(record.move_seconds)}, {rated}."
+    return lang.gettext(
+        "**{variant}** from the lobby begins: <@{attacker}> attacks, <@{defender}> defends; "
+        "{time}, {rated}.",
+        variant=live.game.variant.title,
+        attacker=record.attackers.user_id,
+        defender=record.defenders.user_id,
+        time=time_words(record.move_seconds, lang=lang),
+        rated=rated_word(record.rated, lang=lang),
     )
-    return text
 
 
-def rematch_line(started: AcrossStarted) -> str:
+def rematch_line(started: AcrossStarted, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The first board's words of a rematch across servers."""
-    return f"Rematch of game #{started.rematch_of}. " + opening_line(started.live)
+    return lang.gettext(
+        "Rematch of game #{game}. {opening}",
+        game=started.rematch_of,
+        opening=opening_line(started.live, lang=lang),
+    )
 
 
-def notes(started: AcrossStarted) -> list[Delivery]:
-    """Said first in each venue played in its channel: why there is no thread."""
-    return [
-        Message(Place(venue.channel_id), Post(content=venue.note or "")) for venue in started.noted
-    ]
+def notes(
+    started: AcrossStarted, languages: Mapping[int, Language] | None = None
+) -> list[Delivery]:
+    """Said first in each venue played in its channel: why there is no thread (in its
+    server's language, from ``languages`` by server; English for a server not given)."""
+    deliveries: list[Delivery] = []
+    for venue in started.noted:
+        lang = (languages or {}).get(venue.guild_id, ENGLISH_LANGUAGE)
+        # The note is stored in English (NO_THREAD): said in the server's language.
+        text = (
+            lang.gettext(
+                "*(I may not open threads in this channel (I need the Create Public Threads "
+                "permission), so this game is played here.)*"
+            )
+            if venue.note == NO_THREAD
+            else venue.note or ""
+        )
+        deliveries.append(Message(Place(venue.channel_id), Post(content=text)))
+    return deliveries
 
 
-def call(started: AcrossStarted) -> list[Delivery]:
+def call(started: AcrossStarted, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The board pings the player to move; the other player was promised a ping too, in their
-    own thread, saying who moves first."""
+    own thread, saying who moves first (``lang``: their server's)."""
     called = started.call
     if called is None:
         return []
     player = called.player.user_id or 0
-    text = (
-        f"<@{called.player.user_id}>, your game from the lobby has begun here: you play "
-        f"the {called.side.value}; {stranger(started.live, called.mover)} moves first."
+    text = lang.gettext(
+        "<@{player}>, your game from the lobby has begun here: you play the {side}; "
+        "{opponent} moves first.",
+        player=called.player.user_id,
+        side=side_name(called.side.value, lang=lang),
+        opponent=stranger(started.live, called.mover),
     )
     place = Place(called.venue.channel_id, called.venue.guild_id)
     return [Message(place, Post(content=text, pings=(player,)))]
 
 
-def rematch_asked(asked: RematchAsked, asker_mention: str) -> list[Delivery]:
-    """The question goes to the other player, in their own venue (gone: the asker is told);
-    the asker is told where it went."""
+def rematch_asked(
+    asked: RematchAsked,
+    asker_mention: str,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    theirs_lang: Language = ENGLISH_LANGUAGE,
+) -> list[Delivery]:
+    """The question goes to the other player, in their own venue (in ``theirs_lang``, their
+    server's; gone: the asker is told); the asker is told where it went (in ``lang``)."""
     old, theirs, opponent = asked.old, asked.opponent_venue, asked.opponent
-    asker = f"{plain_name(asked.asker)} ({asked.asker_venue.guild_name})"
+    asker = named(plain_name(asked.asker), asked.asker_venue.guild_name)
     swap = (
-        "the winner defending again (Linnaeus's law 12)"
+        theirs_lang.gettext("the winner defending again (Linnaeus's law 12)")
         if asked.winner_defends
-        else "with the sides swapped"
+        else theirs_lang.gettext("with the sides swapped")
     )
     buttons = (
-        Button(AcrossRematch(old.id, "yes").custom_id, "Accept", Style.SUCCESS),
-        Button(AcrossRematch(old.id, "no").custom_id, "Decline", Style.SECONDARY),
+        Button(
+            AcrossRematch(old.id, "yes").custom_id, theirs_lang.gettext("Accept"), Style.SUCCESS
+        ),
+        Button(
+            AcrossRematch(old.id, "no").custom_id, theirs_lang.gettext("Decline"), Style.SECONDARY
+        ),
     )
     question = Post(
-        content=f"<@{opponent.user_id}>, {asker} asks for a rematch of game #{old.id}, {swap}.",
+        content=theirs_lang.gettext(
+            "<@{player}>, {asker} asks for a rematch of game #{game}, {swap}.",
+            player=opponent.user_id,
+            asker=asker,
+            game=old.id,
+            swap=swap,
+        ),
         controls=buttons,
         pings=(opponent.user_id or 0,),
     )
-    told = (
-        f"{asker_mention} asks for a rematch: {plain_name(opponent)} ({theirs.guild_name}) "
-        "answers in their server."
+    told = lang.gettext(
+        "{asker} asks for a rematch: {opponent} answers in their server.",
+        asker=asker_mention,
+        opponent=named(plain_name(opponent), theirs.guild_name),
     )
     return [
         Message(
@@ -414,26 +560,42 @@ def rematch_asked(asked: RematchAsked, asker_mention: str) -> list[Delivery]:
     ]
 
 
-def rematch_answered(answer: RematchAnswer, answerer_mention: str) -> list[Delivery]:
-    """The answer, in place of the question; a decline is told in the asker's venue too."""
+def rematch_answered(
+    answer: RematchAnswer,
+    answerer_mention: str,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    asker_lang: Language = ENGLISH_LANGUAGE,
+) -> list[Delivery]:
+    """The answer, in place of the question (in ``lang``); a decline is told in the asker's
+    venue too (in ``asker_lang``, their server's)."""
     if answer.accept:
-        return [Update(Post(content="Rematch accepted."))]
-    told = (
-        f"{plain_name(answer.answerer)} ({answer.answerer_venue.guild_name}) declined the rematch."
+        return [Update(Post(content=lang.gettext("Rematch accepted.")))]
+    told = asker_lang.gettext(
+        "{player} declined the rematch.",
+        player=named(plain_name(answer.answerer), answer.answerer_venue.guild_name),
     )
     return [
-        Update(Post(content=f"{answerer_mention} declined the rematch.")),
+        Update(
+            Post(content=lang.gettext("{player} declined the rematch.", player=answerer_mention))
+        ),
         Message(Place(answer.asker_venue.channel_id), Post(content=told)),
     ]
 
 
-def adjourned(news: Adjourned) -> list[Delivery]:
-    """The other player is told in their venue, the absent one by direct message."""
+def adjourned(
+    news: Adjourned,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    absent_lang: Language = ENGLISH_LANGUAGE,
+) -> list[Delivery]:
+    """The other player is told in their venue (in ``lang``, its server's), the absent one by
+    direct message (in ``absent_lang``, the one they last used)."""
     live, venue = news.live, news.gone
-    words = adjourned_words(adjournment(live))
     deliveries: list[Delivery] = []
     if news.other is not None and news.present is not None:
         present = news.present
+        words = adjourned_words(adjournment(live), lang)
         deliveries.append(
             Message(
                 Place(news.other.channel_id, news.other.guild_id),
@@ -445,30 +607,48 @@ def adjourned(news: Adjourned) -> list[Delivery]:
         )
     absent = news.absent
     if absent.user_id is not None:
+        variables = {
+            "game": live.id,
+            "variant": live.game.variant.title,
+            "server": venue.guild_name,
+            "board": absent_lang.command("tafl board"),
+            "until": news.until,
+        }
         text = (
-            f"Your game #{live.id} ({live.game.variant.title}) was played in a "
-            f"{'thread' if venue.note is None else 'channel'} of {venue.guild_name} that "
-            f"was deleted. Continue it with `/tafl board` in a channel of any server I am "
-            f"in, by <t:{news.until}:f>; otherwise you forfeit it."
+            absent_lang.gettext(
+                "Your game #{game} ({variant}) was played in a thread of {server} that was "
+                "deleted. Continue it with `{board}` in a channel of any server I am in, by "
+                "<t:{until}:f>; otherwise you forfeit it.",
+                **variables,
+            )
+            if venue.note is None
+            else absent_lang.gettext(
+                "Your game #{game} ({variant}) was played in a channel of {server} that was "
+                "deleted. Continue it with `{board}` in a channel of any server I am in, by "
+                "<t:{until}:f>; otherwise you forfeit it.",
+                **variables,
+            )
         )
         deliveries.append(Direct(absent.user_id, Post(content=text)))
     return deliveries
 
 
-def resumed_line(news: Resumed) -> str:
+def resumed_line(news: Resumed, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The board's words where an adjourned game goes on."""
-    live, place = news.live, news.place
-    return (
-        f"{plain_name(news.player)} continues game #{live.id} from {place.guild_name}: it goes on."
+    return lang.gettext(
+        "{player} continues game #{game} from {server}: it goes on.",
+        player=plain_name(news.player),
+        game=news.live.id,
+        server=news.place.guild_name,
     )
 
 
-def resumed(news: Resumed) -> list[Delivery]:
+def resumed(news: Resumed, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """Its player is told where the game goes on, privately."""
-    live, place = news.live, news.place
-    return [
-        Answer(Post(content=f"Game #{live.id} goes on in <#{place.channel_id}>.", private=True))
-    ]
+    text = lang.gettext(
+        "Game #{game} goes on in <#{channel}>.", game=news.live.id, channel=news.place.channel_id
+    )
+    return [Answer(Post(content=text, private=True))]
 
 
 def end_again(record: GameRecord, venue: Venue) -> list[Delivery]:
@@ -481,56 +661,64 @@ def end_again(record: GameRecord, venue: Venue) -> list[Delivery]:
 
 @refusal_words.register
 def _(refusal: OtherVenueGone, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "The other player's thread is gone: seek a new game with `/tafl seek`."
+    return lang.gettext(
+        "The other player's thread is gone: seek a new game with `{seek}`.",
+        seek=lang.command("tafl seek"),
+    )
 
 
 @refusal_words.register
 def _(refusal: TimeNotListed, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Choose one of the lobby's times per move from the list."
+    return lang.gettext("Choose one of the lobby's times per move from the list.")
 
 
 @refusal_words.register
 def _(refusal: LobbyOff, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
+    return lang.gettext(
         "This server has turned the lobby off, so games with other servers cannot be sought "
-        "here (a moderator can turn it on with `/tafl settings lobby:True`)."
+        "here (a moderator can turn it on with `{settings} lobby:True`).",
+        settings=lang.command("tafl settings"),
     )
 
 
 @refusal_words.register
 def _(refusal: LobbyElsewhere, lang: Language = ENGLISH_LANGUAGE) -> str:
     where = ", ".join(f"<#{channel}>" for channel in refusal.channels)
-    return f"On this server the lobby is in {where}: seek from there."
+    return lang.gettext(
+        "On this server the lobby is in {channels}: seek from there.", channels=where
+    )
 
 
 @refusal_words.register
 def _(refusal: VariantsOffered, lang: Language = ENGLISH_LANGUAGE) -> str:
-    names = words_list([get_variant(name).title for name in refusal.variants])
-    return f"This server offers only {names} in the lobby."
+    names = lang.join(get_variant(name).title for name in refusal.variants)
+    return lang.gettext("This server offers only {variants} in the lobby.", variants=names)
 
 
 @refusal_words.register
 def _(refusal: TimesOffered, lang: Language = ENGLISH_LANGUAGE) -> str:
-    times = words_list([time_words(value) for value in refusal.times])
-    return f"This server offers only {times} in the lobby."
+    times = lang.join(time_words(value, lang=lang) for value in refusal.times)
+    return lang.gettext("This server offers only {times} in the lobby.", times=times)
 
 
 @refusal_words.register
 def _(refusal: StillPlaying, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"You are playing game #{refusal.game_id} (<#{refusal.channel_id}>): finish it "
-        "before seeking another. Games of a day or more per move are no bar."
+    return lang.gettext(
+        "You are playing game #{game} (<#{channel}>): finish it before seeking another. Games "
+        "of a day or more per move are no bar.",
+        game=refusal.game_id,
+        channel=refusal.channel_id,
     )
 
 
 @refusal_words.register
 def _(refusal: OwnSeekTaken, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "That is your own seek."
+    return lang.gettext("That is your own seek.")
 
 
 @refusal_words.register
 def _(refusal: BlockedEitherWay, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You cannot play this player (one of you has blocked the other)."
+    return lang.gettext("You cannot play this player (one of you has blocked the other).")
 
 
 @refusal_words.register
@@ -538,122 +726,145 @@ def _(refusal: SeekOutOfReach, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why a player may not play a seek listed earlier: their rating is outside its reach."""
     seek = refusal.seek
     low, high = seek.rating - refusal.reach, seek.rating + refusal.reach
-    widening = (
-        f" Its range widens as it waits (up to ±{WIDEST_REACH}): try again later, or seek"
-        if seek.reach_set is None and refusal.reach < WIDEST_REACH
-        else " Seek"
-    )
-    return (
-        f"That seek is for players rated {max(0, low):.0f} to {high:.0f}, and your "
-        f"{get_variant(seek.variant).title} rating is {refusal.rating:.0f}, so you cannot play "
-        f"it.{widening} a game yourself with `/tafl seek`."
+    variables = {
+        "low": str(round(max(0, low))),
+        "high": str(round(high)),
+        "variant": get_variant(seek.variant).title,
+        "rating": str(round(refusal.rating)),
+        "seek": lang.command("tafl seek"),
+    }
+    if seek.reach_set is None and refusal.reach < WIDEST_REACH:
+        return lang.gettext(
+            "That seek is for players rated {low} to {high}, and your {variant} rating is "
+            "{rating}, so you cannot play it. Its range widens as it waits (up to ±{widest}): "
+            "try again later, or seek a game yourself with `{seek}`.",
+            widest=str(WIDEST_REACH),
+            **variables,
+        )
+    return lang.gettext(
+        "That seek is for players rated {low} to {high}, and your {variant} rating is "
+        "{rating}, so you cannot play it. Seek a game yourself with `{seek}`.",
+        **variables,
     )
 
 
 @refusal_words.register
 def _(refusal: SeekNotOpen, lang: Language = ENGLISH_LANGUAGE) -> str:
+    lobby = lang.command("tafl lobby")
     if refusal.listed:
-        return "That seek is no longer open: look at `/tafl lobby` again."
-    return (
-        "That seek is no longer open (paired, cancelled or expired): look at `/tafl lobby` again."
+        return lang.gettext("That seek is no longer open: look at `{lobby}` again.", lobby=lobby)
+    return lang.gettext(
+        "That seek is no longer open (paired, cancelled or expired): look at `{lobby}` again.",
+        lobby=lobby,
     )
 
 
 @refusal_words.register
 def _(refusal: NotInAServer, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Play a seek from a server channel."
+    return lang.gettext("Play a seek from a server channel.")
 
 
 @refusal_words.register
 def _(refusal: NameWhomToBlock, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
+    return lang.gettext(
         "Name the player to block, or the number of a game you played against them "
-        "(`/tafl block game:12`)."
+        "(`{block} game:12`).",
+        block=lang.command("tafl block"),
     )
 
 
 @refusal_words.register
 def _(refusal: BlockingOneself, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You cannot block yourself."
+    return lang.gettext("You cannot block yourself.")
 
 
 @refusal_words.register
 def _(refusal: BotsNeverSeek, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Bots never play in the lobby."
+    return lang.gettext("Bots never play in the lobby.")
 
 
 @refusal_words.register
 def _(refusal: NoSuchGame, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"There is no game #{refusal.game_id}."
+    return lang.gettext("There is no game #{game}.", game=refusal.game_id)
 
 
 @refusal_words.register
 def _(refusal: NotYourGame, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"You did not play game #{refusal.game_id}."
+    return lang.gettext("You did not play game #{game}.", game=refusal.game_id)
 
 
 @refusal_words.register
 def _(refusal: AIOpponent, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "The AI never plays in the lobby: there is nobody to block."
+    return lang.gettext("The AI never plays in the lobby: there is nobody to block.")
 
 
 @refusal_words.register
 def _(refusal: PlayedOneself, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You played yourself in that game: there is nobody to block."
+    return lang.gettext("You played yourself in that game: there is nobody to block.")
 
 
 @refusal_words.register
 def _(refusal: NobodyBlocked, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You have not blocked anyone."
+    return lang.gettext("You have not blocked anyone.")
 
 
 @refusal_words.register
 def _(refusal: NotBlocked, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"You have not blocked {refusal.typed!r}: choose from the list as you type "
-        f"(you have blocked {plural(refusal.blocked, 'player')})."
+    return lang.ngettext(
+        "You have not blocked {typed}: choose from the list as you type (you have blocked "
+        "{count} player).",
+        "You have not blocked {typed}: choose from the list as you type (you have blocked "
+        "{count} players).",
+        refusal.blocked,
+        typed=repr(refusal.typed),
     )
 
 
 @refusal_words.register
 def _(refusal: NotAPlayer, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.answering:
-        return "Only the players of that game can answer."
-    return "Only the players of that game can ask for a rematch."
+        return lang.gettext("Only the players of that game can answer.")
+    return lang.gettext("Only the players of that game can ask for a rematch.")
 
 
 @refusal_words.register
 def _(refusal: LobbyOffThere, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"{refusal.guild_name} has turned games with other servers off: no rematch "
-        "across servers (seek a new game with `/tafl seek`)."
+    return lang.gettext(
+        "{server} has turned games with other servers off: no rematch across servers (seek a "
+        "new game with `{seek}`).",
+        server=refusal.guild_name,
+        seek=lang.command("tafl seek"),
     )
 
 
 @refusal_words.register
 def _(refusal: VenueTaken, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        "A new game has begun in one of the two threads meanwhile: seek another with `/tafl seek`."
+    return lang.gettext(
+        "A new game has begun in one of the two threads meanwhile: seek another with `{seek}`.",
+        seek=lang.command("tafl seek"),
     )
 
 
 @refusal_words.register
 def _(refusal: ResumeFromServer, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"Continue game #{refusal.game_id} from a channel of a server, not a direct message."
+    return lang.gettext(
+        "Continue game #{game} from a channel of a server, not a direct message.",
+        game=refusal.game_id,
+    )
 
 
 @refusal_words.register
 def _(refusal: LobbyOffHere, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
+    return lang.gettext(
         "This server has turned games with other servers off: continue the game in another server."
     )
 
 
 @refusal_words.register
 def _(refusal: NoVenueHere, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "I cannot open the game here: try another channel."
+    return lang.gettext("I cannot open the game here: try another channel.")
 
 
 @refusal_words.register
 def _(refusal: ChannelHasGame, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "This channel has a game of its own: continue in another one."
+    return lang.gettext("This channel has a game of its own: continue in another one.")

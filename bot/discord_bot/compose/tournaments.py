@@ -6,6 +6,7 @@ to the organisers' and players' commands, composed from the tournament service's
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,7 +22,6 @@ from bot.render.crosstable import (
     format_points,
 )
 
-from ..app.durations import describe_duration
 from ..app.tournaments import (
     ANY_STATUS,
     UNDER_WAY,
@@ -68,11 +68,11 @@ from ..app.tournaments import (
     Tournament,
     Verdict,
     decided_by_organiser,
-    organisers_detail,
 )
-from .board import plain_name, plural
+from .board import plain_name
 from .errors import refusal_words
 from .language import ENGLISH_LANGUAGE, Language
+from .lobby import duration_words, rated_word, time_words
 from .post import (
     Answer,
     Attachment,
@@ -93,61 +93,106 @@ from .post import (
 FIELD_ROOM = 1000
 """Characters of the players and the history shown in an event's card."""
 
-STATUS_WORDS: dict[Status, str] = {
-    "signup": "open for sign-up",
-    "running": "being played",
-    "paused": "paused",
-    "finished": "finished",
-    "cancelled": "cancelled",
-}
-NONE_AMONG: dict[frozenset[Status], str] = {
-    ANY_STATUS: "had no tournament yet",
-    UNDER_WAY: "no tournament under way",
-    frozenset(("signup",)): "no tournament waiting to start",
-    frozenset(("running",)): "no tournament being played",
-    frozenset(("paused",)): "no paused tournament",
-}
-"""What a server lacks when a command without a number finds no event among these statuses."""
-TIEBREAK_WORDS = {
-    "BH": "BH Buchholz",
-    "SB": "SB Sonneborn-Berger",
-    "GP": "GP game points",
-    "W": "W wins",
-    "Perf": "Perf performance rating",
-    "games": "games played",
-}
-TIEBREAK_TITLES = {
-    "BH": "Buchholz",
-    "SB": "Sonneborn-Berger",
-    "GP": "game points (the first tiebreak)",
-    "W": "wins",
-    "Perf": "performance rating",
-    "games": "games played",
-}
-FORMAT_WORDS = {"swiss": "Swiss", "round_robin": "round robin", "arena": "arena"}
-OUT = " (out)"
-"""The mark of a player who is no longer paired, after their name in the standings' text."""
-CROSSTABLE_WORDS = CrosstableWords(
-    rank="#",
-    number="No",
-    player="Player",
-    rating="Rtg",
-    games="Games",
-    round="R{}",
-    bye="bye",
-    attackers="attackers",
-    defenders="defenders",
-    matches="{}-game matches: game points",
-    forfeit="forfeit",
-    playing="playing",
-    streak="streak (points doubled)",
-    withdrawn="withdrawn",
-    page="rows {}–{} of {}",
-    played_sides="a/d: played attackers/defenders",
-    pending_sides="a/d before a result: attackers/defenders",
-    streak_short="streak",
-)
-"""Every word the crosstable image (and its text form) shows besides names and numbers."""
+
+def status_words(status: Status, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """How an event stands: ``open for sign-up``, ``being played``..."""
+    return {
+        "signup": lang.pgettext("tournament status", "open for sign-up"),
+        "running": lang.pgettext("tournament status", "being played"),
+        "paused": lang.pgettext("tournament status", "paused"),
+        "finished": lang.pgettext("tournament status", "finished"),
+        "cancelled": lang.pgettext("tournament status", "cancelled"),
+    }[status]
+
+
+def none_among(among: frozenset[Status], *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """What a server lacks when a command without a number finds no event among these
+    statuses."""
+    lacks = {
+        ANY_STATUS: lang.gettext("This server has had no tournament yet"),
+        UNDER_WAY: lang.gettext("This server has no tournament under way"),
+        frozenset(("signup",)): lang.gettext("This server has no tournament waiting to start"),
+        frozenset(("running",)): lang.gettext("This server has no tournament being played"),
+        frozenset(("paused",)): lang.gettext("This server has no paused tournament"),
+    }
+    return lacks.get(among) or lang.gettext("This server has no such tournament")
+
+
+def tiebreak_words(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A tiebreak's abbreviation and what it is, for the standings' text."""
+    words = {
+        "BH": lang.gettext("BH Buchholz"),
+        "SB": lang.gettext("SB Sonneborn-Berger"),
+        "GP": lang.gettext("GP game points"),
+        "W": lang.gettext("W wins"),
+        "Perf": lang.gettext("Perf performance rating"),
+        "games": lang.gettext("games played"),
+    }
+    return words.get(name, name)
+
+
+def tiebreak_title(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A tiebreak's name, under the crosstable."""
+    titles = {
+        "BH": lang.gettext("Buchholz"),
+        "SB": lang.gettext("Sonneborn-Berger"),
+        "GP": lang.gettext("game points (the first tiebreak)"),
+        "W": lang.gettext("wins"),
+        "Perf": lang.gettext("performance rating"),
+        "games": lang.gettext("games played"),
+    }
+    return titles.get(name, name)
+
+
+def format_words(format: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """``Swiss``, ``round robin`` or ``arena``."""
+    return {
+        "swiss": lang.pgettext("tournament format", "Swiss"),
+        "round_robin": lang.pgettext("tournament format", "round robin"),
+        "arena": lang.pgettext("tournament format", "arena"),
+    }[format]
+
+
+def out_mark(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """The mark of a player who is no longer paired, after their name in the standings'
+    text: `` (out)``."""
+    return " ({out})".format(out=lang.pgettext("standings", "out"))
+
+
+@functools.cache
+def crosstable_words(lang: Language = ENGLISH_LANGUAGE) -> CrosstableWords:
+    """Every word the crosstable image (and its text form) shows besides names and numbers,
+    in ``lang``, made once per language (the renderer fills the numbers of ``round``,
+    ``matches`` and ``page`` in by position)."""
+    return CrosstableWords(
+        rank=lang.pgettext("crosstable", "#"),
+        number=lang.pgettext("crosstable", "No"),
+        player=lang.pgettext("crosstable", "Player"),
+        rating=lang.pgettext("crosstable", "Rtg"),
+        games=lang.pgettext("crosstable", "Games"),
+        round=lang.pgettext("crosstable", "R{round}").replace("{round}", "{0}"),
+        bye=lang.pgettext("crosstable", "bye"),
+        attackers=lang.pgettext("crosstable", "attackers"),
+        defenders=lang.pgettext("crosstable", "defenders"),
+        matches=lang.pgettext("crosstable", "{games}-game matches: game points").replace(
+            "{games}", "{0}"
+        ),
+        forfeit=lang.pgettext("crosstable", "forfeit"),
+        playing=lang.pgettext("crosstable", "playing"),
+        streak=lang.pgettext("crosstable", "streak (points doubled)"),
+        withdrawn=lang.pgettext("crosstable", "withdrawn"),
+        page=lang.pgettext("crosstable", "rows {first}–{last} of {rows}")
+        .replace("{first}", "{0}")
+        .replace("{last}", "{1}")
+        .replace("{rows}", "{2}"),
+        played_sides=lang.pgettext("crosstable", "a/d: played attackers/defenders"),
+        pending_sides=lang.pgettext("crosstable", "a/d before a result: attackers/defenders"),
+        streak_short=lang.pgettext("crosstable", "streak"),
+    )
+
+
+CROSSTABLE_WORDS = crosstable_words(ENGLISH_LANGUAGE)
+"""The crosstable's words in English (the render tests and samples)."""
 
 
 def clip(text: str, limit: int) -> str:
@@ -188,11 +233,11 @@ class ConfirmLeave:
         return f"tafl:tl:{self.event_id}:{self.game_id}"
 
 
-def event_controls(event_id: int) -> tuple[Button, ...]:
+def event_controls(event_id: int, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[Button, ...]:
     """Join and Leave, under a tournament's announcement."""
     return (
-        Button(EventButton(event_id, "join").custom_id, "Join", Style.SUCCESS),
-        Button(EventButton(event_id, "leave").custom_id, "Leave", Style.SECONDARY),
+        Button(EventButton(event_id, "join").custom_id, lang.gettext("Join"), Style.SUCCESS),
+        Button(EventButton(event_id, "leave").custom_id, lang.gettext("Leave"), Style.SECONDARY),
     )
 
 
@@ -222,120 +267,198 @@ def result_text(pairing: StoredPairing, first: float, second: float, detail: str
     )
 
 
-def describe_event(event: Tournament) -> str:
+def decided_words(how: str, reason: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """How the organiser decided a pairing, with their reason: ``forfeit: no-show`` (their
+    reason alone when it says how itself)."""
+    if how in reason.lower():
+        return reason
+    words = {
+        "forfeit": lang.pgettext("result detail", "forfeit"),
+        "adjudicated": lang.pgettext("result detail", "adjudicated"),
+    }
+    word = words.get(how, how)
+    return lang.gettext("{how}: {reason}", how=word, reason=reason) if reason else word
+
+
+def describe_event(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """An event's options in one paragraph."""
     spec = event.spec
-    parts = [f"{get_variant(spec.variant).title} {FORMAT_WORDS[spec.format]}"]
+    parts = [f"{get_variant(spec.variant).title} {format_words(spec.format, lang=lang)}"]
     if spec.format == "swiss":
-        parts.append(plural(spec.rounds or 0, "round"))
+        parts.append(lang.ngettext("{count} round", "{count} rounds", spec.rounds or 0))
     if spec.format == "arena" and spec.arena_seconds:
-        parts.append(f"{describe_duration(spec.arena_seconds)} long")
-    parts.append("two-game matches, sides swapped" if spec.matches else "one game per pairing")
+        parts.append(
+            lang.gettext("{duration} long", duration=duration_words(spec.arena_seconds, lang=lang))
+        )
     parts.append(
-        f"{describe_duration(spec.move_seconds)} per move" if spec.move_seconds else "no time limit"
+        lang.gettext("two-game matches, sides swapped")
+        if spec.matches
+        else lang.gettext("one game per pairing")
     )
+    parts.append(time_words(spec.move_seconds or None, lang=lang))
     if spec.round_seconds:
-        parts.append(f"rounds of {describe_duration(spec.round_seconds)} at most")
-    parts.append("rated" if spec.rated else "unrated")
+        parts.append(
+            lang.gettext(
+                "rounds of {duration} at most",
+                duration=duration_words(spec.round_seconds, lang=lang),
+            )
+        )
+    parts.append(rated_word(spec.rated, lang=lang))
     if spec.rating_floor is not None:
-        parts.append(f"rated {spec.rating_floor} or more")
+        parts.append(lang.gettext("rated {floor} or more", floor=spec.rating_floor))
     if spec.rating_ceiling is not None:
-        parts.append(f"rated up to {spec.rating_ceiling}")
+        parts.append(lang.gettext("rated up to {ceiling}", ceiling=spec.rating_ceiling))
     return " · ".join(parts)
 
 
-def call_off_words(reason: CallOffReason) -> str:
+def call_off_words(reason: CallOffReason, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why the organiser called a game off, ending "Game #4 was called off by the organiser
     of **Event**: ..."."""
     if isinstance(reason, ResultSet):
-        verdict = result_text(reason.pairing, reason.first, reason.second, reason.detail)
-        return f"the result is {verdict}."
+        detail = decided_words(reason.how, reason.why, lang=lang) if reason.how else reason.detail
+        verdict = result_text(reason.pairing, reason.first, reason.second, detail)
+        return lang.gettext("the result is {result}.", result=verdict)
     if isinstance(reason, PlayerRemoved):
-        return (
-            f"{plain_name(reason.removed)} was removed ({reason.reason}); the result is "
-            f"{result_text(reason.pairing, reason.first, reason.second, 'forfeit')}."
+        forfeit = lang.pgettext("result detail", "forfeit")
+        result = result_text(reason.pairing, reason.first, reason.second, forfeit)
+        return lang.gettext(
+            "{player} was removed ({reason}); the result is {result}.",
+            player=plain_name(reason.removed),
+            reason=reason.reason,
+            result=result,
         )
     assert isinstance(reason, EventCancelled)
-    return f"the event is cancelled ({reason.reason})."
+    return lang.gettext("the event is cancelled ({reason}).", reason=reason.reason)
 
 
-def called_off(event: Tournament, game_id: int, reason: CallOffReason) -> str:
+def called_off(
+    event: Tournament, game_id: int, reason: CallOffReason, *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """What the final board of a game the organiser called off says."""
-    return (
-        f"Game #{game_id} was called off by the organiser of **{event.name}**: "
-        f"{call_off_words(reason)}"
+    return lang.gettext(
+        "Game #{game} was called off by the organiser of **{event}**: {why}",
+        game=game_id,
+        event=event.name,
+        why=call_off_words(reason, lang=lang),
     )
 
 
-def organisers_result(pairing: StoredPairing) -> str | None:
+def organisers_result(pairing: StoredPairing, *, lang: Language = ENGLISH_LANGUAGE) -> str | None:
     """A pairing's result as its organiser set it (``ana 1–0 bo (forfeit: no-show)``), or
     ``None`` if its games decided it."""
     if not decided_by_organiser(pairing):
         return None
     first, second = pairing.first_points or 0.0, pairing.second_points or 0.0
-    return result_text(pairing, first, second, organisers_detail(pairing))
+    detail = decided_words(pairing.decided or "", pairing.reason or "", lang=lang)
+    return result_text(pairing, first, second, detail)
 
 
-def standings_subtitle(event: Tournament, after: int) -> str:
+def standings_subtitle(event: Tournament, after: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Where the standings stand: ``Brandubh Swiss · after round 2 of 3`` (``after``: the last
     round counted; the round under way, if any, is not)."""
-    words = f"{get_variant(event.spec.variant).title} {FORMAT_WORDS[event.spec.format]}"
+    words = f"{get_variant(event.spec.variant).title} {format_words(event.spec.format, lang=lang)}"
     if event.status == "finished":
-        return words + " · final"
+        return words + " · " + lang.pgettext("standings", "final")
     if event.spec.format == "arena":
-        return words + (" · under way" if event.round else "")
+        return words + (" · " + lang.pgettext("standings", "under way") if event.round else "")
     if after == 0:
-        return words + (" · round 1 under way" if event.round else " · not begun")
-    of = f" of {event.spec.rounds}" if event.spec.format == "swiss" else ""
-    under_way = f" (round {event.round} under way)" if event.round > after else ""
-    return words + f" · after round {after}{of}{under_way}"
+        return (
+            words
+            + " · "
+            + (
+                lang.gettext("round 1 under way")
+                if event.round
+                else lang.pgettext("standings", "not begun")
+            )
+        )
+    if event.spec.format == "swiss":
+        where = lang.gettext(
+            "after round {round} of {rounds}", round=after, rounds=event.spec.rounds
+        )
+    else:
+        where = lang.gettext("after round {round}", round=after)
+    if event.round > after:
+        where += " " + lang.gettext("(round {round} under way)", round=event.round)
+    return words + " · " + where
 
 
-def standings_text(event: Tournament, table: list[Line], after: int) -> str:
+def standings_text(
+    event: Tournament, table: list[Line], after: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """The standings in words (a code block, for a phone's width)."""
-    header = f"**{event.name}** · {standings_subtitle(event, after)}"
+    header = f"**{event.name}** · {standings_subtitle(event, after, lang=lang)}"
     if not table:
-        return header + "\nNobody has joined yet."
+        return header + "\n" + lang.gettext("Nobody has joined yet.")
     names = [t[0] for t in table[0].tiebreaks]
-    lines = [f"{'#':>3} {'player':<16} {'pts':>4} " + " ".join(f"{n:>5}" for n in names)]
+    out = out_mark(lang=lang)
+    player = lang.pgettext("standings column", "player")[:16]
+    points = lang.pgettext("standings column", "pts")[:4]
+    lines = [f"{'#':>3} {player:<16} {points:>4} " + " ".join(f"{n:>5}" for n in names)]
     for line in table:
         # Players who no longer play keep their place (their results stand), marked.
         name = plain_name(line.player)
-        name = name[: 16 - len(OUT)] + OUT if line.withdrawn else name[:16]
+        name = name[: 16 - len(out)] + out if line.withdrawn else name[:16]
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
             + " ".join(f"{tiebreak_text(n, value):>5}" for n, value in line.tiebreaks)
         )
     notes = []
     if any(line.withdrawn for line in table):
-        notes.append(f"{OUT.strip()}: no longer paired (withdrew, removed or left the server).")
+        notes.append(
+            lang.gettext(
+                "{out}: no longer paired (withdrew, removed or left the server).",
+                out=out.strip(),
+            )
+        )
     if names:
         notes.append(
-            "Tiebreaks, in order: " + ", ".join(TIEBREAK_WORDS.get(n, n) for n in names) + "."
+            lang.gettext(
+                "Tiebreaks, in order: {tiebreaks}.",
+                tiebreaks=", ".join(tiebreak_words(n, lang=lang) for n in names),
+            )
         )
     return header + "\n```\n" + "\n".join(lines) + "\n```" + "".join("\n" + n for n in notes)
 
 
-def thread_name(event: Tournament, round_number: int, attackers: str, defenders: str) -> str:
+def thread_name(
+    event: Tournament,
+    round_number: int,
+    attackers: str,
+    defenders: str,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> str:
     """The name of a pairing's thread: ``Cup · R2 · ann vs bo``."""
-    return f"{event.name} · R{round_number} · {attackers} vs {defenders}"
+    return lang.gettext(
+        "{event} · R{round} · {attackers} vs {defenders}",
+        event=event.name,
+        round=round_number,
+        attackers=attackers,
+        defenders=defenders,
+    )
 
 
-def thread_reason(event: Tournament) -> str:
+def thread_reason(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why the thread was opened (the server's audit log)."""
-    return f"a game of {event.name}"
+    return lang.gettext("a game of {event}", event=event.name)
 
 
 # ---------------------------------------------------------------------------- the crosstable
 
 
 def crosstable_view(
-    event: Tournament, sheet: Sheet, lines: list[Line], subtitle: str
+    event: Tournament,
+    sheet: Sheet,
+    lines: list[Line],
+    subtitle: str,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
 ) -> CrosstableView:
     """The crosstable of the standings ``lines``: per round (Swiss), per opponent (round robin)
     or per game (arena), each cell from the player's side of the sheet."""
     row_of = {line.player.user_id or 0: number for number, line in enumerate(lines, start=1)}
     arena = logic.arena_scores(sheet.arena_games) if event.spec.format == "arena" else {}
+    words = crosstable_words(lang)
     rows = []
     for line in lines:
         me = line.player.user_id or 0
@@ -366,7 +489,7 @@ def crosstable_view(
                 points=line.points,
                 cells=cells,
                 withdrawn=line.withdrawn,
-                note=line.left or ("withdrawn" if line.withdrawn else ""),
+                note=line.left or (words.withdrawn if line.withdrawn else ""),
             )
         )
     names = [name for name, _ in lines[0].tiebreaks] if lines else []
@@ -377,7 +500,7 @@ def crosstable_view(
                 None if value is None else round(value) if name == "Perf" else value
                 for _, value in (line.tiebreaks[index] for line in lines)
             ),
-            TIEBREAK_TITLES.get(name, name),
+            tiebreak_title(name, lang=lang),
         )
         for index, name in enumerate(names)
     )
@@ -388,8 +511,12 @@ def crosstable_view(
         rows=tuple(rows),
         tiebreaks=tiebreaks,
         games_per_pairing=2 if event.spec.matches else 1,
-        points_label="Score" if event.spec.format == "arena" else "Pts",
-        words=CROSSTABLE_WORDS,
+        points_label=(
+            lang.pgettext("crosstable", "Score")
+            if event.spec.format == "arena"
+            else lang.pgettext("crosstable", "Pts")
+        ),
+        words=words,
     )
 
 
@@ -415,19 +542,24 @@ def _cell(pairing: logic.PlayedPairing | None, me: int, opponent: int | None) ->
     return Cell.game(points, opponent, side)
 
 
-def standings_post(standings: Standings, *, theme: str = "") -> Post:
+def standings_post(
+    standings: Standings, *, theme: str = "", lang: Language = ENGLISH_LANGUAGE
+) -> Post:
     """The standings in words, with their crosstable image (left out where images may not be
     attached: the words say it all). Nobody is notified."""
     event, after, table = standings.event, standings.after, list(standings.lines)
-    text = standings_text(event, table, after)  # clipped as it is sent (its code block kept whole)
+    # Clipped as it is sent (its code block kept whole).
+    text = standings_text(event, table, after, lang=lang)
     picture = None
     if table:
-        subtitle = standings_subtitle(event, after)
+        subtitle = standings_subtitle(event, after, lang=lang)
         picture = Picture(
-            crosstable_view(event, standings.sheet, table, subtitle),
+            crosstable_view(event, standings.sheet, table, subtitle, lang=lang),
             f"tournament-{event.id}-standings.png",
             theme,
-            description=f"Standings of {event.name}, {subtitle}",
+            description=lang.gettext(
+                "Standings of {event}, {subtitle}", event=event.name, subtitle=subtitle
+            ),
             optional=True,
         )
     return Post(content=text, picture=picture)
@@ -436,52 +568,61 @@ def standings_post(standings: Standings, *, theme: str = "") -> Post:
 # ---------------------------------------------------------------------------- the announcement
 
 
-def announcement_card(event: Tournament, players: int) -> Card:
+def announcement_card(
+    event: Tournament, players: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> Card:
     """The announcement of an event: its options, when it starts (or how it stands), its
     players, its organiser."""
     if event.status == "signup":
         when = f"<t:{event.spec.starts_at}:R> (<t:{event.spec.starts_at}:f>)"
-        first = Field("Starts", when)
+        first = Field(lang.gettext("Starts"), when)
     else:
         status = {
-            "running": f"round {event.round} under way",
-            "paused": f"paused in round {event.round}",
-            "finished": "finished: `/tafl tournament standings`",
-            "cancelled": "cancelled",
+            "running": lang.gettext("round {round} under way", round=event.round),
+            "paused": lang.gettext("paused in round {round}", round=event.round),
+            "finished": lang.gettext(
+                "finished: `{standings}`", standings=lang.command("tafl tournament standings")
+            ),
+            "cancelled": lang.pgettext("tournament status", "cancelled"),
         }[event.status]
-        first = Field("Now", status)
+        first = Field(lang.gettext("Now"), status)
     footer = (
-        "Join with the button or /tafl tournament join · each game gets a thread here"
+        lang.gettext(
+            "Join with the button or {join} · each game gets a thread here",
+            join=lang.command("tafl tournament join"),
+        )
         if event.status in ("signup", "running", "paused")
-        else "This event is over."
+        else lang.gettext("This event is over.")
     )
     return Card(
         title=f"🏆 {event.name} (#{event.id})",
-        description=describe_event(event),
+        description=describe_event(event, lang=lang),
         tone=Tone.EVENT,
         fields=(
             first,
-            Field("Players", str(players)),
-            Field("Organiser", plain_name(event.organiser)),
+            Field(lang.gettext("Players"), lang.number(players)),
+            Field(lang.gettext("Organiser"), plain_name(event.organiser)),
         ),
         footer=footer,
     )
 
 
-def announcement(event: Tournament, players: int) -> Post:
+def announcement(event: Tournament, players: int, *, lang: Language = ENGLISH_LANGUAGE) -> Post:
     """The announcement with its Join and Leave buttons (none once the event is over)."""
     over = event.status in ("finished", "cancelled")
-    controls = () if over else event_controls(event.id)
-    return Post(card=announcement_card(event, players), controls=controls)
+    controls = () if over else event_controls(event.id, lang=lang)
+    return Post(card=announcement_card(event, players, lang=lang), controls=controls)
 
 
-def announcement_changed(news: AnnouncementChanged) -> list[Delivery]:
+def announcement_changed(
+    news: AnnouncementChanged, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The event's announcement brought up to date (nothing if it was never posted)."""
     event = news.event
     if event.announcement_id is None:
         return []
     place = Place(event.spec.channel_id)
-    return [Edit(place, event.announcement_id, announcement(event, news.players))]
+    return [Edit(place, event.announcement_id, announcement(event, news.players, lang=lang))]
 
 
 # ---------------------------------------------------------------------------- news
@@ -491,86 +632,155 @@ def _in_channel(event: Tournament, post: Post) -> list[Delivery]:
     return [Message(Place(event.spec.channel_id), post)]
 
 
-def cancelled_for_too_few(event: Tournament, detail: str) -> list[Delivery]:
-    """The event's start found too few players (``detail``: as its history says it)."""
-    return _in_channel(event, Post(content=detail))
+def too_few_words(event: Tournament, joined: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Why an event did not start: too few players joined."""
+    return lang.ngettext(
+        "**{event}** is cancelled: it needed {count} player and {joined} joined.",
+        "**{event}** is cancelled: it needed {count} players and {joined} joined.",
+        event.spec.min_entrants,
+        event=event.name,
+        joined=lang.number(joined),
+    )
 
 
-def paused_for_threads(news: PausedForThreads) -> list[Delivery]:
+def cancelled_for_too_few(
+    event: Tournament, joined: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
+    """The event's start found too few players."""
+    return _in_channel(event, Post(content=too_few_words(event, joined, lang=lang)))
+
+
+def paused_for_threads(
+    news: PausedForThreads, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The bot may not open threads for the event's games."""
     event = news.event
     return _in_channel(
         event,
         Post(
-            content=f"**{event.name}** is paused: I may not open threads in this channel for "
-            "its games (I need the Create Public Threads permission). The organiser resumes "
-            "it with `/tafl tournament resume` once I may."
+            content=lang.gettext(
+                "**{event}** is paused: I may not open threads in this channel for its games "
+                "(I need the Create Public Threads permission). The organiser resumes it with "
+                "`{resume}` once I may.",
+                event=event.name,
+                resume=lang.command("tafl tournament resume"),
+            )
         ),
     )
 
 
-def round_over_while_paused(news: RoundOverWhilePaused) -> list[Delivery]:
+def round_over_while_paused(
+    news: RoundOverWhilePaused, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The round ended during a pause: the next is paired on resume."""
     event = news.event
     return _in_channel(
         event,
         Post(
-            content=f"**{event.name}**: round {event.round} is over. The tournament is paused: "
-            f"round {event.round + 1} is paired when an organiser resumes it "
-            "(`/tafl tournament resume`)."
+            content=lang.gettext(
+                "**{event}**: round {round} is over. The tournament is paused: round {next} is "
+                "paired when an organiser resumes it (`{resume}`).",
+                event=event.name,
+                round=event.round,
+                next=event.round + 1,
+                resume=lang.command("tafl tournament resume"),
+            )
         ),
     )
 
 
-def game_begun(news: GameBegun) -> str:
+def game_begun(news: GameBegun, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The first board's words of a pairing's game: who attacks, who defends."""
     event, pairing, live = news.event, news.pairing, news.live
-    game_words = "" if not event.spec.matches else f", game {news.number} of 2"
-    return (
-        f"**{event.name}**, round {pairing.round}, board {pairing.board}{game_words}: "
-        f"<@{live.record.attackers.user_id}> attacks, "
-        f"<@{live.record.defenders.user_id}> defends."
+    values = {
+        "event": event.name,
+        "round": pairing.round,
+        "board": pairing.board,
+        "attacker": live.record.attackers.user_id,
+        "defender": live.record.defenders.user_id,
+    }
+    if event.spec.matches:
+        return lang.gettext(
+            "**{event}**, round {round}, board {board}, game {game} of 2: <@{attacker}> "
+            "attacks, <@{defender}> defends.",
+            game=news.number,
+            **values,
+        )
+    return lang.gettext(
+        "**{event}**, round {round}, board {board}: <@{attacker}> attacks, <@{defender}> defends.",
+        **values,
     )
 
 
-def round_paired(news: RoundPaired) -> list[Delivery]:
+def round_paired(news: RoundPaired, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """A round's pairings, each player notified, in the event's channel."""
     event = news.event
-    lines = [f"**{event.name}**: round {news.round} is paired."]
+    lines = [
+        lang.gettext("**{event}**: round {round} is paired.", event=event.name, round=news.round)
+    ]
     for shown in news.pairings:
         pairing = shown.pairing
         if pairing.second is None:
-            lines.append(f"Bye: <@{pairing.first.user_id}> ({points_text(pairing.first_points)})")
+            lines.append(
+                lang.gettext(
+                    "Bye: <@{player}> ({points})",
+                    player=pairing.first.user_id,
+                    points=points_text(pairing.first_points),
+                )
+            )
         else:
             where = "" if shown.channel_id is None else f" · <#{shown.channel_id}>"
             lines.append(
-                f"Board {pairing.board}: <@{pairing.first.user_id}> (attacks) – "
-                f"<@{pairing.second.user_id}>{where}"
+                lang.gettext(
+                    "Board {board}: <@{first}> (attacks) – <@{second}>",
+                    board=pairing.board,
+                    first=pairing.first.user_id,
+                    second=pairing.second.user_id,
+                )
+                + where
             )
     if event.round_deadline is not None:
-        lines.append(f"The round ends <t:{event.round_deadline}:R>.")
+        lines.append(
+            lang.gettext("The round ends <t:{deadline}:R>.", deadline=event.round_deadline)
+        )
     return _in_channel(event, Post(content="\n".join(lines), ping_mentioned=True))
 
 
-def finished(news: Finished) -> list[Delivery]:
+def finished(news: Finished, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The event is over: its podium, notified."""
     event = news.event
     medals = ("🥇", "🥈", "🥉")
-    early = f" early: {news.why}" if news.why else ""
-    lines = [f"**{event.name}** is over{early}. Final standings:"]
+    if news.unpaired is None:
+        heading = lang.gettext("**{event}** is over. Final standings:", event=event.name)
+    elif news.too_few_left:
+        heading = lang.gettext(
+            "**{event}** is over early: no round {round} can be paired (too few players are "
+            "left). Final standings:",
+            event=event.name,
+            round=news.unpaired,
+        )
+    else:
+        heading = lang.gettext(
+            "**{event}** is over early: no round {round} can be paired without a repeat "
+            "pairing. Final standings:",
+            event=event.name,
+            round=news.unpaired,
+        )
+    lines = [heading]
     # A player who left keeps their place, marked.
+    withdrew = lang.gettext("withdrew")
     lines += [
         f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
-        + (f" ({s.left or 'withdrew'})" if s.withdrawn else "")
+        + (f" ({s.left or withdrew})" if s.withdrawn else "")
         for medal, s in zip(medals, news.podium, strict=False)
     ]
     return _in_channel(event, Post(content="\n".join(lines), ping_mentioned=True))
 
 
-def standings_due(standings: Standings) -> list[Delivery]:
+def standings_due(standings: Standings, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The standings in the event's channel."""
     event = standings.event
-    return _in_channel(event, standings_post(standings))
+    return _in_channel(event, standings_post(standings, lang=lang))
 
 
 ChannelNews = (
@@ -584,165 +794,199 @@ ChannelNews = (
 """The news told in an event's channel (a game's news goes on its board)."""
 
 
-def told(news: AnnouncementChanged | ChannelNews) -> list[Delivery]:
-    """What the event's channel is told (or its announcement shows) of ``news``."""
+def told(
+    news: AnnouncementChanged | ChannelNews, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
+    """What the event's channel is told (or its announcement shows) of ``news``, in ``lang``
+    (the server's)."""
     if isinstance(news, AnnouncementChanged):
-        return announcement_changed(news)
+        return announcement_changed(news, lang=lang)
     if isinstance(news, CancelledForTooFew):
-        return cancelled_for_too_few(news.event, news.detail)
+        return cancelled_for_too_few(news.event, news.joined, lang=lang)
     if isinstance(news, PausedForThreads):
-        return paused_for_threads(news)
+        return paused_for_threads(news, lang=lang)
     if isinstance(news, RoundPaired):
-        return round_paired(news)
+        return round_paired(news, lang=lang)
     if isinstance(news, RoundOverWhilePaused):
-        return round_over_while_paused(news)
+        return round_over_while_paused(news, lang=lang)
     if isinstance(news, StandingsDue):
-        return standings_due(news.standings)
-    return finished(news)
+        return standings_due(news.standings, lang=lang)
+    return finished(news, lang=lang)
 
 
 # ---------------------------------------------------------------------------- answers
 
 
-def started(found: Tournament, start: Start) -> list[Delivery]:
+def started(
+    found: Tournament, start: Start, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The organiser's early start, answered privately."""
-    words = {
-        "begun": f"**{found.name}** has begun: round 1 is paired.",
-        "already begun": f"**{found.name}** has already begun.",
-        "cancelled": start.detail,
-    }[start.outcome]
+    if start.outcome == "begun":
+        words = lang.gettext("**{event}** has begun: round 1 is paired.", event=found.name)
+    elif start.outcome == "already begun":
+        words = lang.gettext("**{event}** has already begun.", event=found.name)
+    else:
+        words = too_few_words(found, start.joined, lang=lang)
     return [Answer(Post(content=words, private=True))]
 
 
-def paused(event: Tournament) -> list[Delivery]:
+def paused(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The organiser paused the event."""
-    return [
-        Answer(
-            Post(
-                content=f"**{event.name}** is paused: games under way go on; no new round is "
-                "paired until `/tafl tournament resume`."
-            )
-        )
-    ]
+    text = lang.gettext(
+        "**{event}** is paused: games under way go on; no new round is paired until `{resume}`.",
+        event=event.name,
+        resume=lang.command("tafl tournament resume"),
+    )
+    return [Answer(Post(content=text))]
 
 
-def resumed(event: Tournament) -> list[Delivery]:
+def resumed(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The organiser resumed the event."""
-    return [Answer(Post(content=f"**{event.name}** goes on."))]
+    return [Answer(Post(content=lang.gettext("**{event}** goes on.", event=event.name)))]
 
 
-def cancelled(event: Tournament, reason: str) -> list[Delivery]:
+def cancelled(
+    event: Tournament, reason: str, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The organiser cancelled the event."""
-    return [Answer(Post(content=f"**{event.name}** is cancelled: {reason}"))]
+    text = lang.gettext("**{event}** is cancelled: {reason}", event=event.name, reason=reason)
+    return [Answer(Post(content=text))]
 
 
-def result_set(verdict: Verdict) -> list[Delivery]:
+def result_set(verdict: Verdict, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The organiser set a pairing's result."""
     pairing = verdict.pairing
-    words = result_text(pairing, verdict.first, verdict.second, verdict.detail)
-    return [
-        Answer(
-            Post(
-                content=f"**{verdict.event.name}**, round {pairing.round}, board "
-                f"{pairing.board}: {words}."
-            )
-        )
-    ]
+    detail = decided_words(verdict.how, verdict.reason, lang=lang)
+    words = result_text(pairing, verdict.first, verdict.second, detail)
+    text = lang.gettext(
+        "**{event}**, round {round}, board {board}: {result}.",
+        event=verdict.event.name,
+        round=pairing.round,
+        board=pairing.board,
+        result=words,
+    )
+    return [Answer(Post(content=text))]
 
 
-def removed(event: Tournament, name: str, reason: str, forfeited: bool) -> list[Delivery]:
+def removed(
+    event: Tournament,
+    name: str,
+    reason: str,
+    forfeited: bool,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> list[Delivery]:
     """The organiser removed a player (``name``)."""
-    tail = " Their game under way is lost by forfeit." if forfeited else ""
-    return [
-        Answer(
-            Post(
-                content=f"{name} is removed from **{event.name}** ({reason}); the games "
-                f"they finished stand.{tail}"
-            )
-        )
-    ]
+    text = lang.gettext(
+        "{player} is removed from **{event}** ({reason}); the games they finished stand.",
+        player=name,
+        event=event.name,
+        reason=reason,
+    )
+    if forfeited:
+        text += " " + lang.gettext("Their game under way is lost by forfeit.")
+    return [Answer(Post(content=text))]
 
 
-def joined(event: Tournament, entry: Joined) -> list[Delivery]:
+def joined(
+    event: Tournament, entry: Joined, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """A player joined, told privately."""
-    late = ""
+    text = lang.gettext("You are in **{event}** (#{number}).", event=event.name, number=event.id)
     if entry.from_round is not None:
-        late = (
-            f" You join in round {entry.from_round}; the rounds you missed count as "
-            "zero-point byes."
+        text += " " + lang.gettext(
+            "You join in round {round}; the rounds you missed count as zero-point byes.",
+            round=entry.from_round,
         )
-    return [
-        Answer(
-            Post(
-                content=f"You are in **{event.name}** (#{event.id}).{late} "
-                "`/tafl tournament leave` withdraws you.",
-                private=True,
-            )
-        )
-    ]
+    text += " " + lang.gettext(
+        "`{leave}` withdraws you.", leave=lang.command("tafl tournament leave")
+    )
+    return [Answer(Post(content=text, private=True))]
 
 
-def leave_asked(asked: LeaveAsked, *, again: bool) -> list[Delivery]:
+def leave_asked(
+    asked: LeaveAsked, *, again: bool, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """Leaving in the middle of a game resigns it: asked first (``again``: in place of the
     question about a game that ended meanwhile)."""
     event, live, opponent = asked.event, asked.live, plain_name(asked.opponent)
-    question = (
-        f"Leaving now resigns your game against {opponent} in round "
-        f"{asked.pairing.round} of **{event.name}** (game #{live.id}): {opponent} wins "
-        "it. You will not be paired again; the games you finished stand. Leave?"
+    question = lang.gettext(
+        "Leaving now resigns your game against {opponent} in round {round} of **{event}** "
+        "(game #{game}): {opponent} wins it. You will not be paired again; the games you "
+        "finished stand. Leave?",
+        opponent=opponent,
+        round=asked.pairing.round,
+        event=event.name,
+        game=live.id,
     )
     button = Button(
-        ConfirmLeave(event.id, live.id).custom_id, "Yes, leave and resign", Style.DANGER
+        ConfirmLeave(event.id, live.id).custom_id,
+        lang.gettext("Yes, leave and resign"),
+        Style.DANGER,
     )
     post = Post(content=question, controls=(button,), private=True)
     return [Update(post) if again else Answer(post)]
 
 
-def left(event: Tournament, outcome: Left, *, confirmed: bool) -> list[Delivery]:
+def left(
+    event: Tournament, outcome: Left, *, confirmed: bool, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """A player left (``confirmed``: their answer to the question replaces it)."""
     words = (
-        f"You are out of **{event.name}**; join again any time before it starts."
+        lang.gettext(
+            "You are out of **{event}**; join again any time before it starts.", event=event.name
+        )
         if event.status == "signup"
-        else f"You have withdrawn from **{event.name}**: you will not be paired again; the "
-        "games you finished stand."
+        else lang.gettext(
+            "You have withdrawn from **{event}**: you will not be paired again; the games you "
+            "finished stand.",
+            event=event.name,
+        )
     )
     if outcome.resigned is not None:
-        words += f" Your game #{outcome.resigned.game.id} is resigned."
+        words += " " + lang.gettext("Your game #{game} is resigned.", game=outcome.resigned.game.id)
     post = Post(content=words, private=True)
     return [Update(post) if confirmed else Answer(post)]
 
 
-def event_list(events: list[Tournament]) -> list[Delivery]:
+def _status_now(event: Tournament, *, lang: Language) -> str:
+    """An event's status, with its round while it is played."""
+    words = status_words(event.status, lang=lang)
+    if event.status in ("running", "paused") and event.round:
+        return lang.gettext("{status}, round {round}", status=words, round=event.round)
+    return words
+
+
+def event_list(events: list[Tournament], *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """A server's events, privately."""
     lines = [
-        f"#{e.id} **{e.name}**: {describe_event(e)} · {STATUS_WORDS[e.status]}"
-        + (f", round {e.round}" if e.status in ("running", "paused") and e.round else "")
+        f"#{e.id} **{e.name}**: {describe_event(e, lang=lang)} · {_status_now(e, lang=lang)}"
         for e in events[:15]
     ]
     return [Answer(Post(content="\n".join(lines), private=True))]
 
 
-def event_info(info: EventInfo) -> list[Delivery]:
+def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """An event's options, status, players and the latest of its history, privately."""
     found = info.event
-    fields = [
-        Field(
-            "Status",
-            STATUS_WORDS[found.status] + (f", round {found.round}" if found.round else ""),
-        )
-    ]
+    status = status_words(found.status, lang=lang)
+    if found.round:
+        status = lang.gettext("{status}, round {round}", status=status, round=found.round)
+    fields = [Field(lang.gettext("Status"), status)]
     if found.status == "signup":
-        fields.append(Field("Starts", f"<t:{found.spec.starts_at}:f>"))
+        fields.append(Field(lang.gettext("Starts"), f"<t:{found.spec.starts_at}:f>"))
     elif info.began is not None:
-        fields.append(Field("Started", f"<t:{info.began}:f>"))
+        fields.append(Field(lang.gettext("Started"), f"<t:{info.began}:f>"))
     names = [
         plain_name(e.player) + (f" ({e.left_reason})" if e.left_reason else "")
         for e in info.entrants
     ]
     fields.append(
         Field(
-            f"Players ({sum(1 for e in info.entrants if e.active)})",
-            clip(", ".join(names) or "nobody yet", FIELD_ROOM),
+            lang.gettext(
+                "Players ({count})", count=lang.number(sum(1 for e in info.entrants if e.active))
+            ),
+            clip(", ".join(names) or lang.gettext("nobody yet"), FIELD_ROOM),
             inline=False,
         )
     )
@@ -751,64 +995,76 @@ def event_info(info: EventInfo) -> list[Delivery]:
         + (f" ({plain_name(h.actor)})" if h.actor else "")
         for h in info.history[-8:]
     )
-    fields.append(Field("History", clip(history, FIELD_ROOM), inline=False))
+    fields.append(Field(lang.gettext("History"), clip(history, FIELD_ROOM), inline=False))
     card = Card(
         title=f"🏆 {found.name} (#{found.id})",
-        description=describe_event(found),
+        description=describe_event(found, lang=lang),
         fields=tuple(fields),
     )
     return [Answer(Post(card=card, private=True))]
 
 
-def pairings(paired: RoundPaired) -> list[Delivery]:
+def pairings(paired: RoundPaired, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """Who plays whom in a round, with each pairing's result so far and its thread."""
-    lines = [f"**{paired.event.name}**, round {paired.round}:"]
+    lines = [
+        lang.gettext("**{event}**, round {round}:", event=paired.event.name, round=paired.round)
+    ]
     for shown in paired.pairings:
         p = shown.pairing
         if p.second is None:
-            lines.append(f"bye: {plain_name(p.first)} ({points_text(p.first_points)})")
+            lines.append(
+                lang.gettext(
+                    "bye: {player} ({points})",
+                    player=plain_name(p.first),
+                    points=points_text(p.first_points),
+                )
+            )
             continue
         score = (
             f"{points_text(p.first_points)}–{points_text(p.second_points)}"
             if p.decided
-            else "playing"
+            else lang.pgettext("pairing", "playing")
         )
         where = "" if shown.channel_id is None else f" <#{shown.channel_id}>"
         lines.append(f"{p.board}. {plain_name(p.first)} – {plain_name(p.second)}: {score}{where}")
     return [Answer(Post(content="\n".join(lines), private=True))]
 
 
-def standings_answer(standings: Standings) -> list[Delivery]:
+def standings_answer(standings: Standings, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The standings as the answer to /tafl tournament standings."""
-    return [Answer(standings_post(standings))]
+    return [Answer(standings_post(standings, lang=lang))]
 
 
-def export_text(record: Export) -> str:
+def export_text(record: Export, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """An event's record as one text: the crosstable, then every game in OTN."""
     standings = record.standings
     event = standings.event
     table = list(standings.lines)
-    text = standings_text(event, table, standings.after)
+    text = standings_text(event, table, standings.after, lang=lang)
     parts = [text.replace("**", "").replace("```\n", ""), ""]
     for game in record.games:
         pairing = game.pairing
-        number = f", game {game.number}" if len(pairing.games) > 1 else ""
-        heading = f"Round {pairing.round}, board {pairing.board}{number}:"
-        decided = organisers_result(pairing)
+        values = {"round": pairing.round, "board": pairing.board}
+        heading = (
+            lang.gettext("Round {round}, board {board}, game {game}:", game=game.number, **values)
+            if len(pairing.games) > 1
+            else lang.gettext("Round {round}, board {board}:", **values)
+        )
+        decided = organisers_result(pairing, lang=lang)
         if decided is not None:
-            heading += f" the organiser set the result, {decided}."
+            heading += " " + lang.gettext("the organiser set the result, {result}.", result=decided)
         parts += [heading, game.otn, ""]
     return "\n".join(parts)
 
 
-def exported(record: Export) -> list[Delivery]:
+def exported(record: Export, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The event's record as a file."""
     event = record.standings.event
-    data = export_text(record).encode()
+    data = export_text(record, lang=lang).encode()
     return [
         Answer(
             Post(
-                content=f"The record of **{event.name}**.",
+                content=lang.gettext("The record of **{event}**.", event=event.name),
                 files=(Attachment(f"tournament-{event.id}.txt", data),),
             )
         )
@@ -820,128 +1076,180 @@ def exported(record: Export) -> list[Delivery]:
 
 @refusal_words.register
 def _(refusal: ServerOnly, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Tournaments are run inside a server: use this in a server channel."
+    return lang.gettext("Tournaments are run inside a server: use this in a server channel.")
 
 
 @refusal_words.register
 def _(refusal: NotOrganiser, lang: Language = ENGLISH_LANGUAGE) -> str:
-    doing = "create tournaments" if refusal.creating else "do that"
-    return (
+    settings = lang.command("tafl settings")
+    if refusal.creating:
+        return lang.gettext(
+            "Only members who may manage the server (or have the organisers' role of "
+            "`{settings}`) can create tournaments.",
+            settings=settings,
+        )
+    return lang.gettext(
         "Only members who may manage the server (or have the organisers' role of "
-        f"`/tafl settings`) can {doing}."
+        "`{settings}`) can do that.",
+        settings=settings,
     )
 
 
 @refusal_words.register
 def _(refusal: NoEventAmong, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"This server has {NONE_AMONG.get(refusal.among, 'no such tournament')}: "
-        "an organiser starts one with `/tafl tournament create`."
+    return lang.gettext(
+        "{lacks}: an organiser starts one with `{create}`.",
+        lacks=none_among(refusal.among, lang=lang),
+        create=lang.command("tafl tournament create"),
     )
 
 
 @refusal_words.register
 def _(refusal: NoSuchEvent, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"There is no tournament #{refusal.event_id} in this server."
+    return lang.gettext("There is no tournament #{number} in this server.", number=refusal.event_id)
 
 
 @refusal_words.register
 def _(refusal: NotBegun, lang: Language = ENGLISH_LANGUAGE) -> str:
     event = refusal.event
     if refusal.standings:
-        return (
-            f"**{event.name}** has not begun (it starts <t:{event.spec.starts_at}:R>): "
-            "`/tafl tournament info` lists who has joined."
+        return lang.gettext(
+            "**{event}** has not begun (it starts <t:{starts}:R>): `{info}` lists who has joined.",
+            event=event.name,
+            starts=event.spec.starts_at,
+            info=lang.command("tafl tournament info"),
         )
-    return f"**{event.name}** has not begun: it starts <t:{event.spec.starts_at}:R>."
+    return lang.gettext(
+        "**{event}** has not begun: it starts <t:{starts}:R>.",
+        event=event.name,
+        starts=event.spec.starts_at,
+    )
 
 
 @refusal_words.register
 def _(refusal: NoSuchRound, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"**{refusal.event.name}** has no round {refusal.number}."
+    return lang.gettext(
+        "**{event}** has no round {round}.", event=refusal.event.name, round=refusal.number
+    )
 
 
 @refusal_words.register
 def _(refusal: FloorAboveCeiling, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"The rating floor ({refusal.floor}) is above the ceiling ({refusal.ceiling})."
+    return lang.gettext(
+        "The rating floor ({floor}) is above the ceiling ({ceiling}).",
+        floor=refusal.floor,
+        ceiling=refusal.ceiling,
+    )
 
 
 @refusal_words.register
 def _(refusal: NotATextChannel, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Announce a tournament in a text channel: its games are played in threads of it."
+    return lang.gettext(
+        "Announce a tournament in a text channel: its games are played in threads of it."
+    )
 
 
 @refusal_words.register
 def _(refusal: RoundsForSwiss, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "`rounds` is for Swiss events (a round robin plays everyone once)."
+    return lang.gettext("`rounds` is for Swiss events (a round robin plays everyone once).")
 
 
 @refusal_words.register
 def _(refusal: MinutesForArenas, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "`minutes` is for arenas: a Swiss has `rounds`."
+    return lang.gettext("`minutes` is for arenas: a Swiss has `rounds`.")
 
 
 @refusal_words.register
 def _(refusal: RoundShorterThanMove, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"A round of {describe_duration(refusal.round_seconds)} is shorter than one move's "
-        f"{describe_duration(refusal.move_seconds)}: give `round_time` several moves' time."
+    return lang.gettext(
+        "A round of {round} is shorter than one move's {move}: give `round_time` several "
+        "moves' time.",
+        round=duration_words(refusal.round_seconds, lang=lang),
+        move=duration_words(refusal.move_seconds, lang=lang),
     )
 
 
 @refusal_words.register
 def _(refusal: EventIs, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"**{refusal.event.name}** is {STATUS_WORDS[refusal.event.status]}."
+    return lang.gettext(
+        "**{event}** is {status}.",
+        event=refusal.event.name,
+        status=status_words(refusal.event.status, lang=lang),
+    )
 
 
 @refusal_words.register
 def _(refusal: TooFewToStart, lang: Language = ENGLISH_LANGUAGE) -> str:
     event = refusal.event
-    return (
-        f"**{event.name}** needs {plural(event.spec.min_entrants, 'player')} to start "
-        f"and has {refusal.joined}; it stays open for sign-up (it starts "
-        f"<t:{event.spec.starts_at}:R>, or is cancelled then if still too few have "
-        "joined)."
+    return lang.ngettext(
+        "**{event}** needs {count} player to start and has {joined}; it stays open for "
+        "sign-up (it starts <t:{starts}:R>, or is cancelled then if still too few have joined).",
+        "**{event}** needs {count} players to start and has {joined}; it stays open for "
+        "sign-up (it starts <t:{starts}:R>, or is cancelled then if still too few have joined).",
+        event.spec.min_entrants,
+        event=event.name,
+        joined=lang.number(refusal.joined),
+        starts=event.spec.starts_at,
     )
 
 
 @refusal_words.register
 def _(refusal: NoSuchBoard, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"Round {refusal.round} of **{refusal.event.name}** has no board {refusal.board} with "
-        "two players."
+    return lang.gettext(
+        "Round {round} of **{event}** has no board {board} with two players.",
+        round=refusal.round,
+        event=refusal.event.name,
+        board=refusal.board,
     )
 
 
 @refusal_words.register
 def _(refusal: NotEntered, lang: Language = ENGLISH_LANGUAGE) -> str:
-    who = "You are" if refusal.player is None else f"{plain_name(refusal.player)} is"
-    return f"{who} not playing in **{refusal.event.name}**."
+    if refusal.player is None:
+        return lang.gettext("You are not playing in **{event}**.", event=refusal.event.name)
+    return lang.gettext(
+        "{player} is not playing in **{event}**.",
+        player=plain_name(refusal.player),
+        event=refusal.event.name,
+    )
 
 
 @refusal_words.register
 def _(refusal: EventOver, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"**{refusal.event.name}** is over."
+    return lang.gettext("**{event}** is over.", event=refusal.event.name)
 
 
 @refusal_words.register
 def _(refusal: EntryBarred, lang: Language = ENGLISH_LANGUAGE) -> str:
     event, rating = refusal.event, refusal.rating
-    spec = event.spec
-    return {
-        "over": f"**{event.name}** is over.",
-        "no late entry": f"**{event.name}** has begun: a round robin takes no late entry.",
-        "last round": (
-            f"**{event.name}** is playing its last round: there is no round left to join."
-        ),
-        "below floor": (
-            f"**{event.name}** is for players rated {spec.rating_floor} or more; "
-            f"you are {rating:.0f}."
-        ),
-        "above ceiling": (
-            f"**{event.name}** is for players rated up to {spec.rating_ceiling}; "
-            f"you are {rating:.0f}."
-        ),
-        "already in": f"You are already in **{event.name}**.",
-        "left": f"You left **{event.name}** ({refusal.left_reason}) and cannot join again.",
-    }[refusal.why]
+    spec, name = event.spec, event.name
+    why = refusal.why
+    if why == "over":
+        return lang.gettext("**{event}** is over.", event=name)
+    if why == "no late entry":
+        return lang.gettext("**{event}** has begun: a round robin takes no late entry.", event=name)
+    if why == "last round":
+        return lang.gettext(
+            "**{event}** is playing its last round: there is no round left to join.", event=name
+        )
+    if why == "below floor":
+        return lang.gettext(
+            "**{event}** is for players rated {floor} or more; you are {rating}.",
+            event=name,
+            floor=spec.rating_floor,
+            rating=f"{rating:.0f}",
+        )
+    if why == "above ceiling":
+        return lang.gettext(
+            "**{event}** is for players rated up to {ceiling}; you are {rating}.",
+            event=name,
+            ceiling=spec.rating_ceiling,
+            rating=f"{rating:.0f}",
+        )
+    if why == "already in":
+        return lang.gettext("You are already in **{event}**.", event=name)
+    return lang.gettext(
+        "You left **{event}** ({reason}) and cannot join again.",
+        event=name,
+        reason=refusal.left_reason,
+    )
