@@ -57,6 +57,9 @@ class ChartWords:
     on_board: tuple[str, ...] = ("shown on a board", "on a board")
     """Beside the legend's sample move number, what a filled number means: the fullest of
     these that fits."""
+    percent: str = "{value}%"
+    """How the header writes a side's accuracy, ``{value}`` its whole number (``87%``; French
+    puts a space before the sign)."""
 
 
 CHART_WORDS = ChartWords()
@@ -156,7 +159,7 @@ def draw_eval_chart(
     chances = analysis.win_chances()
     frame = _Frame(big.width, big.height, len(chances))
     names = (attackers or words.attackers, defenders or words.defenders)
-    _header(big, draw, frame, analysis, theme, *names, words.accuracy)
+    _header(big, draw, frame, analysis, theme, *names, words.accuracy, words.percent)
     _areas(draw, frame, chances, theme)
     _axes(big, draw, frame, analysis, theme)
     _moments(draw, frame, analysis, chances, theme)
@@ -173,9 +176,11 @@ def _header(
     attackers: str,
     defenders: str,
     accuracy: str,
+    percent: str,
 ) -> None:
-    """Each player with a piece icon and their accuracy, attackers on the left and defenders
-    mirrored on the right; the word ``accuracy`` once, between them."""
+    """Each player with a piece icon and their accuracy (written as ``percent`` says),
+    attackers on the left and defenders mirrored on the right; the word ``accuracy`` once,
+    between them."""
     unit = frame.width / 100
     face = font(round(3.4 * unit))
     small = font(round(2.9 * unit))
@@ -186,9 +191,10 @@ def _header(
         (Side.ATTACKERS, ATTACKER, drawn_text(attackers)),
         (Side.DEFENDERS, DEFENDER, drawn_text(defenders)),
     )
+    scores = {side: analysis.accuracy(side) for side, _, _ in players}
     figures = {
-        side: "–" if analysis.accuracy(side) is None else f"{analysis.accuracy(side):.0f}%"
-        for side, _, _ in players
+        side: "–" if score is None else percent.format(value=f"{score:.0f}")
+        for side, score in scores.items()
     }
     needs = [
         icon_size + 1.4 * pad + face.getlength(name) + face.getlength(figures[side])

@@ -802,6 +802,16 @@ CAPTION_WORDS = CaptionWords("Attackers", "Defenders", caption_status)
 """The words of every board image's caption (the side names where no player is named)."""
 
 
+def caption_words(lang: Language) -> CaptionWords:
+    """The words of a board image's caption in the reader's language (the side names where no
+    player is named, and its note)."""
+    return CaptionWords(
+        lang.pgettext("board caption", "Attackers"),
+        lang.pgettext("board caption", "Defenders"),
+        caption_status,
+    )
+
+
 def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> str | None:
     """How a game ended away from the board, as its image's caption says it (``Defenders win:
     resignation``, ``Called off``); ``None`` for a game still played or ended by the rules,
