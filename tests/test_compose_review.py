@@ -132,7 +132,7 @@ def test_the_review_replaces_the_progress_line_with_its_card_chart_and_boards() 
 def test_the_charts_words_are_the_compositions() -> None:
     analysis = made_up_analysis((MADE_UP_BLUNDER,))
     assert render_eval_chart(analysis, words=compose.CHART_WORDS) == render_eval_chart(analysis)
-    kinds = {**compose.KIND_NAMES, MomentKind.BLUNDER: "gaffe"}
+    kinds = {**compose.CHART_WORDS.kinds, MomentKind.BLUNDER: "gaffe"}
     renamed = ChartWords(kinds=kinds)
     assert render_eval_chart(analysis, words=renamed) != render_eval_chart(analysis)
     # A game without moments says so in its legend, in the words given.

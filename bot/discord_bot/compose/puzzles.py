@@ -35,7 +35,7 @@ from .board import (
     target_options,
 )
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, OPTION_NAME, Language
+from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Control, Delivery, Menu, Picture, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls
@@ -566,7 +566,7 @@ def _(refusal: DailyNeedsServer, lang: Language = ENGLISH_LANGUAGE) -> str:
 def _(refusal: AllTried, lang: Language = ENGLISH_LANGUAGE) -> str:
     values = {
         "command": lang.command("tafl puzzle"),
-        "option": lang.pgettext(OPTION_NAME, "daily"),
+        "option": lang.pgettext("option name", "daily"),
     }
     if refusal.variant:
         return lang.gettext(

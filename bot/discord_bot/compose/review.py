@@ -43,7 +43,7 @@ from ..app.reviews import (
 )
 from .board import PLAIN, BoardLook, caption_words, ending_text, plain_name
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, N_, OPTION_NAME, Language
+from .language import ENGLISH_LANGUAGE, Language
 from .post import Card, Chart, Delivery, Field, Picture, Post, Revise
 
 MOMENTS_LISTED = 8
@@ -116,19 +116,18 @@ def progress(news: ReviewNews, *, lang: Language = ENGLISH_LANGUAGE) -> list[Del
 
 # ---------------------------------------------------------------------------- why a move mattered
 
-KIND_NAMES = {
-    MomentKind.BLUNDER: N_("blunder"),
-    MomentKind.MISSED_WIN: N_("missed win"),
-    MomentKind.MISSED_DEFENCE: N_("missed defence"),
-    MomentKind.MISTAKE: N_("mistake"),
-    MomentKind.INACCURACY: N_("inaccuracy"),
-}
-"""Each kind of moment, as players read it (translated where it is used: :func:`kind_name`)."""
 
-
-def kind_name(kind: MomentKind, lang: Language) -> str:
-    """A kind of moment in the reader's words: ``blunder``."""
-    return lang.gettext(KIND_NAMES[kind])
+def kind_name(kind: MomentKind, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A kind of moment, as players read it: ``blunder``."""
+    if kind is MomentKind.BLUNDER:
+        return lang.pgettext("review moment", "blunder")
+    if kind is MomentKind.MISSED_WIN:
+        return lang.pgettext("review moment", "missed win")
+    if kind is MomentKind.MISSED_DEFENCE:
+        return lang.pgettext("review moment", "missed defence")
+    if kind is MomentKind.MISTAKE:
+        return lang.pgettext("review moment", "mistake")
+    return lang.pgettext("review moment", "inaccuracy")
 
 
 def capitalized(text: str) -> str:
@@ -790,7 +789,7 @@ def review_card(
             "{count} more moments in the game record: {command} {option}:{game}",
             left_out,
             command=lang.command("tafl export"),
-            option=lang.pgettext(OPTION_NAME, "game"),
+            option=lang.pgettext("option name", "game"),
             game=record.id,
         )
     if not analysis.moments:
@@ -832,7 +831,7 @@ def _(refusal: NoFinishedGame, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "No game has finished in this channel yet: name one, e.g. `{command} {option}:12`.",
         command=lang.command("tafl analyze"),
-        option=lang.pgettext(OPTION_NAME, "game"),
+        option=lang.pgettext("option name", "game"),
     )
 
 
