@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from bot.ai.puzzles import Puzzle, Verdict
 from bot.ai.puzzles.hints import GoalHint, Hint, Refutation, Task, ThemeHint
-from bot.engine import Escape, Game, Piece, Side, Termination, get_variant
+from bot.engine import Escape, Game, Piece, Side, Termination
 from bot.render import ATTACKER, DEFENDER, Arrow, BoardView, board_view_from_game, render_png
 from bot.storage import RatedGo
 
@@ -33,6 +33,7 @@ from .board import (
     move_to,
     piece_menus,
     target_options,
+    variant_title,
 )
 from .errors import refusal_words
 from .language import ENGLISH_LANGUAGE, Language
@@ -453,7 +454,7 @@ def shown(
         "**Puzzle {puzzle}** ({variant}, difficulty {rating}): {task} Choose your move below, "
         "{typing}",
         puzzle=stored.id,
-        variant=get_variant(stored.variant).title,
+        variant=variant_title(stored.variant, lang),
         rating=round(stored.rating.rating),
         task=prompt(puzzle, lang=lang),
         typing=typing,
@@ -572,7 +573,7 @@ def _(refusal: AllTried, lang: Language = ENGLISH_LANGUAGE) -> str:
         return lang.gettext(
             "You have tried every puzzle of {variant}. Try `{command} {option}:True`, or "
             "another variant.",
-            variant=get_variant(refusal.variant).title,
+            variant=variant_title(refusal.variant, lang),
             **values,
         )
     return lang.gettext(

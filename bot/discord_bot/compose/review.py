@@ -28,7 +28,7 @@ from bot.ai.explain import (
     SlippedWin,
 )
 from bot.ai.search import MATE_BOUND
-from bot.engine import Game, Side, Termination, get_variant
+from bot.engine import Game, Side, Termination
 from bot.render.adapter import view_before_move
 from bot.render.chart import ChartWords
 from bot.storage import GameRecord, GameResult, TableEnding
@@ -41,7 +41,7 @@ from ..app.reviews import (
     ReviewProgress,
     StillPlaying,
 )
-from .board import PLAIN, BoardLook, caption_words, ending_text, plain_name
+from .board import PLAIN, BoardLook, caption_words, ending_text, plain_name, variant_title
 from .errors import refusal_words
 from .language import ENGLISH_LANGUAGE, Language
 from .post import Card, Chart, Delivery, Field, Picture, Post, Revise
@@ -741,11 +741,10 @@ def review_card(
     """The review as a card: the result, both sides' accuracy, the decisive moments, the
     mistakes and the inaccuracies. ``length`` says how long the game was ("18 moves")."""
     names = names_of(record)
-    variant = get_variant(analysis.variant)
     title = lang.gettext(
         "Review of game #{game} ({variant}, {length})",
         game=record.id,
-        variant=variant.title,
+        variant=variant_title(analysis.variant, lang),
         length=length,
     )
     result = result_line(analysis, record, names, lang=lang)
