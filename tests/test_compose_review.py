@@ -184,7 +184,7 @@ def test_a_review_reads_in_french_in_a_french_channel(tmp_path: Path) -> None:
     [field] = card.fields
     assert field.name == "Les moments qui l'ont décidée"
     assert field.value.startswith(
-        "**4… f5-f3** Ben (défenseurs), gaffe : laisse les attaquants jouer d1-d2 : les "
+        "**4… f5-f3** Ben (défenseurs), gaffe : laisse les attaquants jouer d1-d2, et les "
         "chances des défenseurs tombent de 50\xa0% à 17\xa0% ; mieux valait **f5-f4**."
     ), field.value
     chart, board = revise.post.pictures
@@ -213,10 +213,10 @@ def test_each_reason_reads_in_french() -> None:
         "les deux"
     )
     assert worded[16] == (
-        "d4-d5 perd pour rien le défenseur en c5, pris par e6-e5 : les chances des défenseurs "
+        "d4-d5 perd pour rien le défenseur en c5, pris par e6-e5, et les chances des défenseurs "
         "tombent de 50\xa0% à 25\xa0%"
     )
-    assert worded[17].startswith("d4-d5 permet e6-e5, qui prend 2 attaquants en d5 et f5 : ")
+    assert worded[17].startswith("d4-d5 permet e6-e5, qui prend 2 attaquants en d5 et f5, et ")
 
 
 def test_the_progress_and_the_refusals_read_in_french() -> None:
