@@ -418,24 +418,44 @@ def _legend(
     theme: Theme,
     words: ChartWords,
 ) -> None:
-    """The kinds of moment the chart shows, each with its shape; or that there were none."""
+    """The kinds of moment the chart shows, each with its shape; or that there were none.
+
+    One row, its face as large as fits; when the kinds' names are too long for one row even at
+    the smallest face (some languages' words are), two rows."""
     unit = frame.width / 100
     kinds = [kind for kind in MomentKind if any(m.kind is kind for m in analysis.moments)]
     y = frame.height - frame.legend / 2
-    # Up to five kinds in one row: a smaller face when their labels need the room.
     radius, gap = unit * 1.1, unit * 3
     boards = next((m for m in analysis.moments if m.critical), None)
     sample = analysis.move_label(boards.ply) if boards is not None else ""
+    room = frame.width - unit * 4
+
+    def needed(face: ImageFont.FreeTypeFont, row: list[MomentKind], with_sample: bool) -> float:
+        width = sum(radius * 2 + unit + face.getlength(words.kinds[kind]) for kind in row)
+        width += gap * max(0, len(row) - 1)
+        if with_sample:  # the sample number, at least
+            width += gap + face.getlength(sample) + unit * 1.8
+        return width
+
+    rows = [kinds]
     size = 2.9
     while size > 1.6:
         face = font(round(size * unit))
-        needed = sum(radius * 2 + unit + face.getlength(words.kinds[kind]) for kind in kinds)
-        needed += gap * max(0, len(kinds) - 1)
-        if boards is not None:  # the sample number, at least
-            needed += gap + face.getlength(sample) + unit * 1.8
-        if needed <= frame.width - unit * 4:
+        if needed(face, kinds, boards is not None) <= room:
             break
         size -= 0.1
+    if kinds and needed(face, kinds, boards is not None) > room and len(kinds) > 1:
+        half = (len(kinds) + 1) // 2
+        rows = [kinds[:half], kinds[half:]]
+        size = 2.3
+        while size > 1.6:
+            face = font(round(size * unit))
+            if (
+                needed(face, rows[0], False) <= room
+                and needed(face, rows[1], boards is not None) <= room
+            ):
+                break
+            size -= 0.1
     if not kinds:
         draw.text(
             (frame.width / 2, y),
@@ -445,6 +465,35 @@ def _legend(
             anchor="mm",
         )
         return
+    step = frame.legend / 2 if len(rows) == 2 else 0.0
+    shape_radius = radius if len(rows) == 1 else radius * 0.85
+    for index, row in enumerate(rows):
+        row_y = y + (index - (len(rows) - 1) / 2) * step
+        last = index == len(rows) - 1
+        _legend_row(
+            draw, frame, theme, words, face, row, row_y, shape_radius,
+            boards if last else None, sample, one_row=len(rows) == 1,
+        )  # fmt: skip
+
+
+def _legend_row(
+    draw: ImageDraw.ImageDraw,
+    frame: _Frame,
+    theme: Theme,
+    words: ChartWords,
+    face: ImageFont.FreeTypeFont,
+    kinds: list[MomentKind],
+    y: float,
+    radius: float,
+    boards: Moment | None,
+    sample: str,
+    *,
+    one_row: bool,
+) -> None:
+    """One row of the legend, centred at height ``y``: its kinds, and with ``boards`` the
+    sample move number of a moment shown on a board, with what it means when there is room."""
+    unit = frame.width / 100
+    gap = unit * 3
     items = [(kind, words.kinds[kind]) for kind in kinds]
     widths = [radius * 2 + unit + face.getlength(text) for _, text in items]
     # A filled move number means the moment has its own board under the review; the sample is
@@ -463,7 +512,7 @@ def _legend(
         draw.text((x + 2 * radius + unit, y), text, font=face, fill=theme.caption_text, anchor="lm")
         x += item_width + gap
     if boards is not None:
-        half = frame.row * 0.4
+        half = frame.row * (0.4 if one_row else 0.3)
         box = (x, y - half, x + sample_box, y + half)
         draw.rounded_rectangle(box, radius=half * 2 / 3, fill=kind_colour(theme, boards.kind))
         draw.text(((box[0] + box[2]) / 2, y), sample, font=face, fill=(255, 255, 255), anchor="mm")
