@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from helpers import untranslated
 
 from bot.ai.puzzles import load_starter_set
@@ -211,5 +212,16 @@ def test_a_puzzle_reads_in_french_for_a_french_player(tmp_path: Path) -> None:
     )
 
 
-def test_every_string_of_the_puzzles_is_translated_in_french() -> None:
-    assert untranslated("fr", "compose/puzzles.py") == []
+@pytest.mark.parametrize(
+    ("code", "task"),
+    [
+        ("fr", "Les défenseurs jouent et gagnent en 2 coups."),
+        ("es", "Juegan los defensores y ganan en 2 jugadas."),
+        ("sv", "Försvararna drar och vinner på 2 drag."),
+        ("de", "Die Verteidiger ziehen und gewinnen in 2 Zügen."),
+    ],
+)
+def test_every_string_of_the_puzzles_is_translated(code: str, task: str) -> None:
+    assert untranslated(code, "compose/puzzles.py") == []
+    lang = Languages().language(code)
+    assert compose.task_words(Task(Side.DEFENDERS, 2), lang=lang) == task

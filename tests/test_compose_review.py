@@ -7,6 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from helpers import MADE_UP_BLUNDER, made_up_analysis, untranslated
 
 from bot.ai import explain
@@ -239,5 +240,18 @@ def test_the_progress_and_the_refusals_read_in_french() -> None:
     )
 
 
-def test_every_string_of_the_review_is_translated_in_french() -> None:
-    assert untranslated("fr", "compose/review.py") == []
+@pytest.mark.parametrize(
+    ("code", "title"),
+    [
+        ("fr", "Analyse de la partie n° 7 (Brandubh, 10 coups)"),
+        ("es", "Análisis de la partida n.º 7 (Brandubh, 10 jugadas)"),
+        ("sv", "Analys av parti nr 7 (Brandubh, 10 drag)"),
+        ("de", "Analyse von Partie Nr. 7 (Brandubh, 10 Züge)"),
+    ],
+)
+def test_every_string_of_the_review_is_translated(code: str, title: str) -> None:
+    assert untranslated(code, "compose/review.py") == []
+    lang = Languages().language(code)
+    analysis = made_up_analysis((MADE_UP_BLUNDER,))
+    [revise] = compose.review(Reviewed(record(), analysis, 10), PLAIN, lang=lang)
+    assert revise.post.card is not None and revise.post.card.title == title

@@ -205,17 +205,19 @@ def practice(lang: Language) -> str:
     return "\n-# " + lang.gettext("Practice: you have tried it before, so it is not rated.")
 
 
-def moves_text(count: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """``1 move``, ``2 moves``."""
-    return lang.ngettext("{count} move", "{count} moves", count)
-
-
 def task_words(task: Task, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The task: ``Defenders to play and win in 2 moves.``"""
-    moves = moves_text(task.length, lang=lang)
     if task.side is Side.ATTACKERS:
-        return lang.gettext("Attackers to play and win in {moves}.", moves=moves)
-    return lang.gettext("Defenders to play and win in {moves}.", moves=moves)
+        return lang.ngettext(
+            "Attackers to play and win in {count} move.",
+            "Attackers to play and win in {count} moves.",
+            task.length,
+        )
+    return lang.ngettext(
+        "Defenders to play and win in {count} move.",
+        "Defenders to play and win in {count} moves.",
+        task.length,
+    )
 
 
 def prompt(puzzle: Puzzle, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -227,10 +229,17 @@ def within_words(length: int, other: Side, *, lang: Language) -> str:
     """How soon a goal is reached: ``this move``, ``in 2 moves, whatever the attackers do``."""
     if length == 1:
         return lang.gettext("this move")
-    moves = moves_text(length, lang=lang)
     if other is Side.ATTACKERS:
-        return lang.gettext("in {moves}, whatever the attackers do", moves=moves)
-    return lang.gettext("in {moves}, whatever the defenders do", moves=moves)
+        return lang.ngettext(
+            "in {count} move, whatever the attackers do",
+            "in {count} moves, whatever the attackers do",
+            length,
+        )
+    return lang.ngettext(
+        "in {count} move, whatever the defenders do",
+        "in {count} moves, whatever the defenders do",
+        length,
+    )
 
 
 def goal_words(hint: GoalHint, *, lang: Language = ENGLISH_LANGUAGE) -> str:
