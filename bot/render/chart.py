@@ -439,12 +439,16 @@ def _legend(
 
     rows = [kinds]
     size = 2.9
-    while size > 1.6:
+    # Tried at the smallest face first: the sizes between are not worth a font each when even
+    # that is too wide (fonts are cached, but only a few sizes).
+    face = font(round(1.6 * unit))
+    one_row = needed(face, kinds, boards is not None) <= room or len(kinds) < 2
+    while one_row and size > 1.6:
         face = font(round(size * unit))
         if needed(face, kinds, boards is not None) <= room:
             break
         size -= 0.1
-    if kinds and needed(face, kinds, boards is not None) > room and len(kinds) > 1:
+    if not one_row:
         half = (len(kinds) + 1) // 2
         rows = [kinds[:half], kinds[half:]]
         size = 2.3
