@@ -117,3 +117,25 @@ def refusal_words(refusal: Refusal) -> str:
     for module in pkgutil.iter_modules(compose.__path__):
         importlib.import_module(f"{compose.__name__}.{module.name}")
     return errors.refusal_words(refusal)
+
+
+def untranslated(code: str, *sources: str) -> list[str]:
+    """The strings of the template used in ``sources`` (paths ending so, e.g.
+    ``compose/review.py``) that the ``code`` catalogue lacks or marks fuzzy: what its readers
+    would see in English."""
+    from bot.discord_bot.compose import catalogs
+
+    template = catalogs.read(catalogs.TEMPLATE)
+    catalogue = catalogs.read(catalogs.LOCALES_DIR / f"{code}.po", code)
+    missing = []
+    for message in template:
+        if not message.id or not any(
+            path.endswith(source) for path, _ in message.locations for source in sources
+        ):
+            continue
+        found = catalogue.get(message.id, context=message.context)
+        strings = () if found is None else found.string
+        forms = strings if isinstance(strings, tuple) else (strings,)
+        if found is None or found.fuzzy or not all(forms):
+            missing.append(f"[{message.context}] {message.id!r}")
+    return missing

@@ -4,6 +4,7 @@ with who solved it."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -15,13 +16,15 @@ from fakediscord import FakeMessage
 
 from bot.ai.puzzles import Puzzle, load_starter_set
 from bot.discord_bot.compose.board import BoardLook
+from bot.discord_bot.compose.language import Languages
 from bot.discord_bot.compose.puzzles import board_png, prompt
 from bot.engine import Side, parse_square
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
-NAMES = ["ann", "ben", "cat", "dee"]
+NAMES = ["ann", "ben", "cat", "dee", "eli"]
 SHOWN = re.compile(r"\*\*Puzzle ([\w-]+)\*\*")
+FRENCH = Languages().language("fr")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -128,16 +131,20 @@ def menu_id(message: FakeMessage, prefix: str) -> str:
     return found[0]
 
 
-async def pick(world: World, user: str, message: FakeMessage, prefix: str, value: str) -> str:
-    """``user`` picks ``value`` in the menu starting with ``prefix``; the click's answer (the
-    message updated in place, or a private error)."""
+async def pick(
+    world: World, user: str, message: FakeMessage, prefix: str, value: str, locale: str = "en-US"
+) -> str:
+    """``user`` picks ``value`` in the menu starting with ``prefix`` (their Discord app in
+    ``locale``); the click's answer (the message updated in place, or a private error)."""
     menus = [cid for cid in message.custom_ids if cid.startswith(prefix)]
     custom_id = next(
         cid
         for cid in menus
         if any(o["value"] == value for o in (message.component(cid) or {}).get("options", []))
     )
-    clicked = await world.fake.choose_select(world.user(user), message, custom_id, [value])
+    clicked = await world.fake.choose_select(
+        world.user(user), message, custom_id, [value], locale=locale
+    )
     response = await clicked.wait_callback(timeout=WAIT)
     return response.content or ""
 
@@ -279,3 +286,57 @@ async def test_a_puzzle_is_drawn_in_the_solvers_theme_and_turned_to_their_side(
     await refused.wait_response(lambda r: bool(r.content), timeout=WAIT)
     assert refused.original_message is not None
     assert refused.original_message.attachments[0].data == board_png(puzzle.game(), wrong, look)
+
+
+async def test_a_french_player_solves_a_puzzle_in_french_after_a_wrong_try(
+    world: World, bot_log: None, tmp_path: Path
+) -> None:
+    """eli's Discord is in French: his puzzle, its hint after a wrong move clicked on the board,
+    the replies and the win are all in French, in a server whose language is English."""
+    eli, channel = world.user("eli"), world.channel("problemes")
+
+    async def french(subcommand: str, **options: object) -> FakeMessage:
+        asked = await world.fake.send_slash_command(
+            eli, channel, "tafl", subcommand=subcommand, options=options, locale="fr"
+        )
+        await asked.wait_response(lambda r: bool(r.content), timeout=WAIT)
+        assert asked.original_message is not None and asked.original_message.ephemeral
+        return asked.original_message
+
+    board = await french("puzzle", variant="brandubh")
+    found = re.search(r"\*\*Problème ([\w-]+)\*\* \(Brandubh, difficulté \d+\) : ", board.content)
+    assert found, board.content
+    puzzle = shipped(found.group(1))
+    side = "attaquants" if puzzle.to_move is Side.ATTACKERS else "défenseurs"
+    assert f"Les {side} jouent et gagnent en " in board.content, board.content
+    assert "Choisissez votre coup ci-dessous, ou tapez-le avec `/tafl coup`." in board.content
+    assert [b["label"] for b in board.buttons] == ["Un autre problème"], board.buttons
+    (tmp_path / "puzzle-fr.png").write_bytes(board.attachments[0].data)
+
+    size = puzzle.game().size
+    wrong = next(
+        m.text(size)
+        for m in puzzle.game().legal_moves()
+        if not puzzle.answer((), m.text(size)).correct
+    )
+    origin, target = wrong.split("-")
+    await pick(world, "eli", board, "tafl:zp:", square(origin, size), locale="fr")
+    await pick(world, "eli", board, "tafl:zt:", square(target, size), locale="fr")
+    assert board.content.startswith(f"**{wrong}** n'est pas le bon coup"), board.content
+    assert "Indice : " in board.content and " Essayez encore." in board.content, board.content
+    assert "\nCe problème compte comme manqué : votre classement aux problèmes 1500 → " in (
+        board.content
+    ), board.content
+    assert board.content.endswith(f"\n-# Problème {puzzle.id} : {prompt(puzzle, lang=FRENCH)}")
+    (tmp_path / "puzzle-fr-wrong.png").write_bytes(board.attachments[0].data)
+
+    line = puzzle.main_line()
+    for index in range(0, len(line), 2):
+        answer = (await french("move", move=line[index])).content
+        if index + 1 < len(line):
+            assert answer.startswith(f"**{line[index]}** est le bon coup"), answer
+            assert f"répondent **{line[index + 1]}** : à vous de jouer." in answer, answer
+    assert answer.startswith(f"**{line[-1]}** gagne : résolu !"), answer
+    assert "\nVotre classement aux problèmes avait déjà compté ce problème comme manqué." in answer
+    if os.environ.get("TAFL_KEEP_PUZZLE_IMAGES"):
+        print("puzzle images kept in", tmp_path)

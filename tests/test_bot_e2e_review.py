@@ -5,6 +5,7 @@ the review (asking again is instant) and writes its verdicts into ``/tafl export
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from e2e_support import (
     game_number,
     open_world,
     printed_log,
+    private_text,
     split_log,
 )
 from fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE
@@ -28,7 +30,7 @@ from bot.storage import Storage
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 
-NAMES = ["ann", "ben", "cat", "dag", "eva", "fay", "gus", "hal", "ivy"]
+NAMES = ["ann", "ben", "cat", "dag", "eva", "fay", "gus", "hal", "ivy", "jo", "kim"]
 KING_RUNS = ["b4-b7", "c4-c6", "a4-a6", "d4-a4", "d2-c2", "a4-a1"]
 """A brandubh game the attackers lose at once: a4-a6 lets the king reach a4 with a road to a1."""
 OWN_ANSWER = ["d6-e6", "d5-a5", "e6-a6", "d4-d6", "d7-f7", "d6-e6"]
@@ -261,3 +263,64 @@ async def test_who_asks_for_a_review_under_way_is_shown_how_far_it_got_at_once(
         assert review.data["embeds"][0]["title"].startswith(f"Review of game #{game} ")
     made = [e for e in split_log(world.bot.log_text()) if f"game {game} reviewed:" in e]
     assert len(made) == 1, made  # made once, watched by both
+
+
+async def test_a_french_servers_review_is_in_french_on_its_card_chart_and_boards(
+    world: World, bot_log: None, tmp_path: Path
+) -> None:
+    """The same game reviewed where the server speaks French (its Discord language): the card,
+    the moments, the chart's and the boards' words are French; an English member asking sees
+    the channel's French all the same, since a review is posted for everyone."""
+    jo, kim = world.user("jo"), world.user("kim")
+    channel = world.channel("analyse")
+    await world.challenge(jo, kim, channel, variant="brandubh", side="attackers")
+    await world.play_line(jo, kim, channel, KING_RUNS)
+    world.guild.locale = "fr"
+    try:
+        asked = await world.fake.send_slash_command(kim, channel, "tafl", subcommand="analyze")
+        review = await asked.wait_response(
+            lambda r: r.kind == "edit" and bool(r.data.get("embeds")), timeout=WAIT * 2
+        )
+        # A refusal is private: in the asker's language, whatever the server's.
+        empty = world.channel("rien-ici")
+        english = await world.error_reply(jo, empty, "analyze")
+        french = await world.fake.send_slash_command(
+            jo, empty, "tafl", subcommand="analyze", locale="fr"
+        )
+        refused = await private_text(french)
+    finally:
+        world.guild.locale = "en-US"
+    first = next(response for response in asked.responses if response.kind == "edit")
+    assert first.content is not None and first.content.startswith("Analyse de la partie n° ")
+    [embed] = review.data["embeds"]
+    game = re.match(r"Analyse de la partie n° (\d+) \(Brandubh, 3 coups\)$", embed["title"])
+    assert game, embed
+    assert embed["description"].startswith("kim a gagné avec les défenseurs ("), embed
+    assert "jo (attaquants) : précision " in embed["description"], embed
+    moments = embed["fields"][0]
+    assert moments["name"] == "Les moments qui l'ont décidée", embed
+    assert (
+        "**2. a4-a6** jo (attaquants), gaffe : permet d4-a4, qui ouvre au roi une voie vers a1"
+        in (moments["value"])
+    ), moments
+    assert "mieux valait **" in moments["value"], moments
+    assert english.startswith("No game has finished in this channel yet")
+    assert refused == (
+        "Aucune partie n'est encore terminée dans ce salon : indiquez-en une, par exemple "
+        "`/tafl analyser partie:12`."
+    )
+    message = asked.original_message
+    assert message is not None
+    for attachment in message.attachments:
+        (tmp_path / attachment.filename).write_bytes(attachment.data)
+    # Drawn with the French words: not the English chart.
+    storage = await Storage.open(world.bot.env["TAFL_DATABASE"])
+    try:
+        stored = await storage.analyses.get(int(game.group(1)), budget_name("brandubh"))
+    finally:
+        await storage.close()
+    assert stored is not None
+    analysis = GameAnalysis.from_json(stored)
+    assert message.attachments[0].data != render_eval_chart(analysis)
+    if os.environ.get("TAFL_KEEP_REVIEW_IMAGES"):
+        print("French review images kept in", tmp_path)

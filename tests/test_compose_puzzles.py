@@ -5,6 +5,10 @@ sessions' refusals."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from helpers import untranslated
 
 from bot.ai.puzzles import load_starter_set
 from bot.ai.puzzles.hints import GoalHint, PieceHint, Refutation, Task, ThemeHint
@@ -21,6 +25,7 @@ from bot.discord_bot.app.puzzles import (
 )
 from bot.discord_bot.compose import puzzles as compose
 from bot.discord_bot.compose.board import PLAIN, BoardLook
+from bot.discord_bot.compose.language import Languages
 from bot.discord_bot.compose.post import Answer, Button, Menu, Update
 from bot.discord_bot.compose.puzzles import NextPuzzle, PuzzlePiece
 from bot.discord_bot.table import friendly_message, read
@@ -148,3 +153,75 @@ def test_the_sessions_refusals_are_worded() -> None:
     }
     for refusal, words in said.items():
         assert friendly_message(Refused(refusal)) == words
+
+
+FRENCH = Languages().language("fr")
+
+
+def test_a_puzzle_reads_in_french_for_a_french_player(tmp_path: Path) -> None:
+    assert compose.task_words(Task(Side.DEFENDERS, 2), lang=FRENCH) == (
+        "Les défenseurs jouent et gagnent en 2 coups."
+    )
+    goal = GoalHint(Termination.KING_ESCAPED, Side.DEFENDERS, 2, Escape.CORNER)
+    assert compose.hint_words(goal, lang=FRENCH) == (
+        "Le roi peut atteindre un coin en 2 coups, quoi que fassent les attaquants."
+    )
+    assert compose.hint_words(PieceHint(Piece.KING, "c5"), lang=FRENCH) == (
+        "Regardez le roi en c5."
+    )
+    held = Refutation("b6-a6", Side.DEFENDERS, None, False, "a7", None, True)
+    assert compose.refutation_words(held, lang=FRENCH) == "b6-a6 ferme la voie vers a7"
+
+    session = Session(stored(), PUZZLE, attempt(), resumed=True)
+    [answer] = compose.shown(session, PLAIN, playing_here=False, lang=FRENCH)
+    content = answer.post.content or ""
+    assert content.startswith(f"**Problème {PUZZLE.id}** (Tablut, difficulté 1600) : ")
+    assert "Choisissez votre coup ci-dessous, ou tapez-le avec `/tafl coup`." in content
+    assert content.endswith("-# En cours. **Un autre problème** le laisse de côté pour un nouveau.")
+    button = answer.post.controls[-1]
+    assert isinstance(button, Button) and button.label == "Un autre problème"
+    assert answer.post.picture is not None
+    caption = answer.post.picture.view.caption
+    assert caption is not None and "Défenseurs" in (caption.attackers, caption.defenders)
+
+    wrong = next(
+        move.text(PUZZLE.game().size)
+        for move in PUZZLE.game().legal_moves()
+        if move.text(PUZZLE.game().size) != PUZZLE.main_line()[0]
+    )
+    verdict = PUZZLE.answer((), wrong)
+    assert verdict.hint is not None
+    [update] = compose.judged(Judged(PUZZLE, attempt(), verdict, ()), PLAIN, lang=FRENCH)
+    content = update.post.content or ""
+    assert content.startswith(f"**{wrong}** n'est pas le bon coup")
+    assert f"Indice : {compose.hint_words(verdict.hint, lang=FRENCH)} Essayez encore." in content
+    assert content.endswith(f"\n-# Problème {PUZZLE.id} : {compose.prompt(PUZZLE, lang=FRENCH)}")
+    first, reply = PUZZLE.main_line()[:2]
+    right = PUZZLE.answer((), first)
+    [answer] = compose.judged(Judged(PUZZLE, attempt(), right, (first, reply)), PLAIN, lang=FRENCH)
+    assert (answer.post.content or "").startswith(
+        f"**{first}** est le bon coup, qui prend l'attaquant en "
+    )
+    assert f"Les attaquants répondent **{reply}** : à vous de jouer." in (answer.post.content or "")
+    assert friendly_message(Refused(PieceStuck()), FRENCH) == (
+        "Cette pièce ne peut pas bouger pour l'instant ; choisissez-en une autre."
+    )
+    assert friendly_message(Refused(AllTried("brandubh")), FRENCH) == (
+        "Vous avez essayé tous les problèmes de Brandubh. Essayez `/tafl problème du_jour:True`,"
+        " ou une autre variante."
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "task"),
+    [
+        ("fr", "Les défenseurs jouent et gagnent en 2 coups."),
+        ("es", "Juegan los defensores y ganan en 2 jugadas."),
+        ("sv", "Försvararna drar och vinner på 2 drag."),
+        ("de", "Die Verteidiger ziehen und gewinnen in 2 Zügen."),
+    ],
+)
+def test_every_string_of_the_puzzles_is_translated(code: str, task: str) -> None:
+    assert untranslated(code, "compose/puzzles.py") == []
+    lang = Languages().language(code)
+    assert compose.task_words(Task(Side.DEFENDERS, 2), lang=lang) == task

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
-from helpers import MADE_UP_BLUNDER, made_up_analysis
+import pytest
+from helpers import MADE_UP_BLUNDER, made_up_analysis, untranslated
 
 from bot.ai import explain
 from bot.ai.analysis import MomentKind
@@ -20,7 +22,8 @@ from bot.discord_bot.app.reviews import (
     StillPlaying,
 )
 from bot.discord_bot.compose import review as compose
-from bot.discord_bot.compose.board import BoardLook
+from bot.discord_bot.compose.board import PLAIN, BoardLook
+from bot.discord_bot.compose.language import Languages
 from bot.discord_bot.compose.post import Chart, Picture, Revise
 from bot.discord_bot.table import EMBED_FIELD_VALUE, friendly_message
 from bot.engine import Side, Termination
@@ -132,7 +135,7 @@ def test_the_review_replaces_the_progress_line_with_its_card_chart_and_boards() 
 def test_the_charts_words_are_the_compositions() -> None:
     analysis = made_up_analysis((MADE_UP_BLUNDER,))
     assert render_eval_chart(analysis, words=compose.CHART_WORDS) == render_eval_chart(analysis)
-    kinds = {**compose.KIND_NAMES, MomentKind.BLUNDER: "gaffe"}
+    kinds = {**compose.CHART_WORDS.kinds, MomentKind.BLUNDER: "gaffe"}
     renamed = ChartWords(kinds=kinds)
     assert render_eval_chart(analysis, words=renamed) != render_eval_chart(analysis)
     # A game without moments says so in its legend, in the words given.
@@ -166,3 +169,89 @@ def test_the_review_services_refusals_are_worded() -> None:
     assert friendly_message(Refused(NoResult(4))) == (
         "Game #4 ended without a result, so there is nothing to review."
     )
+
+
+FRENCH = Languages().language("fr")
+
+
+def test_a_review_reads_in_french_in_a_french_channel(tmp_path: Path) -> None:
+    analysis = made_up_analysis((MADE_UP_BLUNDER,))
+    [revise] = compose.review(Reviewed(record(), analysis, 10), PLAIN, lang=FRENCH)
+    card = revise.post.card
+    assert card is not None
+    assert card.title == "Analyse de la partie n° 7 (Brandubh, 10 coups)"
+    assert card.description.startswith("Ann a gagné avec les attaquants (")
+    assert "Ann (attaquants) : précision " in card.description
+    [field] = card.fields
+    assert field.name == "Les moments qui l'ont décidée"
+    assert field.value.startswith(
+        "**4… f5-f3** Ben (défenseurs), gaffe : laisse les attaquants jouer d1-d2, et les "
+        "chances des défenseurs tombent de 50\xa0% à 17\xa0% ; mieux valait **f5-f4**."
+    ), field.value
+    chart, board = revise.post.pictures
+    assert isinstance(chart, Chart) and chart.words == compose.chart_words(FRENCH)
+    assert chart.words.kinds[MomentKind.BLUNDER] == "gaffe"
+    assert (chart.words.accuracy, chart.words.attackers) == ("précision", "Attaquants")
+    assert chart.words.percent == "{value}\xa0%"
+    # The chart and the moment's board are drawn with these words (looked at in French).
+    drawn = render_eval_chart(analysis, words=chart.words)
+    assert drawn != render_eval_chart(analysis)
+    (tmp_path / "chart-fr.png").write_bytes(drawn)
+    assert isinstance(board, Picture) and board.view.caption is not None
+    assert board.view.caption.status == "Gaffe : mieux valait f5-f4"
+    assert compose.moment_status(analysis, 8, lang=FRENCH)[1] == "Gaffe : mieux valait f5-f4"
+
+
+def test_each_reason_reads_in_french() -> None:
+    worded = [compose.reason_words(reason, lang=FRENCH) for reason in REASONS]
+    assert len(set(worded)) == len(REASONS)
+    english = [compose.reason_words(reason) for reason in REASONS]
+    assert not set(worded) & set(english)
+    assert worded[2] == "d4-d8 laisse le roi atteindre c9"
+    assert worded[4] == "e2-e4 laisse ouverte la voie du roi vers e9 ; d8-e8 l'aurait fermée"
+    assert worded[8] == (
+        "d4-d5 aurait ouvert deux voies au roi (g5 et a5) : un seul coup ne peut pas fermer "
+        "les deux"
+    )
+    assert worded[16] == (
+        "d4-d5 perd pour rien le défenseur en c5, pris par e6-e5, et les chances des défenseurs "
+        "tombent de 50\xa0% à 25\xa0%"
+    )
+    assert worded[17].startswith("d4-d5 permet e6-e5, qui prend 2 attaquants en d5 et f5, et ")
+
+
+def test_the_progress_and_the_refusals_read_in_french() -> None:
+    [revise] = compose.progress(ReviewProgress(3, 0, 11, 0.0), lang=FRENCH)
+    assert revise.post.content == "Analyse de la partie n° 3 : 0 position examinée sur 11…"
+    [waiting] = compose.progress(ReviewWaiting(3, 2), lang=FRENCH)
+    assert (waiting.post.content or "").startswith(
+        "La partie n° 3 sera analysée après vos 2 autres analyses"
+    )
+    [going] = compose.progress(ReviewProgress(3, 4, 11, 8.0), lang=FRENCH)
+    assert going.post.content == (
+        "Analyse de la partie n° 3 : 4 positions examinées sur 11, encore 15 s environ…"
+    )
+    assert friendly_message(Refused(NoFinishedGame()), FRENCH) == (
+        "Aucune partie n'est encore terminée dans ce salon : indiquez-en une, par exemple "
+        "`/tafl analyser partie:12`."
+    )
+    assert friendly_message(Refused(StillPlaying(4)), FRENCH) == (
+        "La partie n° 4 est encore en cours : elle pourra être analysée une fois terminée."
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "title"),
+    [
+        ("fr", "Analyse de la partie n° 7 (Brandubh, 10 coups)"),
+        ("es", "Análisis de la partida n.º 7 (Brandubh, 10 jugadas)"),
+        ("sv", "Analys av parti nr 7 (Brandubh, 10 drag)"),
+        ("de", "Analyse von Partie Nr. 7 (Brandubh, 10 Züge)"),
+    ],
+)
+def test_every_string_of_the_review_is_translated(code: str, title: str) -> None:
+    assert untranslated(code, "compose/review.py") == []
+    lang = Languages().language(code)
+    analysis = made_up_analysis((MADE_UP_BLUNDER,))
+    [revise] = compose.review(Reviewed(record(), analysis, 10), PLAIN, lang=lang)
+    assert revise.post.card is not None and revise.post.card.title == title

@@ -14,7 +14,14 @@ from bot.ai.search import MATE
 from bot.engine import Side
 from bot.render import render_png
 from bot.render.adapter import analysis_view
-from bot.render.chart import ASPECT, SCALE, _Frame, draw_eval_chart, render_eval_chart
+from bot.render.chart import (
+    ASPECT,
+    SCALE,
+    ChartWords,
+    _Frame,
+    draw_eval_chart,
+    render_eval_chart,
+)
 from bot.render.theme import RGB, get_theme
 
 CLASSIC = get_theme("classic")
@@ -114,6 +121,33 @@ def test_the_legend_of_every_kind_and_the_boards_stays_inside_the_chart() -> Non
         row = [rgb(image, (x, y)) for x in range(image.width)]
         inked = [x for x, colour in enumerate(row) if not near(colour, row[0], 20)]
         # Drawn, and clear of both edges.
+        assert inked and inked[0] > image.width * 0.01 and inked[-1] < image.width * 0.99
+
+
+def test_a_legend_too_long_for_one_row_takes_two_inside_the_chart() -> None:
+    """German's and Spanish's names of the five kinds do not fit one row even at the smallest
+    face: the legend takes two rows, both clear of the chart's edges."""
+    moments = tuple(
+        Moment(2 + index, Side.DEFENDERS, kind, "f5-f3", "f5-f4", 0, 400, "...", 0.5,
+               critical=True)
+        for index, kind in enumerate(MomentKind)
+    )  # fmt: skip
+    words = ChartWords(
+        kinds={
+            MomentKind.BLUNDER: "grober Fehler",
+            MomentKind.MISSED_WIN: "verpasster Gewinn",
+            MomentKind.MISSED_DEFENCE: "verpasste Verteidigung",
+            MomentKind.MISTAKE: "Fehler",
+            MomentKind.INACCURACY: "Ungenauigkeit",
+        },
+        on_board=("auf einem Brett gezeigt", "auf einem Brett"),
+    )
+    image = draw_eval_chart(made_up_analysis(moments), theme=CLASSIC, words=words)
+    frame = _Frame(image.width * SCALE, image.height * SCALE, len(BRANDUBH_GROUP_CAPTURE) + 1)
+    middle = frame.height - frame.legend / 2
+    for y in (middle - frame.legend / 4, middle + frame.legend / 4):
+        row = [rgb(image, (x, y / SCALE)) for x in range(image.width)]
+        inked = [x for x, colour in enumerate(row) if not near(colour, row[0], 20)]
         assert inked and inked[0] > image.width * 0.01 and inked[-1] < image.width * 0.99
 
 

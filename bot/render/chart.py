@@ -57,6 +57,9 @@ class ChartWords:
     on_board: tuple[str, ...] = ("shown on a board", "on a board")
     """Beside the legend's sample move number, what a filled number means: the fullest of
     these that fits."""
+    percent: str = "{value}%"
+    """How the header writes a side's accuracy, ``{value}`` its whole number (``87%``; French
+    puts a space before the sign)."""
 
 
 CHART_WORDS = ChartWords()
@@ -156,7 +159,7 @@ def draw_eval_chart(
     chances = analysis.win_chances()
     frame = _Frame(big.width, big.height, len(chances))
     names = (attackers or words.attackers, defenders or words.defenders)
-    _header(big, draw, frame, analysis, theme, *names, words.accuracy)
+    _header(big, draw, frame, analysis, theme, *names, words.accuracy, words.percent)
     _areas(draw, frame, chances, theme)
     _axes(big, draw, frame, analysis, theme)
     _moments(draw, frame, analysis, chances, theme)
@@ -173,9 +176,11 @@ def _header(
     attackers: str,
     defenders: str,
     accuracy: str,
+    percent: str,
 ) -> None:
-    """Each player with a piece icon and their accuracy, attackers on the left and defenders
-    mirrored on the right; the word ``accuracy`` once, between them."""
+    """Each player with a piece icon and their accuracy (written as ``percent`` says),
+    attackers on the left and defenders mirrored on the right; the word ``accuracy`` once,
+    between them."""
     unit = frame.width / 100
     face = font(round(3.4 * unit))
     small = font(round(2.9 * unit))
@@ -186,9 +191,10 @@ def _header(
         (Side.ATTACKERS, ATTACKER, drawn_text(attackers)),
         (Side.DEFENDERS, DEFENDER, drawn_text(defenders)),
     )
+    scores = {side: analysis.accuracy(side) for side, _, _ in players}
     figures = {
-        side: "–" if analysis.accuracy(side) is None else f"{analysis.accuracy(side):.0f}%"
-        for side, _, _ in players
+        side: "–" if score is None else percent.format(value=f"{score:.0f}")
+        for side, score in scores.items()
     }
     needs = [
         icon_size + 1.4 * pad + face.getlength(name) + face.getlength(figures[side])
@@ -412,24 +418,48 @@ def _legend(
     theme: Theme,
     words: ChartWords,
 ) -> None:
-    """The kinds of moment the chart shows, each with its shape; or that there were none."""
+    """The kinds of moment the chart shows, each with its shape; or that there were none.
+
+    One row, its face as large as fits; when the kinds' names are too long for one row even at
+    the smallest face (some languages' words are), two rows."""
     unit = frame.width / 100
     kinds = [kind for kind in MomentKind if any(m.kind is kind for m in analysis.moments)]
     y = frame.height - frame.legend / 2
-    # Up to five kinds in one row: a smaller face when their labels need the room.
     radius, gap = unit * 1.1, unit * 3
     boards = next((m for m in analysis.moments if m.critical), None)
     sample = analysis.move_label(boards.ply) if boards is not None else ""
+    room = frame.width - unit * 4
+
+    def needed(face: ImageFont.FreeTypeFont, row: list[MomentKind], with_sample: bool) -> float:
+        width = sum(radius * 2 + unit + face.getlength(words.kinds[kind]) for kind in row)
+        width += gap * max(0, len(row) - 1)
+        if with_sample:  # the sample number, at least
+            width += gap + face.getlength(sample) + unit * 1.8
+        return width
+
+    rows = [kinds]
     size = 2.9
-    while size > 1.6:
+    # Tried at the smallest face first: the sizes between are not worth a font each when even
+    # that is too wide (fonts are cached, but only a few sizes).
+    face = font(round(1.6 * unit))
+    one_row = needed(face, kinds, boards is not None) <= room or len(kinds) < 2
+    while one_row and size > 1.6:
         face = font(round(size * unit))
-        needed = sum(radius * 2 + unit + face.getlength(words.kinds[kind]) for kind in kinds)
-        needed += gap * max(0, len(kinds) - 1)
-        if boards is not None:  # the sample number, at least
-            needed += gap + face.getlength(sample) + unit * 1.8
-        if needed <= frame.width - unit * 4:
+        if needed(face, kinds, boards is not None) <= room:
             break
         size -= 0.1
+    if not one_row:
+        half = (len(kinds) + 1) // 2
+        rows = [kinds[:half], kinds[half:]]
+        size = 2.3
+        while size > 1.6:
+            face = font(round(size * unit))
+            if (
+                needed(face, rows[0], False) <= room
+                and needed(face, rows[1], boards is not None) <= room
+            ):
+                break
+            size -= 0.1
     if not kinds:
         draw.text(
             (frame.width / 2, y),
@@ -439,6 +469,35 @@ def _legend(
             anchor="mm",
         )
         return
+    step = frame.legend / 2 if len(rows) == 2 else 0.0
+    shape_radius = radius if len(rows) == 1 else radius * 0.85
+    for index, row in enumerate(rows):
+        row_y = y + (index - (len(rows) - 1) / 2) * step
+        last = index == len(rows) - 1
+        _legend_row(
+            draw, frame, theme, words, face, row, row_y, shape_radius,
+            boards if last else None, sample, one_row=len(rows) == 1,
+        )  # fmt: skip
+
+
+def _legend_row(
+    draw: ImageDraw.ImageDraw,
+    frame: _Frame,
+    theme: Theme,
+    words: ChartWords,
+    face: ImageFont.FreeTypeFont,
+    kinds: list[MomentKind],
+    y: float,
+    radius: float,
+    boards: Moment | None,
+    sample: str,
+    *,
+    one_row: bool,
+) -> None:
+    """One row of the legend, centred at height ``y``: its kinds, and with ``boards`` the
+    sample move number of a moment shown on a board, with what it means when there is room."""
+    unit = frame.width / 100
+    gap = unit * 3
     items = [(kind, words.kinds[kind]) for kind in kinds]
     widths = [radius * 2 + unit + face.getlength(text) for _, text in items]
     # A filled move number means the moment has its own board under the review; the sample is
@@ -457,7 +516,7 @@ def _legend(
         draw.text((x + 2 * radius + unit, y), text, font=face, fill=theme.caption_text, anchor="lm")
         x += item_width + gap
     if boards is not None:
-        half = frame.row * 0.4
+        half = frame.row * (0.4 if one_row else 0.3)
         box = (x, y - half, x + sample_box, y + half)
         draw.rounded_rectangle(box, radius=half * 2 / 3, fill=kind_colour(theme, boards.kind))
         draw.text(((box[0] + box[2]) / 2, y), sample, font=face, fill=(255, 255, 255), anchor="mm")

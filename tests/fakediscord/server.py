@@ -586,13 +586,19 @@ class FakeDiscord:
         return interaction
 
     async def click_button(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, *, sync: bool = True
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        sync: bool = True,
+        locale: str = "en-US",
     ) -> FakeInteraction:
-        """``user`` clicks the button ``custom_id`` on ``message`` (which must show it enabled)."""
+        """``user`` clicks the button ``custom_id`` on ``message`` (which must show it enabled),
+        their Discord app in ``locale``."""
         component = self._component(user, message, custom_id, (2,))
-        return await self._component_interaction(
-            user, message, {"custom_id": custom_id, "component_type": component["type"]}, sync
-        )
+        data = {"custom_id": custom_id, "component_type": component["type"]}
+        return await self._component_interaction(user, message, data, sync, locale)
 
     async def choose_select(
         self,
@@ -602,8 +608,10 @@ class FakeDiscord:
         values: Sequence[str | FakeUser | FakeRole | FakeChannel],
         *,
         sync: bool = True,
+        locale: str = "en-US",
     ) -> FakeInteraction:
-        """``user`` picks ``values`` in select menu ``custom_id`` on ``message``.
+        """``user`` picks ``values`` in select menu ``custom_id`` on ``message``, their Discord
+        app in ``locale``.
 
         String selects take option values; user/role/channel selects take fake objects.
         """
@@ -622,7 +630,7 @@ class FakeDiscord:
             data["values"] = [str(v) for v in values]
         else:
             data["values"], data["resolved"] = self._resolve_select(user, message, values)
-        return await self._component_interaction(user, message, data, sync)
+        return await self._component_interaction(user, message, data, sync, locale)
 
     async def submit_modal(
         self,
@@ -719,7 +727,7 @@ class FakeDiscord:
         return component
 
     async def _component_interaction(
-        self, user: FakeUser, message: FakeMessage, data: JSON, sync: bool
+        self, user: FakeUser, message: FakeMessage, data: JSON, sync: bool, locale: str = "en-US"
     ) -> FakeInteraction:
         channel = self.world.channels[message.channel_id]
         self._require_connection(channel)
@@ -732,6 +740,7 @@ class FakeDiscord:
             data=data,
             message=message,
             name=data["custom_id"],
+            locale=locale,
         )
         self._dispatch(interaction)
         return interaction

@@ -93,9 +93,12 @@ class Puzzles(commands.Cog):
         look = await self._look(interaction, session.puzzle.to_move)
         live = await self._live_game(interaction.channel_id or 0)
         playing_here = live is not None and live.side_of(interaction.user.id) is not None
-        await self.table.deliver(
-            interaction, compose.shown(session, look, playing_here=playing_here)
+        # Private: in the language of the one who solves it (the daily puzzle too, which each
+        # member is shown alone).
+        shown = compose.shown(
+            session, look, playing_here=playing_here, lang=self.table.reader(interaction)
         )
+        await self.table.deliver(interaction, shown)
 
     async def move(
         self,
@@ -114,7 +117,8 @@ class Puzzles(commands.Cog):
         self, interaction: discord.Interaction, judged: Judged, *, in_place: bool
     ) -> None:
         look = await self._look(interaction, judged.puzzle.to_move)
-        await self.table.deliver(interaction, compose.judged(judged, look, in_place=in_place))
+        words = compose.judged(judged, look, in_place=in_place, lang=self.table.reader(interaction))
+        await self.table.deliver(interaction, words)
 
     async def _look(self, interaction: discord.Interaction, side: Side) -> BoardLook:
         """The board look the person likes, for the side they play in the puzzle."""
@@ -128,7 +132,8 @@ class Puzzles(commands.Cog):
         origin = chosen_square(menu.values)
         game = await self.sessions.piece(interaction.user.id, menu.puzzle_id, menu.step, origin)
         assert origin is not None  # the sessions refuse a click without a piece
-        await self.table.deliver(interaction, [compose.target_prompt(menu, game, origin)])
+        prompt = compose.target_prompt(menu, game, origin, lang=self.table.reader(interaction))
+        await self.table.deliver(interaction, [prompt])
 
     async def on_target_chosen(self, interaction: discord.Interaction, menu: PuzzleTarget) -> None:
         """Click-to-move, step two: judge the move, or with Back choose another piece."""
@@ -136,7 +141,8 @@ class Puzzles(commands.Cog):
         user_id = interaction.user.id
         if menu.values == (BACK,) or target is None:
             _, game = await self.sessions.board(user_id, menu.puzzle_id, menu.step)
-            await self.table.deliver(interaction, [compose.piece_prompt(menu, game)])
+            prompt = compose.piece_prompt(menu, game, lang=self.table.reader(interaction))
+            await self.table.deliver(interaction, [prompt])
             return
         judged = await self.sessions.judge_squares(
             user_id, menu.puzzle_id, menu.step, menu.origin, target

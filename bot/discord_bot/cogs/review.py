@@ -36,15 +36,17 @@ class Review(commands.Cog):
         record, played = await self.reviews.finished(
             interaction.guild_id, interaction.channel_id or 0, game
         )
-        # Found and finished: from here every answer is public, with a "thinking" pulse.
+        # Found and finished: from here every answer is public, with a "thinking" pulse, in
+        # the language of the channel it is posted in.
         await self.table.thinking(interaction)
+        lang = await self.table.interaction_language(interaction)
 
         async def watch(news: ReviewNews) -> None:
-            await self.table.deliver(interaction, compose.progress(news))
+            await self.table.deliver(interaction, compose.progress(news, lang=lang))
 
         reviewed = await self.reviews.review(record, played, interaction.user.id, watch)
         # Drawn for the one who asked, as their own boards are: public, but theirs.
         side = record.side_of(interaction.user.id)
         preferences = await self.players.preferences(interaction.user.id)
         look = look_of(preferences, None if side is None else Side(side))
-        await self.table.deliver(interaction, compose.review(reviewed, look))
+        await self.table.deliver(interaction, compose.review(reviewed, look, lang=lang))

@@ -29,6 +29,7 @@ from bot.engine import (
     Square,
     TaflError,
     Termination,
+    get_variant,
     parse_square,
     square_name,
 )
@@ -93,7 +94,7 @@ from ..app.games import (
     TakenBack,
 )
 from .errors import refusal_words, seconds_left
-from .language import ENGLISH_LANGUAGE, Language
+from .language import CHOICE_NAME, ENGLISH_LANGUAGE, Language
 from .post import (
     Answer,
     BoardPost,
@@ -800,6 +801,23 @@ def caption_status(status: Status) -> str:
 
 CAPTION_WORDS = CaptionWords("Attackers", "Defenders", caption_status)
 """The words of every board image's caption (the side names where no player is named)."""
+
+
+def variant_title(variant: str, lang: Language) -> str:
+    """A variant's title in the reader's words (``Hnefatafl de Copenhague``): the name the
+    command picker's variant choices show them."""
+    title = get_variant(variant).title
+    return lang.translated(CHOICE_NAME, title) or title
+
+
+def caption_words(lang: Language) -> CaptionWords:
+    """The words of a board image's caption in the reader's language (the side names where no
+    player is named, and its note)."""
+    return CaptionWords(
+        lang.pgettext("board caption", "Attackers"),
+        lang.pgettext("board caption", "Defenders"),
+        caption_status,
+    )
 
 
 def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> str | None:

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from bot.ai.puzzles import Puzzle, Verdict
 from bot.ai.puzzles.hints import GoalHint, Hint, Refutation, Task, ThemeHint
-from bot.engine import Escape, Game, Piece, Side, Termination, get_variant
+from bot.engine import Escape, Game, Piece, Side, Termination
 from bot.render import ATTACKER, DEFENDER, Arrow, BoardView, board_view_from_game, render_png
 from bot.storage import RatedGo
 
@@ -26,14 +26,14 @@ from ..app.puzzles import (
     position_of,
 )
 from .board import (
-    CAPTION_WORDS,
     MAX_MENUS,
     PLAIN,
     BoardLook,
+    caption_words,
     move_to,
     piece_menus,
-    plural,
     target_options,
+    variant_title,
 )
 from .errors import refusal_words
 from .language import ENGLISH_LANGUAGE, Language
@@ -101,17 +101,19 @@ CONTROLS = (PuzzlePiece, PuzzleTarget, NextPuzzle)
 """Every kind of control of a puzzle's boards."""
 
 
-def next_button(variant: str, *, skip: bool = False) -> Button:
+def next_button(variant: str, *, skip: bool = False, lang: Language = ENGLISH_LANGUAGE) -> Button:
     """Next puzzle (under a solved one) or, ``skip``, Another puzzle (leaving this one)."""
     return Button(
         NextPuzzle(variant).custom_id,
-        "Another puzzle" if skip else "Next puzzle",
+        lang.gettext("Another puzzle") if skip else lang.gettext("Next puzzle"),
         Style.SECONDARY if skip else Style.PRIMARY,
         emoji="🧩",
     )
 
 
-def piece_controls(puzzle_id: str, step: int, game: Game) -> tuple[Control, ...]:
+def piece_controls(
+    puzzle_id: str, step: int, game: Game, *, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[Control, ...]:
     """Under a puzzle's board: click-to-move's choice of a piece (``step``: the moves played in
     the go so far) and a button to leave it for another puzzle of its variant."""
     menus = piece_menus(game)[: MAX_MENUS - 1]
@@ -120,11 +122,13 @@ def piece_controls(puzzle_id: str, step: int, game: Game) -> tuple[Control, ...]
             Menu(PuzzlePiece(puzzle_id, step, part).custom_id, placeholder, options)
             for part, (options, placeholder) in enumerate(menus)
         ),
-        next_button(game.variant.name, skip=True),
+        next_button(game.variant.name, skip=True, lang=lang),
     )
 
 
-def target_prompt(menu: PuzzlePiece, game: Game, origin: int) -> Update:
+def target_prompt(
+    menu: PuzzlePiece, game: Game, origin: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> Update:
     """Step two of click-to-move in a puzzle: the chosen piece's destinations (the board and
     its words stay). Captures are not marked, since finding them is the puzzle."""
     options = target_options(game, origin, mark_captures=False)
@@ -132,21 +136,28 @@ def target_prompt(menu: PuzzlePiece, game: Game, origin: int) -> Update:
     return Update(Post(controls=(Menu(target.custom_id, move_to(game, origin), options),)))
 
 
-def piece_prompt(menu: PuzzleTarget, game: Game) -> Update:
+def piece_prompt(menu: PuzzleTarget, game: Game, *, lang: Language = ENGLISH_LANGUAGE) -> Update:
     """Back to step one: the choice of a piece again."""
-    return Update(Post(controls=piece_controls(menu.puzzle_id, menu.step, game)))
+    return Update(Post(controls=piece_controls(menu.puzzle_id, menu.step, game, lang=lang)))
 
 
 # ---------------------------------------------------------------------------- the board
 
 
-def board_view(game: Game, tried: str | None = None, *, answered: bool = False) -> BoardView:
+def board_view(
+    game: Game,
+    tried: str | None = None,
+    *,
+    answered: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> BoardView:
     """The puzzle's board as the player sees it now; ``tried``, a wrong move just refused, is
     drawn as a line ending in a cross, so the player sees which move the words are about.
     ``answered``: the last move is the reply to the player's right move, whose captures stay
     marked too (the board shows the reply, and the pieces would vanish unseen). The king's
     roads and threats are left for the player to find until the puzzle is over."""
-    view = board_view_from_game(game, caption=True, hints=game.is_over, words=CAPTION_WORDS)
+    words = caption_words(lang)
+    view = board_view_from_game(game, caption=True, hints=game.is_over, words=words)
     if answered and game.ply >= 2:
         mine = game.history[-2]
         victim = DEFENDER if mine.side is Side.ATTACKERS else ATTACKER
@@ -165,9 +176,10 @@ def picture(
     tried: str | None = None,
     *,
     answered: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
 ) -> Picture:
     """The board (see :func:`board_view`) to draw as the player likes it (``look``)."""
-    view = board_view(game, tried, answered=answered)
+    view = board_view(game, tried, answered=answered, lang=lang)
     return Picture(view, f"puzzle-{puzzle_id}.png", look.theme, look.flip)
 
 
@@ -182,207 +194,370 @@ def board_png(
 
 # ---------------------------------------------------------------------------- words
 
-IN_PROGRESS = "\n-# In progress. **Another puzzle** leaves it for a new one."
-PRACTICE = "\n-# Practice: you have tried it before, so it is not rated."
+
+def in_progress(lang: Language) -> str:
+    """The note under a puzzle taken up again."""
+    return "\n-# " + lang.gettext("In progress. **Another puzzle** leaves it for a new one.")
 
 
-def moves_text(count: int) -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{count} move" if count == 1 else f"{count} moves"
+def practice(lang: Language) -> str:
+    """The note under a puzzle tried before."""
+    return "\n-# " + lang.gettext("Practice: you have tried it before, so it is not rated.")
 
 
-def task_words(task: Task) -> str:
+def task_words(task: Task, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The task: ``Defenders to play and win in 2 moves.``"""
-    return f"{task.side.value.capitalize()} to play and win in {moves_text(task.length)}."
+    if task.side is Side.ATTACKERS:
+        return lang.ngettext(
+            "Attackers to play and win in {count} move.",
+            "Attackers to play and win in {count} moves.",
+            task.length,
+        )
+    return lang.ngettext(
+        "Defenders to play and win in {count} move.",
+        "Defenders to play and win in {count} moves.",
+        task.length,
+    )
 
 
-def prompt(puzzle: Puzzle) -> str:
+def prompt(puzzle: Puzzle, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A puzzle's task in words."""
-    return task_words(puzzle.task)
+    return task_words(puzzle.task, lang=lang)
 
 
-PIECE_NAMES = {Piece.ATTACKER: "attacker", Piece.DEFENDER: "defender", Piece.KING: "king"}
-"""Pieces as a player names them."""
+def within_words(length: int, other: Side, *, lang: Language) -> str:
+    """How soon a goal is reached: ``this move``, ``in 2 moves, whatever the attackers do``."""
+    if length == 1:
+        return lang.gettext("this move")
+    if other is Side.ATTACKERS:
+        return lang.ngettext(
+            "in {count} move, whatever the attackers do",
+            "in {count} moves, whatever the attackers do",
+            length,
+        )
+    return lang.ngettext(
+        "in {count} move, whatever the defenders do",
+        "in {count} moves, whatever the defenders do",
+        length,
+    )
 
 
-def goal_words(hint: GoalHint) -> str:
+def goal_words(hint: GoalHint, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """How the game will be won and how soon, whatever the other side does: ``The king can
     reach a corner in 2 moves, whatever the attackers do.``"""
-    goal, length = hint.goal, hint.length
-    other = hint.side.other.value
-    within = "this move" if length == 1 else f"in {moves_text(length)}, whatever the {other} do"
+    goal, other = hint.goal, hint.side.other
+    within = within_words(hint.length, other, lang=lang)
     if goal is Termination.KING_ESCAPED:
-        where = "a corner" if hint.escape is Escape.CORNER else "the edge"
-        return f"The king can reach {where} {within}."
+        if hint.escape is Escape.CORNER:
+            return lang.gettext("The king can reach a corner {within}.", within=within)
+        return lang.gettext("The king can reach the edge {within}.", within=within)
     if goal in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
-        return f"The king can be captured {within}."
+        return lang.gettext("The king can be captured {within}.", within=within)
     if goal is Termination.TUICHI:
         # Any defender's move can open the roads, not only the king's.
-        return f"The king can be given two open roads at once (Tuichi wins here) {within}."
+        return lang.gettext(
+            "The king can be given two open roads at once (Tuichi wins here) {within}.",
+            within=within,
+        )
     if goal is Termination.EXIT_FORT:
-        return f"The defenders can close an exit fort round the king on the edge {within}."
+        return lang.gettext(
+            "The defenders can close an exit fort round the king on the edge {within}.",
+            within=within,
+        )
     if goal is Termination.ENCIRCLEMENT:
-        return f"The defenders can be encircled {within}."
+        return lang.gettext("The defenders can be encircled {within}.", within=within)
     if goal is Termination.NO_LEGAL_MOVE:
-        return f"The {other} can be left without a legal move {within}."
-    return f"The {hint.side.value} win {within}."
+        if other is Side.ATTACKERS:
+            return lang.gettext(
+                "The attackers can be left without a legal move {within}.", within=within
+            )
+        return lang.gettext(
+            "The defenders can be left without a legal move {within}.", within=within
+        )
+    if hint.side is Side.ATTACKERS:
+        return lang.gettext("The attackers win {within}.", within=within)
+    return lang.gettext("The defenders win {within}.", within=within)
 
 
-def theme_words(hint: ThemeHint) -> str:
+def theme_words(hint: ThemeHint, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """What kind of move starts the win (not which one)."""
-    other = hint.side.other.value
+    attackers = hint.side.other is Side.ATTACKERS
     if hint.threats >= 2:
-        return f"Look for a move that makes two threats at once: the {other} can answer only one."
+        if attackers:
+            return lang.gettext(
+                "Look for a move that makes two threats at once: the attackers can answer only one."
+            )
+        return lang.gettext(
+            "Look for a move that makes two threats at once: the defenders can answer only one."
+        )
     if hint.captures:
-        return "A capture clears the way."
+        return lang.gettext("A capture clears the way.")
     if hint.threats == 1:
         if hint.king_moves:
-            return f"The king himself makes a threat the {other} must answer, and the answer fails."
-        return f"Make a threat the {other} must answer; every answer leaves another way."
-    return f"A quiet move: it threatens nothing yet, but the {other} have no good reply."
+            if attackers:
+                return lang.gettext(
+                    "The king himself makes a threat the attackers must answer, and the "
+                    "answer fails."
+                )
+            return lang.gettext(
+                "The king himself makes a threat the defenders must answer, and the answer fails."
+            )
+        if attackers:
+            return lang.gettext(
+                "Make a threat the attackers must answer; every answer leaves another way."
+            )
+        return lang.gettext(
+            "Make a threat the defenders must answer; every answer leaves another way."
+        )
+    if attackers:
+        return lang.gettext(
+            "A quiet move: it threatens nothing yet, but the attackers have no good reply."
+        )
+    return lang.gettext(
+        "A quiet move: it threatens nothing yet, but the defenders have no good reply."
+    )
 
 
-def hint_words(hint: Hint) -> str:
+def hint_words(hint: Hint, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A hint that points the way without giving the move."""
     if isinstance(hint, GoalHint):
-        return goal_words(hint)
+        return goal_words(hint, lang=lang)
     if isinstance(hint, ThemeHint):
-        return theme_words(hint)
-    return f"Look at the {PIECE_NAMES[hint.piece]} on {hint.square}."
+        return theme_words(hint, lang=lang)
+    if hint.piece is Piece.KING:
+        return lang.gettext("Look at the king on {square}.", square=hint.square)
+    if hint.piece is Piece.ATTACKER:
+        return lang.gettext("Look at the attacker on {square}.", square=hint.square)
+    return lang.gettext("Look at the defender on {square}.", square=hint.square)
 
 
-def refutation_words(refutation: Refutation) -> str:
+def refutation_words(refutation: Refutation, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why a wrong move fails, told by the reply that holds, to follow "**d4-c4** is not it: "
     (``the king escapes with e1-b1``)."""
     reply, side, ending = refutation.reply, refutation.side, refutation.reply_ending
-    other = side.other.value
+    attackers = side is Side.ATTACKERS
     if ending is Termination.KING_ESCAPED:
-        return f"the king escapes with {reply}"
+        return lang.gettext("the king escapes with {reply}", reply=reply)
     if ending in (Termination.KING_CAPTURED, Termination.GROUP_CAPTURED):
-        return f"{reply} captures the king"
+        return lang.gettext("{reply} captures the king", reply=reply)
     if ending is Termination.TUICHI:
-        return f"{reply} opens two roads for the king at once (Tuichi), and the defenders win"
+        return lang.gettext(
+            "{reply} opens two roads for the king at once (Tuichi), and the defenders win",
+            reply=reply,
+        )
     if ending is Termination.EXIT_FORT:
-        return f"{reply} closes an exit fort round the king, and the defenders win"
+        return lang.gettext(
+            "{reply} closes an exit fort round the king, and the defenders win", reply=reply
+        )
     if ending is Termination.ENCIRCLEMENT:
-        return f"{reply} completes the encirclement, and the attackers win"
+        return lang.gettext(
+            "{reply} completes the encirclement, and the attackers win", reply=reply
+        )
     if ending is Termination.NO_LEGAL_MOVE:
-        return f"{reply} leaves the {side.value} without a legal move"
+        if attackers:
+            return lang.gettext("{reply} leaves the attackers without a legal move", reply=reply)
+        return lang.gettext("{reply} leaves the defenders without a legal move", reply=reply)
     if ending is not None:
-        return f"{reply} wins for the {other}"
-    if refutation.king_reply and side is Side.ATTACKERS and refutation.threatened:
-        return f"the king steps away with {reply}"
+        if attackers:
+            return lang.gettext("{reply} wins for the defenders", reply=reply)
+        return lang.gettext("{reply} wins for the attackers", reply=reply)
+    if refutation.king_reply and attackers and refutation.threatened:
+        return lang.gettext("the king steps away with {reply}", reply=reply)
     if refutation.blocks is not None:
         if side is Side.DEFENDERS:
-            return f"{reply} closes the road to {refutation.blocks}"
-        return f"{reply} covers {refutation.blocks}"
+            return lang.gettext(
+                "{reply} closes the road to {square}", reply=reply, square=refutation.blocks
+            )
+        return lang.gettext("{reply} covers {square}", reply=reply, square=refutation.blocks)
     if refutation.captured is not None:
-        return f"{reply} captures the piece on {refutation.captured}"
+        return lang.gettext(
+            "{reply} captures the piece on {square}", reply=reply, square=refutation.captured
+        )
     if not refutation.threatened:
         # Not the reply itself: any quiet move would do, and naming one reads like a clue.
-        return f"it threatens nothing, so the {other} have a free move to stop the win"
-    return f"{reply} holds"
+        if attackers:
+            return lang.gettext(
+                "it threatens nothing, so the defenders have a free move to stop the win"
+            )
+        return lang.gettext(
+            "it threatens nothing, so the attackers have a free move to stop the win"
+        )
+    return lang.gettext("{reply} holds", reply=reply)
 
 
-def rating_change(rated: RatedGo) -> str:
+def rating_change(rated: RatedGo, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``puzzle rating 1500 → 1532 (+32, provisional)``: words rather than the "?" of the
     tables, which a sentence would leave unexplained."""
     before, after = rated.player_before, rated.player_after
     delta = f"{round(after.rating) - round(before.rating):+d}".replace("-", "−")
-    provisional = ", provisional" if after.provisional else ""
-    return f"puzzle rating {round(before.rating)} → {round(after.rating)} ({delta}{provisional})"
+    values = {"before": round(before.rating), "after": round(after.rating), "delta": delta}
+    if after.provisional:
+        return lang.gettext("puzzle rating {before} → {after} ({delta}, provisional)", **values)
+    return lang.gettext("puzzle rating {before} → {after} ({delta})", **values)
 
 
-def capturing(verdict: Verdict, puzzle: Puzzle) -> str:
+def capturing(verdict: Verdict, puzzle: Puzzle, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``, capturing the attacker on h4`` after a right move that captured (the piece is gone
     from the next board, which shows the reply), else nothing."""
-    if not verdict.captures:
+    captures = verdict.captures
+    if not captures:
         return ""
-    pieces = "defender" if puzzle.to_move is Side.ATTACKERS else "attacker"
-    if len(verdict.captures) == 1:
-        return f", capturing the {pieces} on {verdict.captures[0]}"
-    squares = ", ".join(verdict.captures[:-1]) + f" and {verdict.captures[-1]}"
-    return f", capturing the {pieces}s on {squares}"
+    squares = captures[0]
+    if len(captures) > 1:
+        squares = lang.gettext(
+            "{items} and {last}", items=", ".join(captures[:-1]), last=captures[-1]
+        )
+    if puzzle.to_move is Side.ATTACKERS:
+        return lang.ngettext(
+            ", capturing the defender on {squares}",
+            ", capturing the defenders on {squares}",
+            len(captures),
+            squares=squares,
+        )
+    return lang.ngettext(
+        ", capturing the attacker on {squares}",
+        ", capturing the attackers on {squares}",
+        len(captures),
+        squares=squares,
+    )
 
 
-def shown(session: Session, look: BoardLook, *, playing_here: bool) -> list[Delivery]:
+def shown(
+    session: Session,
+    look: BoardLook,
+    *,
+    playing_here: bool,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> list[Delivery]:
     """A go's board, privately, with its task, how it came to be shown and the menus to move
-    by clicking. ``playing_here``: the person plays this channel's game, so ``/tafl move``
-    here moves in it, not in the puzzle."""
+    by clicking, in the words of the one who solves it (``lang``). ``playing_here``: the
+    person plays this channel's game, so ``/tafl move`` here moves in it, not in the puzzle."""
     stored, puzzle, attempt = session.stored, session.puzzle, session.attempt
-    note = IN_PROGRESS if session.resumed else PRACTICE if session.practice else ""
+    note = in_progress(lang) if session.resumed else practice(lang) if session.practice else ""
     if session.left is not None:
         # Said, so a puzzle never disappears unseen (an older board's button, or a puzzle of
         # another variant, replaces the one in progress).
-        note += f"\n-# You left puzzle {session.left} unsolved."
+        note += "\n-# " + lang.gettext("You left puzzle {puzzle} unsolved.", puzzle=session.left)
     solvers = ""
     if session.solvers is not None:
-        solvers = (
-            f"\nSolved today by {plural(len(session.solvers), 'player')}: "
-            + ", ".join(f"<@{s.user_id}>" for s in session.solvers[:20])
-            if session.solvers
-            else "\nNobody has solved it yet today."
-        )
+        if session.solvers:
+            solvers = "\n" + lang.ngettext(
+                "Solved today by {count} player: {players}",
+                "Solved today by {count} players: {players}",
+                len(session.solvers),
+                players=", ".join(f"<@{s.user_id}>" for s in session.solvers[:20]),
+            )
+        else:
+            solvers = "\n" + lang.gettext("Nobody has solved it yet today.")
+    command = lang.command("tafl move")
     typing = (
-        "`/tafl move` here plays in your game, so use the menus, or type the move in "
-        "another channel."
+        lang.gettext(
+            "`{command}` here plays in your game, so use the menus, or type the move in "
+            "another channel.",
+            command=command,
+        )
         if playing_here
-        else "or type it with `/tafl move`."
+        else lang.gettext("or type it with `{command}`.", command=command)
     )
-    text = (
-        f"**Puzzle {stored.id}** ({get_variant(stored.variant).title}, difficulty "
-        f"{round(stored.rating.rating)}): {prompt(puzzle)} Choose your move below, "
-        f"{typing}{solvers}{note}"
+    text = lang.gettext(
+        "**Puzzle {puzzle}** ({variant}, difficulty {rating}): {task} Choose your move below, "
+        "{typing}",
+        puzzle=stored.id,
+        variant=variant_title(stored.variant, lang),
+        rating=round(stored.rating.rating),
+        task=prompt(puzzle, lang=lang),
+        typing=typing,
     )
     game = position_of(puzzle, attempt.line)
     post = Post(
-        content=text,
-        picture=picture(stored.id, game, look),
-        controls=piece_controls(puzzle.id, len(attempt.line), game),
+        content=text + solvers + note,
+        picture=picture(stored.id, game, look, lang=lang),
+        controls=piece_controls(puzzle.id, len(attempt.line), game, lang=lang),
         private=True,
     )
     return [Answer(post)]
 
 
-def judged(judged: Judged, look: BoardLook, *, in_place: bool = False) -> list[Delivery]:
+def solved_words(judged: Judged, *, lang: Language) -> str:
+    """A winning move's words, and what became of the puzzle rating."""
+    verdict, rated, before = judged.verdict, judged.rated, judged.attempt.rated
+    words = lang.gettext("**{move}** wins: solved!", move=verdict.move)
+    if rated is not None:
+        words += "\n" + lang.gettext("Your {change}.", change=rating_change(rated, lang=lang))
+    elif before == "loss":
+        words += "\n" + lang.gettext(
+            "Your puzzle rating had already counted this puzzle as missed."
+        )
+    elif before == "win":
+        words += "\n" + lang.gettext("Practice: you had solved it before, so your rating stays.")
+    return words
+
+
+def judged(
+    judged: Judged,
+    look: BoardLook,
+    *,
+    in_place: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> list[Delivery]:
     """What a move of a go did: the win, the reply, or a hint and another try; on a new
     private board or (``in_place``, for a click) on the board clicked."""
     puzzle, verdict, rated = judged.puzzle, judged.verdict, judged.rated
-    before = judged.attempt.rated
     tried = None
     if verdict.correct and verdict.solved:
-        words = f"**{verdict.move}** wins: solved!"
-        if rated is not None:
-            words += f"\nYour {rating_change(rated)}."
-        elif before == "loss":
-            words += "\nYour puzzle rating had already counted this puzzle as missed."
-        elif before == "win":
-            words += "\nPractice: you had solved it before, so your rating stays."
+        words = solved_words(judged, lang=lang)
     elif verdict.correct:
-        words = (
-            f"**{verdict.move}** is right{capturing(verdict, puzzle)}. The "
-            f"{puzzle.to_move.other.value} reply **{verdict.reply}**: your move."
-        )
+        values = {
+            "move": verdict.move,
+            "capturing": capturing(verdict, puzzle, lang=lang),
+            "reply": verdict.reply,
+        }
+        if puzzle.to_move.other is Side.ATTACKERS:
+            words = lang.gettext(
+                "**{move}** is right{capturing}. The attackers reply **{reply}**: your move.",
+                **values,
+            )
+        else:
+            words = lang.gettext(
+                "**{move}** is right{capturing}. The defenders reply **{reply}**: your move.",
+                **values,
+            )
     else:
         tried = verdict.move
-        why = "" if verdict.refutation is None else f": {refutation_words(verdict.refutation)}"
-        hint = "" if verdict.hint is None else hint_words(verdict.hint)
-        words = f"**{verdict.move}** is not it{why}. Hint: {hint} Try again."
+        hint = "" if verdict.hint is None else hint_words(verdict.hint, lang=lang)
+        if verdict.refutation is None:
+            words = lang.gettext(
+                "**{move}** is not it. Hint: {hint} Try again.", move=verdict.move, hint=hint
+            )
+        else:
+            words = lang.gettext(
+                "**{move}** is not it: {why}. Hint: {hint} Try again.",
+                move=verdict.move,
+                why=refutation_words(verdict.refutation, lang=lang),
+                hint=hint,
+            )
         if rated is not None:
-            words += f"\nThis puzzle counts as missed: your {rating_change(rated)}."
+            words += "\n" + lang.gettext(
+                "This puzzle counts as missed: your {change}.",
+                change=rating_change(rated, lang=lang),
+            )
     solved = verdict.correct and verdict.solved
     game = position_of(puzzle, judged.line)
     answered = not solved and tried is None
     controls = (
-        (next_button(puzzle.variant),)
+        (next_button(puzzle.variant, lang=lang),)
         if solved
-        else piece_controls(puzzle.id, len(judged.line), game)
+        else piece_controls(puzzle.id, len(judged.line), game, lang=lang)
     )
     # Said on every board, since a click replaces the words that set the task.
-    footer = "" if solved else f"\n-# Puzzle {puzzle.id}: {prompt(puzzle)}"
+    footer = ""
+    if not solved:
+        footer = "\n-# " + lang.gettext(
+            "Puzzle {puzzle}: {task}", puzzle=puzzle.id, task=prompt(puzzle, lang=lang)
+        )
     post = Post(
         content=words + footer,
-        picture=picture(puzzle.id, game, look, tried, answered=answered),
+        picture=picture(puzzle.id, game, look, tried, answered=answered, lang=lang),
         controls=controls,
         private=not in_place,
     )
@@ -394,36 +569,51 @@ def judged(judged: Judged, look: BoardLook, *, in_place: bool = False) -> list[D
 
 @refusal_words.register
 def _(refusal: DailyNeedsServer, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "The daily puzzle belongs to a server: ask in a server channel."
+    return lang.gettext("The daily puzzle belongs to a server: ask in a server channel.")
 
 
 @refusal_words.register
 def _(refusal: AllTried, lang: Language = ENGLISH_LANGUAGE) -> str:
-    of = f" of {get_variant(refusal.variant).title}" if refusal.variant else ""
-    return f"You have tried every puzzle{of}. Try `/tafl puzzle daily:True`, or another variant."
+    values = {
+        "command": lang.command("tafl puzzle"),
+        "option": lang.pgettext("option name", "daily"),
+    }
+    if refusal.variant:
+        return lang.gettext(
+            "You have tried every puzzle of {variant}. Try `{command} {option}:True`, or "
+            "another variant.",
+            variant=variant_title(refusal.variant, lang),
+            **values,
+        )
+    return lang.gettext(
+        "You have tried every puzzle. Try `{command} {option}:True`, or another variant.",
+        **values,
+    )
 
 
 @refusal_words.register
 def _(refusal: PuzzleClosed, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
-        f"Puzzle {refusal.puzzle_id} is no longer open. `/tafl puzzle` shows the one you are on,"
-        " or a new one."
+    return lang.gettext(
+        "Puzzle {puzzle} is no longer open. `{command}` shows the one you are on, or a new one.",
+        puzzle=refusal.puzzle_id,
+        command=lang.command("tafl puzzle"),
     )
 
 
 @refusal_words.register
 def _(refusal: StaleBoard, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
+    return lang.gettext(
         "That board is out of date: your puzzle has moved on since. Use its newest board, or "
-        "`/tafl puzzle` to show it again."
+        "`{command}` to show it again.",
+        command=lang.command("tafl puzzle"),
     )
 
 
 @refusal_words.register
 def _(refusal: IllegalMove, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"Illegal move: {refusal.detail}"
+    return lang.gettext("Illegal move: {detail}", detail=refusal.detail)
 
 
 @refusal_words.register
 def _(refusal: PieceStuck, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "That piece cannot move now; choose another."
+    return lang.gettext("That piece cannot move now; choose another.")
