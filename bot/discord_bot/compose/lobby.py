@@ -116,7 +116,7 @@ LOBBY_TIMES = {time_words(seconds): seconds for seconds in LOBBY_MOVE_SECONDS}
 
 def rated_word(rated: bool, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``rated`` or ``unrated`` (a game)."""
-    return lang.gettext("rated") if rated else lang.gettext("unrated")
+    return lang.pgettext("a game", "rated") if rated else lang.pgettext("a game", "unrated")
 
 
 def side_name(side: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:

@@ -306,7 +306,9 @@ def settings_answer(shown: SettingsShown, *, lang: Language) -> list[Answer]:
         ),
         Field(
             lang.gettext("Games against the AI"),
-            lang.gettext("rated") if settings.rated_ai_games else lang.gettext("unrated"),
+            lang.pgettext("games against the AI", "rated")
+            if settings.rated_ai_games
+            else lang.pgettext("games against the AI", "unrated"),
             inline=False,
         ),
         Field(
