@@ -1,0 +1,156 @@
+"""A game's messages in French: the boards, moves, endings, offers, menus, captions, refusals
+and the error funnel's own words come out in a French tafl club's words, and every string of
+the games' modules has its French translation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from test_compose_board import AI, ANN, BO, moved, record, state
+
+from bot.discord_bot.app.errors import Refused
+from bot.discord_bot.app.games import IllegalMove, NotYourTurn, Offer, OfferMade
+from bot.discord_bot.compose import board, catalogs
+from bot.discord_bot.compose.errors import refusal_words, slow_down, storage_words
+from bot.discord_bot.compose.language import LOCALES_DIR, Languages
+from bot.discord_bot.compose.post import BoardPost, Button, Notice, OfferPost
+from bot.discord_bot.table import friendly_message
+from bot.engine import Outcome, Side, Termination
+from bot.render import Call
+from bot.storage import (
+    DatabaseUnavailable,
+    FinishedGame,
+    GameOutcome,
+    GameResult,
+    GameStatus,
+    PlayerPreferences,
+    TableEnding,
+)
+
+FR = Languages().language("fr")
+GAMES_MODULES = ("compose/board.py", "compose/errors.py")
+
+
+def test_a_board_in_french() -> None:
+    played = moved("d1-c1")
+    post, notice = board.board_posts(state(played), ["⚫ <@1> played `d1-c1`"], lang=FR)
+    assert isinstance(post, BoardPost)
+    shown = post.post
+    assert shown.content == "⚪ <@2>, à vous de jouer avec les défenseurs."
+    card = shown.card
+    assert card is not None
+    assert card.title == "Brandubh · partie n°7 · 1. d1-c1"
+    assert [(f.name, f.value) for f in card.fields] == [
+        ("Attaquants ⚫", "<@1> · 0 pions perdus sur 8"),
+        ("Défenseurs ⚪", "<@2> · 0 pions perdus sur 4"),
+    ]
+    assert card.footer == "/tafl coup, ou le bouton Jouer · /tafl règles explique le jeu"
+    assert [c.label for c in shown.controls if isinstance(c, Button)] == [
+        "Jouer",
+        "Retourner le plateau",
+        "Proposer la nulle",
+        "Abandonner",
+    ]
+    assert shown.text_board is not None and "voici le plateau en texte" in shown.text_board
+    caption = shown.picture.view.caption if shown.picture is not None else None
+    assert caption is not None and (caption.attackers, caption.defenders) == ("Ann", "Bo")
+    assert isinstance(notice, Notice)
+    assert notice.post.content == (
+        "À vous de jouer dans la partie n°7 (Brandubh) contre Ann : <#70>"
+    )
+
+
+def test_moves_and_endings_in_french() -> None:
+    played = moved("d1-c1", "d3-c3")
+    lines = board.describe_move(state(played), played.history[-1], lang=FR)
+    assert lines == ["⚪ <@2> a joué `d3-c3`"]
+    rec = replace(
+        record(played),
+        status=GameStatus.FINISHED,
+        result=GameResult.DEFENDERS,
+        reason=TableEnding.RESIGNATION,
+    )
+    ended = state(played, rec)
+    words = board.describe_end(ended, FinishedGame(rec, ()), lang=FR)
+    assert words == ["<@1> abandonne : **<@2> gagne** avec les défenseurs."]
+    [post] = board.board_posts(ended, words, over=True, lang=FR)
+    assert isinstance(post, BoardPost) and post.post.card is not None
+    assert post.post.card.title.endswith("· Victoire des défenseurs (abandon)")
+    assert [c.label for c in post.post.controls if isinstance(c, Button)] == ["Revanche"]
+    assert post.post.picture is not None
+    caption = post.post.picture.view.caption
+    assert caption is not None and caption.status == "Victoire des défenseurs : abandon"
+    assert board.game_over(rec, lang=FR) == (
+        "La partie n°7 est terminée : Bo a gagné avec les défenseurs (abandon)."
+    )
+
+
+def test_the_captions_words_in_french() -> None:
+    words = board.caption_words(FR)
+    assert (words.attackers, words.defenders) == ("Attaquants", "Défenseurs")
+    assert words.status(Call.RAICHI) == "Raichi !"
+    assert words.status(Call.KING_IN_DANGER) == "Roi en danger !"
+    assert words.status(Outcome(Side.ATTACKERS, Termination.KING_CAPTURED)) == (
+        "Victoire des attaquants : roi pris"
+    )
+    agreed = GameOutcome(None, TableEnding.AGREED_DRAW)
+    assert board.caption_ending(agreed, lang=FR) == "Nulle : par accord"
+
+
+def test_offers_menus_and_reminders_in_french() -> None:
+    played = moved("d1-c1", "d3-c3")
+    made = OfferMade(state(played), Offer("draw", 1, 2))
+    [offer] = board.offer_posts(made, lang=FR)
+    assert isinstance(offer, OfferPost)
+    assert offer.post.content == "<@2>, <@1> vous propose la nulle."
+    assert [c.label for c in offer.post.controls if isinstance(c, Button)] == [
+        "Accepter",
+        "Refuser",
+    ]
+    prompt = board.piece_prompt(state(played), lang=FR)
+    assert prompt.content == "Quelle pièce ? (Ou tapez `/tafl coup`.)"
+    bo = PlayerPreferences(2, notify=True)
+    ping, direct = board.reminder(
+        state(moved("d1-c1"), preferences=(bo,)), 70, 1234, lang=FR, mover_lang=FR
+    )
+    assert "à vous de jouer dans la partie n°7" in (ping.post.content or "")  # type: ignore[attr-defined]
+    assert "Il vous reste peu de temps" in (direct.post.content or "")  # type: ignore[attr-defined]
+    assert board.resign_question(7, lang=FR).post.content == (
+        "Abandonner la partie n°7 ? Votre adversaire gagne."
+    )
+    assert board.plain_name(AI, lang=FR) == "IA Tafl (facile)"
+
+
+def test_refusals_and_the_funnels_words_in_french() -> None:
+    turn = NotYourTurn(BO, Side.DEFENDERS, across=False)
+    assert refusal_words(turn, FR) == (
+        "Ce n'est pas votre tour : c'est à <@2> de jouer avec les défenseurs."
+    )
+    assert refusal_words(IllegalMove("e1-e9"), FR).startswith("Coup interdit : ")
+    assert friendly_message(Refused(turn), FR) == refusal_words(turn, FR)
+    assert friendly_message(DatabaseUnavailable("games", "down"), FR) == storage_words(
+        DatabaseUnavailable("games", "down"), FR
+    )
+    assert storage_words(DatabaseUnavailable("games", "down"), FR).startswith("Le bot ne peut pas")
+    assert slow_down(2.2, FR) == "Doucement : vous pourrez le refaire dans 3 s."
+    assert ANN.display_name == "Ann"
+
+
+def test_every_string_of_the_games_is_translated_in_french() -> None:
+    template = catalogs.read(catalogs.TEMPLATE)
+    french = catalogs.read(LOCALES_DIR / "fr.po", "fr")
+    mine = [
+        message
+        for message in template
+        if message.id
+        and any(module in path for path, _ in message.locations for module in GAMES_MODULES)
+    ]
+    assert len(mine) > 150
+    missing = []
+    for message in mine:
+        translated = french.get(message.id, context=message.context)
+        strings = () if translated is None else translated.string
+        forms = (strings,) if isinstance(strings, str) else tuple(strings)
+        if translated is None or translated.fuzzy or not all(forms):
+            missing.append(message.id)
+    assert missing == []
