@@ -346,7 +346,8 @@ class Play(commands.Cog):
         while it thinks, so no "thinking" message is left behind."""
         game = played.game
         lang = await self.board_language(game)
-        reader = lang if interaction is None else self.table.reader(interaction)
+        # Only the menu's own words, after a click, are the mover's alone.
+        reader = self.table.reader(interaction) if clicked and interaction is not None else lang
         if played.finished is not None:
             self.ai.cancel(game.id)
         elif ai_to_move(game):
@@ -425,7 +426,10 @@ class Play(commands.Cog):
         and a direct message if they asked for one."""
         game = await self.games.state(live)
         lang = await self.board_language(game)
-        mover_lang = await self.mover_language(game)
+        mover = game.record.player(game.game.turn.value)
+        mover_lang = None
+        if not mover.is_ai and mover.user_id is not None:
+            mover_lang = await self.table.player_language(mover.user_id)
         deliveries = board.reminder(game, channel_id, deadline, lang=lang, mover_lang=mover_lang)
         await self.table.deliver(None, deliveries)
 
@@ -436,10 +440,15 @@ class Play(commands.Cog):
         return await self.table.channel_language(game.record.guild_id)
 
     async def mover_language(self, game: GameState) -> Language | None:
-        """The language the player to move reads their direct messages in (``None``: the AI
-        is to move, nobody is told)."""
-        mover = game.record.player(game.game.turn.value)
-        if mover.is_ai or mover.user_id is None or game.game.is_over:
+        """The language the player to move reads their direct messages in (``None``: nobody is
+        told: the AI is to move, the game is against the AI or over, or the player has not
+        asked for direct messages, as far as the game's board options say)."""
+        record = game.record
+        mover = record.player(game.game.turn.value)
+        if mover.user_id is None or record.attackers.is_ai or record.defenders.is_ai:
+            return None
+        theirs = next((p for p in game.preferences if p.user_id == mover.user_id), None)
+        if game.game.is_over or (theirs is not None and not theirs.notify):
             return None
         return await self.table.player_language(mover.user_id)
 
