@@ -508,7 +508,7 @@ class FakeDiscord:
         group: str | None = None,
         subcommand: str | None = None,
         options: Mapping[str, object] | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Dispatch ``/command [group] [subcommand]`` with ``options`` as Discord would.
 
@@ -526,7 +526,7 @@ class FakeDiscord:
             subcommand,
             options or {},
             None,
-            locale,
+            user.locale if locale is None else locale,
         )
 
     async def send_autocomplete(
@@ -732,6 +732,7 @@ class FakeDiscord:
             data=data,
             message=message,
             name=data["custom_id"],
+            locale=user.locale,
         )
         self._dispatch(interaction)
         return interaction
