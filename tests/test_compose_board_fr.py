@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from helpers import game
 from test_compose_board import AI, ANN, BO, moved, record, state
 
 from bot.discord_bot.app.errors import Refused
@@ -15,7 +16,7 @@ from bot.discord_bot.compose.errors import refusal_words, slow_down, storage_wor
 from bot.discord_bot.compose.language import LOCALES_DIR, Languages
 from bot.discord_bot.compose.post import BoardPost, Button, Notice, OfferPost
 from bot.discord_bot.table import friendly_message
-from bot.engine import Outcome, Side, Termination
+from bot.engine import Game, Outcome, Side, TaflError, Termination
 from bot.render import Call
 from bot.storage import (
     DatabaseUnavailable,
@@ -41,8 +42,8 @@ def test_a_board_in_french() -> None:
     assert card is not None
     assert card.title == "Brandubh · partie n°7 · 1. d1-c1"
     assert [(f.name, f.value) for f in card.fields] == [
-        ("Attaquants ⚫", "<@1> · 0 pions perdus sur 8"),
-        ("Défenseurs ⚪", "<@2> · 0 pions perdus sur 4"),
+        ("Attaquants ⚫", "<@1> · 0 pion perdu sur 8"),
+        ("Défenseurs ⚪", "<@2> · 0 pion perdu sur 4"),
     ]
     assert card.footer == "/tafl coup, ou le bouton Jouer · /tafl règles explique le jeu"
     assert [c.label for c in shown.controls if isinstance(c, Button)] == [
@@ -154,3 +155,42 @@ def test_every_string_of_the_games_is_translated_in_french() -> None:
         if translated is None or translated.fuzzy or not all(forms):
             missing.append(message.id)
     assert missing == []
+
+
+ILLEGAL = {
+    "brandubh": ("a1-a2", "d1-e2", "d1-d1", "d4-d5", "zz", "e9", "d7-a7", "b4", "d2-d1", "c4-c5"),
+    "tablut": ("e2-e3", "e3-e4"),
+}
+"""Moves the rules refuse for every kind of reason, from the start of these variants."""
+
+
+def test_the_rules_reasons_read_as_the_engine_says_them_in_english_and_in_french() -> None:
+    seen = set()
+    for variant, moves in ILLEGAL.items():
+        for move in moves:
+            position = Game(variant)
+            try:
+                position.parse_move(move)
+            except TaflError as error:
+                refusal = IllegalMove(str(error), error.kind, error.values)
+            else:
+                raise AssertionError(f"{move} is legal in {variant}")
+            seen.add(refusal.kind)
+            assert refusal.kind in board.RULES_WORDS, refusal
+            english = refusal_words(refusal)
+            assert english == f"Illegal move: {refusal.reason}"  # the engine's words, as before
+            french = refusal_words(refusal, FR)
+            assert french.startswith("Coup interdit : ") and "there is" not in french, french
+    assert len(seen) >= 8, seen
+    over = game("brandubh", "K:b1 t:d7 T:e5", "defenders")
+    over.play("b1-a1")  # the king escapes: the defenders have won
+    gone = None
+    try:
+        over.parse_move("d7-d6")
+    except TaflError as error:
+        gone = IllegalMove(str(error), error.kind, error.values)
+    assert gone is not None
+    assert refusal_words(gone) == f"Illegal move: {gone.reason}"
+    assert "la partie est terminée (les défenseurs ont gagné : fuite du roi)" in refusal_words(
+        gone, FR
+    )

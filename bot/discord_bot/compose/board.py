@@ -411,6 +411,11 @@ SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
 TONE = {Side.ATTACKERS: Tone.ATTACKERS, Side.DEFENDERS: Tone.DEFENDERS}
 
 
+def timestamp(seconds: float) -> str:
+    """A moment as Discord shows it to each reader, relative to now ("in 2 hours")."""
+    return f"<t:{int(seconds)}:R>"
+
+
 def mention(who: Participant, name: str) -> str:
     """A ping for a person, the plain name (``name``) for the AI."""
     return name if who.is_ai else f"<@{who.user_id}>"
@@ -766,9 +771,8 @@ def whose_turn(
         )
     deadline = game.record.move_deadline
     if deadline is not None:
-        line += " " + lang.gettext(
-            "Time runs out {when}.", when=f"<t:{int(deadline.timestamp())}:R>"
-        )
+        when = timestamp(deadline.timestamp())
+        line += " " + lang.gettext("Time runs out {when}.", when=when)
     return line
 
 
@@ -1074,8 +1078,10 @@ def player_field(
     game across servers, the other server's player by name)."""
     position = game.game
     lost = position.lost(side)
-    return lang.gettext(
+    return lang.ngettext(
         "{player} · lost {lost} of {men}",
+        "{player} · lost {lost} of {men}",
+        lost,
         player=localize(who(game, side, lang=lang), game, shown, lang=lang),
         lost=lang.number(lost),
         men=lang.number(position.men(side) + lost),
@@ -1488,7 +1494,7 @@ def turn_notice(
         text = lang.gettext(
             "Your move in game #{id} ({rules}) against {opponent} (time runs out {when}): "
             "{channel}",
-            when=f"<t:{int(deadline.timestamp())}:R>",
+            when=timestamp(deadline.timestamp()),
             **values,
         )
     return [Notice(game.id, game.game.ply, mover.user_id, Post(content=text))]
@@ -1511,7 +1517,7 @@ def reminder(
             "⏰ {player}, your move in game #{id}: time runs out {when}.",
             player=who(game, side, lang=lang),
             id=game.id,
-            when=f"<t:{stamp}:R>",
+            when=timestamp(stamp),
         ),
         ping_mentioned=True,
     )
@@ -1529,7 +1535,7 @@ def reminder(
         else:
             text = told.gettext(
                 "⏰ Your time is running low in game #{id} (time runs out {when}): {channel}",
-                when=f"<t:{int(deadline.timestamp())}:R>",
+                when=timestamp(deadline.timestamp()),
                 **values,
             )
         deliveries.append(Direct(mover.user_id, Post(content=text)))
@@ -2007,7 +2013,7 @@ def _(refusal: NotYourTurn, lang: Language = ENGLISH_LANGUAGE) -> str:
         )
     else:
         whose = lang.gettext(
-            "{player} is to move with the {side}.", player=f"<@{mover.user_id}>", side=side
+            "{player} is to move with the {side}.", player=mention(mover, ""), side=side
         )
     if refusal.played is not None:
         return lang.gettext(
@@ -2030,7 +2036,68 @@ def _(refusal: AlreadyOver, lang: Language = ENGLISH_LANGUAGE) -> str:
 
 @refusal_words.register
 def _(refusal: IllegalMove, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return lang.gettext("Illegal move: {reason}", reason=refusal.reason)
+    reason = rules_words(refusal.kind, refusal.values, refusal.reason, lang)
+    return lang.gettext("Illegal move: {reason}", reason=reason)
+
+
+RULES_WORDS = {
+    "game drawn": N_("{move}: the game is over (drawn by {ending})"),
+    "game won": N_("{move}: the game is over (the {side} won: {ending})"),
+    "none can reach": N_("{move}: none of the {side}' pieces can move to {square}"),
+    "ambiguous": N_(
+        "{move}: {count} pieces can move to {square} ({options}); say which, e.g. {example}"
+    ),
+    "not a move": N_("{move} is not a move: write it like 'e1-e4' (from a square to a square)"),
+    "not a square": N_("{square} is not a square: expected a letter and a number like 'e4'"),
+    "square off the board": N_("{square} is off the board: squares run from a1 to {last}"),
+    "move: not a square": N_(
+        "{move}: {square} is not a square: expected a letter and a number like 'e4'"
+    ),
+    "move: square off the board": N_(
+        "{move}: {square} is off the board: squares run from a1 to {last}"
+    ),
+    "off the board": N_("{move}: that square is off the board"),
+    "no piece": N_("{move}: there is no piece on {square}"),
+    "not yours": N_("{move}: the piece on {square} belongs to the {other}; it is the {side}' turn"),
+    "same square": N_("{move}: the piece must move to another square"),
+    "not straight": N_(
+        "{move}: pieces move along a rank or a file, like a rook; {origin} and {target} share "
+        "neither"
+    ),
+    "blocked": N_("{move}: {square} blocks the path"),
+    "throne barred": N_("{move}: the king may not return to the throne ({square}) in {rules}"),
+    "throne stop": N_("{move}: only the king may stop on the throne ({square})"),
+    "throne pass": N_("{move}: only the king may pass through the throne ({square})"),
+    "corner": N_("{move}: only the king may enter a corner ({square})"),
+    "camp for attackers": N_("{move}: {square} is an attackers' camp; defenders never enter camps"),
+    "camp left": N_(
+        "{move}: {square} is a camp; an attacker that has left its camp may not enter one again"
+    ),
+    "other camp": N_(
+        "{move}: {square} belongs to another camp; no piece may cross from one camp to another"
+    ),
+    "not legal": N_("{move} is not a legal move here"),
+}
+"""Why the rules refuse a move, by the engine's kind of error (:func:`bot.engine.because`),
+in the players' words: the engine's own messages are its account, in English, for logs and
+tools."""
+
+
+def rules_words(
+    kind: str, values: Sequence[tuple[str, str]], reason: str, lang: Language = ENGLISH_LANGUAGE
+) -> str:
+    """Why the rules refuse a move, in ``lang``: the engine's ``kind`` of error with the
+    ``values`` it quotes; its own ``reason`` when the kind has no words here."""
+    words = RULES_WORDS.get(kind)
+    if words is None:
+        return reason
+    quoted = dict(values)
+    for name in ("side", "other"):
+        if name in quoted:
+            quoted[name] = side_name(Side(quoted[name]), lang)
+    if "ending" in quoted:
+        quoted["ending"] = ending_words(quoted["ending"], lang)
+    return lang.gettext(words, **quoted)
 
 
 @refusal_words.register
