@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from helpers import game
-from test_compose_board import AI, ANN, BO, moved, record, state
+from test_compose_board import AI, ANN, BO, moved, record, state, venue
 
 from bot.discord_bot.app.errors import Refused
 from bot.discord_bot.app.games import IllegalMove, NotYourTurn, Offer, OfferMade
@@ -194,3 +194,33 @@ def test_the_rules_reasons_read_as_the_engine_says_them_in_english_and_in_french
     assert "la partie est terminée (les défenseurs ont gagné : fuite du roi)" in refusal_words(
         gone, FR
     )
+
+
+def test_across_servers_each_venue_reads_the_game_in_its_servers_language() -> None:
+    played = moved("d1-c1")  # Bo is to move
+    venues = (venue("attackers", 11, "Nord", 110), venue("defenders", 22, "South", 220))
+    game = state(played, venues=venues)
+    english = Languages().language("en")
+    north, south, _, notice = board.board_posts(
+        game,
+        lambda lang: board.describe_move(game, played.history[-1], lang=lang),
+        lang=english,
+        venue_langs={11: FR, 22: english},
+        mover_lang=english,
+    )
+    assert isinstance(north, BoardPost) and isinstance(south, BoardPost)
+    assert north.post.content == "⚪ C'est à Bo (South) de jouer, avec les défenseurs."
+    assert north.post.card is not None and north.post.card.description == ("⚫ <@1> a joué `d1-c1`")
+    assert next(c.label for c in north.post.controls if isinstance(c, Button)) == "Jouer"
+    assert south.post.content == "⚪ <@2>, your move with the defenders."
+    assert south.post.card is not None and south.post.card.description == (
+        "⚫ Ann (Nord) played `d1-c1`"
+    )
+    assert isinstance(notice, Notice) and notice.post.content is not None
+    assert notice.post.content.startswith("Your move in game #7")
+    made = OfferMade(game, Offer("draw", 2, 1))
+    offer, told, _ = board.offer_posts(made, lang=english, venue_langs={11: FR})
+    assert isinstance(offer, OfferPost) and offer.post.content == (
+        "<@1>, Bo (South) vous propose la nulle."
+    )
+    assert told.post.content == "<@2> offers a draw: Ann (Nord) answers in their server."  # type: ignore[attr-defined]

@@ -204,8 +204,10 @@ class Play(commands.Cog):
 
     async def _offer(self, interaction: discord.Interaction, made: OfferMade) -> None:
         """A draw offer or takeback request, put to the opponent in the game's language."""
-        lang = await self.board_language(made.game)
-        await self.table.deliver(interaction, board.offer_posts(made, lang=lang))
+        lang = await self.table.interaction_language(interaction)
+        venue_langs = await self.venue_languages(made.game)
+        deliveries = board.offer_posts(made, lang=lang, venue_langs=venue_langs)
+        await self.table.deliver(interaction, deliveries)
 
     @app_commands.command(name="takeback", description="Take back your last move")
     async def takeback(self, interaction: discord.Interaction) -> None:
@@ -224,7 +226,11 @@ class Play(commands.Cog):
         taken = await self.games.take_back_against_ai(channel_id, interaction.user.id)
         lang = await self.board_language(taken.game)
         deliveries = board.after_takeback(
-            taken, reply_in=answering(interaction), ping=False, lang=lang
+            taken,
+            reply_in=answering(interaction),
+            ping=False,
+            lang=lang,
+            venue_langs=await self.venue_languages(taken.game),
         )
         await self.table.deliver(interaction, deliveries)
 
@@ -267,7 +273,9 @@ class Play(commands.Cog):
         self.ai.cancel(ended.game.id)
         lang = await self.board_language(ended.game)
         resigned = board.resigned(lang=self.table.reader(interaction))
-        await self.table.deliver(interaction, [resigned, *board.after_end(ended, lang=lang)])
+        venue_langs = await self.venue_languages(ended.game)
+        final = board.after_end(ended, lang=lang, venue_langs=venue_langs)
+        await self.table.deliver(interaction, [resigned, *final])
 
     async def on_piece_chosen(self, interaction: discord.Interaction, menu: PieceChoice) -> None:
         """Step two of click-to-move: show where the chosen piece can go."""
@@ -315,9 +323,10 @@ class Play(commands.Cog):
             else:
                 # The game has ended: announced even if the offer cannot be edited.
                 self.ai.cancel(ended.game.id)
+                venue_langs = await self.venue_languages(ended.game)
                 deliveries = [
                     board.agreed("draw", lang=lang),
-                    *board.after_end(ended, lang=lang),
+                    *board.after_end(ended, lang=lang, venue_langs=venue_langs),
                 ]
         else:
             taken = await self.games.answer_takeback(game_id, user_id, ply, button.accept)
@@ -325,8 +334,12 @@ class Play(commands.Cog):
             if isinstance(taken, Declined):
                 deliveries = board.declined(taken, lang=lang)
             else:
-                mover_lang = await self.mover_language(taken.game)
-                after = board.after_takeback(taken, lang=lang, mover_lang=mover_lang)
+                after = board.after_takeback(
+                    taken,
+                    lang=lang,
+                    mover_lang=await self.mover_language(taken.game),
+                    venue_langs=await self.venue_languages(taken.game),
+                )
                 deliveries = [board.agreed("takeback", lang=lang), *after]
         await self.table.deliver(interaction, deliveries)
 
@@ -367,6 +380,7 @@ class Play(commands.Cog):
             lang=lang,
             reader=reader,
             mover_lang=await self.mover_language(game),
+            venue_langs=await self.venue_languages(game),
         )
         await self.table.deliver(interaction, deliveries)
 
@@ -378,12 +392,17 @@ class Play(commands.Cog):
         self.ai.cancel(ended.game.id)
         reply_in = None if interaction is None else answering(interaction)
         lang = await self.board_language(ended.game)
-        await self.table.deliver(interaction, board.after_end(ended, reply_in=reply_in, lang=lang))
+        venue_langs = await self.venue_languages(ended.game)
+        deliveries = board.after_end(ended, reply_in=reply_in, lang=lang, venue_langs=venue_langs)
+        await self.table.deliver(interaction, deliveries)
 
     async def called_off(self, ended: Ended, words: str) -> None:
         """The final board of a game an organiser called off, saying why (``words``)."""
         lang = await self.board_language(ended.game)
-        deliveries = board.after_end(ended, lines=[words], why=board.CALLED_OFF, lang=lang)
+        venue_langs = await self.venue_languages(ended.game)
+        deliveries = board.after_end(
+            ended, lines=[words], why=board.CALLED_OFF, lang=lang, venue_langs=venue_langs
+        )
         await self.table.deliver(None, deliveries)
 
     async def show(
@@ -409,6 +428,7 @@ class Play(commands.Cog):
             reply_in=reply_in,
             lang=await self.board_language(game),
             mover_lang=await self.mover_language(game) if ping else None,
+            venue_langs=await self.venue_languages(game),
         )
         await self.table.deliver(interaction, deliveries)
 
@@ -438,6 +458,11 @@ class Play(commands.Cog):
     async def board_language(self, game: GameState) -> Language:
         """The language of a game's boards and news: its server's channels'."""
         return await self.table.channel_language(game.record.guild_id)
+
+    async def venue_languages(self, game: GameState) -> dict[int, Language]:
+        """The language of each venue's server of a game across servers (none in one
+        channel): each venue reads the game in its own server's language."""
+        return {v.guild_id: await self.table.channel_language(v.guild_id) for v in game.venues}
 
     async def mover_language(self, game: GameState) -> Language | None:
         """The language the player to move reads their direct messages in (``None``: nobody is
@@ -508,6 +533,7 @@ class Play(commands.Cog):
                 answer=interaction is not None,
                 lang=lang,
                 mover_lang=mover_lang,
+                venue_langs=None if game is None else await self.venue_languages(game),
             )
             await self.table.deliver(interaction, deliveries)
 

@@ -12,7 +12,7 @@ in the event, so this module is tested on its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import ClassVar
@@ -1371,9 +1371,14 @@ def target_controls(
 # ---------------------------------------------------------------------------- the boards
 
 
+Lines = Sequence[str] | Callable[[Language], Sequence[str]]
+"""A board's words: written already, or written for each venue's language (a game across
+servers, whose venues may read different languages)."""
+
+
 def board_posts(
     game: GameState,
-    lines: Sequence[str],
+    lines: Lines,
     *,
     over: bool = False,
     flip: bool = False,
@@ -1382,6 +1387,7 @@ def board_posts(
     reply_in: int | None = None,
     lang: Language = ENGLISH_LANGUAGE,
     mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """The game's new board with ``lines``, then what follows it: one board in the game's
     channel, or across servers one in each venue (only ``only``'s side, when given), each
@@ -1394,8 +1400,8 @@ def board_posts(
     ``ping`` mentions the player to move with a notification; without it (a board asked for by
     anyone) the mention is only a name. ``over``: the game's final board. ``flip`` turns the
     board around from the look it is drawn in. ``lang``: the language of the channels the board
-    is posted in; ``mover_lang``: the one the player to move reads their notice in (by default
-    ``lang``).
+    is posted in, unless ``venue_langs`` gives a venue's server (by its id) another;
+    ``mover_lang``: the one the player to move reads their notice in (by default ``lang``).
     """
     deliveries: list[Delivery] = []
     notice_lang = lang if mover_lang is None else mover_lang
@@ -1409,7 +1415,10 @@ def board_posts(
     for shown in sorted(game.venues, key=lambda v: v != here):
         if (only is not None and shown.side != only) or shown.gone_at is not None:
             continue
-        deliveries.append(_board_in(game, shown, lines, over, flip, ping, shown == here, lang))
+        shown_lang = (venue_langs or {}).get(shown.guild_id, lang)
+        deliveries.append(
+            _board_in(game, shown, lines, over, flip, ping, shown == here, shown_lang)
+        )
     if only is None:
         deliveries.append(Changed(game.id))
     mover = venue(game, game.game.turn)
@@ -1421,7 +1430,7 @@ def board_posts(
 def _board_in(
     game: GameState,
     shown: Venue | None,
-    lines: Sequence[str],
+    lines: Lines,
     over: bool,
     flip: bool,
     ping: bool,
@@ -1430,7 +1439,8 @@ def _board_in(
 ) -> BoardPost:
     """:func:`board_posts` in one place: the game's channel (``shown`` ``None``), or a venue
     of a game across servers."""
-    words = [localize(line, game, shown, lang=lang) for line in lines]
+    written = lines(lang) if callable(lines) else lines
+    words = [localize(line, game, shown, lang=lang) for line in written]
     if not over:
         words.append(whose_turn(game, shown, lang=lang))
     owner = None if shown is None else player(game, Side(shown.side))
@@ -1606,6 +1616,7 @@ def after_move(
     lang: Language = ENGLISH_LANGUAGE,
     reader: Language | None = None,
     mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """Everything a move brings when nobody else moves at once: the menu's words (``clicked``:
     the move was chosen in the menus; in ``reader``, the mover's language, by default
@@ -1620,11 +1631,12 @@ def after_move(
     over = played.finished is not None
     deliveries += board_posts(
         played.game,
-        move_words(played, lang=lang),
+        lambda shown: move_words(played, lang=shown),
         over=over,
         reply_in=reply_in,
         lang=lang,
         mover_lang=mover_lang,
+        venue_langs=venue_langs,
     )
     return deliveries
 
@@ -1683,14 +1695,18 @@ def after_end(
     lines: Sequence[str] | None = None,
     why: str = GAME_OVER,
     lang: Language = ENGLISH_LANGUAGE,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """A game ended by the players, the clock or an organiser: its offers withdrawn (``why``),
     and its final board whose words say how it ended (``lines``: other words than the
     result's, a call-off's)."""
     game = ended.game
-    words = describe_end(game, ended.finished, lang=lang) if lines is None else list(lines)
+
+    def words(shown: Language) -> Sequence[str]:
+        return describe_end(game, ended.finished, lang=shown) if lines is None else lines
+
     return withdrawn_offers(game, ended.withdrawn, why, lang=lang) + board_posts(
-        game, words, over=True, reply_in=reply_in, lang=lang
+        game, words, over=True, reply_in=reply_in, lang=lang, venue_langs=venue_langs
     )
 
 
@@ -1701,44 +1717,52 @@ def after_takeback(
     ping: bool = True,
     lang: Language = ENGLISH_LANGUAGE,
     mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """Moves taken back: the offers made at a position that is gone withdrawn, and the board."""
     return withdrawn_offers(taken.game, taken.withdrawn, TAKEN_BACK, lang=lang) + board_posts(
         taken.game,
-        [describe_takeback(taken, lang=lang)],
+        lambda shown: [describe_takeback(taken, lang=shown)],
         reply_in=reply_in,
         ping=ping,
         lang=lang,
         mover_lang=mover_lang,
+        venue_langs=venue_langs,
     )
 
 
-def offer_posts(made: OfferMade, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
+def offer_posts(
+    made: OfferMade,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    venue_langs: Mapping[int, Language] | None = None,
+) -> list[Delivery]:
     """A draw offer or takeback request put to the opponent, pinging only them: as the answer
-    to the asker, or across servers in the opponent's own venue (the asker told where it
-    went)."""
+    to the asker (in ``lang``), or across servers in the opponent's own venue (in its server's
+    language, from ``venue_langs``; the asker told where it went)."""
     game, offer = made.game, made.offer
     asker = offer.user_id
     side = side_of(game, asker)
     assert side is not None
     opponent = player(game, side.other)
-    values = {"opponent": who(game, side.other, lang=lang), "player": f"<@{asker}>"}
+    theirs = venue(game, side.other)
+    shown = lang if theirs is None else (venue_langs or {}).get(theirs.guild_id, lang)
+    values = {"opponent": who(game, side.other, lang=shown), "player": f"<@{asker}>"}
     if offer.kind == "draw":
-        text = lang.gettext("{opponent}, {player} offers a draw.", **values)
+        text = shown.gettext("{opponent}, {player} offers a draw.", **values)
     else:
-        text = lang.gettext(
+        text = shown.gettext(
             "{opponent}, {player} {request}.",
-            request=takeback_request(game, made.moves, lang=lang),
+            request=takeback_request(game, made.moves, lang=shown),
             **values,
         )
-    controls = offer_controls(offer.kind, game.id, offer.ply, lang=lang)
+    controls = offer_controls(offer.kind, game.id, offer.ply, lang=shown)
     pings = (opponent.user_id or 0,)
-    theirs = venue(game, side.other)
     if theirs is None:
         post = Post(content=text, controls=controls, pings=pings)
         return [OfferPost(game.id, offer.kind, offer.ply, post)]
     # Across servers: the buttons go to the other player, in their own server.
-    post = Post(content=localize(text, game, theirs, lang=lang), controls=controls, pings=pings)
+    post = Post(content=localize(text, game, theirs, lang=shown), controls=controls, pings=pings)
     where = {"player": f"<@{asker}>", "opponent": stranger(game, side.other, lang=lang)}
     if offer.kind == "draw":
         told = lang.gettext("{player} offers a draw: {opponent} answers in their server.", **where)
@@ -1850,6 +1874,7 @@ def after_ai(
     answer: bool = False,
     lang: Language = ENGLISH_LANGUAGE,
     mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """What the AI's turn brings, with ``lines`` (what led to it, e.g. the player's move): one
     board with its move; or, when it could not move, the board with why (just the words once
@@ -1860,9 +1885,14 @@ def after_ai(
     played = reply.played
     if played is not None:
         over = played.finished is not None
-        words = [*lines, *move_words(played, lang=lang)]
         return offers_after_move(played, lang=lang) + board_posts(
-            played.game, words, over=over, reply_in=reply_in, lang=lang, mover_lang=mover_lang
+            played.game,
+            lambda shown: [*lines, *move_words(played, lang=shown)],
+            over=over,
+            reply_in=reply_in,
+            lang=lang,
+            mover_lang=mover_lang,
+            venue_langs=venue_langs,
         )
     if reply.failed or reply.refused is not None:
         failed = (
@@ -1873,7 +1903,12 @@ def after_ai(
         words = [*lines, failed]
         if reply.game is not None:
             return board_posts(
-                reply.game, words, reply_in=reply_in, lang=lang, mover_lang=mover_lang
+                reply.game,
+                words,
+                reply_in=reply_in,
+                lang=lang,
+                mover_lang=mover_lang,
+                venue_langs=venue_langs,
             )
     else:
         words = list(lines)
