@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from helpers import game
 from test_compose_board import AI, ANN, BO, moved, record, state, venue
 
@@ -137,9 +138,10 @@ def test_refusals_and_the_funnels_words_in_french() -> None:
     assert ANN.display_name == "Ann"
 
 
-def test_every_string_of_the_games_is_translated_in_french() -> None:
+@pytest.mark.parametrize("code", ["fr", "es", "de", "sv"])
+def test_every_string_of_the_games_is_translated(code: str) -> None:
     template = catalogs.read(catalogs.TEMPLATE)
-    french = catalogs.read(LOCALES_DIR / "fr.po", "fr")
+    catalogue = catalogs.read(LOCALES_DIR / f"{code}.po", code)
     mine = [
         message
         for message in template
@@ -149,7 +151,7 @@ def test_every_string_of_the_games_is_translated_in_french() -> None:
     assert len(mine) > 150
     missing = []
     for message in mine:
-        translated = french.get(message.id, context=message.context)
+        translated = catalogue.get(message.id, context=message.context)
         strings = () if translated is None else translated.string
         forms = (strings,) if isinstance(strings, str) else tuple(strings)
         if translated is None or translated.fuzzy or not all(forms):
@@ -224,3 +226,37 @@ def test_across_servers_each_venue_reads_the_game_in_its_servers_language() -> N
         "<@1>, Bo (South) vous propose la nulle."
     )
     assert told.post.content == "<@2> offers a draw: Ann (Nord) answers in their server."  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("code", "turn", "resigned"),
+    [
+        (
+            "es",
+            "⚪ <@2>, te toca con los defensores.",
+            "<@1> abandonó: **<@2> gana** con los defensores.",
+        ),
+        (
+            "de",
+            "⚪ <@2>, du bist am Zug, als Verteidiger.",
+            "<@1> hat aufgegeben: **<@2> gewinnt** als Verteidiger.",
+        ),
+        (
+            "sv",
+            "⚪ <@2>, det är ditt drag med försvararna.",
+            "<@1> gav upp: **<@2> vinner** med försvararna.",
+        ),
+    ],
+)
+def test_a_board_and_its_ending_in_the_other_languages(code: str, turn: str, resigned: str) -> None:
+    lang = Languages().language(code)
+    played = moved("d1-c1")
+    post, _ = board.board_posts(state(played), [], lang=lang)
+    assert isinstance(post, BoardPost) and post.post.content == turn
+    rec = replace(
+        record(played),
+        status=GameStatus.FINISHED,
+        result=GameResult.DEFENDERS,
+        reason=TableEnding.RESIGNATION,
+    )
+    assert board.describe_end(state(played, rec), FinishedGame(rec, ()), lang=lang)[0] == resigned
