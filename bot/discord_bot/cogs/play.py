@@ -42,6 +42,7 @@ from ..compose.board import (
     MOVE_MAX_LENGTH,
     ConfirmResign,
     GameAction,
+    Lines,
     OfferAnswer,
     PieceChoice,
     TargetChoice,
@@ -408,15 +409,16 @@ class Play(commands.Cog):
     async def show(
         self,
         live: LiveGame,
-        lines: Sequence[str],
+        lines: Lines,
         *,
         interaction: discord.Interaction | None = None,
         flip: bool = False,
         ping: bool = True,
         only: str | None = None,
     ) -> None:
-        """The game's board with ``lines`` (see :func:`..compose.board.board_posts`), as the
-        answer to ``interaction`` when given: a new game's first board, or one posted again."""
+        """The game's board with ``lines`` (see :func:`..compose.board.board_posts`: written
+        already, or for a language), as the answer to ``interaction`` when given: a new game's
+        first board, or one posted again."""
         game = await self.games.state(live)
         reply_in = None if interaction is None else answering(interaction)
         deliveries = board.board_posts(
@@ -433,11 +435,15 @@ class Play(commands.Cog):
         await self.table.deliver(interaction, deliveries)
 
     async def open_game(
-        self, live: LiveGame, lines: Sequence[str], interaction: discord.Interaction | None
+        self, live: LiveGame, lines: Lines, interaction: discord.Interaction | None
     ) -> None:
-        """Post a new game's first board; when the AI moves first, its move comes on it."""
+        """Post a new game's first board (``lines``: written already, or for a language);
+        when the AI moves first, its move comes on it."""
         if live.to_move.is_ai:
-            await self._ai_reply(self.games.peek(live), lines, interaction)
+            game = self.games.peek(live)
+            if callable(lines):  # a game against the AI is played in one channel
+                lines = lines(await self.board_language(game))
+            await self._ai_reply(game, lines, interaction)
         else:
             await self.show(live, lines, interaction=interaction)
 
