@@ -11,11 +11,20 @@ from helpers import game
 from test_compose_board import AI, ANN, BO, moved, record, state, venue
 
 from bot.discord_bot.app.errors import Refused
-from bot.discord_bot.app.games import IllegalMove, NotYourTurn, Offer, OfferMade
+from bot.discord_bot.app.games import Declined, IllegalMove, NotYourTurn, Offer, OfferMade
 from bot.discord_bot.compose import board, catalogs
 from bot.discord_bot.compose.errors import refusal_words, slow_down, storage_words
 from bot.discord_bot.compose.language import LOCALES_DIR, Languages
-from bot.discord_bot.compose.post import BoardPost, Button, Notice, OfferPost
+from bot.discord_bot.compose.post import (
+    BoardPost,
+    Button,
+    Message,
+    Notice,
+    OfferPost,
+    Place,
+    Post,
+    Update,
+)
 from bot.discord_bot.table import friendly_message
 from bot.engine import Game, Outcome, Side, TaflError, Termination
 from bot.render import Call
@@ -260,3 +269,14 @@ def test_a_board_and_its_ending_in_the_other_languages(code: str, turn: str, res
         reason=TableEnding.RESIGNATION,
     )
     assert board.describe_end(state(played, rec), FinishedGame(rec, ()), lang=lang)[0] == resigned
+
+
+def test_an_offer_declined_across_servers_is_told_in_each_servers_language() -> None:
+    venues = (venue("attackers", 11, "Nord", 110), venue("defenders", 22, "South", 220))
+    game = state(moved("d1-c1"), venues=venues)
+    english = Languages().language("en")
+    answer, told, _ = board.declined(
+        Declined(game, "draw", 2), lang=english, venue_langs={11: FR, 22: english}
+    )
+    assert answer == Update(Post(content="<@2> declined the draw."))
+    assert told == Message(Place(110), Post(content="Bo (South) a refusé la nulle."))

@@ -320,7 +320,7 @@ class Play(commands.Cog):
             ended = await self.games.answer_draw(game_id, user_id, ply, button.accept)
             lang = await self.board_language(ended.game)
             if isinstance(ended, Declined):
-                deliveries = board.declined(ended, lang=lang)
+                deliveries = await self._declined(interaction, ended)
             else:
                 # The game has ended: announced even if the offer cannot be edited.
                 self.ai.cancel(ended.game.id)
@@ -333,7 +333,7 @@ class Play(commands.Cog):
             taken = await self.games.answer_takeback(game_id, user_id, ply, button.accept)
             lang = await self.board_language(taken.game)
             if isinstance(taken, Declined):
-                deliveries = board.declined(taken, lang=lang)
+                deliveries = await self._declined(interaction, taken)
             else:
                 after = board.after_takeback(
                     taken,
@@ -343,6 +343,17 @@ class Play(commands.Cog):
                 )
                 deliveries = [board.agreed("takeback", lang=lang), *after]
         await self.table.deliver(interaction, deliveries)
+
+    async def _declined(
+        self, interaction: discord.Interaction, refusal: Declined
+    ) -> list[Delivery]:
+        """An offer declined, said where it was made (the channel clicked in) and, across
+        servers, in the asker's venue: each in its server's language."""
+        return board.declined(
+            refusal,
+            lang=await self.table.interaction_language(interaction),
+            venue_langs=await self.venue_languages(refusal.game),
+        )
 
     # ------------------------------------------------------------------ what happens, announced
 

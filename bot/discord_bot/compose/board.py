@@ -1786,24 +1786,31 @@ def offer_posts(
     ]
 
 
-def declined(refusal: Declined, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
-    """An offer declined: the offer's message says so, and across servers the asker hears it
-    in their own venue."""
+def declined(
+    refusal: Declined,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    venue_langs: Mapping[int, Language] | None = None,
+) -> list[Delivery]:
+    """An offer declined: the offer's message says so (in ``lang``, its channel's), and across
+    servers the asker hears it in their own venue (in its server's language, from
+    ``venue_langs``)."""
     game, by = refusal.game, refusal.by
 
-    def said(who_: str) -> str:
+    def said(who_: str, lang: Language) -> str:
         if refusal.kind == "draw":
             return lang.gettext("{player} declined the draw.", player=who_)
         return lang.gettext("{player} refused the takeback.", player=who_)
 
-    deliveries: list[Delivery] = [Update(Post(content=said(f"<@{by}>")))]
+    deliveries: list[Delivery] = [Update(Post(content=said(f"<@{by}>", lang)))]
     side = side_of(game, by)
     asker = None if side is None else venue(game, side.other)
     if side is not None and asker is not None:
+        theirs = (venue_langs or {}).get(asker.guild_id, lang)
         deliveries.append(
             Message(
                 Place(asker.channel_id),
-                Post(content=said(stranger(game, side, lang=lang))),
+                Post(content=said(stranger(game, side, lang=theirs), theirs)),
             )
         )
         deliveries.append(Changed(game.id))
