@@ -139,9 +139,12 @@ class AlreadyOver(Refusal):
 
 @dataclass(frozen=True)
 class IllegalMove(Refusal):
-    """A move the rules forbid, and the engine's reason."""
+    """A move the rules forbid, and the engine's reason: in its words (``reason``), and as
+    what is wrong (``kind``) with the parts it quotes (``values``), for other words."""
 
     reason: str
+    kind: str = ""
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -828,7 +831,7 @@ class GameHub:
         except GameOverError:
             raise Refused(AlreadyOver()) from None
         except TaflError as error:
-            raise Refused(IllegalMove(str(error))) from None
+            raise Refused(IllegalMove(str(error), error.kind, error.values)) from None
         ply = game.ply
         try:
             appended = await self.storage.games.append_move(
