@@ -14,7 +14,6 @@ from bot.discord_bot.app.errors import Refused
 from bot.discord_bot.app.games import Declined, IllegalMove, NotYourTurn, Offer, OfferMade
 from bot.discord_bot.compose import board, catalogs
 from bot.discord_bot.compose.errors import refusal_words, slow_down, storage_words
-from bot.discord_bot.compose.language import LOCALES_DIR, Languages
 from bot.discord_bot.compose.post import (
     BoardPost,
     Button,
@@ -27,6 +26,7 @@ from bot.discord_bot.compose.post import (
 )
 from bot.discord_bot.table import friendly_message
 from bot.engine import Game, Outcome, Side, TaflError, Termination
+from bot.i18n.language import LOCALES_DIR, Languages
 from bot.render import Call
 from bot.storage import (
     DatabaseUnavailable,

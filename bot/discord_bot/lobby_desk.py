@@ -26,6 +26,7 @@ import discord
 
 from bot.storage import GameRecord, Venue
 
+from ..i18n.language import ENGLISH_LANGUAGE, Language
 from .app.games import LiveGame
 from .app.lobby import (
     AcrossStarted,
@@ -38,7 +39,6 @@ from .app.lobby import (
     VenueRequest,
 )
 from .compose import lobby as words
-from .compose.language import ENGLISH_LANGUAGE, Language
 from .table import Table, start_thread, venue_lost
 
 log = logging.getLogger(__name__)

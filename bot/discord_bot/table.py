@@ -42,12 +42,12 @@ from bot.render import BoardView, CrosstableView, render_crosstable, render_gif,
 from bot.render.chart import render_eval_chart
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
+from ..i18n.language import ENGLISH_LANGUAGE, Language, Languages
 from .app.challenges import MayNotOpenThreads, NoThreadHere, Where
 from .app.errors import Refused
 from .app.games import GameHub
 from .compose import errors as words
 from .compose.board import retired_board
-from .compose.language import ENGLISH_LANGUAGE, Language, Languages
 from .compose.post import (
     Animation,
     Answer,

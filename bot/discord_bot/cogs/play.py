@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.storage import DatabaseUnavailable, GameRecord, PuzzleAttempt, StorageError, Venue
 
+from ...i18n.language import Language
 from ..app.ai_turns import AIReply, AITurns
 from ..app.errors import Refused
 from ..app.games import (
@@ -47,7 +48,6 @@ from ..compose.board import (
     PieceChoice,
     TargetChoice,
 )
-from ..compose.language import Language
 from ..compose.post import Answer, Delivery, Update
 from ..table import Table, choices, participant_of
 

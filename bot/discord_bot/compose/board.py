@@ -56,6 +56,7 @@ from bot.storage import (
     Venue,
 )
 
+from ...i18n.language import CHOICE_NAME, ENGLISH_LANGUAGE, N_, Language
 from ..app.ai_turns import AIReply, AIThinking
 from ..app.games import (
     AIDeclinesDraws,
@@ -94,7 +95,6 @@ from ..app.games import (
     TakenBack,
 )
 from .errors import refusal_words, seconds_left
-from .language import CHOICE_NAME, ENGLISH_LANGUAGE, N_, Language
 from .post import (
     Answer,
     BoardPost,

@@ -17,6 +17,7 @@ from bot.ai import describe_levels
 from bot.engine import get_variant
 from bot.storage import Challenge, Participant
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.challenges import (
     AIGameStarted,
     AlreadyOffered,
@@ -44,7 +45,6 @@ from .board import ai_strength, plain_name
 from .board import mention as board_mention
 from .errors import refusal_words
 from .help import level_name, variant_title
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Choice, Control, Edit, Place, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls

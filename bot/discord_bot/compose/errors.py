@@ -26,8 +26,8 @@ from bot.storage import (
     StorageError,
 )
 
+from ...i18n.language import ENGLISH_LANGUAGE, N_, Language
 from ..app.errors import Refusal
-from .language import ENGLISH_LANGUAGE, N_, Language
 
 
 def seconds_left(seconds: float, lang: Language = ENGLISH_LANGUAGE) -> str:

@@ -18,15 +18,15 @@ from bot.engine import Game, Side, Variant, get_variant
 from bot.render import board_view_from_game
 from bot.storage import PlayerPreferences
 
-from .board import look_of
-from .catalogs import Message
-from .language import (
+from ...i18n.language import (
     CHOICE_NAME,
     COMMAND_DESCRIPTION,
     ENGLISH_LANGUAGE,
     OPTION_NAME,
     Language,
 )
+from .board import look_of
+from .catalogs import Message
 from .post import Answer, Card, Choice, Field, Picture, Post
 
 VARIANTS = tuple(Choice(rules.title, rules.name) for rules in RULESETS.values())

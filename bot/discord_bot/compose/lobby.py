@@ -12,6 +12,7 @@ from typing import ClassVar
 from bot.engine import Side, get_variant
 from bot.storage import GameRecord, Participant, Venue
 
+from ...i18n.language import ENGLISH_LANGUAGE, N_, Language
 from ..app.durations import LOBBY_MOVE_SECONDS
 from ..app.games import LiveGame, adjournment
 from ..app.lobby import (
@@ -58,7 +59,6 @@ from ..app.lobby import (
 )
 from .board import adjourned_words, game_over, named, plain_name
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, N_, Language
 from .post import (
     Answer,
     Button,

@@ -12,6 +12,14 @@ from bot.engine import VARIANTS, Side, get_variant
 from bot.render import THEMES
 from bot.storage import PlayerPreferences, PuzzleRating, Results, ServerSettings
 
+from ...i18n.language import (
+    CHOICE_NAME,
+    ENGLISH,
+    ENGLISH_LANGUAGE,
+    Language,
+    autonym,
+    shipped_codes,
+)
 from ..app.durations import NO_LIMIT_HINT
 from ..app.players import (
     SERVER_LANGUAGE,
@@ -28,7 +36,6 @@ from . import help as guide
 from .board import TOP_SIDE, rating_with_games, side_record, theme_of
 from .challenges import duration_words
 from .errors import refusal_words
-from .language import CHOICE_NAME, ENGLISH, ENGLISH_LANGUAGE, Language, autonym, shipped_codes
 from .post import Answer, Card, Choice, Field, Post
 
 # ---------------------------------------------------------------------------- options

@@ -14,6 +14,7 @@ from bot.engine import Escape, Game, Piece, Side, Termination
 from bot.render import ATTACKER, DEFENDER, Arrow, BoardView, board_view_from_game, render_png
 from bot.storage import RatedGo
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.puzzles import (
     AllTried,
     DailyNeedsServer,
@@ -36,7 +37,6 @@ from .board import (
     variant_title,
 )
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Control, Delivery, Menu, Picture, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls

@@ -12,11 +12,11 @@ from bot.engine import Game
 from bot.render import DEFAULT_WIDTH, replay_views
 from bot.storage import GameRecord
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.records import NoGameHere, NoSuchGame
 from .board import CAPTION_WORDS, caption_ending, plain_name
 from .errors import refusal_words
 from .help import variant_title
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Animation, Answer, Attachment, Post, Replay
 
 

@@ -33,6 +33,7 @@ from bot.render.adapter import view_before_move
 from bot.render.chart import ChartWords
 from bot.storage import GameRecord, GameResult, TableEnding
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.reviews import (
     NoFinishedGame,
     NoResult,
@@ -43,7 +44,6 @@ from ..app.reviews import (
 )
 from .board import PLAIN, BoardLook, caption_words, ending_text, plain_name, variant_title
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Card, Chart, Delivery, Field, Picture, Post, Revise
 
 MOMENTS_LISTED = 8

@@ -22,6 +22,7 @@ from bot.render.crosstable import (
     format_points,
 )
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.tournaments import (
     ANY_STATUS,
     UNDER_WAY,
@@ -71,7 +72,6 @@ from ..app.tournaments import (
 )
 from .board import plain_name
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, Language
 from .lobby import duration_words, rated_word, time_words
 from .post import (
     Answer,
