@@ -370,7 +370,7 @@ class Play(commands.Cog):
         player's move and the AI's reply arrive on one board: the interaction is deferred
         while it thinks, so no "thinking" message is left behind."""
         game = played.game
-        lang = await self.board_language(game)
+        lang = self.played_language(played, game.record.guild_id)
         # Only the menu's own words, after a click, are the mover's alone.
         reader = self.table.reader(interaction) if clicked and interaction is not None else lang
         if played.finished is not None:
@@ -392,7 +392,7 @@ class Play(commands.Cog):
             lang=lang,
             reader=reader,
             mover_lang=await self.mover_language(game),
-            venue_langs=await self.venue_languages(game),
+            venue_langs={v.guild_id: self.played_language(played, v.guild_id) for v in game.venues},
         )
         await self.table.deliver(interaction, deliveries)
 
@@ -475,6 +475,15 @@ class Play(commands.Cog):
     async def board_language(self, game: GameState) -> Language:
         """The language of a game's boards and news: its server's channels'."""
         return await self.table.channel_language(game.record.guild_id)
+
+    def played_language(self, played: Played, guild_id: int | None) -> Language:
+        """The language a server's channels read a move's board in: the one the server chose,
+        as the games service read it with the move (:attr:`Played.languages`: no second read
+        of the settings on the move's path), else the server's own Discord language."""
+        guild = None if guild_id is None else self.table.client.get_guild(guild_id)
+        locale = None if guild is None else guild.preferred_locale.value
+        chosen = None if guild_id is None else played.languages.get(guild_id)
+        return self.table.languages.for_channel(chosen, locale)
 
     async def venue_languages(self, game: GameState) -> dict[int, Language]:
         """The language of each venue's server of a game across servers (none in one
