@@ -20,6 +20,7 @@ from typing import ClassVar
 from bot.ai import level_named, level_rating
 from bot.engine import (
     REPETITION_LIMIT,
+    VARIANTS,
     Game,
     Move,
     MoveResult,
@@ -29,7 +30,7 @@ from bot.engine import (
     Square,
     TaflError,
     Termination,
-    get_variant,
+    Variant,
     parse_square,
     square_name,
 )
@@ -258,16 +259,6 @@ BACK = "back"
 # the right plural, records, ratings and how a game ended, so that "Tafl AI (hard)", "1 loss" and
 # "1500? after 1 rated game" read the same everywhere.
 
-# English plurals the bot uses that are not just word + "s".
-_PLURALS = {"loss": "losses"}
-
-
-def plural(count: int, word: str) -> str:
-    """``count`` and ``word``, in the plural unless the count is one: "1 win", "2 losses"."""
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {_PLURALS.get(word, word + 's')}"
-
 
 def side_record(record: SideRecord, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """ "2 wins · 1 loss · 0 draws"."""
@@ -291,19 +282,39 @@ def rating_with_games(rated: PlayerRating, *, lang: Language = ENGLISH_LANGUAGE)
     )
 
 
-LEVEL_NAMES = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "master": N_("master"),
-}
-"""The AI's levels in words (the engine's names are the English ones)."""
+def variant_title(variant: str | Variant, lang: Language) -> str:
+    """A variant's title in the reader's words (``Hnefatafl de Copenhague``): the name the
+    command picker's variant choices show them, so that a sentence and the menu agree. A
+    stored name this version no longer plays is shown as stored."""
+    if isinstance(variant, str):
+        if variant not in VARIANTS:
+            return variant
+        variant = VARIANTS[variant]
+    return lang.translated(CHOICE_NAME, variant.title) or variant.title
+
+
+def duration_words(seconds: int, *, lang: Language) -> str:
+    """A time in its largest whole unit: ``90`` → "90 seconds", ``3600`` → "1 hour",
+    ``172800`` → "2 days" (as :func:`..app.durations.describe_duration` says it, in ``lang``)."""
+    if seconds % 86400 == 0:
+        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
+    if seconds % 3600 == 0:
+        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
+    if seconds % 60 == 0:
+        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
+    return lang.ngettext("{count} second", "{count} seconds", seconds)
 
 
 def level_words(level: str, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """An AI level's name (``easy``...) in ``lang``."""
-    known = LEVEL_NAMES.get(level)
-    return level if known is None else lang.gettext(known)
+    """An AI level's name (``easy``...) in ``lang`` (``medium`` → ``moyen``); the engine's
+    names are the English ones."""
+    names = {
+        "easy": lang.pgettext("AI level", "easy"),
+        "medium": lang.pgettext("AI level", "medium"),
+        "hard": lang.pgettext("AI level", "hard"),
+        "master": lang.pgettext("AI level", "master"),
+    }
+    return names.get(level, level)
 
 
 def level_name(level: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -420,6 +431,19 @@ def timestamp(seconds: float) -> str:
 def mention(who: Participant, name: str) -> str:
     """A ping for a person, the plain name (``name``) for the AI."""
     return name if who.is_ai else f"<@{who.user_id}>"
+
+
+def game_thread_name(
+    first: Participant, second: Participant, variant: str, *, lang: Language
+) -> str:
+    """A new game's thread, named after its players and its rules: ``ann vs bo · Tablut`` (the
+    table fits it to Discord's limit)."""
+    return lang.gettext(
+        "{first} vs {second} · {variant}",
+        first=plain_name(first, lang=lang),
+        second=plain_name(second, lang=lang),
+        variant=variant_title(variant, lang),
+    )
 
 
 def named(name: str, guild_name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -1032,13 +1056,6 @@ def caption_words(lang: Language = ENGLISH_LANGUAGE) -> CaptionWords:
         lang.pgettext("board caption", "Defenders"),
         lambda status: caption_status(status, lang),
     )
-
-
-def variant_title(variant: str, lang: Language) -> str:
-    """A variant's title in the reader's words (``Hnefatafl de Copenhague``): the name the
-    command picker's variant choices show them."""
-    title = get_variant(variant).title
-    return lang.translated(CHOICE_NAME, title) or title
 
 
 CAPTION_WORDS = caption_words()

@@ -41,10 +41,16 @@ from ..app.challenges import (
     RematchStarted,
 )
 from ..app.durations import NO_LIMIT_HINT, NotATime, TimeOutOfRange
-from .board import ai_strength, plain_name
+from .board import (
+    ai_strength,
+    duration_words,
+    game_thread_name,
+    level_words,
+    plain_name,
+    variant_title,
+)
 from .board import mention as board_mention
 from .errors import refusal_words
-from .help import level_name, variant_title
 from .post import Answer, Button, Choice, Control, Edit, Place, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls
@@ -98,18 +104,6 @@ TIME_OPTION = f"Time per move, like 10m, 24h or 3d; {NO_LIMIT_HINT} (else the se
 # ---------------------------------------------------------------------------- words
 
 
-def duration_words(seconds: int, *, lang: Language) -> str:
-    """A time per move in its largest whole unit: ``90`` → "90 seconds", ``3600`` → "1 hour",
-    ``172800`` → "2 days" (as :func:`..app.durations.describe_duration` says it, in ``lang``)."""
-    if seconds % 86400 == 0:
-        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
-    if seconds % 3600 == 0:
-        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
-    if seconds % 60 == 0:
-        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
-    return lang.ngettext("{count} second", "{count} seconds", seconds)
-
-
 def wait_words(seconds: float, *, lang: Language) -> str:
     """A wait in whole seconds, rounded up so it never says "0 s" while time is left."""
     return lang.gettext("{seconds} s", seconds=lang.number(max(1, math.ceil(seconds))))
@@ -142,12 +136,7 @@ def whose_challenge(challenge: Challenge, *, lang: Language, to: bool = True) ->
 def thread_name(new: NewThread, *, lang: Language) -> str:
     """A new game's thread, named after its players and its rules (the table fits it to
     Discord's limit)."""
-    return lang.gettext(
-        "{first} vs {second} · {variant}",
-        first=plain_name(new.first),
-        second=plain_name(new.second),
-        variant=variant_title(get_variant(new.variant), lang=lang),
-    )
+    return game_thread_name(new.first, new.second, new.variant, lang=lang)
 
 
 # ---------------------------------------------------------------------------- challenges
@@ -278,7 +267,7 @@ def ai_game_elsewhere(started: AIGameStarted, player: int, *, lang: Language) ->
     text = lang.gettext(
         "{player}, your game against the AI ({level}) is in {thread}.",
         player=_ping(player),
-        level=level_name(started.level, lang=lang),
+        level=level_words(started.level, lang),
         thread=_channel(started.thread_id),
     )
     return [Answer(Post(text))]

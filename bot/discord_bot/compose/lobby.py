@@ -57,7 +57,7 @@ from ..app.lobby import (
     VenueTaken,
     Waiting,
 )
-from .board import adjourned_words, game_over, named, plain_name
+from .board import adjourned_words, duration_words, game_over, named, plain_name, side_name
 from .errors import refusal_words
 from .post import (
     Answer,
@@ -90,18 +90,6 @@ SEEK_STATES: dict[SeekState, str] = {
 """What became of a seek its player tried to cancel (translated where it is shown)."""
 
 
-def duration_words(seconds: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """``90`` → "90 seconds", ``3600`` → "1 hour", ``172800`` → "2 days": the largest whole
-    unit, in ``lang``."""
-    if seconds % 86400 == 0:
-        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
-    if seconds % 3600 == 0:
-        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
-    if seconds % 60 == 0:
-        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
-    return lang.ngettext("{count} second", "{count} seconds", seconds)
-
-
 def time_words(seconds: int | None, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``1 day per move``."""
     if seconds is None:
@@ -117,11 +105,6 @@ LOBBY_TIMES = {time_words(seconds): seconds for seconds in LOBBY_MOVE_SECONDS}
 def rated_word(rated: bool, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``rated`` or ``unrated`` (a game)."""
     return lang.pgettext("a game", "rated") if rated else lang.pgettext("a game", "unrated")
-
-
-def side_name(side: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """``attackers`` or ``defenders``, after "you play the"."""
-    return lang.gettext("attackers") if side == "attackers" else lang.gettext("defenders")
 
 
 # ---------------------------------------------------------------------------- controls
@@ -174,25 +157,9 @@ def stranger(live: LiveGame, side: Side) -> str:
     return name if venue is None else named(name, venue.guild_name)
 
 
-def thread_name(
-    player: Participant, opponent: Participant, variant: str, *, lang: Language = ENGLISH_LANGUAGE
-) -> str:
-    """A game's thread, named after the players and the variant."""
-    return lang.gettext(
-        "{player} vs {opponent} · {variant}",
-        player=plain_name(player),
-        opponent=plain_name(opponent),
-        variant=get_variant(variant).title,
-    )
-
-
 def thread_reason(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why the thread was opened (the server's audit log)."""
     return lang.gettext("a game from the tafl lobby")
-
-
-THREAD_REASON = thread_reason()
-"""Why the thread was opened (the server's audit log), in English."""
 
 
 # ---------------------------------------------------------------------------- seeking
@@ -283,7 +250,7 @@ def paired(
         text = lang.gettext(
             "Found: {opponent}. You play the {side}; your game is in <#{channel}>.",
             opponent=stranger(live, Side(mine.side).other),
-            side=side_name(mine.side, lang=lang),
+            side=side_name(Side(mine.side), lang),
             channel=mine.channel_id,
         )
     return [Answer(Post(content=text, private=True))]
@@ -502,7 +469,7 @@ def call(started: AcrossStarted, *, lang: Language = ENGLISH_LANGUAGE) -> list[D
         "<@{player}>, your game from the lobby has begun here: you play the {side}; "
         "{opponent} moves first.",
         player=called.player.user_id,
-        side=side_name(called.side.value, lang=lang),
+        side=side_name(called.side, lang),
         opponent=stranger(started.live, called.mover),
     )
     place = Place(called.venue.channel_id, called.venue.guild_id)

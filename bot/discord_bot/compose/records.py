@@ -14,9 +14,8 @@ from bot.storage import GameRecord
 
 from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.records import NoGameHere, NoSuchGame
-from .board import CAPTION_WORDS, caption_ending, plain_name
+from .board import CAPTION_WORDS, caption_ending, plain_name, variant_title
 from .errors import refusal_words
-from .help import variant_title
 from .post import Animation, Answer, Attachment, Post, Replay
 
 

@@ -42,7 +42,15 @@ from ..app.reviews import (
     ReviewProgress,
     StillPlaying,
 )
-from .board import PLAIN, BoardLook, caption_words, ending_text, plain_name, variant_title
+from .board import (
+    PLAIN,
+    BoardLook,
+    caption_words,
+    ending_text,
+    plain_name,
+    side_name,
+    variant_title,
+)
 from .errors import refusal_words
 from .post import Card, Chart, Delivery, Field, Picture, Post, Revise
 
@@ -133,13 +141,6 @@ def kind_name(kind: MomentKind, lang: Language = ENGLISH_LANGUAGE) -> str:
 def capitalized(text: str) -> str:
     """``text`` with its first letter a capital (the rest as it is)."""
     return text[:1].upper() + text[1:]
-
-
-def side_name(side: Side, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """``attackers`` / ``defenders``, as players read them beside a name."""
-    if side is Side.ATTACKERS:
-        return lang.pgettext("side", "attackers")
-    return lang.pgettext("side", "defenders")
 
 
 def listed(squares: Sequence[str], *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -494,8 +495,8 @@ def player_and_side(
     ``Tafl AI (easy, defenders)``, not ``Tafl AI (easy) (defenders)``."""
     name = names[side]
     if name.endswith(")"):
-        return f"{name[:-1]}, {side_name(side, lang=lang)})"
-    return f"{name} ({side_name(side, lang=lang)})"
+        return f"{name[:-1]}, {side_name(side, lang)})"
+    return f"{name} ({side_name(side, lang)})"
 
 
 def moment_line(

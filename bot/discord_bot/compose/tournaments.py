@@ -70,9 +70,9 @@ from ..app.tournaments import (
     Verdict,
     decided_by_organiser,
 )
-from .board import plain_name
+from .board import duration_words, plain_name
 from .errors import refusal_words
-from .lobby import duration_words, rated_word, time_words
+from .lobby import rated_word, time_words
 from .post import (
     Answer,
     Attachment,
