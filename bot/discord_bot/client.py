@@ -40,7 +40,7 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
-from .compose.board import CAPTION_WORDS
+from .compose.board import caption_words
 from .lobby_desk import DiscordVenues, LobbyDesk
 from .runtime.config import Settings
 from .runtime.gateway import Gateway
@@ -74,7 +74,7 @@ def warm_renderer() -> None:
     for variant in VARIANTS.values():
         if variant.size not in seen:
             seen.add(variant.size)
-            render_png(board_view_from_game(Game(variant), caption=True, words=CAPTION_WORDS))
+            render_png(board_view_from_game(Game(variant), caption=True, words=caption_words()))
 
 
 class TaflTree(app_commands.CommandTree["TaflBot"]):

@@ -262,5 +262,7 @@ class LobbyDesk:
                 caught_up = lang.gettext(words.CAUGHT_UP)
                 await self._show(lagging.live, [caught_up], only=lagging.venue.side, ping=False)
                 continue
-            await self.table.deliver(None, words.end_again(lagging.record, lagging.venue))
+            lang = await self.table.channel_language(lagging.venue.guild_id)
+            ended = words.end_again(lagging.record, lagging.venue, lang=lang)
+            await self.table.deliver(None, ended)
             await self.lobby.end_shown(lagging.record, lagging.venue)

@@ -20,7 +20,6 @@ from typing import ClassVar
 from bot.ai import level_named, level_rating
 from bot.engine import (
     REPETITION_LIMIT,
-    VARIANTS,
     Game,
     Move,
     MoveResult,
@@ -30,7 +29,9 @@ from bot.engine import (
     Square,
     TaflError,
     Termination,
+    UnknownVariantError,
     Variant,
+    get_variant,
     parse_square,
     square_name,
 )
@@ -286,11 +287,13 @@ def variant_title(variant: str | Variant, lang: Language) -> str:
     """A variant's title in the reader's words (``Hnefatafl de Copenhague``): the name the
     command picker's variant choices show them, so that a sentence and the menu agree. A
     stored name this version no longer plays is shown as stored."""
-    if isinstance(variant, str):
-        if variant not in VARIANTS:
-            return variant
-        variant = VARIANTS[variant]
-    return lang.translated(CHOICE_NAME, variant.title) or variant.title
+    rules = variant
+    if isinstance(rules, str):
+        try:
+            rules = get_variant(rules)
+        except UnknownVariantError:
+            return rules
+    return lang.translated(CHOICE_NAME, rules.title) or rules.title
 
 
 def duration_words(seconds: int, *, lang: Language) -> str:
@@ -1056,10 +1059,6 @@ def caption_words(lang: Language = ENGLISH_LANGUAGE) -> CaptionWords:
         lang.pgettext("board caption", "Defenders"),
         lambda status: caption_status(status, lang),
     )
-
-
-CAPTION_WORDS = caption_words()
-"""The captions' words in English (for the features not yet written in other languages)."""
 
 
 def caption_ending(

@@ -109,10 +109,9 @@ def wait_words(seconds: float, *, lang: Language) -> str:
     return lang.gettext("{seconds} s", seconds=lang.number(max(1, math.ceil(seconds))))
 
 
-def mention(participant: Participant) -> str:
-    """A ping for a person, the plain name for the AI."""
-    # plain_name: lang= once compose.board's shared vocabulary takes it (the AI's name).
-    return board_mention(participant, plain_name(participant))
+def mention(participant: Participant, *, lang: Language) -> str:
+    """A ping for a person, the plain name for the AI (in ``lang``)."""
+    return board_mention(participant, plain_name(participant, lang=lang))
 
 
 def whose_challenge(challenge: Challenge, *, lang: Language, to: bool = True) -> str:
@@ -122,13 +121,13 @@ def whose_challenge(challenge: Challenge, *, lang: Language, to: bool = True) ->
     if to and challenge.challenged is not None:
         return lang.gettext(
             "{challenger}'s **{variant}** challenge to {challenged}",
-            challenger=mention(challenge.challenger),
+            challenger=mention(challenge.challenger, lang=lang),
             variant=title,
-            challenged=mention(challenge.challenged),
+            challenged=mention(challenge.challenged, lang=lang),
         )
     return lang.gettext(
         "{challenger}'s **{variant}** challenge",
-        challenger=mention(challenge.challenger),
+        challenger=mention(challenge.challenger, lang=lang),
         variant=title,
     )
 
@@ -164,8 +163,8 @@ def challenge_posted(posted: ChallengePosted, *, lang: Language) -> list[Answer]
         side_text = lang.gettext("taking a random side")
     expires = _time(challenge.expires_at)
     values = {
-        "opponent": mention(opponent),
-        "challenger": mention(challenge.challenger),
+        "opponent": mention(opponent, lang=lang),
+        "challenger": mention(challenge.challenger, lang=lang),
         "variant": title,
         "clock": clock,
         "side": side_text,
@@ -249,7 +248,7 @@ def ai_game_begins(started: AIGameStarted, *, lang: Language) -> list[str]:
     record = started.live.record
     rules = get_variant(record.variant)
     # ai_strength: lang= once compose.board's shared vocabulary takes it.
-    strength = ai_strength(rules.name, started.level, rated=record.rated)
+    strength = ai_strength(rules.name, started.level, rated=record.rated, lang=lang)
     title = variant_title(rules, lang=lang)
     if record.rated:
         text = lang.gettext(
@@ -278,7 +277,10 @@ def ai_game_elsewhere(started: AIGameStarted, player: int, *, lang: Language) ->
 
 def rematch_sides(rematch: RematchStarted | RematchOffered, *, lang: Language) -> str:
     """Who takes which side in a rematch (and why they did not swap, when they did not)."""
-    values = {"attacker": mention(rematch.attackers), "defender": mention(rematch.defenders)}
+    values = {
+        "attacker": mention(rematch.attackers, lang=lang),
+        "defender": mention(rematch.defenders, lang=lang),
+    }
     if rematch.winner_defends_again:
         # The players expect a swap: say why there is none.
         return lang.gettext(
@@ -307,7 +309,7 @@ def rematch_offered(offered: RematchOffered, asker: int, *, lang: Language) -> l
     content = lang.gettext(
         "{opponent}, {asker} asks for a rematch of game #{game} ({variant}): {sides}. "
         "The offer expires {expires}.",
-        opponent=mention(opponent),
+        opponent=mention(opponent, lang=lang),
         asker=_ping(asker),
         game=old.id,
         variant=variant_title(get_variant(old.variant), lang=lang),

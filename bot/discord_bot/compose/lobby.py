@@ -148,13 +148,13 @@ class AcrossRematch:
 # ---------------------------------------------------------------------------- names
 
 
-def stranger(live: LiveGame, side: Side) -> str:
+def stranger(live: LiveGame, side: Side, *, lang: Language) -> str:
     """How the player of ``side`` of a game across servers is named in the other player's
     server: their name and their server's, in plain text (mentions never cross servers)."""
     record = live.record
-    name = plain_name(record.attackers if side is Side.ATTACKERS else record.defenders)
+    name = plain_name(record.attackers if side is Side.ATTACKERS else record.defenders, lang=lang)
     venue = next((v for v in live.venues if v.side == side.value), None)
-    return name if venue is None else named(name, venue.guild_name)
+    return name if venue is None else named(name, venue.guild_name, lang=lang)
 
 
 def thread_reason(*, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -249,7 +249,7 @@ def paired(
         mine = next(v for v in live.venues if record.player(v.side).user_id == user_id)
         text = lang.gettext(
             "Found: {opponent}. You play the {side}; your game is in <#{channel}>.",
-            opponent=stranger(live, Side(mine.side).other),
+            opponent=stranger(live, Side(mine.side).other, lang=lang),
             side=side_name(Side(mine.side), lang),
             channel=mine.channel_id,
         )
@@ -365,14 +365,14 @@ def blocked(
         lang.gettext(
             "{player} is now blocked: the lobby will never pair you together. "
             "`{unblock}` lifts it.",
-            player=plain_name(other),
+            player=plain_name(other, lang=lang),
             unblock=unblock,
         )
         if added
         else lang.gettext(
             "{player} was already blocked: the lobby will never pair you together. "
             "`{unblock}` lifts it.",
-            player=plain_name(other),
+            player=plain_name(other, lang=lang),
             unblock=unblock,
         )
     )
@@ -387,7 +387,7 @@ def block_question(
     the custom id of the button that blocks)."""
     text = lang.gettext(
         "Block {player}? The lobby will never pair you together again (`{unblock}` lifts it).",
-        player=plain_name(other),
+        player=plain_name(other, lang=lang),
         unblock=lang.command("tafl unblock"),
     )
     button = Button(confirm, lang.gettext("Yes, block"), Style.DANGER)
@@ -396,7 +396,7 @@ def block_question(
 
 def unblocked(chosen: Participant, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """A block lifted."""
-    text = lang.gettext("{player} is no longer blocked.", player=plain_name(chosen))
+    text = lang.gettext("{player} is no longer blocked.", player=plain_name(chosen, lang=lang))
     return [Answer(Post(content=text, private=True))]
 
 
@@ -470,7 +470,7 @@ def call(started: AcrossStarted, *, lang: Language = ENGLISH_LANGUAGE) -> list[D
         "{opponent} moves first.",
         player=called.player.user_id,
         side=side_name(called.side, lang),
-        opponent=stranger(started.live, called.mover),
+        opponent=stranger(started.live, called.mover, lang=lang),
     )
     place = Place(called.venue.channel_id, called.venue.guild_id)
     return [Message(place, Post(content=text, pings=(player,)))]
@@ -486,7 +486,7 @@ def rematch_asked(
     """The question goes to the other player, in their own venue (in ``theirs_lang``, their
     server's; gone: the asker is told); the asker is told where it went (in ``lang``)."""
     old, theirs, opponent = asked.old, asked.opponent_venue, asked.opponent
-    asker = named(plain_name(asked.asker), asked.asker_venue.guild_name)
+    asker = named(plain_name(asked.asker, lang=lang), asked.asker_venue.guild_name, lang=lang)
     swap = (
         theirs_lang.gettext("the winner defending again (Linnaeus's law 12)")
         if asked.winner_defends
@@ -514,7 +514,7 @@ def rematch_asked(
     told = lang.gettext(
         "{asker} asks for a rematch: {opponent} answers in their server.",
         asker=asker_mention,
-        opponent=named(plain_name(opponent), theirs.guild_name),
+        opponent=named(plain_name(opponent, lang=lang), theirs.guild_name, lang=lang),
     )
     return [
         Message(
@@ -540,7 +540,9 @@ def rematch_answered(
         return [Update(Post(content=lang.gettext("Rematch accepted.")))]
     told = asker_lang.gettext(
         "{player} declined the rematch.",
-        player=named(plain_name(answer.answerer), answer.answerer_venue.guild_name),
+        player=named(
+            plain_name(answer.answerer, lang=lang), answer.answerer_venue.guild_name, lang=lang
+        ),
     )
     return [
         Update(
@@ -604,7 +606,7 @@ def resumed_line(news: Resumed, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The board's words where an adjourned game goes on."""
     return lang.gettext(
         "{player} continues game #{game} from {server}: it goes on.",
-        player=plain_name(news.player),
+        player=plain_name(news.player, lang=lang),
         game=news.live.id,
         server=news.place.guild_name,
     )
@@ -618,9 +620,9 @@ def resumed(news: Resumed, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deliver
     return [Answer(Post(content=text, private=True))]
 
 
-def end_again(record: GameRecord, venue: Venue) -> list[Delivery]:
-    """How a game ended, in a venue that had not shown it."""
-    return [Message(Place(venue.channel_id), Post(content=game_over(record)))]
+def end_again(record: GameRecord, venue: Venue, *, lang: Language) -> list[Delivery]:
+    """How a game ended, in a venue that had not shown it (in its server's language)."""
+    return [Message(Place(venue.channel_id), Post(content=game_over(record, lang=lang)))]
 
 
 # ---------------------------------------------------------------------------- refusals

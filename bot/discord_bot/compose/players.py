@@ -97,8 +97,8 @@ def results_text(results: Results, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     # side_record: lang= once compose.board's shared vocabulary takes it.
     return lang.gettext(
         "As attackers: {attackers}\nAs defenders: {defenders}",
-        attackers=side_record(results.as_attackers),
-        defenders=side_record(results.as_defenders),
+        attackers=side_record(results.as_attackers, lang=lang),
+        defenders=side_record(results.as_defenders, lang=lang),
     )
 
 
@@ -137,7 +137,7 @@ def stats_answer(
         lang.gettext(
             "{variant}: {rating}",
             variant=variant_title(rated.variant, lang=lang),
-            rating=rating_with_games(rated),
+            rating=rating_with_games(rated, lang=lang),
         )
         for rated in ratings
         if rated.games  # a variant asked for but never played has only a newcomer's default

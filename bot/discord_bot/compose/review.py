@@ -238,7 +238,7 @@ def allowed_words(reason: Allowed, *, lang: Language = ENGLISH_LANGUAGE) -> str:
         "{played} lets {answer} win at once ({ending})",
         played=played,
         answer=answer,
-        ending=ending_text(ending),
+        ending=ending_text(ending, lang=lang),
     )
 
 
@@ -268,7 +268,7 @@ def missed_finish_words(reason: MissedFinish, *, lang: Language = ENGLISH_LANGUA
             )
         return lang.gettext("{move} would have left the defenders without a legal move", move=move)
     return lang.gettext(
-        "{move} would have won at once ({ending})", move=move, ending=ending_text(ending)
+        "{move} would have won at once ({ending})", move=move, ending=ending_text(ending, lang=lang)
     )
 
 
@@ -289,7 +289,9 @@ def finished_words(ending: Termination, finisher: str, *, lang: Language) -> str
         return lang.gettext("{move} completes the encirclement", move=finisher)
     if ending is Termination.NO_LEGAL_MOVE:
         return lang.gettext("{move} leaves no legal move", move=finisher)
-    return lang.gettext("{move} wins ({ending})", move=finisher, ending=ending_text(ending))
+    return lang.gettext(
+        "{move} wins ({ending})", move=finisher, ending=ending_text(ending, lang=lang)
+    )
 
 
 def forced_words(reason: OpenedRoads | ForcedWin, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -591,11 +593,11 @@ def result_line(
     that gave it up says so (a resignation with a forced win on the board is worth knowing)."""
     reason = record.reason
     if record.result is None or record.result is GameResult.DRAW:
-        return lang.gettext("Drawn ({how}).", how=ending_text(reason))
+        return lang.gettext("Drawn ({how}).", how=ending_text(reason, lang=lang))
     winner = Side(record.result.value)
     loser = winner.other
     if not isinstance(reason, TableEnding) or reason not in _GAVE_UP:
-        how = ending_text(reason)
+        how = ending_text(reason, lang=lang)
         if winner is Side.ATTACKERS:
             return lang.gettext(
                 "{winner} won with the attackers ({how}).", winner=names[winner], how=how
@@ -724,11 +726,11 @@ def moment_picture(
 # ---------------------------------------------------------------------------- the review
 
 
-def names_of(record: GameRecord) -> dict[Side, str]:
-    """Both players' names, without a ping."""
+def names_of(record: GameRecord, *, lang: Language) -> dict[Side, str]:
+    """Both players' names, without a ping (the AI's in ``lang``)."""
     return {
-        Side.ATTACKERS: plain_name(record.attackers),
-        Side.DEFENDERS: plain_name(record.defenders),
+        Side.ATTACKERS: plain_name(record.attackers, lang=lang),
+        Side.DEFENDERS: plain_name(record.defenders, lang=lang),
     }
 
 
@@ -741,7 +743,7 @@ def review_card(
 ) -> Card:
     """The review as a card: the result, both sides' accuracy, the decisive moments, the
     mistakes and the inaccuracies. ``length`` says how long the game was ("18 moves")."""
-    names = names_of(record)
+    names = names_of(record, lang=lang)
     title = lang.gettext(
         "Review of game #{game} ({variant}, {length})",
         game=record.id,
@@ -812,7 +814,7 @@ def review(
     board for each critical moment, drawn as the asker likes (``look``), in the words of the
     channel it is posted in (``lang``)."""
     record, analysis = reviewed.record, reviewed.analysis
-    names = names_of(record)
+    names = names_of(record, lang=lang)
     length = lang.ngettext("{count} move", "{count} moves", reviewed.full_moves)
     card = review_card(analysis, record, length, lang=lang)
     chart = Chart(analysis, f"review-{record.id}.png", look.theme, chart_words(lang))
