@@ -287,12 +287,13 @@ def variant_title(variant: str | Variant, lang: Language) -> str:
     """A variant's title in the reader's words (``Hnefatafl de Copenhague``): the name the
     command picker's variant choices show them, so that a sentence and the menu agree. A
     stored name this version no longer plays is shown as stored."""
-    rules = variant
-    if isinstance(rules, str):
+    if isinstance(variant, str):
         try:
-            rules = get_variant(rules)
+            rules = get_variant(variant)
         except UnknownVariantError:
-            return rules
+            return variant
+    else:
+        rules = variant
     return lang.translated(CHOICE_NAME, rules.title) or rules.title
 
 
