@@ -130,3 +130,33 @@ async def test_a_server_that_chooses_french_gets_its_channels_posts_in_french(
     finally:
         await world.command(cole, channel, "settings", language="server")
         world.guild.locale = "fr"
+
+
+async def test_a_server_that_changes_its_language_mid_game_reads_the_next_board_in_it(
+    world: World, bot_log: None
+) -> None:
+    """The boards of a game in progress follow the server's choice of language from the next
+    move on: chosen French between two moves, the next board is French; chosen back, English."""
+    cole, bastien = world.users["cole"], world.users["bastien"]
+    world.guild.locale = "en-US"
+    channel = world.channel("en-cours")
+    managers = world.fake.create_role(world.guild, "arbitres", Permission.MANAGE_GUILD)
+    world.fake.give_role(world.guild, cole, managers)
+    try:
+        await world.challenge(cole, bastien, channel, variant="brandubh", side="attackers")
+        mark = world.fake.checkpoint()
+        await world.command(cole, channel, "move", move="d1-c1")
+        await world.board_after(channel, mark, "played `d1-c1`")
+        await private_reply(await world.command(cole, channel, "settings", language="fr"))
+        mark = world.fake.checkpoint()
+        await world.command(bastien, channel, "move", move="d3-c3")
+        french = await world.board_after(channel, mark, "a joué `d3-c3`")
+        attachment_is_png(french)  # its board drawn too
+        await private_reply(await world.command(cole, channel, "settings", language="server"))
+        mark = world.fake.checkpoint()
+        await world.command(cole, channel, "move", move="c1-b1")
+        await world.board_after(channel, mark, "played `c1-b1`")
+    finally:
+        await world.command(bastien, channel, "resign")
+        await world.command(cole, channel, "settings", language="server")
+        world.guild.locale = "fr"

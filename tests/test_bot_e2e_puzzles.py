@@ -16,9 +16,9 @@ from fakediscord import FakeMessage
 
 from bot.ai.puzzles import Puzzle, load_starter_set
 from bot.discord_bot.compose.board import BoardLook
-from bot.discord_bot.compose.language import Languages
 from bot.discord_bot.compose.puzzles import board_png, prompt
 from bot.engine import Side, parse_square
+from bot.i18n.language import Languages
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(180)]
 

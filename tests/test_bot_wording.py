@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from bot.discord_bot.compose.board import plural, rating_with_games, side_record
+from bot.discord_bot.compose.board import rating_with_games, side_record
 from bot.discord_bot.compose.errors import seconds_left
 from bot.storage import Participant, PlayerRating, Rating, SideRecord
-
-
-def test_one_is_singular_and_every_other_count_plural() -> None:
-    assert [plural(n, "win") for n in (0, 1, 2)] == ["0 wins", "1 win", "2 wins"]
-    assert [plural(n, "loss") for n in (0, 1, 2)] == ["0 losses", "1 loss", "2 losses"]
-    assert plural(1, "rated game") == "1 rated game"
 
 
 def test_a_record_and_a_rating_read_as_sentences() -> None:

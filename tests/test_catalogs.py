@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.discord_bot.compose import catalogs
-from bot.discord_bot.compose.language import COMMAND_CONTEXTS, LOCALES_DIR
 from bot.discord_bot.main import catalogs as command
+from bot.i18n.language import COMMAND_CONTEXTS, LOCALES_DIR
 
 SOURCE = """\
-from bot.discord_bot.compose.language import N_, Language
+from bot.i18n.language import N_, Language
 
 TITLE = N_("Tafl tournament")
 

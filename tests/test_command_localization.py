@@ -17,9 +17,9 @@ from fakediscord.httpio import DiscordHTTPError
 from fakediscord.validation import MAX_COMMAND_SIZE, check_commands, command_size
 
 from bot.discord_bot.client import TaflBot, make_bot
-from bot.discord_bot.compose.language import LOCALES_DIR, NAME_CONTEXTS, Language, Languages
 from bot.discord_bot.runtime.config import load_settings
 from bot.discord_bot.translator import CommandTranslator
+from bot.i18n.language import LOCALES_DIR, NAME_CONTEXTS, Language, Languages
 from bot.storage import Storage
 
 JSON = dict[str, object]

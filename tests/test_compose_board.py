@@ -373,10 +373,12 @@ def test_the_ais_turn_brings_its_board_or_says_why_not() -> None:
     mine = ["⚫ <@1> played `d1-c1`"]
     failed = board.after_ai(AIReply(failed=True, game=game), mine, 70)
     assert isinstance(failed[0], BoardPost) and failed[0].post.card is not None
-    assert failed[0].post.card.description == f"{mine[0]}\n{AI_FAILED}"
+    assert failed[0].post.card.description == f"{mine[0]}\n{AI_FAILED.format(board='/tafl board')}"
     # The game no longer played here: the words alone, to the interaction or the channel.
     assert board.after_ai(AIReply(failed=True), mine, 70, answer=True) == [
-        Answer(Post(content=f"{mine[0]}\n{AI_FAILED}", ping_mentioned=True))
+        Answer(
+            Post(content=f"{mine[0]}\n{AI_FAILED.format(board='/tafl board')}", ping_mentioned=True)
+        )
     ]
     unsaved = ResultUnsaved(7, "c1-c7", set_aside=False, channel_id=70)
     words = (

@@ -27,8 +27,8 @@ from bot.discord_bot.app.tournaments import (
 )
 from bot.discord_bot.compose import catalogs, lobby, tournaments
 from bot.discord_bot.compose.errors import refusal_words
-from bot.discord_bot.compose.language import ENGLISH_LANGUAGE, LOCALES_DIR, Languages, unmarked
 from bot.discord_bot.compose.post import Answer, Button, Message
+from bot.i18n.language import ENGLISH_LANGUAGE, LOCALES_DIR, Languages, unmarked
 from bot.render.crosstable import draw_crosstable
 from bot.storage import Participant
 from bot.storage.lobby import Seek, Waiting

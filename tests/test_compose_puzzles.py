@@ -25,11 +25,11 @@ from bot.discord_bot.app.puzzles import (
 )
 from bot.discord_bot.compose import puzzles as compose
 from bot.discord_bot.compose.board import PLAIN, BoardLook
-from bot.discord_bot.compose.language import Languages
 from bot.discord_bot.compose.post import Answer, Button, Menu, Update
 from bot.discord_bot.compose.puzzles import NextPuzzle, PuzzlePiece
 from bot.discord_bot.table import friendly_message, read
 from bot.engine import Escape, Piece, Side, Termination
+from bot.i18n.language import Languages
 from bot.render import render_png
 from bot.storage import DailySolver, PuzzleAttempt, StoredPuzzle
 from bot.storage.glicko2 import Rating

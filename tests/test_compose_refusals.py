@@ -13,8 +13,8 @@ import bot.discord_bot.app as app_package
 import bot.discord_bot.compose as compose_package
 from bot.discord_bot.app.errors import Refusal, Refused
 from bot.discord_bot.compose.errors import refusal_words
-from bot.discord_bot.compose.language import ENGLISH_LANGUAGE, Language
 from bot.discord_bot.table import friendly_message
+from bot.i18n.language import ENGLISH_LANGUAGE, Language
 
 
 def _import_all() -> None:

@@ -24,10 +24,10 @@ from bot.discord_bot.app.players import Leaderboard, NotALobbyTime, SettingsShow
 from bot.discord_bot.compose import challenges, help, players, records
 from bot.discord_bot.compose.challenges import ChallengeAnswer
 from bot.discord_bot.compose.errors import refusal_words
-from bot.discord_bot.compose.language import ENGLISH_LANGUAGE as EN
 from bot.discord_bot.compose.post import Answer, Button, Edit, Place, Post, Replay, Style, Update
 from bot.discord_bot.table import animate, read
 from bot.engine import Game
+from bot.i18n.language import ENGLISH_LANGUAGE as EN
 from bot.storage import (
     Challenge,
     ChallengeStatus,

@@ -22,9 +22,9 @@ from bot.discord_bot.app.players import Leaderboard, PlayerRecord, SettingsShown
 from bot.discord_bot.app.records import NoSuchGame
 from bot.discord_bot.compose import catalogs, challenges, help, players, records
 from bot.discord_bot.compose.errors import refusal_words
-from bot.discord_bot.compose.language import LOCALES_DIR, Language, Languages
 from bot.discord_bot.compose.post import Button
 from bot.engine import VARIANTS, Game
+from bot.i18n.language import LOCALES_DIR, Language, Languages
 from bot.storage import (
     Challenge,
     ChallengeStatus,

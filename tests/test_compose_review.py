@@ -23,10 +23,10 @@ from bot.discord_bot.app.reviews import (
 )
 from bot.discord_bot.compose import review as compose
 from bot.discord_bot.compose.board import PLAIN, BoardLook
-from bot.discord_bot.compose.language import Languages
 from bot.discord_bot.compose.post import Chart, Picture, Revise
 from bot.discord_bot.table import EMBED_FIELD_VALUE, friendly_message
 from bot.engine import Side, Termination
+from bot.i18n.language import Languages
 from bot.render import analysis_view, render_png
 from bot.render.chart import ChartWords, render_eval_chart
 from bot.storage import GameRecord, GameResult, GameStatus, Participant

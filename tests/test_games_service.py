@@ -107,6 +107,24 @@ async def test_a_moves_event_says_what_its_boards_need(tmp_path: Path) -> None:
     await storage.close()
 
 
+async def test_a_move_carries_the_language_its_server_chose_as_stored_now(
+    tmp_path: Path,
+) -> None:
+    """The language a server chose for its channels comes with each move, read from the
+    settings store then: a change made a moment before (by this process or another, sharing
+    the database) words the very next board."""
+    storage, hub = await opened(tmp_path / "t.sqlite3")
+    other, _ = await opened(tmp_path / "t.sqlite3")  # another process on the same database
+    await started(hub)
+    assert (await hub.play(CHANNEL, ANN, "d1-c1")).languages == {1: None}
+    await other.settings.set_language(1, "fr")
+    assert (await hub.play(CHANNEL, BO, "d3-c3")).languages == {1: "fr"}
+    await other.settings.set_language(1, None)
+    assert (await hub.play(CHANNEL, ANN, "c1-b1")).languages == {1: None}
+    await other.close()
+    await storage.close()
+
+
 async def test_against_the_ai_nobody_is_told_of_their_turn(tmp_path: Path) -> None:
     storage, hub = await opened(tmp_path / "t.sqlite3")
     await tell_me(storage, ANN)

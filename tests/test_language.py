@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_bot.compose import catalogs
-from bot.discord_bot.compose.language import (
+from bot.i18n.language import (
     ENGLISH,
     LOCALES_DIR,
     PSEUDO,

@@ -110,7 +110,7 @@ def test_the_fast_cores_type_stubs_are_shipped_with_the_package(tmp_path: Path) 
         sources = {name.partition("/")[2] for name in packed.getnames()}
     assert {"bot/engine/_core.pyi", "bot/ai/_core.pyi"} <= sources
     # So are the translations' catalogues, read at run time (nothing to build at install).
-    locales = "bot/discord_bot/compose/locales/"
+    locales = "bot/i18n/locales/"
     catalogues = {locales + name for name in ("tafl.pot", "fr.po", "es.po", "sv.po", "de.po")}
     assert catalogues <= shipped and catalogues <= sources
 

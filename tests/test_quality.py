@@ -20,12 +20,13 @@ ALLOWED: dict[str, set[str]] = {
     "storage": {"engine"},
     "tournament": {"engine"},  # pairing and standings name the sides of a game
     "tools": {"engine", "ai", "storage"},
-    "discord_bot": {"engine", "ai", "render", "storage", "tournament"},
+    "i18n": set(),  # languages and their catalogues, knowing nothing of tafl or Discord
+    "discord_bot": {"engine", "ai", "render", "storage", "tournament", "i18n"},
 }
 """The layers of ``bot`` and what each may import: the engine at the bottom; the AI, storage,
-rendering and tournament logic on it (rendering also draws the AI's reviews); the tools that
-use the AI and storage together, and the Discord layer, on top. Nothing imports the Discord
-layer or the tools."""
+rendering and tournament logic on it (rendering also draws the AI's reviews); the translation
+library (``i18n``) beside them, on nothing; the tools that use the AI and storage together, and
+the Discord layer, on top. Nothing imports the Discord layer or the tools."""
 LAYERS = list(ALLOWED)
 STRICT = [f"bot/{layer}" for layer in LAYERS]
 CONFINED: dict[str, tuple[str, ...]] = {
@@ -35,11 +36,18 @@ CONFINED: dict[str, tuple[str, ...]] = {
         "bot/discord_bot/runtime/health.py",
     ),
     "pairing_core": ("bot/tournament/pairing_library.py",),
+    "babel": (
+        "bot/i18n/",
+        "bot/discord_bot/compose/catalogs.py",
+        "bot/discord_bot/main/catalogs.py",
+    ),
 }
 """Libraries only some of the bot's files may import: discord.py in the Discord layer alone, and
 the Prometheus client in the process's metrics and health endpoint alone (the layers below
 expose plain numbers and callbacks; they must not grow a dependency on how they are watched),
-and the pairing library behind the tournament layer's one wrapper."""
+the pairing library behind the tournament layer's one wrapper, and Babel in the translation
+layer and the catalogues' extraction and checks alone (compose words sentences through a
+``Language``, never through Babel directly)."""
 PURE_EXCEPT: dict[str, str] = {"bot/tournament/pairing_library.py": "pairing_core"}
 """The one library a pure layer may use, in the one file that wraps it."""
 
@@ -266,7 +274,7 @@ def test_the_composition_imports_neither_discord_nor_what_sends() -> None:
     imports discord.py (not even for types) nor any part of the Discord layer but the services'
     event types and itself, so that it can be tested, and translated, on its own."""
     allowed = ("bot.discord_bot.app", "bot.discord_bot.compose")
-    layers = {f"bot.{layer}" for layer in ("engine", "ai", "render", "storage")}
+    layers = {f"bot.{layer}" for layer in ("engine", "ai", "render", "storage", "i18n")}
     for path in sorted((ROOT / "bot" / "discord_bot" / "compose").rglob("*.py")):
         module = _module_of(path)
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import ImageFont
 
-from bot.discord_bot.compose.language import _ACCENTED, PSEUDO_CLOSE, PSEUDO_OPEN
+from bot.i18n.language import _ACCENTED, PSEUDO_CLOSE, PSEUDO_OPEN
 from bot.render import fonts
 
 LETTERS = "éèêëàâçœæùûüïîôÿñáíóúåäöß"

@@ -11,8 +11,8 @@ import discord
 
 from bot.discord_bot.app.errors import Refusal, Refused
 from bot.discord_bot.compose.errors import refusal_words
-from bot.discord_bot.compose.language import ENGLISH_LANGUAGE, Language, Languages
 from bot.discord_bot.table import Table, friendly_message
+from bot.i18n.language import ENGLISH_LANGUAGE, Language, Languages
 from bot.storage import DatabaseUnavailable
 
 

@@ -19,6 +19,7 @@ from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
 from bot.storage import GameRecord, LeaseKeeper, Lost, Storage, StorageError, Venue
 
+from ..i18n.language import Languages
 from .app.ai_turns import AITurns
 from .app.challenges import ChallengeService
 from .app.clocks import Clocks
@@ -39,8 +40,7 @@ from .cogs.review import Review
 from .cogs.settings import ServerOptions
 from .cogs.timers import Announcers, Timers
 from .cogs.tournaments import Tournaments
-from .compose.board import CAPTION_WORDS
-from .compose.language import Languages
+from .compose.board import caption_words
 from .lobby_desk import DiscordVenues, LobbyDesk
 from .runtime.config import Settings
 from .runtime.gateway import Gateway
@@ -74,7 +74,7 @@ def warm_renderer() -> None:
     for variant in VARIANTS.values():
         if variant.size not in seen:
             seen.add(variant.size)
-            render_png(board_view_from_game(Game(variant), caption=True, words=CAPTION_WORDS))
+            render_png(board_view_from_game(Game(variant), caption=True, words=caption_words()))
 
 
 class TaflTree(app_commands.CommandTree["TaflBot"]):

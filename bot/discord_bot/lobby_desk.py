@@ -26,6 +26,7 @@ import discord
 
 from bot.storage import GameRecord, Venue
 
+from ..i18n.language import ENGLISH_LANGUAGE, Language
 from .app.games import LiveGame
 from .app.lobby import (
     AcrossStarted,
@@ -38,7 +39,7 @@ from .app.lobby import (
     VenueRequest,
 )
 from .compose import lobby as words
-from .compose.language import ENGLISH_LANGUAGE, Language
+from .compose.board import game_thread_name
 from .table import Table, start_thread, venue_lost
 
 log = logging.getLogger(__name__)
@@ -95,13 +96,10 @@ class DiscordVenues:
     async def open_thread(self, request: VenueRequest) -> Opened:
         """A public thread named after the players and the variant in the request's channel,
         or what Discord said instead."""
-        if self._language is None:
-            name = words.thread_name(request.player, request.opponent, request.variant)
-            reason = words.THREAD_REASON
-        else:
-            lang = await self._language(request.guild_id)
-            name = words.thread_name(request.player, request.opponent, request.variant, lang=lang)
-            reason = words.thread_reason(lang=lang)
+        language = self._language
+        lang = ENGLISH_LANGUAGE if language is None else await language(request.guild_id)
+        name = game_thread_name(request.player, request.opponent, request.variant, lang=lang)
+        reason = words.thread_reason(lang=lang)
         try:
             thread_id = await start_thread(self.client, request.channel_id, name, reason)
         except discord.Forbidden as error:
@@ -264,5 +262,7 @@ class LobbyDesk:
                 caught_up = lang.gettext(words.CAUGHT_UP)
                 await self._show(lagging.live, [caught_up], only=lagging.venue.side, ping=False)
                 continue
-            await self.table.deliver(None, words.end_again(lagging.record, lagging.venue))
+            lang = await self.table.channel_language(lagging.venue.guild_id)
+            ended = words.end_again(lagging.record, lagging.venue, lang=lang)
+            await self.table.deliver(None, ended)
             await self.lobby.end_shown(lagging.record, lagging.venue)

@@ -42,12 +42,12 @@ from bot.render import BoardView, CrosstableView, render_crosstable, render_gif,
 from bot.render.chart import render_eval_chart
 from bot.storage import DatabaseBusy, DatabaseUnavailable, Participant, StorageError, Venue
 
+from ..i18n.language import ENGLISH_LANGUAGE, Language, Languages
 from .app.challenges import MayNotOpenThreads, NoThreadHere, Where
 from .app.errors import Refused
 from .app.games import GameHub
 from .compose import errors as words
 from .compose.board import retired_board
-from .compose.language import ENGLISH_LANGUAGE, Language, Languages
 from .compose.post import (
     Animation,
     Answer,
@@ -684,13 +684,13 @@ def friendly_message(error: BaseException, lang: Language = ENGLISH_LANGUAGE) ->
     if isinstance(original, Refused):
         return words.refusal_words(original.refusal, lang)
     if isinstance(original, StorageError):
-        return words.storage_words(original)
+        return words.storage_words(original, lang)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return words.slow_down(error.retry_after)
+        return words.slow_down(error.retry_after, lang)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return words.NO_DIRECT_MESSAGES
+        return lang.gettext(words.NO_DIRECT_MESSAGES)
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or words.NOT_HERE
+        return str(error) or lang.gettext(words.NOT_HERE)
     return None
 
 
@@ -722,7 +722,7 @@ async def report(
         return
     if message is None:
         log.error("%s failed:\n%s", where, "".join(traceback.format_exception(original)))
-        message = words.GENERIC
+        message = lang.gettext(words.GENERIC)
     elif isinstance(original, DatabaseBusy):
         log.warning("%s refused: %s", where, original)
     elif isinstance(original, DatabaseUnavailable):
@@ -1220,7 +1220,9 @@ class Table:
             if retire is not None and retire.message_id == replaced.message_id:
                 said = retire.words if attach else retire.words_with_board
             else:  # a board recorded after these words were composed
-                said = retired_board(game, replaced.ply, with_board=not attach)
+                server = game.record.guild_id if board.venue is None else board.venue.guild_id
+                lang = await self.channel_language(server)
+                said = retired_board(game, replaced.ply, with_board=not attach, lang=lang)
             await self._edit(Place(place.channel_id), replaced.message_id, Post(content=said))
         elif replaced.last_final is not None:
             # A new game in a channel makes the Rematch button of the one before it pointless.

@@ -13,9 +13,9 @@ import discord
 
 from bot.storage import DatabaseUnavailable, Participant
 
+from ..i18n.language import ENGLISH_LANGUAGE, Language
 from .app.tournaments import News, StoredPairing, Tournament, TournamentService
 from .compose.board import plain_name
-from .compose.language import ENGLISH_LANGUAGE, Language
 from .compose.tournaments import thread_name, thread_reason
 from .table import start_thread
 

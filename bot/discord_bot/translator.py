@@ -1,5 +1,5 @@
 """Discord's own localization: the names and descriptions Discord shows each user in the command
-picker, in their client's language, from the catalogues (:mod:`.compose.language`).
+picker, in their client's language, from the catalogues (:mod:`bot.i18n.language`).
 
 discord.py wraps every command's, option's and choice's name and description in a
 ``locale_str`` (the commands are written with plain strings: ``auto_locale_strings``) and asks
@@ -26,8 +26,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from .compose.catalogs import Message
-from .compose.language import (
+from ..i18n.language import (
     CHOICE_NAME,
     COMMAND_DESCRIPTION,
     COMMAND_NAME,
@@ -39,6 +38,7 @@ from .compose.language import (
     Languages,
     is_command_name,
 )
+from .compose.catalogs import Message
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,28 @@ so callers can show it to people as it is.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 
 class TaflError(ValueError):
-    """Base class of every error the engine raises about bad input or an impossible request."""
+    """Base class of every error the engine raises about bad input or an impossible request.
+
+    ``kind`` names what is wrong (``no piece``, ``blocked``...; empty where the message is the
+    only account) and ``values`` the parts its message quotes (``move``, ``square``...), for
+    callers that say it in their own words (in another language)."""
+
+    kind: str = ""
+    values: tuple[tuple[str, str], ...] = ()
+
+
+Error = TypeVar("Error", bound=TaflError)
+
+
+def because(error: Error, kind: str, **values: object) -> Error:
+    """``error``, saying what is wrong as ``kind`` with the ``values`` its message quotes."""
+    error.kind = kind
+    error.values = tuple((name, str(value)) for name, value in values.items())
+    return error
 
 
 class UnknownVariantError(TaflError):

@@ -17,6 +17,7 @@ from .errors import (
     MoveParseError,
     PositionError,
     TaflError,
+    because,
 )
 from .otn import format_position, parse_position
 from .rules import KING_TAKEN
@@ -285,7 +286,7 @@ class Game:
         """
         cleaned = text.strip().lower()
         if self.outcome is not None:
-            raise GameOverError(f"{text!r}: the game is over ({self._over_text()})")
+            raise self._over(text)
         canonical = _canonical_moves(self.size).get(cleaned)
         if canonical is not None:  # the stored "e1-e4" form: no pattern matching needed
             self._check(canonical, text)
@@ -305,16 +306,34 @@ class Game:
                 return candidates[0]
             name = square_name(target, self.size)
             if not candidates:
-                raise IllegalMoveError(
-                    f"{text!r}: none of the {self.turn.value}' pieces can move to {name}"
+                raise because(
+                    IllegalMoveError(
+                        f"{text!r}: none of the {self.turn.value}' pieces can move to {name}"
+                    ),
+                    "none can reach",
+                    move=repr(text),
+                    side=self.turn.value,
+                    square=name,
                 )
             options = ", ".join(move.text(self.size) for move in candidates)
-            raise AmbiguousMoveError(
-                f"{text!r}: {len(candidates)} pieces can move to {name} ({options}); "
-                "say which, e.g. " + candidates[0].text(self.size)
+            raise because(
+                AmbiguousMoveError(
+                    f"{text!r}: {len(candidates)} pieces can move to {name} ({options}); "
+                    "say which, e.g. " + candidates[0].text(self.size)
+                ),
+                "ambiguous",
+                move=repr(text),
+                count=len(candidates),
+                square=name,
+                options=options,
+                example=candidates[0].text(self.size),
             )
-        raise MoveParseError(
-            f"{text!r} is not a move: write it like 'e1-e4' (from a square to a square)"
+        raise because(
+            MoveParseError(
+                f"{text!r} is not a move: write it like 'e1-e4' (from a square to a square)"
+            ),
+            "not a move",
+            move=repr(text),
         )
 
     def play(self, move: str | Move) -> MoveResult:
@@ -323,9 +342,7 @@ class Game:
             parsed = self.parse_move(move)
         else:
             if self.outcome is not None:
-                raise GameOverError(
-                    f"{move.text(self.size)!r}: the game is over ({self._over_text()})"
-                )
+                raise self._over(move.text(self.size))
             self._check(move, move.text(self.size))
             parsed = move
         return self._apply(parsed)
@@ -437,26 +454,40 @@ class Game:
             return Outcome(_INDEX_SIDE[board.turn].other, Termination.NO_LEGAL_MOVE)
         return None
 
-    def _over_text(self) -> str:
+    def _over(self, text: str) -> GameOverError:
+        """The error for a move ``text`` tried once the game is over."""
         outcome = self.outcome
         assert outcome is not None
+        ending = outcome.termination.value
         if outcome.winner is None:
-            return f"drawn by {outcome.termination.value}"
-        return f"the {outcome.winner.value} won: {outcome.termination.value}"
+            error = GameOverError(f"{text!r}: the game is over (drawn by {ending})")
+            return because(error, "game drawn", move=repr(text), ending=ending)
+        side = outcome.winner.value
+        error = GameOverError(f"{text!r}: the game is over (the {side} won: {ending})")
+        return because(error, "game won", move=repr(text), side=side, ending=ending)
 
     def _square(self, name: str, text: str) -> Square:
         try:
             return parse_square(name, self.size)
         except MoveParseError as error:
-            raise MoveParseError(f"{text!r}: {error}") from None
+            raise because(
+                MoveParseError(f"{text!r}: {error}"),
+                f"move: {error.kind}",
+                move=repr(text),
+                **dict(error.values),
+            ) from None
 
     def _check(self, move: Move, text: str) -> None:
         """Raise an :class:`IllegalMoveError` naming the exact reason ``move`` is illegal."""
         if self.outcome is not None:
-            raise GameOverError(f"{text!r}: the game is over ({self._over_text()})")
+            raise self._over(text)
         area = self.size**2
         if not (0 <= move.origin < area and 0 <= move.target < area):
-            raise IllegalMoveError(f"{text!r}: that square is off the board")
+            raise because(
+                IllegalMoveError(f"{text!r}: that square is off the board"),
+                "off the board",
+                move=repr(text),
+            )
         if self._board.is_legal(move.origin << MOVE_SHIFT | move.target):
             return  # the reasons below are only worked out for illegal moves
         board = self._board
@@ -467,19 +498,41 @@ class Game:
         target_name = name(move.target, n)
         piece = cells[move.origin]
         if piece == EMPTY:
-            raise IllegalMoveError(f"{text!r}: there is no piece on {origin_name}")
+            raise because(
+                IllegalMoveError(f"{text!r}: there is no piece on {origin_name}"),
+                "no piece",
+                move=repr(text),
+                square=origin_name,
+            )
         if Piece(piece).side is not self.turn:
-            raise IllegalMoveError(
-                f"{text!r}: the piece on {origin_name} belongs to the {self.turn.other.value}; "
-                f"it is the {self.turn.value}' turn"
+            raise because(
+                IllegalMoveError(
+                    f"{text!r}: the piece on {origin_name} belongs to the "
+                    f"{self.turn.other.value}; it is the {self.turn.value}' turn"
+                ),
+                "not yours",
+                move=repr(text),
+                square=origin_name,
+                other=self.turn.other.value,
+                side=self.turn.value,
             )
         if move.origin == move.target:
-            raise IllegalMoveError(f"{text!r}: the piece must move to another square")
+            raise because(
+                IllegalMoveError(f"{text!r}: the piece must move to another square"),
+                "same square",
+                move=repr(text),
+            )
         (r1, f1), (r2, f2) = divmod(move.origin, n), divmod(move.target, n)
         if r1 != r2 and f1 != f2:
-            raise IllegalMoveError(
-                f"{text!r}: pieces move along a rank or a file, like a rook; "
-                f"{origin_name} and {target_name} share neither"
+            raise because(
+                IllegalMoveError(
+                    f"{text!r}: pieces move along a rank or a file, like a rook; "
+                    f"{origin_name} and {target_name} share neither"
+                ),
+                "not straight",
+                move=repr(text),
+                origin=origin_name,
+                target=target_name,
             )
         step = (1 if f2 > f1 else -1) if r1 == r2 else (n if r2 > r1 else -n)
         variant = self.variant
@@ -492,41 +545,84 @@ class Game:
             sq += step
             here = name(sq, n)
             if cells[sq] != EMPTY:
-                raise IllegalMoveError(f"{text!r}: {here} blocks the path")
+                raise because(
+                    IllegalMoveError(f"{text!r}: {here} blocks the path"),
+                    "blocked",
+                    move=repr(text),
+                    square=here,
+                )
             arriving = sq == move.target
             if sq == throne:
                 if is_king and board.tables.king_barred[sq]:
-                    raise IllegalMoveError(
-                        f"{text!r}: the king may not return to the throne ({here}) in "
-                        f"{variant.title}"
+                    raise because(
+                        IllegalMoveError(
+                            f"{text!r}: the king may not return to the throne ({here}) in "
+                            f"{variant.title}"
+                        ),
+                        "throne barred",
+                        move=repr(text),
+                        square=here,
+                        rules=variant.title,
                     )
                 if not is_king:
                     if arriving:
-                        raise IllegalMoveError(
-                            f"{text!r}: only the king may stop on the throne ({here})"
+                        raise because(
+                            IllegalMoveError(
+                                f"{text!r}: only the king may stop on the throne ({here})"
+                            ),
+                            "throne stop",
+                            move=repr(text),
+                            square=here,
                         )
                     if not variant.throne_passable:
-                        raise IllegalMoveError(
-                            f"{text!r}: only the king may pass through the throne ({here})"
+                        raise because(
+                            IllegalMoveError(
+                                f"{text!r}: only the king may pass through the throne ({here})"
+                            ),
+                            "throne pass",
+                            move=repr(text),
+                            square=here,
                         )
             if sq in corners and not is_king:
-                raise IllegalMoveError(f"{text!r}: only the king may enter a corner ({here})")
+                raise because(
+                    IllegalMoveError(f"{text!r}: only the king may enter a corner ({here})"),
+                    "corner",
+                    move=repr(text),
+                    square=here,
+                )
             camp = next((g for g in variant.camp_groups if sq in g), None)
             if camp is not None and camp is not origin_camp:
                 if is_king or piece != int(Piece.ATTACKER):
-                    raise IllegalMoveError(
-                        f"{text!r}: {here} is an attackers' camp; defenders never enter camps"
+                    raise because(
+                        IllegalMoveError(
+                            f"{text!r}: {here} is an attackers' camp; defenders never enter camps"
+                        ),
+                        "camp for attackers",
+                        move=repr(text),
+                        square=here,
                     )
                 if origin_camp is None:
-                    raise IllegalMoveError(
-                        f"{text!r}: {here} is a camp; an attacker that has left its camp "
-                        "may not enter one again"
+                    raise because(
+                        IllegalMoveError(
+                            f"{text!r}: {here} is a camp; an attacker that has left its camp "
+                            "may not enter one again"
+                        ),
+                        "camp left",
+                        move=repr(text),
+                        square=here,
                     )
-                raise IllegalMoveError(
-                    f"{text!r}: {here} belongs to another camp; no piece may cross from one "
-                    "camp to another"
+                raise because(
+                    IllegalMoveError(
+                        f"{text!r}: {here} belongs to another camp; no piece may cross from one "
+                        "camp to another"
+                    ),
+                    "other camp",
+                    move=repr(text),
+                    square=here,
                 )
-        raise IllegalMoveError(f"{text!r} is not a legal move here")
+        raise because(
+            IllegalMoveError(f"{text!r} is not a legal move here"), "not legal", move=repr(text)
+        )
 
     # ------------------------------------------------------------------ records
 

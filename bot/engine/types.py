@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum, IntEnum, StrEnum
 
-from .errors import MoveParseError
+from .errors import MoveParseError, because
 
 Square = int
 """A square index: ``rank_index * size + file_index``; ``a1`` (bottom left) is 0."""
@@ -121,12 +121,21 @@ def parse_square(text: str, size: int) -> Square:
     """Read a square name such as ``e4`` (any case) on a board of ``size``."""
     match = _SQUARE_RE.fullmatch(text.strip().lower())
     if not match:
-        raise MoveParseError(f"{text!r} is not a square: expected a letter and a number like 'e4'")
+        raise because(
+            MoveParseError(f"{text!r} is not a square: expected a letter and a number like 'e4'"),
+            "not a square",
+            square=repr(text),
+        )
     file = FILES.index(match.group(1))
     rank = int(match.group(2)) - 1
     if file >= size or not 0 <= rank < size:
         last = f"{FILES[size - 1]}{size}"
-        raise MoveParseError(f"{text!r} is off the board: squares run from a1 to {last}")
+        raise because(
+            MoveParseError(f"{text!r} is off the board: squares run from a1 to {last}"),
+            "square off the board",
+            square=repr(text),
+            last=last,
+        )
     return rank * size + file
 
 

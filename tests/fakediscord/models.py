@@ -44,6 +44,9 @@ class FakeUser:
     global_name: str | None = None
     bot: bool = False
     accepts_dms: bool = True
+    locale: str = "en-US"
+    """The language of their Discord client: what their clicks' interactions report (their
+    commands' too, unless a command is sent with another)."""
 
     @property
     def mention(self) -> str:

@@ -508,7 +508,7 @@ class FakeDiscord:
         group: str | None = None,
         subcommand: str | None = None,
         options: Mapping[str, object] | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """Dispatch ``/command [group] [subcommand]`` with ``options`` as Discord would.
 
@@ -526,7 +526,7 @@ class FakeDiscord:
             subcommand,
             options or {},
             None,
-            locale,
+            user.locale if locale is None else locale,
         )
 
     async def send_autocomplete(
@@ -592,10 +592,10 @@ class FakeDiscord:
         custom_id: str,
         *,
         sync: bool = True,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """``user`` clicks the button ``custom_id`` on ``message`` (which must show it enabled),
-        their Discord app in ``locale``."""
+        their Discord app in ``locale`` (by default the user's own)."""
         component = self._component(user, message, custom_id, (2,))
         data = {"custom_id": custom_id, "component_type": component["type"]}
         return await self._component_interaction(user, message, data, sync, locale)
@@ -608,10 +608,10 @@ class FakeDiscord:
         values: Sequence[str | FakeUser | FakeRole | FakeChannel],
         *,
         sync: bool = True,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> FakeInteraction:
         """``user`` picks ``values`` in select menu ``custom_id`` on ``message``, their Discord
-        app in ``locale``.
+        app in ``locale`` (by default the user's own).
 
         String selects take option values; user/role/channel selects take fake objects.
         """
@@ -727,7 +727,12 @@ class FakeDiscord:
         return component
 
     async def _component_interaction(
-        self, user: FakeUser, message: FakeMessage, data: JSON, sync: bool, locale: str = "en-US"
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        data: JSON,
+        sync: bool,
+        locale: str | None = None,
     ) -> FakeInteraction:
         channel = self.world.channels[message.channel_id]
         self._require_connection(channel)
@@ -740,7 +745,7 @@ class FakeDiscord:
             data=data,
             message=message,
             name=data["custom_id"],
-            locale=locale,
+            locale=user.locale if locale is None else locale,
         )
         self._dispatch(interaction)
         return interaction

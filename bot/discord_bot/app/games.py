@@ -139,9 +139,12 @@ class AlreadyOver(Refusal):
 
 @dataclass(frozen=True)
 class IllegalMove(Refusal):
-    """A move the rules forbid, and the engine's reason."""
+    """A move the rules forbid, and the engine's reason: in its words (``reason``), and as
+    what is wrong (``kind``) with the parts it quotes (``values``), for other words."""
 
     reason: str
+    kind: str = ""
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -424,6 +427,10 @@ class Played:
     """Offers the move made pointless."""
     carried: Offer | None = None
     """A draw offer the mover had made on their turn: it stands, now at the new ply."""
+    languages: dict[int, str | None] = field(default_factory=dict)
+    """The language each server the game is played in chose for its channels (``/tafl settings
+    language``), by server id, read with the move: its boards are worded in it (``None`` or
+    absent: the server's own Discord language)."""
 
 
 @dataclass(frozen=True)
@@ -531,7 +538,8 @@ class GameHub:
                 except (ResultNotRecorded, _EndedElsewhere):  # logged there; the others settle
                     continue
             state = await self.state(live)
-            settled.append(Played(state, live.game.history[-1], finished))
+            chosen = await self.chosen_languages(live)
+            settled.append(Played(state, live.game.history[-1], finished, languages=chosen))
         return settled
 
     def get(self, channel_id: int) -> LiveGame | None:
@@ -828,7 +836,7 @@ class GameHub:
         except GameOverError:
             raise Refused(AlreadyOver()) from None
         except TaflError as error:
-            raise Refused(IllegalMove(str(error))) from None
+            raise Refused(IllegalMove(str(error), error.kind, error.values)) from None
         ply = game.ply
         try:
             appended = await self.storage.games.append_move(
@@ -873,7 +881,24 @@ class GameHub:
             )
         if self._on_move is not None:
             self._on_move(player.is_ai)
-        return Played(await self.state(live), result, finished, withdrawn, carried)
+        chosen = await self.chosen_languages(live)
+        return Played(await self.state(live), result, finished, withdrawn, carried, chosen)
+
+    async def chosen_languages(self, live: LiveGame) -> dict[int, str | None]:
+        """The language each server the game is played in chose for its channels, read from
+        the server settings now (another process may have changed it a moment ago). After a
+        committed move the words matter less than the move: a server whose choice cannot be
+        read is left out (its own Discord language)."""
+        servers = {v.guild_id for v in live.venues}
+        if live.record.guild_id is not None:
+            servers.add(live.record.guild_id)
+        chosen: dict[int, str | None] = {}
+        for guild_id in sorted(servers):
+            try:
+                chosen[guild_id] = (await self.storage.settings.get(guild_id)).language
+            except StorageError as error:
+                log.warning("could not read the language of server %d: %s", guild_id, error)
+        return chosen
 
     def _check_turn(self, live: LiveGame, player: Participant) -> None:
         if live.game.is_over and live.side_of(player.user_id or 0) is not None:

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.storage import GameRecord, Venue
 
+from ...i18n.language import Language
 from ..app.challenges import (
     ChallengeService,
     NewThread,
@@ -25,7 +26,6 @@ from ..compose import challenges as compose
 from ..compose.board import Rematch
 from ..compose.challenges import ChallengeAnswer
 from ..compose.help import VARIANTS
-from ..compose.language import Language
 from ..table import Table, choices, open_thread, participant_of, where_of
 
 Show = Callable[[LiveGame, Sequence[str]], Awaitable[None]]

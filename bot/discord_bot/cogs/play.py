@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.storage import DatabaseUnavailable, GameRecord, PuzzleAttempt, StorageError, Venue
 
+from ...i18n.language import Language
 from ..app.ai_turns import AIReply, AITurns
 from ..app.errors import Refused
 from ..app.games import (
@@ -29,6 +30,7 @@ from ..app.games import (
     GameState,
     LiveGame,
     NoLegalMove,
+    OfferMade,
     PieceStuck,
     Played,
     ResultNotRecorded,
@@ -41,6 +43,7 @@ from ..compose.board import (
     MOVE_MAX_LENGTH,
     ConfirmResign,
     GameAction,
+    Lines,
     OfferAnswer,
     PieceChoice,
     TargetChoice,
@@ -120,7 +123,9 @@ class Play(commands.Cog):
         try:
             played = await self.games.play(channel_id, participant_of(interaction.user), move)
         except ResultNotRecorded as error:  # public: both players must know
-            await self.table.deliver(interaction, board.not_recorded(error.unsaved, clicked=False))
+            lang = await self.table.interaction_language(interaction)
+            words = board.not_recorded(error.unsaved, clicked=False, lang=lang)
+            await self.table.deliver(interaction, words)
             return
         await self.announce(played, interaction)
 
@@ -131,6 +136,7 @@ class Play(commands.Cog):
         """Legal moves for the player to move, filtered by what they typed (captures and king
         moves marked); anyone else gets one line saying whose turn it is."""
         channel_id = interaction.channel_id or 0
+        lang = self.table.reader(interaction)
         try:
             live = await self.live_game(channel_id)
         except DatabaseUnavailable:
@@ -139,16 +145,19 @@ class Play(commands.Cog):
             attempt = await self.puzzles.open_go(interaction.user.id)
             if attempt is not None:
                 position = await self.puzzles.position(attempt)
-                return choices(board.move_choices(position, current, mark_captures=False))
+                return choices(
+                    board.move_choices(position, current, mark_captures=False, lang=lang)
+                )
         if live is None or live.game.is_over:
             ended = None
             if live is None:
                 with contextlib.suppress(StorageError):  # the line is only a courtesy
                     ended = await self.games.last_ended(channel_id)
-            return choices([board.no_game_choice(ended)])
+            return choices([board.no_game_choice(ended, lang=lang)])
         if live.to_move.user_id != interaction.user.id:
-            return choices([board.not_mover_choice(self.games.peek(live), interaction.user.id)])
-        return choices(board.move_choices(live.game, current))
+            game = self.games.peek(live)
+            return choices([board.not_mover_choice(game, interaction.user.id, lang=lang)])
+        return choices(board.move_choices(live.game, current, lang=lang))
 
     # ------------------------------------------------------------------ board, resign, offers
 
@@ -167,14 +176,15 @@ class Play(commands.Cog):
                 return
         live = await self.games.require(channel_id)
         game = self.games.peek(live)
+        lang = await self.board_language(game)
         if ai_to_move(game):
             self.ai.check_idle(live.id)
-            await self._ai_reply(game, board.last_board_words(game), interaction)
+            await self._ai_reply(game, board.last_board_words(game, lang=lang), interaction)
             return
         here = next((v for v in live.venues if v.channel_id == channel_id), None)
         await self.show(
             live,
-            board.last_board_words(game),
+            board.last_board_words(game, lang=lang),
             interaction=interaction,
             flip=flip,
             ping=False,
@@ -191,7 +201,14 @@ class Play(commands.Cog):
     async def draw(self, interaction: discord.Interaction) -> None:
         """Post a draw offer with Accept/Decline buttons for the opponent."""
         made = await self.games.offer_draw(interaction.channel_id or 0, interaction.user.id)
-        await self.table.deliver(interaction, board.offer_posts(made))
+        await self._offer(interaction, made)
+
+    async def _offer(self, interaction: discord.Interaction, made: OfferMade) -> None:
+        """A draw offer or takeback request, put to the opponent in the game's language."""
+        lang = await self.table.interaction_language(interaction)
+        venue_langs = await self.venue_languages(made.game)
+        deliveries = board.offer_posts(made, lang=lang, venue_langs=venue_langs)
+        await self.table.deliver(interaction, deliveries)
 
     @app_commands.command(name="takeback", description="Take back your last move")
     async def takeback(self, interaction: discord.Interaction) -> None:
@@ -204,11 +221,18 @@ class Play(commands.Cog):
         channel_id = live.record.channel_id
         if not live.against_ai:
             made = await self.games.offer_takeback(channel_id, interaction.user.id)
-            await self.table.deliver(interaction, board.offer_posts(made))
+            await self._offer(interaction, made)
             return
         self.ai.check_idle(live.id, takeback=True)
         taken = await self.games.take_back_against_ai(channel_id, interaction.user.id)
-        deliveries = board.after_takeback(taken, reply_in=answering(interaction), ping=False)
+        lang = await self.board_language(taken.game)
+        deliveries = board.after_takeback(
+            taken,
+            reply_in=answering(interaction),
+            ping=False,
+            lang=lang,
+            venue_langs=await self.venue_languages(taken.game),
+        )
         await self.table.deliver(interaction, deliveries)
 
     # ------------------------------------------------------------------ buttons and menus
@@ -216,13 +240,15 @@ class Play(commands.Cog):
     async def on_game_button(self, interaction: discord.Interaction, button: GameAction) -> None:
         """Move / Flip board / Offer draw / Take back / Resign under a board."""
         action, user_id = button.action, interaction.user.id
+        reader = self.table.reader(interaction)
         if action == "board":
             game = await self.games.state_of(button.game_id, user_id)
-            await self.table.deliver(interaction, [board.flipped_board(game, user_id)])
+            turned = board.flipped_board(game, user_id, lang=reader)
+            await self.table.deliver(interaction, [turned])
             return
         if action == "resign":
             game = await self.games.player_in(button.game_id, user_id)
-            await self.table.deliver(interaction, [board.resign_question(game.id)])
+            await self.table.deliver(interaction, [board.resign_question(game.id, lang=reader)])
             return
         if action in ("takeback", "draw"):
             live = await self.games.require_id(button.game_id)
@@ -230,10 +256,10 @@ class Play(commands.Cog):
                 await self._take_back(interaction, live)
                 return
             made = await self.games.offer_draw(live.record.channel_id, user_id)
-            await self.table.deliver(interaction, board.offer_posts(made))
+            await self._offer(interaction, made)
             return
         game = await self.games.mover_at(button.game_id, user_id)
-        prompt = board.piece_prompt(game)
+        prompt = board.piece_prompt(game, lang=reader)
         if not prompt.controls:
             raise Refused(NoLegalMove())
         await self.table.deliver(interaction, [Answer(prompt)])
@@ -246,7 +272,11 @@ class Play(commands.Cog):
         ended = await self.games.resign(live.record.channel_id, interaction.user.id)
         # The game has ended: announced even if the private reply cannot be edited.
         self.ai.cancel(ended.game.id)
-        await self.table.deliver(interaction, [board.RESIGNED, *board.after_end(ended)])
+        lang = await self.board_language(ended.game)
+        resigned = board.resigned(lang=self.table.reader(interaction))
+        venue_langs = await self.venue_languages(ended.game)
+        final = board.after_end(ended, lang=lang, venue_langs=venue_langs)
+        await self.table.deliver(interaction, [resigned, *final])
 
     async def on_piece_chosen(self, interaction: discord.Interaction, menu: PieceChoice) -> None:
         """Step two of click-to-move: show where the chosen piece can go."""
@@ -254,7 +284,7 @@ class Play(commands.Cog):
         origin = board.chosen_square(menu.values)
         if origin is None:
             raise Refused(StaleMenu())
-        prompt = board.target_prompt(game, origin)
+        prompt = board.target_prompt(game, origin, lang=self.table.reader(interaction))
         if not prompt.controls:
             raise Refused(PieceStuck())
         await self.table.deliver(interaction, [Update(prompt)])
@@ -263,7 +293,8 @@ class Play(commands.Cog):
         """Last step of click-to-move: play it (or, with Back, choose another piece)."""
         if menu.values == (BACK,):
             game = await self.games.mover_at(menu.game_id, interaction.user.id, menu.ply)
-            await self.table.deliver(interaction, [Update(board.piece_prompt(game))])
+            prompt = board.piece_prompt(game, lang=self.table.reader(interaction))
+            await self.table.deliver(interaction, [Update(prompt)])
             return
         player = participant_of(interaction.user)
         target = board.chosen_square(menu.values)
@@ -274,7 +305,9 @@ class Play(commands.Cog):
                 menu.game_id, player, menu.origin, target, menu.ply
             )
         except ResultNotRecorded as error:
-            await self.table.deliver(interaction, board.not_recorded(error.unsaved, clicked=True))
+            lang = await self.table.interaction_language(interaction)
+            words = board.not_recorded(error.unsaved, clicked=True, lang=lang)
+            await self.table.deliver(interaction, words)
             return
         # The move is committed: announced even if the private menu cannot be edited.
         await self.announce(played, interaction, clicked=True)
@@ -285,19 +318,42 @@ class Play(commands.Cog):
         deliveries: list[Delivery]
         if button.kind == "draw":
             ended = await self.games.answer_draw(game_id, user_id, ply, button.accept)
+            lang = await self.board_language(ended.game)
             if isinstance(ended, Declined):
-                deliveries = board.declined(ended)
+                deliveries = await self._declined(interaction, ended)
             else:
                 # The game has ended: announced even if the offer cannot be edited.
                 self.ai.cancel(ended.game.id)
-                deliveries = [board.agreed("draw"), *board.after_end(ended)]
+                venue_langs = await self.venue_languages(ended.game)
+                deliveries = [
+                    board.agreed("draw", lang=lang),
+                    *board.after_end(ended, lang=lang, venue_langs=venue_langs),
+                ]
         else:
             taken = await self.games.answer_takeback(game_id, user_id, ply, button.accept)
+            lang = await self.board_language(taken.game)
             if isinstance(taken, Declined):
-                deliveries = board.declined(taken)
+                deliveries = await self._declined(interaction, taken)
             else:
-                deliveries = [board.agreed("takeback"), *board.after_takeback(taken)]
+                after = board.after_takeback(
+                    taken,
+                    lang=lang,
+                    mover_lang=await self.mover_language(taken.game),
+                    venue_langs=await self.venue_languages(taken.game),
+                )
+                deliveries = [board.agreed("takeback", lang=lang), *after]
         await self.table.deliver(interaction, deliveries)
+
+    async def _declined(
+        self, interaction: discord.Interaction, refusal: Declined
+    ) -> list[Delivery]:
+        """An offer declined, said where it was made (the channel clicked in) and, across
+        servers, in the asker's venue: each in its server's language."""
+        return board.declined(
+            refusal,
+            lang=await self.table.interaction_language(interaction),
+            venue_langs=await self.venue_languages(refusal.game),
+        )
 
     # ------------------------------------------------------------------ what happens, announced
 
@@ -314,20 +370,31 @@ class Play(commands.Cog):
         player's move and the AI's reply arrive on one board: the interaction is deferred
         while it thinks, so no "thinking" message is left behind."""
         game = played.game
+        lang = self.played_language(played, game.record.guild_id)
+        # Only the menu's own words, after a click, are the mover's alone.
+        reader = self.table.reader(interaction) if clicked and interaction is not None else lang
         if played.finished is not None:
             self.ai.cancel(game.id)
         elif ai_to_move(game):
-            first = board.offers_after_move(played)
+            first = board.offers_after_move(played, lang=lang)
             if clicked:
-                first.insert(0, board.you_played(played.result.move.text(game.game.size)))
+                move = played.result.move.text(game.game.size)
+                first.insert(0, board.you_played(move, lang=reader))
             await self.table.deliver(interaction, first)
             answered = None if clicked else interaction
-            await self._ai_reply(game, board.move_words(played), answered)
+            await self._ai_reply(game, board.move_words(played, lang=lang), answered)
             return
         reply_in = None if interaction is None or clicked else answering(interaction)
-        await self.table.deliver(
-            interaction, board.after_move(played, reply_in=reply_in, clicked=clicked)
+        deliveries = board.after_move(
+            played,
+            reply_in=reply_in,
+            clicked=clicked,
+            lang=lang,
+            reader=reader,
+            mover_lang=await self.mover_language(game),
+            venue_langs={v.guild_id: self.played_language(played, v.guild_id) for v in game.venues},
         )
+        await self.table.deliver(interaction, deliveries)
 
     async def announce_end(
         self, ended: Ended, interaction: discord.Interaction | None = None
@@ -336,38 +403,58 @@ class Play(commands.Cog):
         resignation, time, an agreed draw)."""
         self.ai.cancel(ended.game.id)
         reply_in = None if interaction is None else answering(interaction)
-        await self.table.deliver(interaction, board.after_end(ended, reply_in=reply_in))
+        lang = await self.board_language(ended.game)
+        venue_langs = await self.venue_languages(ended.game)
+        deliveries = board.after_end(ended, reply_in=reply_in, lang=lang, venue_langs=venue_langs)
+        await self.table.deliver(interaction, deliveries)
 
     async def called_off(self, ended: Ended, words: str) -> None:
         """The final board of a game an organiser called off, saying why (``words``)."""
-        deliveries = board.after_end(ended, lines=[words], why=board.CALLED_OFF)
+        lang = await self.board_language(ended.game)
+        venue_langs = await self.venue_languages(ended.game)
+        deliveries = board.after_end(
+            ended, lines=[words], why=board.CALLED_OFF, lang=lang, venue_langs=venue_langs
+        )
         await self.table.deliver(None, deliveries)
 
     async def show(
         self,
         live: LiveGame,
-        lines: Sequence[str],
+        lines: Lines,
         *,
         interaction: discord.Interaction | None = None,
         flip: bool = False,
         ping: bool = True,
         only: str | None = None,
     ) -> None:
-        """The game's board with ``lines`` (see :func:`..compose.board.board_posts`), as the
-        answer to ``interaction`` when given: a new game's first board, or one posted again."""
+        """The game's board with ``lines`` (see :func:`..compose.board.board_posts`: written
+        already, or for a language), as the answer to ``interaction`` when given: a new game's
+        first board, or one posted again."""
         game = await self.games.state(live)
         reply_in = None if interaction is None else answering(interaction)
         deliveries = board.board_posts(
-            game, lines, flip=flip, ping=ping, only=only, reply_in=reply_in
+            game,
+            lines,
+            flip=flip,
+            ping=ping,
+            only=only,
+            reply_in=reply_in,
+            lang=await self.board_language(game),
+            mover_lang=await self.mover_language(game) if ping else None,
+            venue_langs=await self.venue_languages(game),
         )
         await self.table.deliver(interaction, deliveries)
 
     async def open_game(
-        self, live: LiveGame, lines: Sequence[str], interaction: discord.Interaction | None
+        self, live: LiveGame, lines: Lines, interaction: discord.Interaction | None
     ) -> None:
-        """Post a new game's first board; when the AI moves first, its move comes on it."""
+        """Post a new game's first board (``lines``: written already, or for a language);
+        when the AI moves first, its move comes on it."""
         if live.to_move.is_ai:
-            await self._ai_reply(self.games.peek(live), lines, interaction)
+            game = self.games.peek(live)
+            if callable(lines):  # a game against the AI is played in one channel
+                lines = lines(await self.board_language(game))
+            await self._ai_reply(game, lines, interaction)
         else:
             await self.show(live, lines, interaction=interaction)
 
@@ -375,7 +462,46 @@ class Play(commands.Cog):
         """The player to move is running out of time (at ``deadline``): a ping where they play,
         and a direct message if they asked for one."""
         game = await self.games.state(live)
-        await self.table.deliver(None, board.reminder(game, channel_id, deadline))
+        lang = await self.board_language(game)
+        mover = game.record.player(game.game.turn.value)
+        mover_lang = None
+        if not mover.is_ai and mover.user_id is not None:
+            mover_lang = await self.table.player_language(mover.user_id)
+        deliveries = board.reminder(game, channel_id, deadline, lang=lang, mover_lang=mover_lang)
+        await self.table.deliver(None, deliveries)
+
+    # ------------------------------------------------------------------ languages
+
+    async def board_language(self, game: GameState) -> Language:
+        """The language of a game's boards and news: its server's channels'."""
+        return await self.table.channel_language(game.record.guild_id)
+
+    def played_language(self, played: Played, guild_id: int | None) -> Language:
+        """The language a server's channels read a move's board in: the one the server chose,
+        as the games service read it with the move (:attr:`Played.languages`: no second read
+        of the settings on the move's path), else the server's own Discord language."""
+        guild = None if guild_id is None else self.table.client.get_guild(guild_id)
+        locale = None if guild is None else guild.preferred_locale.value
+        chosen = None if guild_id is None else played.languages.get(guild_id)
+        return self.table.languages.for_channel(chosen, locale)
+
+    async def venue_languages(self, game: GameState) -> dict[int, Language]:
+        """The language of each venue's server of a game across servers (none in one
+        channel): each venue reads the game in its own server's language."""
+        return {v.guild_id: await self.table.channel_language(v.guild_id) for v in game.venues}
+
+    async def mover_language(self, game: GameState) -> Language | None:
+        """The language the player to move reads their direct messages in (``None``: nobody is
+        told: the AI is to move, the game is against the AI or over, or the player has not
+        asked for direct messages, as far as the game's board options say)."""
+        record = game.record
+        mover = record.player(game.game.turn.value)
+        if mover.user_id is None or record.attackers.is_ai or record.defenders.is_ai:
+            return None
+        theirs = next((p for p in game.preferences if p.user_id == mover.user_id), None)
+        if game.game.is_over or (theirs is not None and not theirs.notify):
+            return None
+        return await self.table.player_language(mover.user_id)
 
     async def live_game(self, channel_id: int) -> LiveGame | None:
         """The channel's active game, picked up from the database if this process had lost
@@ -395,7 +521,9 @@ class Play(commands.Cog):
         AI to move and nobody is waiting on an interaction)."""
         channel_id = live.record.channel_id
         self.ai.schedule(
-            live.id, self._shower(list(lines), channel_id, None), self._typing(channel_id)
+            live.id,
+            self._shower(list(lines), channel_id, None, live.record.guild_id),
+            self._typing(channel_id),
         )
 
     async def _ai_reply(
@@ -409,13 +537,30 @@ class Play(commands.Cog):
             await self.table.thinking(interaction)
         typing = None if interaction is not None else self._typing(channel_id)
         where = channel_id if interaction is None else answering(interaction)
-        await self.ai.reply(game.id, self._shower(list(lines), where, interaction), typing)
+        await self.ai.reply(
+            game.id, self._shower(list(lines), where, interaction, game.record.guild_id), typing
+        )
 
     def _shower(
-        self, lines: list[str], channel_id: int, interaction: discord.Interaction | None
+        self,
+        lines: list[str],
+        channel_id: int,
+        interaction: discord.Interaction | None,
+        guild_id: int | None,
     ) -> Callable[[AIReply], Awaitable[None]]:
         async def show(reply: AIReply) -> None:
-            deliveries = board.after_ai(reply, lines, channel_id, answer=interaction is not None)
+            game = reply.played.game if reply.played is not None else reply.game
+            lang = await self.table.channel_language(guild_id)
+            mover_lang = None if game is None else await self.mover_language(game)
+            deliveries = board.after_ai(
+                reply,
+                lines,
+                channel_id,
+                answer=interaction is not None,
+                lang=lang,
+                mover_lang=mover_lang,
+                venue_langs=None if game is None else await self.venue_languages(game),
+            )
             await self.table.deliver(interaction, deliveries)
 
         return show

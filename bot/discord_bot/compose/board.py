@@ -12,7 +12,7 @@ in the event, so this module is tested on its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import ClassVar
@@ -29,6 +29,8 @@ from bot.engine import (
     Square,
     TaflError,
     Termination,
+    UnknownVariantError,
+    Variant,
     get_variant,
     parse_square,
     square_name,
@@ -56,6 +58,7 @@ from bot.storage import (
     Venue,
 )
 
+from ...i18n.language import CHOICE_NAME, ENGLISH_LANGUAGE, N_, Language
 from ..app.ai_turns import AIReply, AIThinking
 from ..app.games import (
     AIDeclinesDraws,
@@ -94,7 +97,6 @@ from ..app.games import (
     TakenBack,
 )
 from .errors import refusal_words, seconds_left
-from .language import CHOICE_NAME, ENGLISH_LANGUAGE, Language
 from .post import (
     Answer,
     BoardPost,
@@ -258,65 +260,159 @@ BACK = "back"
 # the right plural, records, ratings and how a game ended, so that "Tafl AI (hard)", "1 loss" and
 # "1500? after 1 rated game" read the same everywhere.
 
-# English plurals the bot uses that are not just word + "s".
-_PLURALS = {"loss": "losses"}
 
-
-def plural(count: int, word: str) -> str:
-    """``count`` and ``word``, in the plural unless the count is one: "1 win", "2 losses"."""
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {_PLURALS.get(word, word + 's')}"
-
-
-def side_record(record: SideRecord) -> str:
+def side_record(record: SideRecord, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """ "2 wins · 1 loss · 0 draws"."""
     return " · ".join(
-        (plural(record.wins, "win"), plural(record.losses, "loss"), plural(record.draws, "draw"))
+        (
+            lang.ngettext("{count} win", "{count} wins", record.wins, count=record.wins),
+            lang.ngettext("{count} loss", "{count} losses", record.losses, count=record.losses),
+            lang.ngettext("{count} draw", "{count} draws", record.draws, count=record.draws),
+        )
     )
 
 
-def rating_with_games(rated: PlayerRating) -> str:
+def rating_with_games(rated: PlayerRating, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """ "1662? after 1 rated game"."""
-    return f"{rated.rating.display} after {plural(rated.games, 'rated game')}"
+    return lang.ngettext(
+        "{rating} after {count} rated game",
+        "{rating} after {count} rated games",
+        rated.games,
+        rating=rated.rating.display,
+        count=rated.games,
+    )
 
 
-def level_name(level: int) -> str:
+def variant_title(variant: str | Variant, lang: Language) -> str:
+    """A variant's title in the reader's words (``Hnefatafl de Copenhague``): the name the
+    command picker's variant choices show them, so that a sentence and the menu agree. A
+    stored name this version no longer plays is shown as stored."""
+    if isinstance(variant, str):
+        try:
+            rules = get_variant(variant)
+        except UnknownVariantError:
+            return variant
+    else:
+        rules = variant
+    return lang.translated(CHOICE_NAME, rules.title) or rules.title
+
+
+def duration_words(seconds: int, *, lang: Language) -> str:
+    """A time in its largest whole unit: ``90`` → "90 seconds", ``3600`` → "1 hour",
+    ``172800`` → "2 days" (as :func:`..app.durations.describe_duration` says it, in ``lang``)."""
+    if seconds % 86400 == 0:
+        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
+    if seconds % 3600 == 0:
+        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
+    if seconds % 60 == 0:
+        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
+    return lang.ngettext("{count} second", "{count} seconds", seconds)
+
+
+def level_words(level: str, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """An AI level's name (``easy``...) in ``lang`` (``medium`` → ``moyen``); the engine's
+    names are the English ones."""
+    names = {
+        "easy": lang.pgettext("AI level", "easy"),
+        "medium": lang.pgettext("AI level", "medium"),
+        "hard": lang.pgettext("AI level", "hard"),
+        "master": lang.pgettext("AI level", "master"),
+    }
+    return names.get(level, level)
+
+
+def level_name(level: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The AI level stored as ``level`` (1-based) by name."""
-    return level_named(level)
+    return level_words(level_named(level), lang)
 
 
-def ai_strength(variant: str, level: str, *, rated: bool) -> str:
+def ai_strength(variant: str, level: str, *, rated: bool, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The AI's level and its fixed rating, as a new game against it says them: ``medium,
     rated 1500`` in a rated game; in an unrated one the same number as its strength, since
     "rated" would read as if the game counted: ``medium, strength 1500``."""
     rating = level_rating(variant, level)
-    return f"{level}, rated {rating}" if rated else f"{level}, strength {rating}"
+    words = level_words(level, lang)
+    if rated:
+        return lang.gettext("{level}, rated {rating}", level=words, rating=rating)
+    return lang.gettext("{level}, strength {rating}", level=words, rating=rating)
 
 
-def plain_name(participant: Participant) -> str:
+def plain_name(participant: Participant, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A name without a ping (for images, embeds and records)."""
     if participant.is_ai:
         assert participant.ai_level is not None
-        return f"Tafl AI ({level_name(participant.ai_level)})"
-    return participant.display_name or f"player {participant.user_id}"
+        return lang.gettext("Tafl AI ({level})", level=level_name(participant.ai_level, lang=lang))
+    if participant.display_name:
+        return participant.display_name
+    return lang.gettext("player {id}", id=participant.user_id)
 
 
-def game_over(record: GameRecord) -> str:
+SIDE_NAMES = {Side.ATTACKERS: N_("attackers"), Side.DEFENDERS: N_("defenders")}
+"""The sides' names in a sentence ("won with the attackers")."""
+SIDE_TITLES = {Side.ATTACKERS: N_("Attackers"), Side.DEFENDERS: N_("Defenders")}
+"""The sides' names on their own (a card's field, a caption)."""
+
+
+def side_name(side: Side, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """``attackers`` or ``defenders``, as a sentence names the side."""
+    words = SIDE_NAMES[side]
+    return lang.gettext(words)
+
+
+def side_title(side: Side, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """``Attackers`` or ``Defenders``, as a title names the side."""
+    words = SIDE_TITLES[side]
+    return lang.gettext(words)
+
+
+ENDINGS: dict[str, str] = {
+    "king escaped": N_("king escaped"),
+    "king captured": N_("king captured"),
+    "king's group surrounded": N_("king's group surrounded"),
+    "tuichi": N_("tuichi"),
+    "exit fort": N_("exit fort"),
+    "encirclement": N_("encirclement"),
+    "no legal move": N_("no legal move"),
+    "threefold repetition": N_("threefold repetition"),
+    "perpetual repetition": N_("perpetual repetition"),
+    "resignation": N_("resignation"),
+    "timeout": N_("timeout"),
+    "agreed draw": N_("agreed draw"),
+    "abandoned": N_("abandoned"),
+    "game over": N_("game over"),
+    "repetition": N_("repetition"),
+    "by agreement": N_("by agreement"),
+}
+"""How a game ended, in words (the records' values are English)."""
+
+
+def ending_words(value: str, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """An ending's stored name (``king escaped``) in ``lang``."""
+    known = ENDINGS.get(value)
+    return value if known is None else lang.gettext(known)
+
+
+def game_over(record: GameRecord, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """How a game that is no longer played ended: ``Game #4 is over: bo won with the defenders
     (king escaped).``"""
     if record.status is GameStatus.ABORTED:
-        return f"Game #{record.id} was called off."
+        return lang.gettext("Game #{id} was called off.", id=record.id)
     if record.status is GameStatus.UNREPLAYABLE:
-        return f"Game #{record.id} was set aside because of a problem on our side."
-    reason = record.reason.value if record.reason else "game over"
+        return lang.gettext(
+            "Game #{id} was set aside because of a problem on our side.", id=record.id
+        )
+    reason = ending_words(record.reason.value if record.reason else "game over", lang)
     if record.result is None or record.result.value == "draw":
-        agreed = record.reason is TableEnding.AGREED_DRAW
-        return f"Game #{record.id} is over: drawn {'by agreement' if agreed else f'({reason})'}."
+        if record.reason is TableEnding.AGREED_DRAW:
+            return lang.gettext("Game #{id} is over: drawn by agreement.", id=record.id)
+        return lang.gettext("Game #{id} is over: drawn ({reason}).", id=record.id, reason=reason)
     winner = record.attackers if record.result.value == "attackers" else record.defenders
-    return (
-        f"Game #{record.id} is over: {plain_name(winner)} won with the {record.result.value} "
-        f"({reason})."
+    return lang.gettext(
+        "Game #{id} is over: {winner} won with the {side} ({reason}).",
+        id=record.id,
+        winner=plain_name(winner, lang=lang),
+        side=side_name(Side(record.result.value), lang),
+        reason=reason,
     )
 
 
@@ -331,14 +427,32 @@ SIDE_ICON = {Side.ATTACKERS: "⚫", Side.DEFENDERS: "⚪"}
 TONE = {Side.ATTACKERS: Tone.ATTACKERS, Side.DEFENDERS: Tone.DEFENDERS}
 
 
+def timestamp(seconds: float) -> str:
+    """A moment as Discord shows it to each reader, relative to now ("in 2 hours")."""
+    return f"<t:{int(seconds)}:R>"
+
+
 def mention(who: Participant, name: str) -> str:
     """A ping for a person, the plain name (``name``) for the AI."""
     return name if who.is_ai else f"<@{who.user_id}>"
 
 
-def named(name: str, guild_name: str) -> str:
+def game_thread_name(
+    first: Participant, second: Participant, variant: str, *, lang: Language
+) -> str:
+    """A new game's thread, named after its players and its rules: ``ann vs bo · Tablut`` (the
+    table fits it to Discord's limit)."""
+    return lang.gettext(
+        "{first} vs {second} · {variant}",
+        first=plain_name(first, lang=lang),
+        second=plain_name(second, lang=lang),
+        variant=variant_title(variant, lang),
+    )
+
+
+def named(name: str, guild_name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A player of another server, as named in the other player's: ``Ann (Tafl Club)``."""
-    return f"{name} ({guild_name})"
+    return lang.gettext("{name} ({server})", name=name, server=guild_name)
 
 
 def player(game: GameState, side: Side) -> Participant:
@@ -346,14 +460,14 @@ def player(game: GameState, side: Side) -> Participant:
     return game.record.attackers if side is Side.ATTACKERS else game.record.defenders
 
 
-def name(game: GameState, side: Side) -> str:
+def name(game: GameState, side: Side, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The name of ``side``'s player, without a ping."""
-    return plain_name(player(game, side))
+    return plain_name(player(game, side), lang=lang)
 
 
-def who(game: GameState, side: Side) -> str:
+def who(game: GameState, side: Side, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``side``'s player as the chat names them: a ping for a person, the AI by name."""
-    return mention(player(game, side), name(game, side))
+    return mention(player(game, side), name(game, side, lang=lang))
 
 
 def side_of(game: GameState, user_id: int) -> Side | None:
@@ -376,147 +490,191 @@ def outcome(game: GameState) -> GameOutcome | None:
     return GameOutcome.of(on_board) if on_board is not None else game.record.outcome
 
 
-def stranger(game: GameState, side: Side) -> str:
+def stranger(game: GameState, side: Side, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """How the player of ``side`` of a game across servers is named in the other player's
     server: their name and their server's, in plain text (mentions never cross servers)."""
     theirs = venue(game, side)
-    return name(game, side) if theirs is None else named(name(game, side), theirs.guild_name)
+    called = name(game, side, lang=lang)
+    return called if theirs is None else named(called, theirs.guild_name, lang=lang)
 
 
-def localize(text: str, game: GameState, shown: Venue | None) -> str:
+def localize(
+    text: str, game: GameState, shown: Venue | None, *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """``text`` as shown in the venue ``shown`` of a game across servers: the other server's
     player named in plain text instead of mentioned (``None``: a game in one channel)."""
     if shown is None:
         return text
     other = Side(shown.side).other
-    return text.replace(f"<@{player(game, other).user_id}>", stranger(game, other))
+    return text.replace(f"<@{player(game, other).user_id}>", stranger(game, other, lang=lang))
 
 
-def squares_text(squares: Sequence[Square], size: int) -> str:
+def squares_text(squares: Sequence[Square], size: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Square names as a list in words, file by file: ``c9``, ``c3 and g3``, ``a3, c1 and g3``."""
     ordered = sorted(squares, key=lambda square: (square % size, square // size))
     names = [square_name(square, size) for square in ordered]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    # Without the serial comma CLDR's English list has: "a3, c1 and g3".
+    return lang.gettext("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
 
 
-def roads_text(routes: Sequence[Square], size: int) -> str:
+def roads_text(routes: Sequence[Square], size: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``an open road to c9`` or ``open roads to c3 and g3``."""
-    noun = "an open road" if len(routes) == 1 else "open roads"
-    return f"{noun} to {squares_text(routes, size)}"
+    return lang.ngettext(
+        "an open road to {squares}",
+        "open roads to {squares}",
+        len(routes),
+        squares=squares_text(routes, size, lang=lang),
+    )
 
 
 # ---------------------------------------------------------------------------- moves in words
 
 
-def announcement(result: MoveResult, size: int) -> str | None:
+def announcement(result: MoveResult, size: int, *, lang: Language = ENGLISH_LANGUAGE) -> str | None:
     """**Raichi!** / **Tuichi!** after a defenders' move that opened one / two or more roads.
 
     "One move cannot close both" is only said when it is true: when the attackers can capture
     the king next move, that move ends the game whatever roads are open.
     """
-    roads = roads_text(result.routes, size)
+    roads = roads_text(result.routes, size, lang=lang)
     if result.tuichi:
-        line = f"**Tuichi!** The king has {roads}"
         if result.king_threatened:
-            return line + ", but he can be captured next move!"
+            return lang.gettext(
+                "**Tuichi!** The king has {roads}, but he can be captured next move!",
+                roads=roads,
+            )
         if result.outcome is None:
-            all_of_them = "both" if len(result.routes) == 2 else "them all"
-            return line + f": one move cannot close {all_of_them}."
-        return line + "."
+            if len(result.routes) == 2:
+                return lang.gettext(
+                    "**Tuichi!** The king has {roads}: one move cannot close both.", roads=roads
+                )
+            return lang.gettext(
+                "**Tuichi!** The king has {roads}: one move cannot close them all.", roads=roads
+            )
+        return lang.gettext("**Tuichi!** The king has {roads}.", roads=roads)
     if result.raichi:
-        return f"**Raichi!** The king has {roads}."
+        return lang.gettext("**Raichi!** The king has {roads}.", roads=roads)
     return None
 
 
-def king_news(result: MoveResult, size: int) -> list[str]:
+def king_news(result: MoveResult, size: int, *, lang: Language = ENGLISH_LANGUAGE) -> list[str]:
     """What a move means for the king, in words (OTN's ``-``, ``+``, ``++`` and ``--`` are for
     records): escaped, captured, an open road, in danger."""
     ended = result.outcome
     ending = None if ended is None else ended.termination
     if ending is Termination.KING_ESCAPED:
-        return [f"The king escaped to {square_name(result.move.target, size)}!"]
+        return [
+            lang.gettext(
+                "The king escaped to {square}!", square=square_name(result.move.target, size)
+            )
+        ]
     if ending is Termination.GROUP_CAPTURED:
-        return ["The king's group is surrounded: the king is captured!"]
+        return [lang.gettext("The king's group is surrounded: the king is captured!")]
     if ending is Termination.EXIT_FORT:
-        return ["The king built an exit fort on the edge: the attackers cannot break in!"]
+        return [
+            lang.gettext("The king built an exit fort on the edge: the attackers cannot break in!")
+        ]
     if ending is Termination.ENCIRCLEMENT:
-        return ["The attackers have encircled the king and all his defenders!"]
+        return [lang.gettext("The attackers have encircled the king and all his defenders!")]
     if result.king_captured:
-        return ["The king is captured!"]
+        return [lang.gettext("The king is captured!")]
     lines = []
-    called = announcement(result, size)
+    called = announcement(result, size, lang=lang)
     if called:
         lines.append(called)
     elif result.routes and ended is None:
         # After an attackers' move too: the road they left open is the defenders' to take.
-        lines.append(f"The king has {roads_text(result.routes, size)}.")
+        lines.append(
+            lang.gettext("The king has {roads}.", roads=roads_text(result.routes, size, lang=lang))
+        )
     if result.king_threatened and not result.tuichi:
         # After an attackers' move the defenders move next, so the capture is a threat to parry.
         lines.append(
-            "The king can be captured next move!"
+            lang.gettext("The king can be captured next move!")
             if result.side is Side.DEFENDERS
-            else "The attackers threaten to capture the king."
+            else lang.gettext("The attackers threaten to capture the king.")
         )
     return lines
 
 
-_TIMES = {1: "once", 2: "twice"}
-_ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 _REPEATED = frozenset({Termination.REPETITION, Termination.PERPETUAL_REPETITION})
 
 
-def repetition_warning(game: Game) -> str | None:
+def repetition_warning(game: Game, *, lang: Language = ENGLISH_LANGUAGE) -> str | None:
     """A warning when one more occurrence of the current position would end the game (the
     limit is the engine's)."""
     seen = game.repetitions()
     if game.is_over or seen != REPETITION_LIMIT - 1:
         return None
-    times = _TIMES.get(seen, f"{seen} times")
-    nth = _ORDINALS.get(REPETITION_LIMIT, f"{REPETITION_LIMIT}th")
     ending = game.repetition_ending
-    ending_text = (
-        "is a draw" if ending.winner is None else f"is a win for the {ending.winner.value}"
+    # Worded for the engine's limit, three occurrences.
+    if ending.winner is None:
+        return lang.gettext("This position has occurred twice; a third time is a draw.")
+    return lang.gettext(
+        "This position has occurred twice; a third time is a win for the {side}.",
+        side=side_name(ending.winner, lang),
     )
-    return f"This position has occurred {times}; a {nth} time {ending_text}."
 
 
-def repetition_news(game: Game, result: MoveResult) -> str | None:
+def repetition_news(
+    game: Game, result: MoveResult, *, lang: Language = ENGLISH_LANGUAGE
+) -> str | None:
     """What the occurrence of a position that ended the game means: a draw, or (where the rules
     forbid repeating) a loss for the side that may not repeat."""
     ended = result.outcome
     if ended is None or ended.termination not in _REPEATED:
         return None
-    nth = _ORDINALS.get(REPETITION_LIMIT, f"{REPETITION_LIMIT}th")
     if ended.winner is None:
-        return f"The position occurred a {nth} time: the game is drawn."
-    loser = ended.winner.other.value
-    return (
-        f"The position occurred a {nth} time: under {game.variant.title} rules the {loser} "
-        "lose by repetition."
+        return lang.gettext("The position occurred a third time: the game is drawn.")
+    return lang.gettext(
+        "The position occurred a third time: under {rules} rules the {side} lose by repetition.",
+        rules=game.variant.title,
+        side=side_name(ended.winner.other, lang),
     )
 
 
-def describe_move(game: GameState, result: MoveResult, after: Game | None = None) -> list[str]:
+def describe_move(
+    game: GameState,
+    result: MoveResult,
+    after: Game | None = None,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> list[str]:
     """Lines saying what a move did, in words; ``after`` is the game just after it (by default
     the game's own: the move is its last)."""
     position = game.game if after is None else after
     size = position.size
-    line = f"{SIDE_ICON[result.side]} {who(game, result.side)} played `{result.move.text(size)}`"
+    values = {
+        "icon": SIDE_ICON[result.side],
+        "player": who(game, result.side, lang=lang),
+        "move": result.move.text(size),
+        "squares": squares_text(result.captures, size, lang=lang),
+    }
     if len(result.captures) == 1:
-        line += f", capturing the piece on {squares_text(result.captures, size)}"
+        line = lang.gettext(
+            "{icon} {player} played `{move}`, capturing the piece on {squares}", **values
+        )
     elif result.captures:
-        line += f", capturing {len(result.captures)} pieces ({squares_text(result.captures, size)})"
-    lines = [line, *king_news(result, size)]
+        line = lang.ngettext(
+            "{icon} {player} played `{move}`, capturing {count} piece ({squares})",
+            "{icon} {player} played `{move}`, capturing {count} pieces ({squares})",
+            len(result.captures),
+            count=lang.number(len(result.captures)),
+            **values,
+        )
+    else:
+        line = lang.gettext("{icon} {player} played `{move}`", **values)
+    lines = [line, *king_news(result, size, lang=lang)]
     # A warning before the last occurrence, the news after it (only one of them can apply).
-    news = repetition_warning(position) or repetition_news(position, result)
+    news = repetition_warning(position, lang=lang) or repetition_news(position, result, lang=lang)
     if news:
         lines.append(news)
     return lines
 
 
-def last_board_words(game: GameState) -> list[str]:
+def last_board_words(game: GameState, *, lang: Language = ENGLISH_LANGUAGE) -> list[str]:
     """The words of the newest board of a game still being played, for posting it again: what
     its last move did and, when that move was the AI's reply, the move it answered (they came
     on one board)."""
@@ -530,86 +688,130 @@ def last_board_words(game: GameState) -> list[str]:
         before.undo()
         answered = before.history[-1]
         if not player(game, answered.side).is_ai:
-            lines = describe_move(game, answered, before)
-    return lines + describe_move(game, last)
+            lines = describe_move(game, answered, before, lang=lang)
+    return lines + describe_move(game, last, lang=lang)
 
 
-def ending_text(reason: GameEnding | None) -> str:
-    """How a game ended, as a record stores it (``king escaped``)."""
-    return reason.value if reason else "game over"
+def ending_text(reason: GameEnding | None, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """How a game ended, as a record stores it (``king escaped``), in ``lang``."""
+    return ending_words(reason.value if reason else "game over", lang)
 
 
-def result_words(ended: GameOutcome) -> str:
+def result_words(ended: GameOutcome, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A result as a board's title says it: ``Defenders win (resignation)``, ``Draw by
     agreement``."""
     if ended.termination is TableEnding.AGREED_DRAW:
-        return "Draw by agreement"
-    verdict = f"{ended.winner.value.capitalize()} win" if ended.winner else "Draw"
-    return f"{verdict} ({ended.termination.value})"
+        return lang.gettext("Draw by agreement")
+    ending = ending_words(ended.termination.value, lang)
+    if ended.winner is Side.ATTACKERS:
+        return lang.gettext("Attackers win ({ending})", ending=ending)
+    if ended.winner is Side.DEFENDERS:
+        return lang.gettext("Defenders win ({ending})", ending=ending)
+    return lang.gettext("Draw ({ending})", ending=ending)
 
 
-def _named_participant(game: GameState, who_: Participant) -> str:
-    """A participant of the game by name."""
-    return plain_name(who_)
-
-
-def describe_end(game: GameState, finished: FinishedGame) -> list[str]:
+def describe_end(
+    game: GameState, finished: FinishedGame, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[str]:
     """Lines announcing the result, in a sentence that fits how the game ended ("@bo resigned:
     **@al wins** with the attackers."), then the rating changes."""
     record = finished.record
     reason = record.reason
     if record.result is None or record.result.value == "draw":
-        agreed = reason is TableEnding.AGREED_DRAW
-        lines = ["**Draw** by agreement." if agreed else f"**Draw** ({ending_text(reason)})."]
+        if reason is TableEnding.AGREED_DRAW:
+            lines = [lang.gettext("**Draw** by agreement.")]
+        else:
+            lines = [lang.gettext("**Draw** ({ending}).", ending=ending_text(reason, lang=lang))]
     else:
         side = Side(record.result.value)
-        wins = f"**{who(game, side)} wins** with the {side.value}"
-        loser = who(game, side.other)
+        values = {
+            "winner": who(game, side, lang=lang),
+            "side": side_name(side, lang),
+            "loser": who(game, side.other, lang=lang),
+            "ending": ending_text(reason, lang=lang),
+        }
         if reason is TableEnding.RESIGNATION:
-            lines = [f"{loser} resigned: {wins}."]
+            line = lang.gettext("{loser} resigned: **{winner} wins** with the {side}.", **values)
         elif reason is TableEnding.TIMEOUT:
-            lines = [f"{loser} ran out of time: {wins}."]
+            line = lang.gettext(
+                "{loser} ran out of time: **{winner} wins** with the {side}.", **values
+            )
         elif reason is TableEnding.ABANDONED:
-            lines = [f"{loser} did not continue the adjourned game in time: {wins}."]
+            line = lang.gettext(
+                "{loser} did not continue the adjourned game in time: **{winner} wins** with "
+                "the {side}.",
+                **values,
+            )
         else:
-            lines = [f"{wins} ({ending_text(reason)})."]
+            line = lang.gettext("**{winner} wins** with the {side} ({ending}).", **values)
+        lines = [line]
     # The AI's rating is fixed: its side of the change is said beside the person's.
     ai = next((c for c in finished.rating_changes if c.participant.is_ai), None)
-    against = ""
-    if ai is not None:
-        against = f" against {_named_participant(game, ai.participant)}, rated {ai.before.display}"
     for change in finished.rating_changes:
         if change.participant.is_ai:
             continue
-        shown = mention(change.participant, _named_participant(game, change.participant))
-        lines.append(
-            f"{shown}: {change.before.display} → {change.after.display} "
-            f"({change.shown_delta:+d}){against}"
-        )
+        values = {
+            "player": mention(change.participant, plain_name(change.participant, lang=lang)),
+            "before": change.before.display,
+            "after": change.after.display,
+            "delta": f"{change.shown_delta:+d}",
+        }
+        if ai is None:
+            line = lang.gettext("{player}: {before} → {after} ({delta})", **values)
+        else:
+            line = lang.gettext(
+                "{player}: {before} → {after} ({delta}) against {ai}, rated {rating}",
+                ai=plain_name(ai.participant, lang=lang),
+                rating=ai.before.display,
+                **values,
+            )
+        lines.append(line)
     if finished.ended_before_both_moved:
-        lines.append("This game was not rated: it ended before both sides had moved.")
+        lines.append(lang.gettext("This game was not rated: it ended before both sides had moved."))
     elif not finished.record.rated:
-        lines.append("This game was unrated.")
+        lines.append(lang.gettext("This game was unrated."))
     return lines
 
 
-def whose_turn(game: GameState, shown: Venue | None = None) -> str:
+def whose_turn(
+    game: GameState, shown: Venue | None = None, *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """The line that pings the player to move, with their deadline; in the other player's venue
     of a game across servers (``shown``), the line that says who is to move."""
     side = game.game.turn
+    icon = SIDE_ICON[side]
     if player(game, side).is_ai:
-        return f"{SIDE_ICON[side]} {name(game, side)} is to move."
+        return lang.gettext(
+            "{icon} {player} is to move.", icon=icon, player=name(game, side, lang=lang)
+        )
     if shown is not None and shown.side != side.value:
-        line = f"{SIDE_ICON[side]} {stranger(game, side)} is to move with the {side.value}."
+        line = lang.gettext(
+            "{icon} {player} is to move with the {side}.",
+            icon=icon,
+            player=stranger(game, side, lang=lang),
+            side=side_name(side, lang),
+        )
     else:
-        line = f"{SIDE_ICON[side]} {who(game, side)}, your move with the {side.value}."
+        line = lang.gettext(
+            "{icon} {player}, your move with the {side}.",
+            icon=icon,
+            player=who(game, side, lang=lang),
+            side=side_name(side, lang),
+        )
     deadline = game.record.move_deadline
     if deadline is not None:
-        line += f" Time runs out <t:{int(deadline.timestamp())}:R>."
+        when = timestamp(deadline.timestamp())
+        line += " " + lang.gettext("Time runs out {when}.", when=when)
     return line
 
 
-def retired_board(game: GameState, ply: int | None, *, with_board: bool = False) -> str | None:
+def retired_board(
+    game: GameState,
+    ply: int | None,
+    *,
+    with_board: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> str | None:
     """What a board message says once a newer board has replaced it: the position it shows,
     addressed to nobody (``After 12. d1-d4``); ``with_board`` adds that position as text, for
     a board that was posted as text. ``ply`` is the position's (``None``: not recorded, and
@@ -618,12 +820,12 @@ def retired_board(game: GameState, ply: int | None, *, with_board: bool = False)
     if ply is None:
         return None
     if ply > position.ply:
-        return f"Game #{game.id} with a move that was then taken back."
+        return lang.gettext("Game #{id} with a move that was then taken back.", id=game.id)
     if ply == 0:
-        line = f"Game #{game.id} at the start."
+        line = lang.gettext("Game #{id} at the start.", id=game.id)
     else:
         move = position.history[ply - 1].move.text(position.size)
-        line = f"After {position.move_number(ply)} {move}"
+        line = lang.gettext("After {number} {move}", number=position.move_number(ply), move=move)
     if not with_board:
         return line
     shown = position.copy()
@@ -632,50 +834,80 @@ def retired_board(game: GameState, ply: int | None, *, with_board: bool = False)
     return f"{line}\n{text_board(shown)}"
 
 
-def name_moves(game: GameState, moves: Sequence[MoveResult]) -> str:
+def name_moves(
+    game: GameState, moves: Sequence[MoveResult], *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """A move and the reply to it by who played them: ``@ann's move `d1-d3` and @bo's reply
     `d7-d5```."""
     first, size = moves[0].side, game.game.size
     # The moves as the chat names them when played (no OTN suffixes).
-    return " and ".join(
-        f"{who(game, result.side)}'s "
-        f"{'move' if result.side is first else 'reply'} `{result.move.text(size)}`"
-        for result in moves
+    return lang.join(
+        (
+            lang.gettext(
+                "{player}'s move `{move}`",
+                player=who(game, r.side, lang=lang),
+                move=r.move.text(size),
+            )
+            if r.side is first
+            else lang.gettext(
+                "{player}'s reply `{move}`",
+                player=who(game, r.side, lang=lang),
+                move=r.move.text(size),
+            )
+        )
+        for r in moves
     )
 
 
-def takeback_request(game: GameState, moves: Sequence[MoveResult]) -> str:
+def takeback_request(
+    game: GameState, moves: Sequence[MoveResult], *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """What a takeback request asks, told to the opponent: ``asks to take back their move
     `d1-d3``` (and ``your reply `d7-d5```)."""
     size = game.game.size
-    words = [f"their move `{moves[0].move.text(size)}`"]
-    words += [f"your reply `{reply.move.text(size)}`" for reply in moves[1:]]
-    return "asks to take back " + " and ".join(words)
+    if len(moves) > 1:
+        return lang.gettext(
+            "asks to take back their move `{move}` and your reply `{reply}`",
+            move=moves[0].move.text(size),
+            reply=moves[1].move.text(size),
+        )
+    return lang.gettext("asks to take back their move `{move}`", move=moves[0].move.text(size))
 
 
-def offer_name(offer: Offer) -> str:
+def offer_name(offer: Offer, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``Draw offer`` or ``Takeback request``, as an offer's message names it when it closes."""
-    return "Draw offer" if offer.kind == "draw" else "Takeback request"
+    return lang.gettext("Draw offer") if offer.kind == "draw" else lang.gettext("Takeback request")
 
 
-def overtaken_offer(game: GameState, offer: Offer, result: MoveResult) -> str:
+def overtaken_offer(
+    game: GameState, offer: Offer, result: MoveResult, *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """What an offer's message says once a move made it pointless: the opponent moved instead
     of answering (``Draw offer closed: @bo played `e1-e4` instead of answering.``), or the one
     who asked played on (a takeback asked for on their own turn)."""
     mover = player(game, result.side)
-    played = f"{who(game, result.side)} played `{result.move.text(game.game.size)}`"
+    values = {
+        "offer": offer_name(offer, lang=lang),
+        "player": who(game, result.side, lang=lang),
+        "move": result.move.text(game.game.size),
+    }
     if mover.user_id == offer.user_id:
-        return f"{offer_name(offer)} withdrawn: {played} instead."
-    return f"{offer_name(offer)} closed: {played} instead of answering."
+        return lang.gettext("{offer} withdrawn: {player} played `{move}` instead.", **values)
+    return lang.gettext("{offer} closed: {player} played `{move}` instead of answering.", **values)
 
 
-def describe_takeback(taken: TakenBack) -> str:
+def describe_takeback(taken: TakenBack, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Which moves a takeback removed: the asker's move and, if there was one, the reply."""
-    verb = "was" if len(taken.moves) == 1 else "were"
-    return f"{name_moves(taken.game, taken.moves)} {verb} taken back."
+    return lang.ngettext(
+        "{moves} was taken back.",
+        "{moves} were taken back.",
+        len(taken.moves),
+        moves=name_moves(taken.game, taken.moves, lang=lang),
+    )
 
 
-TEXT_NOTE = "*(I may not attach images here, so here is the board as text.)*"
+TEXT_NOTE = N_("*(I may not attach images here, so here is the board as text.)*")
+"""The line under a board sent as text."""
 
 
 def text_board(game: Game, flip: bool = False) -> str:
@@ -756,7 +988,7 @@ def look_for(game: GameState, user_id: int | None = None) -> BoardLook:
 
 # The words drawn on a board's image: its caption's side names and its note.
 
-CAPTION_CALLED_OFF = "Called off"
+CAPTION_CALLED_OFF = N_("Called off")
 """The caption's note on a game ended without a result of its own."""
 _CAPTION_ENDINGS: dict[Termination | TableEnding, str] = {
     TableEnding.AGREED_DRAW: "by agreement",
@@ -765,82 +997,98 @@ _CAPTION_ENDINGS: dict[Termination | TableEnding, str] = {
     Termination.PERPETUAL_REPETITION: "repetition",
 }
 """Other words for an ending whose full name would repeat the caption's verdict ("Draw:
-agreed draw") or rarely fit."""
+agreed draw") or rarely fit (keys of :data:`ENDINGS`)."""
 CAPTION_CALLS = {
-    Call.TUICHI: "Tuichi!",
-    Call.RAICHI: "Raichi!",
-    Call.OPEN_ROAD: "Open road!",
-    Call.OPEN_ROADS: "Open roads!",
-    Call.KING_IN_DANGER: "King in danger!",
+    Call.TUICHI: N_("Tuichi!"),
+    Call.RAICHI: N_("Raichi!"),
+    Call.OPEN_ROAD: N_("Open road!"),
+    Call.OPEN_ROADS: N_("Open roads!"),
+    Call.KING_IN_DANGER: N_("King in danger!"),
 }
 """The caption's note after a move: the king's side's calls, a road left open, a threat."""
+MISTAKES = {
+    "inaccuracy": N_("Inaccuracy"),
+    "mistake": N_("Mistake"),
+    "blunder": N_("Blunder"),
+    "missed win": N_("Missed win"),
+    "missed defence": N_("Missed defence"),
+}
+"""A reviewed move's kind, as a caption names it."""
 
 
-def caption_result(winner: Side | None, ending: Termination | TableEnding) -> str:
+def caption_result(
+    winner: Side | None, ending: Termination | TableEnding, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """A result as a caption's note says it, winner first: ``Defenders win: king escaped``,
     ``Draw: by agreement`` (the detail after the colon goes first when space is short)."""
-    verdict = f"{winner.value.capitalize()} win" if winner else "Draw"
-    return f"{verdict}: {_CAPTION_ENDINGS.get(ending, ending.value)}"
+    detail = ending_words(_CAPTION_ENDINGS.get(ending, ending.value), lang)
+    if winner is Side.ATTACKERS:
+        return lang.gettext("Attackers win: {ending}", ending=detail)
+    if winner is Side.DEFENDERS:
+        return lang.gettext("Defenders win: {ending}", ending=detail)
+    return lang.gettext("Draw: {ending}", ending=detail)
 
 
-def caption_better(better: Better) -> str:
+def caption_better(better: Better, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A reviewed move's note: ``Blunder: better e5-e9``, or ``Better: e5-e9``."""
     if better.kind is None:
-        return f"Better: {better.move}"
-    return f"{better.kind.value.capitalize()}: better {better.move}"
-
-
-def caption_status(status: Status) -> str:
-    """What a board's caption announces, in words."""
-    if isinstance(status, Outcome):
-        return caption_result(status.winner, status.termination)
-    if isinstance(status, Better):
-        return caption_better(status)
-    return CAPTION_CALLS[status]
-
-
-CAPTION_WORDS = CaptionWords("Attackers", "Defenders", caption_status)
-"""The words of every board image's caption (the side names where no player is named)."""
-
-
-def variant_title(variant: str, lang: Language) -> str:
-    """A variant's title in the reader's words (``Hnefatafl de Copenhague``): the name the
-    command picker's variant choices show them."""
-    title = get_variant(variant).title
-    return lang.translated(CHOICE_NAME, title) or title
-
-
-def caption_words(lang: Language) -> CaptionWords:
-    """The words of a board image's caption in the reader's language (the side names where no
-    player is named, and its note)."""
-    return CaptionWords(
-        lang.pgettext("board caption", "Attackers"),
-        lang.pgettext("board caption", "Defenders"),
-        caption_status,
+        return lang.gettext("Better: {move}", move=better.move)
+    kind = better.kind.value
+    known = MISTAKES.get(kind)
+    return lang.gettext(
+        "{kind}: better {move}",
+        kind=kind.capitalize() if known is None else lang.gettext(known),
+        move=better.move,
     )
 
 
-def caption_ending(ended: GameOutcome | None, *, called_off: bool = False) -> str | None:
+def caption_status(status: Status, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """What a board's caption announces, in words."""
+    if isinstance(status, Outcome):
+        return caption_result(status.winner, status.termination, lang)
+    if isinstance(status, Better):
+        return caption_better(status, lang)
+    call = CAPTION_CALLS[status]
+    return lang.gettext(call)
+
+
+def caption_words(lang: Language = ENGLISH_LANGUAGE) -> CaptionWords:
+    """The words of every board image's caption in ``lang`` (the side names where no player
+    is named)."""
+    return CaptionWords(
+        lang.pgettext("board caption", "Attackers"),
+        lang.pgettext("board caption", "Defenders"),
+        lambda status: caption_status(status, lang),
+    )
+
+
+def caption_ending(
+    ended: GameOutcome | None, *, called_off: bool = False, lang: Language = ENGLISH_LANGUAGE
+) -> str | None:
     """How a game ended away from the board, as its image's caption says it (``Defenders win:
     resignation``, ``Called off``); ``None`` for a game still played or ended by the rules,
     whose board shows that itself."""
     if called_off:
-        return CAPTION_CALLED_OFF
+        return lang.gettext(CAPTION_CALLED_OFF)
     if ended is None or not isinstance(ended.termination, TableEnding):
         return None
-    return caption_result(ended.winner, ended.termination)
+    return caption_result(ended.winner, ended.termination, lang)
 
 
-def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
+def picture(
+    game: GameState, look: BoardLook, flip: bool = False, *, lang: Language = ENGLISH_LANGUAGE
+) -> Picture:
     """The current position as an image to render, in ``look`` (``flip`` turns it around from
     that)."""
     view = board_view_from_game(
         game.game,
         caption=True,
-        attackers=name(game, Side.ATTACKERS),
-        defenders=name(game, Side.DEFENDERS),
-        ended=caption_ending(outcome(game), called_off=game.record.status is GameStatus.ABORTED),
-        words=CAPTION_WORDS,
+        attackers=name(game, Side.ATTACKERS, lang=lang),
+        defenders=name(game, Side.DEFENDERS, lang=lang),
+        ended=caption_ending(
+            outcome(game), called_off=game.record.status is GameStatus.ABORTED, lang=lang
+        ),
+        words=caption_words(lang),
     )
     return Picture(view, f"tafl-{game.id}-{game.game.ply}.png", look.theme, flip != look.flip)
 
@@ -848,21 +1096,35 @@ def picture(game: GameState, look: BoardLook, flip: bool = False) -> Picture:
 # ---------------------------------------------------------------------------- the board card
 
 
-def player_field(game: GameState, side: Side, shown: Venue | None = None) -> str:
+def player_field(
+    game: GameState, side: Side, shown: Venue | None = None, *, lang: Language = ENGLISH_LANGUAGE
+) -> str:
     """A player with the pieces their side has lost: ``@alice · lost 2 of 16`` (in a venue of a
     game across servers, the other server's player by name)."""
     position = game.game
     lost = position.lost(side)
-    return f"{localize(who(game, side), game, shown)} · lost {lost} of {position.men(side) + lost}"
+    return lang.ngettext(
+        "{player} · lost {lost} of {men}",
+        "{player} · lost {lost} of {men}",
+        lost,
+        player=localize(who(game, side, lang=lang), game, shown, lang=lang),
+        lost=lang.number(lost),
+        men=lang.number(position.men(side) + lost),
+    )
 
 
 def board_card(
-    game: GameState, lines: Sequence[str], shown: Venue | None = None, *, in_event: bool = False
+    game: GameState,
+    lines: Sequence[str],
+    shown: Venue | None = None,
+    *,
+    in_event: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
 ) -> Card:
     """The card that carries the board image and the game's headline, as shown in ``shown``
     (``None``: the game's one channel); a tournament's game (``in_event``) offers no rematch."""
     position = game.game
-    title = f"{position.variant.title} · game #{game.id}"
+    title = lang.gettext("{rules} · game #{id}", rules=position.variant.title, id=game.id)
     if position.history:
         # As the image's caption and the game record number it: "12." or "12…".
         title += f" · {position.move_number()} {position.history[-1].move.text(position.size)}"
@@ -870,45 +1132,67 @@ def board_card(
     called_off = game.record.status is GameStatus.ABORTED
     if called_off:  # ended without a result of its own: its words say why
         tone = Tone.CALLED_OFF
-        title += " · called off"
+        title += " · " + lang.gettext("called off")
     elif ended is None:
         tone = TONE[position.turn]
     else:  # the winner's colour; a draw's is neither side's
         tone = TONE[ended.winner] if ended.winner else Tone.NEUTRAL
-        title += f" · {result_words(ended)}"
+        title += f" · {result_words(ended, lang=lang)}"
     fields = [
-        Field("Attackers ⚫", player_field(game, Side.ATTACKERS, shown)),
-        Field("Defenders ⚪", player_field(game, Side.DEFENDERS, shown)),
+        Field(
+            f"{side_title(Side.ATTACKERS, lang)} ⚫",
+            player_field(game, Side.ATTACKERS, shown, lang=lang),
+        ),
+        Field(
+            f"{side_title(Side.DEFENDERS, lang)} ⚪",
+            player_field(game, Side.DEFENDERS, shown, lang=lang),
+        ),
     ]
     deadline = game.record.move_deadline
     if deadline is not None:  # finished games have none
         stamp = int(deadline.timestamp())
         fields.append(
-            Field(f"{SIDE_ICON[position.turn]} Deadline", f"<t:{stamp}:R> (<t:{stamp}:f>)")
+            Field(
+                lang.gettext("{icon} Deadline", icon=SIDE_ICON[position.turn]),
+                f"<t:{stamp}:R> (<t:{stamp}:f>)",
+            )
         )
     if ended is not None or called_off:
         # A game that ended before both sides moved (or without a result) has nothing to review.
         reviewable = game.record.both_sides_moved and not called_off
-        review = " · /tafl analyze reviews the game" if reviewable else ""
-        first = (
-            "A tournament game: /tafl tournament pairings shows the round"
+        parts = [
+            lang.gettext(
+                "A tournament game: {pairings} shows the round",
+                pairings=lang.command("tafl tournament pairings"),
+            )
             if in_event
-            else "Rematch: the button or /tafl rematch"
-        )
-        footer = f"{first}{review} · /tafl export saves it"
+            else lang.gettext(
+                "Rematch: the button or {rematch}", rematch=lang.command("tafl rematch")
+            )
+        ]
+        if reviewable:
+            parts.append(
+                lang.gettext("{analyze} reviews the game", analyze=lang.command("tafl analyze"))
+            )
+        parts.append(lang.gettext("{export} saves it", export=lang.command("tafl export")))
+        footer = " · ".join(parts)
     else:
-        footer = "/tafl move, or the Move button · /tafl rules explains the game"
+        footer = lang.gettext(
+            "{move}, or the Move button · {rules} explains the game",
+            move=lang.command("tafl move"),
+            rules=lang.command("tafl rules"),
+        )
     return Card(title, "\n".join(lines), tone, tuple(fields), footer, picture=True)
 
 
 # ---------------------------------------------------------------------------- controls
 
 GAME_BUTTONS = {
-    "move": ("Move", Style.PRIMARY, "♟️"),
-    "board": ("Flip board", Style.SECONDARY, "🔄"),
-    "draw": ("Offer draw", Style.SECONDARY, None),
-    "takeback": ("Take back", Style.SECONDARY, "↩️"),
-    "resign": ("Resign", Style.DANGER, None),
+    "move": (N_("Move"), Style.PRIMARY, "♟️"),
+    "board": (N_("Flip board"), Style.SECONDARY, "🔄"),
+    "draw": (N_("Offer draw"), Style.SECONDARY, None),
+    "takeback": (N_("Take back"), Style.SECONDARY, "↩️"),
+    "resign": (N_("Resign"), Style.DANGER, None),
 }
 PEOPLE_ACTIONS = ("move", "board", "draw", "resign")
 """The buttons of a game between two people."""
@@ -926,36 +1210,55 @@ def board_actions(game: GameState) -> tuple[str, ...]:
     return RATED_AI_ACTIONS if game.record.rated else AI_ACTIONS
 
 
-def game_controls(game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS) -> tuple[Control, ...]:
+def game_controls(
+    game_id: int, actions: Sequence[str] = PEOPLE_ACTIONS, *, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[Control, ...]:
     """The buttons under a board of an ongoing game (``actions``, keys of :data:`GAME_BUTTONS`,
     in order)."""
     controls: list[Control] = []
     for action in actions:
         label, style, emoji = GAME_BUTTONS[action]
-        controls.append(Button(GameAction(game_id, action).custom_id, label, style, emoji))
+        controls.append(
+            Button(
+                GameAction(game_id, action).custom_id,
+                lang.gettext(label),
+                style,
+                emoji,
+            )
+        )
     return tuple(controls)
 
 
 def finished_controls(
-    game_id: int, *, rematch: bool = True, block: bool = False
+    game_id: int, *, rematch: bool = True, block: bool = False, lang: Language = ENGLISH_LANGUAGE
 ) -> tuple[Control, ...]:
     """Under the final board: Rematch (not under a tournament's game: the event pairs the next
     one) and, under a game from the lobby (``block``), Block opponent."""
     controls: list[Control] = []
     if rematch:
-        controls.append(Button(Rematch(game_id).custom_id, "Rematch", Style.PRIMARY, "🔁"))
+        label = lang.gettext("Rematch")
+        controls.append(Button(Rematch(game_id).custom_id, label, Style.PRIMARY, "🔁"))
     if block:
-        controls.append(
-            Button(Block(game_id, "ask").custom_id, "Block opponent", Style.SECONDARY, "🚫")
-        )
+        label = lang.gettext("Block opponent")
+        controls.append(Button(Block(game_id, "ask").custom_id, label, Style.SECONDARY, "🚫"))
     return tuple(controls)
 
 
-def offer_controls(kind: str, game_id: int, ply: int) -> tuple[Control, ...]:
+def offer_controls(
+    kind: str, game_id: int, ply: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[Control, ...]:
     """Accept / Decline under a draw offer or takeback request."""
     return (
-        Button(OfferAnswer(kind, game_id, ply, "yes").custom_id, "Accept", Style.SUCCESS),
-        Button(OfferAnswer(kind, game_id, ply, "no").custom_id, "Decline", Style.SECONDARY),
+        Button(
+            OfferAnswer(kind, game_id, ply, "yes").custom_id,
+            lang.gettext("Accept"),
+            Style.SUCCESS,
+        ),
+        Button(
+            OfferAnswer(kind, game_id, ply, "no").custom_id,
+            lang.gettext("Decline"),
+            Style.SECONDARY,
+        ),
     )
 
 
@@ -963,7 +1266,7 @@ MAX_OPTIONS = 25
 """Discord's limit of options in one select menu."""
 MAX_MENUS = 5
 """Discord's limit of rows in one message, each menu taking a row."""
-PIECE_PROMPT = "Which piece? (Or type `/tafl move`.)"
+PIECE_PROMPT = N_("Which piece? (Or type `{move}`.)")
 
 
 def rank_bands(origins: Sequence[int], size: int) -> list[list[int]]:
@@ -979,13 +1282,30 @@ def rank_bands(origins: Sequence[int], size: int) -> list[list[int]]:
     return bands
 
 
-def _band_placeholder(band: Sequence[int], size: int) -> str:
+def _band_placeholder(band: Sequence[int], size: int, lang: Language) -> str:
     first, last = band[0] // size + 1, band[-1] // size + 1
-    ranks = f"rank {first}" if first == last else f"ranks {first}–{last}"
-    return f"Choose a piece on {ranks}"
+    if first == last:
+        return lang.gettext("Choose a piece on rank {rank}", rank=first)
+    return lang.gettext("Choose a piece on ranks {first}–{last}", first=first, last=last)
 
 
-def piece_menus(game: Game) -> list[tuple[tuple[Option, ...], str]]:
+PIECE_NAMES = {
+    Piece.ATTACKER: N_("attacker"),
+    Piece.DEFENDER: N_("defender"),
+    Piece.KING: N_("king"),
+}
+"""A piece's kind in words."""
+
+
+def piece_word(piece: Piece, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """``attacker``, ``defender`` or ``king``."""
+    known = PIECE_NAMES.get(piece)
+    return piece.name.lower() if known is None else lang.gettext(known)
+
+
+def piece_menus(
+    game: Game, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[tuple[tuple[Option, ...], str]]:
     """The options and placeholder of each menu of the side to move's pieces that can move:
     one menu, or one per band of ranks when more pieces can move than a menu holds (none when
     no piece can move)."""
@@ -997,20 +1317,28 @@ def piece_menus(game: Game) -> list[tuple[tuple[Option, ...], str]]:
         options = []
         for origin in band:
             count = len(game.legal_moves(origin))
-            kind = game.piece_at(origin).name.lower()
+            kind = piece_word(game.piece_at(origin), lang)
             options.append(
                 Option(
                     label=f"{square_name(origin, size)} ({kind})",
                     value=str(origin),
-                    description=f"{count} move{'s' if count != 1 else ''}",
+                    description=lang.ngettext(
+                        "{count} move", "{count} moves", count, count=lang.number(count)
+                    ),
                 )
             )
-        placeholder = "Choose a piece to move" if len(bands) == 1 else _band_placeholder(band, size)
+        placeholder = (
+            lang.gettext("Choose a piece to move")
+            if len(bands) == 1
+            else _band_placeholder(band, size, lang)
+        )
         menus.append((tuple(options), placeholder))
     return menus
 
 
-def target_options(game: Game, origin: int, *, mark_captures: bool = True) -> tuple[Option, ...]:
+def target_options(
+    game: Game, origin: int, *, mark_captures: bool = True, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[Option, ...]:
     """The squares the piece on ``origin`` can reach, those that capture marked (unless
     ``mark_captures`` is off: in a puzzle that would give the answer away), and a last option
     to go back and choose another piece (empty when the piece cannot move)."""
@@ -1026,47 +1354,65 @@ def target_options(game: Game, origin: int, *, mark_captures: bool = True) -> tu
         if captures:
             taken = ", ".join(square_name(sq, size) for sq in captures)
             label += f" ×{taken}"
-            description = f"captures {taken}"
+            description = lang.gettext("captures {squares}", squares=taken)
         options.append(Option(label=label, value=str(move.target), description=description))
-    options.append(Option(label="Back", value=BACK, description="Choose another piece", emoji="↩️"))
+    options.append(
+        Option(
+            label=lang.gettext("Back"),
+            value=BACK,
+            description=lang.gettext("Choose another piece"),
+            emoji="↩️",
+        )
+    )
     return tuple(options)
 
 
-def move_to(game: Game, origin: int) -> str:
+def move_to(game: Game, origin: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The destination menu's placeholder, and the words above it: which piece it moves."""
-    return f"Move {square_name(origin, game.size)} to…"
+    return lang.gettext("Move {square} to…", square=square_name(origin, game.size))
 
 
-def piece_controls(game_id: int, game: Game) -> tuple[Control, ...]:
+def piece_controls(
+    game_id: int, game: Game, *, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[Control, ...]:
     """Step one of click-to-move in a game (nothing when no piece can move)."""
     return tuple(
         Menu(PieceChoice(game_id, game.ply, part).custom_id, placeholder, options)
-        for part, (options, placeholder) in enumerate(piece_menus(game))
+        for part, (options, placeholder) in enumerate(piece_menus(game, lang=lang))
     )
 
 
-def target_controls(game_id: int, game: Game, origin: int) -> tuple[Control, ...]:
+def target_controls(
+    game_id: int, game: Game, origin: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[Control, ...]:
     """Step two of click-to-move in a game (nothing when the piece cannot move)."""
-    options = target_options(game, origin)
+    options = target_options(game, origin, lang=lang)
     if not options:
         return ()
-    return (
-        Menu(TargetChoice(game_id, game.ply, origin).custom_id, move_to(game, origin), options),
-    )
+    placeholder = move_to(game, origin, lang=lang)
+    return (Menu(TargetChoice(game_id, game.ply, origin).custom_id, placeholder, options),)
 
 
 # ---------------------------------------------------------------------------- the boards
 
 
+Lines = Sequence[str] | Callable[[Language], Sequence[str]]
+"""A board's words: written already, or written for each venue's language (a game across
+servers, whose venues may read different languages)."""
+
+
 def board_posts(
     game: GameState,
-    lines: Sequence[str],
+    lines: Lines,
     *,
     over: bool = False,
     flip: bool = False,
     ping: bool = True,
     only: str | None = None,
     reply_in: int | None = None,
+    lang: Language = ENGLISH_LANGUAGE,
+    mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """The game's new board with ``lines``, then what follows it: one board in the game's
     channel, or across servers one in each venue (only ``only``'s side, when given), each
@@ -1078,53 +1424,61 @@ def board_posts(
     answer (across servers, posted first: the answer is due within Discord's 3 seconds).
     ``ping`` mentions the player to move with a notification; without it (a board asked for by
     anyone) the mention is only a name. ``over``: the game's final board. ``flip`` turns the
-    board around from the look it is drawn in.
+    board around from the look it is drawn in. ``lang``: the language of the channels the board
+    is posted in, unless ``venue_langs`` gives a venue's server (by its id) another;
+    ``mover_lang``: the one the player to move reads their notice in (by default ``lang``).
     """
     deliveries: list[Delivery] = []
+    notice_lang = lang if mover_lang is None else mover_lang
     if not game.venues:
         reply = reply_in is not None
-        deliveries.append(_board_in(game, None, lines, over, flip, ping, reply))
+        deliveries.append(_board_in(game, None, lines, over, flip, ping, reply, lang))
         if ping and not over:
-            deliveries += turn_notice(game, game.record.channel_id)
+            deliveries += turn_notice(game, game.record.channel_id, lang=notice_lang)
         return deliveries
     here = next((v for v in game.venues if v.channel_id == reply_in), None)
     for shown in sorted(game.venues, key=lambda v: v != here):
         if (only is not None and shown.side != only) or shown.gone_at is not None:
             continue
-        deliveries.append(_board_in(game, shown, lines, over, flip, ping, shown == here))
+        shown_lang = (venue_langs or {}).get(shown.guild_id, lang)
+        deliveries.append(
+            _board_in(game, shown, lines, over, flip, ping, shown == here, shown_lang)
+        )
     if only is None:
         deliveries.append(Changed(game.id))
     mover = venue(game, game.game.turn)
     if ping and not over and mover is not None:
-        deliveries += turn_notice(game, mover.channel_id)
+        deliveries += turn_notice(game, mover.channel_id, lang=notice_lang)
     return deliveries
 
 
 def _board_in(
     game: GameState,
     shown: Venue | None,
-    lines: Sequence[str],
+    lines: Lines,
     over: bool,
     flip: bool,
     ping: bool,
     reply: bool,
+    lang: Language,
 ) -> BoardPost:
     """:func:`board_posts` in one place: the game's channel (``shown`` ``None``), or a venue
     of a game across servers."""
-    words = [localize(line, game, shown) for line in lines]
+    written = lines(lang) if callable(lines) else lines
+    words = [localize(line, game, shown, lang=lang) for line in written]
     if not over:
-        words.append(whose_turn(game, shown))
+        words.append(whose_turn(game, shown, lang=lang))
     owner = None if shown is None else player(game, Side(shown.side))
     look = look_for(game, None if owner is None else owner.user_id)
-    drawn = picture(game, look, flip)
+    drawn = picture(game, look, flip, lang=lang)
     # A tournament's game ends without a Rematch: the event pairs the next one.
     in_event = over and game.in_event
     controls = (
-        finished_controls(game.id, rematch=not in_event, block=bool(game.venues))
+        finished_controls(game.id, rematch=not in_event, block=bool(game.venues), lang=lang)
         if over
-        else game_controls(game.id, board_actions(game))
+        else game_controls(game.id, board_actions(game), lang=lang)
     )
-    card = board_card(game, words[:-1] if not over else words, shown, in_event=in_event)
+    card = board_card(game, words[:-1] if not over else words, shown, in_event=in_event, lang=lang)
     # Only the player to move is notified, and only where they play (never across servers).
     mover = player(game, game.game.turn)
     post = Post(
@@ -1134,7 +1488,7 @@ def _board_in(
         picture=drawn,
         controls=controls,
         ping_mentioned=ping and not over and (owner is None or owner == mover),
-        text_board=f"{text_board(game.game, drawn.flip)}\n{TEXT_NOTE}",
+        text_board=f"{text_board(game.game, drawn.flip)}\n{lang.gettext(TEXT_NOTE)}",
     )
     if shown is None:
         place = Place(game.record.channel_id)
@@ -1146,36 +1500,60 @@ def _board_in(
     if previous is not None:
         retire = Retire(
             previous,
-            retired_board(game, previous_ply),
-            retired_board(game, previous_ply, with_board=True),
+            retired_board(game, previous_ply, lang=lang),
+            retired_board(game, previous_ply, with_board=True, lang=lang),
         )
     return BoardPost(game, place, post, game.game.ply, reply, over, retire, shown)
 
 
-def turn_notice(game: GameState, channel_id: int) -> list[Delivery]:
+def turn_notice(
+    game: GameState, channel_id: int, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """The direct message that tells the player to move it is their move (where, against
     whom, by when), for a person; sent if the games service says they asked for it."""
     mover = player(game, game.game.turn)
     if mover.is_ai or mover.user_id is None:
         return []
-    opponent = name(game, game.game.turn.other)
-    sentence = f"Your move in game #{game.id} ({game.game.variant.title}) against {opponent}"
-    words = _notice(game, sentence, channel_id)
-    return [Notice(game.id, game.game.ply, mover.user_id, words)]
-
-
-def _notice(game: GameState, sentence: str, channel_id: int) -> Post:
+    values = {
+        "id": game.id,
+        "rules": game.game.variant.title,
+        "opponent": name(game, game.game.turn.other, lang=lang),
+        "channel": f"<#{channel_id}>",
+    }
     deadline = game.record.move_deadline
-    when = "" if deadline is None else f" (time runs out <t:{int(deadline.timestamp())}:R>)"
-    return Post(content=f"{sentence}{when}: <#{channel_id}>")
+    if deadline is None:
+        text = lang.gettext(
+            "Your move in game #{id} ({rules}) against {opponent}: {channel}", **values
+        )
+    else:
+        text = lang.gettext(
+            "Your move in game #{id} ({rules}) against {opponent} (time runs out {when}): "
+            "{channel}",
+            when=timestamp(deadline.timestamp()),
+            **values,
+        )
+    return [Notice(game.id, game.game.ply, mover.user_id, Post(content=text))]
 
 
-def reminder(game: GameState, channel_id: int, stamp: int) -> list[Delivery]:
+def reminder(
+    game: GameState,
+    channel_id: int,
+    stamp: int,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    mover_lang: Language | None = None,
+) -> list[Delivery]:
     """A player's time runs low (it runs out at ``stamp``, in seconds): a ping in the channel
-    where they play, and a direct message if they asked for such messages."""
+    where they play (in ``lang``, the channel's), and a direct message if they asked for such
+    messages (in ``mover_lang``, theirs; by default ``lang``)."""
     side = game.game.turn
     ping = Post(
-        content=f"⏰ {who(game, side)}, your move in game #{game.id}: time runs out <t:{stamp}:R>.",
+        content=lang.gettext(
+            "⏰ {player}, your move in game #{id}: time runs out {when}.",
+            player=who(game, side, lang=lang),
+            id=game.id,
+            when=timestamp(stamp),
+        ),
         ping_mentioned=True,
     )
     deliveries: list[Delivery] = [
@@ -1184,8 +1562,18 @@ def reminder(game: GameState, channel_id: int, stamp: int) -> list[Delivery]:
     mover = player(game, side)
     theirs = next((p for p in game.preferences if p.user_id == mover.user_id), None)
     if not mover.is_ai and mover.user_id is not None and theirs is not None and theirs.notify:
-        words = _notice(game, f"⏰ Your time is running low in game #{game.id}", channel_id)
-        deliveries.append(Direct(mover.user_id, words))
+        told = lang if mover_lang is None else mover_lang
+        deadline = game.record.move_deadline
+        values = {"id": game.id, "channel": f"<#{channel_id}>"}
+        if deadline is None:
+            text = told.gettext("⏰ Your time is running low in game #{id}: {channel}", **values)
+        else:
+            text = told.gettext(
+                "⏰ Your time is running low in game #{id} (time runs out {when}): {channel}",
+                when=timestamp(deadline.timestamp()),
+                **values,
+            )
+        deliveries.append(Direct(mover.user_id, Post(content=text)))
     return deliveries
 
 
@@ -1197,25 +1585,25 @@ def _guild_of(game: GameState, channel_id: int) -> int | None:
 # ---------------------------------------------------------------------------- events
 
 
-def move_words(played: Played) -> list[str]:
+def move_words(played: Played, *, lang: Language = ENGLISH_LANGUAGE) -> list[str]:
     """What a move did, in words, and how the game ended when it did."""
-    lines = describe_move(played.game, played.result)
+    lines = describe_move(played.game, played.result, lang=lang)
     if played.finished is not None:
-        lines += describe_end(played.game, played.finished)
+        lines += describe_end(played.game, played.finished, lang=lang)
     return lines
 
 
-def you_played(move: str) -> Update:
+def you_played(move: str, *, lang: Language = ENGLISH_LANGUAGE) -> Update:
     """The click-to-move menu, once its move is played."""
-    return Update(Post(content=f"You played `{move}`."))
+    return Update(Post(content=lang.gettext("You played `{move}`.", move=move)))
 
 
-def offers_after_move(played: Played) -> list[Delivery]:
+def offers_after_move(played: Played, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """The offers a move changed: closed (the opponent moved instead of answering, or the one
     who asked played on), or carried along with it (a draw offered with one's own move)."""
     game = played.game
     deliveries: list[Delivery] = [
-        _close_offer(game, offer, overtaken_offer(game, offer, played.result))
+        _close_offer(game, offer, overtaken_offer(game, offer, played.result, lang=lang), lang)
         for offer in played.withdrawn
         if offer.message_id is not None
     ]
@@ -1224,47 +1612,82 @@ def offers_after_move(played: Played) -> list[Delivery]:
         side = side_of(game, carried.user_id)
         assert side is not None
         text = localize(
-            f"{who(game, side.other)}, {who(game, side)} offers a draw with their "
-            f"move `{played.result.move.text(game.game.size)}`.",
+            lang.gettext(
+                "{opponent}, {player} offers a draw with their move `{move}`.",
+                opponent=who(game, side.other, lang=lang),
+                player=who(game, side, lang=lang),
+                move=played.result.move.text(game.game.size),
+            ),
             game,
             venue(game, side.other),
+            lang=lang,
         )
+        controls = offer_controls(carried.kind, game.id, carried.ply, lang=lang)
         deliveries.append(
             Edit(
                 Place(offer_channel(game, carried)),
                 carried.message_id,
-                Post(content=text, controls=offer_controls(carried.kind, game.id, carried.ply)),
+                Post(content=text, controls=controls),
             )
         )
     return deliveries
 
 
 def after_move(
-    played: Played, *, reply_in: int | None = None, clicked: bool = False
+    played: Played,
+    *,
+    reply_in: int | None = None,
+    clicked: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
+    reader: Language | None = None,
+    mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """Everything a move brings when nobody else moves at once: the menu's words (``clicked``:
-    the move was chosen in the menus), the offers it changed, the new board (the final one when
-    it ended the game) and what follows it. ``reply_in``: the board answers the interaction
-    from that channel (a /tafl move)."""
+    the move was chosen in the menus; in ``reader``, the mover's language, by default
+    ``lang``), the offers it changed, the new board (the final one when it ended the game) and
+    what follows it (``mover_lang``: see :func:`board_posts`). ``reply_in``: the board answers
+    the interaction from that channel (a /tafl move)."""
     deliveries: list[Delivery] = []
     if clicked:
-        deliveries.append(you_played(played.result.move.text(played.game.game.size)))
-    deliveries += offers_after_move(played)
+        move = played.result.move.text(played.game.game.size)
+        deliveries.append(you_played(move, lang=lang if reader is None else reader))
+    deliveries += offers_after_move(played, lang=lang)
     over = played.finished is not None
-    deliveries += board_posts(played.game, move_words(played), over=over, reply_in=reply_in)
+    deliveries += board_posts(
+        played.game,
+        lambda shown: move_words(played, lang=shown),
+        over=over,
+        reply_in=reply_in,
+        lang=lang,
+        mover_lang=mover_lang,
+        venue_langs=venue_langs,
+    )
     return deliveries
 
 
-def withdrawn_offers(game: GameState, offers: Sequence[Offer], why: str) -> list[Delivery]:
-    """Offers no longer valid, their buttons taken off and their words saying why."""
+def withdrawn_offers(
+    game: GameState, offers: Sequence[Offer], why: str, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
+    """Offers no longer valid, their buttons taken off and their words saying why (``why``:
+    one of :data:`GAME_OVER`, :data:`CALLED_OFF`, :data:`TAKEN_BACK`, translated here)."""
     return [
-        _close_offer(game, offer, f"{offer_name(offer)} withdrawn: {why}.")
+        _close_offer(
+            game,
+            offer,
+            lang.gettext(
+                "{offer} withdrawn: {why}.",
+                offer=offer_name(offer, lang=lang),
+                why=lang.gettext(why),
+            ),
+            lang,
+        )
         for offer in offers
         if offer.message_id is not None
     ]
 
 
-def _close_offer(game: GameState, offer: Offer, text: str) -> Edit:
+def _close_offer(game: GameState, offer: Offer, text: str, lang: Language) -> Edit:
     """An offer's buttons taken off, its message saying why, in words for the server it is in
     (a player of another server is named, never mentioned)."""
     side = side_of(game, offer.user_id)
@@ -1273,7 +1696,7 @@ def _close_offer(game: GameState, offer: Offer, text: str) -> Edit:
     return Edit(
         Place(offer_channel(game, offer)),
         offer.message_id,
-        Post(content=localize(text, game, shown)),
+        Post(content=localize(text, game, shown, lang=lang)),
     )
 
 
@@ -1285,9 +1708,9 @@ def offer_channel(game: GameState, offer: Offer) -> int:
     return game.record.channel_id if theirs is None else theirs.channel_id
 
 
-GAME_OVER = "the game is over"
-CALLED_OFF = "the game was called off"
-TAKEN_BACK = "a move was taken back"
+GAME_OVER = N_("the game is over")
+CALLED_OFF = N_("the game was called off")
+TAKEN_BACK = N_("a move was taken back")
 
 
 def after_end(
@@ -1296,45 +1719,84 @@ def after_end(
     reply_in: int | None = None,
     lines: Sequence[str] | None = None,
     why: str = GAME_OVER,
+    lang: Language = ENGLISH_LANGUAGE,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """A game ended by the players, the clock or an organiser: its offers withdrawn (``why``),
     and its final board whose words say how it ended (``lines``: other words than the
     result's, a call-off's)."""
     game = ended.game
-    words = describe_end(game, ended.finished) if lines is None else list(lines)
-    return withdrawn_offers(game, ended.withdrawn, why) + board_posts(
-        game, words, over=True, reply_in=reply_in
+
+    def words(shown: Language) -> Sequence[str]:
+        return describe_end(game, ended.finished, lang=shown) if lines is None else lines
+
+    return withdrawn_offers(game, ended.withdrawn, why, lang=lang) + board_posts(
+        game, words, over=True, reply_in=reply_in, lang=lang, venue_langs=venue_langs
     )
 
 
 def after_takeback(
-    taken: TakenBack, *, reply_in: int | None = None, ping: bool = True
+    taken: TakenBack,
+    *,
+    reply_in: int | None = None,
+    ping: bool = True,
+    lang: Language = ENGLISH_LANGUAGE,
+    mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """Moves taken back: the offers made at a position that is gone withdrawn, and the board."""
-    return withdrawn_offers(taken.game, taken.withdrawn, TAKEN_BACK) + board_posts(
-        taken.game, [describe_takeback(taken)], reply_in=reply_in, ping=ping
+    return withdrawn_offers(taken.game, taken.withdrawn, TAKEN_BACK, lang=lang) + board_posts(
+        taken.game,
+        lambda shown: [describe_takeback(taken, lang=shown)],
+        reply_in=reply_in,
+        ping=ping,
+        lang=lang,
+        mover_lang=mover_lang,
+        venue_langs=venue_langs,
     )
 
 
-def offer_posts(made: OfferMade) -> list[Delivery]:
+def offer_posts(
+    made: OfferMade,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    venue_langs: Mapping[int, Language] | None = None,
+) -> list[Delivery]:
     """A draw offer or takeback request put to the opponent, pinging only them: as the answer
-    to the asker, or across servers in the opponent's own venue (the asker told where it
-    went)."""
+    to the asker (in ``lang``), or across servers in the opponent's own venue (in its server's
+    language, from ``venue_langs``; the asker told where it went)."""
     game, offer = made.game, made.offer
     asker = offer.user_id
     side = side_of(game, asker)
     assert side is not None
     opponent = player(game, side.other)
-    what = "offers a draw" if offer.kind == "draw" else takeback_request(game, made.moves)
-    text = f"{who(game, side.other)}, <@{asker}> {what}."
-    controls = offer_controls(offer.kind, game.id, offer.ply)
-    pings = (opponent.user_id or 0,)
     theirs = venue(game, side.other)
+    shown = lang if theirs is None else (venue_langs or {}).get(theirs.guild_id, lang)
+    values = {"opponent": who(game, side.other, lang=shown), "player": f"<@{asker}>"}
+    if offer.kind == "draw":
+        text = shown.gettext("{opponent}, {player} offers a draw.", **values)
+    else:
+        text = shown.gettext(
+            "{opponent}, {player} {request}.",
+            request=takeback_request(game, made.moves, lang=shown),
+            **values,
+        )
+    controls = offer_controls(offer.kind, game.id, offer.ply, lang=shown)
+    pings = (opponent.user_id or 0,)
     if theirs is None:
         post = Post(content=text, controls=controls, pings=pings)
         return [OfferPost(game.id, offer.kind, offer.ply, post)]
     # Across servers: the buttons go to the other player, in their own server.
-    post = Post(content=localize(text, game, theirs), controls=controls, pings=pings)
+    post = Post(content=localize(text, game, theirs, lang=shown), controls=controls, pings=pings)
+    where = {"player": f"<@{asker}>", "opponent": stranger(game, side.other, lang=lang)}
+    if offer.kind == "draw":
+        told = lang.gettext("{player} offers a draw: {opponent} answers in their server.", **where)
+    else:
+        told = lang.gettext(
+            "{player} {request}: {opponent} answers in their server.",
+            request=takeback_request(game, made.moves, lang=lang),
+            **where,
+        )
     return [
         OfferPost(
             game.id,
@@ -1344,78 +1806,107 @@ def offer_posts(made: OfferMade) -> list[Delivery]:
             place=Place(theirs.channel_id, theirs.guild_id),
             missing=OpponentAway(),
         ),
-        Answer(
-            Post(
-                content=f"<@{asker}> {what}: {stranger(game, side.other)} answers in their server."
-            )
-        ),
+        Answer(Post(content=told)),
         Changed(game.id),
     ]
 
 
-def declined(refusal: Declined) -> list[Delivery]:
-    """An offer declined: the offer's message says so, and across servers the asker hears it
-    in their own venue."""
+def declined(
+    refusal: Declined,
+    *,
+    lang: Language = ENGLISH_LANGUAGE,
+    venue_langs: Mapping[int, Language] | None = None,
+) -> list[Delivery]:
+    """An offer declined: the offer's message says so (in ``lang``, its channel's), and across
+    servers the asker hears it in their own venue (in its server's language, from
+    ``venue_langs``)."""
     game, by = refusal.game, refusal.by
-    what = "declined the draw" if refusal.kind == "draw" else "refused the takeback"
-    deliveries: list[Delivery] = [Update(Post(content=f"<@{by}> {what}."))]
+
+    def said(who_: str, lang: Language) -> str:
+        if refusal.kind == "draw":
+            return lang.gettext("{player} declined the draw.", player=who_)
+        return lang.gettext("{player} refused the takeback.", player=who_)
+
+    deliveries: list[Delivery] = [Update(Post(content=said(f"<@{by}>", lang)))]
     side = side_of(game, by)
     asker = None if side is None else venue(game, side.other)
     if side is not None and asker is not None:
+        theirs = (venue_langs or {}).get(asker.guild_id, lang)
         deliveries.append(
-            Message(Place(asker.channel_id), Post(content=f"{stranger(game, side)} {what}."))
+            Message(
+                Place(asker.channel_id),
+                Post(content=said(stranger(game, side, lang=theirs), theirs)),
+            )
         )
         deliveries.append(Changed(game.id))
     return deliveries
 
 
-def agreed(kind: str) -> Update:
+def agreed(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> Update:
     """An offer accepted: what its message says."""
-    return Update(Post(content="Draw agreed." if kind == "draw" else "Takeback agreed."))
+    if kind == "draw":
+        return Update(Post(content=lang.gettext("Draw agreed.")))
+    return Update(Post(content=lang.gettext("Takeback agreed.")))
 
 
-def resign_question(game_id: int) -> Answer:
+def resign_question(game_id: int, *, lang: Language = ENGLISH_LANGUAGE) -> Answer:
     """The private question a Resign button asks, with the button that confirms it."""
-    button = Button(ConfirmResign(game_id).custom_id, "Yes, resign", Style.DANGER)
+    button = Button(ConfirmResign(game_id).custom_id, lang.gettext("Yes, resign"), Style.DANGER)
     return Answer(
         Post(
-            content=f"Resign game #{game_id}? Your opponent wins.", controls=(button,), private=True
+            content=lang.gettext("Resign game #{id}? Your opponent wins.", id=game_id),
+            controls=(button,),
+            private=True,
         )
     )
 
 
-RESIGNED = Update(Post(content="You resigned."))
+def resigned(*, lang: Language = ENGLISH_LANGUAGE) -> Update:
+    """The resignation's private question, once answered."""
+    return Update(Post(content=lang.gettext("You resigned.")))
 
 
-def flipped_board(game: GameState, viewer: int) -> Answer:
+def flipped_board(game: GameState, viewer: int, *, lang: Language = ENGLISH_LANGUAGE) -> Answer:
     """The Flip board button: the channel's board turned around, in the clicker's own theme,
     for them alone."""
     shown = look_for(game)
     mine = look_for(game, viewer)
-    turned = picture(game, BoardLook(mine.theme, shown.flip), flip=True)
+    turned = picture(game, BoardLook(mine.theme, shown.flip), flip=True, lang=lang)
     return Answer(Post(picture=turned, private=True))
 
 
-def piece_prompt(game: GameState) -> Post:
+def piece_prompt(game: GameState, *, lang: Language = ENGLISH_LANGUAGE) -> Post:
     """Step one of click-to-move: which piece."""
-    return Post(content=PIECE_PROMPT, controls=piece_controls(game.id, game.game), private=True)
-
-
-def target_prompt(game: GameState, origin: int) -> Post:
-    """Step two of click-to-move: where the chosen piece goes."""
     return Post(
-        content=move_to(game.game, origin), controls=target_controls(game.id, game.game, origin)
+        content=lang.gettext(PIECE_PROMPT, move=lang.command("tafl move")),
+        controls=piece_controls(game.id, game.game, lang=lang),
+        private=True,
     )
 
 
-AI_FAILED = (
+def target_prompt(game: GameState, origin: int, *, lang: Language = ENGLISH_LANGUAGE) -> Post:
+    """Step two of click-to-move: where the chosen piece goes."""
+    return Post(
+        content=move_to(game.game, origin, lang=lang),
+        controls=target_controls(game.id, game.game, origin, lang=lang),
+    )
+
+
+AI_FAILED = N_(
     "The AI could not move because of a problem on our side; the game is safe. "
-    "Use `/tafl board` to let it try again."
+    "Use `{board}` to let it try again."
 )
 
 
 def after_ai(
-    reply: AIReply, lines: Sequence[str], channel_id: int, *, answer: bool = False
+    reply: AIReply,
+    lines: Sequence[str],
+    channel_id: int,
+    *,
+    answer: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
+    mover_lang: Language | None = None,
+    venue_langs: Mapping[int, Language] | None = None,
 ) -> list[Delivery]:
     """What the AI's turn brings, with ``lines`` (what led to it, e.g. the player's move): one
     board with its move; or, when it could not move, the board with why (just the words once
@@ -1426,14 +1917,31 @@ def after_ai(
     played = reply.played
     if played is not None:
         over = played.finished is not None
-        words = [*lines, *move_words(played)]
-        return offers_after_move(played) + board_posts(
-            played.game, words, over=over, reply_in=reply_in
+        return offers_after_move(played, lang=lang) + board_posts(
+            played.game,
+            lambda shown: [*lines, *move_words(played, lang=shown)],
+            over=over,
+            reply_in=reply_in,
+            lang=lang,
+            mover_lang=mover_lang,
+            venue_langs=venue_langs,
         )
     if reply.failed or reply.refused is not None:
-        words = [*lines, AI_FAILED if reply.refused is None else unsaved_words(reply.refused)]
+        failed = (
+            lang.gettext(AI_FAILED, board=lang.command("tafl board"))
+            if reply.refused is None
+            else unsaved_words(reply.refused, lang)
+        )
+        words = [*lines, failed]
         if reply.game is not None:
-            return board_posts(reply.game, words, reply_in=reply_in)
+            return board_posts(
+                reply.game,
+                words,
+                reply_in=reply_in,
+                lang=lang,
+                mover_lang=mover_lang,
+                venue_langs=venue_langs,
+            )
     else:
         words = list(lines)
         if not answer or not words:
@@ -1443,34 +1951,55 @@ def after_ai(
     return [Message(Place(channel_id), Post(content="\n".join(words)))]
 
 
-def not_recorded(unsaved: ResultUnsaved, *, clicked: bool) -> list[Delivery]:
+def not_recorded(
+    unsaved: ResultUnsaved, *, clicked: bool, lang: Language = ENGLISH_LANGUAGE
+) -> list[Delivery]:
     """A move that ended the game whose result could not be stored: said to everyone in the
     channel (the answer to a /tafl move; after a click, beside the menu's words)."""
-    words = unsaved_words(unsaved)
+    words = unsaved_words(unsaved, lang)
     if not clicked:
         return [Answer(Post(content=words, ping_mentioned=True))]
-    return [you_played(unsaved.move), Message(Place(unsaved.channel_id), Post(content=words))]
+    return [
+        you_played(unsaved.move, lang=lang),
+        Message(Place(unsaved.channel_id), Post(content=words)),
+    ]
 
 
 # ---------------------------------------------------------------------------- refusals
 # The games service's refusals (app/games.py, app/ai_turns.py) in words, for the error funnel.
 
-START_NEW = "Start a new one with `/tafl challenge` or `/tafl play`."
+
+def start_new(lang: Language = ENGLISH_LANGUAGE) -> str:
+    """How to start a new game, after a game that is over."""
+    return lang.gettext(
+        "Start a new one with `{challenge}` or `{play}`.",
+        challenge=lang.command("tafl challenge"),
+        play=lang.command("tafl play"),
+    )
 
 
 @refusal_words.register
 def unsaved_words(refusal: ResultUnsaved, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A move recorded that ended the game, its result not saved (said to everyone)."""
-    move = refusal.move or "the last move"
-    then = (
-        f"the game has been set aside with all its moves (game #{refusal.game_id}) and this "
-        "channel is free for a new game."
-        if refusal.set_aside
-        else "it will be saved as soon as the database answers again."
-    )
-    return (
-        f"The move `{move}` was recorded and ends the game, but the result could not be "
-        f"saved because of a problem on our side: {then}"
+    if refusal.set_aside:
+        then = lang.gettext(
+            "the game has been set aside with all its moves (game #{id}) and this channel is "
+            "free for a new game.",
+            id=refusal.game_id,
+        )
+    else:
+        then = lang.gettext("it will be saved as soon as the database answers again.")
+    if not refusal.move:
+        return lang.gettext(
+            "The last move was recorded and ends the game, but the result could not be saved "
+            "because of a problem on our side: {then}",
+            then=then,
+        )
+    return lang.gettext(
+        "The move `{move}` was recorded and ends the game, but the result could not be saved "
+        "because of a problem on our side: {then}",
+        move=refusal.move,
+        then=then,
     )
 
 
@@ -1478,121 +2007,230 @@ def unsaved_words(refusal: ResultUnsaved, lang: Language = ENGLISH_LANGUAGE) -> 
 def adjourned_words(refusal: GameAdjourned, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why a game across servers waits: whose venue was deleted, how they continue the game,
     and by when (or they forfeit it)."""
-    player = plain_name(refusal.player)
-    place = "thread" if refusal.thread else "channel"
+    values = {
+        "id": refusal.game_id,
+        "player": plain_name(refusal.player, lang=lang),
+        "server": refusal.guild_name,
+        "board": lang.command("tafl board"),
+    }
     deadline = refusal.deadline
-    by = "" if deadline is None else f" by <t:{int(deadline.timestamp())}:f>"
-    return (
-        f"Game #{refusal.game_id} is adjourned: {player}'s {place} in {refusal.guild_name} was "
-        f"deleted. The game goes on when {player} continues it with `/tafl board` in a channel "
-        f"of a server{by}; otherwise {player} forfeits it."
+    if deadline is not None:
+        values["when"] = f"<t:{int(deadline.timestamp())}:f>"
+        if refusal.thread:
+            return lang.gettext(
+                "Game #{id} is adjourned: {player}'s thread in {server} was deleted. The game "
+                "goes on when {player} continues it with `{board}` in a channel of a server by "
+                "{when}; otherwise {player} forfeits it.",
+                **values,
+            )
+        return lang.gettext(
+            "Game #{id} is adjourned: {player}'s channel in {server} was deleted. The game goes "
+            "on when {player} continues it with `{board}` in a channel of a server by {when}; "
+            "otherwise {player} forfeits it.",
+            **values,
+        )
+    if refusal.thread:
+        return lang.gettext(
+            "Game #{id} is adjourned: {player}'s thread in {server} was deleted. The game goes "
+            "on when {player} continues it with `{board}` in a channel of a server; otherwise "
+            "{player} forfeits it.",
+            **values,
+        )
+    return lang.gettext(
+        "Game #{id} is adjourned: {player}'s channel in {server} was deleted. The game goes on "
+        "when {player} continues it with `{board}` in a channel of a server; otherwise "
+        "{player} forfeits it.",
+        **values,
     )
 
 
 @refusal_words.register
 def _(refusal: GameOver, lang: Language = ENGLISH_LANGUAGE) -> str:
-    ended = game_over(refusal.record)
-    return f"{ended} {START_NEW}" if refusal.new_game else ended
+    ended = game_over(refusal.record, lang=lang)
+    return f"{ended} {start_new(lang)}" if refusal.new_game else ended
 
 
 @refusal_words.register
 def _(refusal: NoGame, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "There is no game in this channel. Start one with `/tafl challenge` or `/tafl play`."
+    return lang.gettext(
+        "There is no game in this channel. Start one with `{challenge}` or `{play}`.",
+        challenge=lang.command("tafl challenge"),
+        play=lang.command("tafl play"),
+    )
 
 
 @refusal_words.register
 def _(refusal: NotPlaying, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You are not playing in this game."
+    return lang.gettext("You are not playing in this game.")
 
 
 @refusal_words.register
 def _(refusal: NotYourTurn, lang: Language = ENGLISH_LANGUAGE) -> str:
     # A private reply, so a mention shows the name without notifying anyone.
-    side, mover = refusal.side.value, refusal.mover
+    side, mover = side_name(refusal.side, lang), refusal.mover
     if mover.is_ai:
-        whose = f"the AI is to move with the {side}; its reply comes with the next board."
+        whose = lang.gettext(
+            "the AI is to move with the {side}; its reply comes with the next board.", side=side
+        )
     elif refusal.across:  # the asker may be in the other server: a name, never a mention
-        whose = f"{plain_name(mover)} is to move with the {side}."
+        whose = lang.gettext(
+            "{player} is to move with the {side}.",
+            player=plain_name(mover, lang=lang),
+            side=side,
+        )
     else:
-        whose = f"<@{mover.user_id}> is to move with the {side}."
+        whose = lang.gettext(
+            "{player} is to move with the {side}.", player=mention(mover, ""), side=side
+        )
     if refusal.played is not None:
-        return f"It is not your turn: your move `{refusal.played}` was played, and {whose}"
-    return f"It is not your turn: {whose}"
+        return lang.gettext(
+            "It is not your turn: your move `{move}` was played, and {whose}",
+            move=refusal.played,
+            whose=whose,
+        )
+    return lang.gettext("It is not your turn: {whose}", whose=whose)
 
 
 @refusal_words.register
 def _(refusal: NotAITurn, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "It is not the AI's turn."
+    return lang.gettext("It is not the AI's turn.")
 
 
 @refusal_words.register
 def _(refusal: AlreadyOver, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "This game is already over."
+    return lang.gettext("This game is already over.")
 
 
 @refusal_words.register
 def _(refusal: IllegalMove, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return f"Illegal move: {refusal.reason}"
+    reason = rules_words(refusal.kind, refusal.values, refusal.reason, lang)
+    return lang.gettext("Illegal move: {reason}", reason=reason)
+
+
+RULES_WORDS = {
+    "game drawn": N_("{move}: the game is over (drawn by {ending})"),
+    "game won": N_("{move}: the game is over (the {side} won: {ending})"),
+    "none can reach": N_("{move}: none of the {side}' pieces can move to {square}"),
+    "ambiguous": N_(
+        "{move}: {count} pieces can move to {square} ({options}); say which, e.g. {example}"
+    ),
+    "not a move": N_("{move} is not a move: write it like 'e1-e4' (from a square to a square)"),
+    "not a square": N_("{square} is not a square: expected a letter and a number like 'e4'"),
+    "square off the board": N_("{square} is off the board: squares run from a1 to {last}"),
+    "move: not a square": N_(
+        "{move}: {square} is not a square: expected a letter and a number like 'e4'"
+    ),
+    "move: square off the board": N_(
+        "{move}: {square} is off the board: squares run from a1 to {last}"
+    ),
+    "off the board": N_("{move}: that square is off the board"),
+    "no piece": N_("{move}: there is no piece on {square}"),
+    "not yours": N_("{move}: the piece on {square} belongs to the {other}; it is the {side}' turn"),
+    "same square": N_("{move}: the piece must move to another square"),
+    "not straight": N_(
+        "{move}: pieces move along a rank or a file, like a rook; {origin} and {target} share "
+        "neither"
+    ),
+    "blocked": N_("{move}: {square} blocks the path"),
+    "throne barred": N_("{move}: the king may not return to the throne ({square}) in {rules}"),
+    "throne stop": N_("{move}: only the king may stop on the throne ({square})"),
+    "throne pass": N_("{move}: only the king may pass through the throne ({square})"),
+    "corner": N_("{move}: only the king may enter a corner ({square})"),
+    "camp for attackers": N_("{move}: {square} is an attackers' camp; defenders never enter camps"),
+    "camp left": N_(
+        "{move}: {square} is a camp; an attacker that has left its camp may not enter one again"
+    ),
+    "other camp": N_(
+        "{move}: {square} belongs to another camp; no piece may cross from one camp to another"
+    ),
+    "not legal": N_("{move} is not a legal move here"),
+}
+"""Why the rules refuse a move, by the engine's kind of error (:func:`bot.engine.because`),
+in the players' words: the engine's own messages are its account, in English, for logs and
+tools."""
+
+
+def rules_words(
+    kind: str, values: Sequence[tuple[str, str]], reason: str, lang: Language = ENGLISH_LANGUAGE
+) -> str:
+    """Why the rules refuse a move, in ``lang``: the engine's ``kind`` of error with the
+    ``values`` it quotes; its own ``reason`` when the kind has no words here."""
+    words = RULES_WORDS.get(kind)
+    if words is None:
+        return reason
+    quoted = dict(values)
+    for name in ("side", "other"):
+        if name in quoted:
+            quoted[name] = side_name(Side(quoted[name]), lang)
+    if "ending" in quoted:
+        quoted["ending"] = ending_words(quoted["ending"], lang)
+    return lang.gettext(words, **quoted)
 
 
 @refusal_words.register
 def _(refusal: MoveOvertaken, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.look_at_board:
-        return (
-            "The position changed before your move arrived; look at the board again "
-            "(`/tafl board`)."
+        return lang.gettext(
+            "The position changed before your move arrived; look at the board again (`{board}`).",
+            board=lang.command("tafl board"),
         )
-    return "The position changed before your move arrived; look again."
+    return lang.gettext("The position changed before your move arrived; look again.")
 
 
 @refusal_words.register
 def _(refusal: RequestOvertaken, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "The position changed before your request arrived; look again."
+    return lang.gettext("The position changed before your request arrived; look again.")
 
 
 @refusal_words.register
 def _(refusal: TakebackOvertaken, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "The position changed; ask again."
+    return lang.gettext("The position changed; ask again.")
 
 
 @refusal_words.register
 def _(refusal: StaleMenu, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "The position has changed; press Move again."
+    return lang.gettext("The position has changed; press Move again.")
 
 
 @refusal_words.register
 def _(refusal: NoLegalMove, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You have no legal move."
+    return lang.gettext("You have no legal move.")
 
 
 @refusal_words.register
 def _(refusal: PieceStuck, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "That piece cannot move now."
+    return lang.gettext("That piece cannot move now.")
 
 
 @refusal_words.register
 def _(refusal: AIDeclinesDraws, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "The AI does not take draw offers; play on or resign."
+    return lang.gettext("The AI does not take draw offers; play on or resign.")
 
 
 @refusal_words.register
 def _(refusal: AskingTheAI, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Against the AI, `/tafl takeback` takes your move back at once."
+    return lang.gettext(
+        "Against the AI, `{takeback}` takes your move back at once.",
+        takeback=lang.command("tafl takeback"),
+    )
 
 
 @refusal_words.register
 def _(refusal: OpponentAway, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Your opponent's thread is gone; the game waits for them."
+    return lang.gettext("Your opponent's thread is gone; the game waits for them.")
 
 
 @refusal_words.register
 def _(refusal: OpponentMustAgree, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Your opponent must agree: use `/tafl takeback` to ask."
+    return lang.gettext(
+        "Your opponent must agree: use `{takeback}` to ask.",
+        takeback=lang.command("tafl takeback"),
+    )
 
 
 @refusal_words.register
 def _(refusal: RatedAgainstAI, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return (
+    return lang.gettext(
         "This game against the AI is rated (this server counts such games), so moves cannot "
         "be taken back; play on or resign."
     )
@@ -1600,64 +2238,78 @@ def _(refusal: RatedAgainstAI, lang: Language = ENGLISH_LANGUAGE) -> str:
 
 @refusal_words.register
 def _(refusal: NoMoveYet, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "No move has been played yet."
+    return lang.gettext("No move has been played yet.")
 
 
 @refusal_words.register
 def _(refusal: NoMoveOfYours, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You have not moved yet, so there is no move of yours to take back."
+    return lang.gettext("You have not moved yet, so there is no move of yours to take back.")
 
 
 @refusal_words.register
 def _(refusal: OfferGone, lang: Language = ENGLISH_LANGUAGE) -> str:
-    what = "draw offer" if refusal.kind == "draw" else "takeback request"
-    return f"That {what} is no longer open."
+    if refusal.kind == "draw":
+        return lang.gettext("That draw offer is no longer open.")
+    return lang.gettext("That takeback request is no longer open.")
 
 
 @refusal_words.register
 def _(refusal: OfferOpen, lang: Language = ENGLISH_LANGUAGE) -> str:
+    by = f"<@{refusal.by}>"
     if refusal.kind == "draw":
         if refusal.mine:
-            return "You have already offered a draw; your opponent has not answered yet."
-        return (
-            f"<@{refusal.by}> has already offered you a draw: answer it with the buttons on "
-            "their offer."
+            return lang.gettext(
+                "You have already offered a draw; your opponent has not answered yet."
+            )
+        return lang.gettext(
+            "{player} has already offered you a draw: answer it with the buttons on their offer.",
+            player=by,
         )
     if refusal.mine:
-        return "You have already asked to take back a move; your opponent has not answered yet."
-    return (
-        f"<@{refusal.by}> has asked to take back a move: answer them first, with the buttons "
-        "on their request."
+        return lang.gettext(
+            "You have already asked to take back a move; your opponent has not answered yet."
+        )
+    return lang.gettext(
+        "{player} has asked to take back a move: answer them first, with the buttons on their "
+        "request.",
+        player=by,
     )
 
 
 @refusal_words.register
 def _(refusal: JustDeclined, lang: Language = ENGLISH_LANGUAGE) -> str:
-    ask = "offer a draw" if refusal.kind == "draw" else "ask to take back a move"
-    return (
-        f"Your opponent has just declined. You can {ask} again in "
-        f"{seconds_left(refusal.seconds)}, or after the next move."
+    wait = seconds_left(refusal.seconds, lang)
+    if refusal.kind == "draw":
+        return lang.gettext(
+            "Your opponent has just declined. You can offer a draw again in {wait}, or after "
+            "the next move.",
+            wait=wait,
+        )
+    return lang.gettext(
+        "Your opponent has just declined. You can ask to take back a move again in {wait}, or "
+        "after the next move.",
+        wait=wait,
     )
 
 
 @refusal_words.register
 def _(refusal: PlayersAnswer, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "Only the players of this game can answer."
+    return lang.gettext("Only the players of this game can answer.")
 
 
 @refusal_words.register
 def _(refusal: OwnOffer, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return "You made this offer; your opponent answers it."
+    return lang.gettext("You made this offer; your opponent answers it.")
 
 
 @refusal_words.register
 def _(refusal: AIThinking, lang: Language = ENGLISH_LANGUAGE) -> str:
     if refusal.takeback:
-        return (
+        return lang.gettext(
             "The AI is thinking about its reply. Once it has moved, a takeback removes your "
             "move and its reply together."
         )
-    return "The AI is thinking; its move comes with the next board."
+    return lang.gettext("The AI is thinking; its move comes with the next board.")
 
 
 # ---------------------------------------------------------------------------- /tafl move
@@ -1671,7 +2323,6 @@ WAIT_VALUE = "wait"
 if the turn came round meanwhile, that "wait" is not a move)."""
 NO_GAME_VALUE = "none"
 """What the "no game here" suggestion submits: refused with how to start a game."""
-NO_GAME = "No game in this channel: start one with /tafl challenge or /tafl play"
 _SQUARE = re.compile(r"[a-z][0-9]{1,2}")
 
 
@@ -1688,7 +2339,9 @@ def move_label(game: Game, move: Move, *, mark_captures: bool = True) -> str:
     return label
 
 
-def move_choices(game: Game, typed: str, *, mark_captures: bool = True) -> list[Choice]:
+def move_choices(
+    game: Game, typed: str, *, mark_captures: bool = True, lang: Language = ENGLISH_LANGUAGE
+) -> list[Choice]:
     """The mover's legal moves matching what they typed, as suggestions whose value is the
     plain move. Nothing typed lists captures first; a typed square lists that piece's moves,
     then the moves that end there; a square nothing can move from or to says why in one line.
@@ -1710,7 +2363,7 @@ def move_choices(game: Game, typed: str, *, mark_captures: bool = True) -> list[
             m for m in moves if m not in chosen and texts[m].split("-")[1].startswith(cleaned)
         ]
         if not chosen:
-            return [nothing_matches(game, cleaned, typed)]
+            return [nothing_matches(game, cleaned, typed, lang=lang)]
     elif mark_captures:
         captures = {move: bool(game.captures_of(move)) for move in moves}
         chosen = sorted(moves, key=lambda move: not captures[move])
@@ -1722,10 +2375,12 @@ def move_choices(game: Game, typed: str, *, mark_captures: bool = True) -> list[
     ]
 
 
-def nothing_matches(game: Game, cleaned: str, typed: str) -> Choice:
+def nothing_matches(
+    game: Game, cleaned: str, typed: str, *, lang: Language = ENGLISH_LANGUAGE
+) -> Choice:
     """One line saying why no legal move matches what was typed; its value, if sent, is refused
     by the engine with the same reason."""
-    side = game.turn.value
+    side = side_name(game.turn, lang)
     square = None
     if _SQUARE.fullmatch(cleaned):
         try:
@@ -1733,34 +2388,63 @@ def nothing_matches(game: Game, cleaned: str, typed: str) -> Choice:
         except TaflError:
             square = None
     if square is None:
-        line = f"No legal move of the {side} matches {typed.strip()!r}"
+        line = lang.gettext(
+            "No legal move of the {side} matches {typed}", side=side, typed=repr(typed.strip())
+        )
         value = typed.strip()[:MOVE_MAX_LENGTH] or "-"
         return Choice(line, value)
     where = square_name(square, game.size)
     piece = game.piece_at(square)
     if piece is Piece.EMPTY:
-        line = f"{where}: no piece there, and none of the {side}' pieces can move there"
+        line = lang.gettext(
+            "{square}: no piece there, and none of the {side}' pieces can move there",
+            square=where,
+            side=side,
+        )
     elif piece.side is game.turn:
-        line = f"{where}: this {piece.name.lower()} has no legal move now (it is blocked)"
+        line = lang.gettext(
+            "{square}: this {piece} has no legal move now (it is blocked)",
+            square=where,
+            piece=piece_word(piece, lang),
+        )
     else:
-        line = f"{where}: that is a piece of the {game.turn.other.value}; you play the {side}"
+        line = lang.gettext(
+            "{square}: that is a piece of the {other}; you play the {side}",
+            square=where,
+            other=side_name(game.turn.other, lang),
+            side=side,
+        )
     return Choice(line, where)
 
 
-def not_mover_choice(game: GameState, user_id: int) -> Choice:
+def not_mover_choice(game: GameState, user_id: int, *, lang: Language = ENGLISH_LANGUAGE) -> Choice:
     """The one line /tafl move suggests to anyone but the player to move: whose turn it is."""
     side = game.game.turn
     mover = player(game, side)
+    values = {"player": name(game, side, lang=lang), "side": side_name(side, lang)}
     if side_of(game, user_id) is None:
-        line = f"You are not playing in this game: {name(game, side)} is to move ({side.value})"
+        line = lang.gettext(
+            "You are not playing in this game: {player} is to move ({side})", **values
+        )
     elif mover.is_ai:
-        line = f"The AI is to move ({side.value}); your moves show here once it has replied"
+        line = lang.gettext(
+            "The AI is to move ({side}); your moves show here once it has replied", **values
+        )
     else:
-        line = f"It is {name(game, side)}'s turn ({side.value}); your moves show here on your turn"
+        line = lang.gettext(
+            "It is {player}'s turn ({side}); your moves show here on your turn", **values
+        )
     return Choice(line, WAIT_VALUE)
 
 
-def no_game_choice(ended: GameRecord | None) -> Choice:
+def no_game_choice(ended: GameRecord | None, *, lang: Language = ENGLISH_LANGUAGE) -> Choice:
     """The one line /tafl move suggests where no game is played: how the last one ended, or
     how to start one."""
-    return Choice(NO_GAME if ended is None else game_over(ended), NO_GAME_VALUE)
+    if ended is not None:
+        return Choice(game_over(ended, lang=lang), NO_GAME_VALUE)
+    line = lang.gettext(
+        "No game in this channel: start one with {challenge} or {play}",
+        challenge=lang.command("tafl challenge"),
+        play=lang.command("tafl play"),
+    )
+    return Choice(line, NO_GAME_VALUE)

@@ -20,7 +20,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
-from .language import (
+from ...i18n.language import (
     COMMAND_CONTEXTS,
     DESCRIPTION_LENGTH,
     DOMAIN,
@@ -28,7 +28,7 @@ from .language import (
     NAME_CONTEXTS,
     is_command_name,
 )
-from .language import placeholders as placeholders_of
+from ...i18n.language import placeholders as placeholders_of
 
 COMPOSE_DIR = Path(__file__).resolve().parent
 """Where the sentences players read are written (the only code the extractor reads)."""

@@ -17,6 +17,7 @@ from bot.ai import describe_levels
 from bot.engine import get_variant
 from bot.storage import Challenge, Participant
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.challenges import (
     AIGameStarted,
     AlreadyOffered,
@@ -40,11 +41,16 @@ from ..app.challenges import (
     RematchStarted,
 )
 from ..app.durations import NO_LIMIT_HINT, NotATime, TimeOutOfRange
-from .board import ai_strength, plain_name
+from .board import (
+    ai_strength,
+    duration_words,
+    game_thread_name,
+    level_words,
+    plain_name,
+    variant_title,
+)
 from .board import mention as board_mention
 from .errors import refusal_words
-from .help import level_name, variant_title
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Choice, Control, Edit, Place, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls
@@ -98,27 +104,14 @@ TIME_OPTION = f"Time per move, like 10m, 24h or 3d; {NO_LIMIT_HINT} (else the se
 # ---------------------------------------------------------------------------- words
 
 
-def duration_words(seconds: int, *, lang: Language) -> str:
-    """A time per move in its largest whole unit: ``90`` → "90 seconds", ``3600`` → "1 hour",
-    ``172800`` → "2 days" (as :func:`..app.durations.describe_duration` says it, in ``lang``)."""
-    if seconds % 86400 == 0:
-        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
-    if seconds % 3600 == 0:
-        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
-    if seconds % 60 == 0:
-        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
-    return lang.ngettext("{count} second", "{count} seconds", seconds)
-
-
 def wait_words(seconds: float, *, lang: Language) -> str:
     """A wait in whole seconds, rounded up so it never says "0 s" while time is left."""
     return lang.gettext("{seconds} s", seconds=lang.number(max(1, math.ceil(seconds))))
 
 
-def mention(participant: Participant) -> str:
-    """A ping for a person, the plain name for the AI."""
-    # plain_name: lang= once compose.board's shared vocabulary takes it (the AI's name).
-    return board_mention(participant, plain_name(participant))
+def mention(participant: Participant, *, lang: Language) -> str:
+    """A ping for a person, the plain name for the AI (in ``lang``)."""
+    return board_mention(participant, plain_name(participant, lang=lang))
 
 
 def whose_challenge(challenge: Challenge, *, lang: Language, to: bool = True) -> str:
@@ -128,13 +121,13 @@ def whose_challenge(challenge: Challenge, *, lang: Language, to: bool = True) ->
     if to and challenge.challenged is not None:
         return lang.gettext(
             "{challenger}'s **{variant}** challenge to {challenged}",
-            challenger=mention(challenge.challenger),
+            challenger=mention(challenge.challenger, lang=lang),
             variant=title,
-            challenged=mention(challenge.challenged),
+            challenged=mention(challenge.challenged, lang=lang),
         )
     return lang.gettext(
         "{challenger}'s **{variant}** challenge",
-        challenger=mention(challenge.challenger),
+        challenger=mention(challenge.challenger, lang=lang),
         variant=title,
     )
 
@@ -142,12 +135,7 @@ def whose_challenge(challenge: Challenge, *, lang: Language, to: bool = True) ->
 def thread_name(new: NewThread, *, lang: Language) -> str:
     """A new game's thread, named after its players and its rules (the table fits it to
     Discord's limit)."""
-    return lang.gettext(
-        "{first} vs {second} · {variant}",
-        first=plain_name(new.first),
-        second=plain_name(new.second),
-        variant=variant_title(get_variant(new.variant), lang=lang),
-    )
+    return game_thread_name(new.first, new.second, new.variant, lang=lang)
 
 
 # ---------------------------------------------------------------------------- challenges
@@ -175,8 +163,8 @@ def challenge_posted(posted: ChallengePosted, *, lang: Language) -> list[Answer]
         side_text = lang.gettext("taking a random side")
     expires = _time(challenge.expires_at)
     values = {
-        "opponent": mention(opponent),
-        "challenger": mention(challenge.challenger),
+        "opponent": mention(opponent, lang=lang),
+        "challenger": mention(challenge.challenger, lang=lang),
         "variant": title,
         "clock": clock,
         "side": side_text,
@@ -260,7 +248,7 @@ def ai_game_begins(started: AIGameStarted, *, lang: Language) -> list[str]:
     record = started.live.record
     rules = get_variant(record.variant)
     # ai_strength: lang= once compose.board's shared vocabulary takes it.
-    strength = ai_strength(rules.name, started.level, rated=record.rated)
+    strength = ai_strength(rules.name, started.level, rated=record.rated, lang=lang)
     title = variant_title(rules, lang=lang)
     if record.rated:
         text = lang.gettext(
@@ -278,7 +266,7 @@ def ai_game_elsewhere(started: AIGameStarted, player: int, *, lang: Language) ->
     text = lang.gettext(
         "{player}, your game against the AI ({level}) is in {thread}.",
         player=_ping(player),
-        level=level_name(started.level, lang=lang),
+        level=level_words(started.level, lang),
         thread=_channel(started.thread_id),
     )
     return [Answer(Post(text))]
@@ -289,7 +277,10 @@ def ai_game_elsewhere(started: AIGameStarted, player: int, *, lang: Language) ->
 
 def rematch_sides(rematch: RematchStarted | RematchOffered, *, lang: Language) -> str:
     """Who takes which side in a rematch (and why they did not swap, when they did not)."""
-    values = {"attacker": mention(rematch.attackers), "defender": mention(rematch.defenders)}
+    values = {
+        "attacker": mention(rematch.attackers, lang=lang),
+        "defender": mention(rematch.defenders, lang=lang),
+    }
     if rematch.winner_defends_again:
         # The players expect a swap: say why there is none.
         return lang.gettext(
@@ -318,7 +309,7 @@ def rematch_offered(offered: RematchOffered, asker: int, *, lang: Language) -> l
     content = lang.gettext(
         "{opponent}, {asker} asks for a rematch of game #{game} ({variant}): {sides}. "
         "The offer expires {expires}.",
-        opponent=mention(opponent),
+        opponent=mention(opponent, lang=lang),
         asker=_ping(asker),
         game=old.id,
         variant=variant_title(get_variant(old.variant), lang=lang),

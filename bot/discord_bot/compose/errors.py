@@ -26,51 +26,61 @@ from bot.storage import (
     StorageError,
 )
 
+from ...i18n.language import ENGLISH_LANGUAGE, N_, Language
 from ..app.errors import Refusal
-from .language import ENGLISH_LANGUAGE, Language
 
 
-def seconds_left(seconds: float) -> str:
+def seconds_left(seconds: float, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A wait in whole seconds, rounded up so it never says "0 s" while time is left."""
-    return f"{max(1, math.ceil(seconds))} s"
+    return lang.gettext("{seconds} s", seconds=lang.number(max(1, math.ceil(seconds))))
 
 
-GENERIC = "Something went wrong on our side; the game is safe. Please try again."
-UNAVAILABLE = (
+GENERIC = N_("Something went wrong on our side; the game is safe. Please try again.")
+UNAVAILABLE = N_(
     "The bot cannot reach its game database right now. Please try again in a minute; if you had "
     "just moved, the board will then show whether your move counted."
 )
-BUSY = (
+BUSY = N_(
     "The bot is very busy right now and could not get to that in time. Please try again in a"
     " moment; if you had just moved, the board will then show whether your move counted."
 )
-CONFLICT = "That clashed with another action at the same moment and was undone; please try again."
-NO_DIRECT_MESSAGES = "Tafl games are played in server channels and threads, not in direct messages."
-NOT_HERE = "You cannot use this here."
+CONFLICT = N_(
+    "That clashed with another action at the same moment and was undone; please try again."
+)
+NO_DIRECT_MESSAGES = N_(
+    "Tafl games are played in server channels and threads, not in direct messages."
+)
+NOT_HERE = N_("You cannot use this here.")
+"""The funnel's own sentences, in English: each is translated where it is said
+(``lang.gettext(GENERIC)``)."""
 
 
-def storage_words(error: StorageError) -> str:
+def storage_words(error: StorageError, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Storage's errors in the players' words (their own text names internal ids)."""
     if isinstance(error, PositionChanged):
-        return "The position changed before your action arrived (someone moved first); look again."
+        return lang.gettext(
+            "The position changed before your action arrived (someone moved first); look again."
+        )
     if isinstance(error, GameNotActive):
-        return "That game is over."
+        return lang.gettext("That game is over.")
     if isinstance(error, NotFound):
-        return "There is no such game or challenge."
+        return lang.gettext("There is no such game or challenge.")
     if isinstance(error, ChannelBusy):
-        return "This channel already has a game; start a thread to play another."
+        return lang.gettext("This channel already has a game; start a thread to play another.")
     if isinstance(error, DatabaseBusy):
-        return BUSY
+        return lang.gettext(BUSY)
     if isinstance(error, DatabaseUnavailable):
-        return UNAVAILABLE
+        return lang.gettext(UNAVAILABLE)
     if isinstance(error, Conflict):
-        return CONFLICT
+        return lang.gettext(CONFLICT)
     return str(error)
 
 
-def slow_down(seconds: float) -> str:
+def slow_down(seconds: float, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A command used again too soon."""
-    return f"Slow down: you can do that again in {seconds_left(seconds)}."
+    return lang.gettext(
+        "Slow down: you can do that again in {wait}.", wait=seconds_left(seconds, lang)
+    )
 
 
 @functools.singledispatch

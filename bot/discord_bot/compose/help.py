@@ -18,25 +18,18 @@ from bot.engine import Game, Side, Variant, get_variant
 from bot.render import board_view_from_game
 from bot.storage import PlayerPreferences
 
-from .board import look_of
-from .catalogs import Message
-from .language import (
-    CHOICE_NAME,
+from ...i18n.language import (
     COMMAND_DESCRIPTION,
     ENGLISH_LANGUAGE,
     OPTION_NAME,
     Language,
 )
+from .board import level_words, look_of, variant_title
+from .catalogs import Message
 from .post import Answer, Card, Choice, Field, Picture, Post
 
 VARIANTS = tuple(Choice(rules.title, rules.name) for rules in RULESETS.values())
 """The variants, as a command's option offers them."""
-
-
-def variant_title(variant: Variant, *, lang: Language) -> str:
-    """A variant's title in ``lang``: the name its option's choice has in the reader's picker
-    (the command tree's translation of the title), so a sentence and the menu agree."""
-    return lang.translated(CHOICE_NAME, variant.title) or variant.title
 
 
 def option(name: str, *, lang: Language) -> str:
@@ -269,17 +262,6 @@ def help_answer(commands: Sequence[tuple[str, str]], *, lang: Language) -> list[
 # ---------------------------------------------------------------------------- /tafl rules
 
 
-def level_name(level: str, *, lang: Language) -> str:
-    """An AI level's name in ``lang`` (``medium`` → ``moyen``)."""
-    names = {
-        "easy": lang.pgettext("AI level", "easy"),
-        "medium": lang.pgettext("AI level", "medium"),
-        "hard": lang.pgettext("AI level", "hard"),
-        "master": lang.pgettext("AI level", "master"),
-    }
-    return names.get(level, level)
-
-
 def rules_answer(variant: str, preferences: PlayerPreferences, *, lang: Language) -> list[Answer]:
     """The variant explained, with a picture of its start position in the reader's theme."""
     rules = get_variant(variant)
@@ -287,7 +269,7 @@ def rules_answer(variant: str, preferences: PlayerPreferences, *, lang: Language
     ladder = lang.gettext(
         "{ladder} (fixed: a rated game against it moves only your rating)",
         ladder=" · ".join(
-            f"{level_name(level, lang=lang)} {rating}"
+            f"{level_words(level, lang)} {rating}"
             for level, rating in level_ratings(rules.name).items()
         ),
     )

@@ -12,6 +12,7 @@ from typing import ClassVar
 from bot.engine import Side, get_variant
 from bot.storage import GameRecord, Participant, Venue
 
+from ...i18n.language import ENGLISH_LANGUAGE, N_, Language
 from ..app.durations import LOBBY_MOVE_SECONDS
 from ..app.games import LiveGame, adjournment
 from ..app.lobby import (
@@ -56,9 +57,8 @@ from ..app.lobby import (
     VenueTaken,
     Waiting,
 )
-from .board import adjourned_words, game_over, named, plain_name
+from .board import adjourned_words, duration_words, game_over, named, plain_name, side_name
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, N_, Language
 from .post import (
     Answer,
     Button,
@@ -90,18 +90,6 @@ SEEK_STATES: dict[SeekState, str] = {
 """What became of a seek its player tried to cancel (translated where it is shown)."""
 
 
-def duration_words(seconds: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """``90`` → "90 seconds", ``3600`` → "1 hour", ``172800`` → "2 days": the largest whole
-    unit, in ``lang``."""
-    if seconds % 86400 == 0:
-        return lang.ngettext("{count} day", "{count} days", seconds // 86400)
-    if seconds % 3600 == 0:
-        return lang.ngettext("{count} hour", "{count} hours", seconds // 3600)
-    if seconds % 60 == 0:
-        return lang.ngettext("{count} minute", "{count} minutes", seconds // 60)
-    return lang.ngettext("{count} second", "{count} seconds", seconds)
-
-
 def time_words(seconds: int | None, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``1 day per move``."""
     if seconds is None:
@@ -117,11 +105,6 @@ LOBBY_TIMES = {time_words(seconds): seconds for seconds in LOBBY_MOVE_SECONDS}
 def rated_word(rated: bool, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """``rated`` or ``unrated`` (a game)."""
     return lang.pgettext("a game", "rated") if rated else lang.pgettext("a game", "unrated")
-
-
-def side_name(side: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """``attackers`` or ``defenders``, after "you play the"."""
-    return lang.gettext("attackers") if side == "attackers" else lang.gettext("defenders")
 
 
 # ---------------------------------------------------------------------------- controls
@@ -165,34 +148,18 @@ class AcrossRematch:
 # ---------------------------------------------------------------------------- names
 
 
-def stranger(live: LiveGame, side: Side) -> str:
+def stranger(live: LiveGame, side: Side, *, lang: Language) -> str:
     """How the player of ``side`` of a game across servers is named in the other player's
     server: their name and their server's, in plain text (mentions never cross servers)."""
     record = live.record
-    name = plain_name(record.attackers if side is Side.ATTACKERS else record.defenders)
+    name = plain_name(record.attackers if side is Side.ATTACKERS else record.defenders, lang=lang)
     venue = next((v for v in live.venues if v.side == side.value), None)
-    return name if venue is None else named(name, venue.guild_name)
-
-
-def thread_name(
-    player: Participant, opponent: Participant, variant: str, *, lang: Language = ENGLISH_LANGUAGE
-) -> str:
-    """A game's thread, named after the players and the variant."""
-    return lang.gettext(
-        "{player} vs {opponent} · {variant}",
-        player=plain_name(player),
-        opponent=plain_name(opponent),
-        variant=get_variant(variant).title,
-    )
+    return name if venue is None else named(name, venue.guild_name, lang=lang)
 
 
 def thread_reason(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Why the thread was opened (the server's audit log)."""
     return lang.gettext("a game from the tafl lobby")
-
-
-THREAD_REASON = thread_reason()
-"""Why the thread was opened (the server's audit log), in English."""
 
 
 # ---------------------------------------------------------------------------- seeking
@@ -282,8 +249,8 @@ def paired(
         mine = next(v for v in live.venues if record.player(v.side).user_id == user_id)
         text = lang.gettext(
             "Found: {opponent}. You play the {side}; your game is in <#{channel}>.",
-            opponent=stranger(live, Side(mine.side).other),
-            side=side_name(mine.side, lang=lang),
+            opponent=stranger(live, Side(mine.side).other, lang=lang),
+            side=side_name(Side(mine.side), lang),
             channel=mine.channel_id,
         )
     return [Answer(Post(content=text, private=True))]
@@ -398,14 +365,14 @@ def blocked(
         lang.gettext(
             "{player} is now blocked: the lobby will never pair you together. "
             "`{unblock}` lifts it.",
-            player=plain_name(other),
+            player=plain_name(other, lang=lang),
             unblock=unblock,
         )
         if added
         else lang.gettext(
             "{player} was already blocked: the lobby will never pair you together. "
             "`{unblock}` lifts it.",
-            player=plain_name(other),
+            player=plain_name(other, lang=lang),
             unblock=unblock,
         )
     )
@@ -420,7 +387,7 @@ def block_question(
     the custom id of the button that blocks)."""
     text = lang.gettext(
         "Block {player}? The lobby will never pair you together again (`{unblock}` lifts it).",
-        player=plain_name(other),
+        player=plain_name(other, lang=lang),
         unblock=lang.command("tafl unblock"),
     )
     button = Button(confirm, lang.gettext("Yes, block"), Style.DANGER)
@@ -429,7 +396,7 @@ def block_question(
 
 def unblocked(chosen: Participant, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """A block lifted."""
-    text = lang.gettext("{player} is no longer blocked.", player=plain_name(chosen))
+    text = lang.gettext("{player} is no longer blocked.", player=plain_name(chosen, lang=lang))
     return [Answer(Post(content=text, private=True))]
 
 
@@ -502,8 +469,8 @@ def call(started: AcrossStarted, *, lang: Language = ENGLISH_LANGUAGE) -> list[D
         "<@{player}>, your game from the lobby has begun here: you play the {side}; "
         "{opponent} moves first.",
         player=called.player.user_id,
-        side=side_name(called.side.value, lang=lang),
-        opponent=stranger(started.live, called.mover),
+        side=side_name(called.side, lang),
+        opponent=stranger(started.live, called.mover, lang=lang),
     )
     place = Place(called.venue.channel_id, called.venue.guild_id)
     return [Message(place, Post(content=text, pings=(player,)))]
@@ -519,7 +486,7 @@ def rematch_asked(
     """The question goes to the other player, in their own venue (in ``theirs_lang``, their
     server's; gone: the asker is told); the asker is told where it went (in ``lang``)."""
     old, theirs, opponent = asked.old, asked.opponent_venue, asked.opponent
-    asker = named(plain_name(asked.asker), asked.asker_venue.guild_name)
+    asker = named(plain_name(asked.asker, lang=lang), asked.asker_venue.guild_name, lang=lang)
     swap = (
         theirs_lang.gettext("the winner defending again (Linnaeus's law 12)")
         if asked.winner_defends
@@ -547,7 +514,7 @@ def rematch_asked(
     told = lang.gettext(
         "{asker} asks for a rematch: {opponent} answers in their server.",
         asker=asker_mention,
-        opponent=named(plain_name(opponent), theirs.guild_name),
+        opponent=named(plain_name(opponent, lang=lang), theirs.guild_name, lang=lang),
     )
     return [
         Message(
@@ -573,7 +540,9 @@ def rematch_answered(
         return [Update(Post(content=lang.gettext("Rematch accepted.")))]
     told = asker_lang.gettext(
         "{player} declined the rematch.",
-        player=named(plain_name(answer.answerer), answer.answerer_venue.guild_name),
+        player=named(
+            plain_name(answer.answerer, lang=lang), answer.answerer_venue.guild_name, lang=lang
+        ),
     )
     return [
         Update(
@@ -637,7 +606,7 @@ def resumed_line(news: Resumed, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The board's words where an adjourned game goes on."""
     return lang.gettext(
         "{player} continues game #{game} from {server}: it goes on.",
-        player=plain_name(news.player),
+        player=plain_name(news.player, lang=lang),
         game=news.live.id,
         server=news.place.guild_name,
     )
@@ -651,9 +620,9 @@ def resumed(news: Resumed, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deliver
     return [Answer(Post(content=text, private=True))]
 
 
-def end_again(record: GameRecord, venue: Venue) -> list[Delivery]:
-    """How a game ended, in a venue that had not shown it."""
-    return [Message(Place(venue.channel_id), Post(content=game_over(record)))]
+def end_again(record: GameRecord, venue: Venue, *, lang: Language) -> list[Delivery]:
+    """How a game ended, in a venue that had not shown it (in its server's language)."""
+    return [Message(Place(venue.channel_id), Post(content=game_over(record, lang=lang)))]
 
 
 # ---------------------------------------------------------------------------- refusals

@@ -8,10 +8,18 @@ they build :class:`~.post.Post` objects and the deliveries that say where each g
 
 from __future__ import annotations
 
-from bot.engine import VARIANTS, Side, get_variant
+from bot.engine import Side, get_variant
 from bot.render import THEMES
 from bot.storage import PlayerPreferences, PuzzleRating, Results, ServerSettings
 
+from ...i18n.language import (
+    CHOICE_NAME,
+    ENGLISH,
+    ENGLISH_LANGUAGE,
+    Language,
+    autonym,
+    shipped_codes,
+)
 from ..app.durations import NO_LIMIT_HINT
 from ..app.players import (
     SERVER_LANGUAGE,
@@ -24,11 +32,15 @@ from ..app.players import (
     PlayerRecord,
     SettingsShown,
 )
-from . import help as guide
-from .board import TOP_SIDE, rating_with_games, side_record, theme_of
-from .challenges import duration_words
+from .board import (
+    TOP_SIDE,
+    duration_words,
+    rating_with_games,
+    side_record,
+    theme_of,
+    variant_title,
+)
 from .errors import refusal_words
-from .language import CHOICE_NAME, ENGLISH, ENGLISH_LANGUAGE, Language, autonym, shipped_codes
 from .post import Answer, Card, Choice, Field, Post
 
 # ---------------------------------------------------------------------------- options
@@ -60,11 +72,6 @@ def provisional_note(*, lang: Language) -> str:
     )
 
 
-def variant_title(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """A stored variant's title (its stored name if this version no longer plays it)."""
-    return guide.variant_title(VARIANTS[name], lang=lang) if name in VARIANTS else name
-
-
 def puzzle_record(record: PuzzleRating, *, yours: bool, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A stats field: the puzzle rating and how the rated (first) goes went, or that there
     are none yet (with how to start, when it is your own record)."""
@@ -90,8 +97,8 @@ def results_text(results: Results, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     # side_record: lang= once compose.board's shared vocabulary takes it.
     return lang.gettext(
         "As attackers: {attackers}\nAs defenders: {defenders}",
-        attackers=side_record(results.as_attackers),
-        defenders=side_record(results.as_defenders),
+        attackers=side_record(results.as_attackers, lang=lang),
+        defenders=side_record(results.as_defenders, lang=lang),
     )
 
 
@@ -120,7 +127,7 @@ def stats_answer(
         title = lang.gettext(
             "{name}'s record in {variant}",
             name=name,
-            variant=guide.variant_title(only, lang=lang),
+            variant=variant_title(only, lang=lang),
         )
     streak = ""
     if stats.streak.kind is not None:
@@ -130,7 +137,7 @@ def stats_answer(
         lang.gettext(
             "{variant}: {rating}",
             variant=variant_title(rated.variant, lang=lang),
-            rating=rating_with_games(rated),
+            rating=rating_with_games(rated, lang=lang),
         )
         for rated in ratings
         if rated.games  # a variant asked for but never played has only a newcomer's default
@@ -172,7 +179,7 @@ def stats_answer(
 def leaderboard_answer(board: Leaderboard, *, lang: Language) -> list[Answer]:
     """The top players of a variant; an empty list privately, with what it takes to appear."""
     rules = get_variant(board.variant)
-    title = guide.variant_title(rules, lang=lang)
+    title = variant_title(rules, lang=lang)
     entries, guild_id = board.entries, board.guild_id
     if guild_id:
         needed = lang.ngettext(
@@ -354,8 +361,7 @@ def lobby_words(settings: ServerSettings, *, lang: Language = ENGLISH_LANGUAGE) 
     )
     variants = (
         ", ".join(
-            guide.variant_title(get_variant(name), lang=lang)
-            for name in sorted(settings.lobby_variants)
+            variant_title(get_variant(name), lang=lang) for name in sorted(settings.lobby_variants)
         )
         if settings.lobby_variants
         else lang.gettext("every variant")

@@ -14,6 +14,7 @@ from bot.engine import Escape, Game, Piece, Side, Termination
 from bot.render import ATTACKER, DEFENDER, Arrow, BoardView, board_view_from_game, render_png
 from bot.storage import RatedGo
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.puzzles import (
     AllTried,
     DailyNeedsServer,
@@ -36,7 +37,6 @@ from .board import (
     variant_title,
 )
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Answer, Button, Control, Delivery, Menu, Picture, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls
@@ -116,7 +116,7 @@ def piece_controls(
 ) -> tuple[Control, ...]:
     """Under a puzzle's board: click-to-move's choice of a piece (``step``: the moves played in
     the go so far) and a button to leave it for another puzzle of its variant."""
-    menus = piece_menus(game)[: MAX_MENUS - 1]
+    menus = piece_menus(game, lang=lang)[: MAX_MENUS - 1]
     return (
         *(
             Menu(PuzzlePiece(puzzle_id, step, part).custom_id, placeholder, options)
@@ -131,9 +131,11 @@ def target_prompt(
 ) -> Update:
     """Step two of click-to-move in a puzzle: the chosen piece's destinations (the board and
     its words stay). Captures are not marked, since finding them is the puzzle."""
-    options = target_options(game, origin, mark_captures=False)
+    options = target_options(game, origin, mark_captures=False, lang=lang)
     target = PuzzleTarget(menu.puzzle_id, menu.step, origin)
-    return Update(Post(controls=(Menu(target.custom_id, move_to(game, origin), options),)))
+    return Update(
+        Post(controls=(Menu(target.custom_id, move_to(game, origin, lang=lang), options),))
+    )
 
 
 def piece_prompt(menu: PuzzleTarget, game: Game, *, lang: Language = ENGLISH_LANGUAGE) -> Update:

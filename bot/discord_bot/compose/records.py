@@ -12,11 +12,10 @@ from bot.engine import Game
 from bot.render import DEFAULT_WIDTH, replay_views
 from bot.storage import GameRecord
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.records import NoGameHere, NoSuchGame
-from .board import CAPTION_WORDS, caption_ending, plain_name
+from .board import caption_ending, caption_words, plain_name, variant_title
 from .errors import refusal_words
-from .help import variant_title
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Animation, Answer, Attachment, Post, Replay
 
 
@@ -68,15 +67,13 @@ def replay_answer(record: GameRecord, played: Game, *, lang: Language) -> list[R
     """The whole game as an animation, captioned with the players' names (and, on the last
     frame, how a game ended off the board ended), drawn smaller when a long game would not fit
     in one upload; what to do when it never does."""
-    # plain_name, caption_ending and CAPTION_WORDS: in ``lang`` once compose.board's shared
-    # vocabulary takes it (the AI's name, the ending and the side names drawn on the frames).
     views = replay_views(
         played,
         caption=True,
-        attackers=plain_name(record.attackers),
-        defenders=plain_name(record.defenders),
-        ended=caption_ending(record.outcome),
-        words=CAPTION_WORDS,
+        attackers=plain_name(record.attackers, lang=lang),
+        defenders=plain_name(record.defenders, lang=lang),
+        ended=caption_ending(record.outcome, lang=lang),
+        words=caption_words(lang),
     )
     animation = Animation(tuple(views), f"tafl-game-{record.id}.gif", REPLAY_WIDTHS)
     moves = moves_text(played, lang=lang)

@@ -33,6 +33,7 @@ from bot.render.adapter import view_before_move
 from bot.render.chart import ChartWords
 from bot.storage import GameRecord, GameResult, TableEnding
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.reviews import (
     NoFinishedGame,
     NoResult,
@@ -41,9 +42,16 @@ from ..app.reviews import (
     ReviewProgress,
     StillPlaying,
 )
-from .board import PLAIN, BoardLook, caption_words, ending_text, plain_name, variant_title
+from .board import (
+    PLAIN,
+    BoardLook,
+    caption_words,
+    ending_text,
+    plain_name,
+    side_name,
+    variant_title,
+)
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, Language
 from .post import Card, Chart, Delivery, Field, Picture, Post, Revise
 
 MOMENTS_LISTED = 8
@@ -133,13 +141,6 @@ def kind_name(kind: MomentKind, lang: Language = ENGLISH_LANGUAGE) -> str:
 def capitalized(text: str) -> str:
     """``text`` with its first letter a capital (the rest as it is)."""
     return text[:1].upper() + text[1:]
-
-
-def side_name(side: Side, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """``attackers`` / ``defenders``, as players read them beside a name."""
-    if side is Side.ATTACKERS:
-        return lang.pgettext("side", "attackers")
-    return lang.pgettext("side", "defenders")
 
 
 def listed(squares: Sequence[str], *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -237,7 +238,7 @@ def allowed_words(reason: Allowed, *, lang: Language = ENGLISH_LANGUAGE) -> str:
         "{played} lets {answer} win at once ({ending})",
         played=played,
         answer=answer,
-        ending=ending_text(ending),
+        ending=ending_text(ending, lang=lang),
     )
 
 
@@ -267,7 +268,7 @@ def missed_finish_words(reason: MissedFinish, *, lang: Language = ENGLISH_LANGUA
             )
         return lang.gettext("{move} would have left the defenders without a legal move", move=move)
     return lang.gettext(
-        "{move} would have won at once ({ending})", move=move, ending=ending_text(ending)
+        "{move} would have won at once ({ending})", move=move, ending=ending_text(ending, lang=lang)
     )
 
 
@@ -288,7 +289,9 @@ def finished_words(ending: Termination, finisher: str, *, lang: Language) -> str
         return lang.gettext("{move} completes the encirclement", move=finisher)
     if ending is Termination.NO_LEGAL_MOVE:
         return lang.gettext("{move} leaves no legal move", move=finisher)
-    return lang.gettext("{move} wins ({ending})", move=finisher, ending=ending_text(ending))
+    return lang.gettext(
+        "{move} wins ({ending})", move=finisher, ending=ending_text(ending, lang=lang)
+    )
 
 
 def forced_words(reason: OpenedRoads | ForcedWin, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -494,8 +497,8 @@ def player_and_side(
     ``Tafl AI (easy, defenders)``, not ``Tafl AI (easy) (defenders)``."""
     name = names[side]
     if name.endswith(")"):
-        return f"{name[:-1]}, {side_name(side, lang=lang)})"
-    return f"{name} ({side_name(side, lang=lang)})"
+        return f"{name[:-1]}, {side_name(side, lang)})"
+    return f"{name} ({side_name(side, lang)})"
 
 
 def moment_line(
@@ -590,11 +593,11 @@ def result_line(
     that gave it up says so (a resignation with a forced win on the board is worth knowing)."""
     reason = record.reason
     if record.result is None or record.result is GameResult.DRAW:
-        return lang.gettext("Drawn ({how}).", how=ending_text(reason))
+        return lang.gettext("Drawn ({how}).", how=ending_text(reason, lang=lang))
     winner = Side(record.result.value)
     loser = winner.other
     if not isinstance(reason, TableEnding) or reason not in _GAVE_UP:
-        how = ending_text(reason)
+        how = ending_text(reason, lang=lang)
         if winner is Side.ATTACKERS:
             return lang.gettext(
                 "{winner} won with the attackers ({how}).", winner=names[winner], how=how
@@ -723,11 +726,11 @@ def moment_picture(
 # ---------------------------------------------------------------------------- the review
 
 
-def names_of(record: GameRecord) -> dict[Side, str]:
-    """Both players' names, without a ping."""
+def names_of(record: GameRecord, *, lang: Language) -> dict[Side, str]:
+    """Both players' names, without a ping (the AI's in ``lang``)."""
     return {
-        Side.ATTACKERS: plain_name(record.attackers),
-        Side.DEFENDERS: plain_name(record.defenders),
+        Side.ATTACKERS: plain_name(record.attackers, lang=lang),
+        Side.DEFENDERS: plain_name(record.defenders, lang=lang),
     }
 
 
@@ -740,7 +743,7 @@ def review_card(
 ) -> Card:
     """The review as a card: the result, both sides' accuracy, the decisive moments, the
     mistakes and the inaccuracies. ``length`` says how long the game was ("18 moves")."""
-    names = names_of(record)
+    names = names_of(record, lang=lang)
     title = lang.gettext(
         "Review of game #{game} ({variant}, {length})",
         game=record.id,
@@ -811,7 +814,7 @@ def review(
     board for each critical moment, drawn as the asker likes (``look``), in the words of the
     channel it is posted in (``lang``)."""
     record, analysis = reviewed.record, reviewed.analysis
-    names = names_of(record)
+    names = names_of(record, lang=lang)
     length = lang.ngettext("{count} move", "{count} moves", reviewed.full_moves)
     card = review_card(analysis, record, length, lang=lang)
     chart = Chart(analysis, f"review-{record.id}.png", look.theme, chart_words(lang))

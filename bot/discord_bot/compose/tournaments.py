@@ -22,6 +22,7 @@ from bot.render.crosstable import (
     format_points,
 )
 
+from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.tournaments import (
     ANY_STATUS,
     UNDER_WAY,
@@ -69,10 +70,9 @@ from ..app.tournaments import (
     Verdict,
     decided_by_organiser,
 )
-from .board import plain_name
+from .board import duration_words, plain_name
 from .errors import refusal_words
-from .language import ENGLISH_LANGUAGE, Language
-from .lobby import duration_words, rated_word, time_words
+from .lobby import rated_word, time_words
 from .post import (
     Answer,
     Attachment,
@@ -258,12 +258,14 @@ def tiebreak_text(name: str, value: float | None) -> str:
     return points_text(value)
 
 
-def result_text(pairing: StoredPairing, first: float, second: float, detail: str) -> str:
+def result_text(
+    pairing: StoredPairing, first: float, second: float, detail: str, *, lang: Language
+) -> str:
     """A pairing's result set by the organiser: ``ana 1–0 bo (forfeit: no-show)``."""
     assert pairing.second is not None
     return (
-        f"{plain_name(pairing.first)} {points_text(first)}–{points_text(second)} "
-        f"{plain_name(pairing.second)} ({detail})"
+        f"{plain_name(pairing.first, lang=lang)} {points_text(first)}–{points_text(second)} "
+        f"{plain_name(pairing.second, lang=lang)} ({detail})"
     )
 
 
@@ -316,14 +318,14 @@ def call_off_words(reason: CallOffReason, *, lang: Language = ENGLISH_LANGUAGE) 
     of **Event**: ..."."""
     if isinstance(reason, ResultSet):
         detail = decided_words(reason.how, reason.why, lang=lang) if reason.how else reason.detail
-        verdict = result_text(reason.pairing, reason.first, reason.second, detail)
+        verdict = result_text(reason.pairing, reason.first, reason.second, detail, lang=lang)
         return lang.gettext("the result is {result}.", result=verdict)
     if isinstance(reason, PlayerRemoved):
         forfeit = lang.pgettext("result detail", "forfeit")
-        result = result_text(reason.pairing, reason.first, reason.second, forfeit)
+        result = result_text(reason.pairing, reason.first, reason.second, forfeit, lang=lang)
         return lang.gettext(
             "{player} was removed ({reason}); the result is {result}.",
-            player=plain_name(reason.removed),
+            player=plain_name(reason.removed, lang=lang),
             reason=reason.reason,
             result=result,
         )
@@ -350,7 +352,7 @@ def organisers_result(pairing: StoredPairing, *, lang: Language = ENGLISH_LANGUA
         return None
     first, second = pairing.first_points or 0.0, pairing.second_points or 0.0
     detail = decided_words(pairing.decided or "", pairing.reason or "", lang=lang)
-    return result_text(pairing, first, second, detail)
+    return result_text(pairing, first, second, detail, lang=lang)
 
 
 def standings_subtitle(event: Tournament, after: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -396,7 +398,7 @@ def standings_text(
     lines = [f"{'#':>3} {player:<16} {points:>4} " + " ".join(f"{n:>5}" for n in names)]
     for line in table:
         # Players who no longer play keep their place (their results stand), marked.
-        name = plain_name(line.player)
+        name = plain_name(line.player, lang=lang)
         name = name[: 16 - len(out)] + out if line.withdrawn else name[:16]
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
@@ -485,7 +487,7 @@ def crosstable_view(
         rows.append(
             PlayerRow(
                 rank=line.rank,
-                name=plain_name(line.player),
+                name=plain_name(line.player, lang=lang),
                 points=line.points,
                 cells=cells,
                 withdrawn=line.withdrawn,
@@ -601,7 +603,7 @@ def announcement_card(
         fields=(
             first,
             Field(lang.gettext("Players"), lang.number(players)),
-            Field(lang.gettext("Organiser"), plain_name(event.organiser)),
+            Field(lang.gettext("Organiser"), plain_name(event.organiser, lang=lang)),
         ),
         footer=footer,
     )
@@ -857,7 +859,7 @@ def result_set(verdict: Verdict, *, lang: Language = ENGLISH_LANGUAGE) -> list[D
     """The organiser set a pairing's result."""
     pairing = verdict.pairing
     detail = decided_words(verdict.how, verdict.reason, lang=lang)
-    words = result_text(pairing, verdict.first, verdict.second, detail)
+    words = result_text(pairing, verdict.first, verdict.second, detail, lang=lang)
     text = lang.gettext(
         "**{event}**, round {round}, board {board}: {result}.",
         event=verdict.event.name,
@@ -909,7 +911,7 @@ def leave_asked(
 ) -> list[Delivery]:
     """Leaving in the middle of a game resigns it: asked first (``again``: in place of the
     question about a game that ended meanwhile)."""
-    event, live, opponent = asked.event, asked.live, plain_name(asked.opponent)
+    event, live, opponent = asked.event, asked.live, plain_name(asked.opponent, lang=lang)
     question = lang.gettext(
         "Leaving now resigns your game against {opponent} in round {round} of **{event}** "
         "(game #{game}): {opponent} wins it. You will not be paired again; the games you "
@@ -978,7 +980,7 @@ def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[De
     elif info.began is not None:
         fields.append(Field(lang.gettext("Started"), f"<t:{info.began}:f>"))
     names = [
-        plain_name(e.player) + (f" ({e.left_reason})" if e.left_reason else "")
+        plain_name(e.player, lang=lang) + (f" ({e.left_reason})" if e.left_reason else "")
         for e in info.entrants
     ]
     fields.append(
@@ -992,7 +994,7 @@ def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[De
     )
     history = "\n".join(
         f"<t:{h.at}:t> {h.action}{': ' + h.detail if h.detail else ''}"
-        + (f" ({plain_name(h.actor)})" if h.actor else "")
+        + (f" ({plain_name(h.actor, lang=lang)})" if h.actor else "")
         for h in info.history[-8:]
     )
     fields.append(Field(lang.gettext("History"), clip(history, FIELD_ROOM), inline=False))
@@ -1015,7 +1017,7 @@ def pairings(paired: RoundPaired, *, lang: Language = ENGLISH_LANGUAGE) -> list[
             lines.append(
                 lang.gettext(
                     "bye: {player} ({points})",
-                    player=plain_name(p.first),
+                    player=plain_name(p.first, lang=lang),
                     points=points_text(p.first_points),
                 )
             )
@@ -1026,7 +1028,8 @@ def pairings(paired: RoundPaired, *, lang: Language = ENGLISH_LANGUAGE) -> list[
             else lang.pgettext("pairing", "playing")
         )
         where = "" if shown.channel_id is None else f" <#{shown.channel_id}>"
-        lines.append(f"{p.board}. {plain_name(p.first)} – {plain_name(p.second)}: {score}{where}")
+        first, second = plain_name(p.first, lang=lang), plain_name(p.second, lang=lang)
+        lines.append(f"{p.board}. {first} – {second}: {score}{where}")
     return [Answer(Post(content="\n".join(lines), private=True))]
 
 
@@ -1209,7 +1212,7 @@ def _(refusal: NotEntered, lang: Language = ENGLISH_LANGUAGE) -> str:
         return lang.gettext("You are not playing in **{event}**.", event=refusal.event.name)
     return lang.gettext(
         "{player} is not playing in **{event}**.",
-        player=plain_name(refusal.player),
+        player=plain_name(refusal.player, lang=lang),
         event=refusal.event.name,
     )
 

@@ -27,10 +27,10 @@ from discord import Locale
 
 from bot.storage import Storage
 
+from ...i18n.language import LOCALES_DIR, PSEUDO, Languages
 from ..client import make_bot
 from ..compose import catalogs
 from ..compose import help as guide
-from ..compose.language import LOCALES_DIR, PSEUDO, Languages
 from ..runtime.config import load_settings
 from ..translator import (
     CommandTranslator,
