@@ -12,6 +12,7 @@ from pathlib import Path
 import pg_server
 import pytest
 from storage_helpers import FakeClock, open_storage
+from without_discord import inner_run
 
 from bot.storage import Storage
 
@@ -143,3 +144,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(int(pytest.ExitCode.TESTS_FAILED))
+
+
+@pytest.fixture(autouse=True)
+def _never_discord() -> Iterator[None]:
+    """In the fresh interpreter of ``without_discord.rerun_without_discord``: a service's test
+    must not have imported discord.py."""
+    yield
+    if inner_run():
+        assert "discord" not in sys.modules, "a service imported discord.py"

@@ -7,18 +7,15 @@ The Discord layer's side (opening threads, reading a server's name) is played by
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from storage_helpers import START, FakeClock
+from without_discord import inner_run, rerun_without_discord
 
 from bot.discord_bot.app.errors import Refused
 from bot.discord_bot.app.games import GameHub
@@ -457,49 +454,11 @@ async def test_signals_name_the_games_to_catch_up_with(lobby: LobbyService) -> N
     await lobby.changed(live.id)  # SQLite has no signals: a courtesy, never an error
 
 
-# ---------------------------------------------------------------------- the adapters
-
-
-ADAPTERS = ("bot/discord_bot/cogs/lobby.py", "bot/discord_bot/lobby_desk.py")
-
-
-@pytest.mark.parametrize("path", ADAPTERS)
-def test_the_lobbys_adapters_never_reach_storage(path: str) -> None:
-    """The cog and the desk go through the service: no ``.storage`` of theirs, nor storage's
-    modules (the stored types they name come from the service's module)."""
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    reached = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute) and node.attr == "storage"
-    ]
-    imported = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.storage.")
-    ]
-    assert reached == [] and imported == [], f"{path}: storage on lines {reached + imported}"
-
-
 # ---------------------------------------------------------------------- without Discord
 
 
-@pytest.mark.skipif(os.environ.get("TAFL_WITHOUT_DISCORD") == "1", reason="the inner run")
+@pytest.mark.skipif(inner_run(), reason="the inner run")
 def test_the_lobby_service_runs_without_discord() -> None:
-    """These tests again (on SQLite) in a fresh interpreter, which must never import discord.py
-    (see the fixture below)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", __file__, "-q", "-p", "no:cacheprovider",
-         "-k", "not postgresql"],
-        cwd=ROOT, env={**os.environ, "TAFL_WITHOUT_DISCORD": "1"}, capture_output=True,
-        text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert " passed" in done.stdout and "failed" not in done.stdout
-
-
-@pytest.fixture(autouse=True)
-def _no_discord() -> object:
-    yield
-    if os.environ.get("TAFL_WITHOUT_DISCORD") == "1":
-        assert "discord" not in sys.modules, "the lobby's service imported discord.py"
+    """These tests again (on SQLite) in a fresh interpreter, which must never import
+    discord.py."""
+    rerun_without_discord(__file__)

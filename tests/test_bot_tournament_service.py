@@ -8,16 +8,13 @@ The Discord layer's side (threads for games, whether a member left, what is told
 
 from __future__ import annotations
 
-import ast
-import os
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from refusals import refused
 from storage_helpers import START, FakeClock
+from without_discord import inner_run, rerun_without_discord
 
 from bot.discord_bot.app.games import GameHub
 from bot.discord_bot.app.tournaments import (
@@ -533,49 +530,11 @@ async def test_the_clock_serves_only_the_events_that_are_due(
     assert [e.id for e in await events.due()] == [event.id]
 
 
-# ---------------------------------------------------------------------- the adapters
-
-
-ADAPTERS = ("bot/discord_bot/cogs/tournaments.py", "bot/discord_bot/tournament_desk.py")
-
-
-@pytest.mark.parametrize("path", ADAPTERS)
-def test_the_tournaments_adapters_never_reach_storage(path: str) -> None:
-    """The cog and the desk go through the service: no ``.storage`` of theirs, nor storage's
-    modules (the stored types they name come from the service's module)."""
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    reached = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute) and node.attr == "storage"
-    ]
-    imported = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.storage.")
-    ]
-    assert reached == [] and imported == [], f"{path}: storage on lines {reached + imported}"
-
-
 # ---------------------------------------------------------------------- without Discord
 
 
-@pytest.mark.skipif(os.environ.get("TAFL_WITHOUT_DISCORD") == "1", reason="the inner run")
+@pytest.mark.skipif(inner_run(), reason="the inner run")
 def test_the_tournament_service_runs_without_discord() -> None:
-    """These tests again (on SQLite) in a fresh interpreter, which must never import discord.py
-    (see the fixture below)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", __file__, "-q", "-p", "no:cacheprovider",
-         "-k", "not postgresql"],
-        cwd=ROOT, env={**os.environ, "TAFL_WITHOUT_DISCORD": "1"}, capture_output=True,
-        text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert " passed" in done.stdout and "failed" not in done.stdout
-
-
-@pytest.fixture(autouse=True)
-def _no_discord() -> object:
-    yield
-    if os.environ.get("TAFL_WITHOUT_DISCORD") == "1":
-        assert "discord" not in sys.modules, "the tournament service imported discord.py"
+    """These tests again (on SQLite) in a fresh interpreter, which must never import
+    discord.py."""
+    rerun_without_discord(__file__)

@@ -402,3 +402,21 @@ def test_the_bot_captions_its_images_in_the_compositions_words() -> None:
             if name in CAPTIONED and "caption" in keywords and "words" not in keywords:
                 missing.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert missing == [], "captioned without the composition's words: " + ", ".join(missing)
+
+
+def test_the_adapters_name_stored_types_through_their_services() -> None:
+    """Cogs and desks take the stored types they name from storage's package or their
+    service's module, never from storage's inner modules (where its stores live)."""
+    adapters = sorted((ROOT / "bot" / "discord_bot" / "cogs").glob("*.py"))
+    adapters += sorted((ROOT / "bot" / "discord_bot").glob("*_desk.py"))
+    found = {}
+    for path in adapters:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        lines = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.storage.")
+        ]
+        if lines:
+            found[path.relative_to(ROOT).as_posix()] = lines
+    assert found == {}, f"storage's inner modules imported by adapters: {found}"

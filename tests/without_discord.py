@@ -7,6 +7,7 @@ test process: the scenario, a coroutine function of a test module, runs in a chi
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,28 @@ asyncio.run(getattr(module, {function!r})(*{args!r}))
 loaded = sorted(name for name in sys.modules if name.split(".")[0] == "discord")
 print("discord modules:", loaded)
 """
+
+
+INNER = "TAFL_WITHOUT_DISCORD"
+"""Set in the fresh interpreter of :func:`rerun_without_discord` (tests/conftest.py then checks,
+after each test, that discord.py was never imported)."""
+
+
+def inner_run() -> bool:
+    """Whether this is the fresh interpreter of :func:`rerun_without_discord`."""
+    return os.environ.get(INNER) == "1"
+
+
+def rerun_without_discord(test_file: str) -> None:
+    """Run every test of ``test_file`` but PostgreSQL's again, in a fresh interpreter that must
+    never import discord.py (checked after each test there)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", test_file, "-q", "-p", "no:cacheprovider",
+         "-k", "not postgresql"],
+        cwd=ROOT, env={**os.environ, INNER: "1"}, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passed" in done.stdout and "failed" not in done.stdout
 
 
 def run_without_discord(module: str, function: str, *args: str) -> None:
