@@ -583,7 +583,7 @@ def announcement_card(
             "running": lang.gettext("round {round} under way", round=event.round),
             "paused": lang.gettext("paused in round {round}", round=event.round),
             "finished": lang.gettext(
-                "finished: `{standings}`", standings=lang.command("tafl tournament standings")
+                "finished: `{standings}`", standings=lang.command("tafl-tournament standings")
             ),
             "cancelled": lang.pgettext("tournament status", "cancelled"),
         }[event.status]
@@ -591,7 +591,7 @@ def announcement_card(
     footer = (
         lang.gettext(
             "Join with the button or {join} · each game gets a thread here",
-            join=lang.command("tafl tournament join"),
+            join=lang.command("tafl-tournament join"),
         )
         if event.status in ("signup", "running", "paused")
         else lang.gettext("This event is over.")
@@ -665,7 +665,7 @@ def paused_for_threads(
                 "(I need the Create Public Threads permission). The organiser resumes it with "
                 "`{resume}` once I may.",
                 event=event.name,
-                resume=lang.command("tafl tournament resume"),
+                resume=lang.command("tafl-tournament resume"),
             )
         ),
     )
@@ -685,7 +685,7 @@ def round_over_while_paused(
                 event=event.name,
                 round=event.round,
                 next=event.round + 1,
-                resume=lang.command("tafl tournament resume"),
+                resume=lang.command("tafl-tournament resume"),
             )
         ),
     )
@@ -837,7 +837,7 @@ def paused(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deli
     text = lang.gettext(
         "**{event}** is paused: games under way go on; no new round is paired until `{resume}`.",
         event=event.name,
-        resume=lang.command("tafl tournament resume"),
+        resume=lang.command("tafl-tournament resume"),
     )
     return [Answer(Post(content=text))]
 
@@ -901,7 +901,7 @@ def joined(
             round=entry.from_round,
         )
     text += " " + lang.gettext(
-        "`{leave}` withdraws you.", leave=lang.command("tafl tournament leave")
+        "`{leave}` withdraws you.", leave=lang.command("tafl-tournament leave")
     )
     return [Answer(Post(content=text, private=True))]
 
@@ -1034,7 +1034,7 @@ def pairings(paired: RoundPaired, *, lang: Language = ENGLISH_LANGUAGE) -> list[
 
 
 def standings_answer(standings: Standings, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
-    """The standings as the answer to /tafl tournament standings."""
+    """The standings as the answer to /tafl-tournament standings."""
     return [Answer(standings_post(standings, lang=lang))]
 
 
@@ -1103,7 +1103,7 @@ def _(refusal: NoEventAmong, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "{lacks}: an organiser starts one with `{create}`.",
         lacks=none_among(refusal.among, lang=lang),
-        create=lang.command("tafl tournament create"),
+        create=lang.command("tafl-tournament create"),
     )
 
 
@@ -1120,7 +1120,7 @@ def _(refusal: NotBegun, lang: Language = ENGLISH_LANGUAGE) -> str:
             "**{event}** has not begun (it starts <t:{starts}:R>): `{info}` lists who has joined.",
             event=event.name,
             starts=event.spec.starts_at,
-            info=lang.command("tafl tournament info"),
+            info=lang.command("tafl-tournament info"),
         )
     return lang.gettext(
         "**{event}** has not begun: it starts <t:{starts}:R>.",
