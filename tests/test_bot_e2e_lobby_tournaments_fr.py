@@ -112,6 +112,15 @@ async def test_a_french_servers_tournament_round_reads_french(tmp_path: Path) ->
             attachment_is_png(standings)
             assert standings.attachments[0].description is not None
             assert standings.attachments[0].description.startswith("Classement de Coupe d'hiver")
+            # The event's history reads in each reader's language.
+            history = await command(fake, olga, channel, "info", root="tafl-tournament", event=1)
+            assert "commencé avec 4 joueurs (olga)" in history, history
+            assert "ronde 1 appariée" in history and "terminé" in history, history
+            english = await command(
+                fake, players[1], channel, "info", root="tafl-tournament", locale="en-US", event=1
+            )
+            assert "started with 4 players (olga)" in english, english
+            assert "round 1 paired" in english, english
             shots = os.environ.get("TAFL_TEST_SHOTS")
             if shots:
                 (Path(shots) / "tournament-fr.png").write_bytes(standings.attachments[0].data)
