@@ -371,10 +371,12 @@ class TaflBot(commands.Bot):
         """Gather the commands each feature declares under the ``/tafl`` group (taken off the
         tree's top level, where adding a cog put them), except a feature's that stand beside
         it (its ``top_level``: the tournaments'); the top-level commands, ``/tafl`` first."""
-        beside: list[Node] = []
+        beside: list[app_commands.Group] = []
         for feature in features:
             for command in feature.__cog_app_commands__:
                 if getattr(feature, "top_level", False):
+                    if not isinstance(command, app_commands.Group):
+                        raise TypeError(f"/{command.name}: a command beside /tafl is a group")
                     beside.append(command)
                     continue
                 self.tree.remove_command(command.name)

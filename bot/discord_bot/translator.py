@@ -22,7 +22,6 @@ import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -55,7 +54,7 @@ CONTEXT_OF = {
 }
 """The catalogue's context for each place discord.py asks about."""
 
-Node = app_commands.Command[Any, ..., Any] | app_commands.Group
+Node = app_commands.Command[app_commands.Group, ..., None] | app_commands.Group
 """A command or a group of them, as the tree holds them."""
 
 
