@@ -68,6 +68,7 @@ class Tournaments(commands.Cog):
     group = app_commands.Group(
         name="tafl-tournament",
         description="Tournaments in this server: Swiss, round robin, arena",
+        guild_only=True,  # a top-level command: Discord does not offer it in direct messages
     )
 
     def __init__(

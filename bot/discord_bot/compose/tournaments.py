@@ -1395,14 +1395,14 @@ def _(refusal: EntryBarred, lang: Language = ENGLISH_LANGUAGE) -> str:
             "**{event}** is for players rated {floor} or more; you are {rating}.",
             event=name,
             floor=spec.rating_floor,
-            rating=f"{rating:.0f}",
+            rating=str(round(rating)),
         )
     if why == "above ceiling":
         return lang.gettext(
             "**{event}** is for players rated up to {ceiling}; you are {rating}.",
             event=name,
             ceiling=spec.rating_ceiling,
-            rating=f"{rating:.0f}",
+            rating=str(round(rating)),
         )
     if why == "already in":
         return lang.gettext("You are already in **{event}**.", event=name)
