@@ -318,3 +318,15 @@ def test_every_abbreviation_on_the_crosstable_is_the_readers() -> None:
     # The standings' text says them alike.
     text = tournaments.standings_text(over, lines, 3, lang=FR)
     assert "   BH    SB    PP     V  Perf" in text and "V victoires" in text
+
+
+def test_an_arenas_games_column_is_named_whole_in_each_language() -> None:
+    over = event(status="finished", round=1)
+    lines = [
+        Line(1, ANN, 6.0, (("games", 4.0),), False),
+        Line(2, BO, 2.0, (("games", 3.0),), False),
+    ]
+    text = tournaments.standings_text(over, lines, 1, lang=FR)
+    header = text.split("```\n")[1].splitlines()[0]
+    assert header.endswith("pts parties"), header
+    assert text.split("```\n")[1].splitlines()[1].endswith("6       4"), text

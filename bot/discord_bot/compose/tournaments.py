@@ -544,15 +544,23 @@ def standings_text(
     out = out_mark(lang=lang)
     player = lang.pgettext("standings column", "player")[:16]
     points = lang.pgettext("standings column", "pts")[:4]
-    shorts = [tiebreak_short(n, lang=lang)[:5] for n in names]
-    lines = [f"{'#':>3} {player:<16} {points:>4} " + " ".join(f"{n:>5}" for n in shorts)]
+    # Each tiebreak's column as wide as its header in the reader's language (5 at least).
+    shorts = [tiebreak_short(n, lang=lang)[:8] for n in names]
+    widths = [max(5, len(short)) for short in shorts]
+    lines = [
+        f"{'#':>3} {player:<16} {points:>4} "
+        + " ".join(f"{short:>{width}}" for short, width in zip(shorts, widths, strict=True))
+    ]
     for line in table:
         # Players who no longer play keep their place (their results stand), marked.
         name = plain_name(line.player, lang=lang)
         name = name[: 16 - len(out)] + out if line.withdrawn else name[:16]
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
-            + " ".join(f"{tiebreak_text(n, value):>5}" for n, value in line.tiebreaks)
+            + " ".join(
+                f"{tiebreak_text(n, value):>{width}}"
+                for (n, value), width in zip(line.tiebreaks, widths, strict=True)
+            )
         )
     notes = []
     if any(line.withdrawn for line in table):
