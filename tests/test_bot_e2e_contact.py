@@ -14,6 +14,7 @@ import io
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -24,11 +25,13 @@ from PIL import Image
 
 from bot.ai import level_rating
 from bot.engine import Game
+from bot.i18n.language import Languages
 from bot.render import THEMES
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
 CHALLENGE_EXPIRY = 5
+FRENCH = Languages().language("fr")
 NAMES = [
     "ada", "bea", "cy", "dom", "eli", "flo", "gil", "hux", "ida", "jay", "kit", "lou", "mia",
     "nat", "ora", "pip", "qi", "rae", "sid", "tom", "uma", "vi",
@@ -138,15 +141,28 @@ async def test_help_starts_with_three_lines_then_lists_every_command(
     start = text.split("**Commands**")[0]
     assert "/tafl challenge" in start and "/tafl play" in start and "/tafl move" in start, text
     assert start.count("**1.**") == start.count("**3.**") == 1
-    [tafl] = [c for c in world.fake.commands(world.guild) if c["name"] == "tafl"]
+    synced = world.fake.commands(world.guild)
+    [tafl] = [c for c in synced if c["name"] == "tafl"]
     for command in tafl["options"]:
         assert f"`/tafl {command['name']}` — {command['description']}" in text, command
+    # The tournaments have a command of their own, beside /tafl.
+    [tournament] = [c for c in synced if c["name"] == "tafl-tournament"]
+    assert f"`/tafl-tournament` — {tournament['description']}" in text
     assert "`/tafl preferences`" in text and "…" not in text
     # Listed in a newcomer's order: a game first, then learning, then the wider world.
-    listed = re.findall(r"^`/tafl (\w+)` — ", text, re.MULTILINE)
-    assert sorted(listed) == sorted(command["name"] for command in tafl["options"]), listed
-    assert listed[:3] == ["challenge", "play", "move"], listed
-    path = ["move", "resign", "rules", "analyze", "seek", "tournament", "settings"]
+    listed = re.findall(r"^`/(tafl \w+|tafl-tournament)` — ", text, re.MULTILINE)
+    expected = [f"tafl {command['name']}" for command in tafl["options"]] + ["tafl-tournament"]
+    assert sorted(listed) == sorted(expected), listed
+    assert listed[:3] == ["tafl challenge", "tafl play", "tafl move"], listed
+    path = [
+        "tafl move",
+        "tafl resign",
+        "tafl rules",
+        "tafl analyze",
+        "tafl seek",
+        "tafl-tournament",
+        "tafl settings",
+    ]
     assert [name for name in listed if name in path] == path, listed
     assert len(shown.embeds[0]["description"]) <= 4096
     # The server's options are all named where they are offered.
@@ -542,9 +558,25 @@ async def test_french_players_see_french_commands_and_a_server_chooses_its_langu
     assert by_name["challenge"]["name_localizations"]["fr"] == "défier"
     assert by_name["challenge"]["name_localizations"]["sv-SE"] == "utmana"
     assert by_name["resign"]["name_localizations"]["fr"] == "abandonner"
-    # A description is shown in French where /tafl still fits Discord's size limit with it.
-    tournament = {c["name"]: c for c in by_name["tournament"]["options"]}
+    # Every description is shown in French, the longest too: the tournaments' commands stand
+    # beside /tafl, so that each fits Discord's size limit with every translation in.
+    [group] = [c for c in world.fake.commands(world.guild) if c["name"] == "tafl-tournament"]
+    assert group["name_localizations"]["fr"] == "tafl-tournoi"
+    tournament = {c["name"]: c for c in group["options"]}
     assert tournament["cancel"]["description_localizations"]["fr"] == "Annuler un tournoi"
+
+    def described(items: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for item in items:
+            yield item
+            yield from described(item.get("options") or [])
+
+    everything = list(described(world.fake.commands(world.guild)))
+    assert {item["name"] for item in everything} >= {"tafl", "tafl-tournament", "create", "seek"}
+    for item in everything:
+        assert "fr" in item["description_localizations"], item["description"]
+        for choice in item.get("choices") or []:
+            french = FRENCH.pgettext("choice name", choice["name"])
+            assert (choice.get("name_localizations") or {}).get("fr", choice["name"]) == french
     settings = {option["name"]: option for option in by_name["settings"]["options"]}
     assert settings["language"]["name_localizations"]["fr"] == "langue"
     assert [choice["value"] for choice in settings["language"]["choices"]] == [

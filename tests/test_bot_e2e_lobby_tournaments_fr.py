@@ -21,13 +21,14 @@ async def command(
     channel: FakeChannel,
     subcommand: str,
     *,
-    group: str | None = None,
+    root: str = "tafl",
     locale: str = "fr",
     **options: object,
 ) -> str:
-    """A command as a French client sends it; what it answered (public or private)."""
+    """``/root subcommand`` (``/tafl`` by default) as a French client sends it; what it
+    answered (public or private)."""
     interaction = await fake.send_slash_command(
-        user, channel, "tafl", group=group, subcommand=subcommand, options=options, locale=locale
+        user, channel, root, subcommand=subcommand, options=options, locale=locale
     )
     await interaction.wait_callback(timeout=WAIT)
 
@@ -61,7 +62,7 @@ async def test_a_french_servers_tournament_round_reads_french(tmp_path: Path) ->
         await bot.start(fake, None)
         try:
             await command(
-                fake, olga, channel, "create", group="tournament", name="Coupe d'hiver",
+                fake, olga, channel, "create", root="tafl-tournament", name="Coupe d'hiver",
                 variant="brandubh", format="swiss", rounds=1,
             )  # fmt: skip
             announcement = await fake.wait_for_message(
@@ -70,16 +71,18 @@ async def test_a_french_servers_tournament_round_reads_french(tmp_path: Path) ->
             assert "Brandubh système suisse · 1 ronde" in announcement.text, announcement.text
             assert "Inscrivez-vous avec le bouton" in announcement.text
             for player in players:
-                joined = await command(fake, player, channel, "join", group="tournament", event=1)
+                joined = await command(
+                    fake, player, channel, "join", root="tafl-tournament", event=1
+                )
                 assert joined.startswith("Vous êtes inscrit à **Coupe d'hiver** (n° 1)."), joined
             # One member's client is English: his private answer is English, the channel French.
-            listed = await command(fake, players[0], channel, "list", group="tournament")
+            listed = await command(fake, players[0], channel, "list", root="tafl-tournament")
             assert "inscriptions ouvertes" in listed
             english = await command(
-                fake, players[1], channel, "info", group="tournament", locale="en-US", event=1
+                fake, players[1], channel, "info", root="tafl-tournament", locale="en-US", event=1
             )
             assert "open for sign-up" in english, english
-            await command(fake, olga, channel, "start", group="tournament", event=1)
+            await command(fake, olga, channel, "start", root="tafl-tournament", event=1)
             paired = await said(fake, channel, "Coupe d'hiver** : les appariements de la ronde 1")
             assert "Table 1 : <@" in paired.text and "(attaque)" in paired.text, paired.text
             threads: dict[int, tuple[FakeChannel, int]] = {}
@@ -109,6 +112,15 @@ async def test_a_french_servers_tournament_round_reads_french(tmp_path: Path) ->
             attachment_is_png(standings)
             assert standings.attachments[0].description is not None
             assert standings.attachments[0].description.startswith("Classement de Coupe d'hiver")
+            # The event's history reads in each reader's language.
+            history = await command(fake, olga, channel, "info", root="tafl-tournament", event=1)
+            assert "commencé avec 4 joueurs (olga)" in history, history
+            assert "ronde 1 appariée" in history and "terminé" in history, history
+            english = await command(
+                fake, players[1], channel, "info", root="tafl-tournament", locale="en-US", event=1
+            )
+            assert "started with 4 players (olga)" in english, english
+            assert "round 1 paired" in english, english
             shots = os.environ.get("TAFL_TEST_SHOTS")
             if shots:
                 (Path(shots) / "tournament-fr.png").write_bytes(standings.attachments[0].data)
@@ -184,7 +196,7 @@ async def test_a_german_servers_tournament_round_reads_german(tmp_path: Path) ->
         await bot.start(fake, None)
         try:
             await command(
-                fake, olga, channel, "create", group="tournament", locale="de",
+                fake, olga, channel, "create", root="tafl-tournament", locale="de",
                 name="Herbstpokal", variant="brandubh", format="swiss", rounds=1, min_players=2,
             )  # fmt: skip
             announcement = await fake.wait_for_message(
@@ -193,10 +205,12 @@ async def test_a_german_servers_tournament_round_reads_german(tmp_path: Path) ->
             assert "Brandubh Schweizer System · 1 Runde" in announcement.text, announcement.text
             for player in players:
                 joined = await command(
-                    fake, player, channel, "join", group="tournament", locale="de", event=1
+                    fake, player, channel, "join", root="tafl-tournament", locale="de", event=1
                 )
                 assert joined.startswith("Du bist bei **Herbstpokal** (Nr. 1) dabei."), joined
-            await command(fake, olga, channel, "start", group="tournament", locale="de", event=1)
+            await command(
+                fake, olga, channel, "start", root="tafl-tournament", locale="de", event=1
+            )
             paired = await said(fake, channel, "Herbstpokal**: Runde 1 ist ausgelost.")
             assert "Brett 1: <@" in paired.text and "(greift an)" in paired.text, paired.text
             begun = await fake.wait_until(

@@ -187,14 +187,14 @@ async def test_too_few_players_cancel_the_event_at_its_start(
         await events.check_start(event)
     await events.advance(event.id)
     cancelled = stage.told(CancelledForTooFew)
-    assert [n.detail for n in cancelled] == [  # type: ignore[attr-defined]
-        "**Cup** is cancelled: it needed 4 players and 2 joined."
-    ]
+    assert [n.joined for n in cancelled] == [2]  # type: ignore[attr-defined]
     announced = stage.told(AnnouncementChanged)
     assert [(n.event.status, n.players) for n in announced] == [("cancelled", 2)]  # type: ignore[attr-defined]
     assert (await storage.tournaments.get(event.id)).status == "cancelled"
     history = (await events.info(event)).history
-    assert history[-1].detail == "**Cup** is cancelled: it needed 4 players and 2 joined."
+    # Kept as values, worded in each reader's language (never an English sentence).
+    assert (history[-1].action, history[-1].detail) == ("cancelled", "")
+    assert history[-1].data == {"needed": 4, "joined": 2}
     assert (await events.start(event)).outcome == "already begun"
 
 
@@ -243,7 +243,7 @@ async def test_a_swiss_is_paired_round_by_round_to_its_podium(
     await events.advance(event.id)
     finished = stage.told(Finished)
     assert len(finished) == 1 and isinstance(finished[0], Finished)
-    assert len(finished[0].podium) == 3 and finished[0].why == ""
+    assert len(finished[0].podium) == 3 and finished[0].unpaired is None
     assert [n.standings.after for n in stage.told(StandingsDue)] == [2]  # type: ignore[attr-defined]
     assert (await storage.tournaments.get(event.id)).status == "finished"
     assert [n.event.status for n in stage.told(AnnouncementChanged)][-1] == "finished"  # type: ignore[attr-defined]

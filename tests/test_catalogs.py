@@ -189,3 +189,88 @@ def words(language, name, rounds):
         "words.py:8: N_() needs plain words, not 'TITLE': put values in {placeholders}",
     ]
     assert catalogs.code_problems() == []
+
+
+PLACEHOLDER_HEADER = """\
+# French translations for tafl-bot.
+# Copyright (C) 2026 ORGANIZATION
+# This file is distributed under the same license as the tafl-bot project.
+# FIRST AUTHOR <EMAIL@ADDRESS>, 2026.
+#
+#, fuzzy
+msgid ""
+msgstr ""
+"Project-Id-Version: tafl-bot VERSION\\n"
+"Report-Msgid-Bugs-To: EMAIL@ADDRESS\\n"
+"POT-Creation-Date: 2026-11-28 23:09+0000\\n"
+"PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n"
+"Last-Translator: FULL NAME <EMAIL@ADDRESS>\\n"
+"Language: fr\\n"
+"Language-Team: fr <LL@li.org>\\n"
+"Plural-Forms: nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+"Generated-By: Babel 2.19.0\\n"
+"""
+
+
+def test_the_shipped_files_have_true_headers_and_no_retired_strings() -> None:
+    """Every catalogue and the template name the project, its version and its translators,
+    never Babel's placeholders, and hold only strings the code has."""
+    version = catalogs.version()
+    assert version and version != "VERSION"
+    for path in sorted(LOCALES_DIR.glob("*.po*")):
+        assert catalogs.file_problems(path) == [], path.name
+        text = path.read_text(encoding="utf-8")
+        header = text.split("\n\n", 1)[0]
+        assert f'"Project-Id-Version: tafl-bot {version}\\n"' in header, path.name
+        assert "Copyright (C) 2026 tafl-bot translators" in header, path.name
+        assert '"Last-Translator: tafl-bot translators\\n"' in header, path.name
+        assert "@" not in header and "#~" not in text, path.name
+    french = (LOCALES_DIR / "fr.po").read_text(encoding="utf-8")
+    assert '"Language-Team: French (tafl-bot translators)\\n"' in french
+
+
+def test_placeholders_and_retired_strings_fail_the_check_until_updated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = copy_of_shipped(tmp_path)
+    french = directory / "fr.po"
+    body = french.read_text(encoding="utf-8").split("\n\n", 1)[1]
+    retired = '#~ msgid "A sentence the code no longer says"\n#~ msgstr "Une phrase d\'antan"\n'
+    french.write_text(PLACEHOLDER_HEADER + "\n" + body + "\n" + retired, encoding="utf-8")
+    errors = errors_of(directory, "fr")
+    for placeholder in catalogs.PLACEHOLDERS:
+        assert any(repr(placeholder) in error for error in errors), placeholder
+    assert "1 strings the code no longer has (#~): run `python -m bot catalogs update`" in errors
+    assert command.run(["check"], directory) == 1
+    # A template with Babel's header fails too.
+    template = directory / "tafl.pot"
+    template.write_text(
+        PLACEHOLDER_HEADER.replace('"Language: fr\\n"\n', "")
+        + "\n"
+        + template.read_text(encoding="utf-8").split("\n\n", 1)[1],
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert command.run(["check"], directory) == 1
+    assert "error: tafl.pot: its header holds Babel's placeholder 'ORGANIZATION'" in (
+        capsys.readouterr().out
+    )
+    # `update` writes them true, and drops what the code no longer has.
+    catalogs.write(catalogs.read(template), template)
+    assert catalogs.update(catalogs.read(template), directory) == ["de", "es", "fr", "sv"]
+    assert errors_of(directory, "fr") == []
+    assert catalogs.file_problems(template) == []
+    assert "A sentence the code no longer says" not in french.read_text(encoding="utf-8")
+
+
+def test_a_new_language_starts_with_a_true_header(tmp_path: Path) -> None:
+    directory = copy_of_shipped(tmp_path)
+    assert command.run(["init", "it"], directory) == 0
+    italian = directory / "it.po"
+    assert catalogs.file_problems(italian) == []
+    assert '"Language-Team: Italian (tafl-bot translators)\\n"' in italian.read_text(
+        encoding="utf-8"
+    )

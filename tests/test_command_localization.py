@@ -18,7 +18,8 @@ from fakediscord.validation import MAX_COMMAND_SIZE, check_commands, command_siz
 
 from bot.discord_bot.client import TaflBot, make_bot
 from bot.discord_bot.runtime.config import load_settings
-from bot.discord_bot.translator import CommandTranslator
+from bot.discord_bot.translator import CommandTranslator, Node, oversized
+from bot.discord_bot.translator import command_size as translator_size
 from bot.i18n.language import LOCALES_DIR, NAME_CONTEXTS, Language, Languages
 from bot.storage import Storage
 
@@ -33,14 +34,14 @@ SHIPPED = ("fr", "es-ES", "es-419", "sv-SE", "de")
 async def bot(tmp_path: Path) -> AsyncIterator[TaflBot]:
     storage = await Storage.open(tmp_path / "tafl.sqlite3")
     made = make_bot(load_settings({"DISCORD_TOKEN": "t"}, dotenv=False), storage)
-    made.tree.add_command(made.gather_commands(made.features()))
+    made.gather_commands(made.features())
     yield made
     await storage.close()
 
 
 async def payload(bot: TaflBot, languages: Languages) -> list[JSON]:
     """What ``tree.sync()`` would send, the translator set as the client's setup sets it."""
-    await bot.tree.set_translator(CommandTranslator(languages, bot.tree.get_commands()))
+    await bot.tree.set_translator(CommandTranslator(languages))
     translator = bot.tree.translator
     assert translator is not None
     return [
@@ -80,15 +81,21 @@ def check_rules(commands: list[JSON], locale: str) -> int:
     return localized
 
 
+def named(commands: list[JSON], name: str) -> JSON:
+    """The top-level command ``name`` of a payload."""
+    (found,) = [command for command in commands if command["name"] == name]
+    return found
+
+
 async def test_every_shipped_locale_registers_names_discord_accepts(bot: TaflBot) -> None:
     commands = await payload(bot, Languages(LOCALES_DIR))
     for locale in SHIPPED:
         check_rules(commands, locale)
-    (tafl,) = commands
+    # The tournaments stand beside /tafl (together they would pass Discord's size limit).
+    assert [command["name"] for command in commands] == ["tafl", "tafl-tournament"]
+    tafl = named(commands, "tafl")
     french = Languages(LOCALES_DIR).language("fr")
-    translator = CommandTranslator(Languages(LOCALES_DIR), bot.tree.get_commands())
     # English stays each command's own name: typing it keeps working in every language.
-    assert tafl["name"] == "tafl"
     by_name = {c["name"]: c for c in cast(list[JSON], tafl["options"])}
     challenge = by_name["challenge"]
     assert challenge["name_localizations"] == {
@@ -98,29 +105,27 @@ async def test_every_shipped_locale_registers_names_discord_accepts(bot: TaflBot
         "sv-SE": "utmana",
         "de": "herausfordern",
     }
-    # A description is French where French is no longer than the English, or where /tafl
-    # still fits Discord's size with it (see the size test below).
-    described = 0
+    # Every description is French, however long (see the size test below).
     for path, item, _ in nodes(commands):
         english = cast(str, item["description"])
         context = f"{'command' if item.get('type') in (1, 2) else 'option'} description"
         text = cast(dict[str, str], item.get("description_localizations") or {}).get("fr")
-        if text is None:
-            assert (context, english) in translator.trimmed, path
-            assert len(french.pgettext(context, english)) > len(english), path
-        else:
-            assert text == french.pgettext(context, english)
-            described += 1
-    assert described > 0
+        assert text == french.pgettext(context, english), path
+    tournament = named(commands, "tafl-tournament")
+    assert cast(dict[str, str], tournament["name_localizations"]) == {
+        "fr": "tafl-tournoi",
+        "es-ES": "tafl-torneo",
+        "es-419": "tafl-torneo",
+        "sv-SE": "tafl-turnering",
+        "de": "tafl-turnier",
+    }
     options = {o["name"]: o for o in cast(list[JSON], challenge["options"])}
     assert cast(dict[str, str], options["side"]["name_localizations"])["fr"] == "camp"
     sides = cast(list[JSON], options["side"]["choices"])
     for side in sides:
         label = cast(dict[str, str], side.get("name_localizations") or {}).get("fr")
         english = cast(str, side["name"])
-        assert label == french.pgettext("choice name", english) or (
-            label is None and ("choice name", english) in translator.trimmed
-        )
+        assert label == french.pgettext("choice name", english)
     assert cast(dict[str, str], by_name["move"]["name_localizations"])["fr"] == "coup"
     # English needs nothing registered: the names are the commands' own.
     assert all(
@@ -131,16 +136,13 @@ async def test_every_shipped_locale_registers_names_discord_accepts(bot: TaflBot
 
 async def test_every_command_option_and_choice_has_its_french_name(bot: TaflBot) -> None:
     """Registered wherever French differs from English (Discord shows the English name of
-    ``/tafl``, ``Brandubh`` or ``stats`` as it is), but for the longer descriptions and
-    choices left out to fit Discord's size limit."""
+    ``/tafl``, ``Brandubh`` or ``stats`` as it is): none is left out, however long."""
     commands = await payload(bot, Languages(LOCALES_DIR))
     french = Languages(LOCALES_DIR).language("fr")
-    translator = CommandTranslator(Languages(LOCALES_DIR), bot.tree.get_commands())
 
     def missing(context: str, english: str, registered: object) -> bool:
         same = french.pgettext(context, english) == english
-        longer = (context, english) in translator.trimmed
-        return "fr" not in cast(dict[str, str], registered or {}) and not same and not longer
+        return "fr" not in cast(dict[str, str], registered or {}) and not same
 
     absent = []
     for path, item, _ in nodes(commands):
@@ -162,7 +164,7 @@ async def test_the_pseudo_locale_registers_marked_strings_discord_accepts(bot: T
     commands = await payload(bot, Languages(LOCALES_DIR, pseudo=True))
     for locale in (*SHIPPED, "en-US", "ja"):
         assert check_rules(commands, locale) > 0
-    (tafl,) = commands
+    tafl = named(commands, "tafl")
     descriptions = cast(dict[str, str], tafl["description_localizations"])
     assert descriptions["fr"].startswith("⟦") and descriptions["fr"].endswith("⟧")
     assert cast(dict[str, str], tafl["name_localizations"])["ja"] == "ŧàƒļ"
@@ -177,7 +179,7 @@ async def test_a_language_without_a_translation_registers_nothing_for_it(
     emptied = french.replace('msgid "challenge"\nmsgstr "défier"', 'msgid "challenge"\nmsgstr ""')
     assert emptied != french
     (directory / "fr.po").write_text(emptied, encoding="utf-8")
-    (tafl,) = await payload(bot, Languages(directory))
+    tafl = named(await payload(bot, Languages(directory)), "tafl")
     challenge = next(c for c in cast(list[JSON], tafl["options"]) if c["name"] == "challenge")
     # Discord shows the English name.
     assert challenge["name_localizations"] == {}
@@ -196,7 +198,7 @@ async def test_a_name_discord_would_refuse_is_left_out_rather_than_failing_the_s
     (directory / "fr.po").write_text(broken, encoding="utf-8")
     commands = await payload(bot, Languages(directory))
     check_rules(commands, "fr")
-    (tafl,) = commands
+    tafl = named(commands, "tafl")
     challenge = next(c for c in cast(list[JSON], tafl["options"]) if c["name"] == "challenge")
     assert challenge["name_localizations"] == {}
 
@@ -224,7 +226,7 @@ async def test_the_stand_in_takes_the_payload_and_refuses_a_broken_localization(
     check_commands(await payload(bot, Languages(LOCALES_DIR)))
     check_commands(await payload(bot, Languages(LOCALES_DIR, pseudo=True)))
     commands = await payload(bot, Languages(LOCALES_DIR))
-    (tafl,) = commands
+    tafl = named(commands, "tafl")
     seek = next(c for c in cast(list[JSON], tafl["options"]) if c["name"] == "seek")
     options = cast(list[JSON], seek["options"])
     options[0]["name_localizations"] = {"fr": "Temps"}
@@ -238,58 +240,97 @@ async def test_the_stand_in_takes_the_payload_and_refuses_a_broken_localization(
     assert "must be unique" in repr(twice.value.errors)
 
 
-async def test_the_command_fits_discords_size_limit_in_every_language_at_once(
+async def test_every_command_fits_discords_size_limit_with_every_translation_in(
     bot: TaflBot,
 ) -> None:
     """Discord counts a command's every name, description and choice, each at its longest
-    localization (8000 characters in all): translations longer than the English are left out
-    (the English shown) only where they would push /tafl past it, descriptions first, names
-    last."""
+    localization (8000 characters in all): each top-level command fits with every shipped
+    language registered at once (and in a pseudo-locale run), no translation left out; the
+    bot's count is the stand-in's."""
     for languages in (Languages(LOCALES_DIR), Languages(LOCALES_DIR, pseudo=True)):
-        translator = CommandTranslator(languages, bot.tree.get_commands())
-        (tafl,) = await payload(bot, languages)
-        assert command_size(tafl) <= MAX_COMMAND_SIZE
-        await bot.tree.set_translator(CommandTranslator(languages))
-        assert bot.tree.translator is not None
-        (whole,) = [
-            await command.get_translated_payload(bot.tree, bot.tree.translator)
-            for command in bot.tree.get_commands()
-        ]
-        # Left out only when the whole would not fit, and never a name people type.
-        assert bool(translator.trimmed) == (command_size(whole) > MAX_COMMAND_SIZE)
-        assert not any(context in NAME_CONTEXTS for context, _ in translator.trimmed)
+        locales = [locale.value for locale in discord.Locale]
+        assert oversized(bot.tree.get_commands(), languages, locales) == []
+        commands = await payload(bot, languages)
+        shown = [language for language in map(languages.shipped, locales) if language]
+        for command, node in zip(commands, bot.tree.get_commands(), strict=True):
+            assert command_size(command) <= MAX_COMMAND_SIZE, command["name"]
+            assert command_size(command) == translated_size(node, shown), command["name"]
+    # Every translation of every shipped language is registered: none left out for size.
+    languages = Languages(LOCALES_DIR)
+    commands = await payload(bot, languages)
+    for locale in SHIPPED:
+        language = languages.shipped(locale)
+        assert language is not None
+        for path, item, _ in nodes(commands):
+            kind = "command" if item.get("type") in (None, 1, 2) else "option"
+            english = cast(str, item["description"])
+            wanted = language.translated(f"{kind} description", english)
+            registered = cast(dict[str, str], item.get("description_localizations") or {})
+            assert registered.get(locale) == wanted, (locale, path)
+            for choice in cast(list[JSON], item.get("choices") or []):
+                label = cast(dict[str, str], choice.get("name_localizations") or {}).get(locale)
+                assert label == language.translated("choice name", cast(str, choice["name"]))
 
 
-def test_what_gives_way_first_when_a_command_is_too_large() -> None:
-    """Descriptions and choices give way before the names people type, and no more than
-    needed."""
+async def test_a_command_too_large_once_translated_is_reported_and_refused() -> None:
+    """A command whose English fits but whose translations do not is reported (none of them is
+    dropped to make it fit), and Discord (the stand-in) refuses it: both count each string at
+    its longest localization, whichever locale has it."""
     group = app_commands.Group(name="g", description="G")
     for number in range(25):
 
-        @app_commands.command(name=f"c{number:02}", description="D" * 100)
-        @app_commands.describe(o="E" * 100)
-        @app_commands.choices(o=[app_commands.Choice(name="C" * 100, value="c")])
-        async def command(interaction: discord.Interaction, o: str) -> None:
-            del interaction, o
+        @app_commands.command(name=f"c{number:02}", description="D" * 60)
+        @app_commands.describe(o="E" * 60, p="F" * 60)
+        @app_commands.choices(
+            o=[app_commands.Choice(name="C" * 60, value="c")],
+            p=[app_commands.Choice(name="B" * 60, value="b")],
+        )
+        async def command(interaction: discord.Interaction, o: str, p: str) -> None:
+            del interaction, o, p
 
         group.add_command(command)
+
+    class Halved(gettext.NullTranslations):
+        def pgettext(self, context: str, message: str) -> str:
+            return message if context in NAME_CONTEXTS else message[: len(message) // 2]
 
     class HalfAgain(gettext.NullTranslations):
         def pgettext(self, context: str, message: str) -> str:
             return message + message[: len(message) // 2]
 
-    class Longer(Languages):
-        def shipped(self, locale: str) -> Language | None:
-            return Language("fr", "fr", HalfAgain()) if locale == "fr" else None
+    class Shipped(Languages):
+        def __init__(self, codes: tuple[str, ...]) -> None:
+            super().__init__(LOCALES_DIR)
+            self.codes = codes
 
-    # English: 2 + 25 * (3 + 100 + 1 + 100 + 100 + 1) = 7627. Half again: + 25 * (1 + 50 + 50
-    # + 50) = 11402. Each of the three long strings gives way (-1250 each): 7652 fits, and
-    # every name stays translated.
-    translator = CommandTranslator(Longer(LOCALES_DIR), [group])
-    assert translator.trimmed == frozenset(
-        {
-            ("option description", "E" * 100),
-            ("command description", "D" * 100),
-            ("choice name", "C" * 100),
-        }
-    )
+        def shipped(self, locale: str) -> Language | None:
+            if locale not in self.codes:
+                return None
+            return Language(locale, locale, Halved() if locale == "fr" else HalfAgain())
+
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    tree.add_command(group)
+
+    async def synced(languages: Shipped) -> JSON:
+        translator = CommandTranslator(languages)
+        return await group.get_translated_payload(tree, translator)
+
+    # English: 2 + 25 * (3 + 60 + 2 * (1 + 60 + 60 + 1)) = 7677, French (shorter) adds nothing.
+    french = Shipped(("fr",))
+    assert oversized([group], french, ["fr", "de"]) == []
+    check_commands([await synced(french)])
+    assert command_size(await synced(french)) == 7677
+    # German half again: 2 + 25 * (4 + 90 + 2 * (1 + 90 + 90 + 1)) = 11452, with French in
+    # or not (each string counts at its longest).
+    both = Shipped(("fr", "de"))
+    assert oversized([group], both, ["fr", "de"]) == [("g", 11452)]
+    payload = await synced(both)
+    assert command_size(payload) == 11452
+    with pytest.raises(DiscordHTTPError) as refused:
+        check_commands([payload])
+    assert "APPLICATION_COMMAND_TOO_LARGE" in repr(refused.value.errors)
+
+
+def translated_size(command: Node, languages: list[Language]) -> int:
+    """The bot's count of a command's size with these languages registered."""
+    return translator_size(command, languages)

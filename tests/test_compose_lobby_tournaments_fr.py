@@ -19,20 +19,22 @@ from bot.discord_bot.app.lobby import (
 )
 from bot.discord_bot.app.tournaments import (
     EventCancelled,
+    EventInfo,
     Finished,
     Line,
     PairingShown,
     RoundPaired,
+    Sheet,
     TooFewToStart,
 )
 from bot.discord_bot.compose import catalogs, lobby, tournaments
 from bot.discord_bot.compose.errors import refusal_words
 from bot.discord_bot.compose.post import Answer, Button, Message
-from bot.i18n.language import ENGLISH_LANGUAGE, LOCALES_DIR, Languages, unmarked
+from bot.i18n.language import ENGLISH_LANGUAGE, LOCALES_DIR, Language, Languages, unmarked
 from bot.render.crosstable import draw_crosstable
 from bot.storage import Participant
 from bot.storage.lobby import Seek, Waiting
-from bot.storage.tournaments import StoredPairing, Tournament
+from bot.storage.tournaments import LogEntry, StoredPairing, Tournament
 from bot.storage.venues import Venue
 
 FR = Languages().language("fr")
@@ -173,7 +175,7 @@ def test_an_event_cancelled_or_over_early_says_why_in_french() -> None:
     assert isinstance(english, Message)
     assert english.post.content == "**Test Swiss** is cancelled: it needed 4 players and 2 joined."
     over = event(status="finished", round=1)
-    early = Finished(over, "no round 2 can be paired (too few players are left).", (), 2, True)
+    early = Finished(over, (), 2, True)
     [said] = tournaments.finished(early, lang=FR)
     assert isinstance(said, Message)
     assert said.post.content == (
@@ -242,3 +244,89 @@ def test_an_organisers_result_says_how_in_french() -> None:
         "Adjudicated by olga"  # the organiser's own words, kept
     )
     assert tournaments.decided_words("forfeit", "no-show") == "forfeit: no-show"
+
+
+def test_an_events_history_reads_in_each_readers_language_and_old_lines_as_written() -> None:
+    """The history keeps values, worded where it is shown: an English reader and a French
+    one each read it in their language; a line written before it kept values (its English
+    sentence) is shown as it was written, to both."""
+    history = (
+        LogEntry(10, OLGA, "created", "", {"name": "Coupe"}),
+        LogEntry(11, ANN, "joined", "", {"rating": 1512}),
+        LogEntry(12, OLGA, "started", "", {"players": 4}),
+        LogEntry(13, None, "round", "", {"round": 2}),
+        LogEntry(14, OLGA, "result", "", {"round": 2, "board": 1, "first": 1.0, "second": 0.0,
+                                          "how": "adjudicated", "reason": "no-show"}),
+        LogEntry(15, OLGA, "left", "", {"player": 2, "name": "bo", "reason": "removed",
+                                        "note": "spam", "signup": False}),
+        LogEntry(16, None, "paused", "", {"cause": "threads"}),
+        LogEntry(17, None, "finished", "", {"unpaired": 3, "too_few_left": True}),
+        LogEntry(9, None, "left", "bo: withdrew", None),  # written before: English
+    )  # fmt: skip
+    info = EventInfo(event(status="finished", round=2), (), history)
+
+    def lines(lang: Language) -> list[str]:
+        [answer] = tournaments.event_info(info, lang=lang)
+        assert isinstance(answer, Answer) and answer.post.card is not None
+        field = next(f for f in answer.post.card.fields if f.name in ("History", "Historique"))
+        return [line.split(" ", 1)[1] for line in field.value.splitlines()]
+
+    assert lines(ENGLISH_LANGUAGE) == [
+        "joined (rated 1,512) (ann)",
+        "started with 4 players (olga)",
+        "round 2 paired",
+        "round 2, board 1: 1-0 (adjudicated: no-show) (olga)",
+        "bo was removed: spam (olga)",
+        "paused: the bot may not open threads in the event's channel",
+        "finished early: too few players left for round 3",
+        "left: bo: withdrew",
+    ]
+    assert lines(FR) == [
+        "inscrit (classement 1\u202f512) (ann)",
+        "commencé avec 4 joueurs (olga)",
+        "ronde 2 appariée",
+        "ronde 2, table 1 : 1-0 (arbitré : no-show) (olga)",
+        "bo a été retiré : spam (olga)",
+        "en pause : le bot ne peut pas ouvrir de fils dans le salon du tournoi",
+        "terminé avant la fin : trop peu de joueurs restants pour la ronde 3",
+        "left: bo: withdrew",
+    ]
+
+
+def test_every_abbreviation_on_the_crosstable_is_the_readers() -> None:
+    """The tiebreaks' column headers (``W`` for wins...) are drawn in the reader's language,
+    like the legend that spells them out, and so is why a player left."""
+    over = event(status="finished", round=3)
+    sheet = Sheet([], [], [], {}, {2: "left the server"}, [1, 2])
+    tiebreaks = (("BH", 3.0), ("SB", 4.25), ("GP", 2.0), ("W", 2.0), ("Perf", 1620.0))
+    lines = [
+        Line(1, ANN, 2.0, tiebreaks, False),
+        Line(2, BO, 1.5, tiebreaks, True, "left the server"),
+    ]
+    german = Languages().language("de")
+    drawn = {}
+    for code, lang in (("en", ENGLISH_LANGUAGE), ("fr", FR), ("de", german)):
+        view = tournaments.crosstable_view(over, sheet, lines, "", lang=lang)
+        drawn[code] = [p.text for p in draw_crosstable(view).texts]
+    assert {"W", "GP", "W wins", "GP game points (the first tiebreak)"} <= set(drawn["en"])
+    assert any("left the server" in text for text in drawn["en"])
+    assert {"V", "PP", "V victoires", "BH", "SB", "Perf"} <= set(drawn["fr"])
+    assert "W" not in drawn["fr"] and "GP" not in drawn["fr"]
+    assert "† bo : a quitté le serveur" in drawn["fr"]
+    assert {"S", "PP", "S Siege"} <= set(drawn["de"]) and "W" not in drawn["de"]
+    assert not any("left the server" in text for text in drawn["fr"] + drawn["de"])
+    # The standings' text says them alike.
+    text = tournaments.standings_text(over, lines, 3, lang=FR)
+    assert "   BH    SB    PP     V  Perf" in text and "V victoires" in text
+
+
+def test_an_arenas_games_column_is_named_whole_in_each_language() -> None:
+    over = event(status="finished", round=1)
+    lines = [
+        Line(1, ANN, 6.0, (("games", 4.0),), False),
+        Line(2, BO, 2.0, (("games", 3.0),), False),
+    ]
+    text = tournaments.standings_text(over, lines, 1, lang=FR)
+    header = text.split("```\n")[1].splitlines()[0]
+    assert header.endswith("pts parties"), header
+    assert text.split("```\n")[1].splitlines()[1].endswith("6       4"), text

@@ -132,12 +132,23 @@ def test_refusals_are_worded_for_the_place_and_the_wait() -> None:
 
 def test_help_lists_every_command_in_a_newcomers_order() -> None:
     [answer] = help.help_answer(
-        [("zeta", "Last"), ("help", "This"), ("challenge", "First")], lang=EN
+        [
+            ("tafl zeta", "Last"),
+            ("tafl help", "This"),
+            ("tafl-tournament", "Events"),
+            ("tafl challenge", "First"),
+        ],
+        lang=EN,
     )
     card = answer.post.card
     assert card is not None and answer.post.private
     listed = card.description.split("**Commands**\n")[1].splitlines()
-    assert listed == ["`/tafl challenge` — First", "`/tafl help` — This", "`/tafl zeta` — Last"]
+    assert listed == [
+        "`/tafl challenge` — First",
+        "`/tafl-tournament` — Events",
+        "`/tafl help` — This",
+        "`/tafl zeta` — Last",
+    ]
 
 
 def test_the_rules_show_the_start_in_the_readers_theme() -> None:

@@ -98,7 +98,11 @@ def test_a_challenge_is_posted_and_answered_in_french(fr: Language) -> None:
 
 
 def test_help_in_french_names_the_commands_as_the_french_picker_does(fr: Language) -> None:
-    commands = [("help", "How to start a game, and every command"), ("challenge", "Unknown")]
+    commands = [
+        ("tafl help", "How to start a game, and every command"),
+        ("tafl-tournament", "Tournaments in this server: Swiss, round robin, arena"),
+        ("tafl challenge", "Unknown"),
+    ]
     [answer] = help.help_answer(commands, lang=fr)
     card = answer.post.card
     assert card is not None and card.title == "Tafl : comment jouer"
@@ -107,6 +111,7 @@ def test_help_in_french_names_the_commands_as_the_french_picker_does(fr: Languag
     # A description the catalogue lacks stays as the command has it.
     assert listed == [
         "`/tafl défier` — Unknown",
+        "`/tafl-tournoi` — Les tournois de ce serveur : système suisse, toutes rondes, arène",
         "`/tafl aide` — Comment lancer une partie, et toutes les commandes",
     ]
 

@@ -139,3 +139,27 @@ async def test_of_several_processes_racing_one_begins_each_round(
     finally:
         for each in [first, *others]:
             await each.close()
+
+
+async def test_the_history_keeps_values_and_reads_lines_written_before(storage: Storage) -> None:
+    """Each line is a kind and values (worded in each reader's language where it is shown),
+    never an English sentence; a line written before (English, no values) reads as it was."""
+    event = await storage.tournaments.create(spec(), ORGANISER)
+    await storage.tournaments.join(event.id, PLAYERS[0], 1512.4)
+    player = PLAYERS[0].user_id or 0
+    assert await storage.tournaments.leave(event.id, player, "removed", actor=ORGANISER, note="x")
+    async with storage.db.transaction() as connection:
+        await connection.execute(
+            "INSERT INTO tournament_log (tournament_id, at, actor_id, action, detail)"
+            " VALUES (?, ?, NULL, ?, ?)",
+            (event.id, 5, "started", "4 players"),
+        )
+    history = await storage.tournaments.history(event.id)
+    assert [(line.action, line.detail, line.data) for line in history] == [
+        ("created", "", {"name": "Monthly Swiss"}),
+        ("joined", "", {"rating": 1512}),
+        ("left", "", {"player": player, "name": "p0", "reason": "removed", "note": "x",
+                      "signup": True}),
+        ("started", "4 players", None),
+    ]  # fmt: skip
+    assert history[2].actor == ORGANISER

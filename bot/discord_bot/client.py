@@ -49,7 +49,7 @@ from .runtime.identify import SharedIdentifyPacer
 from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
 from .tournament_desk import TournamentDesk
-from .translator import CommandTranslator
+from .translator import CommandTranslator, Node
 
 if TYPE_CHECKING:
     from .runtime.metrics import Metrics
@@ -95,8 +95,9 @@ class TaflTree(app_commands.CommandTree["TaflBot"]):
 
 
 class TaflBot(commands.Bot):
-    """The bot, on one unsharded connection: every feature is a cog under the one ``/tafl``
-    command group (:class:`ShardedTaflBot` is the same bot running shards)."""
+    """The bot, on one unsharded connection: every feature is a cog under the ``/tafl``
+    command group, but the tournaments, under ``/tafl-tournament`` (:class:`ShardedTaflBot` is
+    the same bot running shards)."""
 
     def __init__(
         self,
@@ -220,6 +221,8 @@ class TaflBot(commands.Bot):
         self.clocks = Clocks(storage.games, storage.lobby, self.hub, self.challenges)
         """What the timers find due."""
         self.tafl = app_commands.Group(name="tafl", description="Play tafl games: Tablut and kin")
+        self.top_level: list[Node] = [self.tafl]
+        """The commands Discord lists: /tafl, and those beside it (:meth:`gather_commands`)."""
         self.background: set[asyncio.Task[None]] = set()
         # Games the board ended while the bot was down; the clock announces them once ready.
         self.settled_at_start: list[Played] = []
@@ -298,10 +301,10 @@ class TaflBot(commands.Bot):
         for feature in self.features():
             await self.add_cog(feature)
         self.add_dynamic_items(*self.table.controls())
-        self.tree.add_command(self.gather_commands(self.cogs.values()))
+        self.gather_commands(self.cogs.values())
         # Every command's, option's and choice's names and descriptions in the shipped
         # languages, from the catalogues (discord.py asks for each as it builds the payload).
-        await self.tree.set_translator(CommandTranslator(self.languages, [self.tafl]))
+        await self.tree.set_translator(CommandTranslator(self.languages))
         guild_id = self.settings.test_guild_id
         shards = self.settings.shards
         if shards is not None and 0 not in shards.ids:
@@ -364,14 +367,27 @@ class TaflBot(commands.Bot):
             ),
         )
 
-    def gather_commands(self, features: Iterable[commands.Cog]) -> app_commands.Group:
-        """Gather the plain commands each feature declares under the single ``/tafl`` group
-        (taken off the tree's top level, where adding a cog put them)."""
+    def gather_commands(self, features: Iterable[commands.Cog]) -> list[Node]:
+        """Gather the commands each feature declares under the ``/tafl`` group (taken off the
+        tree's top level, where adding a cog put them), except a feature's that stand beside
+        it (its ``top_level``: the tournaments'); the top-level commands, ``/tafl`` first."""
+        beside: list[app_commands.Group] = []
         for feature in features:
             for command in feature.__cog_app_commands__:
+                if getattr(feature, "top_level", False):
+                    if not isinstance(command, app_commands.Group):
+                        raise TypeError(f"/{command.name}: a command beside /tafl is a group")
+                    beside.append(command)
+                    continue
                 self.tree.remove_command(command.name)
                 self.tafl.add_command(command)
-        return self.tafl
+        if self.tree.get_command(self.tafl.name) is None:
+            self.tree.add_command(self.tafl)
+        for command in beside:
+            if self.tree.get_command(command.name) is None:
+                self.tree.add_command(command)
+        self.top_level = [self.tafl, *beside]
+        return self.top_level
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Keep the locale each player's Discord client reports, for what is sent to them
@@ -382,8 +398,11 @@ class TaflBot(commands.Bot):
             log.warning("could not keep the locale of user %d: %s", interaction.user.id, error)
 
     def _command_list(self) -> list[tuple[str, str]]:
-        """The commands under /tafl, as /tafl help lists them (name, description)."""
-        return [(command.name, command.description) for command in self.tafl.commands]
+        """The commands, as /tafl help lists them: (path, description), ``tafl challenge``
+        and the others under /tafl, then the commands beside it (``tafl-tournament``)."""
+        under = [(f"tafl {command.name}", command.description) for command in self.tafl.commands]
+        beside = [(command.name, command.description) for command in self.top_level[1:]]
+        return under + beside
 
     async def _within_session_budget(self, sessions: int) -> discord.SessionStartLimits | None:
         """Discord's limits on starting gateway sessions, after waiting for the day's budget to

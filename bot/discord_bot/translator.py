@@ -11,7 +11,8 @@ default name, so typing the English name keeps working everywhere.
 
 :func:`command_messages` walks the command tree for the template (``python -m bot catalogs
 extract``); :func:`command_problems` checks what a locale would register against Discord's
-rules (the catalogues' check and the tests run it on the real tree).
+rules and :func:`oversized` the commands too large for Discord once translated (the
+catalogues' check and the tests run both on the real tree).
 """
 
 from __future__ import annotations
@@ -78,56 +79,35 @@ COMMAND_SIZE = 8000
 choice (name and value) of it, its subcommands and options, where for a string with
 localizations only the longest (the default included) counts."""
 
-TRIM_ORDER = (OPTION_DESCRIPTION, COMMAND_DESCRIPTION, CHOICE_NAME, OPTION_NAME, COMMAND_NAME)
-"""Which localizations give way first when a command would be too large."""
 
-Key = tuple[str, str]
-"""A string of the command tree: its context and its English."""
+def command_size(command: Node, languages: Iterable[Language]) -> int:
+    """``command``'s size as Discord counts it (:data:`COMMAND_SIZE`) with what ``languages``
+    register: each string at its longest, the English included."""
+    readers = list(languages)
+    size = 0
+    for entry in tree_entries([command]):
+        texts = (localized(language, entry.context, entry.message) for language in readers)
+        longest = max((len(text) for text in texts if text is not None), default=0)
+        size += max(len(entry.message), longest) + len(entry.value)
+    return size
 
 
-def trimmed(
+def oversized(
     commands: Iterable[Node], languages: Languages, locales: Iterable[str]
-) -> frozenset[Key]:
-    """The strings whose localizations longer than their English are left out, so that each
-    top-level command fits :data:`COMMAND_SIZE` in every language at once: descriptions first,
-    then choices, option names and command names last (what players type and look for), in
-    each the strings that lengthen it most first (shorter translations are kept; Discord then
-    counts the English)."""
+) -> list[tuple[str, int]]:
+    """The top-level commands Discord would refuse, with their sizes, once every shipped
+    language of ``locales`` is registered (every translation is: none is left out, so a
+    translation that makes a command too large must be shortened, or the command split)."""
     shown = [language for language in map(languages.shipped, locales) if language is not None]
-    left_out: set[Key] = set()
-    for root in commands:
-        entries = list(tree_entries([root]))
-        size = sum(len(entry.message) + len(entry.value) for entry in entries)
-        extra: dict[Key, int] = {}
-        for entry in entries:
-            texts = [localized(language, entry.context, entry.message) for language in shown]
-            longest = max((len(text) for text in texts if text is not None), default=0)
-            key = (entry.context, entry.message)
-            extra[key] = extra.get(key, 0) + max(0, longest - len(entry.message))
-        size += sum(extra.values())
-        longer = [(key, added) for key, added in extra.items() if added]
-        for key, added in sorted(longer, key=lambda item: (TRIM_ORDER.index(item[0][0]), -item[1])):
-            if size <= COMMAND_SIZE:
-                break
-            left_out.add(key)
-            size -= added
-    return frozenset(left_out)
+    sizes = [(command.name, command_size(command, shown)) for command in commands]
+    return [(name, size) for name, size in sizes if size > COMMAND_SIZE]
 
 
 class CommandTranslator(app_commands.Translator):
     """Names and descriptions of the commands in each shipped language, from the catalogues."""
 
-    def __init__(self, languages: Languages, commands: Iterable[Node] = ()) -> None:
-        """``commands``: the tree's top-level commands, whose size in every language together
-        must fit Discord's limit (:func:`trimmed`)."""
+    def __init__(self, languages: Languages) -> None:
         self.languages = languages
-        self.trimmed = trimmed(commands, languages, (locale.value for locale in discord.Locale))
-        if self.trimmed:
-            log.info(
-                "%d strings keep their English in the command picker where a translation would"
-                " be longer: Discord's limit on a command's size",
-                len(self.trimmed),
-            )
 
     async def translate(
         self,
@@ -143,8 +123,6 @@ class CommandTranslator(app_commands.Translator):
         if where is None or language is None:
             return None
         text = localized(language, where, string.message)
-        if text is not None and (where, string.message) in self.trimmed:
-            text = text if len(text) <= len(string.message) else None
         if text is not None and not valid(where, text):
             log.warning("%s: %s %r is not a valid %s for Discord", locale.value, where, text, where)
             return None

@@ -148,7 +148,8 @@ class Tiebreak:
 class CrosstableWords:
     """Every word a crosstable shows besides names and numbers, as its caller words them (the
     renderer composes no sentence of its own). ``round`` takes the round's number, ``matches``
-    the games per pairing, ``page`` the first and last row shown and the number of rows."""
+    the games per pairing, ``page`` the first and last row shown and the number of rows,
+    ``left_note`` a player's name and why they no longer play."""
 
     rank: str
     number: str
@@ -168,6 +169,9 @@ class CrosstableWords:
     played_sides: str
     pending_sides: str
     streak_short: str
+    left_note: str = "{0}: {1}"
+    """A player who no longer plays, under the table: their name and why (French puts a space
+    before the colon)."""
 
 
 @dataclass(frozen=True)
@@ -1038,7 +1042,8 @@ class _Painter:
         for row in page:
             if row.withdrawn:
                 note = row.note or words.withdrawn
-                items.append(("", f"{_DAGGER} {drawn_name(row.name)}: {drawn_name(note)}"))
+                line = words.left_note.format(drawn_name(row.name), drawn_name(note))
+                items.append(("", f"{_DAGGER} {line}"))
         return items
 
     def _item_width(self, item: tuple[str, str]) -> float:
@@ -1239,7 +1244,8 @@ def _text_notes(view: CrosstableView, rows: Iterable[PlayerRow]) -> str:
         notes.append(f"* {words.streak_short}")
     notes += [f"{t.name} {t.title}" for t in view.tiebreaks if t.title and t.title != t.name]
     notes += [
-        f"{_DAGGER} {clean_name(r.name)}: {clean_name(r.note or words.withdrawn)}"
+        f"{_DAGGER} "
+        + words.left_note.format(clean_name(r.name), clean_name(r.note or words.withdrawn))
         for r in rows
         if r.withdrawn
     ]

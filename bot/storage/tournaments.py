@@ -9,7 +9,8 @@ change nothing and they learn that they lost the race.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -139,14 +140,27 @@ class StoredPairing:
         return tuple(g for g in (self.game1_id, self.game2_id) if g is not None)
 
 
+Value = str | int | float | bool | None
+Details = Mapping[str, Value]
+"""What a line of an event's history says beyond its kind, as plain values (kept as JSON): a
+round, a board, points, a player's name, the organiser's own words. Never a sentence of the
+bot's: each reader's language words it."""
+
+
 @dataclass(frozen=True)
 class LogEntry:
-    """One line of an event's history."""
+    """One line of an event's history: its kind (``action``: ``created``, ``joined``,
+    ``left``, ``started``, ``round``, ``result``, ``paused``, ``resumed``, ``cancelled``,
+    ``finished``) and what it says (``data``)."""
 
     at: int
     actor: Participant | None
     action: str
     detail: str
+    """A line written before the history was kept as values: its English, as it was written
+    (empty for the others)."""
+    data: Details | None = None
+    """What happened, as values; ``None`` for a line written before (see ``detail``)."""
 
 
 _EVENT_SELECT = f"""
@@ -248,7 +262,7 @@ class TournamentStore:
                     now,
                 ),
             )
-            await _log(connection, whole(event_id), creator, now, "created", spec.name)
+            await _log(connection, whole(event_id), creator, now, "created", {"name": spec.name})
             return await _fetch_event(connection, whole(event_id))
 
     async def get(self, event_id: int) -> Tournament:
@@ -298,10 +312,11 @@ class TournamentStore:
         *,
         actor: Participant | None = None,
         action: str,
-        detail: str = "",
+        data: Details | None = None,
     ) -> bool:
-        """Move an event from one of ``expected`` to ``status`` and log it; ``False`` (nothing
-        written) if it was in another state (another process, or another click, came first)."""
+        """Move an event from one of ``expected`` to ``status`` and log it (``action``, with
+        ``data``); ``False`` (nothing written) if it was in another state (another process, or
+        another click, came first)."""
         now = self._db.now()
         marks = ", ".join("?" for _ in expected)
         ended = status in ("finished", "cancelled")
@@ -315,7 +330,7 @@ class TournamentStore:
             if changed != 1:
                 return False
             who = None if actor is None else await player_id(connection, actor, now)
-            await _log(connection, event_id, who, now, action, detail)
+            await _log(connection, event_id, who, now, action, data or {})
         return True
 
     # ------------------------------------------------------------------ entrants
@@ -375,7 +390,7 @@ class TournamentStore:
                 " joined_at, joined_round) VALUES (?, ?, ?, ?, ?)",
                 (event_id, who, rating, now, max(joined_round, late_round)),
             )
-            await _log(connection, event_id, who, now, "joined", f"rated {rating:.0f}")
+            await _log(connection, event_id, who, now, "joined", {"rating": round(rating)})
         return Entrant(player, rating, max(joined_round, late_round), None)
 
     async def leave(
@@ -385,11 +400,12 @@ class TournamentStore:
         reason: str,
         *,
         actor: Participant | None = None,
-        detail: str = "",
+        note: str = "",
     ) -> bool:
         """Take a player out of the event's future pairings (``reason``: withdrew, removed,
-        left the server); their played games stand. Before the start they are simply no longer
-        entered (and may join again). ``False`` if they were not in it."""
+        left the server; ``note``: the organiser's words, for the history); their played games
+        stand. Before the start they are simply no longer entered (and may join again).
+        ``False`` if they were not in it."""
         now = self._db.now()
         async with self._db.transaction() as connection:
             event = await _fetch_event(connection, event_id, lock=True)
@@ -402,8 +418,8 @@ class TournamentStore:
                 )
                 if changed == 1:
                     who = None if actor is None else await player_id(connection, actor, now)
-                    name = await _name(connection, user_id)
-                    await _log(connection, event_id, who, now, "left", f"{name}: {reason}")
+                    left = await _departure(connection, user_id, reason, note, signup=True)
+                    await _log(connection, event_id, who, now, "left", left)
                 return changed == 1
             changed = await connection.execute(
                 "UPDATE tournament_entrants SET left_at = ?, left_reason = ?"
@@ -414,10 +430,8 @@ class TournamentStore:
             if changed != 1:
                 return False
             who = None if actor is None else await player_id(connection, actor, now)
-            text = f"{await _name(connection, user_id)}: {reason}" + (
-                f" ({detail})" if detail else ""
-            )
-            await _log(connection, event_id, who, now, "left", text)
+            left = await _departure(connection, user_id, reason, note, signup=False)
+            await _log(connection, event_id, who, now, "left", left)
         return True
 
     async def entrants(self, event_id: int) -> list[Entrant]:
@@ -476,7 +490,7 @@ class TournamentStore:
             if changed != 1:
                 return False
             await self._insert_pairings(connection, event_id, round_number, pairings)
-            await _log(connection, event_id, None, now, "round", f"round {round_number} paired")
+            await _log(connection, event_id, None, now, "round", {"round": round_number})
         return True
 
     async def add_pairings(
@@ -587,15 +601,15 @@ class TournamentStore:
                 return False
             if how in ("forfeit", "adjudicated"):
                 who = None if actor is None else await player_id(connection, actor, now)
-                await _log(
-                    connection,
-                    event_id,
-                    who,
-                    now,
-                    "result",
-                    f"round {round_number} board {board}: {_points(first_points)}-"
-                    f"{_points(second_points)} ({how}{': ' + reason if reason else ''})",
-                )
+                result: Details = {
+                    "round": round_number,
+                    "board": board,
+                    "first": first_points,
+                    "second": second_points,
+                    "how": how,
+                    "reason": reason or "",
+                }
+                await _log(connection, event_id, who, now, "result", result)
         return True
 
     async def claim_standings(self, event_id: int, round_number: int) -> bool:
@@ -622,13 +636,13 @@ class TournamentStore:
     # ------------------------------------------------------------------ history
 
     async def log(
-        self, event_id: int, actor: Participant | None, action: str, detail: str = ""
+        self, event_id: int, actor: Participant | None, action: str, data: Details | None = None
     ) -> None:
-        """Add a line to the event's history."""
+        """Add a line to the event's history: its kind, what it says."""
         now = self._db.now()
         async with self._db.transaction() as connection:
             who = None if actor is None else await player_id(connection, actor, now)
-            await _log(connection, event_id, who, now, action, detail)
+            await _log(connection, event_id, who, now, action, data or {})
 
     async def history(self, event_id: int) -> list[LogEntry]:
         """The event's history, oldest first."""
@@ -645,14 +659,10 @@ class TournamentStore:
                 None if row["actor_id"] is None else participant_from_row(row, "p_"),
                 str(row["action"]),
                 str(row["detail"]),
+                None if row["data"] is None else json.loads(str(row["data"])),
             )
             for row in rows
         ]
-
-
-def _points(value: float) -> str:
-    whole = int(value)
-    return (str(whole) if whole else "") + "½" if value - whole else str(whole)
 
 
 async def _name(connection: Connection, user_id: int) -> str:
@@ -676,16 +686,26 @@ async def _fetch_event(connection: Connection, event_id: int, *, lock: bool = Fa
     return _event(row)
 
 
+async def _departure(
+    connection: Connection, user_id: int, reason: str, note: str, *, signup: bool
+) -> Details:
+    """What the history keeps of a player leaving: who (their name as last seen), why, the
+    organiser's words, and whether the event had begun."""
+    name = await _name(connection, user_id)
+    return {"player": user_id, "name": name, "reason": reason, "note": note, "signup": signup}
+
+
 async def _log(
     connection: Connection,
     event_id: int,
     actor_id: int | None,
     now: int,
     action: str,
-    detail: str,
+    data: Details,
 ) -> None:
+    # ``detail`` stays empty: the line's words are made from ``data`` where it is read.
     await connection.execute(
-        "INSERT INTO tournament_log (tournament_id, at, actor_id, action, detail)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (event_id, now, actor_id, action, detail),
+        "INSERT INTO tournament_log (tournament_id, at, actor_id, action, detail, data)"
+        " VALUES (?, ?, ?, ?, '', ?)",
+        (event_id, now, actor_id, action, json.dumps(dict(data), ensure_ascii=False)),
     )

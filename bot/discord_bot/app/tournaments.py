@@ -31,6 +31,7 @@ from bot.storage import (
     Storage,
 )
 from bot.storage.tournaments import (
+    Details,
     Entrant,
     EntryBar,
     EntryRefused,
@@ -320,14 +321,6 @@ SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "½-½": (0.5, 0.5), "0-0": (0.0
 """The results an organiser may set, first-named player's score first (one game's worth)."""
 
 
-def too_few_words(event: Tournament, joined: int) -> str:
-    """Why an event did not start (said in its channel, and kept in its history)."""
-    return (
-        f"**{event.name}** is cancelled: it needed {event.spec.min_entrants} players and "
-        f"{joined} joined."
-    )
-
-
 def score_of(record: GameRecord, player: Participant) -> float:
     """What ``player`` scored in a finished game: 1, ½ or 0."""
     if record.result is None or record.result.value == "draw":
@@ -539,10 +532,9 @@ class AnnouncementChanged:
 
 @dataclass(frozen=True)
 class CancelledForTooFew:
-    """The event's start found too few players: it is cancelled (``detail`` says so)."""
+    """The event's start found too few players: it is cancelled."""
 
     event: Tournament
-    detail: str
     joined: int = 0
     """How many had joined (the words are composed from it in each server's language)."""
 
@@ -608,14 +600,13 @@ class StandingsDue:
 
 @dataclass(frozen=True)
 class Finished:
-    """The event is over (early when ``why`` says why no other round can be played): its
-    podium, by score."""
+    """The event is over (early when round ``unpaired`` could not be paired): its podium, by
+    score."""
 
     event: Tournament
-    why: str
     podium: tuple[Line, ...]
     unpaired: int | None = None
-    """Over early: the round that could not be paired (``why`` in English, for the history)."""
+    """Over early: the round that could not be paired."""
     too_few_left: bool = False
     """Over early because fewer than two players are left (else: no new pairing remains)."""
 
@@ -655,11 +646,10 @@ News = (
 @dataclass(frozen=True)
 class Start:
     """An event's start: ``begun`` (round 1 paired), ``already begun``, or ``cancelled`` for
-    too few players (``detail`` says so)."""
+    too few players."""
 
     event: Tournament
     outcome: Literal["begun", "already begun", "cancelled"]
-    detail: str = ""
     joined: int = 0
     """Cancelled: how many had joined."""
 
@@ -977,7 +967,7 @@ class TournamentService:
             "cancelled",
             actor=by,
             action="cancelled",
-            detail=reason,
+            data={"reason": reason},
         ):
             raise Refused(EventIs(event))
 
@@ -1034,7 +1024,7 @@ class TournamentService:
         """Remove a player: no longer paired; the games they finished stand, and their
         pairing of the round under way is lost by forfeit. Whether there was one."""
         if not await self.storage.tournaments.leave(
-            event.id, player.user_id or 0, "removed", actor=by, detail=reason
+            event.id, player.user_id or 0, "removed", actor=by, note=reason
         ):
             raise Refused(NotEntered(event, player))
         return await self._forfeit_current(event, player.user_id or 0, reason)
@@ -1235,13 +1225,14 @@ class TournamentService:
         storage = self.storage.tournaments
         entrants = [e for e in await storage.entrants(event.id) if e.active]
         if len(entrants) < event.spec.min_entrants:
-            text = too_few_words(event, len(entrants))
+            joined = len(entrants)
+            short: Details = {"needed": event.spec.min_entrants, "joined": joined}
             if await storage.change_status(
-                event.id, ["signup"], "cancelled", actor=by, action="cancelled", detail=text
+                event.id, ["signup"], "cancelled", actor=by, action="cancelled", data=short
             ):
-                await self.stage.show(CancelledForTooFew(event, text, len(entrants)))
+                await self.stage.show(CancelledForTooFew(event, joined))
                 await self.stage.show(await self.announcement(event.id))
-            return Start(event, "cancelled", text, len(entrants))
+            return Start(event, "cancelled", joined)
         sheet = await sheet_of(self.storage, event)
         deadline = self._round_deadline(event)
         ends_at = None
@@ -1254,7 +1245,7 @@ class TournamentService:
         if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
             return Start(event, "already begun")
         count = len(entrants)
-        await storage.log(event.id, by, "started", f"{count} player{'' if count == 1 else 's'}")
+        await storage.log(event.id, by, "started", {"players": count})
         await self.stage.show(await self.announcement(event.id))
         fresh = await storage.get(event.id)
         await self._start_games(fresh)
@@ -1298,13 +1289,7 @@ class TournamentService:
         except logic.PairingImpossibleError:
             pairings = None  # everyone left has met everyone else
         if not pairings or all(row.second is None for row in pairings):
-            await self._finish(
-                event,
-                why=f"no round {following} can be paired "
-                + ("(too few players are left)." if active < 2 else "without a repeat pairing."),
-                unpaired=following,
-                too_few_left=active < 2,
-            )
+            await self._finish(event, unpaired=following, too_few_left=active < 2)
             return
         if not await storage.begin_round(
             event.id, following, pairings, deadline=self._round_deadline(event)
@@ -1343,20 +1328,22 @@ class TournamentService:
         self,
         event: Tournament,
         *,
-        why: str = "",
         unpaired: int | None = None,
         too_few_left: bool = False,
     ) -> None:
-        """The last round is over (or ``why`` no other can be played): the final standings,
-        the podium."""
+        """The last round is over (or round ``unpaired`` cannot be paired: too few players
+        left, or no new pairing): the final standings, the podium."""
+        early: Details = (
+            {} if unpaired is None else {"unpaired": unpaired, "too_few_left": too_few_left}
+        )
         if not await self.storage.tournaments.change_status(
-            event.id, ["running", "paused"], "finished", action="finished", detail=why
+            event.id, ["running", "paused"], "finished", action="finished", data=early
         ):
             return
         await self.stage.show(await self.announcement(event.id))
         # By score, as FIDE and lichess rank: a player who left keeps their place, marked.
         table = standings_of(event, await sheet_of(self.storage, event))
-        await self.stage.show(Finished(event, why, tuple(table[:3]), unpaired, too_few_left))
+        await self.stage.show(Finished(event, tuple(table[:3]), unpaired, too_few_left))
         await self.stage.show(StandingsDue(await self.standings(event.id)))
 
     # ------------------------------------------------------------------ games
@@ -1407,7 +1394,7 @@ class TournamentService:
 
     async def _pause_for_threads(self, event: Tournament) -> None:
         if await self.storage.tournaments.change_status(
-            event.id, ["running"], "paused", action="paused", detail="no thread permission"
+            event.id, ["running"], "paused", action="paused", data={"cause": "threads"}
         ):
             await self.stage.show(PausedForThreads(event))
 

@@ -1,4 +1,4 @@
-"""/tafl tournament: events inside a server (Swiss, round robin, arena), run by the bot from
+"""/tafl-tournament: events inside a server (Swiss, round robin, arena), run by the bot from
 sign-up to prize-giving, and the organiser's tools."""
 
 from __future__ import annotations
@@ -58,10 +58,17 @@ CalledOffBoard = Callable[[Ended, str], Awaitable[None]]
 
 
 class Tournaments(commands.Cog):
-    """Tournaments inside a server."""
+    """Tournaments inside a server, under a top-level command of their own: with every
+    translation in, /tafl and the tournaments' commands would not fit in one of Discord's
+    8,000 characters (see :func:`~bot.discord_bot.translator.oversized`)."""
+
+    top_level = True
+    """Its commands stand beside /tafl rather than under it (the client reads this)."""
 
     group = app_commands.Group(
-        name="tournament", description="Tournaments in this server: Swiss, round robin, arena"
+        name="tafl-tournament",
+        description="Tournaments in this server: Swiss, round robin, arena",
+        guild_only=True,  # a top-level command: Discord does not offer it in direct messages
     )
 
     def __init__(

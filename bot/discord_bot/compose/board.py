@@ -1163,7 +1163,7 @@ def board_card(
         parts = [
             lang.gettext(
                 "A tournament game: {pairings} shows the round",
-                pairings=lang.command("tafl tournament pairings"),
+                pairings=lang.command("tafl-tournament pairings"),
             )
             if in_event
             else lang.gettext(

@@ -8,7 +8,9 @@ bot's command tree for the strings Discord shows in its picker; see README, "Tra
 from __future__ import annotations
 
 import ast
+import datetime
 import io
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,26 @@ COMPOSE_DIR = Path(__file__).resolve().parent
 REPOSITORY = COMPOSE_DIR.parents[2]
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 PROJECT = "tafl-bot"
+TRANSLATORS = "tafl-bot translators"
+"""Who the catalogues' headers name as their authors and team (the project's translators, as
+one: each file's history says who wrote what)."""
+HEADER_COMMENT = """\
+# Translations template for PROJECT.
+# Copyright (C) YEAR ORGANIZATION
+# This file is distributed under the same license as the PROJECT project.
+#"""
+"""The comment above a catalogue's header, Babel's without its "FIRST AUTHOR" line (Babel
+fills the project, the year and the copyright holder, and names the language)."""
+PLACEHOLDERS = (
+    "ORGANIZATION",
+    "FIRST AUTHOR",
+    "EMAIL@ADDRESS",
+    "YEAR-MO-DA",
+    "FULL NAME",
+    "VERSION",
+    "LL@li.org",
+)
+"""What Babel writes in a header where it knows nothing true: never in a shipped file."""
 KEYWORDS = {**DEFAULT_KEYWORDS}
 """The marker calls Babel's extractor looks for: ``gettext``, ``ngettext``, ``pgettext``,
 ``npgettext`` (a :class:`~.language.Language`'s methods) and ``N_``."""
@@ -133,11 +155,39 @@ def code_problems(directory: Path = COMPOSE_DIR) -> list[str]:
     return found
 
 
+def version() -> str:
+    """The project's version, as ``pyproject.toml`` gives it."""
+    with (REPOSITORY / "pyproject.toml").open("rb") as file:
+        return str(tomllib.load(file)["project"]["version"])
+
+
+def _headed(catalog: Catalog) -> None:
+    """Give ``catalog`` a true header in place of Babel's placeholders: the project and its
+    version, its translators (no address: the repository is where to reach them), the date it
+    was last brought in step with the code."""
+    catalog.project = PROJECT
+    catalog.version = version()
+    catalog.copyright_holder = TRANSLATORS
+    catalog.msgid_bugs_address = ""
+    catalog.last_translator = TRANSLATORS
+    language = catalog.locale.english_name if catalog.locale else None
+    catalog.language_team = f"{language} ({TRANSLATORS})" if language else TRANSLATORS
+    catalog.header_comment = HEADER_COMMENT
+    if not isinstance(catalog.revision_date, datetime.datetime):
+        catalog.revision_date = catalog.creation_date
+    catalog.fuzzy = False
+
+
 def write(catalog: Catalog, path: Path) -> None:
     """Write a template or catalogue as translators' tools read it (sorted by place, so that a
-    change in the code shows as a small change in the file)."""
+    change in the code shows as a small change in the file), with a true header and without
+    the strings the code no longer has (Babel's obsolete ``#~`` entries: the file's history
+    keeps them)."""
+    _headed(catalog)
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=WIDTH, omit_header=False, sort_by_file=True)
+    write_po(
+        buffer, catalog, width=WIDTH, omit_header=False, sort_by_file=True, ignore_obsolete=True
+    )
     path.write_bytes(buffer.getvalue())
 
 
@@ -152,17 +202,19 @@ def new_catalogue(code: str, template: Catalog) -> Catalog:
     its plural forms CLDR's."""
     catalogue = Catalog(locale=Locale.parse(code), project=PROJECT, domain=DOMAIN)
     catalogue.update(template)
+    catalogue.revision_date = template.creation_date
     return catalogue
 
 
 def update(template: Catalog, directory: Path = LOCALES_DIR) -> list[str]:
     """Bring every catalogue in ``directory`` in step with ``template``: new strings added
-    (untranslated, or a near match marked fuzzy for review), strings gone kept as obsolete.
+    (untranslated, or a near match marked fuzzy for review), strings gone removed.
     Returns the languages updated."""
     done = []
     for path in sorted(directory.glob("*.po")):
         catalogue = read(path, path.stem)
         catalogue.update(template)
+        catalogue.revision_date = template.creation_date
         write(catalogue, path)
         done.append(path.stem)
     return done
@@ -217,6 +269,7 @@ def check_catalogue(path: Path, template: Catalog | None = None) -> Report:
     except Exception as error:  # a file Babel cannot read: say which and why
         report.errors.append(f"cannot be read: {error}")
         return report
+    report.errors.extend(file_problems(path))
     plural = get_plural(code)
     if (catalogue.num_plurals, catalogue.plural_expr) != (plural.num_plurals, plural.plural_expr):
         report.errors.append(
@@ -261,6 +314,24 @@ def check_catalogue(path: Path, template: Catalog | None = None) -> Report:
                 f"{len(present - expected)} not in it: run `python -m bot catalogs update`"
             )
     return report
+
+
+def file_problems(path: Path) -> list[str]:
+    """What a template or catalogue file must not hold: Babel's placeholders in its header
+    (:data:`PLACEHOLDERS`), strings the code no longer has (obsolete ``#~`` entries). Both
+    are gone once ``python -m bot catalogs update`` has written it."""
+    text = path.read_text(encoding="utf-8")
+    header = text.split("\n\n", 1)[0]
+    fix = "run `python -m bot catalogs update`"
+    problems = [
+        f"its header holds Babel's placeholder {placeholder!r}: {fix}"
+        for placeholder in PLACEHOLDERS
+        if placeholder in header
+    ]
+    obsolete = sum(1 for line in text.splitlines() if line.startswith("#~ msgid "))
+    if obsolete:
+        problems.append(f"{obsolete} strings the code no longer has (#~): {fix}")
+    return problems
 
 
 def _placeholder_errors(

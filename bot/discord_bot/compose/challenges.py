@@ -481,7 +481,7 @@ def _(refusal: NotYourRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
 def _(refusal: NoTournamentRematch, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "Tournament games have no rematch: the event pairs your next game (`{pairings}`).",
-        pairings=lang.command("tafl tournament pairings"),
+        pairings=lang.command("tafl-tournament pairings"),
     )
 
 

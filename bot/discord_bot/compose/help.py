@@ -219,36 +219,40 @@ def help_start(*, lang: Language) -> str:
     )
 
 
-HELP_ORDER = (
-    "challenge", "play", "move", "board", "draw", "takeback", "resign", "rematch",
-    "rules", "variants", "analyze", "puzzle", "history", "replay", "export",
-    "stats", "leaderboard", "preferences",
-    "seek", "lobby", "block", "unblock", "tournament",
-    "settings", "help",
+HELP_ORDER = tuple(
+    f"tafl {name}" if name != "tafl-tournament" else name
+    for name in (
+        "challenge", "play", "move", "board", "draw", "takeback", "resign", "rematch",
+        "rules", "variants", "analyze", "puzzle", "history", "replay", "export",
+        "stats", "leaderboard", "preferences",
+        "seek", "lobby", "block", "unblock", "tafl-tournament",
+        "settings", "help",
+    )
 )  # fmt: skip
-"""The order /tafl help lists the commands in: a newcomer's path (start a game, play it, learn
-and look back), then games with other servers and tournaments, then the server's options. A
-command not named here comes last, in the order it was added: none is ever left out."""
+"""The order /tafl help lists the commands in (their paths: ``tafl challenge``,
+``tafl-tournament``): a newcomer's path (start a game, play it, learn and look back), then
+games with other servers and tournaments, then the server's options. A command not named here
+comes last, in the order it was added: none is ever left out."""
 
 
 def help_order(commands: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """``commands`` (name, description) in :data:`HELP_ORDER` (those it does not name last,
+    """``commands`` (path, description) in :data:`HELP_ORDER` (those it does not name last,
     as they came)."""
-    rank = {name: index for index, name in enumerate(HELP_ORDER)}
+    rank = {path: index for index, path in enumerate(HELP_ORDER)}
     return sorted(commands, key=lambda command: rank.get(command[0], len(HELP_ORDER)))
 
 
 def help_answer(commands: Sequence[tuple[str, str]], *, lang: Language) -> list[Answer]:
-    """Four lines to get going, then each command (name, description, read from the commands
+    """Four lines to get going, then each command (path, description, read from the commands
     themselves, so the list cannot fall behind) in :data:`HELP_ORDER`, named as the reader's
     picker names them."""
     listed = "\n".join(
         lang.gettext(
             "`{command}` — {description}",
-            command=lang.command(f"tafl {name}"),
+            command=lang.command(path),
             description=lang.translated(COMMAND_DESCRIPTION, description) or description,
         )
-        for name, description in help_order(commands)
+        for path, description in help_order(commands)
     )
     card = Card(
         lang.gettext("Tafl: how to play"),

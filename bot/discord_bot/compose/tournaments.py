@@ -21,6 +21,7 @@ from bot.render.crosstable import (
     Tiebreak,
     format_points,
 )
+from bot.storage.tournaments import Details, LogEntry
 
 from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.tournaments import (
@@ -118,17 +119,42 @@ def none_among(among: frozenset[Status], *, lang: Language = ENGLISH_LANGUAGE) -
     return lacks.get(among) or lang.gettext("This server has no such tournament")
 
 
-def tiebreak_words(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
-    """A tiebreak's abbreviation and what it is, for the standings' text."""
-    words = {
-        "BH": lang.gettext("BH Buchholz"),
-        "SB": lang.gettext("SB Sonneborn-Berger"),
-        "GP": lang.gettext("GP game points"),
-        "W": lang.gettext("W wins"),
-        "Perf": lang.gettext("Perf performance rating"),
-        "games": lang.gettext("games played"),
+def tiebreak_short(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A tiebreak's column header (``BH``, ``W``...) in ``lang``: on the crosstable and in the
+    standings' text."""
+    shorts = {
+        # Translators: a tiebreak's column header: Buchholz (the sum of the opponents' scores).
+        "BH": lang.pgettext("tiebreak abbreviation", "BH"),
+        # Translators: a tiebreak's column header: Sonneborn-Berger.
+        "SB": lang.pgettext("tiebreak abbreviation", "SB"),
+        # Translators: a tiebreak's column header: game points (a match's games counted).
+        "GP": lang.pgettext("tiebreak abbreviation", "GP"),
+        # Translators: a tiebreak's column header: the number of wins.
+        "W": lang.pgettext("tiebreak abbreviation", "W"),
+        # Translators: a tiebreak's column header: the performance rating.
+        "Perf": lang.pgettext("tiebreak abbreviation", "Perf"),
+        # Translators: an arena's tiebreak column header: the number of games played.
+        "games": lang.pgettext("tiebreak abbreviation", "games"),
     }
-    return words.get(name, name)
+    return shorts.get(name, name)
+
+
+def tiebreak_words(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A tiebreak's header and what it is, for the standings' text (``W wins``)."""
+    meanings = {
+        "BH": lang.gettext("Buchholz"),
+        "SB": lang.gettext("Sonneborn-Berger"),
+        "GP": lang.gettext("game points"),
+        "W": lang.gettext("wins"),
+        "Perf": lang.gettext("performance rating"),
+    }
+    if name not in meanings:
+        return lang.gettext("games played") if name == "games" else name
+    return lang.gettext(
+        "{abbreviation} {meaning}",
+        abbreviation=tiebreak_short(name, lang=lang),
+        meaning=meanings[name],
+    )
 
 
 def tiebreak_title(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -188,6 +214,9 @@ def crosstable_words(lang: Language = ENGLISH_LANGUAGE) -> CrosstableWords:
         played_sides=lang.pgettext("crosstable", "a/d: played attackers/defenders"),
         pending_sides=lang.pgettext("crosstable", "a/d before a result: attackers/defenders"),
         streak_short=lang.pgettext("crosstable", "streak"),
+        left_note=lang.pgettext("crosstable", "{player}: {why}")
+        .replace("{player}", "{0}")
+        .replace("{why}", "{1}"),
     )
 
 
@@ -280,6 +309,126 @@ def decided_words(how: str, reason: str, *, lang: Language = ENGLISH_LANGUAGE) -
     }
     word = words.get(how, how)
     return lang.gettext("{how}: {reason}", how=word, reason=reason) if reason else word
+
+
+def left_words(reason: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Why a player is no longer in an event (the store's reason: ``withdrew``, ``removed``,
+    ``left the server``), in a few words."""
+    words = {
+        "withdrew": lang.pgettext("left the event", "withdrew"),
+        "removed": lang.pgettext("left the event", "removed"),
+        "left the server": lang.pgettext("left the event", "left the server"),
+    }
+    return words.get(reason, reason)
+
+
+def history_words(entry: LogEntry, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """One line of an event's history, worded from what it keeps (its kind and values); a
+    line written before the history kept values shows its English as it was written."""
+    data = entry.data
+    if data is None:
+        return f"{entry.action}: {entry.detail}" if entry.detail else entry.action
+    kind = entry.action
+    if kind == "created":
+        return lang.pgettext("tournament history", "created")
+    if kind == "joined":
+        rating = lang.number(_whole(data.get("rating")))
+        return lang.pgettext("tournament history", "joined (rated {rating})", rating=rating)
+    if kind == "left":
+        return _left_line(data, lang=lang)
+    if kind == "started":
+        count = _whole(data.get("players"))
+        return lang.npgettext(
+            "tournament history",
+            "started with {count} player",
+            "started with {count} players",
+            count,
+        )
+    if kind == "round":
+        number = lang.number(_whole(data.get("round")))
+        return lang.pgettext("tournament history", "round {round} paired", round=number)
+    if kind == "result":
+        return _result_line(data, lang=lang)
+    if kind in ("paused", "resumed", "cancelled", "finished"):
+        return _status_line(kind, data, lang=lang)
+    return kind  # a kind a newer release wrote: its name, rather than nothing
+
+
+def _whole(value: object) -> int:
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _left_line(data: Details, *, lang: Language) -> str:
+    player = _text(data.get("name")) or str(data.get("player", ""))
+    reason = _text(data.get("reason"))
+    if reason == "withdrew":
+        line = lang.pgettext("tournament history", "{player} withdrew", player=player)
+    elif reason == "removed":
+        line = lang.pgettext("tournament history", "{player} was removed", player=player)
+    elif reason == "left the server":
+        line = lang.pgettext("tournament history", "{player} left the server", player=player)
+    else:
+        line = lang.pgettext("tournament history", "{player} left", player=player)
+    note = _text(data.get("note"))  # the organiser's own words, as they wrote them
+    return (
+        lang.pgettext("tournament history", "{what}: {why}", what=line, why=note) if note else line
+    )
+
+
+def _result_line(data: Details, *, lang: Language) -> str:
+    first, second = data.get("first"), data.get("second")
+    score = "{first}-{second}".format(
+        first=points_text(float(first)) if isinstance(first, int | float) else "?",
+        second=points_text(float(second)) if isinstance(second, int | float) else "?",
+    )
+    return lang.pgettext(
+        "tournament history",
+        "round {round}, board {board}: {score} ({decided})",
+        round=lang.number(_whole(data.get("round"))),
+        board=lang.number(_whole(data.get("board"))),
+        score=score,
+        decided=decided_words(_text(data.get("how")), _text(data.get("reason")), lang=lang),
+    )
+
+
+def _status_line(kind: str, data: Details, *, lang: Language) -> str:
+    if kind == "paused":
+        if data.get("cause") == "threads":
+            return lang.pgettext(
+                "tournament history", "paused: the bot may not open threads in the event's channel"
+            )
+        return lang.pgettext("tournament history", "paused")
+    if kind == "resumed":
+        return lang.pgettext("tournament history", "resumed")
+    if kind == "cancelled":
+        if "needed" in data:
+            return lang.npgettext(
+                "tournament history",
+                "cancelled: it needed {count} player and {joined} joined",
+                "cancelled: it needed {count} players and {joined} joined",
+                _whole(data.get("needed")),
+                joined=lang.number(_whole(data.get("joined"))),
+            )
+        reason = _text(data.get("reason"))  # the organiser's own words
+        if reason:
+            return lang.pgettext("tournament history", "cancelled: {reason}", reason=reason)
+        return lang.pgettext("tournament history", "cancelled")
+    if "unpaired" not in data:
+        return lang.pgettext("tournament history", "finished")
+    number = lang.number(_whole(data.get("unpaired")))
+    if data.get("too_few_left"):
+        return lang.pgettext(
+            "tournament history",
+            "finished early: too few players left for round {round}",
+            round=number,
+        )
+    return lang.pgettext(
+        "tournament history", "finished early: round {round} had no new pairing left", round=number
+    )
 
 
 def describe_event(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> str:
@@ -395,14 +544,23 @@ def standings_text(
     out = out_mark(lang=lang)
     player = lang.pgettext("standings column", "player")[:16]
     points = lang.pgettext("standings column", "pts")[:4]
-    lines = [f"{'#':>3} {player:<16} {points:>4} " + " ".join(f"{n:>5}" for n in names)]
+    # Each tiebreak's column as wide as its header in the reader's language (5 at least).
+    shorts = [tiebreak_short(n, lang=lang)[:8] for n in names]
+    widths = [max(5, len(short)) for short in shorts]
+    lines = [
+        f"{'#':>3} {player:<16} {points:>4} "
+        + " ".join(f"{short:>{width}}" for short, width in zip(shorts, widths, strict=True))
+    ]
     for line in table:
         # Players who no longer play keep their place (their results stand), marked.
         name = plain_name(line.player, lang=lang)
         name = name[: 16 - len(out)] + out if line.withdrawn else name[:16]
         lines.append(
             f"{line.rank:>3} {name:<16} {points_text(line.points):>4} "
-            + " ".join(f"{tiebreak_text(n, value):>5}" for n, value in line.tiebreaks)
+            + " ".join(
+                f"{tiebreak_text(n, value):>{width}}"
+                for (n, value), width in zip(line.tiebreaks, widths, strict=True)
+            )
         )
     notes = []
     if any(line.withdrawn for line in table):
@@ -491,13 +649,17 @@ def crosstable_view(
                 points=line.points,
                 cells=cells,
                 withdrawn=line.withdrawn,
-                note=line.left or (words.withdrawn if line.withdrawn else ""),
+                note=(
+                    left_words(line.left, lang=lang)
+                    if line.left
+                    else (words.withdrawn if line.withdrawn else "")
+                ),
             )
         )
     names = [name for name, _ in lines[0].tiebreaks] if lines else []
     tiebreaks = tuple(
         Tiebreak(
-            name,
+            tiebreak_short(name, lang=lang),
             tuple(
                 None if value is None else round(value) if name == "Perf" else value
                 for _, value in (line.tiebreaks[index] for line in lines)
@@ -583,7 +745,7 @@ def announcement_card(
             "running": lang.gettext("round {round} under way", round=event.round),
             "paused": lang.gettext("paused in round {round}", round=event.round),
             "finished": lang.gettext(
-                "finished: `{standings}`", standings=lang.command("tafl tournament standings")
+                "finished: `{standings}`", standings=lang.command("tafl-tournament standings")
             ),
             "cancelled": lang.pgettext("tournament status", "cancelled"),
         }[event.status]
@@ -591,7 +753,7 @@ def announcement_card(
     footer = (
         lang.gettext(
             "Join with the button or {join} · each game gets a thread here",
-            join=lang.command("tafl tournament join"),
+            join=lang.command("tafl-tournament join"),
         )
         if event.status in ("signup", "running", "paused")
         else lang.gettext("This event is over.")
@@ -665,7 +827,7 @@ def paused_for_threads(
                 "(I need the Create Public Threads permission). The organiser resumes it with "
                 "`{resume}` once I may.",
                 event=event.name,
-                resume=lang.command("tafl tournament resume"),
+                resume=lang.command("tafl-tournament resume"),
             )
         ),
     )
@@ -685,7 +847,7 @@ def round_over_while_paused(
                 event=event.name,
                 round=event.round,
                 next=event.round + 1,
-                resume=lang.command("tafl tournament resume"),
+                resume=lang.command("tafl-tournament resume"),
             )
         ),
     )
@@ -773,7 +935,7 @@ def finished(news: Finished, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deliv
     withdrew = lang.gettext("withdrew")
     lines += [
         f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
-        + (f" ({s.left or withdrew})" if s.withdrawn else "")
+        + (f" ({left_words(s.left, lang=lang) if s.left else withdrew})" if s.withdrawn else "")
         for medal, s in zip(medals, news.podium, strict=False)
     ]
     return _in_channel(event, Post(content="\n".join(lines), ping_mentioned=True))
@@ -837,7 +999,7 @@ def paused(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deli
     text = lang.gettext(
         "**{event}** is paused: games under way go on; no new round is paired until `{resume}`.",
         event=event.name,
-        resume=lang.command("tafl tournament resume"),
+        resume=lang.command("tafl-tournament resume"),
     )
     return [Answer(Post(content=text))]
 
@@ -901,7 +1063,7 @@ def joined(
             round=entry.from_round,
         )
     text += " " + lang.gettext(
-        "`{leave}` withdraws you.", leave=lang.command("tafl tournament leave")
+        "`{leave}` withdraws you.", leave=lang.command("tafl-tournament leave")
     )
     return [Answer(Post(content=text, private=True))]
 
@@ -980,7 +1142,8 @@ def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[De
     elif info.began is not None:
         fields.append(Field(lang.gettext("Started"), f"<t:{info.began}:f>"))
     names = [
-        plain_name(e.player, lang=lang) + (f" ({e.left_reason})" if e.left_reason else "")
+        plain_name(e.player, lang=lang)
+        + (f" ({left_words(e.left_reason, lang=lang)})" if e.left_reason else "")
         for e in info.entrants
     ]
     fields.append(
@@ -993,7 +1156,7 @@ def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[De
         )
     )
     history = "\n".join(
-        f"<t:{h.at}:t> {h.action}{': ' + h.detail if h.detail else ''}"
+        f"<t:{h.at}:t> {history_words(h, lang=lang)}"
         + (f" ({plain_name(h.actor, lang=lang)})" if h.actor else "")
         for h in info.history[-8:]
     )
@@ -1034,7 +1197,7 @@ def pairings(paired: RoundPaired, *, lang: Language = ENGLISH_LANGUAGE) -> list[
 
 
 def standings_answer(standings: Standings, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
-    """The standings as the answer to /tafl tournament standings."""
+    """The standings as the answer to /tafl-tournament standings."""
     return [Answer(standings_post(standings, lang=lang))]
 
 
@@ -1103,7 +1266,7 @@ def _(refusal: NoEventAmong, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "{lacks}: an organiser starts one with `{create}`.",
         lacks=none_among(refusal.among, lang=lang),
-        create=lang.command("tafl tournament create"),
+        create=lang.command("tafl-tournament create"),
     )
 
 
@@ -1120,7 +1283,7 @@ def _(refusal: NotBegun, lang: Language = ENGLISH_LANGUAGE) -> str:
             "**{event}** has not begun (it starts <t:{starts}:R>): `{info}` lists who has joined.",
             event=event.name,
             starts=event.spec.starts_at,
-            info=lang.command("tafl tournament info"),
+            info=lang.command("tafl-tournament info"),
         )
     return lang.gettext(
         "**{event}** has not begun: it starts <t:{starts}:R>.",
@@ -1240,14 +1403,14 @@ def _(refusal: EntryBarred, lang: Language = ENGLISH_LANGUAGE) -> str:
             "**{event}** is for players rated {floor} or more; you are {rating}.",
             event=name,
             floor=spec.rating_floor,
-            rating=f"{rating:.0f}",
+            rating=str(round(rating)),
         )
     if why == "above ceiling":
         return lang.gettext(
             "**{event}** is for players rated up to {ceiling}; you are {rating}.",
             event=name,
             ceiling=spec.rating_ceiling,
-            rating=f"{rating:.0f}",
+            rating=str(round(rating)),
         )
     if why == "already in":
         return lang.gettext("You are already in **{event}**.", event=name)

@@ -8,7 +8,8 @@
 - ``check [--complete LANG ...]``: fail on what would be wrong in front of players (a
   marker call whose words the extractor cannot read (an f-string), a placeholder a translation
   lacks or invents, plural forms that are not the language's, a
-  command name Discord would refuse, two options of one command given one name, a template
+  command name Discord would refuse, two options of one command given one name, a top-level
+  command past Discord's size limit with its translations, a template
   older than the code, a catalogue not updated); list what is still in English in each
   language (an error for the languages given to ``--complete``).
 """
@@ -33,11 +34,11 @@ from ..compose import catalogs
 from ..compose import help as guide
 from ..runtime.config import load_settings
 from ..translator import (
-    CommandTranslator,
-    Key,
+    COMMAND_SIZE,
     Node,
     command_messages,
     command_problems,
+    oversized,
 )
 
 USAGE = "python -m bot catalogs {extract,update,check,init LANG}"
@@ -51,7 +52,7 @@ async def command_tree() -> list[Node]:
         try:
             settings = load_settings({"DISCORD_TOKEN": "catalogs"}, dotenv=False)
             bot = make_bot(settings, storage)
-            return [bot.gather_commands(bot.features())]
+            return bot.gather_commands(bot.features())
         finally:
             await storage.close()
 
@@ -63,11 +64,14 @@ def template_from_code() -> Catalog:
     return catalogs.extract([*commands, *guide.engine_messages()])
 
 
-def left_out_of_the_picker(directory: Path) -> list[Key]:
-    """The strings whose translations (longer than the English) Discord's picker cannot hold:
-    /tafl would pass Discord's size limit (the English is shown for them)."""
+def too_large_for_discord(directory: Path) -> list[tuple[str, int]]:
+    """The top-level commands Discord would refuse with every translation registered (in every
+    Discord locale at once, or the pseudo-locale's in all), with their sizes."""
     tree = asyncio.run(command_tree())
-    return sorted(CommandTranslator(Languages(directory), tree).trimmed)
+    locales = [locale.value for locale in Locale]
+    return oversized(tree, Languages(directory), locales) + oversized(
+        tree, Languages(directory, pseudo=True), [PSEUDO]
+    )
 
 
 def problems_in_commands(directory: Path) -> list[str]:
@@ -113,6 +117,9 @@ def run(argv: Sequence[str], directory: Path = LOCALES_DIR) -> int:
 def _check(directory: Path, template_path: Path, complete: set[str]) -> int:
     shipped = catalogs.read(template_path)
     failed = False
+    for problem in catalogs.file_problems(template_path):
+        failed = True
+        print(f"error: {template_path.name}: {problem}")
     drift = catalogs.template_drift(template_from_code(), shipped)
     if drift:
         failed = True
@@ -126,14 +133,13 @@ def _check(directory: Path, template_path: Path, complete: set[str]) -> int:
         for label in report.untranslated:
             print(f"  {'error: ' if strict else ''}in English: {label}")
         failed = failed or bool(report.errors) or (strict and bool(report.untranslated))
-    left_out = left_out_of_the_picker(directory)
-    if left_out:
+    for name, size in too_large_for_discord(directory):
+        failed = True
         print(
-            f"{len(left_out)} translations longer than their English are not shown in Discord's"
-            " command picker (the English is), to keep /tafl within Discord's 8000 characters;"
-            " a translation no longer than the English always is:"
+            f"error: /{name} counts {size} characters with its translations, past Discord's"
+            f" {COMMAND_SIZE}: shorten the longest descriptions (their English, then the"
+            " translations), or give some of its commands a top-level command of their own"
         )
-        print("".join(f"  [{context}] {english!r}\n" for context, english in left_out), end="")
     for problem in catalogs.code_problems():
         failed = True
         print(f"error: {problem}")
