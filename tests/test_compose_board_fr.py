@@ -247,7 +247,7 @@ def test_across_servers_each_venue_reads_the_game_in_its_servers_language() -> N
         ),
         (
             "de",
-            "⚪ <@2>, du bist am Zug, als Verteidiger.",
+            "⚪ <@2>, du bist als Verteidiger am Zug.",
             "<@1> hat aufgegeben: **<@2> gewinnt** als Verteidiger.",
         ),
         (
