@@ -13,7 +13,6 @@ HTTP while players use the local Discord stand-in.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -26,6 +25,7 @@ import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, game_number, open_world, printed_log
 from fakediscord import FakeDiscord, FakeMessage
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+from web_support import Events, token_of
 
 from bot.discord_bot.web.links import SALT, derived_key
 
@@ -72,10 +72,6 @@ async def link_for(world: World, user: str, board: FakeMessage) -> str:
     return str(urls[0])
 
 
-def token_of(url: str) -> str:
-    return url.rsplit("/", 1)[1]
-
-
 async def request(
     method: str, path: str, body: object | None = None, headers: dict[str, str] | None = None
 ) -> tuple[int, dict[str, str], str]:
@@ -91,47 +87,6 @@ async def state(token: str) -> dict[str, Any]:
     assert status == 200, text
     found: dict[str, Any] = json.loads(text)
     return found
-
-
-class Events:
-    """A page's event stream: each ``state`` event's data, in order."""
-
-    def __init__(self, token: str) -> None:
-        self.token = token
-        self.states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self.headers: dict[str, str] = {}
-
-    async def __aenter__(self) -> Events:
-        self._task = asyncio.create_task(self._read())
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
-        await asyncio.gather(self._task, return_exceptions=True)
-
-    async def _read(self) -> None:
-        timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as http,
-            http.get(f"{BASE}/api/games/{self.token}/events") as answer,
-        ):
-            self.headers = dict(answer.headers)
-            event = None
-            async for raw in answer.content:
-                line = raw.decode().rstrip("\n")
-                if line.startswith("event: "):
-                    event = line[7:]
-                elif line.startswith("data: ") and event == "state":
-                    await self.states.put(json.loads(line[6:]))
-
-    async def until(self, ply: int) -> dict[str, Any]:
-        """The first state sent at ``ply`` or later."""
-        while True:
-            found = await asyncio.wait_for(self.states.get(), WAIT)
-            if found["ply"] >= ply:
-                return found
 
 
 async def game(world: World, name: str, first: str, second: str) -> tuple[FakeMessage, Any]:
@@ -183,7 +138,7 @@ async def test_a_slash_command_move_reaches_the_page_and_a_page_move_the_channel
     states = {name: await state(token) for name, token in links.items()}
     mover = next(name for name, s in states.items() if s["you"] == s["turn"])
     waiter = "dee" if mover == "cy" else "cy"
-    async with Events(links[waiter]) as watching:
+    async with Events(links[waiter], BASE) as watching:
         first = await watching.until(0)
         assert first["ply"] == 0 and first["you"] == states[waiter]["you"]
         assert watching.headers["Content-Type"].startswith("text/event-stream")
@@ -200,7 +155,7 @@ async def test_a_slash_command_move_reaches_the_page_and_a_page_move_the_channel
     origin = next(iter(legal))
     target = legal[origin][0]["to"]
     mark = world.fake.checkpoint()
-    async with Events(links[mover]) as watching:
+    async with Events(links[mover], BASE) as watching:
         await watching.until(1)
         move = {"from": origin, "to": target, "ply": 1}
         status, _, text = await request("POST", f"/api/games/{links[waiter]}/move", move)
