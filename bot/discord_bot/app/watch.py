@@ -129,7 +129,7 @@ class GameWatch:
                     self._loaded.pop(game_id, None)
 
     def watchers(self) -> int:
-        """How many pages watch a game in this process."""
+        """How many pages watch a game in this process (each stream counted)."""
         return sum(len(watchers) for watchers in self._watchers.values())
 
     def changed(self, game_id: int) -> None:

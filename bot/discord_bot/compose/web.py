@@ -287,6 +287,11 @@ def spectators_cannot_act(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext("This link only lets you watch the game: it cannot move.")
 
 
+def busy(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Too many pages are open on this server at once."""
+    return lang.gettext("The board is very busy right now: it will reconnect in a moment.")
+
+
 def not_understood(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A request the page should never send (a square or an action that does not exist)."""
     return lang.gettext("The board did not understand that request: reload the page.")

@@ -59,6 +59,9 @@ ACTIONS = frozenset(
 )
 STATUS: dict[type, int] = {UnknownGame: 404, IllegalMove: 422, NotPlaying: 403}
 """The HTTP status of a refusal (409, the game's state says no, for the others)."""
+MAX_WATCHERS = 5000
+"""Pages a process keeps streaming at once; more are asked to come back later (503), so that
+a flood of connections cannot exhaust the process."""
 STATES_KEPT = 512
 """Games whose state JSON is kept for their pages' streams (then all are made afresh)."""
 BODY_LIMIT = 4096
@@ -291,6 +294,10 @@ class WebBoard:
             lang = self._browser_language(request)
             return self._error(words.refusal(refused.refusal, None, lang=lang), "unknown", 404)
         lang = await self._language(link, shown)
+        if self.watch.watchers() >= MAX_WATCHERS:
+            busy = self._error(words.busy(lang=lang), "busy", 503)
+            busy.headers["Retry-After"] = "30"
+            return busy
         preferences = shown.preferences  # read once: a page reloads to show new ones
         response = web.StreamResponse(
             headers={
