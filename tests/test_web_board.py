@@ -4,10 +4,14 @@ words it reads, and what a web action sends to the channel instead of answering 
 
 from __future__ import annotations
 
+import gzip
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+import aiohttp.web
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 from itsdangerous import URLSafeTimedSerializer
 from test_compose_board import ANN, BO, moved, record, state
 
@@ -28,12 +32,14 @@ from bot.discord_bot.compose.post import (
     Update,
 )
 from bot.discord_bot.web.links import SALT, LinkRefused, Links, derived_key
+from bot.discord_bot.web.page import StaticFiles, shell
 from bot.discord_bot.web.routes import RateLimit
 from bot.engine import Game, Side, square_name
 from bot.i18n.language import Languages
 from bot.storage import GameResult, GameStatus, PlayerPreferences, TableEnding
 
 KEY = derived_key("the bot's token")
+GZIP = {"Accept-Encoding": "gzip"}
 
 
 def test_a_link_opens_its_game_for_its_person_only() -> None:
@@ -211,3 +217,34 @@ def test_sentences_for_discord_read_plainly_on_the_page() -> None:
     said = web.plain("**Not your turn**: <@2> is to move, try `/tafl board`.", state(played))
     assert said == "Not your turn: Bo is to move, try /tafl board."
     assert ANN.display_name == "Ann"
+
+
+async def test_the_clients_files_are_served_gzipped_and_cached_by_their_digest(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "board.js").write_text("console.log('board');\n" * 50)
+    (tmp_path / "activity.js").write_text("export const signIn = 1;\n")
+    (tmp_path / "secret.txt").write_text("not served")
+    static = StaticFiles(tmp_path)
+    app = aiohttp.web.Application()
+    app.router.add_get("/static/{name}", static.serve)
+    async with TestClient(TestServer(app), auto_decompress=False) as client:
+        version = static.version("board.js")
+        answer = await client.get(f"/static/board.js?v={version}", headers=GZIP)
+        assert answer.status == 200 and answer.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(await answer.read()).startswith(b"console.log")
+        assert "immutable" in answer.headers["Cache-Control"]
+        assert answer.headers["Content-Type"].startswith("text/javascript")
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        again = await client.get(
+            "/static/board.js", headers={"If-None-Match": answer.headers["ETag"]}
+        )
+        assert again.status == 304
+        # Loaded by its plain name (the Activity's file): checked with the server each time.
+        plain = await client.get("/static/activity.js")
+        assert plain.status == 200 and plain.headers["Cache-Control"] == "no-cache"
+        for missing in ("secret.txt", "board.css", "..%2Fsecret.txt"):
+            assert (await client.get(f"/static/{missing}")).status == 404
+    page = shell(static, base="..", lang="fr", title="Tablut <1>")
+    assert f'src="../static/board.js?v={version}"' in page and 'lang="fr"' in page
+    assert "Tablut &lt;1&gt;" in page and 'data-base=".."' in page
