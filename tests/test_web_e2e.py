@@ -244,6 +244,11 @@ async def test_the_activity_signs_in_with_discords_code_exchange(world: World) -
     status, _, text = await request("GET", "/activity")
     assert status == 200 and 'data-mode="activity"' in text
     assert f'data-client-id="{world.fake.world.application_id}"' in text
+    # Discord opens the Activity at its URL mapping's root, with its launch parameters.
+    status, _, text = await request("GET", "/?instance_id=i-1&frame_id=f-1&platform=desktop")
+    assert status == 200 and 'data-mode="activity"' in text and 'data-base="."' in text
+    status, _, text = await request("GET", "/")
+    assert status == 200 and "Open the board" in text and "<script" not in text
     code = world.fake.oauth.authorize(world.user("ivy"))
     body = {"code": code, "channel_id": str(channel.id), "guild_id": str(world.guild.id)}
     status, _, text = await request("POST", "/api/activity/token", body)

@@ -318,6 +318,13 @@ def link_page(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str
     )
 
 
+def front_page(*, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str]:
+    """The title and sentence of the web board's address opened on its own."""
+    return lang.gettext("Tafl: the live board"), lang.gettext(
+        "Open a game's board from Discord, with the Open the board button under the game's board."
+    )
+
+
 def open_board(
     url: str, player: bool, game_id: int, *, activity: bool, lang: Language = ENGLISH_LANGUAGE
 ) -> Answer:

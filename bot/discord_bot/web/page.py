@@ -128,7 +128,8 @@ def shell(
 
 
 def refusal_page(title: str, text: str, *, lang: str = "en") -> str:
-    """A page that says why a link opens nothing, and what to do (no script, no style)."""
+    """A page of one title and one sentence (why a link opens nothing, and what to do), with
+    no script and no style."""
     return (
         "<!doctype html>\n"
         f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'

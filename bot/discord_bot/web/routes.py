@@ -262,6 +262,18 @@ class WebBoard:
         """``GET /static/{name}``: the client's files."""
         return await self.static.serve(request)
 
+    async def root(self, request: web.Request) -> web.Response:
+        """``GET /``: where Discord opens the Activity (its URL mapping's root, with
+        ``frame_id`` and the other launch parameters in the query): the Activity's page; for
+        anyone else, a line saying how to open a board."""
+        if "frame_id" in request.query:
+            return await self.activity(request)
+        lang = self._browser_language(request)
+        title, text = words.front_page(lang=lang)
+        page = refusal_page(title, text, lang=lang.catalogue)
+        headers = {**SECURITY_HEADERS, **NO_STORE}
+        return web.Response(text=page, content_type="text/html", headers=headers)
+
     async def activity(self, request: web.Request) -> web.Response:
         """``GET /activity``: the page inside Discord, which signs in before it opens a game
         (``data-client-id``: the application the SDK authorises for)."""
@@ -474,6 +486,7 @@ class WebBoard:
 
 
 ROUTES = (
+    ("GET", "/", "root"),
     ("GET", "/play/{token}", "page"),
     ("GET", "/activity", "activity"),
     ("GET", "/static/{name}", "static_file"),
