@@ -11,7 +11,7 @@ from pathlib import Path
 
 import aiohttp.web
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient, TestServer, make_mocked_request
 from itsdangerous import URLSafeTimedSerializer
 from test_compose_board import ANN, BO, moved, record, state
 
@@ -33,7 +33,7 @@ from bot.discord_bot.compose.post import (
 )
 from bot.discord_bot.web.links import SALT, LinkRefused, Links, derived_key
 from bot.discord_bot.web.page import StaticFiles, shell
-from bot.discord_bot.web.routes import RateLimit
+from bot.discord_bot.web.routes import RateLimit, client_address
 from bot.engine import Game, Side, square_name
 from bot.i18n.language import Languages
 from bot.storage import GameResult, GameStatus, PlayerPreferences, TableEnding
@@ -249,3 +249,22 @@ async def test_the_clients_files_are_served_gzipped_and_cached_by_their_digest(
     page = shell(static, base="..", lang="fr", title="Tablut <1>")
     assert f'src="../static/board.js?v={version}"' in page and 'lang="fr"' in page
     assert "Tablut &lt;1&gt;" in page and 'data-base=".."' in page
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "expected"),
+    [
+        ("93.184.216.34", "", "93.184.216.34"),  # no proxy
+        ("93.184.216.34", "10.0.0.1", "93.184.216.34"),  # a browser's own header is not believed
+        ("10.1.2.3", "198.51.100.9", "198.51.100.9"),  # behind Caddy or an Ingress
+        ("127.0.0.1", "1.2.3.4, 198.51.100.9", "198.51.100.9"),  # the proxy's entry is last
+        ("10.1.2.3", "", "10.1.2.3"),
+    ],
+)
+def test_the_sign_in_limit_counts_the_browsers_address(
+    peer: str, forwarded: str, expected: str
+) -> None:
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    request = make_mocked_request("POST", "/api/activity/token", headers=headers)
+    request = request.clone(remote=peer)
+    assert client_address(request) == expected

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
@@ -140,8 +141,8 @@ class WebBoard:
         self.static = static or StaticFiles()
         self.posts = RateLimit(rate=2.0, burst=8)
         """Moves and actions, per person (as fast as anyone plays, never a flood)."""
-        self.sign_ins = RateLimit(rate=0.2, burst=5)
-        """Activity sign-ins, per address."""
+        self.sign_ins = RateLimit(rate=1.0, burst=10)
+        """Activity sign-ins, per address (each costs two requests to Discord)."""
         self._states: dict[int, tuple[int, dict[tuple[object, ...], str]]] = {}
         """The state JSON of each watched game at its version, by how a page sees it."""
 
@@ -443,7 +444,7 @@ class WebBoard:
         sign_in, application = self.sign_in, self._application_id()
         if sign_in is None or application is None:
             return self._error(words.activity_off(lang=lang), "activity_off", 503)
-        wait = self.sign_ins.wait(request.remote)
+        wait = self.sign_ins.wait(client_address(request))
         if wait > 0:
             return self._error(words.too_fast(wait, lang=lang), "rate_limited", 429)
         try:
@@ -505,6 +506,21 @@ class _Answer(Exception):
     def __init__(self, response: web.Response) -> None:
         super().__init__(response.status)
         self.response = response
+
+
+def client_address(request: web.Request) -> str:
+    """The browser's address: the connection's, or behind a proxy on a private network (Caddy,
+    an Ingress) the one the proxy saw, which it adds last to ``X-Forwarded-For`` (the entries
+    before it are the browser's to write, and are not believed)."""
+    peer = request.remote or ""
+    try:
+        behind_proxy = ipaddress.ip_address(peer).is_private
+    except ValueError:
+        behind_proxy = False
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if behind_proxy and forwarded:
+        return forwarded.split(",")[-1].strip()
+    return peer
 
 
 def _dumps(data: object) -> str:
