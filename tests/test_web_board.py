@@ -24,14 +24,14 @@ from bot.discord_bot.compose.post import (
     BoardPost,
     Button,
     Edit,
-    Link,
+    LinkButton,
     Message,
     OfferPost,
     Place,
     Post,
     Update,
 )
-from bot.discord_bot.web.links import SALT, LinkRefused, Links, derived_key
+from bot.discord_bot.web.links import SALT, Link, LinkRefused, Links, derived_key
 from bot.discord_bot.web.page import StaticFiles, shell
 from bot.discord_bot.web.routes import RateLimit, client_address
 from bot.engine import Game, Side, square_name
@@ -69,6 +69,8 @@ def test_a_link_expires() -> None:
     with pytest.raises(LinkRefused) as refused:
         Links(KEY, "https://x", max_age=-1).read(token)
     assert refused.value.kind == "expired"
+    # Still the bot's own: it says whose it was (their page is in their language).
+    assert refused.value.link == Link(3, 4, "p")
 
 
 def test_the_derived_key_is_the_same_everywhere_and_is_not_the_token() -> None:
@@ -188,10 +190,10 @@ def test_the_private_link_and_the_button_that_opens_it_inside_discord() -> None:
     answer = web.open_board("https://x/play/t", True, 7, activity=True)
     assert isinstance(answer, Answer) and answer.post.private
     link, inside = answer.post.controls
-    assert isinstance(link, Link) and link.url == "https://x/play/t"
+    assert isinstance(link, LinkButton) and link.url == "https://x/play/t"
     assert isinstance(inside, Button) and inside.custom_id == "tafl:g:7:activity"
     [only] = web.open_board("https://x/play/t", False, 7, activity=False).post.controls
-    assert isinstance(only, Link)
+    assert isinstance(only, LinkButton)
 
 
 def test_what_a_click_would_answer_goes_to_the_channel_for_a_web_action() -> None:

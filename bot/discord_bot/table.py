@@ -62,7 +62,7 @@ from .compose.post import (
     Direct,
     Edit,
     Image,
-    Link,
+    LinkButton,
     Message,
     Notice,
     OfferPost,
@@ -207,7 +207,7 @@ def select_option(option: Option) -> discord.SelectOption:
 
 def item_of(control: Control) -> discord.ui.Item[discord.ui.View]:
     """A control as discord.py's button or menu."""
-    if isinstance(control, Link):
+    if isinstance(control, LinkButton):
         return discord.ui.Button(
             label=clip(control.label, BUTTON_LABEL), url=control.url, emoji=control.emoji
         )

@@ -124,7 +124,7 @@ class Menu:
 
 
 @dataclass(frozen=True)
-class Link:
+class LinkButton:
     """A button that opens a web address (Discord's link button: no click reaches the bot)."""
 
     url: str
@@ -132,7 +132,7 @@ class Link:
     emoji: str | None = None
 
 
-Control = Button | Menu | Link
+Control = Button | Menu | LinkButton
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from .post import (
     Control,
     Delivery,
     Edit,
-    Link,
+    LinkButton,
     Message,
     OfferPost,
     Place,
@@ -338,7 +338,7 @@ def open_board(
         )
     else:
         words = lang.gettext("The board, live: you can watch the game as it is played.")
-    controls: list[Control] = [Link(url, lang.gettext("Open the board"), "🌐")]
+    controls: list[Control] = [LinkButton(url, lang.gettext("Open the board"), "🌐")]
     if activity:
         inside = GameAction(game_id, "activity").custom_id
         controls.append(Button(inside, lang.gettext("Play inside Discord"), Style.PRIMARY, "🎮"))

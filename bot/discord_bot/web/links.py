@@ -8,12 +8,13 @@ another person's or another game's, and it stops working after :data:`LINK_HOURS
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 from dataclasses import dataclass
 from typing import Literal
 
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadPayload, BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 LINK_HOURS = 12
 """How long a link opens its board."""
@@ -26,9 +27,11 @@ Role = Literal["p", "s"]
 class LinkRefused(Exception):
     """A token that opens nothing: ``kind`` says why (``forged``, ``expired``)."""
 
-    def __init__(self, kind: Literal["forged", "expired"]) -> None:
+    def __init__(self, kind: Literal["forged", "expired"], link: Link | None = None) -> None:
         super().__init__(kind)
         self.kind: Literal["forged", "expired"] = kind
+        self.link = link
+        """What an expired link opened (its holder's language is known), else ``None``."""
 
 
 @dataclass(frozen=True)
@@ -73,13 +76,26 @@ class Links:
         was changed), or is too old."""
         try:
             data = self._serializer.loads(token, max_age=self.max_age)
-        except SignatureExpired:
-            raise LinkRefused("expired") from None
+        except SignatureExpired as expired:
+            # Signed by this bot, only too old: what it opened can still be read.
+            opened = None
+            if expired.payload is not None:
+                with contextlib.suppress(BadPayload):
+                    opened = _link(self._serializer.load_payload(expired.payload))
+            raise LinkRefused("expired", opened) from None
         except BadSignature:
             raise LinkRefused("forged") from None
-        if not isinstance(data, dict):
+        found = _link(data)
+        if found is None:
             raise LinkRefused("forged")
-        game, user, role = data.get("g"), data.get("u"), data.get("r")
-        if not isinstance(game, int) or not isinstance(user, int) or role not in ("p", "s"):
-            raise LinkRefused("forged")
-        return Link(game, user, "p" if role == "p" else "s")
+        return found
+
+
+def _link(data: object) -> Link | None:
+    """The link a signed payload stands for (``None``: not one of ours)."""
+    if not isinstance(data, dict):
+        return None
+    game, user, role = data.get("g"), data.get("u"), data.get("r")
+    if not isinstance(game, int) or not isinstance(user, int) or role not in ("p", "s"):
+        return None
+    return Link(game, user, "p" if role == "p" else "s")

@@ -219,8 +219,12 @@ class WebBoard:
             data, status=status, headers={**SECURITY_HEADERS, **NO_STORE}, dumps=_dumps
         )
 
-    def _refused_link(self, request: web.Request, refused: LinkRefused) -> web.Response:
+    async def _refused_link(self, request: web.Request, refused: LinkRefused) -> web.Response:
+        """A link that opens nothing, said in its holder's language when the link still says
+        who they are (an expired one), else in the browser's."""
         lang = self._browser_language(request)
+        if refused.link is not None:
+            lang = await self._language(refused.link, None)
         title, text = words.link_page(refused.kind, lang=lang)
         status = 410 if refused.kind == "expired" else 403
         if request.path.startswith("/api/"):
@@ -248,7 +252,7 @@ class WebBoard:
             link = self._link(request)
             shown = await self.watch.show(link.game_id, link.user_id)
         except LinkRefused as refused:
-            return self._refused_link(request, refused)
+            return await self._refused_link(request, refused)
         except Refused:
             return self._page_of(request, "unknown", 404)
         except StorageError:  # the database out of reach: the page can be reloaded
@@ -294,7 +298,7 @@ class WebBoard:
             link = self._link(request)
             return self._json(await self._state(link))
         except LinkRefused as refused:
-            return self._refused_link(request, refused)
+            return await self._refused_link(request, refused)
         except Refused as refused:
             lang = self._browser_language(request)
             return self._error(words.refusal(refused.refusal, None, lang=lang), "unknown", 404)
@@ -308,7 +312,7 @@ class WebBoard:
             link = self._link(request)
             shown = await self.watch.show(link.game_id, link.user_id)
         except LinkRefused as refused:
-            return self._refused_link(request, refused)
+            return await self._refused_link(request, refused)
         except Refused as refused:
             lang = self._browser_language(request)
             return self._error(words.refusal(refused.refusal, None, lang=lang), "unknown", 404)
@@ -419,7 +423,7 @@ class WebBoard:
         except _Answer as answer:
             return answer.response
         except LinkRefused as refused:
-            return self._refused_link(request, refused)
+            return await self._refused_link(request, refused)
         except Refused as refused:
             link = self.links.read(request.match_info["token"])
             game = None
