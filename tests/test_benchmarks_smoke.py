@@ -148,6 +148,16 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"everything else on the machine (?:{NUMBER}%|n/a)",
         rf"fsync on .*: median {NUMBER} ms",
     ),
+    "web": (
+        rf"page shell: {NUMBER} bytes \({NUMBER} gzipped by a proxy\)",
+        rf"first load: {NUMBER} bytes gzipped in all",
+        rf"move round trip, POST to the other page's event, over 6 moves: median {NUMBER} ms, "
+        rf"p95 {NUMBER} ms \[target < 100 ms: (ok|MISSED)\]",
+        r"/tafl move -> its board, in turns over 5 moves each \(the bot serving 20 pages",
+        rf"a game no page watches: median {NUMBER} ms, p95 {NUMBER} ms",
+        rf"a game 20 pages watch: median {NUMBER} ms, p95 {NUMBER} ms",
+        rf"with the pages: x{NUMBER} \[target <= {NUMBER} ms: (ok|MISSED)\]",
+    ),
     "lobby": (
         *(
             pattern
@@ -181,7 +191,7 @@ if native.in_use():  # the fast core's figures beside the pure Python's (always 
         r"the fast core searches \d+ times as many nodes a second",
     )
     EXPECTED["analysis"] += (rf"python {NUMBER} s, fast core {NUMBER} s, x\d+",)
-TIMEOUT = {"bot_latency": 240.0, "scale": 180.0}
+TIMEOUT = {"bot_latency": 240.0, "scale": 180.0, "web": 180.0}
 """Generous limits: a smoke run takes seconds, but the machine may be loaded."""
 NEEDS_POSTGRES = {"scale", "lobby"}
 """Benchmarks given the session's PostgreSQL (``TAFL_TEST_POSTGRES_URL``), so that they skip,
