@@ -10,6 +10,7 @@ from discord.ext import commands
 from ..app.durations import TIME_MAX_LENGTH
 from ..app.players import Players, SettingsChange
 from ..compose import players as compose
+from ..compose.inputs import input_words
 from ..table import Table, choices
 
 
@@ -69,6 +70,7 @@ class ServerOptions(commands.Cog):
             lobby_times=lobby_times,
             organisers=None if organisers is None else organisers.id,
             language=language,
+            words=input_words(self.table.reader(interaction)),
         )
         shown = await self.players.change_settings(
             interaction.guild_id, change, may_manage=interaction.permissions.manage_guild
