@@ -40,7 +40,13 @@ parser knows no catalogue)."""
 
 @pytest.mark.parametrize(
     ("text", "seconds"),
-    [("ingen", None), ("Obegränsad", None), ("1t", 3600), ("24 timmar", 86400), ("3 dagar", 259200)],
+    [
+        ("ingen", None),
+        ("Obegränsad", None),
+        ("1t", 3600),
+        ("24 timmar", 86400),
+        ("3 dagar", 259200),
+    ],
 )
 def test_the_writers_language_is_read_beside_english(text: str, seconds: int | None) -> None:
     assert parse_move_time(text, SWEDISH) == seconds
