@@ -6,7 +6,13 @@ import pytest
 from refusals import refused
 
 from bot.discord_bot.app.durations import InputWords, parse_move_time
-from bot.discord_bot.app.players import parse_times, parse_variants
+from bot.discord_bot.app.players import (
+    SettingsChange,
+    changed_settings,
+    parse_times,
+    parse_variants,
+)
+from bot.storage import ServerSettings
 
 
 @pytest.mark.parametrize("text", ["none", "None", " off ", "0", "unlimited", "no limit", "no"])
@@ -73,3 +79,14 @@ def test_every_variant_or_time_in_the_writers_words() -> None:
     assert parse_times("1dag, 3d 1t", SWEDISH) == {86400, 259200, 3600}
     with refused("is not a variant"):
         parse_variants("alla")
+
+
+def test_a_servers_settings_are_changed_in_the_writers_words() -> None:
+    current = ServerSettings(1, default_move_seconds=86400, lobby_times=frozenset({86400}))
+    change = SettingsChange(time="ingen", lobby_times="alla", lobby_variants="alla")
+    updated = changed_settings(current, change, SWEDISH)
+    assert updated.default_move_seconds is None
+    assert updated.lobby_times == frozenset() and updated.lobby_variants == frozenset()
+    assert changed_settings(current, SettingsChange(time="2t"), SWEDISH).default_move_seconds == (
+        7200
+    )

@@ -92,9 +92,6 @@ class SettingsChange:
     language: str | None = None
     """The language the server's channels read (a shipped catalogue's code, ``en``), or
     :data:`SERVER_LANGUAGE`: the server's preferred locale again."""
-    words: InputWords = ENGLISH_WORDS
-    """The words of the language the options were typed in, besides English's (``ingen``,
-    ``1t``, ``alla``)."""
 
     @property
     def empty(self) -> bool:
@@ -190,10 +187,16 @@ class Players:
         return await self._settings.get(guild_id)
 
     async def change_settings(
-        self, guild_id: int, change: SettingsChange, *, may_manage: bool
+        self,
+        guild_id: int,
+        change: SettingsChange,
+        *,
+        may_manage: bool,
+        words: InputWords = ENGLISH_WORDS,
     ) -> SettingsShown:
         """Apply the options given: shown to anyone, changed only by members who may manage the
-        server (``may_manage``). A bad option is refused, saying what it takes."""
+        server (``may_manage``). A bad option is refused, saying what it takes. Times and
+        "all" are read in English or in the language they were typed in (``words``)."""
         current = await self._settings.get(guild_id)
         if change.empty:
             return SettingsShown(current, may_manage, changed=False)
@@ -202,7 +205,7 @@ class Players:
             raise Refused(MayNotManage())
         if change.language not in (None, SERVER_LANGUAGE, *self.languages):
             raise Refused(NotALanguage(str(change.language), self.languages))
-        updated = changed_settings(current, change)
+        updated = changed_settings(current, change, words)
         if updated != current:
             updated = await self._settings.save(updated)
         return SettingsShown(updated, may_change=True, changed=updated != current)
@@ -270,13 +273,16 @@ class Players:
         return Leaderboard(name, guild_id, tuple(entries), gate)
 
 
-def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerSettings:
-    """``current`` with the options of ``change`` applied (a bad one is refused)."""
+def changed_settings(
+    current: ServerSettings, change: SettingsChange, words: InputWords = ENGLISH_WORDS
+) -> ServerSettings:
+    """``current`` with the options of ``change`` applied (a bad one is refused; ``words``:
+    the typed words of the writer's language, besides English's)."""
     updated = current
     if change.threads is not None:
         updated = replace(updated, game_threads=change.threads)
     if change.time is not None:
-        updated = replace(updated, default_move_seconds=parse_move_time(change.time, change.words))
+        updated = replace(updated, default_move_seconds=parse_move_time(change.time, words))
     if change.rated_ai is not None:
         updated = replace(updated, rated_ai_games=change.rated_ai)
     if change.lobby is not None:
@@ -287,11 +293,9 @@ def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerS
     if change.lobby_anywhere:
         updated = replace(updated, lobby_channels=frozenset())
     if change.lobby_variants is not None:
-        updated = replace(
-            updated, lobby_variants=parse_variants(change.lobby_variants, change.words)
-        )
+        updated = replace(updated, lobby_variants=parse_variants(change.lobby_variants, words))
     if change.lobby_times is not None:
-        updated = replace(updated, lobby_times=parse_times(change.lobby_times, change.words))
+        updated = replace(updated, lobby_times=parse_times(change.lobby_times, words))
     if change.organisers is not None:
         # Naming the same role again takes it off.
         same = updated.tournament_role == change.organisers

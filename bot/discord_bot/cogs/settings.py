@@ -70,10 +70,12 @@ class ServerOptions(commands.Cog):
             lobby_times=lobby_times,
             organisers=None if organisers is None else organisers.id,
             language=language,
-            words=input_words(self.table.reader(interaction)),
         )
         shown = await self.players.change_settings(
-            interaction.guild_id, change, may_manage=interaction.permissions.manage_guild
+            interaction.guild_id,
+            change,
+            may_manage=interaction.permissions.manage_guild,
+            words=input_words(self.table.reader(interaction)),
         )
         await self.table.deliver(
             interaction, compose.settings_answer(shown, lang=self.table.reader(interaction))
