@@ -22,7 +22,7 @@ from bot.discord_bot.app.durations import (
     TimeOutOfRange,
     parse_move_time,
 )
-from bot.discord_bot.app.lobby import NameWhomToBlock
+from bot.discord_bot.app.lobby import LobbyOff, NameWhomToBlock
 from bot.discord_bot.app.players import NotAVariant, parse_times, parse_variants
 from bot.discord_bot.app.tournaments import (
     MinutesForArenas,
@@ -146,6 +146,9 @@ def test_the_refusals_name_options_as_the_readers_picker_does() -> None:
         "`rounds` is for Swiss events (a round robin plays everyone once)."
     )
     assert "(`/tafl block game:12`)" in refusal_words(NameWhomToBlock(), ENGLISH_LANGUAGE)
+    spanish = LANGUAGES.language("es")
+    assert f"{spanish.command('tafl settings')} sala:True`" in refusal_words(LobbyOff(), spanish)
+    assert "`/tafl settings lobby:True`" in refusal_words(LobbyOff(), ENGLISH_LANGUAGE)
 
 
 def test_every_option_a_sentence_names_is_a_commands_option() -> None:
@@ -154,7 +157,7 @@ def test_every_option_a_sentence_names_is_a_commands_option() -> None:
         for path in COMPOSE.glob("*.py")
         for name in re.findall(r"\.option\(\"(\w+)\"\)", path.read_text(encoding="utf-8"))
     }
-    assert {"rounds", "minutes", "round_time", "game"} <= named
+    assert {"rounds", "minutes", "round_time", "game", "lobby"} <= named
     template = catalogs.read(catalogs.TEMPLATE)
     options = {m.id for m in template if m.context == "option name"}
     assert named <= options

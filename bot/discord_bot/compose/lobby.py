@@ -653,8 +653,9 @@ def _(refusal: TimeNotListed, lang: Language = ENGLISH_LANGUAGE) -> str:
 def _(refusal: LobbyOff, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "This server has turned the lobby off, so games with other servers cannot be sought "
-        "here (a moderator can turn it on with `{settings} lobby:True`).",
+        "here (a moderator can turn it on with `{settings} {lobby}:True`).",
         settings=lang.command("tafl settings"),
+        lobby=lang.option("lobby"),
     )
 
 
