@@ -63,12 +63,14 @@ async def test_a_french_servers_tournament_round_reads_french(tmp_path: Path) ->
         try:
             await command(
                 fake, olga, channel, "create", root="tafl-tournament", name="Coupe d'hiver",
-                variant="brandubh", format="swiss", rounds=1,
+                variant="brandubh", format="swiss", rounds=1, time="2 jours",
             )  # fmt: skip
             announcement = await fake.wait_for_message(
                 channel, lambda m: bool(m.embeds) and "Coupe d'hiver" in m.text, timeout=WAIT
             )
-            assert "Brandubh système suisse · 1 ronde" in announcement.text, announcement.text
+            assert "Brandubh en système suisse · 1 ronde" in announcement.text, announcement.text
+            # The time was typed in French ("jours"), as the option's French description says.
+            assert "2 jours par coup" in announcement.text, announcement.text
             assert "Inscrivez-vous avec le bouton" in announcement.text
             for player in players:
                 joined = await command(
@@ -107,7 +109,7 @@ async def test_a_french_servers_tournament_round_reads_french(tmp_path: Path) ->
                 await resign.wait_callback(timeout=WAIT)
             final = await said(fake, channel, "est terminé. Classement final :")
             assert "🥇" in final.text
-            standings = await said(fake, channel, "Brandubh système suisse · classement final")
+            standings = await said(fake, channel, "Brandubh en système suisse · classement final")
             assert "Départages, dans l'ordre :" in standings.text, standings.text
             attachment_is_png(standings)
             assert standings.attachments[0].description is not None
@@ -198,11 +200,13 @@ async def test_a_german_servers_tournament_round_reads_german(tmp_path: Path) ->
             await command(
                 fake, olga, channel, "create", root="tafl-tournament", locale="de",
                 name="Herbstpokal", variant="brandubh", format="swiss", rounds=1, min_players=2,
+                time="3std",
             )  # fmt: skip
             announcement = await fake.wait_for_message(
                 channel, lambda m: bool(m.embeds) and "Herbstpokal" in m.text, timeout=WAIT
             )
-            assert "Brandubh Schweizer System · 1 Runde" in announcement.text, announcement.text
+            assert "Brandubh, Schweizer System · 1 Runde" in announcement.text, announcement.text
+            assert "3 Stunden pro Zug" in announcement.text, announcement.text
             for player in players:
                 joined = await command(
                     fake, player, channel, "join", root="tafl-tournament", locale="de", event=1
@@ -235,7 +239,7 @@ async def test_a_german_servers_tournament_round_reads_german(tmp_path: Path) ->
             )
             await resign.wait_callback(timeout=WAIT)
             await said(fake, channel, "ist vorbei. Endstand:")
-            standings = await said(fake, channel, "Brandubh Schweizer System · Endstand")
+            standings = await said(fake, channel, "Brandubh, Schweizer System · Endstand")
             assert "Feinwertungen, der Reihe nach:" in standings.text, standings.text
             attachment_is_png(standings)
             shots = os.environ.get("TAFL_TEST_SHOTS")
@@ -281,6 +285,33 @@ async def test_a_lobby_game_across_a_swedish_and_a_french_server_speaks_each_one
             assert "1 dag per drag, rankat." in swedish.text, swedish.text
             french = await said(fake, south_thread, "du lobby commence")
             assert "1 jour par coup, classée." in french.text, french.text
+        finally:
+            await bot.stop()
+        fake.assert_healthy()
+        check_log(bot)
+
+
+async def test_a_swedish_player_types_times_in_swedish(tmp_path: Path) -> None:
+    """A time typed as a Swedish player writes it (``2t``: two hours) is taken; a word that is
+    no time is refused with the Swedish words that work."""
+    async with FakeDiscord() as fake:
+        guild = fake.create_guild("Tafelklubben")
+        guild.locale = "sv-SE"
+        ann, bo = fake.create_user("ann", guild=guild), fake.create_user("bo", guild=guild)
+        channel = guild.channel("general")
+        bot = BotProcess(bot_env(fake, None, tmp_path), tmp_path / "bot.log")
+        await bot.start(fake, None)
+        try:
+            refused = await command(
+                fake, ann, channel, "challenge", locale="sv-SE", opponent=bo, time="snart"
+            )
+            assert refused == (
+                "'snart' är ingen tid: skriv den som `30s`, `10m`, `24t` eller `3d`, eller "
+                "`ingen` för ingen gräns."
+            ), refused
+            await command(fake, ann, channel, "challenge", locale="sv-SE", opponent=bo, time="2t")
+            challenge = await said(fake, channel, "2 timmar per drag")
+            assert bo.mention in challenge.text, challenge.text
         finally:
             await bot.stop()
         fake.assert_healthy()

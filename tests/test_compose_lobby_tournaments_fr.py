@@ -67,7 +67,7 @@ def test_a_tournaments_announcement_and_round_read_french() -> None:
     card = tournaments.announcement_card(event(), 1, lang=FR)
     assert [f.name for f in card.fields] == ["Début", "Joueurs", "Organisateur"]
     assert card.description == (
-        "Brandubh système suisse · 3 rondes · une partie par appariement · "
+        "Brandubh en système suisse · 3 rondes · une partie par appariement · "
         "1 heure par coup · classée"
     )
     assert card.footer is not None and card.footer.startswith("Inscrivez-vous avec le bouton")
@@ -117,7 +117,7 @@ def test_the_lobby_reads_french() -> None:
     assert isinstance(answer, Answer)
     text = answer.post.content or ""
     assert text.startswith(
-        "Recherche d'une partie de **Copenhagen Hnefatafl** sur tous les serveurs : "
+        "Recherche d'une partie de **Hnefatafl de Copenhague** sur tous les serveurs : "
         "1 jour par coup, classée, contre des joueurs à ±"
     )
     assert "2 autres joueurs que vous pouvez affronter la cherchent" in text

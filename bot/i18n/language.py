@@ -326,6 +326,13 @@ class Language:
         défier``), for sentences that tell them what to type."""
         return "/" + " ".join(self.pgettext(COMMAND_NAME, word) for word in path.split())
 
+    def option(self, name: str) -> str:
+        """A command's option as this reader's Discord picker names it (``rounds`` →
+        ``rondes``), for sentences that tell them what to fill in. Discord takes one name per
+        option's English name and language (the catalogue's ``option name`` entry, shared by
+        every command that has the option), so the command need not be named."""
+        return self.translated(OPTION_NAME, name) or name
+
     @staticmethod
     def _fill(text: str, english: str, values: Mapping[str, object]) -> str:
         # A translation that names a placeholder the code does not give (the catalogue

@@ -168,6 +168,11 @@ class CrosstableWords:
     page: str
     played_sides: str
     pending_sides: str
+    attacker_mark: str
+    """The letter after a cell's opponent in the text form when the player had the attackers
+    (``a``; the legend, ``played_sides`` and ``pending_sides``, spells it out)."""
+    defender_mark: str
+    """The same for the defenders (``d``)."""
     streak_short: str
     left_note: str = "{0}: {1}"
     """A player who no longer plays, under the table: their name and why (French puts a space
@@ -1119,12 +1124,21 @@ def _text_cell(view: CrosstableView, cell: Cell | None) -> str:
     if view.format == "swiss":
         if cell.kind == "bye":
             return f"{view.words.bye} {result}"
-        side = {"attackers": "a", "defenders": "d", None: " "}[cell.side]
+        side = _side_mark(view.words, cell.side) or " "
         opponent = "" if cell.opponent is None else str(cell.opponent)
         return f"{opponent}{side} {result}".rstrip()
     if view.format == "round_robin" and cell.side is not None:
-        return f"{cell.side[0]}{result}"
+        return f"{_side_mark(view.words, cell.side)}{result}"
     return result
+
+
+def _side_mark(words: CrosstableWords, side: SidePlayed | None) -> str:
+    """The letter of the side a cell's player had, in the caller's words ("" for none)."""
+    if side == "attackers":
+        return words.attacker_mark
+    if side == "defenders":
+        return words.defender_mark
+    return ""
 
 
 def _markdown(text: str) -> str:

@@ -32,10 +32,11 @@ EntryBar = Literal[
 
 class EntryRefused(StorageError):
     """A player may not join an event: ``why`` says which rule (``left_reason``: why a player
-    who left did); the message says it for the logs."""
+    who left did). Data only, no sentence: the composition words it for the player, in their
+    language (the logs show the rule's name)."""
 
-    def __init__(self, message: str, why: EntryBar, left_reason: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, why: EntryBar, left_reason: str | None = None) -> None:
+        super().__init__(why if left_reason is None else f"{why} ({left_reason})")
         self.why: EntryBar = why
         self.left_reason = left_reason
 
@@ -344,32 +345,20 @@ class TournamentStore:
         async with self._db.transaction() as connection:
             event = await _fetch_event(connection, event_id, lock=True)
             if event.status not in ("signup", "running", "paused"):
-                raise EntryRefused(f"**{event.name}** is over.", "over")
+                raise EntryRefused("over")
             if event.status != "signup" and event.spec.format == "round_robin":
-                raise EntryRefused(
-                    f"**{event.name}** has begun: a round robin takes no late entry.",
-                    "no late entry",
-                )
+                raise EntryRefused("no late entry")
             if (
                 event.status != "signup"
                 and event.spec.format == "swiss"
                 and event.round >= (event.spec.rounds or 1)
             ):
-                raise EntryRefused(
-                    f"**{event.name}** is playing its last round: there is no round left to join.",
-                    "last round",
-                )
+                raise EntryRefused("last round")
             floor, ceiling = event.spec.rating_floor, event.spec.rating_ceiling
             if floor is not None and rating < floor:
-                raise EntryRefused(
-                    f"**{event.name}** is for players rated {floor} or more; you are {rating:.0f}.",
-                    "below floor",
-                )
+                raise EntryRefused("below floor")
             if ceiling is not None and rating > ceiling:
-                raise EntryRefused(
-                    f"**{event.name}** is for players rated up to {ceiling}; you are {rating:.0f}.",
-                    "above ceiling",
-                )
+                raise EntryRefused("above ceiling")
             who = await player_id(connection, player, now)
             existing = await connection.fetch_one(
                 "SELECT left_reason FROM tournament_entrants WHERE tournament_id = ?"
@@ -378,12 +367,8 @@ class TournamentStore:
             )
             if existing is not None:
                 if existing["left_reason"] is None:
-                    raise EntryRefused(f"You are already in **{event.name}**.", "already in")
-                raise EntryRefused(
-                    f"You left **{event.name}** ({existing['left_reason']}) and cannot join again.",
-                    "left",
-                    existing["left_reason"],
-                )
+                    raise EntryRefused("already in")
+                raise EntryRefused("left", existing["left_reason"])
             joined_round = event.round if event.status != "signup" else 0
             await connection.execute(
                 "INSERT INTO tournament_entrants (tournament_id, player_id, seed_rating,"

@@ -33,7 +33,7 @@ from bot.storage import (
 )
 from bot.storage.tournaments import TournamentStore
 
-from .durations import parse_move_time
+from .durations import ENGLISH_WORDS, InputWords, parse_move_time
 from .errors import Refusal, Refused
 from .games import GameHub, LiveGame, pick_sides, rematch_sides
 
@@ -314,18 +314,21 @@ class ChallengeService:
         variant: str = "tablut",
         side: str = "random",
         time: str | None = None,
+        words: InputWords = ENGLISH_WORDS,
     ) -> ChallengePosted:
         """Challenge a member to a game that only they can accept. Refused, with what to do
         instead: oneself, a bot, a busy channel that cannot give the game a thread, a time
-        that is not one, too soon after one's last challenge, or one challenge too many to the
-        same member."""
+        that is not one (in English or in the challenger's language, ``words``), too soon
+        after one's last challenge, or one challenge too many to the same member."""
         if opponent.user_id == challenger.user_id:
             raise Refused(ChallengeYourself())
         if opponent_is_bot:
             raise Refused(ChallengeABot())
         settings = await self._settings.get(where.guild_id or 0)
         in_thread = self._wants_thread(where, where.channel_id, settings)
-        move_seconds = settings.default_move_seconds if time is None else parse_move_time(time)
+        move_seconds = (
+            settings.default_move_seconds if time is None else parse_move_time(time, words)
+        )
         # The cooldown against challenge spam counts challenges actually posted, so a mistake
         # (yourself, a bot, a busy channel, a bad time) can be corrected at once; nor does it
         # count those declined or cancelled at once (see seconds_since_last).

@@ -27,7 +27,7 @@ from bot.storage import (
     SettingsStore,
 )
 
-from .durations import LOBBY_MOVE_SECONDS, parse_move_time
+from .durations import ENGLISH_WORDS, LOBBY_MOVE_SECONDS, InputWords, parse_move_time
 from .errors import Refusal, Refused
 
 
@@ -187,10 +187,16 @@ class Players:
         return await self._settings.get(guild_id)
 
     async def change_settings(
-        self, guild_id: int, change: SettingsChange, *, may_manage: bool
+        self,
+        guild_id: int,
+        change: SettingsChange,
+        *,
+        may_manage: bool,
+        words: InputWords = ENGLISH_WORDS,
     ) -> SettingsShown:
         """Apply the options given: shown to anyone, changed only by members who may manage the
-        server (``may_manage``). A bad option is refused, saying what it takes."""
+        server (``may_manage``). A bad option is refused, saying what it takes. Times and
+        "all" are read in English or in the language they were typed in (``words``)."""
         current = await self._settings.get(guild_id)
         if change.empty:
             return SettingsShown(current, may_manage, changed=False)
@@ -199,7 +205,7 @@ class Players:
             raise Refused(MayNotManage())
         if change.language not in (None, SERVER_LANGUAGE, *self.languages):
             raise Refused(NotALanguage(str(change.language), self.languages))
-        updated = changed_settings(current, change)
+        updated = changed_settings(current, change, words)
         if updated != current:
             updated = await self._settings.save(updated)
         return SettingsShown(updated, may_change=True, changed=updated != current)
@@ -267,13 +273,16 @@ class Players:
         return Leaderboard(name, guild_id, tuple(entries), gate)
 
 
-def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerSettings:
-    """``current`` with the options of ``change`` applied (a bad one is refused)."""
+def changed_settings(
+    current: ServerSettings, change: SettingsChange, words: InputWords = ENGLISH_WORDS
+) -> ServerSettings:
+    """``current`` with the options of ``change`` applied (a bad one is refused; ``words``:
+    the typed words of the writer's language, besides English's)."""
     updated = current
     if change.threads is not None:
         updated = replace(updated, game_threads=change.threads)
     if change.time is not None:
-        updated = replace(updated, default_move_seconds=parse_move_time(change.time))
+        updated = replace(updated, default_move_seconds=parse_move_time(change.time, words))
     if change.rated_ai is not None:
         updated = replace(updated, rated_ai_games=change.rated_ai)
     if change.lobby is not None:
@@ -284,9 +293,9 @@ def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerS
     if change.lobby_anywhere:
         updated = replace(updated, lobby_channels=frozenset())
     if change.lobby_variants is not None:
-        updated = replace(updated, lobby_variants=parse_variants(change.lobby_variants))
+        updated = replace(updated, lobby_variants=parse_variants(change.lobby_variants, words))
     if change.lobby_times is not None:
-        updated = replace(updated, lobby_times=parse_times(change.lobby_times))
+        updated = replace(updated, lobby_times=parse_times(change.lobby_times, words))
     if change.organisers is not None:
         # Naming the same role again takes it off.
         same = updated.tournament_role == change.organisers
@@ -297,26 +306,27 @@ def changed_settings(current: ServerSettings, change: SettingsChange) -> ServerS
     return updated
 
 
-def parse_variants(text: str) -> frozenset[str]:
-    """Variant names separated by spaces or commas (``all``: every variant); one it does not
-    know is refused (:class:`NotAVariant`)."""
-    words = text.replace(",", " ").lower().split()
-    if words == ["all"]:
+def parse_variants(text: str, every: InputWords = ENGLISH_WORDS) -> frozenset[str]:
+    """Variant names separated by spaces or commas (``all``, or the writer's language's word
+    for it in ``every``: every variant); one it does not know is refused
+    (:class:`NotAVariant`)."""
+    if every.means_every(text):
         return frozenset()
+    words = text.replace(",", " ").lower().split()
     unknown = [word for word in words if word not in VARIANTS]
     if unknown or not words:
         raise Refused(NotAVariant(unknown[0] if unknown else text, tuple(VARIANTS)))
     return frozenset(words)
 
 
-def parse_times(text: str) -> frozenset[int]:
-    """Times per move separated by spaces or commas (``all``: every one the lobby offers)."""
-    words = text.replace(",", " ").lower().split()
-    if words == ["all"]:
+def parse_times(text: str, words: InputWords = ENGLISH_WORDS) -> frozenset[int]:
+    """Times per move separated by spaces or commas (``all``, or the writer's language's word
+    for it in ``words``: every one the lobby offers)."""
+    if words.means_every(text):
         return frozenset()
     times = set()
-    for word in words:
-        seconds = parse_move_time(word)
+    for word in text.replace(",", " ").lower().split():
+        seconds = parse_move_time(word, words)
         if seconds not in LOBBY_MOVE_SECONDS:
             raise Refused(NotALobbyTime(word, tuple(sorted(LOBBY_MOVE_SECONDS))))
         times.add(seconds)

@@ -44,7 +44,7 @@ from bot.storage.tournaments import Status as Status
 from bot.storage.tournaments import StoredPairing as StoredPairing
 from bot.storage.tournaments import Tournament as Tournament
 
-from .durations import parse_move_time
+from .durations import ENGLISH_WORDS, InputWords, parse_move_time
 from .errors import Refusal, Refused
 from .games import Ended, GameHub, LiveGame
 from .records import RESULT_TAGS, otn_record
@@ -351,8 +351,8 @@ def decided_by_organiser(pairing: StoredPairing) -> bool:
     return pairing.decided in ("forfeit", "adjudicated") and pairing.second is not None
 
 
-def _duration(text: str | None, default: int | None) -> int | None:
-    return default if text is None else parse_move_time(text)
+def _duration(text: str | None, default: int | None, words: InputWords) -> int | None:
+    return default if text is None else parse_move_time(text, words)
 
 
 # ---------------------------------------------------------------------- refusals
@@ -888,22 +888,24 @@ class TournamentService:
         floor: int | None = None,
         ceiling: int | None = None,
         min_players: int | None = None,
+        words: InputWords = ENGLISH_WORDS,
     ) -> Tournament:
         """Store a new event announced in ``channel_id`` (a text channel: its games are played
-        in threads of it), its options checked."""
+        in threads of it), its options checked (times in English or in the organiser's
+        language, ``words``)."""
         if floor is not None and ceiling is not None and floor > ceiling:
             raise Refused(FloorAboveCeiling(floor, ceiling))
         if not text_channel:
             raise Refused(NotATextChannel())
-        move_seconds = _duration(time, 86400)
-        round_seconds = _duration(round_time, None)
+        move_seconds = _duration(time, 86400, words)
+        round_seconds = _duration(round_time, None, words)
         if rounds is not None and format != "swiss":
             raise Refused(RoundsForSwiss())
         if minutes is not None and format != "arena":
             raise Refused(MinutesForArenas())
         if round_seconds is not None and move_seconds is not None and round_seconds < move_seconds:
             raise Refused(RoundShorterThanMove(round_seconds, move_seconds))
-        delay = _duration(starts_in, 3600) or 0
+        delay = _duration(starts_in, 3600, words) or 0
         kind: Format = (
             "round_robin" if format == "round_robin" else "arena" if format == "arena" else "swiss"
         )

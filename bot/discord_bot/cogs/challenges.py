@@ -26,6 +26,7 @@ from ..compose import challenges as compose
 from ..compose.board import Rematch
 from ..compose.challenges import ChallengeAnswer
 from ..compose.help import VARIANTS
+from ..compose.inputs import input_words
 from ..table import Table, choices, open_thread, participant_of, where_of
 
 Show = Callable[[LiveGame, Sequence[str]], Awaitable[None]]
@@ -101,6 +102,7 @@ class Challenges(commands.Cog):
             variant=variant,
             side=side,
             time=time,
+            words=input_words(self.table.reader(interaction)),
         )
         # Posted in the channel, for the person challenged: in the channel's language.
         lang = await self.table.interaction_language(interaction)

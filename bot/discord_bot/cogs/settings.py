@@ -10,6 +10,7 @@ from discord.ext import commands
 from ..app.durations import TIME_MAX_LENGTH
 from ..app.players import Players, SettingsChange
 from ..compose import players as compose
+from ..compose.inputs import input_words
 from ..table import Table, choices
 
 
@@ -71,7 +72,10 @@ class ServerOptions(commands.Cog):
             language=language,
         )
         shown = await self.players.change_settings(
-            interaction.guild_id, change, may_manage=interaction.permissions.manage_guild
+            interaction.guild_id,
+            change,
+            may_manage=interaction.permissions.manage_guild,
+            words=input_words(self.table.reader(interaction)),
         )
         await self.table.deliver(
             interaction, compose.settings_answer(shown, lang=self.table.reader(interaction))

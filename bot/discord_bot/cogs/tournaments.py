@@ -30,6 +30,7 @@ from ..app.tournaments import (
 )
 from ..choices import VARIANT_CHOICES
 from ..compose import tournaments as words
+from ..compose.inputs import input_words
 from ..compose.tournaments import ConfirmLeave, EventButton
 from ..table import Table, participant_of
 
@@ -177,6 +178,7 @@ class Tournaments(commands.Cog):
             floor=floor,
             ceiling=ceiling,
             min_players=min_players,
+            words=input_words(self.table.reader(interaction)),
         )
         lang = await self.table.interaction_language(interaction)
         sent = await self.table.answered(interaction, words.announcement(event, 0, lang=lang))

@@ -40,7 +40,7 @@ from ..app.challenges import (
     RematchOffered,
     RematchStarted,
 )
-from ..app.durations import NO_LIMIT_HINT, NotATime, TimeOutOfRange
+from ..app.durations import NotATime, TimeOutOfRange
 from .board import (
     ai_strength,
     duration_words,
@@ -51,6 +51,7 @@ from .board import (
 )
 from .board import mention as board_mention
 from .errors import refusal_words
+from .inputs import time_examples, typed_words
 from .post import Answer, Button, Choice, Control, Edit, Place, Post, Style, Update
 
 # ---------------------------------------------------------------------------- controls
@@ -98,7 +99,7 @@ LEVELS = tuple(
     for level, description in describe_levels().items()
 )
 """The AI's levels, as /tafl play offers them."""
-TIME_OPTION = f"Time per move, like 10m, 24h or 3d; {NO_LIMIT_HINT} (else the server's default)"
+TIME_OPTION = "Time per move, like 10m, 24h or 3d; 'none' for no limit (else the server's default)"
 """What /tafl challenge's time option asks for."""
 
 # ---------------------------------------------------------------------------- words
@@ -514,15 +515,19 @@ def _(refusal: MayNotOpenThreads, lang: Language = ENGLISH_LANGUAGE) -> str:
 @refusal_words.register
 def _(refusal: NotATime, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
-        "{text} is not a time: write it like `30s`, `10m`, `24h` or `3d`, or `none` for no limit.",
+        "{text} is not a time: write it like `{seconds}`, `{minutes}`, `{hours}` or `{days}`, or "
+        "`{none}` for no limit.",
         text=repr(refusal.text),
+        **time_examples(lang),
     )
 
 
 @refusal_words.register
 def _(refusal: TimeOutOfRange, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
-        "Time per move must be between {shortest} seconds and {longest} (or `none` for no limit).",
+        "Time per move must be between {shortest} seconds and {longest} "
+        "(or `{none}` for no limit).",
+        none=typed_words(lang)["none"],
         shortest=lang.number(refusal.shortest),
         longest=duration_words(refusal.longest, lang=lang),
     )

@@ -21,7 +21,6 @@ from bot.storage import PlayerPreferences
 from ...i18n.language import (
     COMMAND_DESCRIPTION,
     ENGLISH_LANGUAGE,
-    OPTION_NAME,
     Language,
 )
 from .board import level_words, look_of, variant_title
@@ -30,11 +29,6 @@ from .post import Answer, Card, Choice, Field, Picture, Post
 
 VARIANTS = tuple(Choice(rules.title, rules.name) for rules in RULESETS.values())
 """The variants, as a command's option offers them."""
-
-
-def option(name: str, *, lang: Language) -> str:
-    """A command option's name as the reader's picker shows it (``opponent`` → ``adversaire``)."""
-    return lang.translated(OPTION_NAME, name) or name
 
 
 def engine_messages() -> list[Message]:
@@ -209,9 +203,9 @@ def help_start(*, lang: Language) -> str:
         "**4.** To get better: `{analyze}` reviews your last game, and `{puzzle}` gives you "
         "a position to win.",
         challenge=lang.command("tafl challenge"),
-        opponent=option("opponent", lang=lang),
+        opponent=lang.option("opponent"),
         play=lang.command("tafl play"),
-        level=option("level", lang=lang),
+        level=lang.option("level"),
         move=lang.command("tafl move"),
         rules=lang.command("tafl rules"),
         analyze=lang.command("tafl analyze"),
@@ -290,8 +284,8 @@ def rules_answer(variant: str, preferences: PlayerPreferences, *, lang: Language
                 "or `{play} {variant}:{title}` to play the AI. Then move with "
                 "`{move}` or the Move button under the board.",
                 challenge=lang.command("tafl challenge"),
-                opponent=option("opponent", lang=lang),
-                variant=option("variant", lang=lang),
+                opponent=lang.option("opponent"),
+                variant=lang.option("variant"),
                 title=title,
                 play=lang.command("tafl play"),
                 move=lang.command("tafl move"),

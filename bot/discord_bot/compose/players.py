@@ -20,7 +20,6 @@ from ...i18n.language import (
     autonym,
     shipped_codes,
 )
-from ..app.durations import NO_LIMIT_HINT
 from ..app.players import (
     SERVER_LANGUAGE,
     Leaderboard,
@@ -41,6 +40,7 @@ from .board import (
     variant_title,
 )
 from .errors import refusal_words
+from .inputs import typed_words
 from .post import Answer, Card, Choice, Field, Post
 
 # ---------------------------------------------------------------------------- options
@@ -49,7 +49,7 @@ THEMES_OFFERED = tuple(Choice(theme.title, name) for name, theme in THEMES.items
 """The board themes, as /tafl preferences offers them."""
 FLIP_OPTION = f"Turn boards to your side of the table when you play the {TOP_SIDE.value}"
 """What /tafl preferences' flip option does."""
-SETTINGS_TIME_OPTION = f"Default time per move for challenges, like 24h or 3d; {NO_LIMIT_HINT}"
+SETTINGS_TIME_OPTION = "Default time per move for challenges, like 24h or 3d; 'none' for no limit"
 """What /tafl settings' time option asks for."""
 SCOPES = (Choice("This server", "server"), Choice("Everywhere", "global"))
 """Where /tafl leaderboard looks."""
@@ -395,8 +395,9 @@ def _(refusal: MayNotManage, lang: Language = ENGLISH_LANGUAGE) -> str:
 @refusal_words.register
 def _(refusal: NotAVariant, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
-        "{text} is not a variant: write names from {names}, or 'all'.",
+        "{text} is not a variant: write names from {names}, or '{all}'.",
         text=repr(refusal.text),
+        all=typed_words(lang)["all"],
         names=", ".join(refusal.variants),
     )
 

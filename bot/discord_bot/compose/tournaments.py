@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot import tournament as logic
-from bot.engine import get_variant
 from bot.render.crosstable import (
     Cell,
     CrosstableView,
@@ -21,7 +20,7 @@ from bot.render.crosstable import (
     Tiebreak,
     format_points,
 )
-from bot.storage.tournaments import Details, LogEntry
+from bot.storage.tournaments import Details, LogEntry, TournamentSpec
 
 from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.tournaments import (
@@ -71,7 +70,7 @@ from ..app.tournaments import (
     Verdict,
     decided_by_organiser,
 )
-from .board import duration_words, plain_name
+from .board import duration_words, plain_name, variant_title
 from .errors import refusal_words
 from .lobby import rated_word, time_words
 from .post import (
@@ -179,6 +178,17 @@ def format_words(format: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     }[format]
 
 
+def event_kind(spec: TournamentSpec, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """An event's rules and format in one phrase, ordered as the reader's language orders them:
+    ``Brandubh Swiss``, ``Brandubh round robin``, ``Brandubh arena``."""
+    variant = variant_title(spec.variant, lang)
+    if spec.format == "round_robin":
+        return lang.pgettext("event kind", "{variant} round robin", variant=variant)
+    if spec.format == "arena":
+        return lang.pgettext("event kind", "{variant} arena", variant=variant)
+    return lang.pgettext("event kind", "{variant} Swiss", variant=variant)
+
+
 def out_mark(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     """The mark of a player who is no longer paired, after their name in the standings'
     text: `` (out)``."""
@@ -190,6 +200,12 @@ def crosstable_words(lang: Language = ENGLISH_LANGUAGE) -> CrosstableWords:
     """Every word the crosstable image (and its text form) shows besides names and numbers,
     in ``lang``, made once per language (the renderer fills the numbers of ``round``,
     ``matches`` and ``page`` in by position)."""
+    marks = {
+        # Translators: one letter, after an opponent's number in the text crosstable, for a
+        # game the player played with the attackers (the next string: with the defenders).
+        "attacker": lang.pgettext("crosstable side", "a"),
+        "defender": lang.pgettext("crosstable side", "d"),
+    }
     return CrosstableWords(
         rank=lang.pgettext("crosstable", "#"),
         number=lang.pgettext("crosstable", "No"),
@@ -211,8 +227,14 @@ def crosstable_words(lang: Language = ENGLISH_LANGUAGE) -> CrosstableWords:
         .replace("{first}", "{0}")
         .replace("{last}", "{1}")
         .replace("{rows}", "{2}"),
-        played_sides=lang.pgettext("crosstable", "a/d: played attackers/defenders"),
-        pending_sides=lang.pgettext("crosstable", "a/d before a result: attackers/defenders"),
+        played_sides=lang.pgettext(
+            "crosstable", "{attacker}/{defender}: played attackers/defenders", **marks
+        ),
+        pending_sides=lang.pgettext(
+            "crosstable", "{attacker}/{defender} before a result: attackers/defenders", **marks
+        ),
+        attacker_mark=marks["attacker"],
+        defender_mark=marks["defender"],
         streak_short=lang.pgettext("crosstable", "streak"),
         left_note=lang.pgettext("crosstable", "{player}: {why}")
         .replace("{player}", "{0}")
@@ -434,7 +456,7 @@ def _status_line(kind: str, data: Details, *, lang: Language) -> str:
 def describe_event(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """An event's options in one paragraph."""
     spec = event.spec
-    parts = [f"{get_variant(spec.variant).title} {format_words(spec.format, lang=lang)}"]
+    parts = [event_kind(spec, lang=lang)]
     if spec.format == "swiss":
         parts.append(lang.ngettext("{count} round", "{count} rounds", spec.rounds or 0))
     if spec.format == "arena" and spec.arena_seconds:
@@ -507,7 +529,7 @@ def organisers_result(pairing: StoredPairing, *, lang: Language = ENGLISH_LANGUA
 def standings_subtitle(event: Tournament, after: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Where the standings stand: ``Brandubh Swiss · after round 2 of 3`` (``after``: the last
     round counted; the round under way, if any, is not)."""
-    words = f"{get_variant(event.spec.variant).title} {format_words(event.spec.format, lang=lang)}"
+    words = event_kind(event.spec, lang=lang)
     if event.status == "finished":
         return words + " · " + lang.pgettext("standings", "final")
     if event.spec.format == "arena":
@@ -1317,19 +1339,27 @@ def _(refusal: NotATextChannel, lang: Language = ENGLISH_LANGUAGE) -> str:
 
 @refusal_words.register
 def _(refusal: RoundsForSwiss, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return lang.gettext("`rounds` is for Swiss events (a round robin plays everyone once).")
+    return lang.gettext(
+        "`{rounds}` is for Swiss events (a round robin plays everyone once).",
+        rounds=lang.option("rounds"),
+    )
 
 
 @refusal_words.register
 def _(refusal: MinutesForArenas, lang: Language = ENGLISH_LANGUAGE) -> str:
-    return lang.gettext("`minutes` is for arenas: a Swiss has `rounds`.")
+    return lang.gettext(
+        "`{minutes}` is for arenas: a Swiss has `{rounds}`.",
+        minutes=lang.option("minutes"),
+        rounds=lang.option("rounds"),
+    )
 
 
 @refusal_words.register
 def _(refusal: RoundShorterThanMove, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
-        "A round of {round} is shorter than one move's {move}: give `round_time` several "
+        "A round of {round} is shorter than one move's {move}: give `{round_time}` several "
         "moves' time.",
+        round_time=lang.option("round_time"),
         round=duration_words(refusal.round_seconds, lang=lang),
         move=duration_words(refusal.move_seconds, lang=lang),
     )
