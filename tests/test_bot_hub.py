@@ -64,7 +64,7 @@ async def test_turn_and_membership_errors_are_specific(tmp_path: Path) -> None:
         await hub.play(CHANNEL, BO, "d3-c3")
     with refused("not playing in this game"):
         await hub.play(CHANNEL, Participant.user(3, "Cy"), "d1-c1")
-    with refused("Illegal move: 'd1-d3': d2 blocks the path"):
+    with refused("Illegal move: `d1-d3`: d2 blocks the path"):
         await hub.play(CHANNEL, ANN, "d1-d3")
     with refused("no game in this channel"):
         await hub.play(CHANNEL + 1, ANN, "d1-c1")

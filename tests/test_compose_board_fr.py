@@ -189,7 +189,16 @@ def test_the_rules_reasons_read_as_the_engine_says_them_in_english_and_in_french
             seen.add(refusal.kind)
             assert refusal.kind in board.RULES_WORDS, refusal
             english = refusal_words(refusal)
-            assert english == f"Illegal move: {refusal.reason}"  # the engine's words, as before
+            # The engine's words, what the player typed shown as code rather than in Python's quotes
+            typed = dict(refusal.values)
+            expected = refusal.reason
+            for name in ("move", "square"):
+                if name in typed and repr(typed[name]) in expected:
+                    expected = expected.replace(repr(typed[name]), f"`{typed[name]}`")
+            assert english == f"Illegal move: {expected}"
+            assert all(
+                repr(typed[name]) not in english for name in ("move", "square") if name in typed
+            )
             french = refusal_words(refusal, FR)
             assert french.startswith("Coup interdit : ") and "there is" not in french, french
     assert len(seen) >= 8, seen
@@ -201,7 +210,7 @@ def test_the_rules_reasons_read_as_the_engine_says_them_in_english_and_in_french
     except TaflError as error:
         gone = IllegalMove(str(error), error.kind, error.values)
     assert gone is not None
-    assert refusal_words(gone) == f"Illegal move: {gone.reason}"
+    assert refusal_words(gone) == "Illegal move: `d7-d6`: " + gone.reason.split(": ", 1)[1]
     assert "la partie est terminée (les défenseurs ont gagné : fuite du roi)" in refusal_words(
         gone, FR
     )

@@ -311,7 +311,7 @@ class Game:
                         f"{text!r}: none of the {self.turn.value}' pieces can move to {name}"
                     ),
                     "none can reach",
-                    move=repr(text),
+                    move=text,
                     side=self.turn.value,
                     square=name,
                 )
@@ -322,7 +322,7 @@ class Game:
                     "say which, e.g. " + candidates[0].text(self.size)
                 ),
                 "ambiguous",
-                move=repr(text),
+                move=text,
                 count=len(candidates),
                 square=name,
                 options=options,
@@ -333,7 +333,7 @@ class Game:
                 f"{text!r} is not a move: write it like 'e1-e4' (from a square to a square)"
             ),
             "not a move",
-            move=repr(text),
+            move=text,
         )
 
     def play(self, move: str | Move) -> MoveResult:
@@ -461,10 +461,10 @@ class Game:
         ending = outcome.termination.value
         if outcome.winner is None:
             error = GameOverError(f"{text!r}: the game is over (drawn by {ending})")
-            return because(error, "game drawn", move=repr(text), ending=ending)
+            return because(error, "game drawn", move=text, ending=ending)
         side = outcome.winner.value
         error = GameOverError(f"{text!r}: the game is over (the {side} won: {ending})")
-        return because(error, "game won", move=repr(text), side=side, ending=ending)
+        return because(error, "game won", move=text, side=side, ending=ending)
 
     def _square(self, name: str, text: str) -> Square:
         try:
@@ -473,7 +473,7 @@ class Game:
             raise because(
                 MoveParseError(f"{text!r}: {error}"),
                 f"move: {error.kind}",
-                move=repr(text),
+                move=text,
                 **dict(error.values),
             ) from None
 
@@ -486,7 +486,7 @@ class Game:
             raise because(
                 IllegalMoveError(f"{text!r}: that square is off the board"),
                 "off the board",
-                move=repr(text),
+                move=text,
             )
         if self._board.is_legal(move.origin << MOVE_SHIFT | move.target):
             return  # the reasons below are only worked out for illegal moves
@@ -501,7 +501,7 @@ class Game:
             raise because(
                 IllegalMoveError(f"{text!r}: there is no piece on {origin_name}"),
                 "no piece",
-                move=repr(text),
+                move=text,
                 square=origin_name,
             )
         if Piece(piece).side is not self.turn:
@@ -511,7 +511,7 @@ class Game:
                     f"{self.turn.other.value}; it is the {self.turn.value}' turn"
                 ),
                 "not yours",
-                move=repr(text),
+                move=text,
                 square=origin_name,
                 other=self.turn.other.value,
                 side=self.turn.value,
@@ -520,7 +520,7 @@ class Game:
             raise because(
                 IllegalMoveError(f"{text!r}: the piece must move to another square"),
                 "same square",
-                move=repr(text),
+                move=text,
             )
         (r1, f1), (r2, f2) = divmod(move.origin, n), divmod(move.target, n)
         if r1 != r2 and f1 != f2:
@@ -530,7 +530,7 @@ class Game:
                     f"{origin_name} and {target_name} share neither"
                 ),
                 "not straight",
-                move=repr(text),
+                move=text,
                 origin=origin_name,
                 target=target_name,
             )
@@ -548,7 +548,7 @@ class Game:
                 raise because(
                     IllegalMoveError(f"{text!r}: {here} blocks the path"),
                     "blocked",
-                    move=repr(text),
+                    move=text,
                     square=here,
                 )
             arriving = sq == move.target
@@ -560,7 +560,7 @@ class Game:
                             f"{variant.title}"
                         ),
                         "throne barred",
-                        move=repr(text),
+                        move=text,
                         square=here,
                         rules=variant.title,
                     )
@@ -571,7 +571,7 @@ class Game:
                                 f"{text!r}: only the king may stop on the throne ({here})"
                             ),
                             "throne stop",
-                            move=repr(text),
+                            move=text,
                             square=here,
                         )
                     if not variant.throne_passable:
@@ -580,14 +580,14 @@ class Game:
                                 f"{text!r}: only the king may pass through the throne ({here})"
                             ),
                             "throne pass",
-                            move=repr(text),
+                            move=text,
                             square=here,
                         )
             if sq in corners and not is_king:
                 raise because(
                     IllegalMoveError(f"{text!r}: only the king may enter a corner ({here})"),
                     "corner",
-                    move=repr(text),
+                    move=text,
                     square=here,
                 )
             camp = next((g for g in variant.camp_groups if sq in g), None)
@@ -598,7 +598,7 @@ class Game:
                             f"{text!r}: {here} is an attackers' camp; defenders never enter camps"
                         ),
                         "camp for attackers",
-                        move=repr(text),
+                        move=text,
                         square=here,
                     )
                 if origin_camp is None:
@@ -608,7 +608,7 @@ class Game:
                             "may not enter one again"
                         ),
                         "camp left",
-                        move=repr(text),
+                        move=text,
                         square=here,
                     )
                 raise because(
@@ -617,11 +617,11 @@ class Game:
                         "camp to another"
                     ),
                     "other camp",
-                    move=repr(text),
+                    move=text,
                     square=here,
                 )
         raise because(
-            IllegalMoveError(f"{text!r} is not a legal move here"), "not legal", move=repr(text)
+            IllegalMoveError(f"{text!r} is not a legal move here"), "not legal", move=text
         )
 
     # ------------------------------------------------------------------ records

@@ -124,7 +124,7 @@ def parse_square(text: str, size: int) -> Square:
         raise because(
             MoveParseError(f"{text!r} is not a square: expected a letter and a number like 'e4'"),
             "not a square",
-            square=repr(text),
+            square=text,
         )
     file = FILES.index(match.group(1))
     rank = int(match.group(2)) - 1
@@ -133,7 +133,7 @@ def parse_square(text: str, size: int) -> Square:
         raise because(
             MoveParseError(f"{text!r} is off the board: squares run from a1 to {last}"),
             "square off the board",
-            square=repr(text),
+            square=text,
             last=last,
         )
     return rank * size + file

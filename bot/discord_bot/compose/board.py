@@ -2160,6 +2160,12 @@ in the players' words: the engine's own messages are its account, in English, fo
 tools."""
 
 
+TYPED_SQUARE = frozenset(
+    {"not a square", "square off the board", "move: not a square", "move: square off the board"}
+)
+"""The kinds whose ``square`` is what the player typed, not a square of the board."""
+
+
 def rules_words(
     kind: str, values: Sequence[tuple[str, str]], reason: str, lang: Language = ENGLISH_LANGUAGE
 ) -> str:
@@ -2169,6 +2175,12 @@ def rules_words(
     if words is None:
         return reason
     quoted = dict(values)
+    # What the player typed is shown as code, as Discord shows typed text (the engine gives it
+    # bare; its own English messages quote it Python's way, which reads oddly in any language).
+    if "move" in quoted:
+        quoted["move"] = f"`{quoted['move']}`"
+    if kind in TYPED_SQUARE:
+        quoted["square"] = f"`{quoted['square']}`"
     for name in ("side", "other"):
         if name in quoted:
             quoted[name] = side_name(Side(quoted[name]), lang)
