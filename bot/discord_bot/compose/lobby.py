@@ -329,7 +329,11 @@ def lobby_list(
     for number, seek in enumerate(listed, start=1):
         fields.append(
             Field(
-                f"#{number} · {variant_title(seek.variant, lang)}",
+                lang.gettext(
+                    "#{number} · {variant}",
+                    number=lang.number(number),
+                    variant=variant_title(seek.variant, lang),
+                ),
                 lang.gettext(
                     "{time} · {rated} · rating {rating}",
                     time=time_words(seek.move_seconds, lang=lang),
