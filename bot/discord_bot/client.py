@@ -30,10 +30,11 @@ from .app.puzzles import PuzzleSessions
 from .app.records import GameRecords
 from .app.reviews import ReviewService
 from .app.tournaments import TournamentService
+from .app.watch import WEB, GameWatch
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
-from .cogs.play import Play
+from .cogs.play import WEB_COMMANDS, Play
 from .cogs.preferences import PlayerOptions
 from .cogs.puzzles import Puzzles
 from .cogs.review import Review
@@ -50,6 +51,9 @@ from .runtime.loopmonitor import watch_loop_lag
 from .table import Table
 from .tournament_desk import TournamentDesk
 from .translator import CommandTranslator
+from .web.activity import DiscordSignIn
+from .web.links import Links, derived_key
+from .web.routes import WebBoard
 
 if TYPE_CHECKING:
     from .runtime.metrics import Metrics
@@ -140,7 +144,15 @@ class TaflBot(commands.Bot):
         self.metrics = metrics
         self.lost: Lost | None = None
         """Set when a lease was lost to another process: the bot stops (with status 1)."""
-        self.hub = GameHub(storage, on_move=None if metrics is None else metrics.count_move)
+        web_on = settings.public_url is not None
+        self.hub = GameHub(
+            storage,
+            on_move=None if metrics is None else metrics.count_move,
+            on_change=(lambda game_id: self.watch.changed(game_id)) if web_on else None,
+            web=web_on,
+        )
+        self.watch = GameWatch(self.hub, storage, spawn=self.spawn)
+        """The games watched on the web board, and the news of their changes."""
         self.ai = AIService(
             workers=ai_workers, on_search=None if metrics is None else metrics.observe_search
         )
@@ -199,6 +211,10 @@ class TaflBot(commands.Bot):
             puzzle_move=self.puzzle_cog.move,
             resume=self.lobby_venues.resume,
         )
+        self.web_board = self._web_board(settings)
+        """The web board's routes (``None`` without ``TAFL_PUBLIC_URL``)."""
+        if self.web_board is not None:
+            self.play.board_link = self.web_board.board_link
         """Playing, and what happens in games announced, for every feature."""
         self.lobby_desk = LobbyDesk(self.lobby, self.table, show=self.play.show, spawn=self.spawn)
         """Games across servers on Discord: their boards and news in both venues."""
@@ -227,6 +243,28 @@ class TaflBot(commands.Bot):
         self._stopping = asyncio.Event()
         self._closed = False
         self._ignoring = False
+
+    def _web_board(self, settings: Settings) -> WebBoard | None:
+        """The web board, when the bot serves one (``TAFL_PUBLIC_URL``)."""
+        if settings.public_url is None:
+            return None
+        secret = settings.web_secret or derived_key(settings.token)
+        sign_in = None
+        if settings.client_secret is not None:
+            sign_in = DiscordSignIn(settings.client_secret, api_base=settings.api_base)
+        return WebBoard(
+            Links(secret, settings.public_url),
+            self.watch,
+            self.hub,
+            self.languages,
+            channel_language=self.table.channel_language,
+            last_locale=self.players.last_locale,
+            announce=self.play.announce,
+            act=self.play.act,
+            spawn=self.spawn,
+            application_id=lambda: self.application_id,
+            sign_in=sign_in,
+        )
 
     def serving(self) -> bool:
         """Whether this process may answer for its servers now: it holds their leases (and
@@ -292,6 +330,8 @@ class TaflBot(commands.Bot):
         self.settled_at_start = await self.hub.load()
         # Other processes' moves in games across servers (PostgreSQL; one process has none).
         self.storage.db.listen(GAMES, self.lobby_desk.heard)
+        if self.web_board is not None:  # other processes' changes, for the web board's pages
+            self.storage.db.listen(WEB, self.watch.heard)
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
         await asyncio.to_thread(warm_renderer)
@@ -370,6 +410,8 @@ class TaflBot(commands.Bot):
         for feature in features:
             for command in feature.__cog_app_commands__:
                 self.tree.remove_command(command.name)
+                if command.name in WEB_COMMANDS and self.web_board is None:
+                    continue  # without a web board, nothing changes
                 self.tafl.add_command(command)
         return self.tafl
 
@@ -465,6 +507,8 @@ class TaflBot(commands.Bot):
         self._closed = True
         await self._cancel_background()
         await self.ai.close()
+        if self.web_board is not None and self.web_board.sign_in is not None:
+            await self.web_board.sign_in.close()
         if self.leases is not None:
             await self.leases.give_back()
         await self.storage.close()

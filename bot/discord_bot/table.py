@@ -62,6 +62,7 @@ from .compose.post import (
     Direct,
     Edit,
     Image,
+    Link,
     Message,
     Notice,
     OfferPost,
@@ -96,6 +97,7 @@ EMBED_FOOTER = 2048
 EMBED_AUTHOR = 256
 EMBED_TOTAL = 6000
 SELECT_LABEL = 100
+BUTTON_LABEL = 80
 SELECT_DESCRIPTION = 100
 CHOICE_NAME = 100
 MAX_CHOICES = 25
@@ -205,6 +207,10 @@ def select_option(option: Option) -> discord.SelectOption:
 
 def item_of(control: Control) -> discord.ui.Item[discord.ui.View]:
     """A control as discord.py's button or menu."""
+    if isinstance(control, Link):
+        return discord.ui.Button(
+            label=clip(control.label, BUTTON_LABEL), url=control.url, emoji=control.emoji
+        )
     if isinstance(control, Button):
         return discord.ui.Button(
             label=control.label,
@@ -1227,6 +1233,19 @@ class Table:
         elif replaced.last_final is not None:
             # A new game in a channel makes the Rematch button of the one before it pointless.
             await self._edit(Place(place.channel_id), replaced.last_final, Post())
+
+    async def launch_activity(self, interaction: discord.Interaction) -> bool:
+        """Answer by opening the app's Activity for the person (Discord's LAUNCH_ACTIVITY);
+        ``False`` when Discord refuses (the app has no Activity, or the place allows none),
+        the interaction still unanswered."""
+        if interaction.response.is_done():
+            return False
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:
+            log.info("could not launch the Activity: %s", error)
+            return False
+        return True
 
     async def thinking(self, interaction: discord.Interaction, *, private: bool = False) -> None:
         """Show the bot thinking while a slow answer is prepared (the AI's move, a picture);

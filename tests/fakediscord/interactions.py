@@ -28,6 +28,8 @@ DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+LAUNCH_ACTIVITY = 12
+"""Open the app's Activity for the person (only for apps with Activities enabled)."""
 
 #: Callback types Discord accepts for each interaction type.
 ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {

@@ -15,6 +15,7 @@ from aiohttp import web
 
 from .httpio import DiscordHTTPError, json_response, no_content, read_body, read_object
 from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser
+from .oauth import OAuth2
 from .permissions import Permission
 from .state import World
 from .validation import check_message
@@ -43,6 +44,8 @@ class RestApi:
         self.session_starts = session_starts
         self.session_reset_after_ms = session_reset_after_ms
         self.sessions_used = sessions_used
+        self.oauth: OAuth2 | None = None
+        """Who ``Bearer`` tokens stand for (``GET /users/@me`` of an OAuth2 sign-in)."""
 
     def add_routes(self, app: web.Application, prefix: str) -> None:
         r = app.router
@@ -122,6 +125,12 @@ class RestApi:
     # -- login and application -----------------------------------------------------------------
 
     async def get_me(self, request: web.Request) -> web.Response:
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer ") and self.oauth is not None:
+            person = self.oauth.user_for(authorization)
+            if person is None:
+                raise DiscordHTTPError(401, 0, "401: Unauthorized")
+            return json_response(person.payload())
         self._authorize(request)
         user = self.world.bot_user
         return json_response(

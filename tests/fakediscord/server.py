@@ -91,6 +91,7 @@ from .models import (
     FakeRole,
     FakeUser,
 )
+from .oauth import OAuth2
 from .permissions import BOT_PERMISSIONS, EVERYONE_PERMISSIONS, Overwrite
 from .rest import RestApi
 from .state import World
@@ -115,6 +116,7 @@ class FakeDiscord:
         host: str = "127.0.0.1",
         port: int = 0,
         interaction_deadline: float = 3.0,
+        activities: bool = False,
         token_lifetime: float = 15 * 60.0,
         allow_privileged_intents: bool = True,
         heartbeat_interval_ms: int = 41_250,
@@ -138,6 +140,7 @@ class FakeDiscord:
         self._webhooks = InteractionWebhooks(
             self.world, deadline=interaction_deadline, token_lifetime=token_lifetime
         )
+        self._webhooks.activities = activities
         self._rest = RestApi(
             self.world,
             "",
@@ -147,6 +150,9 @@ class FakeDiscord:
             session_reset_after_ms=session_reset_after_ms,
             sessions_used=lambda: self.gateway.identify_count,
         )
+        self.oauth = OAuth2(self.world)
+        """The application's OAuth2: its client secret, and codes for an Activity's sign-in."""
+        self._rest.oauth = self.oauth
         self._host = host
         self._port = port
         self._runner: web.AppRunner | None = None
@@ -168,6 +174,7 @@ class FakeDiscord:
         )
         self._rest.add_routes(app, API_PREFIX)
         self._webhooks.add_routes(app, API_PREFIX)
+        self.oauth.add_routes(app, API_PREFIX)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
         site = web.TCPSite(runner, self._host, self._port)

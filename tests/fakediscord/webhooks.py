@@ -19,10 +19,13 @@ from aiohttp import web
 from .httpio import DiscordHTTPError, json_response, no_content, read_object
 from .interactions import (
     ALLOWED_CALLBACKS,
+    APPLICATION_COMMAND,
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
+    LAUNCH_ACTIVITY,
+    MESSAGE_COMPONENT,
     MODAL,
     UPDATE_MESSAGE,
     FakeInteraction,
@@ -46,6 +49,8 @@ class InteractionWebhooks:
         self.world = world
         self.deadline = deadline
         self.token_lifetime = token_lifetime
+        self.activities = False
+        """Whether the application has Activities enabled (``LAUNCH_ACTIVITY`` accepted)."""
         self.before_answer: Callable[[FakeInteraction], Awaitable[None]] | None = None
         """Run once a callback is recorded, before its answer goes back to the bot."""
 
@@ -85,7 +90,13 @@ class InteractionWebhooks:
             raise DiscordHTTPError(404, 10062, "Unknown interaction")
         kind = payload.get("type")
         data: JSON = payload.get("data") or {}
-        if kind not in ALLOWED_CALLBACKS.get(interaction.type, frozenset()):
+        if kind == LAUNCH_ACTIVITY and interaction.type in (APPLICATION_COMMAND, MESSAGE_COMPONENT):
+            if not self.activities:
+                # What Discord answers an application without Activities.
+                raise DiscordHTTPError(
+                    400, 50035, "Invalid Form Body: this application has no Activity"
+                )
+        elif kind not in ALLOWED_CALLBACKS.get(interaction.type, frozenset()):
             interaction.reject(f"callback type {kind}")
             raise DiscordHTTPError(
                 400, 50035, f"Invalid Form Body: callback type {kind} does not fit this interaction"

@@ -403,6 +403,8 @@ class GameState:
     it (the Flip board button)."""
     in_event: bool = False
     """An ended game of a tournament (its event pairs the next game: no rematch)."""
+    web: bool = False
+    """The bot serves a web board of its games (``TAFL_PUBLIC_URL``): its boards offer it."""
 
 
 @dataclass(frozen=True)
@@ -484,15 +486,26 @@ class GameHub:
         *,
         clock: Callable[[], float] = time.monotonic,
         on_move: Callable[[bool], None] | None = None,
+        on_change: Callable[[int], None] | None = None,
+        web: bool = False,
     ) -> None:
         """``on_move`` is told of every move committed and played, with whether the AI played
-        it (the process's metrics count them)."""
+        it (the process's metrics count them); ``on_change``, of every change this process
+        made to a game (a move, an ending, an offer made or answered, a takeback), by game id,
+        once it is committed (the web board's watchers hear of it). ``web``: the bot serves a
+        web board of its games."""
         self.storage = storage
         self._by_channel: dict[int, LiveGame] = {}
         self._ended: OrderedDict[int, LiveGame] = OrderedDict()
         """Games that ended lately (their last boards are recorded after the end)."""
         self._clock = clock
         self._on_move = on_move
+        self._on_change = on_change
+        self.web = web
+
+    def _changed(self, live: LiveGame) -> None:
+        if self._on_change is not None:
+            self._on_change(live.id)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -643,7 +656,7 @@ class GameHub:
     def peek(self, live: LiveGame) -> GameState:
         """The game as it stands, without the look-ups of :meth:`state` (nobody's board
         options): for words that draw no board."""
-        return GameState(live.id, live.record, live.game, live.venues)
+        return GameState(live.id, live.record, live.game, live.venues, web=self.web)
 
     async def state(self, live: LiveGame, *, viewers: Iterable[int] = ()) -> GameState:
         """The game as it stands, with what its boards need: the board options of the people
@@ -881,6 +894,7 @@ class GameHub:
             )
         if self._on_move is not None:
             self._on_move(player.is_ai)
+        self._changed(live)
         chosen = await self.chosen_languages(live)
         return Played(await self.state(live), result, finished, withdrawn, carried, chosen)
 
@@ -1020,7 +1034,10 @@ class GameHub:
                 await self.storage.offers.make(live.id, kind, user_id, live.game.ply)
             except PositionChanged:
                 raise Refused(RequestOvertaken()) from None
-            return Offer(kind, user_id, live.game.ply)
+            offer = Offer(kind, user_id, live.game.ply)
+            # Told once the caller has set it on the game (the watchers read it from there).
+            asyncio.get_running_loop().call_soon(self._changed, live)
+            return offer
 
     async def offer_posted(self, game_id: int, kind: OfferKind, ply: int, message_id: int) -> None:
         """Note the message that carries an offer's buttons (to mark it withdrawn later, even
@@ -1059,6 +1076,7 @@ class GameHub:
                 await self._take_offer(live, "draw", ply)
                 live.draw_offer = None
                 self._decline(live, "draw", offer)
+                self._changed(live)
                 return Declined(self.peek(live), "draw", user_id)
             # Answered, so not among the offers the ending withdraws; back if the ending fails.
             live.draw_offer = None
@@ -1130,6 +1148,7 @@ class GameHub:
                 await self._take_offer(live, "takeback", ply)
                 live.takeback_offer = None
                 self._decline(live, "takeback", offer)
+                self._changed(live)
                 return Declined(self.peek(live), "takeback", user_id)
             asker_side = live.side_of(offer.user_id)
             assert asker_side is not None  # checked when the request was made
@@ -1161,6 +1180,7 @@ class GameHub:
         withdrawn = live.clear_offers()  # made at a position that is gone
         live.declined.clear()
         live.record = await self.storage.games.get(live.id)
+        self._changed(live)
         return TakenBack(await self.state(live), asker, tuple(reversed(undone)), withdrawn)
 
     def _decline(self, live: LiveGame, kind: OfferKind, offer: Offer) -> None:
@@ -1208,6 +1228,7 @@ class GameHub:
         )
         self._drop(live)
         live.record = finished.record
+        self._changed(live)
         return Ended(await self.state(live), finished, live.clear_offers())
 
     async def require_id(self, game_id: int) -> LiveGame:
@@ -1277,6 +1298,7 @@ class GameHub:
                 return None
             self._drop(live)
             live.record = record
+            self._changed(live)
             return Ended(await self.state(live), FinishedGame(record, ()), live.clear_offers())
 
     def _drop(self, live: LiveGame) -> None:

@@ -37,7 +37,7 @@ from ..app.games import (
     StaleMenu,
 )
 from ..app.puzzles import PuzzleSessions
-from ..compose import board
+from ..compose import board, web
 from ..compose.board import (
     BACK,
     MOVE_MAX_LENGTH,
@@ -48,7 +48,7 @@ from ..compose.board import (
     PieceChoice,
     TargetChoice,
 )
-from ..compose.post import Answer, Delivery, Update
+from ..compose.post import Answer, Delivery, Place, Update
 from ..table import Table, choices, participant_of
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,21 @@ Resume = Callable[[discord.Interaction, GameRecord, Venue], Awaitable[None]]
 def answering(interaction: discord.Interaction) -> int:
     """The channel a board that answers ``interaction`` is shown in."""
     return interaction.channel_id or 0
+
+
+WEB_COMMANDS = frozenset({"live"})
+"""Commands that exist only where the bot serves a web board (``TAFL_PUBLIC_URL``)."""
+BoardLink = Callable[[int, int, bool], str]
+"""The web board's link to a game for a person, as a player (``True``) or a spectator."""
+
+
+def place_of(game: GameState, user_id: int) -> Place:
+    """Where ``user_id`` plays a game: its channel, or across servers their venue."""
+    for found in game.venues:
+        side = game.record.attackers if found.side == "attackers" else game.record.defenders
+        if side.user_id == user_id:
+            return Place(found.channel_id, found.guild_id)
+    return Place(game.record.channel_id)
 
 
 def ai_to_move(game: GameState) -> bool:
@@ -88,6 +103,8 @@ class Play(commands.Cog):
         self.puzzles = puzzles
         self._puzzle_move = puzzle_move
         self._resume = resume
+        self.board_link: BoardLink | None = None
+        """The web board's links (set by the client when the bot serves one)."""
         table.on(GameAction, self.on_game_button)
         table.on(OfferAnswer, self.on_offer_button)
         table.on(PieceChoice, self.on_piece_chosen)
@@ -203,32 +220,41 @@ class Play(commands.Cog):
         made = await self.games.offer_draw(interaction.channel_id or 0, interaction.user.id)
         await self._offer(interaction, made)
 
-    async def _offer(self, interaction: discord.Interaction, made: OfferMade) -> None:
-        """A draw offer or takeback request, put to the opponent in the game's language."""
-        lang = await self.table.interaction_language(interaction)
+    async def _offer(self, interaction: discord.Interaction | None, made: OfferMade) -> None:
+        """A draw offer or takeback request, put to the opponent in the game's language (made
+        on the web board, without ``interaction``: in the asker's channel)."""
+        if interaction is None:
+            lang = await self.board_language(made.game)
+        else:
+            lang = await self.table.interaction_language(interaction)
         venue_langs = await self.venue_languages(made.game)
         deliveries = board.offer_posts(made, lang=lang, venue_langs=venue_langs)
+        if interaction is None:
+            deliveries = web.in_channel(deliveries, place_of(made.game, made.offer.user_id))
         await self.table.deliver(interaction, deliveries)
 
     @app_commands.command(name="takeback", description="Take back your last move")
     async def takeback(self, interaction: discord.Interaction) -> None:
         """Against the AI (unrated games): take back at once your last move and its reply.
         Against a person: post a takeback request; the opponent must agree."""
-        await self._take_back(interaction, await self.games.require(interaction.channel_id or 0))
+        live = await self.games.require(interaction.channel_id or 0)
+        await self._take_back(interaction, live, interaction.user.id)
 
-    async def _take_back(self, interaction: discord.Interaction, live: LiveGame) -> None:
-        """`/tafl takeback` and the Take back button."""
+    async def _take_back(
+        self, interaction: discord.Interaction | None, live: LiveGame, user_id: int
+    ) -> None:
+        """`/tafl takeback`, the Take back button, and the web board's."""
         channel_id = live.record.channel_id
         if not live.against_ai:
-            made = await self.games.offer_takeback(channel_id, interaction.user.id)
+            made = await self.games.offer_takeback(channel_id, user_id)
             await self._offer(interaction, made)
             return
         self.ai.check_idle(live.id, takeback=True)
-        taken = await self.games.take_back_against_ai(channel_id, interaction.user.id)
+        taken = await self.games.take_back_against_ai(channel_id, user_id)
         lang = await self.board_language(taken.game)
         deliveries = board.after_takeback(
             taken,
-            reply_in=answering(interaction),
+            reply_in=None if interaction is None else answering(interaction),
             ping=False,
             lang=lang,
             venue_langs=await self.venue_languages(taken.game),
@@ -246,6 +272,9 @@ class Play(commands.Cog):
             turned = board.flipped_board(game, user_id, lang=reader)
             await self.table.deliver(interaction, [turned])
             return
+        if action == "web":
+            await self._open_board(interaction, button.game_id)
+            return
         if action == "resign":
             game = await self.games.player_in(button.game_id, user_id)
             await self.table.deliver(interaction, [board.resign_question(game.id, lang=reader)])
@@ -253,7 +282,7 @@ class Play(commands.Cog):
         if action in ("takeback", "draw"):
             live = await self.games.require_id(button.game_id)
             if action == "takeback":
-                await self._take_back(interaction, live)
+                await self._take_back(interaction, live, user_id)
                 return
             made = await self.games.offer_draw(live.record.channel_id, user_id)
             await self._offer(interaction, made)
@@ -314,10 +343,25 @@ class Play(commands.Cog):
 
     async def on_offer_button(self, interaction: discord.Interaction, button: OfferAnswer) -> None:
         """The opponent answers a draw offer or a takeback request."""
-        user_id, game_id, ply = interaction.user.id, button.game_id, button.ply
+        deliveries = await self._answer_offer(
+            interaction, button.kind, button.game_id, interaction.user.id, button.ply, button.accept
+        )
+        await self.table.deliver(interaction, deliveries)
+
+    async def _answer_offer(
+        self,
+        interaction: discord.Interaction | None,
+        kind: str,
+        game_id: int,
+        user_id: int,
+        ply: int,
+        accept: bool,
+    ) -> list[Delivery]:
+        """What answering an offer does, as deliveries answering its button (``interaction``;
+        ``None``: answered on the web board)."""
         deliveries: list[Delivery]
-        if button.kind == "draw":
-            ended = await self.games.answer_draw(game_id, user_id, ply, button.accept)
+        if kind == "draw":
+            ended = await self.games.answer_draw(game_id, user_id, ply, accept)
             lang = await self.board_language(ended.game)
             if isinstance(ended, Declined):
                 deliveries = await self._declined(interaction, ended)
@@ -330,7 +374,7 @@ class Play(commands.Cog):
                     *board.after_end(ended, lang=lang, venue_langs=venue_langs),
                 ]
         else:
-            taken = await self.games.answer_takeback(game_id, user_id, ply, button.accept)
+            taken = await self.games.answer_takeback(game_id, user_id, ply, accept)
             lang = await self.board_language(taken.game)
             if isinstance(taken, Declined):
                 deliveries = await self._declined(interaction, taken)
@@ -342,18 +386,68 @@ class Play(commands.Cog):
                     venue_langs=await self.venue_languages(taken.game),
                 )
                 deliveries = [board.agreed("takeback", lang=lang), *after]
-        await self.table.deliver(interaction, deliveries)
+        return deliveries
 
     async def _declined(
-        self, interaction: discord.Interaction, refusal: Declined
+        self, interaction: discord.Interaction | None, refusal: Declined
     ) -> list[Delivery]:
         """An offer declined, said where it was made (the channel clicked in) and, across
         servers, in the asker's venue: each in its server's language."""
+        if interaction is None:
+            lang = await self.board_language(refusal.game)
+        else:
+            lang = await self.table.interaction_language(interaction)
         return board.declined(
-            refusal,
-            lang=await self.table.interaction_language(interaction),
-            venue_langs=await self.venue_languages(refusal.game),
+            refusal, lang=lang, venue_langs=await self.venue_languages(refusal.game)
         )
+
+    # ------------------------------------------------------------------ the web board
+
+    async def _open_board(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Open the board button: a private link made for the person who clicked (a
+        player's link for a player of the game, else a spectator's)."""
+        if self.board_link is None:  # a button from when the bot served a web board
+            raise Refused(StaleMenu())
+        state = await self.games.state_of(game_id, interaction.user.id)
+        playing = board.side_of(state, interaction.user.id) is not None
+        url = self.board_link(game_id, interaction.user.id, playing)
+        answer = web.open_board(url, playing, lang=self.table.reader(interaction))
+        await self.table.deliver(interaction, [answer])
+
+    @app_commands.command(name="live", description="Open this channel's game on the live board")
+    async def live(self, interaction: discord.Interaction) -> None:
+        """Inside Discord, the live board as an Activity where Discord allows it (the app has
+        Activities enabled); elsewhere, or when Discord refuses, a private link to it."""
+        live = await self.games.require(interaction.channel_id or 0)
+        if await self.table.launch_activity(interaction):
+            return
+        await self._open_board(interaction, live.id)
+
+    async def act(self, game_id: int, user_id: int, action: str, ply: int) -> None:
+        """An action taken on the web board (``action``: ``resign``, ``offer_draw``,
+        ``accept_draw``, ``decline_draw``, ``takeback``, ``accept_takeback`` or
+        ``decline_takeback``) by ``user_id`` at ``ply``: done through the games service as
+        its command or button does it, and told in the game's channel alike (the offer's
+        message loses its buttons when it is answered)."""
+        live = await self.games.require_id(game_id)
+        if live.game.ply != ply:
+            raise Refused(StaleMenu())
+        channel_id = live.record.channel_id
+        if action == "resign":
+            await self.announce_end(await self.games.resign(channel_id, user_id))
+        elif action == "offer_draw":
+            await self._offer(None, await self.games.offer_draw(channel_id, user_id))
+        elif action == "takeback":
+            await self._take_back(None, live, user_id)
+        else:
+            answer, kind = action.split("_", 1)
+            offer = live.draw_offer if kind == "draw" else live.takeback_offer
+            clicked = None if offer is None else offer.message_id
+            deliveries = await self._answer_offer(
+                None, kind, game_id, user_id, ply, answer == "accept"
+            )
+            place = place_of(self.games.peek(live), offer.user_id if offer else user_id)
+            await self.table.deliver(None, web.in_channel(deliveries, place, clicked))
 
     # ------------------------------------------------------------------ what happens, announced
 

@@ -132,9 +132,12 @@ from .post import (
 
 @dataclass(frozen=True)
 class GameAction:
-    """A button under a live board: Move, Flip board, Offer draw, Take back or Resign."""
+    """A button under a live board: Move, Flip board, Offer draw, Take back, Resign or Open
+    the board (on the web)."""
 
-    TEMPLATE: ClassVar[str] = r"tafl:g:(?P<game_id>\d+):(?P<action>move|board|draw|takeback|resign)"
+    TEMPLATE: ClassVar[str] = (
+        r"tafl:g:(?P<game_id>\d+):(?P<action>move|board|draw|takeback|resign|web)"
+    )
     game_id: int
     action: str
 
@@ -1193,6 +1196,7 @@ GAME_BUTTONS = {
     "draw": (N_("Offer draw"), Style.SECONDARY, None),
     "takeback": (N_("Take back"), Style.SECONDARY, "↩️"),
     "resign": (N_("Resign"), Style.DANGER, None),
+    "web": (N_("Open the board"), Style.SECONDARY, "🌐"),
 }
 PEOPLE_ACTIONS = ("move", "board", "draw", "resign")
 """The buttons of a game between two people."""
@@ -1205,9 +1209,13 @@ RATED_AI_ACTIONS = ("move", "board", "resign")
 def board_actions(game: GameState) -> tuple[str, ...]:
     """The buttons under a live board: against the AI there is nobody to offer a draw, and an
     unrated game lets a move be taken back at once instead."""
+    actions: tuple[str, ...]
     if not (game.record.attackers.is_ai or game.record.defenders.is_ai):
-        return PEOPLE_ACTIONS
-    return RATED_AI_ACTIONS if game.record.rated else AI_ACTIONS
+        actions = PEOPLE_ACTIONS
+    else:
+        actions = RATED_AI_ACTIONS if game.record.rated else AI_ACTIONS
+    # The web board, where the bot serves one: each click gets a link of its own.
+    return (*actions, "web") if game.web else actions
 
 
 def game_controls(

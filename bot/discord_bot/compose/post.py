@@ -123,7 +123,16 @@ class Menu:
     row: int | None = None
 
 
-Control = Button | Menu
+@dataclass(frozen=True)
+class Link:
+    """A button that opens a web address (Discord's link button: no click reaches the bot)."""
+
+    url: str
+    label: str
+    emoji: str | None = None
+
+
+Control = Button | Menu | Link
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from ..runtime.config import ConfigError, Settings, load_settings
 from ..runtime.health import STARTING, WAITING_FOR_LEASES, Health, HealthServer
 from ..runtime.logs import setup_logging
 from ..runtime.metrics import Metrics
+from ..web.routes import WebFront
 from .supervisor import CONFIG_ERROR
 
 log = logging.getLogger("bot")
@@ -78,11 +79,15 @@ async def _serve(settings: Settings) -> int:
     stopper = Stopper(health)
     holder = Holder.new(settings.instance)
     if settings.http_port is None:
-        return await _run(settings, holder, stopper, None)
+        return await _run(settings, holder, stopper, None, None)
     # First of all, so that it answers while the process opens the database and waits for its
     # shards' leases (which may take as long as another process holds them).
     metrics = Metrics(settings.shards, holder.instance)
     server = HealthServer(health, metrics)
+    front = None
+    if settings.public_url is not None:  # the web board, on the same port
+        front = WebFront()
+        front.add_to(server.app)
     address = f"{settings.http_host}:{settings.http_port}"
     try:
         await server.start(settings.http_host, settings.http_port)
@@ -97,14 +102,20 @@ async def _serve(settings: Settings) -> int:
         )
         return CONFIG_ERROR
     log.info("health and metrics on http://%s (/healthz, /readyz, /metrics)", address)
+    if settings.public_url is not None:
+        log.info("the web board on http://%s, reached at %s", address, settings.public_url)
     try:
-        return await _run(settings, holder, stopper, metrics)
+        return await _run(settings, holder, stopper, metrics, front)
     finally:
         await server.close()
 
 
 async def _run(
-    settings: Settings, holder: Holder, stopper: Stopper, metrics: Metrics | None
+    settings: Settings,
+    holder: Holder,
+    stopper: Stopper,
+    metrics: Metrics | None,
+    front: WebFront | None,
 ) -> int:
     health = stopper.health
     try:
@@ -154,6 +165,8 @@ async def _run(
     health.phase = STARTING
     bot = make_bot(settings, storage, leases, metrics)
     stopper.bot = health.bot = bot
+    if front is not None and bot.web_board is not None:
+        front.serve(bot.web_board)
     if metrics is not None:
         metrics.watch(ai=bot.ai, gateways=bot, games=lambda: len(bot.hub.active()))
     try:

@@ -32,7 +32,14 @@ class ConfigError(Exception):
 
 MAX_AI_WORKERS = 64
 MAX_POOL_SIZE = 1000
-SECRETS = ("DISCORD_TOKEN", "TAFL_DATABASE", "TAFL_DATABASE_PASSWORD", "TAFL_DATABASE_LISTEN_URL")
+SECRETS = (
+    "DISCORD_TOKEN",
+    "TAFL_DATABASE",
+    "TAFL_DATABASE_PASSWORD",
+    "TAFL_DATABASE_LISTEN_URL",
+    "TAFL_WEB_SECRET",
+    "DISCORD_CLIENT_SECRET",
+)
 """Settings that may instead be read from a file named by ``<NAME>_FILE`` (a Docker or
 Kubernetes secret mounted as a file), so that they appear in no environment listing."""
 
@@ -73,6 +80,17 @@ class Settings:
     pseudo_locale: bool = False
     """``TAFL_PSEUDO_LOCALE=1``: every player reads the pseudo-locale (each translated string
     marked and lengthened, ``⟦Ŷöûŕ ɱöṽé···⟧``), to find text that escaped translation."""
+    public_url: str | None = None
+    """``TAFL_PUBLIC_URL``: the address (``https://...``, no trailing slash) where the health
+    server's port is reachable from browsers, behind the operator's proxy; when set, the web
+    board is served there and every board gets its Open the board button. ``None``: no web
+    board."""
+    web_secret: str | None = field(default=None, repr=False)
+    """``TAFL_WEB_SECRET`` (or ``TAFL_WEB_SECRET_FILE``): the key the web board's links are
+    signed with; ``None``: one derived from the bot's token (shared by every process)."""
+    client_secret: str | None = field(default=None, repr=False)
+    """``DISCORD_CLIENT_SECRET`` (or ``DISCORD_CLIENT_SECRET_FILE``): the application's OAuth2
+    client secret, for the Activity's sign-in; ``None``: the Activity cannot sign anyone in."""
     postgres: PostgresOptions = field(default_factory=PostgresOptions)
     """``TAFL_DB_POOL_SIZE``, ``TAFL_DB_POOL_WAIT``, ``TAFL_DB_CONNECT_TIMEOUT``,
     ``TAFL_DB_STATEMENT_CACHE``, ``TAFL_DATABASE_PASSWORD`` and ``TAFL_DATABASE_LISTEN_URL``:
@@ -91,7 +109,8 @@ class Settings:
             f"ai_workers={self.ai_workers!r}, instance={self.instance!r}, "
             f"lease_seconds={self.lease_seconds!r}, http_host={self.http_host!r}, "
             f"http_port={self.http_port!r}, pseudo_locale={self.pseudo_locale!r}, "
-            f"postgres={self.postgres!r})"
+            f"public_url={self.public_url!r}, web_secret={_hidden(self.web_secret)}, "
+            f"client_secret={_hidden(self.client_secret)}, postgres={self.postgres!r})"
         )
 
 
@@ -136,8 +155,36 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         lease_seconds=_number(environ, "TAFL_SHARD_LEASE", DEFAULT_LEASE_SECONDS, minimum=3),
         http_host=environ.get("TAFL_HTTP_HOST", "").strip() or "0.0.0.0",
         http_port=http_port(environ),
+        public_url=public_url(environ),
+        web_secret=environ.get("TAFL_WEB_SECRET", "").strip() or None,
+        client_secret=environ.get("DISCORD_CLIENT_SECRET", "").strip() or None,
         postgres=_postgres(environ),
     )
+
+
+def _hidden(secret: str | None) -> str:
+    """How a secret setting is shown in a log: whether it is set, never what it is."""
+    return "None" if secret is None else "<hidden>"
+
+
+def public_url(environ: Mapping[str, str]) -> str | None:
+    """``TAFL_PUBLIC_URL`` without its trailing slash (``None``: not set); a
+    :class:`ConfigError` when it is no web address, or when no port serves it
+    (``TAFL_HTTP_PORT``)."""
+    text = environ.get("TAFL_PUBLIC_URL", "").strip().rstrip("/")
+    if not text:
+        return None
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", text):
+        raise ConfigError(
+            f"TAFL_PUBLIC_URL must be the web address of the bot's board, like "
+            f"https://tafl.example.org, not {text!r}"
+        )
+    if http_port(environ) is None:
+        raise ConfigError(
+            "TAFL_PUBLIC_URL is set but TAFL_HTTP_PORT is not: the web board is served on the "
+            "health server's port, behind your proxy"
+        )
+    return text
 
 
 def with_secret_files(environ: Mapping[str, str]) -> Mapping[str, str]:

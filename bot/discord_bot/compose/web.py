@@ -1,0 +1,355 @@
+"""The web board's words and data: the state a page draws (plain JSON data, its sentences in
+the reader's language), the pages that refuse a link, the private answer with a link.
+
+The page has no English of its own: every word it shows comes in the state's ``words`` (see
+:func:`page_words`), so the catalogues translate it as they translate the boards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import fields, replace
+
+from bot.engine import Game, Piece, Side, square_name
+from bot.render.theme import get_theme
+
+from ...i18n.language import ENGLISH_LANGUAGE, N_, Language
+from ..app.errors import Refusal
+from ..app.games import GameState, Offer
+from ..app.watch import Shown, UnknownGame
+from .board import (
+    look_of,
+    plain_name,
+    result_words,
+    variant_title,
+)
+from .errors import refusal_words, slow_down
+from .post import Answer, Delivery, Edit, Link, Message, OfferPost, Place, Post, Update
+
+PIECES = {Piece.EMPTY: ".", Piece.ATTACKER: "a", Piece.DEFENDER: "d", Piece.KING: "k"}
+"""A square of the state's ``board`` rows."""
+
+WORDS: dict[str, str] = {
+    "your_move": N_("Your move"),
+    "their_move": N_("{name} to move"),
+    "spectating": N_("You are watching this game."),
+    "resign": N_("Resign"),
+    "resign_confirm": N_("Resign this game? Your opponent wins."),
+    "offer_draw": N_("Offer draw"),
+    "accept_draw": N_("Accept draw"),
+    "decline_draw": N_("Decline"),
+    "draw_offered_you": N_("You offered a draw."),
+    "draw_offered_them": N_("Your opponent offers a draw."),
+    "takeback": N_("Take back"),
+    "accept_takeback": N_("Allow takeback"),
+    "decline_takeback": N_("Decline"),
+    "takeback_asked_you": N_("You asked to take back your last move."),
+    "takeback_asked_them": N_("Your opponent asks to take back their last move."),
+    "yes": N_("Yes"),
+    "no": N_("No"),
+    "attackers": N_("Attackers"),
+    "defenders": N_("Defenders"),
+    "piece_attacker": N_("attacker"),
+    "piece_defender": N_("defender"),
+    "piece_king": N_("king"),
+    "empty_square": N_("empty square {square}"),
+    "square_label": N_("{piece} on {square}"),
+    "throne": N_("throne"),
+    "corner": N_("corner"),
+    "coordinates": N_(
+        "Files a to {last} from left to right, ranks 1 to {size} from bottom to top."
+    ),
+    "keyboard_help": N_(
+        "Arrow keys move around the board; Enter or Space picks a piece, then its square."
+    ),
+    "legal_target": N_("{square}: a legal move"),
+    "capture_target": N_("{square}: a legal move that captures"),
+    "last_move": N_("Last move: {move}"),
+    "opponent_moved": N_("{name} played {move}."),
+    "captured": N_("captured {squares}"),
+    "roads": N_("The king's open roads"),
+    "call_raichi": N_("Raichi! The king has one open road to the edge."),
+    "call_tuichi": N_("Tuichi! The king has two open roads: one move cannot close both."),
+    "clock": N_("Time for this move"),
+    "game_over": N_("Game over"),
+    "reconnecting": N_("Connection lost: reconnecting…"),
+    "connected": N_("Live"),
+    "flip": N_("Flip board"),
+    "ai": N_("Tafl AI"),
+}
+"""Every sentence and label the page shows, by key (the client reads these keys)."""
+
+
+def page_words(shown: Shown, *, lang: Language = ENGLISH_LANGUAGE) -> dict[str, str]:
+    """:data:`WORDS` in ``lang``, with the game's title; the placeholders that the page
+    fills (``{name}``, ``{square}``, ``{piece}``, ``{move}``, ``{squares}``) are left for it."""
+    size = shown.game.game.size
+    words = {key: lang.translations.gettext(text) for key, text in WORDS.items()}
+    words["coordinates"] = lang.gettext(
+        WORDS["coordinates"], last=square_name(size - 1, size)[0], size=size
+    )
+    variant = variant_title(shown.game.record.variant, lang)
+    words["title"] = lang.gettext("{variant}: game #{id}", variant=variant, id=shown.game.id)
+    return words
+
+
+def _offer_side(game: GameState, offer: Offer | None) -> str | None:
+    if offer is None:
+        return None
+    for side in Side:
+        player = game.record.attackers if side is Side.ATTACKERS else game.record.defenders
+        if player.user_id == offer.user_id:
+            return side.value
+    return None
+
+
+def rows(game: Game) -> list[str]:
+    """The board as rows of characters, the top rank first (as drawn), files left to right."""
+    size = game.size
+    cells = game.cells
+    return [
+        "".join(PIECES[Piece(cells[rank * size + file])] for file in range(size))
+        for rank in reversed(range(size))
+    ]
+
+
+def legal_moves(game: Game) -> dict[str, list[dict[str, object]]]:
+    """Every legal move of the side to move, by origin square, with what each captures."""
+    size = game.size
+    found: dict[str, list[dict[str, object]]] = {}
+    for move in game.legal_moves():
+        captures = [square_name(square, size) for square in game.captures_of(move)]
+        found.setdefault(square_name(move.origin, size), []).append(
+            {"to": square_name(move.target, size), "captures": captures}
+        )
+    return found
+
+
+def theme_colours(theme: str) -> dict[str, str]:
+    """The renderer's theme as CSS colours (``#rrggbb``, or ``#rrggbbaa`` with an opacity),
+    so that the page draws the board the images draw."""
+    chosen = get_theme(theme)
+    colours: dict[str, str] = {"name": chosen.name}
+    for field in fields(chosen):
+        value = getattr(chosen, field.name)
+        if isinstance(value, tuple) and all(isinstance(part, int) for part in value):
+            colours[field.name] = "#" + "".join(f"{part:02x}" for part in value)
+    return colours
+
+
+def state(
+    shown: Shown,
+    *,
+    you: Side | None,
+    now_ms: int,
+    lang: Language = ENGLISH_LANGUAGE,
+) -> dict[str, object]:
+    """The state JSON of the web board (see ``DESIGN-36.md``) for a viewer playing ``you``
+    (``None``: watching), at ``now_ms`` (epoch milliseconds)."""
+    game = shown.game
+    engine = game.game
+    record = game.record
+    size = engine.size
+    variant = engine.variant
+    over = record.status.value != "active" or engine.is_over
+    outcome = engine.outcome
+    result: dict[str, object] | None = None
+    stored = record.outcome
+    ended = stored if stored is not None else None
+    if over:
+        winner = None
+        text = lang.gettext("Game over")
+        if ended is not None:
+            winner = None if ended.winner is None else ended.winner.value
+            text = result_words(ended, lang=lang)
+        elif outcome is not None:
+            winner = None if outcome.winner is None else outcome.winner.value
+        result = {"winner": winner, "text": text}
+    last = engine.history[-1] if engine.history else None
+    call = None
+    if last is not None and not over:
+        call = "tuichi" if last.tuichi else "raichi" if last.raichi else None
+    king = engine.king_square
+    roads = []
+    if king is not None and not over:
+        roads = [[square_name(king, size), square_name(end, size)] for end in engine.king_routes()]
+    clocks = None
+    deadline = record.move_deadline
+    if deadline is not None and not over and record.move_seconds:
+        left = max(0, int(deadline.timestamp() * 1000) - now_ms)
+        full = record.move_seconds * 1000
+        turn = engine.turn
+        clocks = {
+            turn.value: left,
+            turn.other.value: full,
+            "running": turn.value,
+            "at": now_ms,
+        }
+    look = look_of(shown.preferences, you)
+    players = {
+        side.value: {
+            "name": plain_name(player, lang=lang),
+            "ai": player.is_ai,
+        }
+        for side, player in ((Side.ATTACKERS, record.attackers), (Side.DEFENDERS, record.defenders))
+    }
+    moving = not over and you is not None and engine.turn is you
+    return {
+        "game": game.id,
+        "variant": variant.name,
+        "title": variant_title(variant, lang),
+        "size": size,
+        "ply": engine.ply,
+        "status": "over" if over else "playing",
+        "result": result,
+        "you": None if you is None else you.value,
+        "turn": engine.turn.value,
+        "players": players,
+        "board": rows(engine),
+        "squares": {
+            "throne": [] if variant.throne is None else [square_name(variant.throne, size)],
+            "corners": [square_name(square, size) for square in sorted(variant.corners)],
+            "restricted": [square_name(square, size) for square in sorted(variant.camps)],
+        },
+        "legal": legal_moves(engine) if moving else {},
+        "last": None
+        if last is None
+        else {
+            "from": square_name(last.move.origin, size),
+            "to": square_name(last.move.target, size),
+            "captures": [square_name(square, size) for square in last.captures],
+        },
+        "roads": roads,
+        "call": call,
+        "clocks": clocks,
+        "offers": {
+            "draw": None if over else _offer_side(game, shown.draw_offer),
+            "takeback": None if over else _offer_side(game, shown.takeback_offer),
+        },
+        "theme": theme_colours(look.theme),
+        "flip": look.flip,
+        "lang": lang.catalogue,
+        "words": page_words(shown, lang=lang),
+    }
+
+
+MARKUP = re.compile(r"\*\*|__|`")
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def plain(text: str, game: GameState | None = None) -> str:
+    """A sentence written for Discord, for a web page: no bold or code marks, and a mention
+    as the person's name."""
+
+    def name(match: re.Match[str]) -> str:
+        user = int(match.group(1))
+        if game is not None:
+            for player in (game.record.attackers, game.record.defenders):
+                if player.user_id == user and player.display_name:
+                    return player.display_name
+        return ""
+
+    return MENTION.sub(name, MARKUP.sub("", text))
+
+
+@refusal_words.register
+def _(refusal: UnknownGame, lang: Language = ENGLISH_LANGUAGE) -> str:
+    return lang.gettext("This game does not exist: the link may be wrong.")
+
+
+def refusal(found: Refusal, game: GameState | None, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Why the board will not do what was asked, for the page, in ``lang``."""
+    return plain(refusal_words(found, lang), game)
+
+
+def too_fast(seconds: float, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A page asking too often (the same limit as commands)."""
+    return plain(slow_down(seconds, lang))
+
+
+def spectators_cannot_act(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A spectator's link used to move or act."""
+    return lang.gettext("This link only lets you watch the game: it cannot move.")
+
+
+def not_understood(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A request the page should never send (a square or an action that does not exist)."""
+    return lang.gettext("The board did not understand that request: reload the page.")
+
+
+def link_page(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str]:
+    """The title and sentence of the page a link that opens nothing gets (``forged``,
+    ``expired``, ``unknown``), saying what to do."""
+    again = lang.gettext(
+        "Ask for a new link with the Open the board button under the game's board in Discord."
+    )
+    if kind == "expired":
+        return lang.gettext("This link has expired"), lang.gettext(
+            "Links to the board last {hours} hours. {again}", hours=12, again=again
+        )
+    if kind == "unknown":
+        return lang.gettext("This game does not exist"), refusal(UnknownGame(), None, lang=lang)
+    return lang.gettext("This link is not valid"), lang.gettext(
+        "It was changed or cut short. {again}", again=again
+    )
+
+
+def open_board(url: str, player: bool, *, lang: Language = ENGLISH_LANGUAGE) -> Answer:
+    """The private answer to the Open the board button: a link made for the person who
+    clicked (a player's lets them move, anyone else's only watch)."""
+    if player:
+        words = lang.gettext(
+            "Your board, live: move by clicking or dragging a piece. This link is yours alone: "
+            "do not share it."
+        )
+    else:
+        words = lang.gettext("The board, live: you can watch the game as it is played.")
+    label = lang.gettext("Open the board")
+    return Answer(Post(content=words, controls=(Link(url, label, "🌐"),), private=True))
+
+
+def activity_off(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """The Activity opened on a bot that cannot sign anyone in (no client secret)."""
+    return lang.gettext(
+        "This bot cannot sign you in inside Discord yet: open the board with the Open the "
+        "board button under the game's board instead."
+    )
+
+
+def sign_in_failed(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Discord did not confirm who opened the Activity."""
+    return lang.gettext("Discord could not confirm who you are: close the board and open it again.")
+
+
+def no_web_game(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """The Activity opened in a channel without a game."""
+    return lang.gettext(
+        "There is no game in this channel. Start one with {challenge}, then open the board.",
+        challenge=lang.command("tafl challenge"),
+    )
+
+
+def in_channel(
+    deliveries: Iterable[Delivery], place: Place, clicked: int | None = None
+) -> list[Delivery]:
+    """Deliveries composed as the answer to a click or a command, for the same act done on the
+    web board, where there is nothing to answer: what would have answered it publicly goes to
+    the game's channel (``place``), what would have edited the message clicked edits that
+    message (``clicked``, an offer's), and private answers are left out (the page shows what
+    happened)."""
+    found: list[Delivery] = []
+    for delivery in deliveries:
+        if isinstance(delivery, Update):
+            if clicked is not None:
+                found.append(Edit(place, clicked, delivery.post))
+            else:
+                found.append(Message(place, delivery.post))
+        elif isinstance(delivery, Answer):
+            if not delivery.post.private:
+                found.append(Message(place, delivery.post))
+        elif isinstance(delivery, OfferPost) and delivery.place is None:
+            found.append(replace(delivery, place=place))
+        else:
+            found.append(delivery)
+    return found
