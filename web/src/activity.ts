@@ -49,5 +49,6 @@ export const signIn: SignIn = async (options) => {
     throw new Error(body.error ?? body.message ?? "");
   }
   await sdk.commands.authenticate({ access_token: body.access_token });
-  return { token: body.token ?? null, message: body.message ?? null };
+  // Without a game in the channel, the server says so in the user's language.
+  return { token: body.token ?? null, message: body.message ?? body.error ?? null };
 };

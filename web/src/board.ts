@@ -48,6 +48,8 @@ export class Board {
   private layers: Record<string, SVGGElement> = {};
   private cells = new Map<string, SVGRectElement>();
   private geometryKey = "";
+  /** Whether the last input was a key: the cursor square shows only for keyboard play. */
+  private keyboard = false;
 
   constructor(
     parent: HTMLElement,
@@ -60,6 +62,7 @@ export class Board {
     this.svg.addEventListener("pointerup", (event) => this.onPointerUp(event));
     this.svg.addEventListener("pointercancel", () => this.cancelDrag());
     this.svg.addEventListener("keydown", (event) => this.onKey(event));
+    this.svg.addEventListener("focusout", () => requestAnimationFrame(() => this.drawCursor()));
     this.svg.addEventListener("focusin", (event) => {
       const square = (event.target as Element).getAttribute?.("data-square");
       if (square) {
@@ -330,7 +333,7 @@ export class Board {
         if (!kind) continue;
         const name = squareName(file, size - 1 - row);
         const [x, y] = this.centre(name);
-        const g = el("g", { transform: `translate(${x} ${y})`, class: "piece" }, layer);
+        const g = el("g", { transform: `translate(${x} ${y})`, class: "piece", "data-square": name, "data-piece": code }, layer);
         el("use", { href: `#${kind}` }, g);
         this.pieces.set(name, g);
       }
@@ -385,7 +388,7 @@ export class Board {
     const layer = this.layers.cursor;
     if (!layer) return;
     layer.replaceChildren();
-    if (!this.cursor || !this.svg.contains(document.activeElement)) return;
+    if (!this.cursor || !this.keyboard || !this.svg.contains(document.activeElement)) return;
     const [x, y] = this.corner(this.cursor);
     el("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, fill: "none", stroke: this.colour("route"), "stroke-width": 0.06, "stroke-dasharray": "0.12 0.08" }, layer);
     const target = this.selected ? this.targets(this.selected).find((t) => t.to === this.cursor) : undefined;
@@ -450,6 +453,8 @@ export class Board {
   }
 
   private onPointerDown(event: PointerEvent): void {
+    this.keyboard = false;
+    this.drawCursor();
     if (event.button !== 0) return;
     const { square, x, y } = this.squareOf(event);
     if (!square) return;
@@ -510,6 +515,7 @@ export class Board {
   }
 
   private onKey(event: KeyboardEvent): void {
+    this.keyboard = true;
     const size = this.size();
     if (!this.cursor || !size) return;
     const [file, rank] = parseSquare(this.cursor);
@@ -523,6 +529,7 @@ export class Board {
       case " ":
         event.preventDefault();
         this.choose(this.cursor);
+        this.drawCursor();
         return;
       case "Escape":
         this.select(null);
@@ -552,11 +559,13 @@ export class Board {
     const [x1, y1] = this.centre(from);
     const [x2, y2] = this.centre(to);
     const start = performance.now();
+    piece.classList.add("sliding");
     const step = (now: number) => {
       const t = Math.min(1, (now - start) / SLIDE_MS);
       const ease = 1 - (1 - t) * (1 - t);
       piece.setAttribute("transform", `translate(${x1 + (x2 - x1) * ease} ${y1 + (y2 - y1) * ease})`);
       if (t < 1 && piece.isConnected) requestAnimationFrame(step);
+      else piece.classList.remove("sliding");
     };
     requestAnimationFrame(step);
   }

@@ -40,6 +40,7 @@ class Page {
   private readonly bars: Record<"top" | "bottom", { name: HTMLElement; clock: HTMLElement; bar: HTMLElement }>;
   private readonly status: HTMLElement;
   private readonly call: HTMLElement;
+  private readonly watching: HTMLElement;
   private readonly offer: HTMLElement;
   private readonly error: HTMLElement;
   private readonly actions: HTMLElement;
@@ -74,6 +75,7 @@ class Page {
     this.connection = h("p", "connection", panel);
     this.connection.hidden = true;
     this.status = h("p", "status", panel);
+    this.watching = h("p", "watching", panel);
     this.call = h("div", "call", panel);
     this.offer = h("div", "offer", panel);
     this.error = h("p", "error", panel);
@@ -238,13 +240,14 @@ class Page {
     if (state.status === "over") {
       this.status.textContent = state.result?.text ?? say(words, "game_over");
     } else if (!state.you) {
-      this.status.textContent = `${say(words, "spectating")} ${say(words, "their_move", { name: state.players[state.turn].name })}`;
+      this.status.textContent = say(words, "their_move", { name: state.players[state.turn].name });
     } else if (state.turn === state.you) {
       this.status.textContent = say(words, "your_move");
     } else {
       this.status.textContent = say(words, "their_move", { name: state.players[state.turn].name });
     }
     this.status.classList.toggle("mine", state.status === "playing" && state.turn === state.you);
+    this.watching.textContent = state.you ? "" : say(words, "spectating");
     this.call.replaceChildren();
     this.call.hidden = !state.call || state.status !== "playing";
     if (state.call) {
