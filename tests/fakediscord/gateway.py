@@ -53,6 +53,8 @@ GUILD_PRESENCES = 1 << 8
 PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 # GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED: what a small bot has.
 APPLICATION_FLAGS = (1 << 15) | (1 << 19)
+EMBEDDED = 1 << 17
+"""The application flag of an app with Activities enabled."""
 
 # discord.py answers our heartbeat requests through a limiter of 110 sends per 60 s and
 # then *sleeps*; stay well below it and fall back to a short pause instead.
@@ -394,7 +396,10 @@ class Gateway:
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
-            "application": {"id": str(world.application_id), "flags": APPLICATION_FLAGS},
+            "application": {
+                "id": str(world.application_id),
+                "flags": APPLICATION_FLAGS | (EMBEDDED if world.activities else 0),
+            },
             "private_channels": [],
             "relationships": [],
             "presences": [],

@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
+from .gateway import EMBEDDED
 from .httpio import DiscordHTTPError, json_response, no_content, read_body, read_object
 from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser
 from .oauth import OAuth2
@@ -151,7 +152,7 @@ class RestApi:
                 "bot_public": True,
                 "bot_require_code_grant": False,
                 "verify_key": "0" * 64,
-                "flags": 0,
+                "flags": EMBEDDED if world.activities else 0,
                 "owner": world.app_owner.payload(),
                 "team": None,
                 "bot": world.bot_user.payload(),

@@ -140,7 +140,7 @@ class FakeDiscord:
         self._webhooks = InteractionWebhooks(
             self.world, deadline=interaction_deadline, token_lifetime=token_lifetime
         )
-        self._webhooks.activities = activities
+        self.world.activities = activities
         self._rest = RestApi(
             self.world,
             "",
@@ -386,6 +386,15 @@ class FakeDiscord:
     def commands(self, guild: FakeGuild | None = None) -> list[JSON]:
         """The synced command tree (global when ``guild`` is None), with ids."""
         return self.world.commands.synced(None if guild is None else guild.id)
+
+    @property
+    def activities(self) -> bool:
+        """Whether the application has Activities enabled (``LAUNCH_ACTIVITY`` accepted)."""
+        return self.world.activities
+
+    @activities.setter
+    def activities(self, enabled: bool) -> None:
+        self.world.activities = enabled
 
     def checkpoint(self) -> int:
         """A marker for ``wait_for_message(after=...)``: only messages created later match."""

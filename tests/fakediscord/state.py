@@ -91,6 +91,9 @@ class World:
         self.bot_user = FakeUser(self.ids.next(), bot_name, bot=True)
         # Applications created since 2020 share their id with their bot user.
         self.application_id = self.bot_user.id
+        self.activities = False
+        """Whether the application has Activities enabled: its flags say so (EMBEDDED) and
+        Discord takes the ``LAUNCH_ACTIVITY`` callback."""
         self.app_owner = FakeUser(self.ids.next(), "app-owner")
         self.users: dict[int, FakeUser] = {u.id: u for u in (self.bot_user, self.app_owner)}
         self.guilds: dict[int, FakeGuild] = {}

@@ -49,8 +49,6 @@ class InteractionWebhooks:
         self.world = world
         self.deadline = deadline
         self.token_lifetime = token_lifetime
-        self.activities = False
-        """Whether the application has Activities enabled (``LAUNCH_ACTIVITY`` accepted)."""
         self.before_answer: Callable[[FakeInteraction], Awaitable[None]] | None = None
         """Run once a callback is recorded, before its answer goes back to the bot."""
 
@@ -91,7 +89,7 @@ class InteractionWebhooks:
         kind = payload.get("type")
         data: JSON = payload.get("data") or {}
         if kind == LAUNCH_ACTIVITY and interaction.type in (APPLICATION_COMMAND, MESSAGE_COMPONENT):
-            if not self.activities:
+            if not self.world.activities:
                 # What Discord answers an application without Activities.
                 raise DiscordHTTPError(
                     400, 50035, "Invalid Form Body: this application has no Activity"

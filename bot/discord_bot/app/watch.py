@@ -92,6 +92,15 @@ class GameWatch:
         self._watchers: dict[int, set[Watcher]] = {}
         self._spawn = spawn
         self._tasks: set[asyncio.Task[None]] = set()
+        self.closed = False
+        """Set when the process stops: every page's stream ends (its page reconnects)."""
+
+    def close(self) -> None:
+        """End every watch: the process is stopping."""
+        self.closed = True
+        for watchers in self._watchers.values():
+            for watcher in watchers:
+                watcher.wake()
 
     # ------------------------------------------------------------------ watching
 
@@ -99,6 +108,8 @@ class GameWatch:
     def watching(self, game_id: int) -> Iterator[Watcher]:
         """A watcher of ``game_id`` for the time of the block."""
         watcher = Watcher(game_id)
+        if self.closed:
+            watcher.wake()
         self._watchers.setdefault(game_id, set()).add(watcher)
         try:
             yield watcher

@@ -64,8 +64,6 @@ def answering(interaction: discord.Interaction) -> int:
     return interaction.channel_id or 0
 
 
-WEB_COMMANDS = frozenset({"live"})
-"""Commands that exist only where the bot serves a web board (``TAFL_PUBLIC_URL``)."""
 BoardLink = Callable[[int, int, bool], str]
 """The web board's link to a game for a person, as a player (``True``) or a spectator."""
 
@@ -275,6 +273,9 @@ class Play(commands.Cog):
         if action == "web":
             await self._open_board(interaction, button.game_id)
             return
+        if action == "activity":
+            await self._launch_activity(interaction, button.game_id)
+            return
         if action == "resign":
             game = await self.games.player_in(button.game_id, user_id)
             await self.table.deliver(interaction, [board.resign_question(game.id, lang=reader)])
@@ -403,25 +404,28 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------------ the web board
 
-    async def _open_board(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def _open_board(
+        self, interaction: discord.Interaction, game_id: int, *, activity: bool = True
+    ) -> None:
         """The Open the board button: a private link made for the person who clicked (a
-        player's link for a player of the game, else a spectator's)."""
+        player's link for a player of the game, else a spectator's), and where the app has an
+        Activity (``activity``), a button that opens the board inside Discord."""
         if self.board_link is None:  # a button from when the bot served a web board
             raise Refused(StaleMenu())
         state = await self.games.state_of(game_id, interaction.user.id)
         playing = board.side_of(state, interaction.user.id) is not None
         url = self.board_link(game_id, interaction.user.id, playing)
-        answer = web.open_board(url, playing, lang=self.table.reader(interaction))
+        inside = activity and self.table.has_activity()
+        reader = self.table.reader(interaction)
+        answer = web.open_board(url, playing, game_id, activity=inside, lang=reader)
         await self.table.deliver(interaction, [answer])
 
-    @app_commands.command(name="live", description="Open this channel's game on the live board")
-    async def live(self, interaction: discord.Interaction) -> None:
-        """Inside Discord, the live board as an Activity where Discord allows it (the app has
-        Activities enabled); elsewhere, or when Discord refuses, a private link to it."""
-        live = await self.games.require(interaction.channel_id or 0)
-        if await self.table.launch_activity(interaction):
-            return
-        await self._open_board(interaction, live.id)
+    async def _launch_activity(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Play inside Discord button (under a link to the board, where the app has an
+        Activity): the Activity, opened for the person; where Discord will not open it, the
+        link again."""
+        if not await self.table.launch_activity(interaction):
+            await self._open_board(interaction, game_id, activity=False)
 
     async def act(self, game_id: int, user_id: int, action: str, ply: int) -> None:
         """An action taken on the web board (``action``: ``resign``, ``offer_draw``,

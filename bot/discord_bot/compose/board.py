@@ -133,10 +133,10 @@ from .post import (
 @dataclass(frozen=True)
 class GameAction:
     """A button under a live board: Move, Flip board, Offer draw, Take back, Resign or Open
-    the board (on the web)."""
+    the board (on the web); or Play inside Discord, under a link to the board."""
 
     TEMPLATE: ClassVar[str] = (
-        r"tafl:g:(?P<game_id>\d+):(?P<action>move|board|draw|takeback|resign|web)"
+        r"tafl:g:(?P<game_id>\d+):(?P<action>move|board|draw|takeback|resign|web|activity)"
     )
     game_id: int
     action: str

@@ -19,13 +19,27 @@ from ..app.errors import Refusal
 from ..app.games import GameState, Offer
 from ..app.watch import Shown, UnknownGame
 from .board import (
+    GameAction,
     look_of,
     plain_name,
     result_words,
     variant_title,
 )
 from .errors import refusal_words, slow_down
-from .post import Answer, Delivery, Edit, Link, Message, OfferPost, Place, Post, Update
+from .post import (
+    Answer,
+    Button,
+    Control,
+    Delivery,
+    Edit,
+    Link,
+    Message,
+    OfferPost,
+    Place,
+    Post,
+    Style,
+    Update,
+)
 
 PIECES = {Piece.EMPTY: ".", Piece.ATTACKER: "a", Piece.DEFENDER: "d", Piece.KING: "k"}
 """A square of the state's ``board`` rows."""
@@ -295,9 +309,12 @@ def link_page(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str
     )
 
 
-def open_board(url: str, player: bool, *, lang: Language = ENGLISH_LANGUAGE) -> Answer:
+def open_board(
+    url: str, player: bool, game_id: int, *, activity: bool, lang: Language = ENGLISH_LANGUAGE
+) -> Answer:
     """The private answer to the Open the board button: a link made for the person who
-    clicked (a player's lets them move, anyone else's only watch)."""
+    clicked (a player's lets them move, anyone else's only watch), and where the bot has an
+    Activity (``activity``), a button that opens the board inside Discord."""
     if player:
         words = lang.gettext(
             "Your board, live: move by clicking or dragging a piece. This link is yours alone: "
@@ -305,8 +322,11 @@ def open_board(url: str, player: bool, *, lang: Language = ENGLISH_LANGUAGE) -> 
         )
     else:
         words = lang.gettext("The board, live: you can watch the game as it is played.")
-    label = lang.gettext("Open the board")
-    return Answer(Post(content=words, controls=(Link(url, label, "🌐"),), private=True))
+    controls: list[Control] = [Link(url, lang.gettext("Open the board"), "🌐")]
+    if activity:
+        inside = GameAction(game_id, "activity").custom_id
+        controls.append(Button(inside, lang.gettext("Play inside Discord"), Style.PRIMARY, "🎮"))
+    return Answer(Post(content=words, controls=tuple(controls), private=True))
 
 
 def activity_off(*, lang: Language = ENGLISH_LANGUAGE) -> str:

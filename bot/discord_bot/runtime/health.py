@@ -44,6 +44,9 @@ FRESH_SECONDS = 10.0
 PING_SECONDS = 2.0
 """How long a readiness check waits for the database's answer to ``SELECT 1`` (kept below the
 probes' own timeout, so that the check says why rather than timing out)."""
+SHUTDOWN_SECONDS = 2.0
+"""How long requests still being answered may take once the process stops (a page's event
+stream is told to end at once: the page reconnects to another process)."""
 OPENING = "opening the database"
 WAITING_FOR_LEASES = "waiting for the shards' leases"
 STARTING = "starting: loading the games and connecting to Discord"
@@ -135,8 +138,9 @@ class HealthServer:
         self.app.router.add_get("/healthz", self._alive)
         self.app.router.add_get("/readyz", self._ready)
         self.app.router.add_get("/metrics", make_aiohttp_handler(metrics.registry))
-        # No access log: probes come every few seconds, for as long as the process runs.
-        self._runner = web.AppRunner(self.app, access_log=None)
+        # No access log: probes come every few seconds, for as long as the process runs. On
+        # shutdown, requests still open (the web board's event streams) get a moment only.
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
         self._started = False
 
     async def start(self, host: str, port: int) -> None:

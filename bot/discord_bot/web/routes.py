@@ -274,10 +274,12 @@ class WebBoard:
         await response.prepare(request)
         with self.watch.watching(link.game_id) as watcher:
             try:
-                while True:
+                while not self.watch.closed:
                     if not await watcher.wait(KEEP_ALIVE_SECONDS):
                         await response.write(b": keep-alive\n\n")
                         continue
+                    if self.watch.closed:
+                        break
                     try:
                         data = _dumps(await self._state(link, lang))
                     except StorageError as error:  # the page reconnects and reads again
