@@ -12,23 +12,25 @@ and phone 390x844) are written to ``TAFL_SCREENSHOTS`` when it is set.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
-import shutil
 import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, open_world, printed_log
 from fakediscord import FakeChannel, FakeMessage, FakeUser
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from pg_server import free_port
-from web_build import installed_copy, npm
+from web_build import installed_once, npm
+from web_support import link_url
 
 from bot.discord_bot.web import links as web_links
 from bot.engine import Game, Piece, parse_square
@@ -106,14 +108,7 @@ async def board_link(world: World, user: FakeUser, board: FakeMessage) -> str:
     """The link the Open the board button gives ``user`` (privately)."""
     clicked = await world.click(user, board, ":web")
     response = await clicked.wait_response(lambda r: r.ephemeral, timeout=WAIT)
-    urls = [
-        component["url"]
-        for row in response.data.get("components") or []
-        for component in row.get("components", [])
-        if component.get("url")
-    ]
-    assert urls, response.data
-    return str(urls[0])
+    return link_url(response.data)
 
 
 async def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP) -> Any:
@@ -159,6 +154,11 @@ async def shows_piece(page: Any, square: str, piece: str) -> None:
     )
 
 
+async def settled(page: Any) -> None:
+    """Wait until no piece is sliding to its square (before a screenshot)."""
+    await page.locator("svg.board g.sliding").wait_for(state="detached")
+
+
 async def focused_label(page: Any) -> str:
     """What a screen reader says of the square the keyboard is on."""
     return str(await page.evaluate("document.activeElement.getAttribute('aria-label')"))
@@ -177,7 +177,9 @@ async def start_game(world: World, first: FakeUser, second: FakeUser, name: str)
 async def last_board(world: World, channel: FakeChannel) -> FakeMessage:
     """The channel's newest board with live buttons."""
     boards = [
-        m for m in world.fake.messages_in(channel) if not m.ephemeral and any(":web" in c for c in m.custom_ids)
+        m
+        for m in world.fake.messages_in(channel)
+        if not m.ephemeral and any(":web" in c for c in m.custom_ids)
     ]
     assert boards, "no live board in the channel"
     return boards[-1]
@@ -215,8 +217,11 @@ async def test_two_players_play_a_whole_game_by_clicking_and_dragging(
         if result.raichi or result.tuichi:
             await watcher.wait_for_selector(".call:not([hidden])")
             if result.tuichi:
+                await settled(pages["attackers"])
                 await pages["attackers"].screenshot(path=screenshots / "tuichi-desktop.png")
-                await pages["defenders"].screenshot(path=screenshots / "tuichi-phone.png", full_page=True)
+                await pages["defenders"].screenshot(
+                    path=screenshots / "tuichi-phone.png", full_page=True
+                )
         if ply < len(LINE) - 1:
             # The live region tells a screen reader the opponent's move.
             announced = await watcher.locator("[aria-live]").inner_text()
@@ -225,10 +230,13 @@ async def test_two_players_play_a_whole_game_by_clicking_and_dragging(
         await page.wait_for_selector(".status.over")
         assert "defenders" in (await status(page)).lower()
         assert not page.errors, page.errors
+    await settled(pages["attackers"])
     await pages["attackers"].screenshot(path=screenshots / "over-desktop.png")
     await pages["defenders"].screenshot(path=screenshots / "over-phone.png", full_page=True)
     # The channel got every move's board, as if played with /tafl move.
-    await world.fake.wait_for_message(channel, lambda m: "g5-g1" in m.text and not m.ephemeral, timeout=WAIT)
+    await world.fake.wait_for_message(
+        channel, lambda m: "g5-g1" in m.text and not m.ephemeral, timeout=WAIT
+    )
     for page in pages.values():
         await page.close()
 
@@ -333,3 +341,50 @@ async def test_a_changed_or_expired_link_gets_a_page_saying_what_to_do(
         assert words in text.lower() and "Open the board" in text, text
     await page.screenshot(path=screenshots / "expired-phone.png", full_page=True)
     await page.close()
+
+
+async def test_the_activity_signs_in_with_the_sdks_mock_and_opens_the_players_game(
+    world: World, port: int, tmp_path_factory: pytest.TempPathFactory, bot_log: None
+) -> None:
+    command = npm()
+    if command is None:
+        pytest.skip("npm is not installed here: the Activity's client test needs Node")
+    web = installed_once(tmp_path_factory.getbasetemp())
+    alice, bo = world.user("alice"), world.user("bo")
+    channel = await start_game(world, alice, bo, "web-activity")
+    base = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{base}/activity?frame_id=f&instance_id=i") as answer:
+            shell = await answer.text()
+        async with http.get(f"{base}/static/activity.js") as answer:
+            assert answer.status == 200 and "javascript" in answer.content_type
+    found = re.search(r'data-client-id="(\d+)"', shell)
+    assert found, shell
+    out = tmp_path_factory.mktemp("activity") / "signed.json"
+    env = {
+        **os.environ,
+        "TAFL_TEST_SERVER": base + "/",
+        "TAFL_TEST_CLIENT_ID": found.group(1),
+        "TAFL_TEST_CODE": world.fake.oauth.authorize(alice),
+        "TAFL_TEST_CHANNEL_ID": str(channel.id),
+        "TAFL_TEST_GUILD_ID": str(world.guild.id),
+        "TAFL_TEST_OUT": str(out),
+    }
+    ran = await asyncio.to_thread(
+        subprocess.run,
+        [command, "test", "--silent"],
+        cwd=web,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0 and "# pass 1" in ran.stdout, ran.stdout + ran.stderr
+    signed = json.loads(out.read_text())
+    assert signed["token"], signed
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"{base}/api/games/{signed['token']}/state") as answer,
+    ):
+        state = await answer.json()
+    assert state["you"] == "attackers" and state["players"]["attackers"]["name"] == "alice"

@@ -9,12 +9,13 @@ this machine has npm, as CI does.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_build import BUILT, HEADER, STATIC, WEB, installed_copy, npm, source_digest
+from web_build import BUILT, HEADER, STATIC, WEB, installed_once, npm, source_digest
 
 from bot.render import sprites
 
@@ -31,8 +32,6 @@ def test_each_built_file_names_the_sources_it_was_built_from() -> None:
 
 def test_the_digest_changes_with_any_source(tmp_path: Path) -> None:
     # The check above can fail: any edit of a source changes the digest.
-    import shutil
-
     copy = tmp_path / "web"
     shutil.copytree(WEB, copy, ignore=shutil.ignore_patterns("node_modules"))
     before = source_digest(copy)
@@ -53,7 +52,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A copy of web/ with its packages installed from the lockfile (skips without npm)."""
     if npm() is None:
         pytest.skip("npm is not installed here: the bundle is checked by its digest only")
-    yield installed_copy(tmp_path_factory.mktemp("client"))
+    yield installed_once(tmp_path_factory.getbasetemp())
 
 
 def test_npm_rebuilds_the_shipped_bundle_byte_for_byte(installed: Path) -> None:

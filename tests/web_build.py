@@ -41,12 +41,24 @@ def npm() -> str | None:
     return shutil.which("npm")
 
 
+_installed: dict[Path, Path] = {}
+"""The copy installed for each test session (by its base folder): npm ci once per run."""
+
+
+def installed_once(base: Path) -> Path:
+    """:func:`installed_copy` under ``base``, made once per test session."""
+    if base not in _installed:
+        _installed[base] = installed_copy(base / "web-client")
+    return _installed[base]
+
+
 def installed_copy(folder: Path) -> Path:
     """A copy of ``web/`` (without its packages) under ``folder``, its packages installed by
     ``npm ci`` from the lockfile; ``folder/bot/discord_bot/web/static`` receives its build."""
     npm_command = npm()
     assert npm_command is not None
     web = folder / "web"
+    folder.mkdir(parents=True, exist_ok=True)
     shutil.copytree(WEB, web, ignore=shutil.ignore_patterns("node_modules"))
     (folder / "bot" / "discord_bot" / "web" / "static").mkdir(parents=True)
     subprocess.run(

@@ -473,8 +473,16 @@ export class Board {
 
   private onPointerMove(event: PointerEvent): void {
     const drag = this.drag;
-    if (!drag) return;
     const { square, x, y } = this.squareOf(event);
+    if (!drag) {
+      // Pointing at a target of the chosen piece crosses out what a move there would take.
+      const over = square && this.selected && this.targets(this.selected).some((t) => t.to === square) ? square : null;
+      if (over !== this.preview) {
+        this.preview = over;
+        this.drawChoice();
+      }
+      return;
+    }
     if (!drag.moved && Math.hypot(x - drag.x, y - drag.y) < DRAG_START) return;
     drag.moved = true;
     const piece = this.pieces.get(drag.from);

@@ -32,7 +32,7 @@ SECURITY_HEADERS = {
 NO_STORE = {"Cache-Control": "no-store"}
 """A page or answer that names a person's link: kept by no cache."""
 TYPES = {".js": "text/javascript", ".css": "text/css", ".map": "application/json"}
-SERVED = ("board.js", "board.css")
+SERVED = ("board.js", "board.css", "activity.js")
 """The static files the shell loads."""
 
 
