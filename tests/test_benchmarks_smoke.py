@@ -148,6 +148,15 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"everything else on the machine (?:{NUMBER}%|n/a)",
         rf"fsync on .*: median {NUMBER} ms",
     ),
+    "web": (
+        rf"page shell: {NUMBER} bytes \({NUMBER} gzipped by a proxy\)",
+        rf"first load: {NUMBER} bytes gzipped in all",
+        rf"move round trip, POST to the other page's event, over 6 moves: median {NUMBER} ms, "
+        rf"p95 {NUMBER} ms \[target < 100 ms: (ok|MISSED)\]",
+        rf"/tafl move -> its board, no page open: median {NUMBER} ms, p95 {NUMBER} ms",
+        rf"/tafl move -> its board, 20 pages watching: median {NUMBER} ms, p95 {NUMBER} ms",
+        rf"with the pages: x{NUMBER} \[target <= {NUMBER} ms: (ok|MISSED)\]",
+    ),
     "lobby": (
         *(
             pattern
@@ -181,7 +190,7 @@ if native.in_use():  # the fast core's figures beside the pure Python's (always 
         r"the fast core searches \d+ times as many nodes a second",
     )
     EXPECTED["analysis"] += (rf"python {NUMBER} s, fast core {NUMBER} s, x\d+",)
-TIMEOUT = {"bot_latency": 240.0, "scale": 180.0}
+TIMEOUT = {"bot_latency": 240.0, "scale": 180.0, "web": 180.0}
 """Generous limits: a smoke run takes seconds, but the machine may be loaded."""
 NEEDS_POSTGRES = {"scale", "lobby"}
 """Benchmarks given the session's PostgreSQL (``TAFL_TEST_POSTGRES_URL``), so that they skip,

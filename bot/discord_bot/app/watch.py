@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.storage import (
     DatabaseUnavailable,
@@ -30,6 +30,8 @@ from .games import GameHub, GameState, Offer
 
 log = logging.getLogger(__name__)
 
+WAKE_DELAY = 0.025
+"""Seconds between a change made here and its pages' waking (see :meth:`GameWatch.changed`)."""
 WEB = "web"
 """The topic of the signals that say a game changed (its id as the payload)."""
 
@@ -94,6 +96,11 @@ class GameWatch:
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
         """Set when the process stops: every page's stream ends (its page reconnects)."""
+        self._versions: dict[int, int] = {}
+        """How many times each watched game changed (what a page has read is keyed by it)."""
+        self._loaded: dict[int, tuple[int, Shown]] = {}
+        """Games read from the database (not played here), as read at their version: however
+        many pages watch one, it is read once per change."""
 
     def close(self) -> None:
         """End every watch: the process is stopping."""
@@ -119,15 +126,23 @@ class GameWatch:
                 watchers.discard(watcher)
                 if not watchers:
                     del self._watchers[game_id]
+                    self._loaded.pop(game_id, None)
 
     def watchers(self) -> int:
-        """How many pages watch a game in this process."""
+        """How many pages watch a game in this process (each stream counted)."""
         return sum(len(watchers) for watchers in self._watchers.values())
 
     def changed(self, game_id: int) -> None:
         """This process changed a game (the hub's ``on_change``): wake its watchers here and
-        tell the other processes."""
-        self._wake(game_id)
+        tell the other processes.
+
+        The watchers here are woken a moment later (:data:`WAKE_DELAY`): the change is being
+        announced in Discord right now (the move's board, its answer due within Discord's
+        3 seconds), and hundreds of pages served first would keep it waiting."""
+        if game_id in self._watchers:
+            asyncio.get_running_loop().call_later(WAKE_DELAY, self._wake, game_id)
+        else:
+            self._versions[game_id] = self.version(game_id) + 1
         self._run(self._signal(game_id), f"web-signal-{game_id}")
 
     async def _signal(self, game_id: int) -> None:
@@ -155,7 +170,12 @@ class GameWatch:
                 log.info("could not catch up with game %d: %s", game_id, error)
         self._wake(game_id)
 
+    def version(self, game_id: int) -> int:
+        """A number that changes with every change of the game heard of here."""
+        return self._versions.get(game_id, 0)
+
     def _wake(self, game_id: int) -> None:
+        self._versions[game_id] = self.version(game_id) + 1
         for watcher in self._watchers.get(game_id, ()):
             watcher.wake()
 
@@ -180,6 +200,10 @@ class GameWatch:
         if live is not None:
             state = self.hub.peek(live)
             return Shown(state, live.draw_offer, live.takeback_offer, preferences)
+        version = self.version(game_id)
+        known = self._loaded.get(game_id)
+        if known is not None and known[0] == version:
+            return replace(known[1], preferences=preferences)
         try:
             loaded = await self.storage.load_game(game_id)
         except NotFound:
@@ -193,7 +217,10 @@ class GameWatch:
             else:
                 takeback = offer
         state = GameState(game_id, loaded.record, loaded.game, venues, web=self.hub.web)
-        return Shown(state, draw, takeback, preferences)
+        shown = Shown(state, draw, takeback, None)
+        if game_id in self._watchers:
+            self._loaded[game_id] = (version, shown)
+        return replace(shown, preferences=preferences)
 
     async def game_in(self, channel_id: int) -> GameState | None:
         """The active game of a channel (the Activity's sign-in), whichever process plays it

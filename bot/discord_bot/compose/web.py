@@ -71,9 +71,6 @@ WORDS: dict[str, str] = {
     "square_label": N_("{piece} on {square}"),
     "throne": N_("throne"),
     "corner": N_("corner"),
-    "coordinates": N_(
-        "Files a to {last} from left to right, ranks 1 to {size} from bottom to top."
-    ),
     "keyboard_help": N_(
         "Arrow keys move around the board; Enter or Space picks a piece, then its square."
     ),
@@ -96,12 +93,15 @@ WORDS: dict[str, str] = {
 
 
 def page_words(shown: Shown, *, lang: Language = ENGLISH_LANGUAGE) -> dict[str, str]:
-    """:data:`WORDS` in ``lang``, with the game's title; the placeholders that the page
+    """:data:`WORDS` in ``lang``, with the game's title and how its squares are named
+    (``coordinates``); the placeholders that the page
     fills (``{name}``, ``{square}``, ``{piece}``, ``{move}``, ``{squares}``) are left for it."""
     size = shown.game.game.size
     words = {key: lang.translations.gettext(text) for key, text in WORDS.items()}
     words["coordinates"] = lang.gettext(
-        WORDS["coordinates"], last=square_name(size - 1, size)[0], size=size
+        "Files a to {last} from left to right, ranks 1 to {size} from bottom to top.",
+        last=square_name(size - 1, size)[0],
+        size=size,
     )
     variant = variant_title(shown.game.record.variant, lang)
     words["title"] = lang.gettext("{variant}: game #{id}", variant=variant, id=shown.game.id)
@@ -285,6 +285,11 @@ def too_fast(seconds: float, *, lang: Language = ENGLISH_LANGUAGE) -> str:
 def spectators_cannot_act(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A spectator's link used to move or act."""
     return lang.gettext("This link only lets you watch the game: it cannot move.")
+
+
+def busy(*, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Too many pages are open on this server at once."""
+    return lang.gettext("The board is very busy right now: it will reconnect in a moment.")
 
 
 def not_understood(*, lang: Language = ENGLISH_LANGUAGE) -> str:

@@ -33,7 +33,8 @@ NO_STORE = {"Cache-Control": "no-store"}
 """A page or answer that names a person's link: kept by no cache."""
 TYPES = {".js": "text/javascript", ".css": "text/css", ".map": "application/json"}
 SERVED = ("board.js", "board.css", "activity.js")
-"""The static files the shell loads."""
+"""The client's files: the two the shell loads, and the Activity's sign-in, which the client
+loads inside Discord only."""
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,9 @@ def read_static(name: str, folder: Path = STATIC) -> StaticFile | None:
 
 
 class StaticFiles:
-    """The client's files, served with a long cache life: the shell names them with their
-    digest (``?v=``), so a new build is a new address."""
+    """The client's files, with a long cache life where the address names their digest
+    (``?v=``, as the shell does: a new build is a new address), else checked with the server
+    each time (``ETag``: a 304 when unchanged)."""
 
     def __init__(self, folder: Path = STATIC) -> None:
         self.folder = folder
@@ -82,10 +84,11 @@ class StaticFiles:
         found = self.get(name) if name in SERVED else None
         if found is None:
             raise web.HTTPNotFound(headers=SECURITY_HEADERS)
+        versioned = request.query.get("v") == found.etag.strip('"')
         headers = {
             **SECURITY_HEADERS,
             "ETag": found.etag,
-            "Cache-Control": "public, max-age=31536000, immutable",
+            "Cache-Control": "public, max-age=31536000, immutable" if versioned else "no-cache",
             "Vary": "Accept-Encoding",
         }
         if request.headers.get("If-None-Match") == found.etag:

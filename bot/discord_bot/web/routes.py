@@ -24,12 +24,12 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from aiohttp import web
 
 from bot.engine import Side, TaflError, parse_square
-from bot.storage import StorageError
+from bot.storage import PlayerPreferences, StorageError
 
 from ...i18n.language import Language, Languages
 from ..app.errors import Refused
@@ -37,6 +37,7 @@ from ..app.games import GameHub, IllegalMove, NotPlaying, Played
 from ..app.watch import GameWatch, Shown, UnknownGame
 from ..compose import errors as error_words
 from ..compose import web as words
+from ..compose.board import look_of
 from .activity import DiscordSignIn, SignInFailed
 from .links import Link, LinkRefused, Links
 from .page import NO_STORE, SECURITY_HEADERS, StaticFiles, refusal_page, shell
@@ -58,6 +59,11 @@ ACTIONS = frozenset(
 )
 STATUS: dict[type, int] = {UnknownGame: 404, IllegalMove: 422, NotPlaying: 403}
 """The HTTP status of a refusal (409, the game's state says no, for the others)."""
+MAX_WATCHERS = 5000
+"""Pages a process keeps streaming at once; more are asked to come back later (503), so that
+a flood of connections cannot exhaust the process."""
+STATES_KEPT = 512
+"""Games whose state JSON is kept for their pages' streams (then all are made afresh)."""
 BODY_LIMIT = 4096
 """Bytes a request's JSON may take (a move is a few dozen)."""
 
@@ -136,6 +142,8 @@ class WebBoard:
         """Moves and actions, per person (as fast as anyone plays, never a flood)."""
         self.sign_ins = RateLimit(rate=0.2, burst=5)
         """Activity sign-ins, per address."""
+        self._states: dict[int, tuple[int, dict[tuple[object, ...], str]]] = {}
+        """The state JSON of each watched game at its version, by how a page sees it."""
 
     # ------------------------------------------------------------------ reading requests
 
@@ -178,6 +186,29 @@ class WebBoard:
             lang = await self._language(link, shown)
         you = self.side_of(link, shown)
         return words.state(shown, you=you, now_ms=int(time.time() * 1000), lang=lang)
+
+    async def _shared_state(
+        self, link: Link, lang: Language, preferences: PlayerPreferences | None
+    ) -> str:
+        """The state JSON for a page's stream, made once per change of the game for all the
+        pages that see it alike (the same side, language and look): two hundred pages
+        watching one game cost one state a move, not two hundred."""
+        game_id = link.game_id
+        version = self.watch.version(game_id)
+        shown = replace(await self.watch.show(game_id, 0), preferences=preferences)
+        you = self.side_of(link, shown)
+        look = look_of(preferences, you)
+        key = (None if you is None else you.value, lang.locale, look.theme, look.flip)
+        made = self._states.get(game_id)
+        if made is None or made[0] != version:
+            if len(self._states) > STATES_KEPT:
+                self._states.clear()
+            made = self._states[game_id] = (version, {})
+        text = made[1].get(key)
+        if text is None:
+            now = int(time.time() * 1000)
+            text = made[1][key] = _dumps(words.state(shown, you=you, now_ms=now, lang=lang))
+        return text
 
     # ------------------------------------------------------------------ answers
 
@@ -263,6 +294,11 @@ class WebBoard:
             lang = self._browser_language(request)
             return self._error(words.refusal(refused.refusal, None, lang=lang), "unknown", 404)
         lang = await self._language(link, shown)
+        if self.watch.watchers() >= MAX_WATCHERS:
+            busy = self._error(words.busy(lang=lang), "busy", 503)
+            busy.headers["Retry-After"] = "30"
+            return busy
+        preferences = shown.preferences  # read once: a page reloads to show new ones
         response = web.StreamResponse(
             headers={
                 **SECURITY_HEADERS,
@@ -281,7 +317,7 @@ class WebBoard:
                     if self.watch.closed:
                         break
                     try:
-                        data = _dumps(await self._state(link, lang))
+                        data = await self._shared_state(link, lang, preferences)
                     except StorageError as error:  # the page reconnects and reads again
                         log.info("game %d: a page missed its state: %s", link.game_id, error)
                         break
