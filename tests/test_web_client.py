@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from web_build import BUILT, HEADER, STATIC, WEB, installed_once, npm, source_digest
 
+from bot.discord_bot.compose import web as web_words
 from bot.render import sprites
 
 
@@ -45,6 +46,16 @@ def test_the_page_draws_pieces_with_the_images_proportions() -> None:
     named = dict(re.findall(r"export const (\w+) = ([0-9.]+);", geometry))
     assert float(named["PIECE_RADIUS"]) == sprites.PIECE_RADIUS
     assert float(named["KING_RADIUS"]) == sprites.KING_RADIUS
+
+
+def test_every_word_the_page_reads_is_one_the_server_sends() -> None:
+    source = (WEB / "src" / "words.ts").read_text(encoding="utf-8")
+    listed = re.search(r"export const KEYS = \[(.*?)\] as const;", source, re.S)
+    assert listed, "web/src/words.ts lists the keys it reads in KEYS"
+    read = set(re.findall(r'"(\w+)"', listed.group(1)))
+    # page_words adds the game's title and the naming of its squares to WORDS.
+    sent = set(web_words.WORDS) | {"title", "coordinates"}
+    assert read and read <= sent, f"the page reads words the server never sends: {read - sent}"
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ function circle(parent: Element, x: number, y: number, r: number, attrs: Attrs):
   return el("circle", { cx: x, cy: y, r, ...attrs }, parent);
 }
 
-const PIECE_KINDS: Record<string, string> = { a: "attacker", d: "defender", k: "king" };
+const PIECE_KINDS: Record<string, "attacker" | "defender" | "king"> = { a: "attacker", d: "defender", k: "king" };
 
 /** What the board asks of the page: play a move. */
 export interface BoardHost {
@@ -406,7 +406,7 @@ export class Board {
     const targets = new Map((this.selected ? this.targets(this.selected) : []).map((t) => [t.to, t]));
     for (const [name, rect] of this.cells) {
       const code = this.piece(name);
-      const piece = PIECE_KINDS[code] ? say(words, `piece_${PIECE_KINDS[code]}`) : "";
+      const piece = PIECE_KINDS[code] ? say(words, `piece_${PIECE_KINDS[code]}` as const) : "";
       const target = targets.get(name);
       let text: string;
       if (target && target.captures.length) text = say(words, "capture_target", { square: name });

@@ -251,7 +251,7 @@ class Page {
     this.call.replaceChildren();
     this.call.hidden = !state.call || state.status !== "playing";
     if (state.call) {
-      this.call.textContent = say(words, `call_${state.call}`);
+      this.call.textContent = say(words, `call_${state.call}` as const);
     }
     this.last.textContent = state.last ? say(words, "last_move", { move: `${state.last.from}-${state.last.to}` }) : "";
   }
@@ -281,8 +281,8 @@ class Page {
         line.textContent = say(words, asked === you ? mine : theirs, { name: them });
         if (asked !== you) {
           const row = h("div", "row", this.offer);
-          this.button(row, say(words, `accept_${kind}`), () => void this.act(`accept_${kind}`), "primary");
-          this.button(row, say(words, `decline_${kind}`), () => void this.act(`decline_${kind}`));
+          this.button(row, say(words, `accept_${kind}` as const), () => void this.act(`accept_${kind}`), "primary");
+          this.button(row, say(words, `decline_${kind}` as const), () => void this.act(`decline_${kind}`));
         }
       }
       if (!state.offers.draw) this.button(this.actions, say(words, "offer_draw"), () => void this.act("offer_draw"));
@@ -324,7 +324,7 @@ class Page {
     const mover = state.players[other(state.turn)].name;
     let text = say(words, "opponent_moved", { name: mover, move: `${last.from}-${last.to}` });
     if (last.captures.length) text += ` ${say(words, "captured", { squares: last.captures.join(", ") })}`;
-    if (state.call && state.status === "playing") text += ` ${say(words, `call_${state.call}`)}`;
+    if (state.call && state.status === "playing") text += ` ${say(words, `call_${state.call}` as const)}`;
     this.live.textContent = text;
   }
 
