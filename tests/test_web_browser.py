@@ -18,14 +18,14 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 import pytest_asyncio
-from e2e_support import WAIT, World, open_world, printed_log
+from e2e_support import WAIT, World, game_number, open_world, printed_log
 from fakediscord import FakeChannel, FakeMessage, FakeUser
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from pg_server import free_port
@@ -33,7 +33,7 @@ from web_build import installed_once, npm
 from web_support import link_url
 
 from bot.discord_bot.web import links as web_links
-from bot.engine import Game, Piece, parse_square
+from bot.engine import Game, Piece, parse_square, square_name
 
 playwright_api = pytest.importorskip("playwright.async_api")
 
@@ -73,7 +73,8 @@ async def world(tmp_path_factory: pytest.TempPathFactory, port: int) -> AsyncIte
         "TAFL_WEB_SECRET": SECRET,
         "DISCORD_CLIENT_SECRET": CLIENT_SECRET,
     }
-    names = ["alice", "bo", "carol", "dave", "erin", "fay", "gus"]
+    names = ["alice", "bo", "carol", "dave", "erin", "fay", "gus", "hal", "ida", "jon", "kim"]
+    # (Each scenario's challenger is new: one challenge every 20 seconds per person.)
     async with open_world(tmp_path_factory.mktemp("web_browser"), names, env) as world:
         world.fake.oauth.client_secret = CLIENT_SECRET
         yield world
@@ -135,15 +136,20 @@ async def click_move(page: Any, move: str) -> None:
     await page.mouse.click(*(await centre(page, target)))
 
 
-async def drag_move(page: Any, move: str) -> None:
-    """Play ``move`` by dragging its piece onto its square."""
+async def drag_move(page: Any, move: str, captures: Sequence[str] = ()) -> None:
+    """Play ``move`` by dragging its piece onto its square; with ``captures``, check on the way
+    that the target is marked as a capture and that the pieces it would take are crossed out."""
     origin, target = move.split("-")
     x, y = await centre(page, origin)
     tx, ty = await centre(page, target)
     await page.mouse.move(x, y)
     await page.mouse.down()
+    if captures:
+        await page.wait_for_selector(f'svg.board .capture-target[data-square="{target}"]')
     await page.mouse.move((x + tx) / 2, (y + ty) / 2, steps=4)
     await page.mouse.move(tx, ty, steps=4)
+    for square in captures:
+        await page.wait_for_selector(f'svg.board .would-take[data-square="{square}"]')
     await page.mouse.up()
 
 
@@ -208,12 +214,15 @@ async def test_two_players_play_a_whole_game_by_clicking_and_dragging(
         target = move.split("-")[1]
         piece = PIECES[game.piece_at(parse_square(target, game.size))]
         # Both ways of moving, for both players: clicks on even full moves, drags on odd.
+        taken = [square_name(square, game.size) for square in result.captures]
         if (ply // 2) % 2 == 0:
             await click_move(mover, move)
         else:
-            await drag_move(mover, move)
+            await drag_move(mover, move, taken)
         await shows_piece(watcher, target, piece)
         await shows_piece(mover, target, piece)
+        for square in taken:  # what the move took, crossed out where it stood
+            await watcher.wait_for_selector(f'svg.board g.taken[data-square="{square}"]')
         if result.raichi or result.tuichi:
             await watcher.wait_for_selector(".call:not([hidden])")
             if result.tuichi:
@@ -247,7 +256,12 @@ async def test_a_slash_command_move_and_the_offers_appear_live(
     carol, dave = world.user("carol"), world.user("dave")
     channel = await start_game(world, carol, dave, "web-offers")
     board = await last_board(world, channel)
+    # dave wants the high-contrast theme, and the board turned round when he defends.
+    await world.command(dave, channel, "preferences", theme="contrast", flip=True)
     theirs = await open_page(browser, await board_link(world, dave, board), PHONE)
+    assert await theirs.locator("svg.board > rect").first.get_attribute("fill") == "#000000"
+    a1, g7 = await centre(theirs, "a1"), await centre(theirs, "g7")
+    assert a1[0] > g7[0] and a1[1] < g7[1], "a1 is at the top right of a flipped board"
     mine = await open_page(browser, await board_link(world, carol, board), DESKTOP)
     # carol moves with /tafl move: dave's page shows it without reloading, and its turn.
     await world.play_line(carol, dave, channel, ["d1-b1"])
@@ -256,11 +270,11 @@ async def test_a_slash_command_move_and_the_offers_appear_live(
     await theirs.wait_for_selector(".status.mine")
     # dave answers with the keyboard alone, as a screen reader's user would.
     await theirs.locator('rect[data-square="d4"]').focus()
-    await theirs.keyboard.press("ArrowDown")
+    await theirs.keyboard.press("ArrowUp")  # the board is turned round: d3 is above d4
     assert await focused_label(theirs) == "defender on d3"
     await theirs.keyboard.press("Enter")
     for _ in range(3):
-        await theirs.keyboard.press("ArrowLeft")
+        await theirs.keyboard.press("ArrowRight")
     assert await focused_label(theirs) == "a3: a legal move"
     await theirs.keyboard.press("Enter")
     await shows_piece(mine, "a3", "d")
@@ -324,12 +338,12 @@ class _SignedLongAgo(TimestampSigner):
 async def test_a_changed_or_expired_link_gets_a_page_saying_what_to_do(
     world: World, browser: Any, port: int, screenshots: Path, bot_log: None
 ) -> None:
-    alice, bo = world.user("alice"), world.user("bo")
-    channel = await start_game(world, bo, alice, "web-links")
+    hal, ida = world.user("hal"), world.user("ida")
+    channel = await start_game(world, hal, ida, "web-links")
     board = await last_board(world, channel)
-    good = await board_link(world, alice, board)
+    good = await board_link(world, ida, board)
     forged = good[:-3] + ("AAA" if not good.endswith("AAA") else "BBB")
-    payload = {"g": 1, "u": alice.id, "r": "p"}
+    payload = {"g": game_number(board), "u": ida.id, "r": "p"}
     expired = f"http://127.0.0.1:{port}/play/" + str(
         URLSafeTimedSerializer(SECRET, salt=web_links.SALT, signer=_SignedLongAgo).dumps(payload)
     )
@@ -350,8 +364,8 @@ async def test_the_activity_signs_in_with_the_sdks_mock_and_opens_the_players_ga
     if command is None:
         pytest.skip("npm is not installed here: the Activity's client test needs Node")
     web = installed_once(tmp_path_factory.getbasetemp())
-    alice, bo = world.user("alice"), world.user("bo")
-    channel = await start_game(world, alice, bo, "web-activity")
+    jon, kim = world.user("jon"), world.user("kim")
+    channel = await start_game(world, jon, kim, "web-activity")
     base = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{base}/activity?frame_id=f&instance_id=i") as answer:
@@ -365,7 +379,7 @@ async def test_the_activity_signs_in_with_the_sdks_mock_and_opens_the_players_ga
         **os.environ,
         "TAFL_TEST_SERVER": base + "/",
         "TAFL_TEST_CLIENT_ID": found.group(1),
-        "TAFL_TEST_CODE": world.fake.oauth.authorize(alice),
+        "TAFL_TEST_CODE": world.fake.oauth.authorize(jon),
         "TAFL_TEST_CHANNEL_ID": str(channel.id),
         "TAFL_TEST_GUILD_ID": str(world.guild.id),
         "TAFL_TEST_OUT": str(out),
@@ -387,4 +401,4 @@ async def test_the_activity_signs_in_with_the_sdks_mock_and_opens_the_players_ga
         http.get(f"{base}/api/games/{signed['token']}/state") as answer,
     ):
         state = await answer.json()
-    assert state["you"] == "attackers" and state["players"]["attackers"]["name"] == "alice"
+    assert state["you"] == "attackers" and state["players"]["attackers"]["name"] == "jon"

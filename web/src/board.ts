@@ -346,7 +346,7 @@ export class Board {
       for (const square of last.captures) {
         if (this.piece(square) !== ".") continue;
         const [x, y] = this.centre(square);
-        const g = el("g", { transform: `translate(${x} ${y})` }, layer);
+        const g = el("g", { transform: `translate(${x} ${y})`, class: "taken", "data-square": square }, layer);
         el("use", { href: `#${ghost}`, opacity: 0.4 }, g);
         this.cross(g, 0, 0, 0.2);
       }
@@ -371,7 +371,7 @@ export class Board {
     for (const target of this.targets(this.selected)) {
       const [x, y] = this.centre(target.to);
       if (target.captures.length) {
-        circle(layer, x, y, 0.2, { fill: this.colour("capture"), opacity: 0.85 });
+        circle(layer, x, y, 0.2, { fill: this.colour("capture"), opacity: 0.85, class: "capture-target", "data-square": target.to });
         circle(layer, x, y, 0.2, { fill: "none", stroke: this.colour("capture_halo"), "stroke-width": 0.04 });
       } else {
         circle(layer, x, y, 0.14, { fill: this.colour("move_path"), opacity: 0.6 });
@@ -380,7 +380,7 @@ export class Board {
     const shown = this.targets(this.selected).find((target) => target.to === this.preview);
     for (const square of shown?.captures ?? []) {
       const [x, y] = this.centre(square);
-      this.cross(layer, x, y, 0.2);
+      this.cross(el("g", { class: "would-take", "data-square": square }, layer), x, y, 0.2);
     }
   }
 
