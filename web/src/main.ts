@@ -200,6 +200,7 @@ class Page {
     for (const [name, value] of Object.entries(state.theme)) {
       document.documentElement.style.setProperty(`--${name.replace(/_/g, "-")}`, value);
     }
+    if (before && before.ply !== state.ply) this.error.textContent = "";  // the game went on
     const moved = state.last ? `${state.last.from}-${state.last.to}` : null;
     const fresh = !!before && before.ply !== state.ply && !!state.last;
     const mine = fresh && moved === this.played;
