@@ -18,7 +18,7 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,20 @@ from e2e_support import WAIT, World, game_number, open_world, printed_log
 from fakediscord import FakeChannel, FakeMessage, FakeUser
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from pg_server import free_port
+from web_browsing import (
+    CHROMIUM,
+    DESKTOP,
+    HAVE_CHROMIUM,
+    PHONE,
+    centre,
+    click_move,
+    drag_move,
+    focused_label,
+    open_page,
+    settled,
+    shows_piece,
+    status,
+)
 from web_build import installed_once, npm
 from web_support import link_url
 
@@ -37,11 +51,8 @@ from bot.engine import Game, Piece, parse_square, square_name
 
 playwright_api = pytest.importorskip("playwright.async_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
 SECRET = "browser-test-links-key"
 CLIENT_SECRET = "browser-test-client-secret"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 LINE = ["d1-b1", "d3-a3", "b1-c1", "d4-d3", "c1-b1", "d3-g3", "g4-g6", "g3-g5", "b1-c1", "g5-g1"]
 """A short brandubh game (attackers first) that the king wins by escaping to g1, with a Raichi
 and a Tuichi on the way (tests/test_bot_e2e.py finds such lines with the engine)."""
@@ -53,7 +64,7 @@ pytestmark = [
     pytest.mark.asyncio(loop_scope="module"),
     pytest.mark.timeout(180),
     pytest.mark.skipif(
-        not CHROMIUM.exists(),
+        not HAVE_CHROMIUM,
         reason="no Chromium at /usr/bin/chromium (.ci/run installs Debian's)",
     ),
 ]
@@ -110,68 +121,6 @@ async def board_link(world: World, user: FakeUser, board: FakeMessage) -> str:
     clicked = await world.click(user, board, ":web")
     response = await clicked.wait_response(lambda r: r.ephemeral, timeout=WAIT)
     return link_url(response.data)
-
-
-async def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP) -> Any:
-    page = await browser.new_page(viewport=viewport)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    await page.goto(url)
-    await page.wait_for_selector("svg.board g.piece")
-    return page
-
-
-async def centre(page: Any, square: str) -> tuple[float, float]:
-    box = await page.locator(f'rect[data-square="{square}"]').bounding_box()
-    assert box is not None, square
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-async def click_move(page: Any, move: str) -> None:
-    """Play ``move`` by clicking its piece, then its square."""
-    origin, target = move.split("-")
-    await page.mouse.click(*(await centre(page, origin)))
-    await page.wait_for_selector("svg.board .choice circle")
-    await page.mouse.click(*(await centre(page, target)))
-
-
-async def drag_move(page: Any, move: str, captures: Sequence[str] = ()) -> None:
-    """Play ``move`` by dragging its piece onto its square; with ``captures``, check on the way
-    that the target is marked as a capture and that the pieces it would take are crossed out."""
-    origin, target = move.split("-")
-    x, y = await centre(page, origin)
-    tx, ty = await centre(page, target)
-    await page.mouse.move(x, y)
-    await page.mouse.down()
-    if captures:
-        await page.wait_for_selector(f'svg.board .capture-target[data-square="{target}"]')
-    await page.mouse.move((x + tx) / 2, (y + ty) / 2, steps=4)
-    await page.mouse.move(tx, ty, steps=4)
-    for square in captures:
-        await page.wait_for_selector(f'svg.board .would-take[data-square="{square}"]')
-    await page.mouse.up()
-
-
-async def shows_piece(page: Any, square: str, piece: str) -> None:
-    """Wait until the page's board has ``piece`` ("a", "d" or "k") on ``square``."""
-    await page.wait_for_selector(
-        f'svg.board g.piece[data-square="{square}"][data-piece="{piece}"]', timeout=WAIT * 1000
-    )
-
-
-async def settled(page: Any) -> None:
-    """Wait until no piece is sliding to its square (before a screenshot)."""
-    await page.locator("svg.board g.sliding").wait_for(state="detached")
-
-
-async def focused_label(page: Any) -> str:
-    """What a screen reader says of the square the keyboard is on."""
-    return str(await page.evaluate("document.activeElement.getAttribute('aria-label')"))
-
-
-async def status(page: Any) -> str:
-    return str(await page.locator(".status").inner_text())
 
 
 async def start_game(world: World, first: FakeUser, second: FakeUser, name: str) -> FakeChannel:
