@@ -286,8 +286,13 @@ class Page {
           this.button(row, say(words, `decline_${kind}` as const), () => void this.act(`decline_${kind}`));
         }
       }
-      if (!state.offers.draw) this.button(this.actions, say(words, "offer_draw"), () => void this.act("offer_draw"));
-      if (!state.offers.takeback && state.ply > 0) {
+      // Nobody to offer a draw to against the AI; nothing to take back before one's first move.
+      const againstAI = state.players[other(you)].ai;
+      const movedYet = state.ply >= 2 || (state.ply === 1 && state.turn !== you);
+      if (!state.offers.draw && !againstAI) {
+        this.button(this.actions, say(words, "offer_draw"), () => void this.act("offer_draw"));
+      }
+      if (!state.offers.takeback && movedYet) {
         this.button(this.actions, say(words, "takeback"), () => void this.act("takeback"));
       }
       if (this.resignArmed) {
