@@ -53,7 +53,8 @@ def test_a_link_opens_its_game_for_its_person_only() -> None:
     # Changed by a character, or signed with another key: forged.
     token = links.token(12, 1001, "p")
     for forged in (
-        token[:-1] + ("A" if token[-1] != "A" else "B"),
+        ("A" if token[0] != "A" else "B") + token[1:],  # (a signature's last character
+        token[:-5] + ("A" if token[-5] != "A" else "B") + token[-4:],  # has spare bits)
         URLSafeTimedSerializer("another key", salt=SALT).dumps({"g": 12, "u": 1001, "r": "p"}),
         URLSafeTimedSerializer(KEY, salt=SALT).dumps({"g": "12", "u": 1001, "r": "p"}),
         URLSafeTimedSerializer(KEY, salt=SALT).dumps([12, 1001]),

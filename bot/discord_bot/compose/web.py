@@ -299,7 +299,7 @@ def not_understood(*, lang: Language = ENGLISH_LANGUAGE) -> str:
 
 def link_page(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str]:
     """The title and sentence of the page a link that opens nothing gets (``forged``,
-    ``expired``, ``unknown``), saying what to do."""
+    ``expired``, ``unknown``; ``unavailable``: the database out of reach), saying what to do."""
     again = lang.gettext(
         "Ask for a new link with the Open the board button under the game's board in Discord."
     )
@@ -309,6 +309,10 @@ def link_page(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str
         )
     if kind == "unknown":
         return lang.gettext("This game does not exist"), refusal(UnknownGame(), None, lang=lang)
+    if kind == "unavailable":
+        return lang.gettext("The board cannot be shown right now"), lang.gettext(
+            "The bot cannot reach its games for a moment: reload this page in a minute."
+        )
     return lang.gettext("This link is not valid"), lang.gettext(
         "It was changed or cut short. {again}", again=again
     )

@@ -228,6 +228,14 @@ class WebBoard:
         headers = {**SECURITY_HEADERS, **NO_STORE}
         return web.Response(text=page, status=status, content_type="text/html", headers=headers)
 
+    def _page_of(self, request: web.Request, kind: str, status: int) -> web.Response:
+        """A page saying why the board cannot be shown (see :func:`words.link_page`)."""
+        lang = self._browser_language(request)
+        title, text = words.link_page(kind, lang=lang)
+        page = refusal_page(title, text, lang=lang.catalogue)
+        headers = {**SECURITY_HEADERS, **NO_STORE}
+        return web.Response(text=page, status=status, content_type="text/html", headers=headers)
+
     def _error(self, text: str, kind: str, status: int) -> web.Response:
         return self._json({"error": text, "kind": kind}, status)
 
@@ -241,11 +249,9 @@ class WebBoard:
         except LinkRefused as refused:
             return self._refused_link(request, refused)
         except Refused:
-            lang = self._browser_language(request)
-            title, text = words.link_page("unknown", lang=lang)
-            page = refusal_page(title, text, lang=lang.catalogue)
-            headers = {**SECURITY_HEADERS, **NO_STORE}
-            return web.Response(text=page, status=404, content_type="text/html", headers=headers)
+            return self._page_of(request, "unknown", 404)
+        except StorageError:  # the database out of reach: the page can be reloaded
+            return self._page_of(request, "unavailable", 503)
         lang = await self._language(link, shown)
         title = words.page_words(shown, lang=lang)["title"]
         text = shell(self.static, base="..", lang=lang.catalogue, title=title)
@@ -293,6 +299,9 @@ class WebBoard:
         except Refused as refused:
             lang = self._browser_language(request)
             return self._error(words.refusal(refused.refusal, None, lang=lang), "unknown", 404)
+        except StorageError as error:  # the page's EventSource tries again by itself
+            lang = self._browser_language(request)
+            return self._error(error_words.storage_words(error, lang), "unavailable", 503)
         lang = await self._language(link, shown)
         if self.watch.watchers() >= MAX_WATCHERS:
             busy = self._error(words.busy(lang=lang), "busy", 503)
