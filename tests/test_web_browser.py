@@ -227,6 +227,14 @@ async def test_a_slash_command_move_and_the_offers_appear_live(
     assert await focused_label(theirs) == "a3: a legal move"
     await theirs.keyboard.press("Enter")
     await shows_piece(mine, "a3", "d")
+    # dave asks to take it back; carol allows it on her page; both boards go back a move.
+    await theirs.get_by_role("button", name="Take back").click()
+    await mine.get_by_role("button", name="Allow takeback").click()
+    for page in (mine, theirs):
+        await shows_piece(page, "d3", "d")
+    await theirs.wait_for_selector(".status.mine")
+    await click_move(theirs, "d3-a3")
+    await shows_piece(mine, "a3", "d")
     # carol offers a draw on her page; dave's page asks him, and he accepts there.
     await mine.get_by_role("button", name="Offer draw").click()
     await mine.wait_for_selector(".offer p")
