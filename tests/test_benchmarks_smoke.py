@@ -148,6 +148,10 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         rf"everything else on the machine (?:{NUMBER}%|n/a)",
         rf"fsync on .*: median {NUMBER} ms",
     ),
+    "web_browser": (
+        rf"click to the other browser, over [1-9]\d* moves: median {NUMBER} ms, p95 {NUMBER} ms "
+        rf"\[target < 100 ms: (ok|MISSED)\]",
+    ),
     "web": (
         rf"page shell: {NUMBER} bytes \({NUMBER} gzipped by a proxy\)",
         rf"first load: {NUMBER} bytes gzipped in all",
@@ -191,7 +195,7 @@ if native.in_use():  # the fast core's figures beside the pure Python's (always 
         r"the fast core searches \d+ times as many nodes a second",
     )
     EXPECTED["analysis"] += (rf"python {NUMBER} s, fast core {NUMBER} s, x\d+",)
-TIMEOUT = {"bot_latency": 240.0, "scale": 180.0, "web": 180.0}
+TIMEOUT = {"bot_latency": 240.0, "scale": 180.0, "web": 180.0, "web_browser": 180.0}
 """Generous limits: a smoke run takes seconds, but the machine may be loaded."""
 NEEDS_POSTGRES = {"scale", "lobby"}
 """Benchmarks given the session's PostgreSQL (``TAFL_TEST_POSTGRES_URL``), so that they skip,

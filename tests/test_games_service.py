@@ -125,6 +125,24 @@ async def test_a_move_carries_the_language_its_server_chose_as_stored_now(
     await storage.close()
 
 
+async def test_a_move_made_by_another_process_is_read_before_a_refusal(tmp_path: Path) -> None:
+    """In a cluster, the web board's page of a game may be served by a process that does not
+    play it: the move made there is written by that process, and the one playing the game may
+    not have heard of it when the opponent answers at once. It reads the game before saying
+    "not your turn" (the answer is played), as for a game across servers."""
+    path = tmp_path / "t.sqlite3"
+    storage, playing = await opened(path)
+    other, serving = await opened(path)  # the process serving the page
+    game_id = await started(playing)
+    await playing.play(CHANNEL, ANN, "d1-c1")
+    assert await serving.recover(CHANNEL) is not None
+    await serving.play_squares(game_id, BO, 17, 14, 1)  # Bo's d3-a3 on the page
+    played = await playing.play(CHANNEL, ANN, "c1-b1")  # no news of it yet: read, then played
+    assert played.game.game.ply == 3
+    await other.close()
+    await storage.close()
+
+
 async def test_against_the_ai_nobody_is_told_of_their_turn(tmp_path: Path) -> None:
     storage, hub = await opened(tmp_path / "t.sqlite3")
     await tell_me(storage, ANN)

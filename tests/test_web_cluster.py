@@ -18,6 +18,7 @@ import pg_server
 import pytest
 from e2e_support import WAIT, BotProcess, World, attachment_is_png, bot_env, split_log
 from fakediscord import FakeDiscord
+from web_browsing import browser_on_the_south
 from web_support import Events, link_url, token_of
 
 pytestmark = pytest.mark.timeout(240)
@@ -87,6 +88,8 @@ async def test_a_page_on_one_process_follows_and_plays_a_game_of_the_other(
             # The north, which plays the game, caught up: ann's next move counts.
             [next_board] = await world.play_line(ann, ben, channel, ["a2-c2"])
             assert "a2-c2" in next_board.text
+            # The same in a real browser (where the machine has Chromium, as CI does).
+            await browser_on_the_south(world, f"http://127.0.0.1:{ports[1]}/play/{token}")
         finally:
             codes = [await bot.stop() for bot in bots]
         logs = [bot.log_text() for bot in bots]

@@ -831,10 +831,11 @@ class GameHub:
         the game caught up, when the database was ahead."""
         if live.unsure:
             await self._resync(live)
-        elif live.across and live.to_move != player:
-            # The opponent's move (or the game's end) may have been written by the process
-            # serving the other server a moment ago, its news not here yet: read the game
-            # before refusing anyone.
+        elif live.to_move != player:
+            # The opponent's move (or the game's end) may have been written by another process
+            # a moment ago, its news not here yet: the one serving the other server of a game
+            # across servers, or in a cluster the one serving the page of the web board the
+            # move was made on. Read the game before refusing anyone.
             await self._resync(live)
         game = live.game
         if expected_ply is not None and expected_ply != game.ply:
