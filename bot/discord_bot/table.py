@@ -871,7 +871,9 @@ class Table:
             try:
                 chosen = await self._server_language(guild_id)
             except StorageError as error:  # the words matter less than the answer
-                log.warning("could not read the language of server %d: %s", guild_id, error)
+                # An outage is logged once, as a warning, where it starts (the storage);
+                # each answer it touches meanwhile is a detail.
+                log.debug("could not read the language of server %d: %s", guild_id, error)
         if guild_locale is None:
             guild = self.client.get_guild(guild_id)
             guild_locale = None if guild is None else guild.preferred_locale.value
@@ -892,8 +894,8 @@ class Table:
         if self._last_locale is not None:
             try:
                 locale = await self._last_locale(user_id)
-            except StorageError as error:
-                log.warning("could not read the locale of user %d: %s", user_id, error)
+            except StorageError as error:  # an outage is logged once, where it starts
+                log.debug("could not read the locale of user %d: %s", user_id, error)
         return self.languages.for_reader(locale)
 
     # ------------------------------------------------------------------ controls
