@@ -303,29 +303,46 @@ def not_understood(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext("The board did not understand that request: reload the page.")
 
 
-def link_page(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str]:
-    """The title and sentence of the page a link that opens nothing gets (``forged``,
-    ``expired``, ``unknown``; ``unavailable``: the database out of reach; ``starting``: the bot
-    not serving its games yet), saying what to do."""
+def link_page(
+    kind: str, *, hours: int = 12, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[str, str, str | None]:
+    """The title, the sentence saying why, and the next step (``None``: the page says it in
+    its sentence) of the page a link that opens nothing gets (``forged``, ``expired``,
+    ``unknown``; ``unavailable``: the database out of reach; ``starting``: the bot not serving
+    its games yet); ``hours``: how long a link lasts."""
     again = lang.gettext(
         "Ask for a new link with the Open the board button under the game's board in Discord."
     )
     if kind == "expired":
-        return lang.gettext("This link has expired"), lang.gettext(
-            "Links to the board last {hours} hours. {again}", hours=12, again=again
+        return (
+            lang.gettext("This link has expired"),
+            lang.gettext("Links to the board last {hours} hours.", hours=hours),
+            again,
         )
     if kind == "unknown":
-        return lang.gettext("This game does not exist"), refusal(UnknownGame(), None, lang=lang)
+        return (
+            lang.gettext("This game does not exist"),
+            refusal(UnknownGame(), None, lang=lang),
+            again,
+        )
     if kind == "starting":
-        return lang.gettext("The board is starting"), lang.gettext(
-            "The bot has just started: this page opens by itself in a moment."
+        return (
+            lang.gettext("The board is starting"),
+            lang.gettext("The bot has just started: this page opens by itself in a moment."),
+            None,
         )
     if kind == "unavailable":
-        return lang.gettext("The board cannot be shown right now"), lang.gettext(
-            "The bot cannot reach its games for a moment: reload this page in a minute."
+        return (
+            lang.gettext("The board cannot be shown right now"),
+            lang.gettext(
+                "The bot cannot reach its games for a moment: reload this page in a minute."
+            ),
+            None,
         )
-    return lang.gettext("This link is not valid"), lang.gettext(
-        "It was changed or cut short. {again}", again=again
+    return (
+        lang.gettext("This link is not valid"),
+        lang.gettext("It was changed or cut short."),
+        again,
     )
 
 

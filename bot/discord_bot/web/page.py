@@ -134,13 +134,15 @@ def refusal_page(
     *,
     base: str,
     lang: str = "en",
+    step: str | None = None,
     refresh: int | None = None,
 ) -> str:
-    """A page of one title and one sentence (why a link opens nothing, and what to do), in the
-    board's style (``board.css``) and without a script; ``refresh``: seconds after which the
-    browser asks again by itself (a server still starting)."""
+    """A page of one title and one sentence (why a link opens nothing), and the next step
+    (``step``) set apart, in the board's style (``board.css``) and without a script;
+    ``refresh``: seconds after which the browser asks again by itself (a server starting)."""
     css = f"{base}/static/board.css?v={static.version('board.css')}"
     again = "" if refresh is None else f'<meta http-equiv="refresh" content="{refresh}">\n'
+    next_step = "" if step is None else f'<p class="next">{html.escape(step)}</p>\n'
     return (
         "<!doctype html>\n"
         f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
@@ -149,5 +151,5 @@ def refusal_page(
         f"{again}<title>{html.escape(title)}</title>\n"
         f'<link rel="stylesheet" href="{html.escape(css)}">\n</head>\n<body>\n'
         f'<main class="message">\n<h1>{html.escape(title)}</h1>\n<p>{html.escape(text)}</p>\n'
-        "</main>\n</body>\n</html>\n"
+        f"{next_step}</main>\n</body>\n</html>\n"
     )

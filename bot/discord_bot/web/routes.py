@@ -225,24 +225,33 @@ class WebBoard:
         lang = self._browser_language(request)
         if refused.link is not None:
             lang = await self._language(refused.link, None)
-        title, text = words.link_page(refused.kind, lang=lang)
+        hours = self.links.max_age // 3600
+        title, text, step = words.link_page(refused.kind, hours=hours, lang=lang)
         status = 410 if refused.kind == "expired" else 403
         if request.path.startswith("/api/"):
-            return self._json({"error": text, "kind": refused.kind}, status)
-        return self._message(request, title, text, lang, status)
+            said = text if step is None else f"{text} {step}"
+            return self._json({"error": said, "kind": refused.kind}, status)
+        return self._message(request, title, text, lang, status, step)
 
     def _page_of(self, request: web.Request, kind: str, status: int) -> web.Response:
         """A page saying why the board cannot be shown (see :func:`words.link_page`)."""
         lang = self._browser_language(request)
-        title, text = words.link_page(kind, lang=lang)
-        return self._message(request, title, text, lang, status)
+        title, text, step = words.link_page(kind, lang=lang)
+        return self._message(request, title, text, lang, status, step)
 
     def _message(
-        self, request: web.Request, title: str, text: str, lang: Language, status: int = 200
+        self,
+        request: web.Request,
+        title: str,
+        text: str,
+        lang: Language,
+        status: int = 200,
+        step: str | None = None,
     ) -> web.Response:
-        """A page of a title and a sentence instead of a board, in the board's style."""
+        """A page of a title, a sentence and the next step instead of a board, in the
+        board's style."""
         page = refusal_page(
-            self.static, title, text, base=base_of(request.path), lang=lang.catalogue
+            self.static, title, text, base=base_of(request.path), lang=lang.catalogue, step=step
         )
         headers = {**SECURITY_HEADERS, **NO_STORE}
         return web.Response(text=page, status=status, content_type="text/html", headers=headers)
@@ -564,7 +573,7 @@ class WebFront:
     def _starting(self, request: web.Request) -> web.StreamResponse:
         header = request.headers.get("Accept-Language", "")
         lang = self._languages.for_reader(header.split(",")[0].split(";")[0].strip() or None)
-        title, text = words.link_page("starting", lang=lang)
+        title, text, _ = words.link_page("starting", lang=lang)
         headers = {**SECURITY_HEADERS, **NO_STORE, "Retry-After": "5"}
         if request.path.startswith("/api/"):
             return web.json_response(
