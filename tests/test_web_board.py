@@ -33,7 +33,7 @@ from bot.discord_bot.compose.post import (
 )
 from bot.discord_bot.web.links import SALT, Link, LinkRefused, Links, derived_key
 from bot.discord_bot.web.page import StaticFiles, shell
-from bot.discord_bot.web.routes import RateLimit, client_address
+from bot.discord_bot.web.routes import RateLimit, WebFront, base_of, client_address
 from bot.engine import Game, Side, square_name
 from bot.i18n.language import Languages
 from bot.storage import GameResult, GameStatus, PlayerPreferences, TableEnding
@@ -165,6 +165,23 @@ def test_the_state_follows_the_viewers_look_and_language() -> None:
     assert "{square}" in words["square_label"]  # left for the page to fill
 
 
+def test_raichi_and_tuichi_say_which_roads_the_king_has_to_which_squares() -> None:
+    played = Game("brandubh")
+    for move in ("d1-b1", "d3-a3", "b1-c1", "d4-d3", "c1-b1", "d3-g3"):
+        played.play(move)
+    # Brandubh's king escapes to a corner: the call names the corner, as the channel does.
+    found = web.state(shown(played), you=Side.ATTACKERS, now_ms=0)
+    words = found["words"]
+    assert isinstance(words, dict) and found["call"] == "raichi"
+    assert words["call_raichi"] == "Raichi! The king has an open road to g1."
+    for move in ("g4-g6", "g3-g5"):
+        played.play(move)
+    fr = Languages().language("fr")
+    words = web.state(shown(played), you=Side.ATTACKERS, now_ms=0, lang=fr)["words"]
+    assert isinstance(words, dict)
+    assert words["call_tuichi"].startswith("Tuichi !") and "g1 et g7" in words["call_tuichi"]
+
+
 def test_an_over_game_says_how_it_ended() -> None:
     played = moved("d1-c1")
     rec = record(played)
@@ -194,6 +211,10 @@ def test_the_private_link_and_the_button_that_opens_it_inside_discord() -> None:
     assert isinstance(inside, Button) and inside.custom_id == "tafl:g:7:activity"
     [only] = web.open_board("https://x/play/t", False, 7, activity=False).post.controls
     assert isinstance(only, LinkButton)
+    # Where Discord would not open the board inside it: the link, and why it comes instead.
+    again = web.open_board("https://x/play/t", True, 7, activity=False, launch_refused=True)
+    assert (again.post.content or "").startswith("Discord cannot open the board inside Discord")
+    assert "yours alone" in (again.post.content or "")
 
 
 def test_what_a_click_would_answer_goes_to_the_channel_for_a_web_action() -> None:
@@ -251,6 +272,30 @@ async def test_the_clients_files_are_served_gzipped_and_cached_by_their_digest(
     page = shell(static, base="..", lang="fr", title="Tablut <1>")
     assert f'src="../static/board.js?v={version}"' in page and 'lang="fr"' in page
     assert "Tablut &lt;1&gt;" in page and 'data-base=".."' in page
+
+
+async def test_while_the_bot_starts_its_pages_say_so_in_the_boards_style(tmp_path: Path) -> None:
+    (tmp_path / "board.css").write_text(".message { color: gold; }\n")
+    static = StaticFiles(tmp_path)
+    front = WebFront(static)  # no board yet: the bot is still opening its games
+    app = aiohttp.web.Application()
+    front.add_to(app)
+    french = {"Accept-Language": "fr-FR,fr;q=0.9"}
+    async with TestClient(TestServer(app)) as client:
+        answer = await client.get("/play/some-token", headers=french)
+        page = await answer.text()
+        assert answer.status == 503 and answer.headers["Retry-After"] == "5"
+        assert 'lang="fr"' in page and '<main class="message">' in page
+        # Styled as the board, from the board's own file, found from the page's address.
+        assert f'href="../static/board.css?v={static.version("board.css")}"' in page
+        assert '<meta http-equiv="refresh" content="5">' in page  # it comes back by itself
+        assert "<h1>Le plateau démarre</h1>" in page, page
+        # The client's files are served already; the page's own requests get a sentence.
+        assert (await client.get("/static/board.css")).status == 200
+        answer = await client.get("/api/games/some-token/state", headers=french)
+        said = await answer.json()
+        assert answer.status == 503 and said["kind"] == "unavailable" and "démarr" in said["error"]
+    assert base_of("/") == "." and base_of("/play/abc") == ".." and base_of("/activity") == "."
 
 
 @pytest.mark.parametrize(

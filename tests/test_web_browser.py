@@ -85,6 +85,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory, port: int) -> AsyncIte
         "DISCORD_CLIENT_SECRET": CLIENT_SECRET,
     }
     names = ["alice", "bo", "carol", "dave", "erin", "fay", "gus", "hal", "ida", "jon", "kim"]
+    names += ["lea", "max"]
     # (Each scenario's challenger is new: one challenge every 20 seconds per person.)
     async with open_world(tmp_path_factory.mktemp("web_browser"), names, env) as world:
         world.fake.oauth.client_secret = CLIENT_SECRET
@@ -285,6 +286,50 @@ async def test_a_spectator_watches_but_cannot_move_and_sees_a_resignation(
         await page.close()
 
 
+async def test_a_page_keeps_its_board_while_the_server_is_away_and_catches_up(
+    world: World, browser: Any, bot_log: None
+) -> None:
+    lea, max_ = world.user("lea"), world.user("max")
+    channel = await start_game(world, lea, max_, "web-away")
+    board = await last_board(world, channel)
+    url = await board_link(world, max_, board)
+    # The server goes away after the page opened (a restart behind a proxy): its stream is
+    # refused, then its next read of the state gets the proxy's page instead of the game.
+    refusing = {"events": 1, "state": 1}
+    refused = asyncio.Event()
+    reads = 0
+
+    async def away(route: Any) -> None:
+        nonlocal reads
+        kind = "events" if route.request.url.endswith("/events") else "state"
+        reads += kind == "state"
+        if refusing[kind] and (kind == "events" or reads > 1):
+            refusing[kind] -= 1
+            await route.fulfill(status=502, content_type="text/html", body="<h1>Bad gateway</h1>")
+            if kind == "state":
+                refused.set()
+            return
+        await route.continue_()
+
+    page = await browser.new_page(viewport=PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    await page.route("**/api/games/**", away)
+    await page.goto(url)
+    await asyncio.wait_for(refused.wait(), WAIT)
+    # The board stays, saying it is reconnecting...
+    await page.wait_for_selector(".connection:not(.live):not([hidden])")
+    assert "reconnecting" in (await page.locator(".connection").inner_text()).lower()
+    assert await page.locator("svg.board g.piece").count() > 0
+    # ...and once the server is back, it shows what was played meanwhile, live again.
+    await world.play_line(lea, max_, channel, ["d1-b1"])
+    await shows_piece(page, "b1", "a")
+    await page.wait_for_selector(".connection.live")
+    await page.wait_for_selector(".status.mine")
+    assert not errors, errors
+    await page.close()
+
+
 class _SignedLongAgo(TimestampSigner):
     """Signs as the bot does, thirteen hours ago (links last twelve)."""
 
@@ -310,8 +355,24 @@ async def test_a_changed_or_expired_link_gets_a_page_saying_what_to_do(
         assert answer is not None and answer.status == status_code, (url, answer and answer.status)
         text = await page.locator("body").inner_text()
         assert words in text.lower() and "Open the board" in text, text
+        # Styled as the board's pages: its dark colours and system font, not a bare page.
+        await page.locator("main.message h1").wait_for()
+        looks = await page.evaluate(
+            "[getComputedStyle(document.body).backgroundColor,"
+            " getComputedStyle(document.body).fontFamily]"
+        )
+        assert looks[0] == "rgb(52, 32, 20)" and looks[1].startswith("system-ui"), looks
     await page.screenshot(path=screenshots / "expired-phone.png", full_page=True)
     await page.close()
+    # A browser in French, with a link that names no one, reads the page in French.
+    french = await browser.new_page(viewport=PHONE, locale="fr-FR")
+    await french.goto(forged)
+    text = await french.locator("main.message").inner_text()
+    assert "Ce lien n'est pas valide" in text, text
+    # What to do is set apart from why.
+    assert "Ouvrir le plateau" in await french.locator("main.message p.next").inner_text()
+    await french.screenshot(path=screenshots / "forged-phone-fr.png", full_page=True)
+    await french.close()
 
 
 async def test_the_activity_signs_in_with_the_sdks_mock_and_opens_the_players_game(

@@ -53,8 +53,9 @@ def test_every_word_the_page_reads_is_one_the_server_sends() -> None:
     listed = re.search(r"export const KEYS = \[(.*?)\] as const;", source, re.S)
     assert listed, "web/src/words.ts lists the keys it reads in KEYS"
     read = set(re.findall(r'"(\w+)"', listed.group(1)))
-    # page_words adds the game's title and the naming of its squares to WORDS.
-    sent = set(web_words.WORDS) | {"title", "coordinates"}
+    # page_words adds the game's title and the naming of its squares to WORDS; the state, the
+    # call of the move that opened the king's roads.
+    sent = set(web_words.WORDS) | {"title", "coordinates", "call_raichi", "call_tuichi"}
     assert read and read <= sent, f"the page reads words the server never sends: {read - sent}"
 
 

@@ -298,5 +298,6 @@ async def test_play_inside_discord_launches_the_activity_or_gives_the_link(world
         again = await world.fake.click_button(world.user("lee"), answer.message, inside[0])
         reply = await again.wait_response(lambda r: r.ephemeral, timeout=WAIT)
         assert "/play/" in json.dumps(reply.data)
+        assert reply.data["content"].startswith("Discord cannot open the board inside"), reply.data
     finally:
         world.fake.activities = True

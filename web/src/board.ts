@@ -193,7 +193,7 @@ export class Board {
     }
     const labels = el(
       "g",
-      { fill: this.colour("margin_text"), "font-size": 0.34, "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true", class: "coords" },
+      { fill: this.colour("margin_text"), "font-size": size >= 11 ? 0.42 : 0.34, "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true", class: "coords" },
       this.svg,
     );
     for (let i = 0; i < size; i++) {

@@ -35,6 +35,7 @@ function showMessage(app: HTMLElement, text: string): void {
 
 class Page {
   private state: State | null = null;
+  private readonly main: HTMLElement;
   private readonly board: Board;
   private readonly heading: HTMLElement;
   private readonly bars: Record<"top" | "bottom", { name: HTMLElement; clock: HTMLElement; bar: HTMLElement }>;
@@ -58,7 +59,7 @@ class Page {
     private readonly app: HTMLElement,
     private readonly api: URL,
   ) {
-    const main = h("main", "game");
+    const main = (this.main = h("main", "game"));
     this.heading = h("h1", "heading", main);
     const bar = (where: "top" | "bottom") => {
       const node = h("section", `player ${where}`, main);
@@ -92,25 +93,47 @@ class Page {
   }
 
   async start(): Promise<void> {
-    const state = await this.fetchState();
-    if (!state) return;
-    this.show(state);
-    this.follow();
+    await this.reread();
+  }
+
+  /** Read the game's state: a state, a refusal that no retry can change (a link expired or
+   * changed, a game that does not exist), or a failure that passes (the server restarting or
+   * out of reach), to try again later, with the server's sentence when it gave one. */
+  private async read(): Promise<{ state: State } | { refused: string } | { later: string | null }> {
+    let answer: Response;
+    try {
+      answer = await fetch(this.url("state"), { cache: "no-store" });
+    } catch {
+      return { later: null };
+    }
+    const body = (await answer.json().catch(() => null)) as (State & Problem) | null;
+    if (answer.ok && body) return { state: body };
+    if (!body || answer.status >= 500 || answer.status === 429) return { later: body?.error ?? null };
+    return { refused: body.error ?? FALLBACK };
+  }
+
+  /** Read the state again and follow the game; while the server cannot answer, the board
+   * stays as it was, marked as reconnecting, and the page tries again, less and less often. */
+  private async reread(): Promise<void> {
+    const read = await this.read();
+    if ("state" in read) {
+      this.retry = 1000;
+      if (!this.app.contains(this.main)) this.app.replaceChildren(this.main);
+      this.show(read.state);
+      this.follow();
+    } else if ("refused" in read) {
+      showMessage(this.app, read.refused);
+    } else {
+      if (this.state) this.connected(false);
+      else showMessage(this.app, read.later ?? FALLBACK);
+      window.setTimeout(() => void this.reread(), this.retry);
+      this.retry = Math.min(this.retry * 2, 30000);
+    }
   }
 
   private async fetchState(): Promise<State | null> {
-    try {
-      const answer = await fetch(this.url("state"), { cache: "no-store" });
-      const body = (await answer.json()) as State & Problem;
-      if (!answer.ok) {
-        showMessage(this.app, body.error ?? FALLBACK);
-        return null;
-      }
-      return body;
-    } catch {
-      showMessage(this.app, FALLBACK);
-      return null;
-    }
+    const read = await this.read();
+    return "state" in read ? read.state : null;
   }
 
   /** Follow the game: every change arrives as an `event: state`; EventSource reconnects. */
@@ -125,16 +148,10 @@ class Page {
     events.addEventListener("error", () => {
       this.connected(false);
       if (events.readyState === EventSource.CLOSED) {
-        // The server refused (an expired link, a restart): read the state again, and if it
-        // still answers, follow anew; if not, the page says why.
+        // The server refused the stream (a restart, an expired link): read the state again;
+        // the page follows anew once it answers, or says why it never will.
         events.close();
-        window.setTimeout(async () => {
-          const state = await this.fetchState();
-          if (state) {
-            this.show(state);
-            this.follow();
-          }
-        }, this.retry);
+        window.setTimeout(() => void this.reread(), this.retry);
         this.retry = Math.min(this.retry * 2, 30000);
       }
     });
@@ -166,7 +183,8 @@ class Page {
       this.show(reply.state);
       return;
     }
-    this.error.textContent = reply.error ?? FALLBACK;
+    // No sentence: a proxy's page while the bot restarts, say; the move is not played.
+    this.error.textContent = reply.error ?? (this.state ? say(this.state.words, "reconnecting") : FALLBACK);
     const state = await this.fetchState();
     if (state) this.show(state);
   }

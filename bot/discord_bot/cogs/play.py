@@ -405,19 +405,22 @@ class Play(commands.Cog):
     # ------------------------------------------------------------------ the web board
 
     async def _open_board(
-        self, interaction: discord.Interaction, game_id: int, *, activity: bool = True
+        self, interaction: discord.Interaction, game_id: int, *, launch_refused: bool = False
     ) -> None:
         """The Open the board button: a private link made for the person who clicked (a
         player's link for a player of the game, else a spectator's), and where the app has an
-        Activity (``activity``), a button that opens the board inside Discord."""
+        Activity, a button that opens the board inside Discord (not again after Discord
+        refused to open it: ``launch_refused``)."""
         if self.board_link is None:  # a button from when the bot served a web board
             raise Refused(StaleMenu())
         state = await self.games.state_of(game_id, interaction.user.id)
         playing = board.side_of(state, interaction.user.id) is not None
         url = self.board_link(game_id, interaction.user.id, playing)
-        inside = activity and self.table.has_activity()
+        inside = not launch_refused and self.table.has_activity()
         reader = self.table.reader(interaction)
-        answer = web.open_board(url, playing, game_id, activity=inside, lang=reader)
+        answer = web.open_board(
+            url, playing, game_id, activity=inside, launch_refused=launch_refused, lang=reader
+        )
         await self.table.deliver(interaction, [answer])
 
     async def _launch_activity(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -425,7 +428,7 @@ class Play(commands.Cog):
         Activity): the Activity, opened for the person; where Discord will not open it, the
         link again."""
         if not await self.table.launch_activity(interaction):
-            await self._open_board(interaction, game_id, activity=False)
+            await self._open_board(interaction, game_id, launch_refused=True)
 
     async def act(self, game_id: int, user_id: int, action: str, ply: int) -> None:
         """An action taken on the web board (``action``: ``resign``, ``offer_draw``,

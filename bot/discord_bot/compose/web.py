@@ -20,6 +20,7 @@ from ..app.games import GameState, Offer
 from ..app.watch import Shown, UnknownGame
 from .board import (
     GameAction,
+    announcement,
     look_of,
     plain_name,
     result_words,
@@ -80,8 +81,6 @@ WORDS: dict[str, str] = {
     "opponent_moved": N_("{name} played {move}."),
     "captured": N_("captured {squares}"),
     "roads": N_("The king's open roads"),
-    "call_raichi": N_("Raichi! The king has one open road to the edge."),
-    "call_tuichi": N_("Tuichi! The king has two open roads: one move cannot close both."),
     "clock": N_("Time for this move"),
     "game_over": N_("Game over"),
     "reconnecting": N_("Connection lost: reconnecting…"),
@@ -89,7 +88,9 @@ WORDS: dict[str, str] = {
     "flip": N_("Flip board"),
     "ai": N_("Tafl AI"),
 }
-"""Every sentence and label the page shows, by key (the client reads these keys)."""
+"""Every sentence and label the page shows, by key (the client reads these keys); the state
+adds ``call_raichi`` or ``call_tuichi`` when the last move opened the king's roads: the
+channel's own sentence for that move (which roads, to a corner or to the edge)."""
 
 
 def page_words(shown: Shown, *, lang: Language = ENGLISH_LANGUAGE) -> dict[str, str]:
@@ -200,6 +201,11 @@ def state(
             "running": turn.value,
             "at": now_ms,
         }
+    words = page_words(shown, lang=lang)
+    if call is not None and last is not None:
+        said = announcement(last, size, lang=lang)
+        if said is not None:
+            words[f"call_{call}"] = plain(said)
     look = look_of(shown.preferences, you)
     players = {
         side.value: {
@@ -244,7 +250,7 @@ def state(
         "theme": theme_colours(look.theme),
         "flip": look.flip,
         "lang": lang.catalogue,
-        "words": page_words(shown, lang=lang),
+        "words": words,
     }
 
 
@@ -297,24 +303,46 @@ def not_understood(*, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext("The board did not understand that request: reload the page.")
 
 
-def link_page(kind: str, *, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str]:
-    """The title and sentence of the page a link that opens nothing gets (``forged``,
-    ``expired``, ``unknown``; ``unavailable``: the database out of reach), saying what to do."""
+def link_page(
+    kind: str, *, hours: int = 12, lang: Language = ENGLISH_LANGUAGE
+) -> tuple[str, str, str | None]:
+    """The title, the sentence saying why, and the next step (``None``: the page says it in
+    its sentence) of the page a link that opens nothing gets (``forged``, ``expired``,
+    ``unknown``; ``unavailable``: the database out of reach; ``starting``: the bot not serving
+    its games yet); ``hours``: how long a link lasts."""
     again = lang.gettext(
         "Ask for a new link with the Open the board button under the game's board in Discord."
     )
     if kind == "expired":
-        return lang.gettext("This link has expired"), lang.gettext(
-            "Links to the board last {hours} hours. {again}", hours=12, again=again
+        return (
+            lang.gettext("This link has expired"),
+            lang.gettext("Links to the board last {hours} hours.", hours=hours),
+            again,
         )
     if kind == "unknown":
-        return lang.gettext("This game does not exist"), refusal(UnknownGame(), None, lang=lang)
-    if kind == "unavailable":
-        return lang.gettext("The board cannot be shown right now"), lang.gettext(
-            "The bot cannot reach its games for a moment: reload this page in a minute."
+        return (
+            lang.gettext("This game does not exist"),
+            refusal(UnknownGame(), None, lang=lang),
+            again,
         )
-    return lang.gettext("This link is not valid"), lang.gettext(
-        "It was changed or cut short. {again}", again=again
+    if kind == "starting":
+        return (
+            lang.gettext("The board is starting"),
+            lang.gettext("The bot has just started: this page opens by itself in a moment."),
+            None,
+        )
+    if kind == "unavailable":
+        return (
+            lang.gettext("The board cannot be shown right now"),
+            lang.gettext(
+                "The bot cannot reach its games for a moment: reload this page in a minute."
+            ),
+            None,
+        )
+    return (
+        lang.gettext("This link is not valid"),
+        lang.gettext("It was changed or cut short."),
+        again,
     )
 
 
@@ -326,11 +354,18 @@ def front_page(*, lang: Language = ENGLISH_LANGUAGE) -> tuple[str, str]:
 
 
 def open_board(
-    url: str, player: bool, game_id: int, *, activity: bool, lang: Language = ENGLISH_LANGUAGE
+    url: str,
+    player: bool,
+    game_id: int,
+    *,
+    activity: bool,
+    launch_refused: bool = False,
+    lang: Language = ENGLISH_LANGUAGE,
 ) -> Answer:
     """The private answer to the Open the board button: a link made for the person who
     clicked (a player's lets them move, anyone else's only watch), and where the bot has an
-    Activity (``activity``), a button that opens the board inside Discord."""
+    Activity (``activity``), a button that opens the board inside Discord; after Play inside
+    Discord where Discord would not open it (``launch_refused``), the link, saying why."""
     if player:
         words = lang.gettext(
             "Your board, live: move by clicking or dragging a piece. This link is yours alone: "
@@ -338,6 +373,15 @@ def open_board(
         )
     else:
         words = lang.gettext("The board, live: you can watch the game as it is played.")
+    if launch_refused:
+        words = (
+            lang.gettext(
+                "Discord cannot open the board inside Discord here: open it in your browser "
+                "with this link instead."
+            )
+            + "\n"
+            + words
+        )
     controls: list[Control] = [LinkButton(url, lang.gettext("Open the board"), "🌐")]
     if activity:
         inside = GameAction(game_id, "activity").custom_id

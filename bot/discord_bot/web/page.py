@@ -127,14 +127,29 @@ def shell(
     )
 
 
-def refusal_page(title: str, text: str, *, lang: str = "en") -> str:
-    """A page of one title and one sentence (why a link opens nothing, and what to do), with
-    no script and no style."""
+def refusal_page(
+    static: StaticFiles,
+    title: str,
+    text: str,
+    *,
+    base: str,
+    lang: str = "en",
+    step: str | None = None,
+    refresh: int | None = None,
+) -> str:
+    """A page of one title and one sentence (why a link opens nothing), and the next step
+    (``step``) set apart, in the board's style (``board.css``) and without a script;
+    ``refresh``: seconds after which the browser asks again by itself (a server starting)."""
+    css = f"{base}/static/board.css?v={static.version('board.css')}"
+    again = "" if refresh is None else f'<meta http-equiv="refresh" content="{refresh}">\n'
+    next_step = "" if step is None else f'<p class="next">{html.escape(step)}</p>\n'
     return (
         "<!doctype html>\n"
         f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n</head>\n<body>\n"
-        f"<main>\n<h1>{html.escape(title)}</h1>\n<p>{html.escape(text)}</p>\n</main>\n"
-        "</body>\n</html>\n"
+        '<meta name="referrer" content="no-referrer">\n'
+        f"{again}<title>{html.escape(title)}</title>\n"
+        f'<link rel="stylesheet" href="{html.escape(css)}">\n</head>\n<body>\n'
+        f'<main class="message">\n<h1>{html.escape(title)}</h1>\n<p>{html.escape(text)}</p>\n'
+        f"{next_step}</main>\n</body>\n</html>\n"
     )

@@ -225,19 +225,34 @@ class WebBoard:
         lang = self._browser_language(request)
         if refused.link is not None:
             lang = await self._language(refused.link, None)
-        title, text = words.link_page(refused.kind, lang=lang)
+        hours = self.links.max_age // 3600
+        title, text, step = words.link_page(refused.kind, hours=hours, lang=lang)
         status = 410 if refused.kind == "expired" else 403
         if request.path.startswith("/api/"):
-            return self._json({"error": text, "kind": refused.kind}, status)
-        page = refusal_page(title, text, lang=lang.catalogue)
-        headers = {**SECURITY_HEADERS, **NO_STORE}
-        return web.Response(text=page, status=status, content_type="text/html", headers=headers)
+            said = text if step is None else f"{text} {step}"
+            return self._json({"error": said, "kind": refused.kind}, status)
+        return self._message(request, title, text, lang, status, step)
 
     def _page_of(self, request: web.Request, kind: str, status: int) -> web.Response:
         """A page saying why the board cannot be shown (see :func:`words.link_page`)."""
         lang = self._browser_language(request)
-        title, text = words.link_page(kind, lang=lang)
-        page = refusal_page(title, text, lang=lang.catalogue)
+        title, text, step = words.link_page(kind, lang=lang)
+        return self._message(request, title, text, lang, status, step)
+
+    def _message(
+        self,
+        request: web.Request,
+        title: str,
+        text: str,
+        lang: Language,
+        status: int = 200,
+        step: str | None = None,
+    ) -> web.Response:
+        """A page of a title, a sentence and the next step instead of a board, in the
+        board's style."""
+        page = refusal_page(
+            self.static, title, text, base=base_of(request.path), lang=lang.catalogue, step=step
+        )
         headers = {**SECURITY_HEADERS, **NO_STORE}
         return web.Response(text=page, status=status, content_type="text/html", headers=headers)
 
@@ -275,9 +290,7 @@ class WebBoard:
             return await self.activity(request)
         lang = self._browser_language(request)
         title, text = words.front_page(lang=lang)
-        page = refusal_page(title, text, lang=lang.catalogue)
-        headers = {**SECURITY_HEADERS, **NO_STORE}
-        return web.Response(text=page, content_type="text/html", headers=headers)
+        return self._message(request, title, text, lang)
 
     async def activity(self, request: web.Request) -> web.Response:
         """``GET /activity``: the page inside Discord, which signs in before it opens a game
@@ -512,6 +525,12 @@ class _Answer(Exception):
         self.response = response
 
 
+def base_of(path: str) -> str:
+    """The way back to the server's root from a page at ``path`` (``..`` from
+    ``/play/{token}``, ``.`` from ``/``), so that its files load under any proxy's prefix."""
+    return "/".join([".."] * (path.count("/") - 1)) or "."
+
+
 def client_address(request: web.Request) -> str:
     """The browser's address: the connection's, or behind a proxy on a private network (Caddy,
     an Ingress) the one the proxy saw, which it adds last to ``X-Forwarded-For`` (the entries
@@ -533,10 +552,14 @@ def _dumps(data: object) -> str:
 
 class WebFront:
     """The web board's routes on the health server, added before the bot exists (the server
-    starts first of all): until :meth:`serve` hands them the board, they answer 503."""
+    starts first of all): until :meth:`serve` hands them the board, they serve the client's
+    files and say that the board is starting (503: a page that reloads itself, or for the
+    page's own requests a sentence it shows while it tries again)."""
 
-    def __init__(self) -> None:
+    def __init__(self, static: StaticFiles | None = None) -> None:
         self.board: WebBoard | None = None
+        self.static = static or StaticFiles()
+        self._languages = Languages()
 
     def serve(self, board: WebBoard) -> None:
         """Answer with ``board`` from now on."""
@@ -547,15 +570,27 @@ class WebFront:
         for method, path, name in ROUTES:
             app.router.add_route(method, path, self._forward(name))
 
+    def _starting(self, request: web.Request) -> web.StreamResponse:
+        header = request.headers.get("Accept-Language", "")
+        lang = self._languages.for_reader(header.split(",")[0].split(";")[0].strip() or None)
+        title, text, _ = words.link_page("starting", lang=lang)
+        headers = {**SECURITY_HEADERS, **NO_STORE, "Retry-After": "5"}
+        if request.path.startswith("/api/"):
+            return web.json_response(
+                {"error": text, "kind": "unavailable"}, status=503, headers=headers, dumps=_dumps
+            )
+        page = refusal_page(
+            self.static, title, text, base=base_of(request.path), lang=lang.catalogue, refresh=5
+        )
+        return web.Response(text=page, status=503, content_type="text/html", headers=headers)
+
     def _forward(self, name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         async def handler(request: web.Request) -> web.StreamResponse:
             board = self.board
             if board is None:
-                return web.Response(
-                    status=503,
-                    text="starting: the board opens in a moment\n",
-                    headers={**SECURITY_HEADERS, **NO_STORE, "Retry-After": "5"},
-                )
+                if name == "static_file":
+                    return await self.static.serve(request)
+                return self._starting(request)
             answer: Callable[[web.Request], Awaitable[web.StreamResponse]] = getattr(board, name)
             return await answer(request)
 
