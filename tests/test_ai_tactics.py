@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import pytest
 from copenhagen_records import load_games
+from helpers import position
 
 from bot.ai import MATE, Searcher, think
 from bot.ai.levels import get_level
 from bot.ai.search import MATE_BOUND
-from bot.ai.tactics import KingTactics
+from bot.ai.tactics import Fort, KingTactics
 from bot.engine import Board, Game, Side, get_variant, parse_square
 from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.otn import format_position
@@ -451,3 +452,29 @@ def test_the_quiescence_reads_every_move_of_defenders_nearly_shut_in() -> None:
     searcher = Searcher(board.variant, fast=False)
     searcher.board = board
     assert searcher._quiesce(-MATE, MATE, 0, 0) < -MATE_BOUND
+
+
+class _CountedTactics(KingTactics):
+    """The real tactics, counting the searches for exit forts."""
+
+    fort_searches = 0
+
+    def fort_wins(self, board: Board, *, first: bool = False) -> list[Fort]:
+        self.fort_searches += 1
+        return super().fort_wins(board, first=first)
+
+
+def test_the_quiescence_looks_for_an_exit_fort_only_where_it_can_change_the_score() -> None:
+    # The defenders to move build an exit fort with g5-g1; no route is open.
+    board = _copenhagen_board(position(11, "K:f1 T:d1,e2,f2,g5 t:i1,j9"), Side.DEFENDERS)
+    searcher = Searcher(board.variant, fast=False)
+    searcher.board = board
+    tactics = searcher.tactics = _CountedTactics(board.variant)
+    stand = searcher._evaluate()
+    # Within the window the fort is found: a win next move.
+    assert searcher._quiesce(-MATE, MATE, 0, 0) == MATE - 1
+    assert tactics.fort_searches == 1
+    # Standing pat already fails high (the horizon's usual case): a fort would fail high too,
+    # so the costly search for one is skipped.
+    assert searcher._quiesce(-MATE, stand, 0, 0) == stand
+    assert tactics.fort_searches == 1

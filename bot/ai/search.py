@@ -613,17 +613,21 @@ class Searcher:
         if board.turn == DEFENDERS:
             if tactics.has_route(board):
                 return MATE - ply - 1
-            if self.forts and tactics.fort_wins(board, first=True):
-                return MATE - ply - 1
             stand = self._evaluate()
             if not self.quiescence or qdepth >= MAX_QUIESCENCE:
-                return stand
+                return MATE - ply - 1 if self._fort_wins() else stand
             if qdepth == 0 and (tactics.capturing_moves(board) or self._cornered()):
                 # The king can be taken next move, the defenders encircled, or they have
                 # too few moves to be sure of a safe one: standing pat would be a fantasy.
+                if self._fort_wins():
+                    return MATE - ply - 1
                 return self._evasions(alpha, beta, ply, qdepth)
             if stand >= beta:
+                # An exit fort would win, which fails high as standing pat does: the costly
+                # search for one (at most horizon nodes) is left for the nodes it can change.
                 return stand
+            if self._fort_wins():
+                return MATE - ply - 1
             best = stand
             if stand > alpha:
                 alpha = stand
@@ -686,6 +690,10 @@ class Searcher:
                     if alpha >= beta:
                         break
         return best
+
+    def _fort_wins(self) -> bool:
+        """Whether the defenders (to move) win now by building an exit fort."""
+        return self.forts and bool(self.tactics.fort_wins(self.board, first=True))
 
     def _cornered(self) -> bool:
         """Whether the defenders (to move) have at most :data:`FEW_MOVES` moves, or the

@@ -888,22 +888,26 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth) {
     if (stopped(s)) return 0;
     if (b->turn == DEFENDERS) {
         if (has_route(s)) return MATE - ply - 1;
-        if (fort_wins(s, NULL)) return MATE - ply - 1;
         int stand = evaluate(s);
-        if (!s->quiescence || qdepth >= MAX_QUIESCENCE) return stand;
+        if (!s->quiescence || qdepth >= MAX_QUIESCENCE)
+            return fort_wins(s, NULL) ? MATE - ply - 1 : stand;
         if (qdepth == 0) {
             int32_t captures[4 * 4 * MAX_N];
             if (board_king_capturing_moves(b, captures) || cornered(s)) {
                 /* The king can be taken next move, the defenders encircled, or they have too
                  * few moves to be sure of a safe one: standing pat would be a fantasy
                  * (Searcher._evasions). */
+                if (fort_wins(s, NULL)) return MATE - ply - 1;
                 int32_t moves[MAX_MOVES];
                 int count = board_moves(b, moves);
                 if (!count) return -(MATE - ply);
                 return answer_each(s, moves, count, alpha, beta, ply, qdepth);
             }
         }
+        /* An exit fort would win, which fails high as standing pat does: the costly search for
+         * one is left for the nodes it can change. */
         if (stand >= beta) return stand;
+        if (fort_wins(s, NULL)) return MATE - ply - 1;
         int best = stand;
         if (stand > alpha) alpha = stand;
         int king = b->king;
