@@ -20,6 +20,7 @@
 #define MAX_PLY 128
 #define MAX_QUIESCENCE 6
 #define FEW_MOVES 3 /* search.py's FEW_MOVES */
+#define LATE_REDUCTION 2 /* search.py's LATE_REDUCTION */
 #define MAX_KILLER_PLY (MAX_PLY + 16)
 #define MAX_GUARDS (4 * 25)
 #define MAX_SEGMENTS 8
