@@ -375,11 +375,14 @@ def test_a_clearly_better_side_values_a_repetition_below_its_contempt() -> None:
     assert list(searcher.last_scores) == [side]
 
 
-def test_late_moves_are_read_whole_moves_shallower_where_a_ply_is_left() -> None:
+def test_a_review_reads_late_moves_whole_moves_shallower_where_a_ply_is_left() -> None:
     # An odd reduction ends the reduced reading on the other side's move than the full one: in
     # Copenhagen, on an attackers' node a ply before the horizon that reads its hundred moves.
     for depth in range(4, 16):
-        reduction = late_reduction(depth)
-        assert reduction % 2 == 0
-        assert depth - 1 - reduction >= 1  # a ply is left before the horizon
-    assert late_reduction(3) == 1  # two would leave none: the move would only be quiesced
+        for index in (4, 13, 14, 40):
+            reduction = late_reduction(depth, index, even=True)
+            assert reduction % 2 == 0
+            assert depth - 1 - reduction >= 1  # a ply is left before the horizon
+    assert late_reduction(3, 20, even=True) == 1  # two would leave none
+    # The levels keep theirs: one ply, two for the moves from the 15th on at depth 5 or more.
+    assert [late_reduction(d, i, even=False) for d, i in ((4, 20), (5, 13), (5, 14))] == [1, 1, 2]

@@ -1223,11 +1223,11 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
         } else {
             int reduction = 0;
             /* Late quiet moves are searched shallower first; captures and the king's moves
-             * (his plans: a fork, a fort) never are. Two plies shallower where a ply is left
-             * before the horizon (search.py's LATE_REDUCTION). */
+             * (his plans: a fork, a fort) never are. How much shallower: late_reduction. */
             if (reducible && index >= 4 && move != killers[0] && move != killers[1] &&
                 !b->stack[b->sp - 1].ncap && b->stack[b->sp - 1].piece != KING)
-                reduction = depth > LATE_REDUCTION + 1 ? LATE_REDUCTION : 1;
+                reduction = s->even_reductions ? (depth > LATE_REDUCTION + 1 ? LATE_REDUCTION : 1)
+                                               : (index >= 14 && depth >= 5 ? 2 : 1);
             score = -search(s, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
             if (!s->aborted && score > alpha && (reduction || score < beta))
                 score = -search(s, child_depth, -beta, -alpha, ply + 1);

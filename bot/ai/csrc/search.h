@@ -109,6 +109,7 @@ typedef struct {
     uint64_t noise_key;
     int quiescence, reads_threats;
     int reductions; /* late-move reductions (0: full width, to prove a position) */
+    int even_reductions; /* late moves read LATE_REDUCTION plies shallower (search.py's) */
     int forts; /* exit forts and encirclement (Copenhagen) */
     PyObject *check; /* called every 1,024 nodes: true ends the search */
     int aborted;     /* 1: the check said stop; 2: it raised */
