@@ -49,7 +49,8 @@ METHOD = 4
 """The version of how a review is made (its thresholds, the search again for where a forced
 result or a collapse began, the answers its sentences name, its searches' reductions): stored
 reviews name it with their budget, so that a review made the old way is made again rather than
-shown. 4: late moves read two plies shallower (:attr:`~bot.ai.search.Searcher.even_reductions`)."""
+shown. 4: late moves read two plies shallower (:attr:`~bot.ai.search.Searcher.even_reductions`),
+except in the searches again that leave a move out."""
 
 # ---------------------------------------------------------------------------------- the budget
 
@@ -340,8 +341,10 @@ def evaluate_position(
     # the process searched before.
     excluded = [move for move in board.moves() if move_text(move, game.size) == exclude]
     # Late moves read whole moves shallower: at a fixed depth the reading is several times
-    # cheaper (see LATE_REDUCTION), so reviews can read deeper.
-    result = Searcher(game.variant, even_reductions=True, fast=fast).search(
+    # cheaper (see LATE_REDUCTION). Not when a move is left out: that search asks whether
+    # another move holds, and the even reductions hid a real game's exit fort from it.
+    even = exclude is None
+    result = Searcher(game.variant, even_reductions=even, fast=fast).search(
         board,
         max_depth=depth,
         time_limit=limit,
