@@ -61,15 +61,14 @@ quiescence; see :mod:`bot.ai.fast`).
 A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
 the machine. Chosen so that a game of 60 moves takes 20 s of processor time or less on one core
 (``benchmarks/analysis.py``, the searches again included): its 60-move tablut game at depth 6
-in 4 s, the first 60 moves of a real Copenhagen game at depth 5 in 7.5 s; 7x7 games at depth 7
+in 4 s, the first 60 moves of a real Copenhagen game at depth 5 in 7.5 to 8 s; 7x7 games at depth 7
 cost less (brandubh and fidchell self-play: 0.05 to 0.09 s a position). At depth 3, 11x11
 missed a king fork five plies ahead that depth 5 sees. Depth 6 on 11x11 is close but not yet
-within it: the
-first 60 moves of a real Copenhagen game (``--copenhagen 120 --plies 120 --depth 6``) took 21
-to 23 s of processor time on the shared two-core machine (106 s before late quiet moves were
-read two plies shallower instead of one, see :data:`~bot.ai.search.LATE_REDUCTION`, and before
-the quiescence looked for the defenders' exit forts only where standing pat does not already
-decide; 15 s at depth 5).
+within it: the first 60 moves of a real Copenhagen game (``--copenhagen 120 --plies 120 --depth
+6``) took 22 to 24 s of processor time on the shared two-core machine (106 s before late quiet
+moves were read two plies shallower instead of one, see :data:`~bot.ai.search.LATE_REDUCTION`,
+and before the quiescence looked for the defenders' exit forts only where standing pat does not
+already decide; 15 s at depth 5).
 """
 PURE_PYTHON_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
 """The default depths without the fast core, two plies shallower (each ply costs about four
