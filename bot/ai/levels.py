@@ -204,6 +204,13 @@ rules record alike: no game void), Copenhagen (seed 41) 10 games, +4 =1 -5, 45.0
 the defenders won nine, the tenth reached 300 plies; no sign either way of what the
 encirclements changed.
 
+Again on 2026-11-29 (commit d2caf6b on: the quiescence looking for exit forts only where
+standing pat does not decide, the fast core's speed-ups; the levels' search otherwise the same),
+tablut, seed 31, ``--max-plies 200 --jobs 1``, load 5 to 10 on the two cores (a match by time is
+slowed alike for both): 20 games, +8 =6 -6, 55.0% [36.8, 73.2] (attacking 65%, defending 45%).
+With late moves reduced by two plies (``Searcher.even_reductions``) ``master`` had lost the
+first three games of the same match, which was stopped there. Copenhagen was not played again.
+
 The ladder, the same arena commands as above: hard-medium (seed 3, ``--max-plies 200``) tablut
 95.0% (+19 =0 -1), copenhagen 90.0% (+17 =2 -1); master-hard on tablut (seeds 1 and 2,
 ``--time-scale 0.25``: ``master`` 1 s a move) 90.0% (+17 =2 -1; attacking 100%, defending 80%).
