@@ -44,6 +44,7 @@ from bot.ai.analysis import (
     calibration_for,
     chance_for,
     deepen,
+    default_depth,
     evaluate_position,
     review,
 )
@@ -322,7 +323,7 @@ def review_fails(case: Case) -> str | None:
             "copenhagen", start, turn, tail[:index], max_depth=depth, exclude=exclude
         )
 
-    depth = 5
+    depth = default_depth("copenhagen")  # the reviews' own depth
     evals = [evaluate(index, depth) for index in range(len(tail) + 1)]
     deeper = deepen(evals, depth, tail, turn, "copenhagen", evaluate)
     analysis = review("copenhagen", start, turn, tail, deeper)

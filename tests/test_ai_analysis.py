@@ -30,8 +30,8 @@ from bot.ai.analysis import (
     win_chance,
 )
 from bot.ai.explain import describe
-from bot.ai.search import MATE, MATE_BOUND
-from bot.engine import Game, Side, Termination, get_variant
+from bot.ai.search import MATE, MATE_BOUND, Searcher
+from bot.engine import Board, Game, Side, Termination, get_variant
 
 DEPTH = 2
 
@@ -99,6 +99,20 @@ def test_the_default_budget_is_a_depth_per_board_size_and_build() -> None:
     assert [default_depth(v, fast=False) for v in ("brandubh", "tablut", "copenhagen")] == [5, 4, 3]
     built = fast.extension() is not None
     assert default_depth("tablut") == (6 if built else 4)
+
+
+def test_a_review_reads_late_moves_two_plies_shallower() -> None:
+    # Its fixed-depth searches use the even reductions (the levels' searches do not): the
+    # same positions as such a search, and fewer than the levels' reductions read.
+    moves = ["d2-c2", "e4-e2", "d6-e6", "c4-c5"]
+    evaluation = evaluate_position("brandubh", None, None, moves, max_depth=5)
+    game = Game("brandubh")
+    for move in moves:
+        game.play(move)
+    board = Board(game.variant, list(game.board.cells), game.board.turn)
+    even = Searcher(game.variant, even_reductions=True).search(board, max_depth=5)
+    levels = Searcher(game.variant).search(board, max_depth=5)
+    assert evaluation.nodes == even.nodes < levels.nodes
 
 
 def test_winning_chances_and_accuracy_follow_their_formulas() -> None:

@@ -15,7 +15,7 @@ from bot.ai.evaluation import side_weights
 from bot.ai.lab.arena import Player, run_match
 from bot.ai.levels import get_level
 from bot.ai.player import choose_move_text, move_text
-from bot.ai.search import MATE_BOUND, SearchResult
+from bot.ai.search import MATE_BOUND, SearchResult, late_reduction
 from bot.engine import Board, Game, format_position, get_variant
 from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.rules import rules_for
@@ -373,3 +373,16 @@ def test_a_clearly_better_side_values_a_repetition_below_its_contempt() -> None:
     searcher.last_scores[1 - side] = 900
     searcher.search(board, max_depth=1, history=())
     assert list(searcher.last_scores) == [side]
+
+
+def test_a_review_reads_late_moves_whole_moves_shallower_where_a_ply_is_left() -> None:
+    # An odd reduction ends the reduced reading on the other side's move than the full one: in
+    # Copenhagen, on an attackers' node a ply before the horizon that reads its hundred moves.
+    for depth in range(4, 16):
+        for index in (4, 13, 14, 40):
+            reduction = late_reduction(depth, index, even=True)
+            assert reduction % 2 == 0
+            assert depth - 1 - reduction >= 1  # a ply is left before the horizon
+    assert late_reduction(3, 20, even=True) == 1  # two would leave none
+    # The levels keep theirs: one ply, two for the moves from the 15th on at depth 5 or more.
+    assert [late_reduction(d, i, even=False) for d, i in ((4, 20), (5, 13), (5, 14))] == [1, 1, 2]

@@ -11,15 +11,16 @@ from dataclasses import dataclass
 
 import pytest
 from copenhagen_records import load_games
+from helpers import position
 
 from bot.ai import MATE, Searcher, think
 from bot.ai.levels import get_level
 from bot.ai.search import MATE_BOUND
-from bot.ai.tactics import KingTactics
-from bot.engine import Board, Game, Side, get_variant, parse_square
+from bot.ai.tactics import FORT_SIZE, Fort, KingTactics
+from bot.engine import Board, Game, Side, TaflError, get_variant, parse_square
 from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.otn import format_position
-from bot.engine.tables import MOVE_SHIFT, TARGET_MASK
+from bot.engine.tables import EMPTY, MOVE_SHIFT, TARGET_MASK
 from bot.engine.types import Move, Termination
 
 DEPTH = 3
@@ -451,3 +452,73 @@ def test_the_quiescence_reads_every_move_of_defenders_nearly_shut_in() -> None:
     searcher = Searcher(board.variant, fast=False)
     searcher.board = board
     assert searcher._quiesce(-MATE, MATE, 0, 0) < -MATE_BOUND
+
+
+class _CountedTactics(KingTactics):
+    """The real tactics, counting the searches for exit forts."""
+
+    fort_searches = 0
+
+    def fort_wins(self, board: Board, *, first: bool = False) -> list[Fort]:
+        self.fort_searches += 1
+        return super().fort_wins(board, first=first)
+
+
+def test_the_quiescence_looks_for_an_exit_fort_only_where_it_can_change_the_score() -> None:
+    # The defenders to move build an exit fort with g5-g1; no route is open.
+    board = _copenhagen_board(position(11, "K:f1 T:d1,e2,f2,g5 t:i1,j9"), Side.DEFENDERS)
+    searcher = Searcher(board.variant, fast=False)
+    searcher.board = board
+    tactics = searcher.tactics = _CountedTactics(board.variant)
+    stand = searcher._evaluate()
+    # Within the window the fort is found: a win next move.
+    assert searcher._quiesce(-MATE, MATE, 0, 0) == MATE - 1
+    assert tactics.fort_searches == 1
+    # Standing pat already fails high (the horizon's usual case): a fort would fail high too,
+    # so the costly search for one is skipped.
+    assert searcher._quiesce(-MATE, stand, 0, 0) == stand
+    assert tactics.fort_searches == 1
+
+
+def _plugs_by_trying_every_square(tactics: KingTactics, board: Board) -> set[int]:
+    """The squares within six steps of the king that, left empty, wall him in with at most
+    :data:`~bot.ai.tactics.FORT_SIZE` squares: every one tried."""
+    cells, neighbours, king = board.cells, board.tables.neighbours, board.king
+    plugs, seen, layer = set(), {king}, [king]
+    for _ in range(FORT_SIZE):
+        following = []
+        for sq in layer:
+            for nb in neighbours[sq]:
+                if nb not in seen and cells[nb] == EMPTY:
+                    seen.add(nb)
+                    following.append(nb)
+                    if tactics._walled_in(board, king, nb) is not None:
+                        plugs.add(nb)
+        layer = following
+    return plugs
+
+
+def test_the_gaps_that_wall_the_king_in_are_among_the_first_squares_he_reaches() -> None:
+    # Over recorded games, wherever the king stands on the edge with many squares around: the
+    # fort candidates (moves onto a plug, found among the first squares a flood from him
+    # reaches) are the moves onto every plug found by trying each square within six steps.
+    tactics = KingTactics(get_variant("copenhagen"))
+    checked = found = 0
+    for recorded in load_games()[:300]:
+        game = Game("copenhagen")
+        for move, _ in recorded.moves:
+            board = Board(game.variant, list(game.board.cells), DEFENDERS)
+            king = board.king
+            if king >= 0 and tactics.edge[king] and tactics._walled_in(board, king, -1) is None:
+                plugs = _plugs_by_trying_every_square(tactics, board)
+                expected = [m for m in board.moves() if m & TARGET_MASK in plugs]
+                assert tactics.fort_candidates(board) == expected
+                checked += 1
+                found += bool(expected)
+            try:
+                game.play(move)
+            except TaflError:
+                break
+            if game.outcome is not None:
+                break
+    assert checked >= 200 and found >= 20

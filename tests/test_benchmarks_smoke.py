@@ -106,8 +106,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     "analysis": (
         rf"tablut game of 6 moves \(12 plies\) at depth 2 \((fast core|pure Python)\): 13 "
-        rf"positions in {NUMBER} s \({NUMBER} s a position, slowest {NUMBER} s\); review "
-        rf"{NUMBER} s",
+        rf"positions in {NUMBER} s of processor time \({NUMBER} s a position, slowest {NUMBER} "
+        rf"s\); review, searches again included, {NUMBER} s",
         rf"depth 1 \(pure Python's default\): python {NUMBER} s, (fast core {NUMBER} s|fast "
         r"core not built)",
         rf"accuracy: attackers {NUMBER}%, defenders {NUMBER}%",

@@ -322,6 +322,12 @@ def _cases() -> list[SearchCase]:
             "brandubh opening", _played("brandubh", ["d2-c2", "e4-e2", "d6-e6", "c4-c5"]), 5
         ),
         SearchCase(
+            "a review's even reductions",
+            _played("brandubh", ["d2-c2", "e4-e2", "d6-e6", "c4-c5"]),
+            5,
+            even_reductions=True,
+        ),
+        SearchCase(
             "copenhagen opening", _played("copenhagen", ["d1-d3", "e5-e2", "g1-g3", "f4-c4"]), 3
         ),
     ]

@@ -27,6 +27,7 @@ class Search:
         reads_threats: bool,
         reductions: bool,
         repetition_winner: int,
+        even_reductions: bool,
     ) -> None: ...
     def start(
         self,

@@ -50,6 +50,7 @@ class SearchCase:
     quiescence: bool = True
     reads_threats: bool = True
     reductions: bool = True
+    even_reductions: bool = False
     contempt: int = 0
     exclude: tuple[int, ...] = ()
     """Root moves left out."""
@@ -64,6 +65,7 @@ def run(case: SearchCase, fast: bool) -> list[Report]:
         quiescence=case.quiescence,
         reads_threats=case.reads_threats,
         reductions=case.reductions,
+        even_reductions=case.even_reductions,
         contempt=case.contempt,
         fast=fast,
     )

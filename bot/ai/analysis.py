@@ -45,10 +45,12 @@ FORMAT_VERSION = 2
 """The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are):
 2 stores each moment's reason as data; 1 stored it as an English sentence (such a review is
 read by finding its moments again from its stored evaluations)."""
-METHOD = 3
+METHOD = 4
 """The version of how a review is made (its thresholds, the search again for where a forced
-result or a collapse began, the answers its sentences name): stored reviews name it with their
-budget, so that a review made the old way is made again rather than shown."""
+result or a collapse began, the answers its sentences name, its searches' reductions): stored
+reviews name it with their budget, so that a review made the old way is made again rather than
+shown. 4: late moves read two plies shallower (:attr:`~bot.ai.search.Searcher.even_reductions`),
+except in the searches again that leave a move out."""
 
 # ---------------------------------------------------------------------------------- the budget
 
@@ -57,15 +59,16 @@ DEFAULT_DEPTHS: dict[int, int] = {7: 7, 9: 6, 11: 5}
 quiescence; see :mod:`bot.ai.fast`).
 
 A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
-the machine. Chosen so that a long game takes well under half a minute on one core:
-``benchmarks/analysis.py`` reviews its 60-move (120-ply) tablut game at depth 6 in 15 to 19 s
-(0.15 s a position, the slowest 0.9 s), and ``--copenhagen 120`` a real 86-move Copenhagen game
-at depth 5 in 26 s (0.15 s a position, the slowest 0.34 s); 7x7 games at depth 7 cost less
-(brandubh and fidchell self-play: 0.05 to 0.09 s a position). At depth 3, 11x11 missed a king
-fork five plies ahead that depth 5 sees. Depth 6 on 11x11 is not yet affordable: the first 60
-moves of that game (``--copenhagen 120 --plies 120``) took 17 s of processor time at depth 5
-and 107 s at ``--depth 6``, each position's iteration that ends on a defenders' move costing
-most (about half of it the search for the defenders' exit forts at the horizon).
+the machine. Chosen so that a game of 60 moves takes 20 s of processor time or less on one core
+(``benchmarks/analysis.py``, the searches again included): its 60-move tablut game at depth 6
+in 4 s, the first 60 moves of a real Copenhagen game at depth 5 in 7.5 to 8 s; 7x7 games at depth 7
+cost less (brandubh and fidchell self-play: 0.05 to 0.09 s a position). At depth 3, 11x11
+missed a king fork five plies ahead that depth 5 sees. Depth 6 on 11x11 is close but not yet
+within it: the first 60 moves of a real Copenhagen game (``--copenhagen 120 --plies 120 --depth
+6``) took 22 to 24 s of processor time on the shared two-core machine (106 s before late quiet
+moves were read two plies shallower instead of one, see :data:`~bot.ai.search.LATE_REDUCTION`,
+and before the quiescence looked for the defenders' exit forts only where standing pat does not
+already decide; 15 s at depth 5).
 """
 PURE_PYTHON_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
 """The default depths without the fast core, two plies shallower (each ply costs about four
@@ -336,7 +339,11 @@ def evaluate_position(
     # A fresh searcher: a table left by other positions would make the result depend on what
     # the process searched before.
     excluded = [move for move in board.moves() if move_text(move, game.size) == exclude]
-    result = Searcher(game.variant, fast=fast).search(
+    # Late moves read whole moves shallower: at a fixed depth the reading is several times
+    # cheaper (see LATE_REDUCTION). Not when a move is left out: that search asks whether
+    # another move holds, and the even reductions hid a real game's exit fort from it.
+    even = exclude is None
+    result = Searcher(game.variant, even_reductions=even, fast=fast).search(
         board,
         max_depth=depth,
         time_limit=limit,

@@ -84,6 +84,7 @@ def new_search(
     quiescence: bool,
     reads_threats: bool,
     reductions: bool,
+    even_reductions: bool,
     repetition_winner: int,
 ) -> _core.Search:
     """A C search for the evaluator's variant (see :class:`~bot.ai.search.Searcher`)."""
@@ -100,4 +101,5 @@ def new_search(
         reads_threats,
         reductions,
         repetition_winner,
+        even_reductions,
     )

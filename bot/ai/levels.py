@@ -204,6 +204,13 @@ rules record alike: no game void), Copenhagen (seed 41) 10 games, +4 =1 -5, 45.0
 the defenders won nine, the tenth reached 300 plies; no sign either way of what the
 encirclements changed.
 
+Again on 2026-11-29 (commit d2caf6b on: the quiescence looking for exit forts only where
+standing pat does not decide, the fast core's speed-ups; the levels' search otherwise the same),
+tablut, seed 31, ``--max-plies 200 --jobs 1``, load 5 to 10 on the two cores (a match by time is
+slowed alike for both): 20 games, +8 =6 -6, 55.0% [36.8, 73.2] (attacking 65%, defending 45%).
+With late moves reduced by two plies (``Searcher.even_reductions``) ``master`` had lost the
+first three games of the same match, which was stopped there. Copenhagen was not played again.
+
 The ladder, the same arena commands as above: hard-medium (seed 3, ``--max-plies 200``) tablut
 95.0% (+19 =0 -1), copenhagen 90.0% (+17 =2 -1); master-hard on tablut (seeds 1 and 2,
 ``--time-scale 0.25``: ``master`` 1 s a move) 90.0% (+17 =2 -1; attacking 100%, defending 80%).
@@ -213,6 +220,28 @@ encircle the defenders (Copenhagen) and every move of defenders with three moves
 variants): ``hard`` and ``master`` search otherwise where those arise, and the tables were not
 measured again for it (the tactical suite, ``benchmarks/ai_suite.py``: ``hard`` avoids all 61
 of its real losses, 57 of 65 before).
+
+Measured again on 2026-11-29, after that change and once the quiescence looked for the
+defenders' exit forts only where standing pat does not already decide (Copenhagen; elsewhere
+the levels' searches read the same positions as before, node for node), with the same arena
+commands, ``--jobs 1`` (the machine shared with other work, load 5 to 10; ``easy``, ``medium``
+and ``hard`` play by depth, so the load does not change their games):
+
+==============  ============  ======================  =====================  ===========
+variant         pairing       games, +W =D -L         score [95% CI]         att / def
+==============  ============  ======================  =====================  ===========
+tablut          medium-easy   20, +15 =4 -1 (seed 1)  85.0% [72.8, 97.2]     90% / 80%
+tablut          hard-medium   20, +19 =0 -1 (seed 3)  95.0% [85.4, 100.0]    90% / 100%
+copenhagen      medium-easy   20, +17 =2 -1 (seed 1)  90.0% [78.8, 100.0]    80% / 100%
+copenhagen      hard-medium   20, +17 =2 -1 (seed 3)  90.0% [78.8, 100.0]    80% / 100%
+==============  ============  ======================  =====================  ===========
+
+(``--max-plies`` 160 for tablut's medium-easy, 200 for the others.) Copenhagen's master-hard
+(seed 1, ``--time-scale 0.25``: ``master`` 1 s a move, ``--max-plies 200 --jobs 2``, two games
+at once on the loaded machine, which slows ``master`` and not ``hard``): 20 games, +14 =6 -0,
+85.0% [75.0, 95.0] (attacking 70%, defending 100%; the six draws were attacking games still
+going at ply 200). Tablut's master-hard the same way (``--max-plies 160``): 20 games, +19 =1 -0,
+97.5% [92.7, 100.0] (attacking 100%, defending 95%).
 
 Before the fork check, contempt and the mypyc build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
@@ -359,11 +388,11 @@ def describe_levels() -> dict[str, str]:
 
 LADDER: dict[str, dict[tuple[str, str], tuple[int, int, int]]] = {
     "tablut": {("medium", "easy"): (15, 4, 1), ("hard", "medium"): (19, 0, 1),
-               ("master", "hard"): (17, 2, 1)},
+               ("master", "hard"): (19, 1, 0)},
     "brandubh": {("medium", "easy"): (19, 10, 11), ("hard", "medium"): (11, 6, 3),
                  ("master", "hard"): (10, 0, 10)},
-    "copenhagen": {("medium", "easy"): (18, 1, 1), ("hard", "medium"): (17, 2, 1),
-                   ("master", "hard"): (16, 1, 3)},
+    "copenhagen": {("medium", "easy"): (17, 2, 1), ("hard", "medium"): (17, 2, 1),
+                   ("master", "hard"): (14, 6, 0)},
     "tablut-corner": {("medium", "easy"): (16, 2, 2), ("hard", "medium"): (11, 1, 8)},
     "tablut-unarmed": {("medium", "easy"): (18, 1, 1), ("hard", "medium"): (15, 4, 1)},
     "fidchell": {("medium", "easy"): (16, 0, 4), ("hard", "medium"): (10, 1, 9)},
@@ -375,7 +404,9 @@ of each (with the fast core and ``hard`` at depth 4 where it was measured again:
 tablut, brandubh and Copenhagen, master-hard on tablut and Copenhagen; tablut's master-hard
 again after the root moves' order was mended; hard-medium on tablut and Copenhagen and tablut's
 master-hard once more with ``hard`` reading every move and exit forts, ``master`` its contempt
-fitted to its advantage). The levels' ratings are derived from it
+fitted to its advantage; Copenhagen's three pairings and tablut's master-hard again on
+2026-11-29, see above). The
+levels' ratings are derived from it
 (:func:`level_ratings`), so a new measurement changes them in one place."""
 
 ANCHOR_LEVEL = "medium"

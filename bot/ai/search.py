@@ -45,6 +45,29 @@ FEW_MOVES = 3
 quiescence reads them all (a side left without a move loses, and one nearly shut in may have
 only losing moves)."""
 
+LATE_REDUCTION = 2
+"""How many plies shallower a late quiet move is searched first by a search with even
+reductions (:attr:`Searcher.even_reductions`, the reviews'; one where that would leave no ply
+before the horizon): an even number, so that the reduced reading ends on the same side's move as
+the full one. An odd reduction moves the horizon onto the other side, and a horizon one side
+reaches with many moves costs the most: in Copenhagen an attackers' node a ply before it reads
+each of its hundred moves into the quiescence (the depth-6 review of a 60-move game read 4.4
+times as many positions, in 3.5 times as long, with the levels' reductions of one ply and of two
+for the last moves only). ``master`` keeps those: with even reductions it lost its first three
+tablut games against its earlier self at 1 s a move.
+"""
+
+
+def late_reduction(depth: int, index: int, even: bool) -> int:
+    """How many plies shallower the late quiet move ``index`` (in the order searched) of a node
+    ``depth`` plies from the horizon is searched first. ``even``: :data:`LATE_REDUCTION`, or one
+    where that would leave no ply before the horizon; otherwise one, or two for the moves from
+    the 15th on at depth 5 or more (the levels')."""
+    if even:
+        return LATE_REDUCTION if depth > LATE_REDUCTION + 1 else 1
+    return 2 if index >= 14 and depth >= 5 else 1
+
+
 MOVER_LOSES = -2
 """:attr:`Searcher.repetition_winner` where the side that moves into a repetition loses
 (:attr:`bot.engine.variants.Variant.repetition_mover_loses`)."""
@@ -160,6 +183,7 @@ class Searcher:
         quiescence: bool = True,
         reads_threats: bool = True,
         reductions: bool = True,
+        even_reductions: bool = False,
         contempt: int = 0,
         advantage_contempt: float = 0.0,
         tt_limit: int = 500_000,
@@ -205,6 +229,10 @@ class Searcher:
         # horizon is judged by the evaluation, and blocking a route costs a ply like any move.
         self.reads_threats = reads_threats
         self.reductions = reductions
+        self.even_reductions = even_reductions
+        """Whether late moves are read :data:`LATE_REDUCTION` plies shallower where a ply is left
+        (see :func:`late_reduction`): a fixed-depth reading (a review's) then costs a fraction;
+        the levels keep reductions of one ply (two for the last moves), which measured better."""
         """Whether late quiet moves are searched shallower first. Without, the search is full
         width: it finds every forced result within its depth (slower; to prove a position)."""
         self.tt_limit = tt_limit
@@ -231,6 +259,7 @@ class Searcher:
                 quiescence=quiescence,
                 reads_threats=reads_threats,
                 reductions=reductions,
+                even_reductions=even_reductions,
                 repetition_winner=self.repetition_winner,
             )
 
@@ -564,7 +593,7 @@ class Searcher:
                         and not frame[2]
                         and frame[1] != KING
                     ):
-                        reduction = 2 if index >= 14 and depth >= 5 else 1
+                        reduction = late_reduction(depth, index, self.even_reductions)
                     score = -search(child_depth - reduction, -alpha - 1, -alpha, ply + 1)
                     if score > alpha and (reduction or score < beta):
                         score = -search(child_depth, -beta, -alpha, ply + 1)
@@ -613,17 +642,21 @@ class Searcher:
         if board.turn == DEFENDERS:
             if tactics.has_route(board):
                 return MATE - ply - 1
-            if self.forts and tactics.fort_wins(board, first=True):
-                return MATE - ply - 1
             stand = self._evaluate()
             if not self.quiescence or qdepth >= MAX_QUIESCENCE:
-                return stand
+                return MATE - ply - 1 if self._fort_wins() else stand
             if qdepth == 0 and (tactics.capturing_moves(board) or self._cornered()):
                 # The king can be taken next move, the defenders encircled, or they have
                 # too few moves to be sure of a safe one: standing pat would be a fantasy.
+                if self._fort_wins():
+                    return MATE - ply - 1
                 return self._evasions(alpha, beta, ply, qdepth)
             if stand >= beta:
+                # An exit fort would win, which fails high as standing pat does: the costly
+                # search for one (at most horizon nodes) is left for the nodes it can change.
                 return stand
+            if self._fort_wins():
+                return MATE - ply - 1
             best = stand
             if stand > alpha:
                 alpha = stand
@@ -686,6 +719,10 @@ class Searcher:
                     if alpha >= beta:
                         break
         return best
+
+    def _fort_wins(self) -> bool:
+        """Whether the defenders (to move) win now by building an exit fort."""
+        return self.forts and bool(self.tactics.fort_wins(self.board, first=True))
 
     def _cornered(self) -> bool:
         """Whether the defenders (to move) have at most :data:`FEW_MOVES` moves, or the

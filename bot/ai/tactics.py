@@ -175,29 +175,28 @@ class KingTactics:
                     for move in board.moves()
                     if move & TARGET_MASK in near or move >> MOVE_SHIFT in walls
                 ]
-            plugs = set()
-            seen = {king}
-            layer = [king]
-            for _ in range(FORT_SIZE):
-                following = []
-                for sq in layer:
-                    for nb in neighbours[sq]:
-                        if nb not in seen and cells[nb] == EMPTY:
-                            seen.add(nb)
-                            following.append(nb)
-                            if self._walled_in(board, king, nb) is not None:
-                                plugs.add(nb)
-                layer = following
+            # A plug is a square without which the king is walled in with few squares. The
+            # first squares a flood from him reaches (one more than a fort may hold) reach each
+            # other without any later square, so only one of them can be a plug.
+            first = self._flood(board, king, -1, FORT_SIZE + 1)
+            plugs = {sq for sq in first[1:] if self._walled_in(board, king, sq) is not None}
             if not plugs:
                 return []
             return [move for move in board.moves() if move & TARGET_MASK in plugs]
         finally:
             board.turn = turn
 
-    @staticmethod
-    def _walled_in(board: Board, start: int, plug: int) -> list[int] | None:
+    @classmethod
+    def _walled_in(cls, board: Board, start: int, plug: int) -> list[int] | None:
         """``start`` and the empty squares reached from it through empty squares other than
         ``plug``, or ``None`` when they are more than :data:`FORT_SIZE`."""
+        found = cls._flood(board, start, plug, FORT_SIZE + 1)
+        return None if len(found) > FORT_SIZE else found
+
+    @staticmethod
+    def _flood(board: Board, start: int, plug: int, limit: int) -> list[int]:
+        """``start`` and the empty squares reached from it through empty squares other than
+        ``plug``, in the order a breadth-first flood reaches them, the first ``limit`` only."""
         cells = board.cells
         neighbours = board.tables.neighbours
         found = [start]
@@ -205,9 +204,9 @@ class KingTactics:
         while index < len(found):
             for nb in neighbours[found[index]]:
                 if nb != plug and cells[nb] == EMPTY and nb not in found:
-                    if len(found) == FORT_SIZE:
-                        return None
                     found.append(nb)
+                    if len(found) == limit:
+                        return found
             index += 1
         return found
 

@@ -168,14 +168,15 @@ static void release(Search *s) {
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *board_spec, *eval_spec;
-    int noise, quiescence, reads_threats, reductions, repetition_winner;
+    int noise, quiescence, reads_threats, reductions, repetition_winner, even_reductions;
     unsigned long long noise_key;
     static char *keywords[] = {"board_spec", "eval_spec", "noise", "noise_key", "quiescence",
-                               "reads_threats", "reductions", "repetition_winner", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppi", keywords, &PyDict_Type,
+                               "reads_threats", "reductions", "repetition_winner",
+                               "even_reductions", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppip", keywords, &PyDict_Type,
                                      &board_spec, &PyDict_Type, &eval_spec, &noise, &noise_key,
                                      &quiescence, &reads_threats, &reductions,
-                                     &repetition_winner))
+                                     &repetition_winner, &even_reductions))
         return -1;
     Search *s = calloc(1, sizeof(Search));
     if (!s) {
@@ -200,6 +201,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     s->quiescence = quiescence;
     s->reads_threats = reads_threats;
     s->reductions = reductions;
+    s->even_reductions = even_reductions;
     s->forts = s->spec.family == FAMILY_COPENHAGEN;
     s->repetition_winner = repetition_winner;
     uint8_t cells[MAX_SQ] = {0};
