@@ -265,6 +265,7 @@ async def test_who_asks_for_a_review_under_way_is_shown_how_far_it_got_at_once(
     assert len(made) == 1, made  # made once, watched by both
 
 
+@pytest.mark.catalogue_words
 async def test_a_french_servers_review_is_in_french_on_its_card_chart_and_boards(
     world: World, bot_log: None, tmp_path: Path
 ) -> None:
