@@ -118,6 +118,30 @@ def none_among(among: frozenset[Status], *, lang: Language = ENGLISH_LANGUAGE) -
     return lacks.get(among) or lang.gettext("This server has no such tournament")
 
 
+def left_words(reason: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """Why a player no longer plays in an event, as the event keeps it (``withdrew``,
+    ``removed``, ``left the server``), in words."""
+    words = {
+        "withdrew": lang.gettext("withdrew"),
+        "removed": lang.pgettext("left the event", "removed"),
+        "left the server": lang.pgettext("left the event", "left the server"),
+    }
+    return words.get(reason, reason)
+
+
+def tiebreak_short(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """A tiebreak's column header in the standings (``BH``, ``Perf``)."""
+    headers = {
+        "BH": lang.pgettext("tiebreak header", "BH"),
+        "SB": lang.pgettext("tiebreak header", "SB"),
+        "GP": lang.pgettext("tiebreak header", "GP"),
+        "W": lang.pgettext("tiebreak header", "W"),
+        "Perf": lang.pgettext("tiebreak header", "Perf"),
+        "games": lang.pgettext("tiebreak header", "games"),
+    }
+    return headers.get(name, name)
+
+
 def tiebreak_words(name: str, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """A tiebreak's abbreviation and what it is, for the standings' text."""
     words = {
@@ -395,7 +419,8 @@ def standings_text(
     out = out_mark(lang=lang)
     player = lang.pgettext("standings column", "player")[:16]
     points = lang.pgettext("standings column", "pts")[:4]
-    lines = [f"{'#':>3} {player:<16} {points:>4} " + " ".join(f"{n:>5}" for n in names)]
+    headers = " ".join(f"{tiebreak_short(n, lang=lang)[:5]:>5}" for n in names)
+    lines = [f"{'#':>3} {player:<16} {points:>4} " + headers]
     for line in table:
         # Players who no longer play keep their place (their results stand), marked.
         name = plain_name(line.player, lang=lang)
@@ -491,13 +516,15 @@ def crosstable_view(
                 points=line.points,
                 cells=cells,
                 withdrawn=line.withdrawn,
-                note=line.left or (words.withdrawn if line.withdrawn else ""),
+                note=left_words(line.left, lang=lang)
+                if line.left
+                else (words.withdrawn if line.withdrawn else ""),
             )
         )
     names = [name for name, _ in lines[0].tiebreaks] if lines else []
     tiebreaks = tuple(
         Tiebreak(
-            name,
+            tiebreak_short(name, lang=lang),
             tuple(
                 None if value is None else round(value) if name == "Perf" else value
                 for _, value in (line.tiebreaks[index] for line in lines)
@@ -773,7 +800,7 @@ def finished(news: Finished, *, lang: Language = ENGLISH_LANGUAGE) -> list[Deliv
     withdrew = lang.gettext("withdrew")
     lines += [
         f"{medal} <@{s.player.user_id}> {points_text(s.points)}"
-        + (f" ({s.left or withdrew})" if s.withdrawn else "")
+        + (f" ({left_words(s.left, lang=lang) if s.left else withdrew})" if s.withdrawn else "")
         for medal, s in zip(medals, news.podium, strict=False)
     ]
     return _in_channel(event, Post(content="\n".join(lines), ping_mentioned=True))
@@ -980,7 +1007,8 @@ def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[De
     elif info.began is not None:
         fields.append(Field(lang.gettext("Started"), f"<t:{info.began}:f>"))
     names = [
-        plain_name(e.player, lang=lang) + (f" ({e.left_reason})" if e.left_reason else "")
+        plain_name(e.player, lang=lang)
+        + (f" ({left_words(e.left_reason, lang=lang)})" if e.left_reason else "")
         for e in info.entrants
     ]
     fields.append(
@@ -1254,5 +1282,5 @@ def _(refusal: EntryBarred, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "You left **{event}** ({reason}) and cannot join again.",
         event=name,
-        reason=refusal.left_reason,
+        reason=left_words(refusal.left_reason or "", lang=lang),
     )
