@@ -61,7 +61,7 @@ VISIBLE_KEYS = frozenset(
 parts, buttons, menus and their options, forms, autocomplete choices, threads' names, images'
 alt texts), except where :func:`_visible` says otherwise."""
 _NOT_WORDS = re.compile(
-    r"```.*?```|`[^`\n]*`|<[^<>\s]*>|https?://\S+|\[[^\]]*\]\(https?://[^)]*\)", re.DOTALL
+    r"`[^`\n]*`|<[^<>\s]*>|https?://\S+|\[[^\]]*\]\(https?://[^)]*\)", re.DOTALL
 )
 """Code, mentions (users, channels, commands, custom emoji, timestamps) and links."""
 _TOKEN = re.compile(r"[A-Za-z0-9]+")

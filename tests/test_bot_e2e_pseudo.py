@@ -3,7 +3,7 @@ lengthened, and the stand-in finds no word a player would read, in a message or 
 image, that escaped translation (tests/pseudo_locale.py). A small part of what
 ``pytest --pseudo-locale`` checks across every end-to-end test: a game with its captions, an
 illegal move, help and the rules, a review with its chart, and a tournament to its
-crosstable."""
+crosstable and its card's history."""
 
 from __future__ import annotations
 
@@ -109,6 +109,8 @@ async def test_a_round_robin_to_its_crosstable(world: World, watch: PseudoWatch)
     )
     attachment_is_png(standings)
     keep_shots("pseudo-crosstable", standings)
+    # The event's card: its players and its history.
+    await tournament(world, olga, channel, "info", event=1)
 
 
 def keep_shots(name: str, message: FakeMessage) -> None:

@@ -194,7 +194,7 @@ async def test_too_few_players_cancel_the_event_at_its_start(
     assert [(n.event.status, n.players) for n in announced] == [("cancelled", 2)]  # type: ignore[attr-defined]
     assert (await storage.tournaments.get(event.id)).status == "cancelled"
     history = (await events.info(event)).history
-    assert history[-1].detail == "**Cup** is cancelled: it needed 4 players and 2 joined."
+    assert history[-1].facts == {"needed": 4, "joined": 2}
     assert (await events.start(event)).outcome == "already begun"
 
 
@@ -243,7 +243,7 @@ async def test_a_swiss_is_paired_round_by_round_to_its_podium(
     await events.advance(event.id)
     finished = stage.told(Finished)
     assert len(finished) == 1 and isinstance(finished[0], Finished)
-    assert len(finished[0].podium) == 3 and finished[0].why == ""
+    assert len(finished[0].podium) == 3 and finished[0].unpaired is None
     assert [n.standings.after for n in stage.told(StandingsDue)] == [2]  # type: ignore[attr-defined]
     assert (await storage.tournaments.get(event.id)).status == "finished"
     assert [n.event.status for n in stage.told(AnnouncementChanged)][-1] == "finished"  # type: ignore[attr-defined]

@@ -15,9 +15,10 @@ from bot.discord_bot.compose import lobby, tournaments
 from bot.discord_bot.compose.errors import refusal_words
 from bot.discord_bot.compose.post import Answer, Button, Edit, Update
 from bot.discord_bot.table import read
+from bot.i18n.language import Languages
 from bot.render.crosstable import draw_crosstable
 from bot.storage import Participant
-from bot.storage.tournaments import Tournament
+from bot.storage.tournaments import LogEntry, Tournament
 
 
 def test_the_controls_keep_their_custom_ids() -> None:
@@ -101,3 +102,33 @@ def test_an_entry_refused_by_storage_is_worded_from_its_rule() -> None:
     assert refusal_words(EntryBarred(event, "below floor", 1512.4)) == (
         f"**{event.name}** is for players rated 1600 or more; you are 1512."
     )
+
+
+def test_an_events_history_is_worded_in_the_readers_language_from_the_facts_logged() -> None:
+    """The history keeps facts (a rating, a round, a result) and words them for each reader;
+    what a person wrote (an organiser's reason) and the sentences of older versions are shown
+    as they are."""
+    french = Languages().language("fr")
+    olga = Participant.user(7, "olga")
+    joined = LogEntry(60, olga, "joined", '{"rating": 1500}')
+    result = LogEntry(
+        60,
+        None,
+        "result",
+        '{"board": 2, "how": "forfeit", "round": 1, "score": "1-0", "why": "no-show"}',
+    )
+    left = LogEntry(60, None, "left", '{"left": "left the server", "player": "bo"}')
+    assert tournaments.history_line(joined) == "<t:60:t> joined: rated 1,500 (olga)"
+    assert tournaments.history_line(result) == (
+        "<t:60:t> result: round 1 board 2: 1-0 (forfeit: no-show)"
+    )
+    assert tournaments.history_line(left) == "<t:60:t> left: bo: left the server"
+    assert tournaments.history_line(joined, lang=french) == (
+        "<t:60:t> inscription : classement 1\u202f500 (olga)"
+    )
+    assert tournaments.history_line(left, lang=french) == (
+        "<t:60:t> départ : bo : a quitté le serveur"
+    )
+    assert "ronde 1, table 2 : 1-0" in tournaments.history_line(result, lang=french)
+    older = LogEntry(60, None, "round", "round 3 paired")
+    assert tournaments.history_line(older, lang=french) == "<t:60:t> ronde : round 3 paired"

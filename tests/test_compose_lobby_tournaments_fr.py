@@ -173,7 +173,7 @@ def test_an_event_cancelled_or_over_early_says_why_in_french() -> None:
     assert isinstance(english, Message)
     assert english.post.content == "**Test Swiss** is cancelled: it needed 4 players and 2 joined."
     over = event(status="finished", round=1)
-    early = Finished(over, "no round 2 can be paired (too few players are left).", (), 2, True)
+    early = Finished(over, (), 2, True)
     [said] = tournaments.finished(early, lang=FR)
     assert isinstance(said, Message)
     assert said.post.content == (

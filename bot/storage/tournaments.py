@@ -9,9 +9,10 @@ change nothing and they learn that they lost the race.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .database import Connection, Database, Row, whole
 from .errors import NotFound, StorageError
@@ -141,12 +142,30 @@ class StoredPairing:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One line of an event's history."""
+    """One line of an event's history: what happened (``joined``, ``round``...) and its
+    details, the facts the bot logged (a mapping, written as JSON: worded in each reader's
+    language when shown) or words a person gave (an organiser's reason, an event's name)."""
 
     at: int
     actor: Participant | None
     action: str
     detail: str
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        """The details the bot logged as facts (empty for words a person gave, and for the
+        sentences of older versions)."""
+        if not self.detail.startswith("{"):
+            return {}
+        try:
+            found = json.loads(self.detail)
+        except ValueError:
+            return {}
+        return found if isinstance(found, dict) else {}
+
+
+Detail = str | Mapping[str, Any]
+"""A history line's details: facts (a mapping) or a person's words."""
 
 
 _EVENT_SELECT = f"""
@@ -298,7 +317,7 @@ class TournamentStore:
         *,
         actor: Participant | None = None,
         action: str,
-        detail: str = "",
+        detail: Detail = "",
     ) -> bool:
         """Move an event from one of ``expected`` to ``status`` and log it; ``False`` (nothing
         written) if it was in another state (another process, or another click, came first)."""
@@ -375,7 +394,7 @@ class TournamentStore:
                 " joined_at, joined_round) VALUES (?, ?, ?, ?, ?)",
                 (event_id, who, rating, now, max(joined_round, late_round)),
             )
-            await _log(connection, event_id, who, now, "joined", f"rated {rating:.0f}")
+            await _log(connection, event_id, who, now, "joined", {"rating": round(rating)})
         return Entrant(player, rating, max(joined_round, late_round), None)
 
     async def leave(
@@ -403,7 +422,8 @@ class TournamentStore:
                 if changed == 1:
                     who = None if actor is None else await player_id(connection, actor, now)
                     name = await _name(connection, user_id)
-                    await _log(connection, event_id, who, now, "left", f"{name}: {reason}")
+                    facts = {"player": name, "left": reason}
+                    await _log(connection, event_id, who, now, "left", facts)
                 return changed == 1
             changed = await connection.execute(
                 "UPDATE tournament_entrants SET left_at = ?, left_reason = ?"
@@ -414,10 +434,10 @@ class TournamentStore:
             if changed != 1:
                 return False
             who = None if actor is None else await player_id(connection, actor, now)
-            text = f"{await _name(connection, user_id)}: {reason}" + (
-                f" ({detail})" if detail else ""
-            )
-            await _log(connection, event_id, who, now, "left", text)
+            facts = {"player": await _name(connection, user_id), "left": reason}
+            if detail:
+                facts["why"] = detail
+            await _log(connection, event_id, who, now, "left", facts)
         return True
 
     async def entrants(self, event_id: int) -> list[Entrant]:
@@ -476,7 +496,7 @@ class TournamentStore:
             if changed != 1:
                 return False
             await self._insert_pairings(connection, event_id, round_number, pairings)
-            await _log(connection, event_id, None, now, "round", f"round {round_number} paired")
+            await _log(connection, event_id, None, now, "round", {"round": round_number})
         return True
 
     async def add_pairings(
@@ -593,8 +613,13 @@ class TournamentStore:
                     who,
                     now,
                     "result",
-                    f"round {round_number} board {board}: {_points(first_points)}-"
-                    f"{_points(second_points)} ({how}{': ' + reason if reason else ''})",
+                    {
+                        "round": round_number,
+                        "board": board,
+                        "score": f"{_points(first_points)}-{_points(second_points)}",
+                        "how": how,
+                        "why": reason or "",
+                    },
                 )
         return True
 
@@ -622,7 +647,7 @@ class TournamentStore:
     # ------------------------------------------------------------------ history
 
     async def log(
-        self, event_id: int, actor: Participant | None, action: str, detail: str = ""
+        self, event_id: int, actor: Participant | None, action: str, detail: Detail = ""
     ) -> None:
         """Add a line to the event's history."""
         now = self._db.now()
@@ -682,8 +707,10 @@ async def _log(
     actor_id: int | None,
     now: int,
     action: str,
-    detail: str,
+    detail: Detail,
 ) -> None:
+    if not isinstance(detail, str):
+        detail = json.dumps(dict(detail), ensure_ascii=False, sort_keys=True)
     await connection.execute(
         "INSERT INTO tournament_log (tournament_id, at, actor_id, action, detail)"
         " VALUES (?, ?, ?, ?, ?)",

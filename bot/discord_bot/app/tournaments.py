@@ -608,14 +608,13 @@ class StandingsDue:
 
 @dataclass(frozen=True)
 class Finished:
-    """The event is over (early when ``why`` says why no other round can be played): its
-    podium, by score."""
+    """The event is over (early when round ``unpaired`` could not be paired): its podium, by
+    score."""
 
     event: Tournament
-    why: str
     podium: tuple[Line, ...]
     unpaired: int | None = None
-    """Over early: the round that could not be paired (``why`` in English, for the history)."""
+    """Over early: the round that could not be paired."""
     too_few_left: bool = False
     """Over early because fewer than two players are left (else: no new pairing remains)."""
 
@@ -1236,8 +1235,9 @@ class TournamentService:
         entrants = [e for e in await storage.entrants(event.id) if e.active]
         if len(entrants) < event.spec.min_entrants:
             text = too_few_words(event, len(entrants))
+            facts = {"needed": event.spec.min_entrants, "joined": len(entrants)}
             if await storage.change_status(
-                event.id, ["signup"], "cancelled", actor=by, action="cancelled", detail=text
+                event.id, ["signup"], "cancelled", actor=by, action="cancelled", detail=facts
             ):
                 await self.stage.show(CancelledForTooFew(event, text, len(entrants)))
                 await self.stage.show(await self.announcement(event.id))
@@ -1254,7 +1254,7 @@ class TournamentService:
         if not await storage.begin_round(event.id, 1, pairings, deadline=deadline, ends_at=ends_at):
             return Start(event, "already begun")
         count = len(entrants)
-        await storage.log(event.id, by, "started", f"{count} player{'' if count == 1 else 's'}")
+        await storage.log(event.id, by, "started", {"players": count})
         await self.stage.show(await self.announcement(event.id))
         fresh = await storage.get(event.id)
         await self._start_games(fresh)
@@ -1298,13 +1298,7 @@ class TournamentService:
         except logic.PairingImpossibleError:
             pairings = None  # everyone left has met everyone else
         if not pairings or all(row.second is None for row in pairings):
-            await self._finish(
-                event,
-                why=f"no round {following} can be paired "
-                + ("(too few players are left)." if active < 2 else "without a repeat pairing."),
-                unpaired=following,
-                too_few_left=active < 2,
-            )
+            await self._finish(event, unpaired=following, too_few_left=active < 2)
             return
         if not await storage.begin_round(
             event.id, following, pairings, deadline=self._round_deadline(event)
@@ -1340,23 +1334,19 @@ class TournamentService:
         await self.stage.show(RoundPaired(event, event.round, shown))
 
     async def _finish(
-        self,
-        event: Tournament,
-        *,
-        why: str = "",
-        unpaired: int | None = None,
-        too_few_left: bool = False,
+        self, event: Tournament, *, unpaired: int | None = None, too_few_left: bool = False
     ) -> None:
-        """The last round is over (or ``why`` no other can be played): the final standings,
-        the podium."""
+        """The last round is over (or round ``unpaired`` cannot be paired: too few players
+        are left, or only repeat pairings): the final standings, the podium."""
+        facts = {} if unpaired is None else {"unpaired": unpaired, "too_few_left": too_few_left}
         if not await self.storage.tournaments.change_status(
-            event.id, ["running", "paused"], "finished", action="finished", detail=why
+            event.id, ["running", "paused"], "finished", action="finished", detail=facts
         ):
             return
         await self.stage.show(await self.announcement(event.id))
         # By score, as FIDE and lichess rank: a player who left keeps their place, marked.
         table = standings_of(event, await sheet_of(self.storage, event))
-        await self.stage.show(Finished(event, why, tuple(table[:3]), unpaired, too_few_left))
+        await self.stage.show(Finished(event, tuple(table[:3]), unpaired, too_few_left))
         await self.stage.show(StandingsDue(await self.standings(event.id)))
 
     # ------------------------------------------------------------------ games
@@ -1407,7 +1397,7 @@ class TournamentService:
 
     async def _pause_for_threads(self, event: Tournament) -> None:
         if await self.storage.tournaments.change_status(
-            event.id, ["running"], "paused", action="paused", detail="no thread permission"
+            event.id, ["running"], "paused", action="paused", detail={"threads": False}
         ):
             await self.stage.show(PausedForThreads(event))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from bot import tournament as logic
 from bot.engine import get_variant
@@ -21,6 +21,7 @@ from bot.render.crosstable import (
     Tiebreak,
     format_points,
 )
+from bot.storage.tournaments import LogEntry
 
 from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.tournaments import (
@@ -995,6 +996,78 @@ def event_list(events: list[Tournament], *, lang: Language = ENGLISH_LANGUAGE) -
     return [Answer(Post(content="\n".join(lines), private=True))]
 
 
+def history_line(entry: LogEntry, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """One line of an event's history: when, what happened and who did it (``12:03 joined:
+    rated 1500 (ana)``)."""
+    actions = {
+        "created": lang.pgettext("tournament history", "created"),
+        "joined": lang.pgettext("tournament history", "joined"),
+        "left": lang.pgettext("tournament history", "left"),
+        "removed": lang.pgettext("tournament history", "removed"),
+        "started": lang.pgettext("tournament history", "started"),
+        "round": lang.pgettext("tournament history", "round"),
+        "result": lang.pgettext("tournament history", "result"),
+        "paused": lang.pgettext("tournament history", "paused"),
+        "resumed": lang.pgettext("tournament history", "resumed"),
+        "cancelled": lang.pgettext("tournament history", "cancelled"),
+        "finished": lang.pgettext("tournament history", "finished"),
+    }
+    action = actions.get(entry.action, entry.action)
+    # The facts the bot logged, in words; else the words a person gave (a reason, a name).
+    worded = _history_facts(entry.action, entry.facts, lang)
+    detail = entry.detail if worded is None else worded
+    line = lang.gettext("{action}: {detail}", action=action, detail=detail) if detail else action
+    if entry.actor is not None:
+        line += f" ({plain_name(entry.actor, lang=lang)})"
+    return f"<t:{entry.at}:t> {line}"
+
+
+def _history_facts(action: str, facts: dict[str, Any], lang: Language) -> str | None:
+    """The facts the bot logged with a history line, in words (``None``: none logged)."""
+    if not facts:
+        return None
+    if action == "joined":
+        return lang.gettext("rated {rating}", rating=lang.number(facts["rating"]))
+    if action == "left":
+        words = lang.gettext(
+            "{player}: {reason}",
+            player=facts["player"],
+            reason=left_words(facts["left"], lang=lang),
+        )
+        return f"{words} ({facts['why']})" if facts.get("why") else words
+    if action == "round":
+        return lang.gettext("round {round} paired", round=facts["round"])
+    if action == "started":
+        return lang.ngettext("{count} player", "{count} players", facts["players"])
+    if action == "result":
+        return lang.gettext(
+            "round {round} board {board}: {score} ({how})",
+            round=facts["round"],
+            board=facts["board"],
+            score=facts["score"],
+            how=decided_words(facts["how"], facts.get("why", ""), lang=lang),
+        )
+    if action == "cancelled" and "joined" in facts:
+        return lang.ngettext(
+            "it needed {count} player and {joined} joined",
+            "it needed {count} players and {joined} joined",
+            facts["needed"],
+            joined=lang.number(facts["joined"]),
+        )
+    if action == "finished" and "unpaired" in facts:
+        if facts.get("too_few_left"):
+            return lang.gettext(
+                "no round {round} can be paired (too few players are left)",
+                round=facts["unpaired"],
+            )
+        return lang.gettext(
+            "no round {round} can be paired without a repeat pairing", round=facts["unpaired"]
+        )
+    if action == "paused" and facts.get("threads") is False:
+        return lang.gettext("I may not open threads in this channel")
+    return ""
+
+
 def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[Delivery]:
     """An event's options, status, players and the latest of its history, privately."""
     found = info.event
@@ -1020,11 +1093,7 @@ def event_info(info: EventInfo, *, lang: Language = ENGLISH_LANGUAGE) -> list[De
             inline=False,
         )
     )
-    history = "\n".join(
-        f"<t:{h.at}:t> {h.action}{': ' + h.detail if h.detail else ''}"
-        + (f" ({plain_name(h.actor, lang=lang)})" if h.actor else "")
-        for h in info.history[-8:]
-    )
+    history = "\n".join(history_line(h, lang=lang) for h in info.history[-8:])
     fields.append(Field(lang.gettext("History"), clip(history, FIELD_ROOM), inline=False))
     card = Card(
         title=f"🏆 {found.name} (#{found.id})",
