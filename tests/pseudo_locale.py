@@ -61,9 +61,10 @@ VISIBLE_KEYS = frozenset(
 parts, buttons, menus and their options, forms, autocomplete choices, threads' names, images'
 alt texts), except where :func:`_visible` says otherwise."""
 _NOT_WORDS = re.compile(
-    r"`[^`\n]*`|<[^<>\s]*>|https?://\S+|\[[^\]]*\]\(https?://[^)]*\)", re.DOTALL
+    r"`[^`\n]*`|<[^<>\s]*>|https?://\S+|\[[^\]]*\]\(https?://[^)]*\)|\b[a-z_]+-[0-9a-f]{8}\b"
 )
-"""Code, mentions (users, channels, commands, custom emoji, timestamps) and links."""
+"""Code, mentions (users, channels, commands, custom emoji, timestamps), links and puzzles'
+names (``copenhagen-f505529d``, typed to ask for one)."""
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -96,15 +97,15 @@ class Record:
             f"pseudo-locale: {self.checked} texts checked ({self.drawn} drawn on images), "
             f"{len(self.escapes)} escapes"
         ]
-        grouped: dict[tuple[str, str], list[str]] = {}
+        grouped: dict[tuple[str, str], list[Escape]] = {}
         for escape in self.escapes:
-            grouped.setdefault((escape.where, " ".join(escape.words)), []).append(escape.test)
-        for (where, words), tests in sorted(grouped.items()):
-            sample = next(
-                e for e in self.escapes if e.where == where and " ".join(e.words) == words
-            )
+            grouped.setdefault((escape.where, " ".join(escape.words)), []).append(escape)
+        for (where, words), found in sorted(grouped.items()):
+            first = found[0]
+            at = max(0, first.text.find(first.words[0]) - 150)
             lines.append(
-                f"  [{where}] {words!r} x{len(tests)} (first in {tests[0]}): {sample.text[:300]!r}"
+                f"  [{where}] {words!r} x{len(found)} (first in {first.test}): "
+                f"{'…' if at else ''}{first.text[at : at + 300]!r}"
             )
         return lines
 
@@ -114,6 +115,7 @@ RECORD = Record()
 
 
 def current_test() -> str:
+    """The test running now, as pytest names it."""
     return os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" ", 1)[0]
 
 
@@ -222,8 +224,17 @@ class PseudoWatch:
         for message in world.messages.values():
             if message.author is not world.bot_user:
                 yield message.content
+        # A choice's value is an id: the player picked its name, which the bot translates.
+        choices = frozenset(
+            choice["value"]
+            for scope in (None, *world.guilds)
+            for command in world.commands.synced(scope)
+            for choice in _choices(command)
+        )
         for interaction in world.interactions.values():
-            yield from _typed(interaction.payload.get("data"))
+            yield from (
+                value for value in _typed(interaction.payload.get("data")) if value not in choices
+            )
 
 
 def _english_file(file: ReceivedFile) -> ReceivedFile:
@@ -236,6 +247,14 @@ def _english_file(file: ReceivedFile) -> ReceivedFile:
     except UnicodeDecodeError:
         return file
     return replace(file, data=unpseudo(text).encode())
+
+
+def _choices(node: Any) -> Iterator[dict[str, Any]]:
+    """The choices of a registered command's options, at any depth."""
+    if isinstance(node, dict):
+        yield from node.get("choices") or ()
+        for option in node.get("options") or ():
+            yield from _choices(option)
 
 
 def _typed(node: Any) -> Iterator[str]:
