@@ -115,7 +115,7 @@ def test_the_lobby_reads_french() -> None:
     assert isinstance(answer, Answer)
     text = answer.post.content or ""
     assert text.startswith(
-        "Recherche d'une partie de **Copenhagen Hnefatafl** sur tous les serveurs : "
+        "Recherche d'une partie de **Hnefatafl de Copenhague** sur tous les serveurs : "
         "1 jour par coup, classée, contre des joueurs à ±"
     )
     assert "2 autres joueurs que vous pouvez affronter la cherchent" in text

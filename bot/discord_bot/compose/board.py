@@ -630,7 +630,7 @@ def repetition_news(
         return lang.gettext("The position occurred a third time: the game is drawn.")
     return lang.gettext(
         "The position occurred a third time: under {rules} rules the {side} lose by repetition.",
-        rules=game.variant.title,
+        rules=variant_title(game.variant, lang),
         side=side_name(ended.winner.other, lang),
     )
 
@@ -1124,7 +1124,9 @@ def board_card(
     """The card that carries the board image and the game's headline, as shown in ``shown``
     (``None``: the game's one channel); a tournament's game (``in_event``) offers no rematch."""
     position = game.game
-    title = lang.gettext("{rules} · game #{id}", rules=position.variant.title, id=game.id)
+    title = lang.gettext(
+        "{rules} · game #{id}", rules=variant_title(position.variant, lang), id=game.id
+    )
     if position.history:
         # As the image's caption and the game record number it: "12." or "12…".
         title += f" · {position.move_number()} {position.history[-1].move.text(position.size)}"
@@ -1516,7 +1518,7 @@ def turn_notice(
         return []
     values = {
         "id": game.id,
-        "rules": game.game.variant.title,
+        "rules": variant_title(game.game.variant, lang),
         "opponent": name(game, game.game.turn.other, lang=lang),
         "channel": f"<#{channel_id}>",
     }

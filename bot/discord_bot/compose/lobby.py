@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.engine import Side, get_variant
+from bot.engine import Side
 from bot.storage import GameRecord, Participant, Venue
 
 from ...i18n.language import ENGLISH_LANGUAGE, N_, Language
@@ -57,7 +57,15 @@ from ..app.lobby import (
     VenueTaken,
     Waiting,
 )
-from .board import adjourned_words, duration_words, game_over, named, plain_name, side_name
+from .board import (
+    adjourned_words,
+    duration_words,
+    game_over,
+    named,
+    plain_name,
+    side_name,
+    variant_title,
+)
 from .errors import refusal_words
 from .post import (
     Answer,
@@ -191,7 +199,7 @@ def describe_seek(
         lang.gettext(
             "Seeking a **{variant}** game from any server: {time}, {rated}, against players "
             "{reach}.",
-            variant=get_variant(seek.variant).title,
+            variant=variant_title(seek.variant, lang),
             time=time_words(seek.move_seconds, lang=lang),
             rated=rated_word(seek.rated, lang=lang),
             reach=reach,
@@ -201,7 +209,7 @@ def describe_seek(
         lines.append(
             lang.gettext(
                 "It replaces your earlier {variant} seek: one seek at a time.",
-                variant=get_variant(replaced.variant).title,
+                variant=variant_title(replaced.variant, lang),
             )
         )
     if others is not None:
@@ -278,7 +286,7 @@ def lobby_list(
             lang.gettext(
                 "Seeking now, that you can play: {counts}",
                 counts=" · ".join(
-                    f"{get_variant(name).title} {lang.number(count)}"
+                    f"{variant_title(name, lang)} {lang.number(count)}"
                     for name, count in found.counts
                 ),
             )
@@ -287,7 +295,7 @@ def lobby_list(
         summary.append(
             lang.gettext(
                 "Your own {variant} seek waits too; it is not listed.",
-                variant=get_variant(own.variant).title,
+                variant=variant_title(own.variant, lang),
             )
         )
     listed = found.seeks
@@ -321,7 +329,7 @@ def lobby_list(
     for number, seek in enumerate(listed, start=1):
         fields.append(
             Field(
-                f"#{number} · {get_variant(seek.variant).title}",
+                f"#{number} · {variant_title(seek.variant, lang)}",
                 lang.gettext(
                     "{time} · {rated} · rating {rating}",
                     time=time_words(seek.move_seconds, lang=lang),
@@ -420,7 +428,7 @@ def opening_line(live: LiveGame, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "**{variant}** from the lobby begins: <@{attacker}> attacks, <@{defender}> defends; "
         "{time}, {rated}.",
-        variant=live.game.variant.title,
+        variant=variant_title(live.game.variant, lang),
         attacker=record.attackers.user_id,
         defender=record.defenders.user_id,
         time=time_words(record.move_seconds, lang=lang),
@@ -578,7 +586,7 @@ def adjourned(
     if absent.user_id is not None:
         variables = {
             "game": live.id,
-            "variant": live.game.variant.title,
+            "variant": variant_title(live.game.variant, lang),
             "server": venue.guild_name,
             "board": absent_lang.command("tafl board"),
             "until": news.until,
@@ -660,7 +668,7 @@ def _(refusal: LobbyElsewhere, lang: Language = ENGLISH_LANGUAGE) -> str:
 
 @refusal_words.register
 def _(refusal: VariantsOffered, lang: Language = ENGLISH_LANGUAGE) -> str:
-    names = lang.join(get_variant(name).title for name in refusal.variants)
+    names = lang.join(variant_title(name, lang) for name in refusal.variants)
     return lang.gettext("This server offers only {variants} in the lobby.", variants=names)
 
 
@@ -698,7 +706,7 @@ def _(refusal: SeekOutOfReach, lang: Language = ENGLISH_LANGUAGE) -> str:
     variables = {
         "low": str(round(max(0, low))),
         "high": str(round(high)),
-        "variant": get_variant(seek.variant).title,
+        "variant": variant_title(seek.variant, lang),
         "rating": str(round(refusal.rating)),
         "seek": lang.command("tafl seek"),
     }

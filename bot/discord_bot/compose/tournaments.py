@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot import tournament as logic
-from bot.engine import get_variant
 from bot.render.crosstable import (
     Cell,
     CrosstableView,
@@ -71,7 +70,7 @@ from ..app.tournaments import (
     Verdict,
     decided_by_organiser,
 )
-from .board import duration_words, plain_name
+from .board import duration_words, plain_name, variant_title
 from .errors import refusal_words
 from .lobby import rated_word, time_words
 from .post import (
@@ -310,7 +309,7 @@ def decided_words(how: str, reason: str, *, lang: Language = ENGLISH_LANGUAGE) -
 def describe_event(event: Tournament, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """An event's options in one paragraph."""
     spec = event.spec
-    parts = [f"{get_variant(spec.variant).title} {format_words(spec.format, lang=lang)}"]
+    parts = [f"{variant_title(spec.variant, lang)} {format_words(spec.format, lang=lang)}"]
     if spec.format == "swiss":
         parts.append(lang.ngettext("{count} round", "{count} rounds", spec.rounds or 0))
     if spec.format == "arena" and spec.arena_seconds:
@@ -383,7 +382,9 @@ def organisers_result(pairing: StoredPairing, *, lang: Language = ENGLISH_LANGUA
 def standings_subtitle(event: Tournament, after: int, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     """Where the standings stand: ``Brandubh Swiss · after round 2 of 3`` (``after``: the last
     round counted; the round under way, if any, is not)."""
-    words = f"{get_variant(event.spec.variant).title} {format_words(event.spec.format, lang=lang)}"
+    words = (
+        f"{variant_title(event.spec.variant, lang)} {format_words(event.spec.format, lang=lang)}"
+    )
     if event.status == "finished":
         return words + " · " + lang.pgettext("standings", "final")
     if event.spec.format == "arena":
