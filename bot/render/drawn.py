@@ -7,9 +7,8 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from PIL import ImageDraw
 
@@ -39,13 +38,15 @@ def record_drawn_text(path: Path) -> None:
         _recording[:] = [path]
     if not first:
         return
-    drawing = ImageDraw.ImageDraw.text
+    drawing: Callable[..., None] = ImageDraw.ImageDraw.text
 
-    def text(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
+    def text(
+        self: ImageDraw.ImageDraw, xy: object, text: object, *rest: object, **options: object
+    ) -> None:
         if isinstance(text, str) and text.strip() and not getattr(_unseen, "depth", 0):
             line = json.dumps(text, ensure_ascii=False) + "\n"
             with _lock, _recording[0].open("a", encoding="utf-8") as file:
                 file.write(line)
-        drawing(self, xy, text, *args, **kwargs)
+        drawing(self, xy, text, *rest, **options)
 
     ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]

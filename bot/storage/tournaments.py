@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from .database import Connection, Database, Row, whole
 from .errors import NotFound, StorageError
@@ -140,6 +140,10 @@ class StoredPairing:
         return tuple(g for g in (self.game1_id, self.game2_id) if g is not None)
 
 
+Fact = int | str | bool
+"""One fact of a history line: a number, a word, a yes or no."""
+
+
 @dataclass(frozen=True)
 class LogEntry:
     """One line of an event's history: what happened (``joined``, ``round``...) and its
@@ -152,7 +156,7 @@ class LogEntry:
     detail: str
 
     @property
-    def facts(self) -> dict[str, Any]:
+    def facts(self) -> dict[str, Fact]:
         """The details the bot logged as facts (empty for words a person gave, and for the
         sentences of older versions)."""
         if not self.detail.startswith("{"):
@@ -161,10 +165,16 @@ class LogEntry:
             found = json.loads(self.detail)
         except ValueError:
             return {}
-        return found if isinstance(found, dict) else {}
+        if not isinstance(found, dict):
+            return {}
+        return {
+            str(key): value
+            for key, value in found.items()
+            if isinstance(value, int | str)  # a bool is an int
+        }
 
 
-Detail = str | Mapping[str, Any]
+Detail = str | Mapping[str, "Fact"]
 """A history line's details: facts (a mapping) or a person's words."""
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bot import tournament as logic
 from bot.render.crosstable import (
@@ -20,7 +20,7 @@ from bot.render.crosstable import (
     Tiebreak,
     format_points,
 )
-from bot.storage.tournaments import LogEntry
+from bot.storage.tournaments import Fact, LogEntry
 
 from ...i18n.language import ENGLISH_LANGUAGE, Language
 from ..app.tournaments import (
@@ -1023,37 +1023,37 @@ def history_line(entry: LogEntry, *, lang: Language = ENGLISH_LANGUAGE) -> str:
     return f"<t:{entry.at}:t> {line}"
 
 
-def _history_facts(action: str, facts: dict[str, Any], lang: Language) -> str | None:
+def _history_facts(action: str, facts: dict[str, Fact], lang: Language) -> str | None:
     """The facts the bot logged with a history line, in words (``None``: none logged)."""
     if not facts:
         return None
     if action == "joined":
-        return lang.gettext("rated {rating}", rating=lang.number(facts["rating"]))
+        return lang.gettext("rated {rating}", rating=lang.number(int(facts["rating"])))
     if action == "left":
         words = lang.gettext(
             "{player}: {reason}",
             player=facts["player"],
-            reason=left_words(facts["left"], lang=lang),
+            reason=left_words(str(facts["left"]), lang=lang),
         )
         return f"{words} ({facts['why']})" if facts.get("why") else words
     if action == "round":
         return lang.gettext("round {round} paired", round=facts["round"])
     if action == "started":
-        return lang.ngettext("{count} player", "{count} players", facts["players"])
+        return lang.ngettext("{count} player", "{count} players", int(facts["players"]))
     if action == "result":
         return lang.gettext(
             "round {round} board {board}: {score} ({how})",
             round=facts["round"],
             board=facts["board"],
             score=facts["score"],
-            how=decided_words(facts["how"], facts.get("why", ""), lang=lang),
+            how=decided_words(str(facts["how"]), str(facts.get("why", "")), lang=lang),
         )
     if action == "cancelled" and "joined" in facts:
         return lang.ngettext(
             "it needed {count} player and {joined} joined",
             "it needed {count} players and {joined} joined",
-            facts["needed"],
-            joined=lang.number(facts["joined"]),
+            int(facts["needed"]),
+            joined=lang.number(int(facts["joined"])),
         )
     if action == "finished" and "unpaired" in facts:
         if facts.get("too_few_left"):
