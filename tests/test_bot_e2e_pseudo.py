@@ -126,7 +126,7 @@ async def tournament(
     world: World, user: FakeUser, channel: FakeChannel, subcommand: str, **options: object
 ) -> None:
     interaction = await world.fake.send_slash_command(
-        user, channel, "tafl", group="tournament", subcommand=subcommand, options=options
+        user, channel, "tafl-tournament", subcommand=subcommand, options=options
     )
     await interaction.wait_callback(timeout=WAIT)
 
