@@ -8,6 +8,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pg_server
 import pseudo_locale
@@ -86,6 +87,10 @@ def postgres_url() -> Iterator[str]:
 # -- the end-to-end tests in the pseudo-locale --------------------------------------------------
 
 
+PSEUDO_RECORD = "pseudo_locale_record"
+"""Where a worker of a spread run (pytest-xdist) leaves its pseudo-locale record."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--pseudo-locale",
@@ -152,12 +157,25 @@ def _left_running() -> list[threading.Thread]:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Give stray threads a moment, then fail the run if any is still alive."""
+    """Give stray threads a moment, then fail the run if any is still alive. In a worker of a
+    spread run, hand the pseudo-locale's record to the controller, which reports it."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and pseudo_locale.enabled():
+        output[PSEUDO_RECORD] = pseudo_locale.RECORD.dump()
     for thread in _left_running():
         thread.join(timeout=2)
     _LEFT_RUNNING[:] = _left_running()
     if _LEFT_RUNNING:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """A worker of a spread run is done: count its pseudo-locale record in the run's (each
+    worker checks the tests it ran; the controller prints the whole)."""
+    dumped = getattr(node, "workeroutput", {}).get(PSEUDO_RECORD)
+    if dumped is not None:
+        pseudo_locale.RECORD.add(dumped)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

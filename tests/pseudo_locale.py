@@ -109,6 +109,27 @@ class Record:
             )
         return lines
 
+    def dump(self) -> dict[str, Any]:
+        """The record as plain values, for a worker of a spread run (``-n 2``) to hand to the
+        run's controller, which prints the report."""
+        return {
+            "checked": self.checked,
+            "drawn": self.drawn,
+            "escapes": [
+                [escape.test, escape.where, escape.text, list(escape.words)]
+                for escape in self.escapes
+            ],
+        }
+
+    def add(self, dumped: dict[str, Any]) -> None:
+        """Count in what a worker's record checked and found (see :meth:`dump`)."""
+        self.checked += int(dumped["checked"])
+        self.drawn += int(dumped["drawn"])
+        self.escapes.extend(
+            Escape(test, where, text, tuple(words))
+            for test, where, text, words in dumped["escapes"]
+        )
+
 
 RECORD = Record()
 """The session's record, printed at the end of a pseudo-locale run (tests/conftest.py)."""
