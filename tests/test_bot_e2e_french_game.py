@@ -69,7 +69,7 @@ async def test_a_french_game_from_challenge_to_resignation(tmp_path: Path) -> No
             (tmp_path / "second.png").write_bytes(board.attachments[0].data)
 
             refused = await world.error_reply(bo, channel, "move", move="a1-a2")
-            assert refused == "Coup interdit : 'a1-a2' : il n'y a aucune pièce en a1", refused
+            assert refused == "Coup interdit : `a1-a2` : il n'y a aucune pièce en a1", refused
             wrong_turn = await world.error_reply(ann, channel, "move", move="d2-c2")
             assert wrong_turn.startswith("Ce n'est pas votre tour"), wrong_turn
 
