@@ -8,8 +8,10 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pg_server
+import pseudo_locale
 import pytest
 from storage_helpers import FakeClock, open_storage
 from without_discord import inner_run
@@ -82,6 +84,43 @@ def postgres_url() -> Iterator[str]:
         server.stop()
 
 
+# -- the end-to-end tests in the pseudo-locale --------------------------------------------------
+
+
+PSEUDO_RECORD = "pseudo_locale_record"
+"""Where a worker of a spread run (pytest-xdist) leaves its pseudo-locale record."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--pseudo-locale",
+        action="store_true",
+        help="run every end-to-end test's bot in the pseudo-locale and list the text that "
+        "escaped translation (tests/pseudo_locale.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "catalogue_words: the test reads a shipped catalogue's words (not the pseudo-locale's)",
+    )
+    if config.getoption("--pseudo-locale"):
+        # The bot processes and the stand-in read it from the environment.
+        os.environ[pseudo_locale.ENV] = "1"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pseudo-locale run, the tests that read a shipped catalogue's words (a French
+    server's posts) have nothing to read: every reader gets the pseudo-locale."""
+    if not pseudo_locale.enabled():
+        return
+    skip = pytest.mark.skip(reason="reads a catalogue's words; the pseudo-locale replaces them")
+    for item in items:
+        if item.get_closest_marker("catalogue_words"):
+            item.add_marker(skip)
+
+
 # -- a stale fast core would test old code -----------------------------------------------------
 
 
@@ -118,7 +157,11 @@ def _left_running() -> list[threading.Thread]:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Give stray threads a moment, then fail the run if any is still alive."""
+    """Give stray threads a moment, then fail the run if any is still alive. In a worker of a
+    spread run, hand the pseudo-locale's record to the controller, which reports it."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and pseudo_locale.enabled():
+        output[PSEUDO_RECORD] = pseudo_locale.RECORD.dump()
     for thread in _left_running():
         thread.join(timeout=2)
     _LEFT_RUNNING[:] = _left_running()
@@ -126,8 +169,21 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """A worker of a spread run is done: count its pseudo-locale record in the run's (each
+    worker checks the tests it ran; the controller prints the whole)."""
+    dumped = getattr(node, "workeroutput", {}).get(PSEUDO_RECORD)
+    if dumped is not None:
+        pseudo_locale.RECORD.add(dumped)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Name the threads left running (the name says which function each one runs)."""
+    """Name the threads left running (the name says which function each one runs); in a
+    pseudo-locale run, list the text that escaped translation."""
+    if pseudo_locale.enabled():
+        for line in pseudo_locale.RECORD.summary():
+            terminalreporter.write_line(line)
     if _LEFT_RUNNING:
         names = ", ".join(thread.name for thread in _LEFT_RUNNING)
         terminalreporter.write_line(

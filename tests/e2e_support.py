@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pseudo_locale
 from fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -30,6 +31,7 @@ from fakediscord import (
     FakeUser,
 )
 from PIL import Image
+from pseudo_locale import PseudoWatch
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30.0
@@ -276,20 +278,32 @@ def attachment_is_png(message: FakeMessage) -> tuple[int, int]:
 
 
 def bot_env(
-    fake: FakeDiscord, guild: FakeGuild | None, folder: Path, extra: dict[str, str] | None = None
+    fake: FakeDiscord,
+    guild: FakeGuild | None,
+    folder: Path,
+    extra: dict[str, str] | None = None,
+    *,
+    pseudo: bool | None = None,
 ) -> dict[str, str]:
     """The environment of a bot process serving ``guild`` of ``fake`` (every guild, with
     commands synced globally, when ``None``): this process's own variables without any Discord
     or tafl setting, the stand-in's address and token, a database in ``folder``, INFO logs
-    unbuffered, then ``extra``."""
-    return {
+    unbuffered, then ``extra``.
+
+    ``pseudo`` (by default: whether the run is ``pytest --pseudo-locale``): the bot writes in
+    the pseudo-locale, and ``fake`` checks what it says and gives the tests its English
+    (tests/pseudo_locale.py)."""
+    env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAFL_"))},
         **fake.env(guild),
         "TAFL_DATABASE": str(folder / "tafl.sqlite3"),
         "LOG_LEVEL": "INFO",
         "PYTHONUNBUFFERED": "1",
-        **(extra or {}),
     }
+    if pseudo_locale.enabled() if pseudo is None else pseudo:
+        drawn = PseudoWatch.on(fake).drawn_file(folder)
+        env.update({"TAFL_PSEUDO_LOCALE": "1", "TAFL_PSEUDO_DRAWN": str(drawn)})
+    return {**env, **(extra or {})}
 
 
 @contextlib.asynccontextmanager
@@ -302,6 +316,7 @@ async def open_world(
     interaction_deadline: float = 3.0,
     env_from_fake: Callable[[FakeDiscord], Mapping[str, str]] | None = None,
     activities: bool = False,
+    pseudo: bool | None = None,
 ) -> AsyncIterator[World]:
     """A fake Discord with one guild and ``names`` as members, and the bot serving it
     (``interaction_deadline``: how soon the stand-in wants an interaction's first response).
@@ -310,7 +325,8 @@ async def open_world(
     the ones whose logged text contains one of ``expected_errors``, each of which must then have
     been logged), and the fake must have seen no unhandled route. ``env_from_fake``: more of the
     bot's environment, read from the stand-in (e.g. the application's client secret);
-    ``activities``: the application has Activities enabled.
+    ``activities``: the application has Activities enabled; ``pseudo``: see
+    :func:`bot_env`.
     """
     async with FakeDiscord(
         interaction_deadline=interaction_deadline, activities=activities
@@ -318,7 +334,13 @@ async def open_world(
         guild = fake.create_guild("Tafl Club")
         users = {name: fake.create_user(name, guild=guild) for name in names}
         more = {} if env_from_fake is None else env_from_fake(fake)
-        env = bot_env(fake, guild, tmp, {"TAFL_TIMER_TICK": "0.5", **(extra_env or {}), **more})
+        env = bot_env(
+            fake,
+            guild,
+            tmp,
+            {"TAFL_TIMER_TICK": "0.5", **(extra_env or {}), **more},
+            pseudo=pseudo,
+        )
         bot = BotProcess(env, tmp / "bot.log")
         await bot.start(fake, guild)
         try:

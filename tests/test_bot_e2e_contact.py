@@ -547,6 +547,7 @@ async def test_while_the_ai_thinks_about_a_move_made_from_the_menu_the_channel_s
     await world.command(sid, channel, "resign")
 
 
+@pytest.mark.catalogue_words
 async def test_french_players_see_french_commands_and_a_server_chooses_its_language(
     world: World, bot_log: None
 ) -> None:

@@ -11,7 +11,7 @@ import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, button_id, open_world, printed_log
 from fakediscord import FakeChannel, FakeInteraction, FakeMessage, FakeUser, Permission
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.catalogue_words]
 
 NAMES = ["amelie", "bastien", "cole"]
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from e2e_support import WAIT, BotProcess, World, bot_env, private_text
 from fakediscord import FakeDiscord, FakeMessage
+
+pytestmark = pytest.mark.catalogue_words
 
 ENGLISH = ("your move", "game #", "played `", "Flip board", "Resign", "Attackers", "wins")
 

@@ -9,8 +9,11 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from e2e_support import WAIT, BotProcess, attachment_is_png, bot_env, split_log
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, Permission
+
+pytestmark = pytest.mark.catalogue_words
 
 PAIRED_FR = re.compile(r"<@(\d+)> attaque, <@(\d+)> défend")
 

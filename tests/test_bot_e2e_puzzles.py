@@ -9,6 +9,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import pseudo_locale
 import pytest
 import pytest_asyncio
 from e2e_support import WAIT, World, attachment_is_png, open_world, printed_log, private_text
@@ -278,16 +279,20 @@ async def test_a_puzzle_is_drawn_in_the_solvers_theme_and_turned_to_their_side(
     puzzle = shipped(match.group(1))
     # Brandubh's puzzles are nearly all the defenders' to solve: the board is turned to them.
     look = BoardLook("contrast", puzzle.to_move is Side.DEFENDERS)
-    assert board.attachments[0].data == board_png(puzzle.game(), None, look)
+    # The images drawn here have the English words (a pseudo-locale run's have others).
+    english = not pseudo_locale.enabled()
+    assert not english or board.attachments[0].data == board_png(puzzle.game(), None, look)
     wrong = next(
         m.text(7) for m in puzzle.game().legal_moves() if not puzzle.answer((), m.text(7)).correct
     )
     refused = await world.command(dee, channel, "move", move=wrong)
     await refused.wait_response(lambda r: bool(r.content), timeout=WAIT)
     assert refused.original_message is not None
-    assert refused.original_message.attachments[0].data == board_png(puzzle.game(), wrong, look)
+    shown = refused.original_message.attachments[0].data
+    assert not english or shown == board_png(puzzle.game(), wrong, look)
 
 
+@pytest.mark.catalogue_words
 async def test_a_french_player_solves_a_puzzle_in_french_after_a_wrong_try(
     world: World, bot_log: None, tmp_path: Path
 ) -> None:

@@ -9,6 +9,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import pseudo_locale
 import pytest
 import pytest_asyncio
 from e2e_support import (
@@ -143,9 +144,10 @@ async def test_a_finished_game_is_reviewed_once_with_its_moments_chart_and_board
     moment = analysis.critical[0]
     view = analysis_view(analysis, moment.ply, caption=True, attackers="ann", defenders="ben")
     board = next(a for a in attachments if a.filename == f"review-1-move-{moment.ply}.png")
-    assert board.data == render_png(view, theme="contrast", flip=True)
-    assert attachments[0].data == render_eval_chart(analysis, theme="contrast")
-    assert message.attachments[0].data == render_eval_chart(analysis)  # ben's were classic
+    if not pseudo_locale.enabled():  # drawn here with the English words
+        assert board.data == render_png(view, theme="contrast", flip=True)
+        assert attachments[0].data == render_eval_chart(analysis, theme="contrast")
+        assert message.attachments[0].data == render_eval_chart(analysis)  # ben's were classic
 
 
 async def test_only_finished_games_of_this_server_are_reviewed(world: World, bot_log: None) -> None:
@@ -265,6 +267,7 @@ async def test_who_asks_for_a_review_under_way_is_shown_how_far_it_got_at_once(
     assert len(made) == 1, made  # made once, watched by both
 
 
+@pytest.mark.catalogue_words
 async def test_a_french_servers_review_is_in_french_on_its_card_chart_and_boards(
     world: World, bot_log: None, tmp_path: Path
 ) -> None:

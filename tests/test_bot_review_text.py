@@ -18,6 +18,7 @@ from bot.discord_bot.compose.review import (
 )
 from bot.discord_bot.table import EMBED_FIELD_VALUE
 from bot.engine import Side, Termination, get_variant
+from bot.i18n.language import Languages
 from bot.storage import GameEnding, GameRecord, GameResult, GameStatus, Participant, TableEnding
 
 NAMES = {Side.ATTACKERS: "Ann", Side.DEFENDERS: "Ben"}
@@ -95,6 +96,15 @@ def test_the_better_move_is_named_once() -> None:
         "**2. a4-a3** Ann (attackers), blunder: lets the defenders play e5-e7: the attackers' "
         "chances fall from 60% to 20%; better **d2-d3**."
     )
+
+
+def test_the_move_is_named_once_in_a_language_whose_sentence_opens_with_punctuation() -> None:
+    """The explanation's sentence starts with the move after an opening mark (Spanish's ¡,
+    French's «, the pseudo-locale's ⟦): the line, which starts with the move in bold, drops
+    it there too."""
+    marked = Languages(pseudo=True).language(None)
+    line = moment_line(analysis([]), moment(3, 0.4, why=SHORT), NAMES, lang=marked)
+    assert line.count("a4-a3") == 1, line
 
 
 def finished(result: GameResult | None, reason: GameEnding) -> GameRecord:

@@ -400,7 +400,7 @@ async def test_a_removed_players_game_is_called_off_and_lost_by_forfeit(
         1.0,
         0.0,
         "forfeit",
-        "removed: no-show",
+        "no-show",
     )
 
 

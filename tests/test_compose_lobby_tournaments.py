@@ -15,9 +15,10 @@ from bot.discord_bot.compose import lobby, tournaments
 from bot.discord_bot.compose.errors import refusal_words
 from bot.discord_bot.compose.post import Answer, Button, Edit, Update
 from bot.discord_bot.table import read
+from bot.i18n.language import Languages
 from bot.render.crosstable import draw_crosstable
 from bot.storage import Participant
-from bot.storage.tournaments import Tournament
+from bot.storage.tournaments import LogEntry, Tournament
 
 
 def test_the_controls_keep_their_custom_ids() -> None:
@@ -101,3 +102,35 @@ def test_an_entry_refused_by_storage_is_worded_from_its_rule() -> None:
     assert refusal_words(EntryBarred(event, "below floor", 1512.4)) == (
         f"**{event.name}** is for players rated 1600 or more; you are 1512."
     )
+
+
+def test_an_events_history_is_worded_in_the_readers_language_from_the_values_logged() -> None:
+    """The history keeps values (a rating, a round, a result) and words them for each reader;
+    what a person wrote (an organiser's reason) and the sentences of older versions are shown
+    as they are."""
+    french = Languages().language("fr")
+    olga = Participant.user(7, "olga")
+    joined = LogEntry(60, olga, "joined", "", {"rating": 1500})
+    result = LogEntry(
+        60,
+        None,
+        "result",
+        "",
+        {
+            "round": 1,
+            "board": 2,
+            "first": 1.0,
+            "second": 0.0,
+            "how": "forfeit",
+            "reason": "no-show",
+        },
+    )
+    left = LogEntry(60, None, "left", "", {"name": "bo", "reason": "left the server"})
+    assert tournaments.history_words(joined) == "joined (rated 1,500)"
+    assert tournaments.history_words(result) == "round 1, board 2: 1-0 (forfeit: no-show)"
+    assert tournaments.history_words(left) == "bo left the server"
+    assert tournaments.history_words(joined, lang=french) == "inscrit (classement 1\u202f500)"
+    assert tournaments.history_words(left, lang=french) == "bo a quitté le serveur"
+    assert "ronde 1, table 2 : 1-0" in tournaments.history_words(result, lang=french)
+    older = LogEntry(60, None, "round", "round 3 paired")
+    assert tournaments.history_words(older, lang=french) == "round: round 3 paired"

@@ -19,6 +19,7 @@ from bot.i18n.language import (
     placeholders,
     pseudo,
     unmarked,
+    unpseudo,
 )
 
 TEMPLATE = """\
@@ -204,6 +205,32 @@ def test_the_pseudo_locale_leaves_what_escaped_the_template_unmarked(
     assert unmarked(marked.gettext("Resign") + " " + marked.gettext(f"Bye {name}")) == ["Bye Ana"]
     assert marked.translated("command name", "challenge") == "çĥàļļéñĝé"
     assert marked.translated("command name", "not-a-command") is None
+
+
+def test_a_pseudo_locale_text_gives_back_its_english(languages: Languages) -> None:
+    """What the end-to-end tests read in a pseudo-locale run: the English, its values (nested
+    strings, a case changed, a text cut short by a limit) included."""
+    marked = languages.language(PSEUDO)
+    line = marked.gettext("Your move, {player}.", player=marked.ngettext("{count} round", "", 1))
+    assert unpseudo(line) == "Your move, 1 round."
+    assert unpseudo(pseudo("Defenders win").upper()) == "DEFENDERS WIN"
+    assert unpseudo(pseudo("Try `/tafl move` <@1> · {x}")) == "Try `/tafl move` <@1> · {x}"
+    assert unpseudo(pseudo("word " * 40, limit=50)) == ("word " * 40)[:48]
+    assert unpseudo("ann, e5 ·") == "ann, e5 ·"
+
+
+def test_the_pseudo_locale_marks_cldrs_words_in_lists_and_durations(
+    languages: Languages,
+) -> None:
+    """Lists' and durations' words come from CLDR, translated for every locale: marked in a
+    pseudo-locale run, so that they are not taken for words that escaped translation."""
+    marked = languages.language(PSEUDO)
+    joined = marked.join(["{ann}", "bo", "cy"])
+    assert unmarked(joined) == [] and unpseudo(joined) == "{ann}, bo, and cy"
+    assert unmarked(marked.join(["a", "b"], style="or")) == []
+    assert unpseudo(marked.duration(3660)) == "1 hour and 1 minute"
+    assert unmarked(marked.duration(3660)) == []
+    assert marked.join(["one"]) == "one"
 
 
 def test_a_command_is_named_as_the_readers_discord_shows_it(languages: Languages) -> None:

@@ -299,3 +299,13 @@ def test_arena_rows_show_the_latest_games() -> None:
     assert "4*" in crosstable_text(view)
     empty = replace(view, rows=())
     assert render_crosstable(empty).startswith(b"\x89PNG")
+
+
+def test_a_long_rank_header_gets_a_column_as_wide_as_itself() -> None:
+    """The rank column is as wide as its header in the reader's language (German's
+    ``Platzierung``, a pseudo-locale's lengthened word), not only as wide as its numbers."""
+    view = replace(eight_player_swiss(), words=replace(CROSSTABLE_WORDS, rank="Platzierung"))
+    for stacked in (False, True):
+        drawn = draw_crosstable(view, stacked=stacked)
+        assert "Platzierung" in [p.text for p in drawn.texts]
+        assert_texts_fit(drawn)

@@ -17,9 +17,10 @@ from discord.ext import commands
 from bot.ai import AIService
 from bot.engine import VARIANTS, Game
 from bot.render import board_view_from_game, render_png
+from bot.render.drawn import record_drawn_text
 from bot.storage import GameRecord, LeaseKeeper, Lost, Storage, StorageError, Venue
 
-from ..i18n.language import Languages
+from ..i18n.language import Language, Languages
 from .app.ai_turns import AITurns
 from .app.challenges import ChallengeService
 from .app.clocks import Clocks
@@ -72,13 +73,16 @@ INTERACTION_GRACE_SECONDS = 10.0
 cancelled quietly (their replies need the HTTP session, which closes last)."""
 
 
-def warm_renderer() -> None:
-    """Render one captioned start position of every board size the variants use."""
+def warm_renderer(lang: Language) -> None:
+    """Render one captioned start position of every board size the variants use, with the
+    words of ``lang`` (the pseudo-locale's in a pseudo-locale run, which checks every word
+    drawn)."""
     seen: set[int] = set()
+    words = caption_words(lang)
     for variant in VARIANTS.values():
         if variant.size not in seen:
             seen.add(variant.size)
-            render_png(board_view_from_game(Game(variant), caption=True, words=caption_words()))
+            render_png(board_view_from_game(Game(variant), caption=True, words=words))
 
 
 class TaflTree(app_commands.CommandTree["TaflBot"]):
@@ -165,6 +169,8 @@ class TaflBot(commands.Bot):
         """Who is given which puzzle, and what each move does to their go."""
         self.languages = Languages(pseudo=settings.pseudo_locale)
         """The shipped catalogues: the language each reader's locale gets."""
+        if settings.pseudo_locale and settings.pseudo_drawn is not None:
+            record_drawn_text(settings.pseudo_drawn)
         self.players = Players(
             storage.preferences,
             storage.settings,
@@ -337,7 +343,7 @@ class TaflBot(commands.Bot):
             self.storage.db.listen(WEB, self.watch.heard)
         # The first board of each size builds the renderer's palette and backgrounds (a few
         # hundred ms): do it now, off the loop, rather than inside someone's first move.
-        await asyncio.to_thread(warm_renderer)
+        await asyncio.to_thread(warm_renderer, self.languages.language(None))
         for feature in self.features():
             await self.add_cog(feature)
         self.add_dynamic_items(*self.table.controls())

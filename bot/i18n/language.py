@@ -118,14 +118,14 @@ def autonym(locale: str) -> str:
 
 # ---------------------------------------------------------------------------- the pseudo-locale
 
-_ACCENTED = str.maketrans(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    "àƀçđéƒĝĥîĵķļɱñöþǫŕšŧûṽŵẋýžÀƁÇĐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŦÛṼŴẊÝŽ",
-)
+_ACCENTS = "àƀçđéƒĝĥîĵķļɱñöþǫŕšŧûṽŵẋýžÀƁÇĐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŦÛṼŴẊÝŽ"
+"""The pseudo-locale's letter for each of ``string.ascii_letters``: none of them ASCII, so
+that any ASCII letter in a pseudo-locale message came from outside the catalogue."""
+_ACCENTED = str.maketrans(string.ascii_letters, _ACCENTS)
 _KEPT = re.compile(r"\{\{|\}\}|\{[^{}]*\}|`[^`]*`|<[^<>]*>|https?://\S+")
 """What the pseudo-locale leaves as it is: placeholders, code and commands in backticks,
 Discord's mentions and custom emoji, links."""
-PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+PSEUDO_OPEN, PSEUDO_CLOSE, PSEUDO_PADDING = "⟦", "⟧", "·"
 
 
 def unmarked(text: str) -> list[str]:
@@ -149,6 +149,39 @@ def unmarked(text: str) -> list[str]:
     return [part.strip() for part in parts if part.strip()]
 
 
+def _unaccenting() -> dict[int, str]:
+    # The accented letters back to ASCII, their other case included: a message may change a
+    # translated word's case (a title's capitals), and Unicode's case pairs of the accented
+    # letters are not always the map's own (``ƀ`` upper is ``Ƀ``).
+    table: dict[int, str] = {}
+    for plain, accented in zip(string.ascii_letters, _ACCENTS, strict=True):
+        for variant, back in ((accented.upper(), plain.upper()), (accented.lower(), plain.lower())):
+            if len(variant) == 1 and variant not in string.ascii_letters:
+                table.setdefault(ord(variant), back)
+        table[ord(accented)] = plain
+    return table
+
+
+_UNACCENTED = _unaccenting()
+_INNERMOST_MARK = re.compile(
+    f"{PSEUDO_OPEN}([^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*?){PSEUDO_PADDING}*(?:{PSEUDO_CLOSE}|$)"
+)
+"""A marked string with no other inside it (its padding apart); one cut short by a length
+limit has lost its closing mark."""
+
+
+def unpseudo(text: str) -> str:
+    """The English a pseudo-locale ``text`` was made from: marks and padding taken out, the
+    letters inside the marks unaccented (the values filled into a message's placeholders,
+    being inside them too, lose the same accents). What a test of a pseudo-locale run compares
+    with the English it expects."""
+    previous = None
+    while previous != text:
+        previous = text
+        text = _INNERMOST_MARK.sub(lambda found: found.group(1).translate(_UNACCENTED), text)
+    return text
+
+
 def pseudo(
     text: str, *, name: bool = False, limit: int | None = None, lengthen: bool = True
 ) -> str:
@@ -167,7 +200,7 @@ def pseudo(
     if name:
         return accented
     letters = sum(ch.isalpha() for ch in text)
-    padding = "·" * max(1, round(letters / 3)) if lengthen else ""
+    padding = PSEUDO_PADDING * max(1, round(letters / 3)) if lengthen else ""
     marked = f"{PSEUDO_OPEN}{accented}{padding}{PSEUDO_CLOSE}"
     if limit is not None and len(marked) > limit:
         marked = f"{PSEUDO_OPEN}{accented}"[: limit - 1] + PSEUDO_CLOSE
@@ -344,6 +377,11 @@ class Language:
 
     # ------------------------------------------------------------------ numbers and lists
 
+    def _cldr_words(self, text: str) -> str:
+        """Words CLDR wrote for this locale (``3 hours``), marked in the pseudo-locale: they
+        are translated, by CLDR rather than by the catalogue."""
+        return pseudo(text, lengthen=False) if self.is_pseudo else text
+
     def number(self, value: int | float) -> str:
         """A number as this language writes it (``1 234`` in French, ``1,234`` in English)."""
         return format_decimal(value, locale=self.cldr)
@@ -362,6 +400,13 @@ class Language:
         return self._list(list(items), style)
 
     def _list(self, items: list[str], style: ListStyle) -> str:
+        if self.is_pseudo and len(items) > 1:
+            # CLDR's words ("and", "or") marked like the catalogue's, the items as given.
+            slots = [f"{{{index}}}" for index in range(len(items))]
+            return pseudo(self._cldr_list(slots, style)).format(*items)
+        return self._cldr_list(items, style)
+
+    def _cldr_list(self, items: list[str], style: ListStyle) -> str:
         try:
             return format_list(items, style=style, locale=self.cldr)
         except KeyError:
@@ -379,7 +424,7 @@ class Language:
             amounts.append((unit, amount))
         first = next((i for i, (_, amount) in enumerate(amounts) if amount), len(amounts) - 1)
         parts = [
-            format_unit(amount, unit, length=length, locale=self.cldr)
+            self._cldr_words(format_unit(amount, unit, length=length, locale=self.cldr))
             for unit, amount in amounts[first : first + units]
             if amount or len(amounts) - 1 == first
         ]

@@ -512,7 +512,8 @@ class _Table:
         specs: list[_Spec] = []
         ranks = [m.body.getlength(_rank_text(r)) for r in self.rows] or [0.0]
         words = view.words
-        specs.append(_Spec("rank", words.rank, max(ranks) + m.medal / 2, "right"))
+        rank = max(max(ranks) + m.medal / 2, m.small.getlength(words.rank))
+        specs.append(_Spec("rank", words.rank, rank, "right"))
         if self.ties:
             last = str(self.start + len(self.rows))
             need = max(m.small.getlength(last), m.small.getlength(words.number))

@@ -17,6 +17,7 @@ from bot.render import sprites
 from bot.render.arrows import draw_arrows
 from bot.render.background import draw_background
 from bot.render.caption import draw_caption
+from bot.render.drawn import never_shown
 from bot.render.layout import Layout
 from bot.render.palette import build_palette, quantize
 from bot.render.theme import RGB, Theme
@@ -97,7 +98,8 @@ class Kit:
         for index, key in enumerate(keys):
             x, y = index % columns * square, layout.height + index // columns * square
             sample.paste(compose(self.theme, square, key), (x, y))
-        strip = draw_caption(self.theme, layout.width, caption_height, _SAMPLE_CAPTION)
+        with never_shown():
+            strip = draw_caption(self.theme, layout.width, caption_height, _SAMPLE_CAPTION)
         sample.paste(strip, (0, layout.height + rows * square))
         return sample
 

@@ -25,6 +25,13 @@ log = logging.getLogger("fakediscord")
 JSON = dict[str, Any]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
+PayloadFilter = Callable[
+    [str, JSON, tuple["ReceivedFile", ...]], tuple[JSON, tuple["ReceivedFile", ...]]
+]
+"""Sees each JSON object the bot sends and its files (with the request's path) before the
+route does, and gives what the route is to read: a test's watch on everything the bot says."""
+PAYLOAD_FILTERS = web.AppKey("payload_filters", list[PayloadFilter])
+
 _FILE_FIELD = re.compile(r"^files\[(\d+)\]$|^file(\d*)$")
 
 
@@ -134,7 +141,10 @@ async def read_object(request: web.Request) -> tuple[JSON, tuple[ReceivedFile, .
         return {}, body.files
     if not isinstance(body.json, dict):
         raise DiscordHTTPError(400, 50109, "The request body contains invalid JSON.")
-    return body.json, body.files
+    payload, files = body.json, body.files
+    for watch in request.app.get(PAYLOAD_FILTERS, ()):
+        payload, files = watch(request.path, payload, files)
+    return payload, files
 
 
 @dataclass(frozen=True)

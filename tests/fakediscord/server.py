@@ -74,7 +74,7 @@ from aiohttp import web
 from .commands import build_command_data
 from .components import SELECT_TYPES, STRING_SELECT, modal_submit_components
 from .gateway import Gateway
-from .httpio import RequestLog, make_middleware
+from .httpio import PAYLOAD_FILTERS, PayloadFilter, RequestLog, make_middleware
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -156,6 +156,9 @@ class FakeDiscord:
         self._host = host
         self._port = port
         self._runner: web.AppRunner | None = None
+        self.payload_filters: list[PayloadFilter] = []
+        """Called in turn on each JSON object the bot sends (message, edit, interaction
+        response, thread), before it is read: e.g. the pseudo-locale watch of the tests."""
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -168,6 +171,7 @@ class FakeDiscord:
                 make_middleware(self.world.request_log, self.world.notifier, GATEWAY_PATH)
             ],
         )
+        app[PAYLOAD_FILTERS] = self.payload_filters
         app.router.add_get(GATEWAY_PATH, self.gateway.handle)
         app.router.add_get(
             "/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_attachment

@@ -1043,10 +1043,11 @@ class TournamentService:
             why = PlayerRemoved(pairing, removed, reason, first, second)
             for game_id in pairing.games:
                 await self.call_off(event, game_id, why)
+            # The organiser's words alone: the history and the standings say the player was
+            # removed, each in its reader's language.
             await self.storage.tournaments.decide(
-                event.id, pairing.round, pairing.board, first, second, "forfeit",
-                reason=f"removed: {reason}",
-            )  # fmt: skip
+                event.id, pairing.round, pairing.board, first, second, "forfeit", reason=reason
+            )
             return True
         return False
 

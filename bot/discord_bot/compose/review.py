@@ -6,6 +6,7 @@ words. Pure: no Discord here; the table renders the images and sends what this b
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.ai.analysis import GameAnalysis, Moment, MomentKind
@@ -511,8 +512,10 @@ def moment_line(
     """One moment in a player's words: ``23… d4-d8 Bob (defenders), blunder: lets the king
     reach c9; better d4-d6.``"""
     explanation = reason_words(moment.reason, lang=lang)
-    # The line starts with the move in bold: the explanation need not say it again.
-    why = explanation.removeprefix(f"{moment.move} ")
+    # The line starts with the move in bold: the explanation need not say it again where
+    # its sentence begins with it (after any opening punctuation: ¡, «, a pseudo-locale's
+    # mark), whatever the language.
+    why = re.sub(rf"^(\W*){re.escape(moment.move)} ", r"\1", explanation, count=1)
     values = {
         "number": analysis.move_label(moment.ply),
         "move": moment.move,

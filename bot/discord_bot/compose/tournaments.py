@@ -1447,5 +1447,5 @@ def _(refusal: EntryBarred, lang: Language = ENGLISH_LANGUAGE) -> str:
     return lang.gettext(
         "You left **{event}** ({reason}) and cannot join again.",
         event=name,
-        reason=refusal.left_reason,
+        reason=left_words(refusal.left_reason or "", lang=lang),
     )

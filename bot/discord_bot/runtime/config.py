@@ -91,6 +91,10 @@ class Settings:
     client_secret: str | None = field(default=None, repr=False)
     """``DISCORD_CLIENT_SECRET`` (or ``DISCORD_CLIENT_SECRET_FILE``): the application's OAuth2
     client secret, for the Activity's sign-in; ``None``: the Activity cannot sign anyone in."""
+    pseudo_drawn: Path | None = None
+    """``TAFL_PSEUDO_DRAWN``: with the pseudo-locale, a file where every string drawn on an
+    image is written (one JSON string a line), for the words on images a pseudo-locale run
+    checks; ``None``: not written."""
     postgres: PostgresOptions = field(default_factory=PostgresOptions)
     """``TAFL_DB_POOL_SIZE``, ``TAFL_DB_POOL_WAIT``, ``TAFL_DB_CONNECT_TIMEOUT``,
     ``TAFL_DB_STATEMENT_CACHE``, ``TAFL_DATABASE_PASSWORD`` and ``TAFL_DATABASE_LISTEN_URL``:
@@ -110,8 +114,14 @@ class Settings:
             f"lease_seconds={self.lease_seconds!r}, http_host={self.http_host!r}, "
             f"http_port={self.http_port!r}, pseudo_locale={self.pseudo_locale!r}, "
             f"public_url={self.public_url!r}, web_secret={_hidden(self.web_secret)}, "
-            f"client_secret={_hidden(self.client_secret)}, postgres={self.postgres!r})"
+            f"client_secret={_hidden(self.client_secret)}, pseudo_drawn={self.pseudo_drawn!r}, "
+            f"postgres={self.postgres!r})"
         )
+
+
+def _path(environ: Mapping[str, str], name: str) -> Path | None:
+    text = environ.get(name, "").strip()
+    return Path(text) if text else None
 
 
 def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -148,6 +158,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         loop_monitor=environ.get("TAFL_LOOP_MONITOR", "").strip().lower() in ("1", "true", "yes"),
         timer_tick=_number(environ, "TAFL_TIMER_TICK", 5.0, minimum=0.1),
         pseudo_locale=environ.get("TAFL_PSEUDO_LOCALE", "").strip().lower() in ("1", "true", "yes"),
+        pseudo_drawn=_path(environ, "TAFL_PSEUDO_DRAWN"),
         challenge_expiry=int(_number(environ, "TAFL_CHALLENGE_EXPIRY", 15 * 60, minimum=5)),
         shards=_shards(environ),
         ai_workers=_ai_workers(environ),
