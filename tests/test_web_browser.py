@@ -187,9 +187,13 @@ async def test_two_players_play_a_whole_game_by_clicking_and_dragging(
             # The live region tells a screen reader the opponent's move.
             announced = await watcher.locator("[aria-live]").inner_text()
             assert move in announced, announced
-    for page in pages.values():
+    # The king escaped: each player reads it as theirs, with the rematch and the review.
+    for side, said in (("defenders", "You won"), ("attackers", "You lost")):
+        page = pages[side]
         await page.wait_for_selector(".status.over")
-        assert "defenders" in (await status(page)).lower()
+        assert await status(page) == f"{said} (king escaped).", await status(page)
+        steps = await page.locator(".next").inner_text()
+        assert "Rematch" in steps and "/tafl analyze" in steps, steps
         assert not page.errors, page.errors
     await settled(pages["attackers"])
     await pages["attackers"].screenshot(path=screenshots / "over-desktop.png")
