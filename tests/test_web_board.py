@@ -183,14 +183,44 @@ def test_raichi_and_tuichi_say_which_roads_the_king_has_to_which_squares() -> No
 
 
 def test_an_over_game_says_how_it_ended() -> None:
-    played = moved("d1-c1")
+    played = moved("d1-c1", "c4-c2")  # both sides moved: the game can be reviewed
     rec = record(played)
     ended = replace(
         rec, status=GameStatus.FINISHED, result=GameResult.DEFENDERS, reason=TableEnding.RESIGNATION
     )
     found = web.state(Shown(state(played, ended), None, None, None), you=Side.ATTACKERS, now_ms=0)
     assert found["status"] == "over" and found["legal"] == {}
-    assert found["result"] == {"winner": "defenders", "text": "Defenders win (resignation)"}
+    rematch = "Play again with the Rematch button under the game's board in Discord, or with "
+    review = "Go over the game move by move with /tafl analyze in Discord."
+    assert found["result"] == {
+        "winner": "defenders",
+        "text": "You lost: you resigned.",
+        "next": [rematch + "/tafl rematch.", review],
+    }
+
+    def said(result: GameResult, reason: TableEnding, you: Side | None, **more: object) -> object:
+        rec = replace(record(played), status=GameStatus.FINISHED, result=result, reason=reason)
+        game = Shown(state(played, rec, **more), None, None, None)
+        return web.state(game, you=you, now_ms=0)["result"]
+
+    # Each player reads their own result; a spectator the board's neutral one, and no rematch.
+    won = said(GameResult.DEFENDERS, TableEnding.RESIGNATION, Side.DEFENDERS)
+    assert won["text"] == "You won: your opponent resigned."  # type: ignore[index]
+    assert said(GameResult.ATTACKERS, TableEnding.TIMEOUT, Side.DEFENDERS) == {
+        "winner": "attackers",
+        "text": "You lost on time.",
+        "next": [rematch + "/tafl rematch.", review],
+    }
+    assert said(GameResult.ATTACKERS, TableEnding.TIMEOUT, None) == {
+        "winner": "attackers",
+        "text": "Attackers win (timeout)",
+        "next": [review],
+    }
+    draw = said(GameResult.DRAW, TableEnding.AGREED_DRAW, Side.ATTACKERS)
+    assert draw["text"] == "Draw by agreement"  # type: ignore[index]
+    # A tournament's game: the event pairs the next one, so no rematch.
+    event = said(GameResult.DRAW, TableEnding.AGREED_DRAW, Side.ATTACKERS, in_event=True)
+    assert "Rematch" not in str(event) and "tafl-tournament" in str(event)
 
 
 def test_boards_offer_the_web_board_only_where_the_bot_serves_one() -> None:
@@ -204,15 +234,20 @@ def test_boards_offer_the_web_board_only_where_the_bot_serves_one() -> None:
 
 
 def test_the_private_link_and_the_button_that_opens_it_inside_discord() -> None:
-    answer = web.open_board("https://x/play/t", True, 7, activity=True)
+    answer = web.open_board("https://x/play/t", True, 7, hours=12, activity=True)
+    assert "The link works for 12 hours." in (answer.post.content or "")
+    once = web.open_board("https://x/play/t", False, 7, hours=1, activity=False)
+    assert (once.post.content or "").endswith("The link works for 1 hour.")
     assert isinstance(answer, Answer) and answer.post.private
     link, inside = answer.post.controls
     assert isinstance(link, LinkButton) and link.url == "https://x/play/t"
     assert isinstance(inside, Button) and inside.custom_id == "tafl:g:7:activity"
-    [only] = web.open_board("https://x/play/t", False, 7, activity=False).post.controls
+    [only] = web.open_board("https://x/play/t", False, 7, hours=12, activity=False).post.controls
     assert isinstance(only, LinkButton)
     # Where Discord would not open the board inside it: the link, and why it comes instead.
-    again = web.open_board("https://x/play/t", True, 7, activity=False, launch_refused=True)
+    again = web.open_board(
+        "https://x/play/t", True, 7, hours=12, activity=False, launch_refused=True
+    )
     assert (again.post.content or "").startswith("Discord cannot open the board inside Discord")
     assert "yours alone" in (again.post.content or "")
 

@@ -124,9 +124,11 @@ async def board_link(world: World, user: FakeUser, board: FakeMessage) -> str:
     return link_url(response.data)
 
 
-async def start_game(world: World, first: FakeUser, second: FakeUser, name: str) -> FakeChannel:
+async def start_game(
+    world: World, first: FakeUser, second: FakeUser, name: str, **options: object
+) -> FakeChannel:
     channel = world.channel(name)
-    await world.challenge(first, second, channel, variant="brandubh", side="attackers")
+    await world.challenge(first, second, channel, variant="brandubh", side="attackers", **options)
     return channel
 
 
@@ -185,9 +187,13 @@ async def test_two_players_play_a_whole_game_by_clicking_and_dragging(
             # The live region tells a screen reader the opponent's move.
             announced = await watcher.locator("[aria-live]").inner_text()
             assert move in announced, announced
-    for page in pages.values():
+    # The king escaped: each player reads it as theirs, with the rematch and the review.
+    for side, said in (("defenders", "You won"), ("attackers", "You lost")):
+        page = pages[side]
         await page.wait_for_selector(".status.over")
-        assert "defenders" in (await status(page)).lower()
+        assert await status(page) == f"{said} (king escaped).", await status(page)
+        steps = await page.locator(".next").inner_text()
+        assert "Rematch" in steps and "/tafl analyze" in steps, steps
         assert not page.errors, page.errors
     await settled(pages["attackers"])
     await pages["attackers"].screenshot(path=screenshots / "over-desktop.png")
@@ -229,7 +235,8 @@ async def test_a_slash_command_move_and_the_offers_appear_live(
     await theirs.keyboard.press("Enter")
     await shows_piece(mine, "a3", "d")
     # dave asks to take it back; carol allows it on her page; both boards go back a move.
-    await theirs.get_by_role("button", name="Take back").click()
+    # (The page's button says that the opponent is asked, unlike Discord's shorter one.)
+    await theirs.get_by_role("button", name="Ask your opponent for a takeback").click()
     await mine.get_by_role("button", name="Allow takeback").click()
     for page in (mine, theirs):
         await shows_piece(page, "d3", "d")
@@ -254,10 +261,17 @@ async def test_a_spectator_watches_but_cannot_move_and_sees_a_resignation(
     world: World, browser: Any, screenshots: Path, bot_log: None
 ) -> None:
     fay, gus, erin = world.user("fay"), world.user("gus"), world.user("erin")
-    channel = await start_game(world, fay, gus, "web-watched")
+    channel = await start_game(world, fay, gus, "web-watched", time="1d")
     board = await last_board(world, channel)
     watching = await open_page(browser, await board_link(world, erin, board), PHONE)
     assert "watching" in (await watching.locator(".watching").inner_text()).lower()
+    # Each clock says whose it is to a screen reader.
+    labels = [
+        await watching.locator(f".player.{where} .clock").get_attribute("aria-label")
+        for where in ("top", "bottom")
+    ]
+    assert str(labels[0]).startswith("gus, Defenders: time for this move"), labels
+    assert str(labels[1]).startswith("fay, Attackers: time for this move"), labels
     # Clicking a piece chooses nothing: a spectator has no moves...
     await watching.mouse.click(*(await centre(watching, "d1")))
     assert await watching.locator("svg.board .choice *").count() == 0
@@ -275,13 +289,33 @@ async def test_a_spectator_watches_but_cannot_move_and_sees_a_resignation(
     assert refused[0] == 403 and refused[1]["error"], refused
     await watching.screenshot(path=screenshots / "spectator-phone.png", full_page=True)
     # gus resigns on his page (a second click confirms); the spectator sees the result.
-    playing = await open_page(browser, await board_link(world, gus, board), DESKTOP)
+    playing = await open_page(browser, await board_link(world, gus, board), PHONE)
+    winning = await open_page(browser, await board_link(world, fay, board), PHONE)
     await playing.get_by_role("button", name="Resign").click()
     await playing.get_by_role("button", name="Yes").click()
-    await watching.wait_for_selector(".status.over")
-    await playing.wait_for_selector(".status.over")
-    assert "resign" in (await status(watching)).lower()
-    for page in (watching, playing):
+    for page in (watching, playing, winning):
+        await page.wait_for_selector(".status.over")
+    # Each player reads the result as theirs; the spectator the neutral one. What next: a
+    # player's rematch, and the review (nothing to review here: only the attackers moved).
+    assert await status(watching) == "Attackers win (resignation)"
+    assert await status(playing) == "You lost: you resigned."
+    assert await status(winning) == "You won: your opponent resigned."
+    assert "Rematch" in await winning.locator(".next").inner_text()
+    assert await watching.locator(".next li").count() == 0
+    shots = (("spectator", watching, erin), ("loser", playing, gus), ("winner", winning, fay))
+    for name, page, _ in shots:
+        await page.screenshot(path=screenshots / f"over-{name}-phone.png", full_page=True)
+    # The same pages for players whose Discord is in French.
+    for name, page, user in shots:
+        said = await world.fake.send_slash_command(
+            user, channel, "tafl", subcommand="rules", locale="fr"
+        )
+        await said.wait_callback(timeout=WAIT)
+        await page.reload()
+        await page.wait_for_selector(".status.over")
+        await page.screenshot(path=screenshots / f"over-{name}-phone-fr.png", full_page=True)
+    assert await status(winning) == "Vous avez gagné : votre adversaire a abandonné."
+    for _, page, _ in shots:
         assert not page.errors, page.errors
         await page.close()
 

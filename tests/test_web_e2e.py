@@ -68,6 +68,8 @@ async def link_for(world: World, user: str, board: FakeMessage) -> str:
     """What ``user`` gets clicking Open the board: the link button's address."""
     clicked = await world.click(world.user(user), board, ":web")
     answer = await clicked.wait_response(lambda r: r.ephemeral, timeout=WAIT)
+    # How long the link lasts, as the links are made (twelve hours).
+    assert "The link works for 12 hours." in str(answer.data.get("content")), answer.data
     buttons = [c for row in answer.data.get("components", []) for c in row.get("components", [])]
     urls = [c["url"] for c in buttons if c.get("style") == 5]
     assert len(urls) == 1, answer.data

@@ -222,6 +222,7 @@ class TaflBot(commands.Bot):
         """The web board's routes (``None`` without ``TAFL_PUBLIC_URL``)."""
         if self.web_board is not None:
             self.play.board_link = self.web_board.board_link
+            self.play.link_hours = self.web_board.links.hours
         """Playing, and what happens in games announced, for every feature."""
         self.lobby_desk = LobbyDesk(self.lobby, self.table, show=self.play.show, spawn=self.spawn)
         """Games across servers on Discord: their boards and news in both venues."""

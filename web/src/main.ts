@@ -40,6 +40,7 @@ class Page {
   private readonly heading: HTMLElement;
   private readonly bars: Record<"top" | "bottom", { name: HTMLElement; clock: HTMLElement; bar: HTMLElement }>;
   private readonly status: HTMLElement;
+  private readonly next: HTMLElement;
   private readonly call: HTMLElement;
   private readonly watching: HTMLElement;
   private readonly offer: HTMLElement;
@@ -76,6 +77,7 @@ class Page {
     this.connection = h("p", "connection", panel);
     this.connection.hidden = true;
     this.status = h("p", "status", panel);
+    this.next = h("ul", "next", panel);
     this.watching = h("p", "watching", panel);
     this.call = h("div", "call", panel);
     this.offer = h("div", "offer", panel);
@@ -266,6 +268,13 @@ class Page {
       this.status.textContent = say(words, "their_move", { name: state.players[state.turn].name });
     }
     this.status.classList.toggle("mine", state.status === "playing" && state.turn === state.you);
+    const steps = state.status === "over" ? (state.result?.next ?? []) : [];
+    this.next.replaceChildren(...steps.map((step) => {
+      const item = h("li");
+      item.textContent = step;
+      return item;
+    }));
+    this.next.hidden = steps.length === 0;
     this.watching.textContent = state.you ? "" : say(words, "spectating");
     this.call.replaceChildren();
     this.call.hidden = !state.call || state.status !== "playing";
@@ -365,7 +374,8 @@ class Page {
       if (!clocks) continue;
       const left = remaining(clocks, side, Date.now(), this.received, state.status === "playing");
       clock.textContent = formatClock(left);
-      clock.setAttribute("aria-label", `${say(state.words, "clock", { side: say(state.words, side) })}: ${formatClock(left)}`);
+      const label = say(state.words, "clock", { name: state.players[side].name, side: say(state.words, side) });
+      clock.setAttribute("aria-label", `${label}: ${formatClock(left)}`);
       clock.classList.toggle("running", state.status === "playing" && clocks.running === side);
       clock.classList.toggle("low", left < 10000);
     }

@@ -32,7 +32,8 @@ export interface State {
   size: number;
   ply: number;
   status: "playing" | "over";
-  result: { winner: Side | null; text: string } | null;
+  /** `next`: what to do now the game is over (a rematch, a review), one sentence each. */
+  result: { winner: Side | null; text: string; next?: string[] } | null;
   you: Side | null;
   turn: Side;
   players: Record<Side, Player>;

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from bot.storage import (
     DatabaseUnavailable,
+    GameStatus,
     NotFound,
     PlayerPreferences,
     Storage,
@@ -198,7 +199,7 @@ class GameWatch:
             with contextlib.suppress(StorageError):  # the default look will do
                 preferences = await self.storage.preferences.get(viewer)
         if live is not None:
-            state = self.hub.peek(live)
+            state = await self._with_event(self.hub.peek(live))
             return Shown(state, live.draw_offer, live.takeback_offer, preferences)
         version = self.version(game_id)
         known = self._loaded.get(game_id)
@@ -217,10 +218,22 @@ class GameWatch:
             else:
                 takeback = offer
         state = GameState(game_id, loaded.record, loaded.game, venues, web=self.hub.web)
+        state = await self._with_event(state)
         shown = Shown(state, draw, takeback, None)
         if game_id in self._watchers:
             self._loaded[game_id] = (version, shown)
         return replace(shown, preferences=preferences)
+
+    async def _with_event(self, state: GameState) -> GameState:
+        """``state`` saying whether it was a tournament's game, once it is over (its page then
+        offers no rematch: the event pairs the next game)."""
+        if state.record.status is GameStatus.ACTIVE:
+            return state
+        try:
+            found = await self.storage.tournaments.of_game(state.id)
+        except StorageError:
+            return state
+        return replace(state, in_event=found is not None)
 
     async def game_in(self, channel_id: int) -> GameState | None:
         """The active game of a channel (the Activity's sign-in), whichever process plays it

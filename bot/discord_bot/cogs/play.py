@@ -103,6 +103,8 @@ class Play(commands.Cog):
         self._resume = resume
         self.board_link: BoardLink | None = None
         """The web board's links (set by the client when the bot serves one)."""
+        self.link_hours = 0
+        """How long a link to the web board lasts, in hours (set with :attr:`board_link`)."""
         table.on(GameAction, self.on_game_button)
         table.on(OfferAnswer, self.on_offer_button)
         table.on(PieceChoice, self.on_piece_chosen)
@@ -419,7 +421,13 @@ class Play(commands.Cog):
         inside = not launch_refused and self.table.has_activity()
         reader = self.table.reader(interaction)
         answer = web.open_board(
-            url, playing, game_id, activity=inside, launch_refused=launch_refused, lang=reader
+            url,
+            playing,
+            game_id,
+            hours=self.link_hours,
+            activity=inside,
+            launch_refused=launch_refused,
+            lang=reader,
         )
         await self.table.deliver(interaction, [answer])
 

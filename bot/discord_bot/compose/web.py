@@ -13,6 +13,7 @@ from dataclasses import fields, replace
 
 from bot.engine import Game, Piece, Side, square_name
 from bot.render.theme import get_theme
+from bot.storage import GameOutcome, GameStatus, TableEnding
 
 from ...i18n.language import ENGLISH_LANGUAGE, N_, Language
 from ..app.errors import Refusal
@@ -21,6 +22,7 @@ from ..app.watch import Shown, UnknownGame
 from .board import (
     GameAction,
     announcement,
+    ending_words,
     look_of,
     plain_name,
     result_words,
@@ -56,7 +58,8 @@ WORDS: dict[str, str] = {
     "decline_draw": N_("Decline"),
     "draw_offered_you": N_("You offered a draw."),
     "draw_offered_them": N_("Your opponent offers a draw."),
-    "takeback": N_("Take back"),
+    # Not Discord's "Take back": the page says that the opponent is asked.
+    "takeback": N_("Ask your opponent for a takeback"),
     "accept_takeback": N_("Allow takeback"),
     "decline_takeback": N_("Decline"),
     "takeback_asked_you": N_("You asked to take back your last move."),
@@ -81,7 +84,7 @@ WORDS: dict[str, str] = {
     "opponent_moved": N_("{name} played {move}."),
     "captured": N_("captured {squares}"),
     "roads": N_("The king's open roads"),
-    "clock": N_("Time for this move"),
+    "clock": N_("{name}, {side}: time for this move"),
     "game_over": N_("Game over"),
     "reconnecting": N_("Connection lost: reconnecting…"),
     "connected": N_("Live"),
@@ -177,10 +180,10 @@ def state(
         text = lang.gettext("Game over")
         if ended is not None:
             winner = None if ended.winner is None else ended.winner.value
-            text = result_words(ended, lang=lang)
+            text = result_for(ended, you, lang=lang)
         elif outcome is not None:
             winner = None if outcome.winner is None else outcome.winner.value
-        result = {"winner": winner, "text": text}
+        result = {"winner": winner, "text": text, "next": after_the_game(game, you, lang=lang)}
     last = engine.history[-1] if engine.history else None
     call = None
     if last is not None and not over:
@@ -252,6 +255,61 @@ def state(
         "lang": lang.catalogue,
         "words": words,
     }
+
+
+def result_for(ended: GameOutcome, you: Side | None, *, lang: Language = ENGLISH_LANGUAGE) -> str:
+    """The result as ``you`` read it: a player's own (``You won: your opponent resigned.``,
+    ``You lost on time.``), a draw's and a spectator's (``None``) as the board's title says it."""
+    if you is None or ended.winner is None:
+        return result_words(ended, lang=lang)
+    ending = ended.termination
+    if ended.winner is you:
+        if ending is TableEnding.RESIGNATION:
+            return lang.gettext("You won: your opponent resigned.")
+        if ending is TableEnding.TIMEOUT:
+            return lang.gettext("You won: your opponent ran out of time.")
+        if ending is TableEnding.ABANDONED:
+            return lang.gettext("You won: your opponent left the game.")
+        return lang.gettext("You won ({ending}).", ending=ending_words(ending.value, lang))
+    if ending is TableEnding.RESIGNATION:
+        return lang.gettext("You lost: you resigned.")
+    if ending is TableEnding.TIMEOUT:
+        return lang.gettext("You lost on time.")
+    if ending is TableEnding.ABANDONED:
+        return lang.gettext("You lost: you left the game.")
+    return lang.gettext("You lost ({ending}).", ending=ending_words(ending.value, lang))
+
+
+def after_the_game(
+    game: GameState, you: Side | None, *, lang: Language = ENGLISH_LANGUAGE
+) -> list[str]:
+    """What to do once the game is over, as the final board in Discord offers it: a player's
+    rematch (a tournament's game: the event pairs the next one), and the review of a game
+    both sides moved in."""
+    steps = []
+    if game.in_event:
+        steps.append(
+            lang.gettext(
+                "A tournament game: {pairings} in Discord shows the next round.",
+                pairings=lang.command("tafl-tournament pairings"),
+            )
+        )
+    elif you is not None:
+        steps.append(
+            lang.gettext(
+                "Play again with the Rematch button under the game's board in Discord, "
+                "or with {rematch}.",
+                rematch=lang.command("tafl rematch"),
+            )
+        )
+    if game.record.both_sides_moved and game.record.status is not GameStatus.ABORTED:
+        steps.append(
+            lang.gettext(
+                "Go over the game move by move with {analyze} in Discord.",
+                analyze=lang.command("tafl analyze"),
+            )
+        )
+    return steps
 
 
 MARKUP = re.compile(r"\*\*|__|`")
@@ -358,6 +416,7 @@ def open_board(
     player: bool,
     game_id: int,
     *,
+    hours: int,
     activity: bool,
     launch_refused: bool = False,
     lang: Language = ENGLISH_LANGUAGE,
@@ -365,7 +424,8 @@ def open_board(
     """The private answer to the Open the board button: a link made for the person who
     clicked (a player's lets them move, anyone else's only watch), and where the bot has an
     Activity (``activity``), a button that opens the board inside Discord; after Play inside
-    Discord where Discord would not open it (``launch_refused``), the link, saying why."""
+    Discord where Discord would not open it (``launch_refused``), the link, saying why;
+    ``hours``: how long the link lasts."""
     if player:
         words = lang.gettext(
             "Your board, live: move by clicking or dragging a piece. This link is yours alone: "
@@ -373,6 +433,9 @@ def open_board(
         )
     else:
         words = lang.gettext("The board, live: you can watch the game as it is played.")
+    words += " " + lang.ngettext(
+        "The link works for {count} hour.", "The link works for {count} hours.", hours
+    )
     if launch_refused:
         words = (
             lang.gettext(

@@ -63,6 +63,11 @@ class Links:
         self.base = base.rstrip("/")
         self.max_age = max_age
 
+    @property
+    def hours(self) -> int:
+        """How long a link lasts, in whole hours (as the pages and the private answer say it)."""
+        return self.max_age // 3600
+
     def token(self, game_id: int, user_id: int, role: Role) -> str:
         """A token for ``user_id`` in ``game_id``."""
         return str(self._serializer.dumps({"g": game_id, "u": user_id, "r": role}))

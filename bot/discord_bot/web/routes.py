@@ -225,8 +225,7 @@ class WebBoard:
         lang = self._browser_language(request)
         if refused.link is not None:
             lang = await self._language(refused.link, None)
-        hours = self.links.max_age // 3600
-        title, text, step = words.link_page(refused.kind, hours=hours, lang=lang)
+        title, text, step = words.link_page(refused.kind, hours=self.links.hours, lang=lang)
         status = 410 if refused.kind == "expired" else 403
         if request.path.startswith("/api/"):
             said = text if step is None else f"{text} {step}"
