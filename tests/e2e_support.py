@@ -34,6 +34,8 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30.0
 """Generous waits: the machine may be loaded, and a wait returns as soon as its event happens."""
+STOP_WAIT = 15.0
+"""How long the bot gets to stop after SIGINT before :meth:`BotProcess.stop` kills it."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LOG_ENTRY = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 """The timestamp that starts each entry of the bot's log."""
@@ -115,7 +117,7 @@ class BotProcess:
                 with contextlib.suppress(ProcessLookupError):
                     self.interrupt()
             try:
-                return await asyncio.wait_for(self.process.wait(), 15)
+                return await asyncio.wait_for(self.process.wait(), STOP_WAIT)
             except TimeoutError:
                 self.process.kill()
                 return await self.process.wait()
