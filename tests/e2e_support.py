@@ -58,6 +58,9 @@ class BotProcess:
     """Where it runs: the project, or a copy of another release of it."""
     entry: tuple[str, ...] = ("-m", "bot")
     """What the interpreter runs: the bot, or a script that watches it run (tests/move_path.py)."""
+    own_group: bool = False
+    """Run it in a process group of its own, as a terminal does, so that a Ctrl+C can reach
+    the bot and its child processes together (:func:`os.killpg`) without reaching the tests."""
 
     async def launch(self) -> None:
         """Start the bot without waiting for anything."""
@@ -75,6 +78,7 @@ class BotProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
+            start_new_session=self.own_group,
         )
 
     async def start(self, fake: FakeDiscord, guild: FakeGuild | None) -> None:

@@ -4,11 +4,14 @@ the AI is thinking in a worker process, and loses nothing.
 Each test starts its own bot with one AI worker and three games against ``master`` (a search
 of seconds each). Every player moves, so the AI has three searches to make one after the
 other, longer in all than the bot lets interactions run at shutdown; then the signal comes.
+Ctrl+C in a terminal reaches the bot's whole process group, its AI workers too: that case
+has a worker more than games, one of them idle.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from pathlib import Path
 
@@ -53,22 +56,33 @@ async def send_move(fake: FakeDiscord, user: FakeUser, channel: FakeChannel) -> 
     return move
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(
+    ("signum", "group"),
+    [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
+    ids=["SIGINT", "Ctrl+C to the process group", "SIGTERM"],
+)
 async def test_the_bot_stops_cleanly_while_the_ai_thinks(
-    tmp_path: Path, signum: signal.Signals
+    tmp_path: Path, signum: signal.Signals, group: bool
 ) -> None:
+    """``group``: the signal reaches the bot's AI workers too, as Ctrl+C in a terminal does."""
     async with FakeDiscord() as fake:
         guild = fake.create_guild("Tafl Club")
         users = [fake.create_user(f"player{i}", guild=guild) for i in range(GAMES)]
         channels = [fake.create_channel(guild, f"ai-game-{i}") for i in range(GAMES)]
-        env = bot_env(fake, guild, tmp_path, {"TAFL_AI_WORKERS": "1"})
-        bot = BotProcess(env, tmp_path / "bot.log")
+        # Ctrl+C to the group needs a worker waiting for work too: it is the one that would
+        # be interrupted at once (a search in the fast core notices it only when it ends).
+        workers = GAMES + 1 if group else 1
+        env = bot_env(fake, guild, tmp_path, {"TAFL_AI_WORKERS": str(workers)})
+        bot = BotProcess(env, tmp_path / "bot.log", own_group=group)
         await bot.start(fake, guild)
         try:
             await asyncio.gather(*map(start_game, [fake] * GAMES, users, channels))
             await asyncio.gather(*map(send_move, [fake] * GAMES, users, channels))
             assert bot.process is not None
-            bot.process.send_signal(signum)
+            if group:
+                os.killpg(bot.process.pid, signum)
+            else:
+                bot.process.send_signal(signum)
             bot.interrupted = True  # stop() only waits from here
             code = await asyncio.wait_for(bot.process.wait(), STOP_BOUND)
         finally:
