@@ -36,6 +36,8 @@ from pseudo_locale import PseudoWatch
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30.0
 """Generous waits: the machine may be loaded, and a wait returns as soon as its event happens."""
+STOP_WAIT = 15.0
+"""How long the bot gets to stop after SIGINT before :meth:`BotProcess.stop` kills it."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LOG_ENTRY = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 """The timestamp that starts each entry of the bot's log."""
@@ -58,6 +60,9 @@ class BotProcess:
     """Where it runs: the project, or a copy of another release of it."""
     entry: tuple[str, ...] = ("-m", "bot")
     """What the interpreter runs: the bot, or a script that watches it run (tests/move_path.py)."""
+    own_group: bool = False
+    """Run it in a process group of its own, as a terminal does, so that a Ctrl+C can reach
+    the bot and its child processes together (:func:`os.killpg`) without reaching the tests."""
 
     async def launch(self) -> None:
         """Start the bot without waiting for anything."""
@@ -75,6 +80,7 @@ class BotProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
+            start_new_session=self.own_group,
         )
 
     async def start(self, fake: FakeDiscord, guild: FakeGuild | None) -> None:
@@ -117,7 +123,7 @@ class BotProcess:
                 with contextlib.suppress(ProcessLookupError):
                     self.interrupt()
             try:
-                return await asyncio.wait_for(self.process.wait(), 15)
+                return await asyncio.wait_for(self.process.wait(), STOP_WAIT)
             except TimeoutError:
                 self.process.kill()
                 return await self.process.wait()

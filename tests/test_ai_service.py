@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from helpers import BRANDUBH_GROUP_CAPTURE
 
-from bot.ai import LEVELS, MATE, AIError, AIService, ChosenMove, describe_levels
+from bot.ai import LEVELS, MATE, AIError, AIService, AIStopped, ChosenMove, describe_levels
 from bot.ai.analysis import PositionEval, evaluate_position
 from bot.engine import Game, Side, get_variant
 
@@ -104,6 +104,38 @@ async def test_cancel_stops_thinking_and_a_crashed_worker_is_replaced() -> None:
         Game("brandubh").play(chosen.move)
     finally:
         await service.close()
+
+
+async def test_closing_stops_searches_at_once_and_refuses_later_requests() -> None:
+    """The bot stopping: a search in progress is not waited for (its worker is killed), it
+    and the request waiting for a worker fail with AIStopped, a cancellation that callers
+    tell from a game's end, and so does any request made afterwards."""
+    service = AIService(workers=1, time_limits={"master": 30.0})
+    await service.start()
+
+    def ask(key: str) -> asyncio.Future[ChosenMove]:
+        return asyncio.ensure_future(
+            service.choose_move(
+                variant="brandubh",
+                start_position=BRANDUBH.start,
+                start_turn=Side.ATTACKERS,
+                moves=[],
+                level="master",
+                game_key=key,
+            )
+        )
+
+    searching, queued = ask("searching"), ask("queued")
+    await _searching(service, 1)
+    thinking = service._workers[0].process
+    await service.close()
+    assert not thinking.is_alive()
+    for request in (searching, queued):
+        with pytest.raises(AIStopped):
+            await request
+    with pytest.raises(AIStopped):
+        await ask("late")
+    assert issubclass(AIStopped, asyncio.CancelledError)
 
 
 async def test_bad_requests_fail_with_a_clear_error() -> None:

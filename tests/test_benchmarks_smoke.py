@@ -95,6 +95,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         r"while 4 AI games \(\w+\) think, over \d+ s \([1-9]\d* AI moves answered\)",
         rf"event loop worst lag {NUMBER} ms \(target <= 50 ms; [1-9]\d* reports\)",
         rf"/tafl variants: median {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms \([1-9]\d* calls\)",
+        rf"SIGINT with the AI games thinking -> the bot stopped cleanly: time to stop {NUMBER} s",
     ),
     "first_answers": (
         *(

@@ -29,7 +29,7 @@ from .levels import (
 )
 from .player import choose_move_text, think
 from .search import MATE, Searcher, SearchResult, search_position
-from .service import AIError, AIService, ChosenMove
+from .service import AIError, AIService, AIStopped, ChosenMove
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -39,6 +39,7 @@ __all__ = [
     "MATE",
     "AIError",
     "AIService",
+    "AIStopped",
     "ChosenMove",
     "Evaluator",
     "GameAnalysis",

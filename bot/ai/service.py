@@ -40,11 +40,17 @@ from .worker import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LEVELS", "AIError", "AIService", "ChosenMove"]
+__all__ = ["LEVELS", "AIError", "AIService", "AIStopped", "ChosenMove"]
 
 
 class AIError(RuntimeError):
     """The AI could not produce a move (bad request, repeated crashes or a hung worker)."""
+
+
+class AIStopped(asyncio.CancelledError):
+    """The AI service was closed (the bot is stopping) before or during the search: not a
+    failure, and no retry can help. A cancellation, so that work which only knows how to be
+    cancelled stops as it would."""
 
 
 LIVE = 0
@@ -159,8 +165,17 @@ class AIService:
             self._release(worker)
 
     async def close(self) -> None:
-        """Stop every worker; pending requests fail with ``asyncio.CancelledError``."""
+        """Stop every worker; pending requests fail with :class:`AIStopped`.
+
+        A worker in the middle of a search is killed at once: it would read the request to
+        stop only once its search ends (seconds, for the strongest levels), and nobody wants
+        that answer any more (a game's move is searched again when the bot is back)."""
         self._closed = True
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            if worker.priority is not None:
+                with contextlib.suppress(OSError):
+                    worker.process.kill()
         for request in list(self._requests.values()):
             if not request.cancelled.done():
                 request.cancelled.set_result(None)
@@ -168,7 +183,6 @@ class AIService:
             waiter.future.cancel()
         self._waiting.clear()
         self._free.clear()
-        workers, self._workers = self._workers, []
         for worker in workers:
             if worker.future is not None and not worker.future.done():
                 worker.future.cancel()
@@ -176,6 +190,14 @@ class AIService:
             with contextlib.suppress(OSError, BrokenPipeError):
                 worker.connection.send(None)
         await asyncio.to_thread(self._reap, workers)
+
+    def _check_open(self) -> None:
+        """Refuse a request unless the workers run: :class:`AIStopped` once closed, as for a
+        request pending at :meth:`close`; :class:`AIError` before :meth:`start`."""
+        if self._closed:
+            raise AIStopped
+        if not self._running:
+            raise AIError("the AI service is not running: call start() first")
 
     def _spawn(self) -> _Worker:
         parent, child = self._context.Pipe()
@@ -308,12 +330,12 @@ class AIService:
 
         The moves are replayed with :class:`bot.engine.Game` in the worker, so repetition
         history is known. Raises ``asyncio.CancelledError`` if :meth:`cancel` is called for
-        ``game_key`` meanwhile, and :class:`AIError` when the request is invalid or the AI
-        fails twice.
+        ``game_key`` meanwhile, :class:`AIStopped` (one) if the service is closed before or
+        during the search, and :class:`AIError` when the request is invalid or the AI fails
+        twice.
         """
         chosen = get_level(level)
-        if not self._running or self._closed:
-            raise AIError("the AI service is not running: call start() first")
+        self._check_open()
         time_limit = self.time_limits.get(chosen.name, chosen.time_limit)
         request = MoveRequest(
             variant, start_position, start_turn, tuple(moves), chosen.name, seed, time_limit
@@ -342,8 +364,7 @@ class AIService:
         is invalid or the worker fails twice. Evaluations are background work: live games'
         moves are served first (see the module's docstring).
         """
-        if not self._running or self._closed:
-            raise AIError("the AI service is not running: call start() first")
+        self._check_open()
         request = EvaluationRequest(
             variant, start_position, start_turn, tuple(moves), max_depth, time_limit, exclude
         )
@@ -391,6 +412,11 @@ class AIService:
                         f" {type(outcome).__name__}"
                     )
                 return outcome
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._closed and (task is None or not task.cancelling()):
+                raise AIStopped from None
+            raise
         finally:
             if key is not None and self._requests.get(key) is request:
                 del self._requests[key]

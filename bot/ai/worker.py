@@ -9,6 +9,7 @@ their transposition tables) between requests; it exits on ``None`` or when the p
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
@@ -100,6 +101,9 @@ def answer(request: Request) -> Reply:
 
 def worker_main(connection: Connection) -> None:
     """Serve requests from ``connection`` until told to stop."""
+    # Ctrl+C in a terminal interrupts the whole process group: the bot decides when its
+    # workers stop (a KeyboardInterrupt here would only print a traceback mid-search).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             request = connection.recv()

@@ -498,10 +498,15 @@ class TaflBot(commands.Bot):
         return task
 
     async def close(self) -> None:
-        """Let interactions being handled finish (their replies need the HTTP session), stop
-        background work, then close the connection and the session."""
+        """Stop the AI's searches, let interactions being handled finish (their replies need
+        the HTTP session), stop background work, then close the connection and the session.
+
+        The searches go first: one can take seconds, and an interaction waiting for the AI's
+        move would hold the stop that long. Nothing is lost: the player's move is saved, and
+        the AI moves when the bot is back (its games are resumed at start-up)."""
         self._stopping.set()
         self.watch.close()  # the web board's pages reconnect (to another process, or later)
+        await self.ai.close()
         await self._finish_in_flight()
         await self._cancel_background()
         await super().close()

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-from bot.ai import AIError, AIService, level_named
+from bot.ai import AIError, AIService, AIStopped, level_named
 from bot.engine import Side
 from bot.storage import StorageError
 
@@ -172,6 +172,10 @@ class AITurns:
                 )
                 text = chosen.move
                 break
+            except AIStopped:
+                # The bot is stopping: the move it answers shows without the AI's reply at
+                # once, and the AI moves when the bot is back (its games resume at start-up).
+                return AIReply()
             except asyncio.CancelledError:
                 if self._games.by_id(live.id) is live:
                     raise  # the bot is shutting down, not the game ending
