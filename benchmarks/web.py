@@ -80,6 +80,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def web_bot(fake: FakeDiscord, guild: FakeGuild, folder: Path, port: int) -> BotProcess:
+    """The real bot with its web board on ``port`` of loopback, as the web benchmarks run it."""
+    env = bot_env(
+        fake, guild, folder,
+        {"TAFL_HTTP_PORT": str(port), "TAFL_HTTP_HOST": "127.0.0.1",
+         "TAFL_PUBLIC_URL": f"http://127.0.0.1:{port}", "TAFL_AI_WORKERS": "1",
+         "LOG_LEVEL": "WARNING"},
+    )  # fmt: skip
+    return BotProcess(env, folder / "bot.log")
+
+
 @dataclass
 class Bench:
     fake: FakeDiscord
@@ -369,12 +380,7 @@ async def run(plan: Plan, smoke: bool) -> int:
         async with FakeDiscord() as fake:
             guild = fake.create_guild("Bench")
             users = [fake.create_user(f"p{i}", guild=guild) for i in range(41)]
-            env = bot_env(
-                fake, guild, Path(folder),
-                {"TAFL_HTTP_PORT": str(port), "TAFL_HTTP_HOST": "127.0.0.1",
-                 "TAFL_PUBLIC_URL": base, "TAFL_AI_WORKERS": "1", "LOG_LEVEL": "WARNING"},
-            )  # fmt: skip
-            bot = BotProcess(env, Path(folder) / "bot.log")
+            bot = web_bot(fake, guild, Path(folder), port)
             await bot.start(fake, guild)
             connector = aiohttp.TCPConnector(limit=0)
             try:

@@ -27,10 +27,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the stand-in lives with the tests
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from e2e_support import BotProcess, bot_env  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 
-from web import PACE, WAIT, Bench, BenchFailure, free_port  # noqa: E402
+from web import PACE, WAIT, Bench, BenchFailure, free_port, web_bot  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 TARGET_MS = 100.0
@@ -111,12 +110,7 @@ async def run(moves: int, smoke: bool) -> int:
         async with FakeDiscord() as fake:
             guild = fake.create_guild("Bench")
             users = [fake.create_user(f"p{i}", guild=guild) for i in range(2)]
-            env = bot_env(
-                fake, guild, Path(folder),
-                {"TAFL_HTTP_PORT": str(port), "TAFL_HTTP_HOST": "127.0.0.1",
-                 "TAFL_PUBLIC_URL": base, "TAFL_AI_WORKERS": "1", "LOG_LEVEL": "WARNING"},
-            )  # fmt: skip
-            bot = BotProcess(env, Path(folder) / "bot.log")
+            bot = web_bot(fake, guild, Path(folder), port)
             await bot.start(fake, guild)
             try:
                 async with aiohttp.ClientSession() as http, async_playwright() as playwright:
