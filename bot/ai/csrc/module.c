@@ -203,6 +203,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     s->reductions = reductions;
     s->even_reductions = even_reductions;
     s->forts = s->spec.family == FAMILY_COPENHAGEN;
+    search_prepare(s);
     s->repetition_winner = repetition_winner;
     uint8_t cells[MAX_SQ] = {0};
     board_init(&s->board, &s->spec, cells, 0);

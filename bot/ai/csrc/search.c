@@ -4,6 +4,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 #define HASH_BONUS (1LL << 30)
@@ -27,9 +30,29 @@ Entry *table_find(const Table *t, uint64_t key) {
     }
 }
 
+#define HUGE_PAGE ((size_t)1 << 21)
+
+/* ``bytes`` of zeroed memory for what a search reads all over (its table, its caches), in huge
+ * pages where the system gives them: an 11x11 review's table grows past 10 MB, and with small
+ * pages most of its reads also missed the processor's cache of pages (each miss a walk of the
+ * page tables). Freed by free(). */
+void *search_memory(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE / 2) {
+        size_t whole = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *memory = NULL;
+        if (posix_memalign(&memory, HUGE_PAGE, whole)) return NULL;
+        madvise(memory, whole, MADV_HUGEPAGE); /* a hint: small pages work as well, slower */
+        memset(memory, 0, bytes);
+        return memory;
+    }
+#endif
+    return calloc(1, bytes);
+}
+
 static int table_grow(Table *t) {
     size_t capacity = t->capacity ? t->capacity * 2 : 1 << 16;
-    Entry *entries = calloc(capacity, sizeof(Entry));
+    Entry *entries = search_memory(capacity * sizeof(Entry));
     if (!entries) return -1;
     for (size_t i = 0; i < t->capacity; i++) {
         Entry *old = &t->entries[i];
@@ -60,6 +83,16 @@ int table_store(Table *t, uint64_t key, int depth, int flag, int score, int move
     e->move = move;
     e->used = 1;
     return 0;
+}
+
+void search_prepare(Search *s) {
+    const Spec *sp = &s->spec;
+    memset(s->hostile_rows, 0, sizeof(s->hostile_rows));
+    for (int sq = 0; sq < sp->area; sq++) {
+        uint32_t bit = 1u << (sq % sp->n);
+        if (sp->hostile_def[sq]) s->hostile_rows[ATTACKERS][sq / sp->n] |= bit;
+        if (sp->hostile_att[sq]) s->hostile_rows[DEFENDERS][sq / sp->n] |= bit;
+    }
 }
 
 void table_clear(Table *t) {
@@ -714,60 +747,60 @@ typedef int64_t Scored;
 typedef struct {
     const int64_t *history;
     int32_t hash_move, killer0, killer1;
-    int enemy, friend_piece, other_friend, king, attackers;
-    const uint8_t *hostile;
+    int king;
     uint64_t near_king[(MAX_SQ + 63) / 64]; /* the attackers' squares next to the king */
-    uint8_t captures_at[MAX_SQ]; /* per target: 0 not worked out yet, 1 no capture, 2 capture */
+    /* The squares where a move gets the capture bonus, a rank at a time and by square. */
+    uint32_t capture_rows[MAX_N];
+    uint8_t captures_at[MAX_SQ];
 } Orderer;
+
+/* The squares where Searcher._order gives a move the capture bonus (it depends on the square
+ * only), a rank at a time: an enemy next to the square, and beyond it a friend (the king too,
+ * where he is armed) or a square hostile to the enemy. */
+static void capture_squares(const Search *s, uint32_t *rows) {
+    const Board *b = &s->board;
+    const Spec *sp = b->spec;
+    int n = sp->n, turn = b->turn;
+    const uint32_t *victims = b->side_rows[turn == ATTACKERS ? DEFENDERS : ATTACKERS];
+    uint32_t anvils[MAX_N] = {0}, board_mask = (1u << n) - 1;
+    for (int rank = 0; rank < n; rank++)
+        anvils[rank] = b->side_rows[turn][rank] | s->hostile_rows[turn][rank];
+    if (turn == DEFENDERS && sp->king_armed && b->king >= 0)
+        anvils[b->king / n] |= 1u << (b->king % n);
+    for (int rank = 0; rank < n; rank++) {
+        uint32_t found = (victims[rank] >> 1 & anvils[rank] >> 2) |
+                         (victims[rank] << 1 & anvils[rank] << 2);
+        if (rank + 2 < n) found |= victims[rank + 1] & anvils[rank + 2];
+        if (rank >= 2) found |= victims[rank - 1] & anvils[rank - 2];
+        rows[rank] = found & board_mask;
+    }
+}
 
 static void orderer_init(Orderer *o, const Search *s, int32_t hash_move, int ply) {
     const Board *b = &s->board;
     const Spec *sp = b->spec;
-    int turn = b->turn;
+    int turn = b->turn, n = sp->n;
     o->history = s->history[turn];
     o->hash_move = hash_move;
     o->killer0 = s->killers[ply][0];
     o->killer1 = s->killers[ply][1];
     o->king = b->king;
-    o->attackers = turn == ATTACKERS;
     memset(o->near_king, 0, sizeof(o->near_king));
     if (turn == ATTACKERS && b->king >= 0)
         for (int k = 0; k < sp->nb_count[b->king]; k++) {
             int square = sp->nb[b->king][k];
             o->near_king[square >> 6] |= 1ULL << (square & 63);
         }
-    if (turn == ATTACKERS) {
-        o->enemy = DEFENDER;
-        o->friend_piece = ATTACKER;
-        o->other_friend = ATTACKER;
-        o->hostile = sp->hostile_def;
-    } else {
-        o->enemy = ATTACKER;
-        o->friend_piece = DEFENDER;
-        o->other_friend = sp->king_armed ? KING : DEFENDER;
-        o->hostile = sp->hostile_att;
-    }
+    capture_squares(s, o->capture_rows);
     memset(o->captures_at, 0, (size_t)sp->area);
+    for (int rank = 0; rank < n; rank++)
+        for (uint32_t bits = o->capture_rows[rank]; bits; bits &= bits - 1)
+            o->captures_at[rank * n + __builtin_ctz(bits)] = 1;
 }
 
-/* Whether a move landing on ``target`` gets the capture bonus (it depends on the square only). */
-static inline int capture_square(const Search *s, Orderer *o, int target) {
-    if (!o->captures_at[target]) {
-        const Spec *sp = &s->spec;
-        const uint8_t *cells = s->board.cells;
-        o->captures_at[target] = 1;
-        for (int p = 0; p < sp->pair_count[target]; p++) {
-            if (cells[sp->pair_victim[target][p]] == o->enemy) {
-                int anvil = sp->pair_anvil[target][p];
-                int beyond = cells[anvil];
-                if (beyond == o->friend_piece || beyond == o->other_friend || o->hostile[anvil]) {
-                    o->captures_at[target] = 2;
-                    break;
-                }
-            }
-        }
-    }
-    return o->captures_at[target] == 2;
+/* Whether a move landing on ``target`` gets the capture bonus. */
+static inline int capture_square(const Orderer *o, int target) {
+    return o->captures_at[target];
 }
 
 /* A move's place in Searcher._order: its value and the move, packed. */
@@ -778,7 +811,7 @@ static inline Scored move_value(const Search *s, Orderer *o, int32_t move) {
         value += HASH_BONUS;
     else if (move == o->killer0 || move == o->killer1)
         value += KILLER_BONUS;
-    if (capture_square(s, o, target)) value += CAPTURE_BONUS;
+    if (capture_square(o, target)) value += CAPTURE_BONUS;
     if ((o->near_king[target >> 6] >> (target & 63) & 1) ||
         (move >> MOVE_SHIFT) == o->king)
         value += KING_BONUS;
@@ -852,6 +885,38 @@ static inline int32_t pick(Scored *list, int index, int count) {
 
 static int quiesce(Search *s, int alpha, int beta, int ply, int qdepth);
 
+/* The memory a node will read of its position's entries (the evaluation's cache, and in the
+ * main search the table), asked for before the tactics that come first: on an 11x11 board most
+ * nodes miss the caches, and the wait was a tenth of the search's time. */
+static inline void prefetch_entries(const Search *s, uint64_t key, int table) {
+    __builtin_prefetch(&s->eval_cache[key & ((1 << EVAL_CACHE_BITS) - 1)]);
+    if (table && s->tt.capacity) __builtin_prefetch(&s->tt.entries[slot_of(key, s->tt.capacity)]);
+}
+
+/* The entries the position after ``move`` will read, asked for while the node is still busy
+ * with the move before it (the position's own prefetch comes too late to hide the wait). The key
+ * is the one the move makes without captures: a capture's prefetch is merely wasted. */
+static inline void prefetch_after(const Search *s, int32_t move, int table) {
+    const Board *b = &s->board;
+    const Spec *sp = b->spec;
+    int origin = move >> MOVE_SHIFT, target = move & TARGET_MASK, piece = b->cells[origin];
+    uint64_t key = b->hash ^ sp->zobrist[piece][origin] ^ sp->zobrist[piece][target] ^
+                   sp->zobrist_side;
+    prefetch_entries(s, key, table);
+}
+
+/* Before the move at ``index`` of a node's ``list`` is searched: the entries of the move two
+ * after it (a move's search may be too short to hide the wait for the next one's), once the
+ * order is known that far (from the first sorted move on, see pick). */
+static inline void prefetch_ahead(const Search *s, const Scored *list, int index, int count,
+                                  int table) {
+    if (index < PICKED_ONE_BY_ONE) return;
+    if (index == PICKED_ONE_BY_ONE && index + 1 < count)
+        prefetch_after(s, SCORED_MOVE(list[index + 1]), table);
+    if (index + 2 < count) prefetch_after(s, SCORED_MOVE(list[index + 2]), table);
+}
+
+
 /* Searcher._answer_each */
 static int answer_each(Search *s, const int32_t *moves, int count, int alpha, int beta, int ply,
                        int qdepth) {
@@ -861,6 +926,7 @@ static int answer_each(Search *s, const int32_t *moves, int count, int alpha, in
     int best = -INFINITY_SCORE;
     for (int k = 0; k < count; k++) {
         int32_t move = pick(list, k, count);
+        prefetch_ahead(s, list, k, count, 0);
         int status = board_make(b, move);
         int score = status ? MATE - ply - 1 : -quiesce(s, -beta, -alpha, ply + 1, qdepth + 1);
         board_unmake(b);
@@ -874,14 +940,6 @@ static int answer_each(Search *s, const int32_t *moves, int count, int alpha, in
         }
     }
     return best;
-}
-
-/* The memory a node will read of its position's entries (the evaluation's cache, and in the
- * main search the table), asked for before the tactics that come first: on an 11x11 board most
- * nodes miss the caches, and the wait was a tenth of the search's time. */
-static inline void prefetch_entries(const Search *s, uint64_t key, int table) {
-    __builtin_prefetch(&s->eval_cache[key & ((1 << EVAL_CACHE_BITS) - 1)]);
-    if (table && s->tt.capacity) __builtin_prefetch(&s->tt.entries[slot_of(key, s->tt.capacity)]);
 }
 
 /* Searcher._quiesce */
@@ -1027,6 +1085,35 @@ static inline int repetition_score(const Search *s, int turn, int ply) {
 
 /* ------------------------------------------------------------------ the first move first */
 
+/* The best of ``best`` and the moves onto ``target`` (a capture square) that the side to move
+ * has: the nearest piece along each of the square's rays, if it is the side's and may go there. */
+static inline Scored best_capture_to(const Search *s, Orderer *o, int target, Scored best) {
+    const Board *b = &s->board;
+    const Spec *sp = &s->spec;
+    int turn = b->turn, own = turn == ATTACKERS ? ATTACKER : DEFENDER;
+    for (int r = 0; r < sp->ray_count[target]; r++) {
+        const int16_t *ray = sp->ray[target][r];
+        int barred = sp->king_barred[target];
+        for (int k = 0; k < sp->ray_len[target][r]; k++) {
+            int square = ray[k];
+            int piece = b->cells[square];
+            if (piece == EMPTY) {
+                barred |= sp->king_barred[square];
+                continue;
+            }
+            int32_t move = (int32_t)square << MOVE_SHIFT | target;
+            int legal = piece == own ? board_is_legal(b, move)
+                                     : piece == KING && turn == DEFENDERS && !barred;
+            if (legal) {
+                Scored value = move_value(s, o, move);
+                if (value > best) best = value;
+            }
+            break;
+        }
+    }
+    return best;
+}
+
 /* Searcher._search generates and orders every move before searching the first. The C finds
  * that first move (the best by Searcher._order) without generating the others when the
  * bonuses decide it: the hash move, else the best capture, else a killer, else the best move
@@ -1044,32 +1131,13 @@ static int32_t first_move(Search *s, int32_t hash_move, int ply) {
     if (most + KILLER_BONUS + KING_BONUS >= CAPTURE_BONUS) return 0;
     Orderer o;
     orderer_init(&o, s, hash_move, ply);
-    int own = turn == ATTACKERS ? ATTACKER : DEFENDER;
     Scored best = -1;
-    /* Captures: every move onto a square that takes a piece, found from the square. */
-    for (int target = 0; target < sp->area; target++) {
-        if (b->cells[target] != EMPTY || !capture_square(s, &o, target)) continue;
-        for (int r = 0; r < sp->ray_count[target]; r++) {
-            const int16_t *ray = sp->ray[target][r];
-            int barred = sp->king_barred[target];
-            for (int k = 0; k < sp->ray_len[target][r]; k++) {
-                int square = ray[k];
-                int piece = b->cells[square];
-                if (piece == EMPTY) {
-                    barred |= sp->king_barred[square];
-                    continue;
-                }
-                int32_t move = (int32_t)square << MOVE_SHIFT | target;
-                int legal = piece == own ? board_is_legal(b, move)
-                                         : piece == KING && turn == DEFENDERS && !barred;
-                if (legal) {
-                    Scored value = move_value(s, &o, move);
-                    if (value > best) best = value;
-                }
-                break;
-            }
-        }
-    }
+    /* Captures: every move onto an empty square that takes a piece (the best is the same in
+     * any order). */
+    int n = sp->n;
+    for (int rank = 0; rank < n; rank++)
+        for (uint32_t found = o.capture_rows[rank] & ~b->occ_rows[rank]; found; found &= found - 1)
+            best = best_capture_to(s, &o, rank * n + __builtin_ctz(found), best);
     if (best >= 0) return SCORED_MOVE(best);
     if (most + KING_BONUS >= KILLER_BONUS) return 0;
     int32_t killers[2] = {o.killer0, o.killer1};
@@ -1213,6 +1281,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
             }
             if (index >= count) break;
             move = pick(list, index, count);
+            prefetch_ahead(s, list, index, count, child_depth > 0);
         }
         int status = board_make(b, move);
         int score;

@@ -94,6 +94,7 @@ typedef struct {
     uint64_t path[MAX_STACK];
     int path_length;
     uint16_t path_filter[1024];
+    uint32_t hostile_rows[2][MAX_N]; /* by the side to move: the squares hostile to its enemies */
     int64_t *history[2]; /* Searcher.history_table, by history_index */
     int64_t history_max[2]; /* no entry of the side's history is larger */
     /* The history's increments made while a node waits to order its other moves (it searched
@@ -135,6 +136,8 @@ static inline size_t history_index(const Search *s, int32_t move) {
     return (size_t)(move >> MOVE_SHIFT) * (size_t)s->spec.area + (size_t)(move & TARGET_MASK);
 }
 
+void *search_memory(size_t bytes);
+void search_prepare(Search *s); /* once its spec is loaded */
 Entry *table_find(const Table *t, uint64_t key);
 int table_store(Table *t, uint64_t key, int depth, int flag, int score, int move);
 void table_clear(Table *t);
