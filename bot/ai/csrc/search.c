@@ -88,10 +88,23 @@ int table_store(Table *t, uint64_t key, int depth, int flag, int score, int move
 void search_prepare(Search *s) {
     const Spec *sp = &s->spec;
     memset(s->hostile_rows, 0, sizeof(s->hostile_rows));
+    memset(s->barred_rows, 0, sizeof(s->barred_rows));
+    memset(s->barred_cols, 0, sizeof(s->barred_cols));
+    memset(s->route_rows, 0, sizeof(s->route_rows));
+    memset(s->route_cols, 0, sizeof(s->route_cols));
     for (int sq = 0; sq < sp->area; sq++) {
-        uint32_t bit = 1u << (sq % sp->n);
-        if (sp->hostile_def[sq]) s->hostile_rows[ATTACKERS][sq / sp->n] |= bit;
-        if (sp->hostile_att[sq]) s->hostile_rows[DEFENDERS][sq / sp->n] |= bit;
+        int rank = sq / sp->n, file = sq % sp->n;
+        uint32_t bit = 1u << file, file_bit = 1u << rank;
+        if (sp->hostile_def[sq]) s->hostile_rows[ATTACKERS][rank] |= bit;
+        if (sp->hostile_att[sq]) s->hostile_rows[DEFENDERS][rank] |= bit;
+        if (sp->king_barred[sq]) {
+            s->barred_rows[rank] |= bit;
+            s->barred_cols[file] |= file_bit;
+        }
+        if (s->rays.count[sq]) {
+            s->route_rows[rank] |= bit;
+            s->route_cols[file] |= file_bit;
+        }
     }
 }
 
@@ -251,29 +264,50 @@ static int threats(Search *s, const int16_t *targets, int count, int16_t *square
     return found;
 }
 
-/* Evaluator.third_move_route */
+/* The squares of ``line`` (a rank's or a file's bits) that a piece at ``at`` slides over
+ * before the first of ``blocked``, both ways (``at`` aside). */
+static inline uint32_t slide(uint32_t blocked, int at, int n) {
+    uint32_t above = ~((2u << at) - 1) & ((1u << n) - 1), below = (1u << at) - 1;
+    uint32_t stop = blocked & above;
+    uint32_t run = (stop ? (stop & -stop) - 1 : (1u << n) - 1) & above;
+    stop = blocked & below;
+    run |= stop ? below & ~((2u << (31 - __builtin_clz(stop))) - 1) : below;
+    return run;
+}
+
+/* Evaluator.third_move_route: whether a square the king reaches from one of his ``targets``
+ * (sliding over the empty squares and his own, up to a square barred to him) has an open
+ * route, the targets and his square aside (the threats were read on the targets). The Python
+ * walks the rays square by square; the answer depends on the set of squares only, found here
+ * a rank and a file at a time. */
 static int third_move_route(Search *s, const int16_t *targets, int count) {
     Board *b = &s->board;
     const Spec *sp = b->spec;
-    int king = b->king, found = 0;
-    uint8_t seen[MAX_SQ];
-    memset(seen, 0, (size_t)sp->area);
-    for (int k = 0; k < count; k++) seen[targets[k]] = 1;
-    seen[king] = 1;
-    lift_king(b);
-    for (int t = 0; t < count && !found; t++) {
-        int start = targets[t];
-        for (int r = 0; r < sp->ray_count[start] && !found; r++)
-            for (int k = 0; k < sp->ray_len[start][r]; k++) {
-                int sq = sp->ray[start][r][k];
-                if ((b->cells[sq] && sq != king) || sp->king_barred[sq]) break;
-                if (seen[sq]) continue;
-                seen[sq] = 1;
-                if (clear_rays(b, &s->rays, sq)) {
-                    found = 1;
-                    break;
-                }
-            }
+    int king = b->king, n = sp->n, kr = king / n, kf = king % n;
+    uint32_t rows[MAX_N] = {0}, cols[MAX_N] = {0}, seen_rows[MAX_N] = {0}, seen_cols[MAX_N] = {0};
+    seen_rows[kr] |= 1u << kf;
+    seen_cols[kf] |= 1u << kr;
+    for (int t = 0; t < count; t++) {
+        int r = targets[t] / n, f = targets[t] % n;
+        seen_rows[r] |= 1u << f;
+        seen_cols[f] |= 1u << r;
+    }
+    for (int t = 0; t < count; t++) {
+        int r = targets[t] / n, f = targets[t] % n;
+        uint32_t on_rank = b->occ_rows[r] & ~(r == kr ? 1u << kf : 0u);
+        uint32_t on_file = b->occ_cols[f] & ~(f == kf ? 1u << kr : 0u);
+        rows[r] |= slide(on_rank | s->barred_rows[r], f, n);
+        cols[f] |= slide(on_file | s->barred_cols[f], r, n);
+    }
+    int found = 0;
+    lift_king(b); /* his square is empty for the routes too */
+    for (int line = 0; line < n && !found; line++) {
+        for (uint32_t bits = rows[line] & s->route_rows[line] & ~seen_rows[line]; bits && !found;
+             bits &= bits - 1)
+            found = clear_rays(b, &s->rays, line * n + __builtin_ctz(bits)) > 0;
+        for (uint32_t bits = cols[line] & s->route_cols[line] & ~seen_cols[line]; bits && !found;
+             bits &= bits - 1)
+            found = clear_rays(b, &s->rays, __builtin_ctz(bits) * n + line) > 0;
     }
     lift_king(b);
     return found;
@@ -708,8 +742,8 @@ static int evaluate_position(Search *s) {
         for (int r = low; r < high; r++) near += popcount32(b->side_rows[ATTACKERS][r] >> shift & 31);
         score -= (long)w->attacker_near_king * near;
     }
-    for (int k = 0; k < w->guard_count; k++)
-        if (cells[w->guard_square[k]] == ATTACKER) score -= w->guard_value[k];
+    for (int k = 0; k < w->guard_count; k++) /* without a branch: they are hard to predict */
+        score -= w->guard_value[k] & -(long)(cells[w->guard_square[k]] == ATTACKER);
     for (int k = 0; k < w->segment_count; k++)
         for (int i = 0; i < w->segment_length[k]; i++) {
             int piece = cells[w->segment[k][i]];

@@ -94,7 +94,10 @@ typedef struct {
     uint64_t path[MAX_STACK];
     int path_length;
     uint16_t path_filter[1024];
+    /* Bit masks a rank (or a file) at a time, from the spec and the rays (search_prepare): */
     uint32_t hostile_rows[2][MAX_N]; /* by the side to move: the squares hostile to its enemies */
+    uint32_t barred_rows[MAX_N], barred_cols[MAX_N]; /* the squares barred to the king */
+    uint32_t route_rows[MAX_N], route_cols[MAX_N];   /* the squares with escape rays */
     int64_t *history[2]; /* Searcher.history_table, by history_index */
     int64_t history_max[2]; /* no entry of the side's history is larger */
     /* The history's increments made while a node waits to order its other moves (it searched
