@@ -3,8 +3,8 @@ with how real games ended.
 
 .venv/bin/python benchmarks/analysis.py            # a 60-move tablut game at the default budget
 .venv/bin/python benchmarks/analysis.py --copenhagen 120   # a real Copenhagen game instead
-.venv/bin/python benchmarks/analysis.py --copenhagen 120 --plies 120 --depth 6   # its first 60
-                                                   # moves, at depth 6
+.venv/bin/python benchmarks/analysis.py --copenhagen 120 --plies 120   # its first 60 moves
+.venv/bin/python benchmarks/analysis.py --copenhagen 120 --plies 120 --depth 5   # at depth 5
 .venv/bin/python benchmarks/analysis.py --no-python        # without the pure Python comparison
 .venv/bin/python benchmarks/analysis.py --judge    # and the judge: real games and self-play
 .venv/bin/python benchmarks/analysis.py --fit      # fit the score calibrations (other games)
@@ -16,7 +16,7 @@ this process, one after another as the bot's worker does, then reviewed as the b
 searches again that pin a forced result or a collapse on a move included); the moments found are
 printed, and how far the chances moved after the engine's own choices (the evaluation's noise,
 which the blunder margin must clear). Times are processor time: the machine is shared. Target:
-the review within 20 s with the fast core at its default depth (6 on 9x9), for a game
+the review within 20 s with the fast core at its default depth (6 on 9x9 and 11x11), for a game
 of 60 moves or fewer on any board (``--plies 120`` cuts a Copenhagen game so; ``--depth`` times
 another depth). Then both builds side by side:
 the pure Python at its own default depth (4 on 9x9), the fast core at that depth and at the

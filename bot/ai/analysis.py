@@ -54,25 +54,26 @@ except in the searches again that leave a move out."""
 
 # ---------------------------------------------------------------------------------- the budget
 
-DEFAULT_DEPTHS: dict[int, int] = {7: 7, 9: 6, 11: 5}
+DEFAULT_DEPTHS: dict[int, int] = {7: 7, 9: 6, 11: 6}
 """The default search depth by board size with the fast core (plies before the tactical
 quiescence; see :mod:`bot.ai.fast`).
 
 A fixed depth, not a time, so the same game always gets the same analysis whatever the load of
 the machine. Chosen so that a game of 60 moves takes 20 s of processor time or less on one core
 (``benchmarks/analysis.py``, the searches again included): its 60-move tablut game at depth 6
-in 4 s, the first 60 moves of a real Copenhagen game at depth 5 in 7.5 to 8 s; 7x7 games at depth 7
+in 4 s, the first 60 moves of a real Copenhagen game (``--copenhagen 120 --plies 120``) at depth
+6 in 17 s on the shared two-core machine under a load of two, 19 s under four; 7x7 games at depth 7
 cost less (brandubh and fidchell self-play: 0.05 to 0.09 s a position). At depth 3, 11x11
-missed a king fork five plies ahead that depth 5 sees. Depth 6 on 11x11 is close but not yet
-within it: the first 60 moves of a real Copenhagen game (``--copenhagen 120 --plies 120 --depth
-6``) took 22 to 24 s of processor time on the shared two-core machine (106 s before late quiet
-moves were read two plies shallower instead of one, see :data:`~bot.ai.search.LATE_REDUCTION`,
-and before the quiescence looked for the defenders' exit forts only where standing pat does not
-already decide; 15 s at depth 5).
+missed a king fork five plies ahead that depth 5 sees. 11x11 reviews went from depth 5 (7.5 to
+8 s) to 6 once the fast core found the same nodes faster (21 to 23 s before, under a load of
+two to four; 106 s before late quiet moves were read two plies shallower instead of one, see
+:data:`~bot.ai.search.LATE_REDUCTION`, and before the quiescence looked for the defenders'
+exit forts only where standing pat does not already decide).
 """
 PURE_PYTHON_DEPTHS: dict[int, int] = {7: 5, 9: 4, 11: 3}
-"""The default depths without the fast core, two plies shallower (each ply costs about four
-times as much): the same 60-move game takes 90 s at depth 4 in pure Python."""
+"""The default depths without the fast core, two plies shallower (three on 11x11; each ply
+costs about four times as much): the 60-move tablut game takes 90 s at depth 4 in pure
+Python."""
 SAFETY_SECONDS = 30.0
 """The time limit of a default-budget search, a safety net only: a normal position finishes its
 depth in a second or two; a pathological one must not hold a worker for minutes."""
