@@ -261,11 +261,12 @@ in 32 to 66 plies, each to a king's escape by a corner forced 9 to 11 plies ahea
 8 s plays another move at the losing ply (so game 17 at +2,691, d6-h6 at ply 57). Three lasted
 102 to 268 plies: in two it took all but one defender (14 or 15 attackers against the king and
 one defender, scored +2,500 to +2,900), found no way to take or enclose the king, and gave him
-pieces back until he escaped. In both kinds of game it blocked a king next to a corner by a
-piece he then took against the corner, again and again (game 3: five attackers in turn on b11;
-game 7: three on j10). In the same second it reads less deep than 1820ead (mean depth 5.7
-attacking, 6.4 defending; the old one 5.9 and 6.8, with 20% more positions a move). The aim of
-65% is not shown.
+pieces back until he escaped. In both kinds of game it shut the king's way to a corner with a
+piece he then took, again and again (game 3, plies 213 to 228: four attackers in turn on b11,
+each taken against the corner as the king came back to c11; game 7: two on j10, taken by a
+defender on k10 against the king on i10). In the same second it reads less deep than 1820ead
+(mean depth 5.7 attacking, 6.4 defending; the old one 5.9 and 6.8, with 20% more positions a
+move). The aim of 65% is not shown.
 
 Before the fork check, contempt and the mypyc build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
