@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from bot.ai.lab.match import EngineSpec, main, play_engine_game, run_engine_match
+from bot.ai.otn_rules import RepetitionReading
 from bot.engine import Game
 from bot.engine.types import Side
 
@@ -116,6 +117,20 @@ def test_a_repetition_the_engines_rules_record_scores_otherwise_voids_the_game(
         "copenhagen", attackers, defenders, opening=[], seconds=0.05, opentafl_repetition=True
     )
     assert record.void is None and record.winner is Side.DEFENDERS
+    # Engines that read the record by our rules (ours with --repetition project) agree with
+    # the referee: the attackers' repetition is their win, and the game counts.
+    attackers = _scripted(tmp_path, "att4", SHUTTLE_ATTACKERS)
+    defenders = _scripted(tmp_path, "def4", SHUTTLE_DEFENDERS)
+    record = play_engine_game(
+        "copenhagen",
+        attackers,
+        defenders,
+        opening=[],
+        seconds=0.05,
+        engines_repetition=RepetitionReading.PROJECT,
+    )
+    assert record.void is None and record.winner is Side.ATTACKERS
+    assert record.ending == "perpetual repetition"
     # The defenders repeating: both readings give the attackers the game, which counts.
     attackers = _scripted(tmp_path, "att2", ["d1-c1", "c1-d1"] * 2)
     defenders = _scripted(tmp_path, "def2", ["f4-e4", "e4-f4"] * 2)

@@ -14,9 +14,9 @@ import pytest
 
 from bot.ai.levels import get_level
 from bot.ai.otep import Clock, OtepEngine
-from bot.ai.otn_rules import RulesError, match_rules, parse_rules
+from bot.ai.otn_rules import RepetitionReading, RulesError, match_rules, parse_rules
 from bot.engine import VARIANTS, Game
-from bot.engine.types import Side
+from bot.engine.types import Outcome, Side, Termination
 
 _ELEVEN = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
 _NINE = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
@@ -89,6 +89,10 @@ def test_opentafl_copenhagen_record_is_played_as_copenhagen_without_warnings() -
     assert match.warnings == ()
     # Its tfr:w is read as OpenTafl reads it: the side that makes the third occurrence loses.
     assert match.variant.repetition_mover_loses
+    # A host refereeing by our rules has it read as ours: the copenhagen variant itself.
+    ours = match_rules(OPENTAFL_COPENHAGEN, RepetitionReading.PROJECT)
+    assert ours.variant is VARIANTS["copenhagen"]
+    assert ours.warnings == ()
 
 
 def test_opentafl_copenhagen_variants_are_played_as_copenhagen_with_their_differences() -> None:
@@ -155,9 +159,9 @@ class _Engine:
 
 
 @contextmanager
-def _otep_engine() -> Iterator[_Engine]:
+def _otep_engine(*options: str) -> Iterator[_Engine]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.ai", "otep", "--level", "easy", "--time", "0.2"],
+        [sys.executable, "-m", "bot.ai", "otep", "--level", "easy", "--time", "0.2", *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -213,6 +217,36 @@ def test_otep_engine_plays_copenhagen_from_opentafl_record_as_a_subprocess() -> 
         assert not [line for line in engine.lines if line.startswith(("status playing", "error"))]
         engine.send(f"rules dim:9 sw:s start:{_NINE}")
         assert "shieldwall captures" in engine.expect("error -1 cannot play these rules")
+
+
+@pytest.mark.parametrize(
+    ("options", "repeats"),
+    [((), False), (("--repetition", "opentafl"), False), (("--repetition", "project"), True)],
+)
+def test_the_host_says_how_copenhagens_repetition_is_read(
+    options: tuple[str, ...], repeats: bool
+) -> None:
+    # The engine has the attackers; both sides have shuttled a piece twice, so the attackers'
+    # b1-c1 makes the third occurrence of the position after their first move. By OpenTafl's
+    # reading of tfr:w (the default) that loses them the game; by our rules it wins it.
+    game = Game("copenhagen")
+    with _otep_engine(*options) as engine:
+        engine.send("rules " + OPENTAFL_COPENHAGEN)
+        game.play("d1-c1")
+        engine.send(f"opponent-move d1-c1 {game.position_otn()}")
+        shuttle = ["f4-f3", "c1-b1", "f3-f4", "b1-c1", "f4-f3", "c1-b1", "f3-f4"]
+        for text in shuttle:
+            game.play(text)
+        assert game.outcome is None
+        engine.send(f"opponent-move {'|'.join(shuttle)} {game.position_otn()}")
+        engine.send("play attackers")
+        reply = engine.expect("move ").split()[1]
+    assert (reply == "b1-c1") is repeats
+    game.play(reply)
+    # Our rules, refereeing, give the repetition to the attackers whoever makes it.
+    assert game.outcome == (
+        Outcome(Side.ATTACKERS, Termination.PERPETUAL_REPETITION) if repeats else None
+    )
 
 
 def test_the_clock_sets_the_budget_so_both_engines_get_equal_time() -> None:

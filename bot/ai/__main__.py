@@ -8,6 +8,7 @@ import sys
 from bot.engine.errors import TaflError
 
 from .levels import LEVELS, get_level
+from .otn_rules import RepetitionReading
 from .player import choose_move_text
 
 
@@ -23,6 +24,14 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds per move when the host sends no clock, and the most a move may take "
         "when it does (default: the level's time without a clock, the clock's share with one)",
     )
+    otep.add_argument(
+        "--repetition",
+        choices=[reading.value for reading in RepetitionReading],
+        default=RepetitionReading.OPENTAFL.value,
+        help="how to read a Copenhagen rules record's threefold repetition (tfr:w), as the host "
+        "referees it: 'opentafl' (default, as OpenTafl does: the side whose move makes the third "
+        "occurrence loses) or 'project' (this project's rules: the attackers win it)",
+    )
     move = commands.add_parser("move", help="print the AI's move after some moves")
     move.add_argument("variant")
     move.add_argument("moves", nargs="*", help="moves so far, e.g. d1-d3 e3-c3")
@@ -35,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "otep":
         from .otep import run
 
-        run(sys.stdin, sys.stdout, level, args.time)
+        run(sys.stdin, sys.stdout, level, args.time, RepetitionReading(args.repetition))
         return 0
     if args.time is not None:
         level = level.with_time(args.time)

@@ -243,6 +243,31 @@ at once on the loaded machine, which slows ``master`` and not ``hard``): 20 game
 going at ply 200). Tablut's master-hard the same way (``--max-plies 160``): 20 games, +19 =1 -0,
 97.5% [92.7, 100.0] (attacking 100%, defending 95%).
 
+Against ``master`` as of commit 1820ead on Copenhagen again, 2026-11-29 (the search of commit
+618d10b, after all the changes above), with both engines reading the rules record (``tfr:w``) by
+our rules, as the runner referees: the new one told so (``--repetition project``), 1820ead
+reading it so anyway. ``python -m bot.ai.lab.match --variant copenhagen --games 20 --seconds 1
+--seed 41 --max-plies 300 --jobs 1 --a "python -m bot.ai otep --level master --time 1
+--repetition project" --b "python -m bot.ai otep --level master --time 1" --b-dir <a build of
+1820ead>``, load 2 to 5: +10 =1 -9, 52.5% [31.2, 73.8] (attacking 10%, defending 95%). All but
+two of the 20 ended by the king's escape; ``master``'s one attacking win was an encirclement
+after 195 plies. One game was left void and replayed (the replay is the draw, still going at ply
+300): the old ``master`` attacking had made the third occurrence of a position, a win for the
+attackers by both engines and by the referee, voided only because the runner took the engines to
+read the record as OpenTafl does (``--engines-repetition project`` now tells it otherwise).
+Counted, it makes +10 =0 -10, 50.0%, defending 90%. As the attackers ``master`` lost nine: six
+in 32 to 66 plies, each to a king's escape by a corner forced 9 to 11 plies ahead (the old
+``master`` announced it), where it read 5 or 6 plies in its second; in five of them a search of
+8 s plays another move at the losing ply (so game 17 at +2,691, d6-h6 at ply 57). Three lasted
+102 to 268 plies: in two it took all but one defender (14 or 15 attackers against the king and
+one defender, scored +2,500 to +2,900), found no way to take or enclose the king, and gave him
+pieces back until he escaped. In both kinds of game it shut the king's way to a corner with a
+piece he then took, again and again (game 3, plies 213 to 228: four attackers in turn on b11,
+each taken against the corner as the king came back to c11; game 7: two on j10, taken by a
+defender on k10 against the king on i10). In the same second it reads less deep than 1820ead
+(mean depth 5.7 attacking, 6.4 defending; the old one 5.9 and 6.8, with 20% more positions a
+move). The aim of 65% is not shown.
+
 Before the fork check, contempt and the mypyc build, ``master`` had scored 63% on tablut at
 2 s (+15 =8 -7 over 30 games), 50% on brandubh, where the defenders won all ten games, and
 +2 =2 -2 on tablut-corner.

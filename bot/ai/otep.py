@@ -3,6 +3,10 @@
 Run it as ``python -m bot.ai otep``. A reader thread queues the host's lines so that a
 ``finish`` or ``goodbye`` arriving mid-search stops the search at once, and so that the
 ``clock`` line OpenTafl sends right after ``play`` can still set this move's budget.
+
+A Copenhagen record's threefold repetition (``tfr:w``) is read as OpenTafl reads it, unless the
+host says it referees by this project's rules (``--repetition project``: see
+:class:`~bot.ai.otn_rules.RepetitionReading`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from bot.engine.types import Side
 from bot.engine.variants import Variant
 
 from .levels import Level, get_level
-from .otn_rules import RulesError, match_rules
+from .otn_rules import RepetitionReading, RulesError, match_rules
 from .player import move_text, think
 from .search import MATE_BOUND
 
@@ -87,8 +91,11 @@ class OtepEngine:
         *,
         lines: queue.Queue[str | None] | None = None,
         time_cap: float | None = None,
+        repetition: RepetitionReading = RepetitionReading.OPENTAFL,
     ) -> None:
         self.out = out
+        self.repetition = repetition
+        """How the rules records' threefold repetition is read (the host's referee's way)."""
         self.level = level
         self.time_cap = time_cap
         """Most seconds a move may take whatever the clock allows (``--time``)."""
@@ -151,7 +158,7 @@ class OtepEngine:
 
     def _rules(self, record: str) -> None:
         try:
-            match = match_rules(record)
+            match = match_rules(record, self.repetition)
         except RulesError as error:
             self.variant = None
             self.game = None
@@ -311,17 +318,19 @@ def run(
     stdout: TextIO = sys.stdout,
     level: Level | str = "master",
     time_cap: float | None = None,
+    repetition: RepetitionReading = RepetitionReading.OPENTAFL,
 ) -> None:
     """Serve one OTEP session on these streams until ``goodbye`` or end of input.
 
     Without a ``clock`` from the host each move takes the level's time; with one, the clock
-    sets the budget (at most ``time_cap`` seconds when given).
+    sets the budget (at most ``time_cap`` seconds when given). ``repetition`` is how the
+    rules records' threefold repetition is read: as the host referees it.
     """
     chosen = get_level(level) if isinstance(level, str) else level
     if time_cap is not None:
         chosen = chosen.with_time(time_cap)
     lines: queue.Queue[str | None] = queue.Queue()
-    engine = OtepEngine(stdout, chosen, lines=lines, time_cap=time_cap)
+    engine = OtepEngine(stdout, chosen, lines=lines, time_cap=time_cap, repetition=repetition)
 
     def read() -> None:
         for raw in stdin:

@@ -12,12 +12,15 @@ sends the true position after every move, so the engine plays on with our varian
 OpenTafl's own Copenhagen record (``dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:...``)
 maps onto ``copenhagen`` with no warning, its repetition read as OpenTafl reads ``tfr:w`` (the
 side whose move makes the third occurrence loses: :func:`~bot.engine.variants.
-with_opentafl_repetition`), since the host referees by its record.
+with_opentafl_repetition`), since an OpenTafl host referees by its record; a host that referees
+by this project's rules instead (the third occurrence is the attackers' win whoever makes it)
+asks for :attr:`RepetitionReading.PROJECT`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.engine.errors import TaflError
 from bot.engine.otn import format_position, parse_position
@@ -28,6 +31,22 @@ from bot.engine.variants import VARIANTS, Variant, with_opentafl_repetition
 
 class RulesError(ValueError):
     """A rules record we cannot read or cannot play; the message says why."""
+
+
+class RepetitionReading(StrEnum):
+    """How the engine reads a record's threefold repetition that decides a winner (``tfr:w``,
+    Copenhagen's), which OpenTafl and this project's rules score differently when the
+    attackers make the third occurrence. The host referees the game: read it as the host does.
+    """
+
+    OPENTAFL = "opentafl"
+    """As OpenTafl reads ``tfr:w``, for its hosts (they referee by their record): the side whose
+    move makes the third occurrence loses (:func:`~bot.engine.variants.with_opentafl_repetition`).
+    """
+    PROJECT = "project"
+    """As this project's rules read it, for a host refereeing by them (``python -m
+    bot.ai.lab.match`` without ``--opentafl-repetition``): the third occurrence is the
+    attackers' win whoever makes it (the variant itself)."""
 
 
 _KNOWN_KEYS = {
@@ -132,8 +151,14 @@ def _squares(text: str, size: int) -> frozenset[int]:
         raise RulesError(f"bad square list {text!r}: {error}") from None
 
 
-def match_rules(record: str) -> RulesMatch:
-    """Find the variant a rules record describes, or raise :class:`RulesError` saying why."""
+def match_rules(
+    record: str, repetition: RepetitionReading = RepetitionReading.OPENTAFL
+) -> RulesMatch:
+    """Find the variant a rules record describes, or raise :class:`RulesError` saying why.
+
+    ``repetition`` says how a ``tfr:w`` the variant plays is read (see
+    :class:`RepetitionReading`).
+    """
     entries = parse_rules(record)
     try:
         size = int(entries["dim"])
@@ -203,7 +228,10 @@ def match_rules(record: str) -> RulesMatch:
     best = min(candidates, key=rank)
     first = Side.ATTACKERS if features["atkf"] == "y" else Side.DEFENDERS
     warnings = tuple(differences(best))
-    if features["tfr"] == "w" and best.rules.repetition_winner is not None:
-        # The host referees by its record: read its repetition as OpenTafl reads tfr:w.
+    if (
+        repetition is RepetitionReading.OPENTAFL
+        and features["tfr"] == "w"
+        and best.rules.repetition_winner is not None
+    ):
         best = with_opentafl_repetition(best)
     return RulesMatch(best, format_position(cells, size), first, warnings)

@@ -16,10 +16,13 @@ Only games both engines played to the end under the same rules are scored. A gam
 so with its reason and played again from the same opening (``--replays`` times at most), when an
 engine crashes, stops answering or gives up (``error -1``), when it plays a move our rules
 refuse (its rules and ours disagree), or when it ends by a repetition that the rules record the
-engines were given scores otherwise (OTN's ``tfr`` value, read as OpenTafl reads it, against
-our rules: in Copenhagen ``tfr:w`` gives the third occurrence to the side that did not repeat,
-ours to the attackers). Before each ``play`` the runner waits for the engine to fall silent, so
-that an engine still printing about its last search is not asked for the next one mid-stream.
+engines were given scores otherwise (OTN's ``tfr`` value, read as OpenTafl reads it, against our
+rules: in Copenhagen ``tfr:w`` gives the third occurrence to the side that did not repeat, ours
+to the attackers). Engines told to read the record by our rules (ours with ``--repetition
+project``, or builds of it older than that option) are declared with ``--engines-repetition
+project``: their repetitions are then scored by our rules, never voided. Before each ``play``
+the runner waits for the engine to fall silent, so that an engine still printing about its last
+search is not asked for the next one mid-stream.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from bot.engine.game import Game
 from bot.engine.types import Side, Termination
 from bot.engine.variants import get_variant, with_first_repetition, with_opentafl_repetition
 
-from ..otn_rules import parse_rules
+from ..otn_rules import RepetitionReading, parse_rules
 from .arena import MatchScore, random_opening
 
 
@@ -212,9 +215,9 @@ def otn_repetition_winner(record: str, mover: Side) -> Side | str | None:
     return None
 
 
-def _disputed(game: Game, record: str) -> str | None:
+def _disputed(game: Game, record: str, reading: RepetitionReading) -> str | None:
     """Why a game our rules ended by repetition would end otherwise under the rules record
-    the engines were given (``None`` when both read it the same)."""
+    the engines were given, read the engines' way (``None`` when both read it the same)."""
     outcome = game.outcome
     if outcome is None or outcome.termination not in (
         Termination.REPETITION,
@@ -222,7 +225,10 @@ def _disputed(game: Game, record: str) -> str | None:
     ):
         return None
     mover = game.history[-1].side
-    theirs = otn_repetition_winner(record, mover)
+    if reading is RepetitionReading.PROJECT and game.variant.rules.repetition_winner is not None:
+        theirs: Side | str | None = game.variant.rules.repetition_winner
+    else:
+        theirs = otn_repetition_winner(record, mover)
     if theirs == outcome.winner:
         return None
     if isinstance(theirs, Side):
@@ -247,10 +253,15 @@ def play_engine_game(
     clock: bool = False,
     first_repetition: bool = False,
     opentafl_repetition: bool = False,
+    engines_repetition: RepetitionReading = RepetitionReading.OPENTAFL,
     log: IO[str] | None = None,
 ) -> EngineGame:
     """Play one game between two OTEP engines from ``opening`` and referee it; a game that
-    cannot be scored comes back with :attr:`EngineGame.void` saying why."""
+    cannot be scored comes back with :attr:`EngineGame.void` saying why.
+
+    ``engines_repetition`` is how both engines read the rules record's repetition: a game our
+    rules end by a repetition they read otherwise is void.
+    """
     variant = get_variant(variant_name)
     rules = variant.otn_rules()
     if first_repetition:
@@ -309,7 +320,7 @@ def play_engine_game(
             told[side] = len(played)
             engine.send(f"move {game.position_otn()}")
         if record.void is None:
-            record.void = _disputed(game, rules)
+            record.void = _disputed(game, rules, engines_repetition)
         if record.void is None:
             if game.outcome is not None:
                 record.winner = game.outcome.winner
@@ -352,6 +363,7 @@ def run_engine_match(
     clock: bool = False,
     first_repetition: bool = False,
     opentafl_repetition: bool = False,
+    engines_repetition: RepetitionReading = RepetitionReading.OPENTAFL,
     replays: int = 2,
     records: Path | None = None,
     logs: Path | None = None,
@@ -391,6 +403,7 @@ def run_engine_match(
                 clock=clock,
                 first_repetition=first_repetition,
                 opentafl_repetition=opentafl_repetition,
+                engines_repetition=engines_repetition,
                 log=log,
             )
         return result, time.monotonic() - started
@@ -513,6 +526,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opentafl-repetition", action="store_true",
                         help="referee a repetition as OpenTafl reads the record's tfr:w: the "
                         "side whose move makes the third occurrence loses")  # fmt: skip
+    parser.add_argument("--engines-repetition",
+                        choices=[reading.value for reading in RepetitionReading],
+                        default=RepetitionReading.OPENTAFL.value,
+                        help="how both engines read the rules record's repetition (tfr:w): "
+                        "'opentafl' (default: the side whose move makes the third occurrence "
+                        "loses) or 'project' (ours: the attackers win it; our engine with "
+                        "--repetition project). A repetition they read otherwise than the "
+                        "referee voids the game")  # fmt: skip
     parser.add_argument("--replays", type=int, default=2,
                         help="how often a void game is played again before it is left "
                         "unscored")  # fmt: skip
@@ -540,6 +561,7 @@ def main(argv: list[str] | None = None) -> int:
             clock=args.clock,
             first_repetition=args.first_repetition,
             opentafl_repetition=args.opentafl_repetition,
+            engines_repetition=RepetitionReading(args.engines_repetition),
             replays=args.replays,
             records=args.records,
             logs=args.logs,
