@@ -682,7 +682,7 @@ static int encircling_moves(Search *s, int first) {
 /* Searcher._cornered: the defenders (to move) have at most FEW_MOVES moves, or the attackers
  * threaten to encircle them. */
 static int cornered(Search *s) {
-    if (board_count_moves(&s->board) <= FEW_MOVES) return 1;
+    if (!board_has_more_moves(&s->board, FEW_MOVES)) return 1;
     return s->forts && encircling_moves(s, 1);
 }
 
