@@ -599,6 +599,42 @@ static const WaysOut *ways_out(Search *s, uint64_t key) {
     return slot;
 }
 
+/* Whether the attackers' squares alone leave the king (off the edge, with ``free`` of his four
+ * straight lines clear of attackers, at most one) two ways out that share no square, found
+ * without the flow in most positions: a square beside him that no attacker holds, from which a
+ * line at right angles to his step there is clear of attackers (or which is on the edge), is a
+ * way out. Such a way shares no square with his own clear line unless it starts on it, nor with
+ * one from the square on his other side, so it suffices beside a clear line, and on both sides
+ * without one. A sufficient test only: when it fails the flow decides (ways_out). */
+static int beside_ways_out(const Board *b, int free) {
+    const Spec *sp = b->spec;
+    int n = sp->n, king = b->king, rank = king / n, file = king % n;
+    const uint32_t *rows = b->side_rows[ATTACKERS], *cols = b->side_cols[ATTACKERS];
+    uint32_t row = rows[rank], col = cols[file];
+    /* The king's straight lines up (to rank 0), down, left (to file 0), right. */
+    int line[4] = {!(col & ((1u << rank) - 1)), !(col >> (rank + 1)),
+                   !(row & ((1u << file) - 1)), !(row >> (file + 1))};
+    int beside[4];
+    for (int d = 0; d < 2; d++) { /* the squares above and below him: lines along their rank */
+        int r = d ? rank + 1 : rank - 1;
+        uint32_t along = rows[r];
+        int out = r == 0 || r == n - 1 || !(along & ((1u << file) - 1)) || !(along >> (file + 1));
+        beside[d] = !(along >> file & 1) && out;
+    }
+    for (int d = 0; d < 2; d++) { /* left and right of him: lines along their file */
+        int f = d ? file + 1 : file - 1;
+        uint32_t along = cols[f];
+        int out = f == 0 || f == n - 1 || !(along & ((1u << rank) - 1)) || !(along >> (rank + 1));
+        beside[2 + d] = !(along >> rank & 1) && out;
+    }
+    if (free == 1) {
+        for (int d = 0; d < 4; d++)
+            if (!line[d] && beside[d]) return 1;
+        return 0;
+    }
+    return (beside[0] && beside[1]) || (beside[2] && beside[3]);
+}
+
 /* KingTactics.encirclement_candidates: the attackers' moves that might encircle now.
  *
  * Before the flow the Python reads, a cheaper one that gives no other answer: two paths out
@@ -616,6 +652,7 @@ static int encirclement_candidates(Search *s, int32_t *out) {
     int free = !(row >> (file + 1)) + !(row & ((1u << file) - 1)) + !(col >> (rank + 1)) +
                !(col & ((1u << rank) - 1));
     if (free >= 2) return 0; /* two straight lines out: two separate paths */
+    if (beside_ways_out(b, free)) return 0;
     uint32_t rows[MAX_N];
     memcpy(rows, b->side_rows[ATTACKERS], sizeof(uint32_t) * (size_t)n);
     if (b->sp > 0 && b->stack[b->sp - 1].piece != KING) {
