@@ -410,9 +410,15 @@ static int fort_candidates(Board *b, int32_t *out) {
     int32_t moves[MAX_MOVES];
     b->turn = DEFENDERS;
     if (!sp->is_edge[king]) {
-        int count = board_king_moves(b, moves);
-        for (int k = 0; k < count; k++)
-            if (sp->is_edge[moves[k] & TARGET_MASK]) out[found++] = moves[k];
+        /* His moves onto the edge: off it, only the last square of a ray can be on it, and he
+         * reaches it when nothing stops him before. */
+        int32_t origin = (int32_t)king << MOVE_SHIFT;
+        for (int r = 0; r < sp->ray_count[king]; r++) {
+            const int16_t *ray = sp->ray[king][r];
+            int length = sp->ray_len[king][r], k = 0;
+            while (k < length && !b->cells[ray[k]] && !sp->king_barred[ray[k]]) k++;
+            if (k && k == length && sp->is_edge[ray[k - 1]]) out[found++] = origin | ray[k - 1];
+        }
         b->turn = turn;
         return found;
     }
