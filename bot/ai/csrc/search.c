@@ -410,9 +410,15 @@ static int fort_candidates(Board *b, int32_t *out) {
     int32_t moves[MAX_MOVES];
     b->turn = DEFENDERS;
     if (!sp->is_edge[king]) {
-        int count = board_king_moves(b, moves);
-        for (int k = 0; k < count; k++)
-            if (sp->is_edge[moves[k] & TARGET_MASK]) out[found++] = moves[k];
+        /* His moves onto the edge: off it, only the last square of a ray can be on it, and he
+         * reaches it when nothing stops him before. */
+        int32_t origin = (int32_t)king << MOVE_SHIFT;
+        for (int r = 0; r < sp->ray_count[king]; r++) {
+            const int16_t *ray = sp->ray[king][r];
+            int length = sp->ray_len[king][r], k = 0;
+            while (k < length && !b->cells[ray[k]] && !sp->king_barred[ray[k]]) k++;
+            if (k && k == length && sp->is_edge[ray[k - 1]]) out[found++] = origin | ray[k - 1];
+        }
         b->turn = turn;
         return found;
     }
@@ -599,6 +605,42 @@ static const WaysOut *ways_out(Search *s, uint64_t key) {
     return slot;
 }
 
+/* Whether the attackers' squares alone leave the king (off the edge, with ``free`` of his four
+ * straight lines clear of attackers, at most one) two ways out that share no square, found
+ * without the flow in most positions: a square beside him that no attacker holds, from which a
+ * line at right angles to his step there is clear of attackers (or which is on the edge), is a
+ * way out. Such a way shares no square with his own clear line unless it starts on it, nor with
+ * one from the square on his other side, so it suffices beside a clear line, and on both sides
+ * without one. A sufficient test only: when it fails the flow decides (ways_out). */
+static int beside_ways_out(const Board *b, int free) {
+    const Spec *sp = b->spec;
+    int n = sp->n, king = b->king, rank = king / n, file = king % n;
+    const uint32_t *rows = b->side_rows[ATTACKERS], *cols = b->side_cols[ATTACKERS];
+    uint32_t row = rows[rank], col = cols[file];
+    /* The king's straight lines up (to rank 0), down, left (to file 0), right. */
+    int line[4] = {!(col & ((1u << rank) - 1)), !(col >> (rank + 1)),
+                   !(row & ((1u << file) - 1)), !(row >> (file + 1))};
+    int beside[4];
+    for (int d = 0; d < 2; d++) { /* the squares above and below him: lines along their rank */
+        int r = d ? rank + 1 : rank - 1;
+        uint32_t along = rows[r];
+        int out = r == 0 || r == n - 1 || !(along & ((1u << file) - 1)) || !(along >> (file + 1));
+        beside[d] = !(along >> file & 1) && out;
+    }
+    for (int d = 0; d < 2; d++) { /* left and right of him: lines along their file */
+        int f = d ? file + 1 : file - 1;
+        uint32_t along = cols[f];
+        int out = f == 0 || f == n - 1 || !(along & ((1u << rank) - 1)) || !(along >> (rank + 1));
+        beside[2 + d] = !(along >> rank & 1) && out;
+    }
+    if (free == 1) {
+        for (int d = 0; d < 4; d++)
+            if (!line[d] && beside[d]) return 1;
+        return 0;
+    }
+    return (beside[0] && beside[1]) || (beside[2] && beside[3]);
+}
+
 /* KingTactics.encirclement_candidates: the attackers' moves that might encircle now.
  *
  * Before the flow the Python reads, a cheaper one that gives no other answer: two paths out
@@ -616,6 +658,7 @@ static int encirclement_candidates(Search *s, int32_t *out) {
     int free = !(row >> (file + 1)) + !(row & ((1u << file) - 1)) + !(col >> (rank + 1)) +
                !(col & ((1u << rank) - 1));
     if (free >= 2) return 0; /* two straight lines out: two separate paths */
+    if (beside_ways_out(b, free)) return 0;
     uint32_t rows[MAX_N];
     memcpy(rows, b->side_rows[ATTACKERS], sizeof(uint32_t) * (size_t)n);
     if (b->sp > 0 && b->stack[b->sp - 1].piece != KING) {
@@ -682,7 +725,7 @@ static int encircling_moves(Search *s, int first) {
 /* Searcher._cornered: the defenders (to move) have at most FEW_MOVES moves, or the attackers
  * threaten to encircle them. */
 static int cornered(Search *s) {
-    if (board_count_moves(&s->board) <= FEW_MOVES) return 1;
+    if (!board_has_more_moves(&s->board, FEW_MOVES)) return 1;
     return s->forts && encircling_moves(s, 1);
 }
 

@@ -225,6 +225,27 @@ static inline int king_line_count(const Spec *s, int L, int i, uint32_t occ) {
     return popcount32(d | u);
 }
 
+/* Whether the side to move has more than ``limit`` moves (board_count_moves() > limit),
+ * stopping as soon as it knows: the few-moves test needs no full count. */
+int board_has_more_moves(const Board *b, int limit) {
+    if (b->status) return 0;
+    const Spec *s = b->spec;
+    int n = s->n, side = b->turn, count = 0;
+    for (int r = 0; r < n; r++) {
+        uint32_t own = b->side_rows[side][r];
+        if (own && (count += line_count(s, r, b->occ_rows[r], own)) > limit) return 1;
+    }
+    for (int f = 0; f < n; f++) {
+        uint32_t own = b->side_cols[side][f];
+        if (own && (count += line_count(s, n + f, b->occ_cols[f], own)) > limit) return 1;
+    }
+    if (side == DEFENDERS && b->king >= 0) {
+        int32_t buffer[4 * MAX_N];
+        count += board_king_moves(b, buffer);
+    }
+    return count > limit;
+}
+
 /* board_count_moves for both sides at once (the evaluation's mobility): ``counts[side]``,
  * as if that side were to move. Each line's counts are summed in byte lanes (a lane holds at
  * most 22 lines of at most 10 moves) and the lanes added up once at the end. */

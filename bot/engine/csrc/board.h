@@ -105,6 +105,7 @@ int spec_count_tables(Spec *s); /* fills line_type and line_counts; -1: out of m
 void spec_free(Spec *s);
 int board_moves(const Board *b, int32_t *out);
 int board_count_moves(const Board *b);
+int board_has_more_moves(const Board *b, int limit);
 void board_count_both(const Board *b, int counts[2]);
 int board_king_moves(const Board *b, int32_t *out);
 int board_king_routes(const Board *b, int32_t *out);
