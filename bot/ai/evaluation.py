@@ -127,6 +127,39 @@ little signal here (see ``tune.py``'s tie-break). SPSA also drove ``defender`` d
 that drift was rejected by level matches (``python -m bot.ai.lab.arena --variant brandubh --a medium
 --b easy --games 20``: 65.0% with defender=5, 80.0% with 150, 82.5% with the old hand-set
 weights), so ``defender`` keeps its default 190; the other tuned terms stay.
+
+Copenhagen (11x11) plays with these too: weights fitted to its recorded games played no better.
+Texel's method (``bot/ai/lab/texel.py``), ``python -m bot.ai.lab.tune texel --variant copenhagen
+--base corner``: 77,207 quiet leaves of the 1,721 finished games (from ply 4, every ply, kept
+where a one-ply search's score is the leaf's own evaluation), K = 0.000747, the odd games
+training (39,116 leaves) and the even ones held out (38,091); mean squared error 0.2105 ->
+0.1994 on the training half, 0.2125 -> 0.2028 held out, with defender=218, king_mobility=-5,
+threat_square=-92, king_distance=241, king_moves=573, attacker_near_king=-36, corner_guard=309,
+guard_diagonal=94, guard_edge=-93, guard_adjacent=-404, line_guard=315, mobility=16 (the
+king's race and the corner blockade up tenfold; an attacker beside a corner, which the corner
+helps to capture, worth 4 attackers to the defenders). Against these weights (``python -m
+bot.ai.lab.tune match --variant copenhagen --base corner --a <those> --max-plies 200 --seed S
+--depth D --games N``): depth 4 +9 =7 -4 (seed 7) and +10 =7 -3 (seed 8), 65.0% over 40 games;
+but depth 3 +8 =3 -9 (47.5%, seed 7) and depth 5 +6 =4 -10 (40.0%, seed 7). With them
+``master`` scored 55.0% (+9 =4 -7; attacking 20%, defending 90%) against ``master`` as of commit
+1820ead at 1 s a move (``python -m bot.ai.lab.match --variant copenhagen --games 20 --seconds 1
+--seed 41 --max-plies 300``, both engines reading the repetition by our rules), yet against
+``master`` with these weights, the same way (``--seed 42 --opentafl-repetition``), +9 =4 -7
+over 20 games (55.0%; attacking 20%, defending 90%).
+The defenders won nearly every game either way; the fitted weights won no more as the
+attackers. Not better at ``master``'s clock, worse at two of three fixed depths, and a change for
+every level and the reviews' calibration (it would be ``Calibration(0.0011, 325)``, which judged
+the even games a little better: 93.1% of the positions called won at 80% were, 97.2% at 90%), so
+they stay out. Human results reward the king's nearness to a corner more than a search that reads
+the king's routes needs: the positions where a corner is blocked are those where the king came
+close, so a blocking attacker looks bad. Fits that held more terms played worse still at depth
+3 (40 games, seed 7): ``threat_square`` and ``fork_square`` held 40.0%, the corner terms held too
+25.0%, only the corner terms fitted 35.0%, weights from the middle of the fit's passes 30-38%.
+Self-play results are no better guide: 120 games of ``hard`` against itself put K at its lower
+bound (the evaluation did not predict who won, the defenders nearly always did); on tablut
+(``--selfplay 200 --max-plies 200``: 6,377 leaves, K 0.0015, held-out error 0.1525 -> 0.1486) the
+fitted weights scored 28.7% at depth 3 and 42.5% at depth 4 (seed 7, 40 and 20 games) against
+:data:`EDGE_WEIGHTS`, so tablut keeps its weights as well.
 """
 
 

@@ -1,4 +1,5 @@
-"""Tune the evaluation weights by self-play (SPSA), and check a result with a fixed-depth match.
+"""Tune the evaluation weights by self-play (SPSA) or by games' results (Texel's method), and
+check a result with a fixed-depth match.
 
 Every game here is searched to a fixed depth (no clock), so the results do not depend on the
 machine or its load, and games come in pairs that share a random opening with the sides
@@ -11,9 +12,15 @@ swapped, so neither weight set profits from the side it drew.
     # Check: tuned weights (the variant's current ones, or --a) against others (--b), N games.
     python -m bot.ai.lab.tune match --variant brandubh --depth 3 --games 40 --b king_moves=0
 
-``spsa`` starts from the variant family's current weights (``weights_for``) unless ``--start``
-changes some, prints theta after every iteration and the final weights as Python to paste into
-``evaluation.py`` (``EDGE_WEIGHTS`` / ``CORNER_WEIGHTS``).
+    # Texel's method (bot/ai/lab/texel.py): fit the weights to the results of the recorded
+    # Copenhagen games (and/or --selfplay N games of --level), on the quiet leaves of a one-ply
+    # search; odd games train, even ones are held out.
+    python -m bot.ai.lab.tune texel --variant copenhagen
+
+``spsa`` and ``texel`` start from the variant family's current weights (``weights_for``) unless
+``--start`` changes some; ``spsa`` prints theta after every iteration, ``texel`` the error after
+every pass; both print the final weights as Python to paste into ``evaluation.py`` and as
+``k=v,...`` changes for ``match --a``.
 """
 
 from __future__ import annotations
@@ -29,9 +36,17 @@ from bot.engine.game import Game
 from bot.engine.types import Side
 from bot.engine.variants import get_variant
 
-from ..evaluation import TUNABLE, WEIGHT_NAMES, Weights, weights_for
+from ..evaluation import (
+    CORNER_WEIGHTS,
+    EDGE_WEIGHTS,
+    TUNABLE,
+    WEIGHT_NAMES,
+    Weights,
+    weights_for,
+)
 from ..player import move_text
 from ..search import Searcher
+from . import texel
 from .arena import MatchScore, random_opening
 
 
@@ -179,6 +194,51 @@ def match(
     return score
 
 
+def run_texel(args: argparse.Namespace, start: Weights) -> int:
+    """``texel``: collect the quiet leaves, fit, print the figures and the weights."""
+    variant = get_variant(args.variant)
+    started = time.perf_counter()
+    games = texel.positions_of(
+        args.variant,
+        records=not args.no_records,
+        selfplay=args.selfplay,
+        level=args.level,
+        seed=args.seed,
+        skip=args.skip,
+        every=args.every,
+        max_plies=args.max_plies,
+    )
+    samples = texel.collect(games, variant, start, log=True)
+    print(f"collected in {time.perf_counter() - started:.0f}s", flush=True)
+    fixed = [name for name in args.fixed.split(",") if name]
+    unknown = [name for name in fixed if name not in TUNABLE]
+    if unknown:
+        raise SystemExit(f"unknown weight {unknown[0]!r}: known {', '.join(TUNABLE)}")
+    tuned, figures = texel.texel(samples, start, fixed=fixed, log=True)
+    if figures["k"] <= texel.K_RANGE[0] * 1.01 or figures["k"] >= texel.K_RANGE[1] * 0.99:
+        print(
+            f"WARNING: K {figures['k']:.3g} is at the edge of its range: the evaluation does "
+            "not predict these results, so the weights below mean nothing",
+            flush=True,
+        )
+    print(
+        f"K {figures['k']:.6g}; {figures['train']:.0f} training leaves (odd games), "
+        f"{figures['held']:.0f} held out (even games)\n"
+        f"training MSE {figures['train_before']:.6f} -> {figures['train_after']:.6f}\n"
+        f"held-out MSE {figures['held_before']:.6f} -> {figures['held_after']:.6f}",
+        flush=True,
+    )
+    print(texel.as_python("TUNED", tuned), flush=True)
+    print(f"as --a: {changes(start, tuned)}", flush=True)
+    return 0
+
+
+def changes(start: Weights, tuned: Weights) -> str:
+    """The tuned weights that differ from ``start``, as ``k=v,...`` for ``--a``/``--b``."""
+    before, after = asdict(start), asdict(tuned)
+    return ",".join(f"{n}={after[n]}" for n in TUNABLE if after[n] != before[n])
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``spsa`` or ``match``."""
     parser = argparse.ArgumentParser(
@@ -186,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("mode", choices=("spsa", "match"))
+    parser.add_argument("mode", choices=("spsa", "match", "texel"))
     parser.add_argument("--variant", default="brandubh")
     parser.add_argument("--depth", type=int, default=2, help="plies every move searches")
     parser.add_argument("--iterations", type=int, default=200, help="SPSA iterations")
@@ -196,11 +256,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opening-plies", type=int, default=4)
     parser.add_argument("--max-plies", type=int, default=160)
-    parser.add_argument("--start", help="SPSA start: changes to the current weights, k=v,...")
+    parser.add_argument(
+        "--base",
+        choices=("current", "corner", "edge"),
+        default="current",
+        help="the weights --start, --a and --b change: the variant's current ones, or a "
+        "family's (CORNER_WEIGHTS, EDGE_WEIGHTS)",
+    )
+    parser.add_argument("--start", help="start: changes to the --base weights, k=v,...")
     parser.add_argument("--a", help="match: weights of A as changes, k=v,...")
+    parser.add_argument("--selfplay", type=int, default=0, help="texel: self-play games to add")
+    parser.add_argument("--level", default="hard", help="texel: the self-play games' level")
+    parser.add_argument(
+        "--no-records", action="store_true", help="texel: leave out the recorded games"
+    )
+    parser.add_argument("--skip", type=int, default=4, help="texel: opening plies left out")
+    parser.add_argument("--every", type=int, default=1, help="texel: sample every N-th ply")
+    parser.add_argument(
+        "--fixed",
+        default=",".join(texel.FIXED),
+        help="texel: weights the fit leaves as they are, comma-separated",
+    )
     parser.add_argument("--b", help="match: weights of B as changes, k=v,...")
     args = parser.parse_args(argv)
     base = weights_for(get_variant(args.variant))
+    if args.base != "current":
+        base = CORNER_WEIGHTS if args.base == "corner" else EDGE_WEIGHTS
+    if args.mode == "texel":
+        return run_texel(args, _parse(args.start, base))
     if args.mode == "spsa":
         tuned = spsa(
             args.variant,
