@@ -71,9 +71,9 @@ from bot.ai.analysis import (  # noqa: E402
     review,
     win_chance,
 )
-from bot.ai.player import move_text, think  # noqa: E402
+from bot.ai.lab.arena import selfplay_game  # noqa: E402
 from bot.ai.search import MATE_BOUND  # noqa: E402
-from bot.engine import Board, Game, Side, TaflError  # noqa: E402
+from bot.engine import Game, Side, TaflError  # noqa: E402
 
 GAME = (
     "b5-b4",
@@ -383,22 +383,6 @@ def copenhagen_samples(
                 break
             evaluation = evaluate_position("copenhagen", None, None, moves[:ply], max_depth=depth)
             yield Sample("copenhagen", evaluation.score, recorded.result == "Black")
-
-
-def selfplay_game(variant: str, level: str, seed: int, max_plies: int = 160) -> Game:
-    """A game of ``level`` against itself after four random moves, reproducible by ``seed``."""
-    rng = random.Random(seed)
-    game = Game(variant)
-    for _ in range(4):
-        game.play(rng.choice(game.legal_moves()))
-    hashes = [game.board.hash]
-    while not game.is_over and game.ply < max_plies:
-        board = Board(game.variant, list(game.board.cells), game.board.turn)
-        result = think(board, level, seed=seed * 1000 + game.ply, history=hashes[:-1], fresh=True)
-        assert result.move is not None
-        game.play(move_text(result.move, game.size))
-        hashes.append(game.board.hash)
-    return game
 
 
 def selfplay_samples(

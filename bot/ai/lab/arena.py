@@ -137,6 +137,26 @@ def play_game(
     return game.outcome.winner
 
 
+def selfplay_game(
+    variant: str, level: str, seed: int, max_plies: int = 160, *, ply_seed: int | None = None
+) -> Game:
+    """A game of ``level`` against itself after four random moves, reproducible by ``seed``;
+    each move's search is seeded by ``ply_seed`` (by default ``seed * 1000``) plus the ply."""
+    base = seed * 1000 if ply_seed is None else ply_seed
+    rng = random.Random(seed)
+    game = Game(variant)
+    for _ in range(4):
+        game.play(rng.choice(game.legal_moves()))
+    hashes = [game.board.hash]
+    while not game.is_over and game.ply < max_plies:
+        board = Board(game.variant, list(game.board.cells), game.board.turn)
+        result = think(board, level, seed=base + game.ply, history=hashes[:-1], fresh=True)
+        assert result.move is not None
+        game.play(move_text(result.move, game.size))
+        hashes.append(game.board.hash)
+    return game
+
+
 def random_opening(variant: str, plies: int, rng: random.Random) -> list[str]:
     """``plies`` random legal moves from the start (a game not over after them)."""
     while True:

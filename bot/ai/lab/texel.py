@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -38,8 +37,8 @@ from bot.engine.types import Side
 from bot.engine.variants import Variant
 
 from ..evaluation import TUNABLE, Evaluator, Weights
-from ..player import move_text, think
 from ..search import MATE_BOUND, Searcher
+from .arena import selfplay_game
 
 FIXED = ("attacker",)
 """Weights the fit leaves alone: ``attacker`` is the scale's unit."""
@@ -120,17 +119,7 @@ def selfplay_games(
     going at ``max_plies`` counts as a draw."""
     for number in range(1, games + 1):
         game_seed = seed * 100_000 + number
-        rng = random.Random(game_seed)
-        game = Game(variant)
-        for _ in range(4):
-            game.play(rng.choice(game.legal_moves()))
-        hashes = [game.board.hash]
-        while not game.is_over and game.ply < max_plies:
-            board = Board(game.variant, list(game.board.cells), game.board.turn)
-            found = think(board, level, seed=game_seed + game.ply, history=hashes[:-1], fresh=True)
-            assert found.move is not None
-            game.play(move_text(found.move, game.size))
-            hashes.append(game.board.hash)
+        game = selfplay_game(variant, level, game_seed, max_plies, ply_seed=game_seed)
         winner = game.outcome.winner if game.outcome is not None else None
         result = 0.5 if winner is None else float(winner is Side.DEFENDERS)
         moves = [entry.move.text(game.size) for entry in game.history]
