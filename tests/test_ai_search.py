@@ -384,5 +384,15 @@ def test_a_review_reads_late_moves_whole_moves_shallower_where_a_ply_is_left() -
             assert reduction % 2 == 0
             assert depth - 1 - reduction >= 1  # a ply is left before the horizon
     assert late_reduction(3, 20, even=True) == 1  # two would leave none
-    # The levels keep theirs: one ply, two for the moves from the 15th on at depth 5 or more.
-    assert [late_reduction(d, i, even=False) for d, i in ((4, 20), (5, 13), (5, 14))] == [1, 1, 2]
+
+
+def test_the_levels_read_later_moves_shallower_and_never_past_the_horizon() -> None:
+    for depth in range(3, 80):
+        for index in range(4, 400):
+            reduction = late_reduction(depth, index, even=False)
+            assert 1 <= reduction <= depth - 2  # a ply is always left before the horizon
+            assert reduction >= late_reduction(depth, index - 1, even=False)
+            assert reduction >= late_reduction(depth - 1, index, even=False)
+    # ln(depth) ln(index) / 2.25 + 0.5: one ply for the early moves, more for the late ones.
+    assert [late_reduction(6, i, even=False) for i in (4, 8, 14, 30, 60)] == [1, 2, 2, 3, 3]
+    assert late_reduction(10, 120, even=False) == 5

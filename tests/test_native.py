@@ -371,6 +371,12 @@ def _cases() -> list[SearchCase]:
         # at the same node, in the same iteration, with the same partial answer.
         SearchCase("stopped halfway", _played("tablut", ["e2-c2", "c5-c3"]), 8, stop_after=5),
         SearchCase("copenhagen stopped", _played("copenhagen", []), 6, stop_after=3),
+        # Six plies deep the levels' late moves are read one to three plies shallower.
+        SearchCase(
+            "late moves read ever shallower",
+            _played("tablut", ["e2-c2", "c5-c3", "i4-g4", "e3-f3"]),
+            6,
+        ),
         # Late Copenhagen positions whose lines build exit forts (the quiescence reads the
         # defenders' threats to build one); a full-width search; a root move left out.
         SearchCase("copenhagen exit fort threats", _recorded(171, 47), 3),

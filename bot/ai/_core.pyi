@@ -28,6 +28,7 @@ class Search:
         reductions: bool,
         repetition_winner: int,
         even_reductions: bool,
+        late_reductions: bytes,
     ) -> None: ...
     def start(
         self,

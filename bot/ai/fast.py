@@ -85,6 +85,7 @@ def new_search(
     reads_threats: bool,
     reductions: bool,
     even_reductions: bool,
+    late_reductions: bytes,
     repetition_winner: int,
 ) -> _core.Search:
     """A C search for the evaluator's variant (see :class:`~bot.ai.search.Searcher`)."""
@@ -102,4 +103,5 @@ def new_search(
         reductions,
         repetition_winner,
         even_reductions,
+        late_reductions,
     )

@@ -13,6 +13,7 @@ a move left is read). A repetition is scored by the variant's own rule
 
 from __future__ import annotations
 
+import math
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
@@ -53,19 +54,44 @@ the full one. An odd reduction moves the horizon onto the other side, and a hori
 reaches with many moves costs the most: in Copenhagen an attackers' node a ply before it reads
 each of its hundred moves into the quiescence (the depth-6 review of a 60-move game read 4.4
 times as many positions, in 3.5 times as long, with the levels' reductions of one ply and of two
-for the last moves only). ``master`` keeps those: with even reductions it lost its first three
-tablut games against its earlier self at 1 s a move.
+for the last moves only).
 """
+
+REDUCTION_DEPTHS = 64
+REDUCTION_MOVES = 256
+"""The size of :data:`LATE_REDUCTIONS`: deeper nodes and later moves read its last row and
+column."""
+
+
+def _late_reductions() -> bytes:
+    """The levels' reductions by depth and move index (row-major, ``REDUCTION_MOVES`` a row):
+    ``0.5 + ln(depth) ln(index) / 2.25`` plies rounded down, at least one, and never so many
+    that no ply is left before the horizon. A tafl node has 60 to 200 moves, most of them
+    quiet moves far from the king that history ranks late; reading them ever shallower the
+    later they come (as chess engines do) bought half a ply in the same time, and more games
+    than one ply for all and two for the last (see :mod:`bot.ai.levels`)."""
+    table = bytearray(REDUCTION_DEPTHS * REDUCTION_MOVES)
+    for depth in range(3, REDUCTION_DEPTHS):
+        for index in range(1, REDUCTION_MOVES):
+            plies = int(0.5 + math.log(depth) * math.log(index) / 2.25)
+            table[depth * REDUCTION_MOVES + index] = max(1, min(plies, depth - 2))
+    return bytes(table)
+
+
+LATE_REDUCTIONS = _late_reductions()
+"""How many plies shallower the levels read a late quiet move first (:func:`late_reduction`).
+One table for both searches: the fast core is given these bytes, so the two cannot differ."""
 
 
 def late_reduction(depth: int, index: int, even: bool) -> int:
     """How many plies shallower the late quiet move ``index`` (in the order searched) of a node
-    ``depth`` plies from the horizon is searched first. ``even``: :data:`LATE_REDUCTION`, or one
-    where that would leave no ply before the horizon; otherwise one, or two for the moves from
-    the 15th on at depth 5 or more (the levels')."""
+    ``depth`` plies from the horizon (three or more) is searched first. ``even``:
+    :data:`LATE_REDUCTION`, or one where that would leave no ply before the horizon (the
+    reviews'); otherwise :data:`LATE_REDUCTIONS` (the levels')."""
     if even:
         return LATE_REDUCTION if depth > LATE_REDUCTION + 1 else 1
-    return 2 if index >= 14 and depth >= 5 else 1
+    row = min(depth, REDUCTION_DEPTHS - 1)
+    return LATE_REDUCTIONS[row * REDUCTION_MOVES + min(index, REDUCTION_MOVES - 1)]
 
 
 MOVER_LOSES = -2
@@ -232,7 +258,7 @@ class Searcher:
         self.even_reductions = even_reductions
         """Whether late moves are read :data:`LATE_REDUCTION` plies shallower where a ply is left
         (see :func:`late_reduction`): a fixed-depth reading (a review's) then costs a fraction;
-        the levels keep reductions of one ply (two for the last moves), which measured better."""
+        the levels read them shallower the later they come (:data:`LATE_REDUCTIONS`)."""
         """Whether late quiet moves are searched shallower first. Without, the search is full
         width: it finds every forced result within its depth (slower; to prove a position)."""
         self.tt_limit = tt_limit
@@ -260,6 +286,7 @@ class Searcher:
                 reads_threats=reads_threats,
                 reductions=reductions,
                 even_reductions=even_reductions,
+                late_reductions=LATE_REDUCTIONS,
                 repetition_winner=self.repetition_winner,
             )
 

@@ -170,14 +170,22 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *board_spec, *eval_spec;
     int noise, quiescence, reads_threats, reductions, repetition_winner, even_reductions;
     unsigned long long noise_key;
-    static char *keywords[] = {"board_spec", "eval_spec", "noise", "noise_key", "quiescence",
-                               "reads_threats", "reductions", "repetition_winner",
-                               "even_reductions", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppip", keywords, &PyDict_Type,
+    const char *late_reductions;
+    Py_ssize_t late_reductions_size;
+    static char *keywords[] = {"board_spec",        "eval_spec",       "noise",
+                               "noise_key",         "quiescence",      "reads_threats",
+                               "reductions",        "repetition_winner", "even_reductions",
+                               "late_reductions",   NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#", keywords, &PyDict_Type,
                                      &board_spec, &PyDict_Type, &eval_spec, &noise, &noise_key,
                                      &quiescence, &reads_threats, &reductions,
-                                     &repetition_winner, &even_reductions))
+                                     &repetition_winner, &even_reductions, &late_reductions,
+                                     &late_reductions_size))
         return -1;
+    if (late_reductions_size != REDUCTION_DEPTHS * REDUCTION_MOVES) {
+        PyErr_SetString(PyExc_ValueError, "late_reductions: a table of the wrong size");
+        return -1;
+    }
     Search *s = calloc(1, sizeof(Search));
     if (!s) {
         PyErr_NoMemory();
@@ -202,6 +210,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     s->reads_threats = reads_threats;
     s->reductions = reductions;
     s->even_reductions = even_reductions;
+    memcpy(s->late_reductions, late_reductions, sizeof s->late_reductions);
     s->forts = s->spec.family == FAMILY_COPENHAGEN;
     search_prepare(s);
     s->repetition_winner = repetition_winner;

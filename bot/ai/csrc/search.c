@@ -1372,8 +1372,12 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
              * (his plans: a fork, a fort) never are. How much shallower: late_reduction. */
             if (reducible && index >= 4 && move != killers[0] && move != killers[1] &&
                 !b->stack[b->sp - 1].ncap && b->stack[b->sp - 1].piece != KING)
-                reduction = s->even_reductions ? (depth > LATE_REDUCTION + 1 ? LATE_REDUCTION : 1)
-                                               : (index >= 14 && depth >= 5 ? 2 : 1);
+                reduction = s->even_reductions
+                                ? (depth > LATE_REDUCTION + 1 ? LATE_REDUCTION : 1)
+                                : s->late_reductions[depth < REDUCTION_DEPTHS ? depth
+                                                                              : REDUCTION_DEPTHS - 1]
+                                                    [index < REDUCTION_MOVES ? index
+                                                                             : REDUCTION_MOVES - 1];
             score = -search(s, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
             if (!s->aborted && score > alpha && (reduction || score < beta))
                 score = -search(s, child_depth, -beta, -alpha, ply + 1);

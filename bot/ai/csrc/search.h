@@ -21,6 +21,8 @@
 #define MAX_QUIESCENCE 6
 #define FEW_MOVES 3 /* search.py's FEW_MOVES */
 #define LATE_REDUCTION 2 /* search.py's LATE_REDUCTION */
+#define REDUCTION_DEPTHS 64 /* search.py's REDUCTION_DEPTHS */
+#define REDUCTION_MOVES 256 /* search.py's REDUCTION_MOVES */
 #define MAX_KILLER_PLY (MAX_PLY + 16)
 #define MAX_GUARDS (4 * 25)
 #define MAX_SEGMENTS 8
@@ -114,6 +116,7 @@ typedef struct {
     int quiescence, reads_threats;
     int reductions; /* late-move reductions (0: full width, to prove a position) */
     int even_reductions; /* late moves read LATE_REDUCTION plies shallower (search.py's) */
+    uint8_t late_reductions[REDUCTION_DEPTHS][REDUCTION_MOVES]; /* search.py's LATE_REDUCTIONS */
     int forts; /* exit forts and encirclement (Copenhagen) */
     PyObject *check; /* called every 1,024 nodes: true ends the search */
     int aborted;     /* 1: the check said stop; 2: it raised */
