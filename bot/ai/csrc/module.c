@@ -172,10 +172,9 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     unsigned long long noise_key;
     const char *late_reductions;
     Py_ssize_t late_reductions_size;
-    static char *keywords[] = {"board_spec",        "eval_spec",       "noise",
-                               "noise_key",         "quiescence",      "reads_threats",
-                               "reductions",        "repetition_winner", "even_reductions",
-                               "late_reductions",   NULL};
+    static char *keywords[] = {"board_spec", "eval_spec", "noise", "noise_key", "quiescence",
+                               "reads_threats", "reductions", "repetition_winner",
+                               "even_reductions", "late_reductions", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#", keywords, &PyDict_Type,
                                      &board_spec, &PyDict_Type, &eval_spec, &noise, &noise_key,
                                      &quiescence, &reads_threats, &reductions,
