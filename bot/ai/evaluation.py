@@ -189,35 +189,8 @@ a contempt that high for every variant made ``master`` choose an unclear move ov
 repetition against a brandubh fork (``tests/test_ai_tactics.py``).
 """
 
-COPENHAGEN_ATTACKING_WEIGHTS = CORNER_WEIGHTS.scaled(
-    defender=218,
-    king_mobility=-5,
-    threat_square=-92,
-    king_distance=241,
-    king_moves=573,
-    attacker_near_king=-36,
-    corner_guard=309,
-    guard_diagonal=94,
-    guard_edge=-93,
-    guard_adjacent=-404,
-    line_guard=315,
-    mobility=16,
-)
-"""``copenhagen`` searched for the attackers: the weights fitted to the recorded games by
-Texel's method (``python -m bot.ai.lab.tune texel --variant copenhagen --base corner``, see
-:data:`CORNER_WEIGHTS`), used only by a level that plays the attackers (``master``). They make
-the corners' blockade and the king's race to them worth ten times as much, and an attacker
-beside a corner (which the corner helps to capture) worth four attackers less: with
-:data:`CORNER_WEIGHTS` ``master``'s attackers let the king run to a corner more than a search
-of a second reads, and shut his way with pieces he then took against it. For both sides they
-played no better (the matches at :data:`CORNER_WEIGHTS`); for the attackers alone, against
-``master`` as of commit 1820ead, see :mod:`bot.ai.levels`. The defenders, the reviews and the
-other levels keep :data:`CORNER_WEIGHTS`.
-"""
-
 SIDE_WEIGHTS: dict[tuple[str, int], Weights] = {
     ("tablut", ATTACKERS): TABLUT_ATTACKING_WEIGHTS,
-    ("copenhagen", ATTACKERS): COPENHAGEN_ATTACKING_WEIGHTS,
 }
 """Weights measured better for one side of one variant (by variant name and board side)."""
 
