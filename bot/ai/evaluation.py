@@ -159,7 +159,11 @@ Self-play results are no better guide: 120 games of ``hard`` against itself put 
 bound (the evaluation did not predict who won, the defenders nearly always did); on tablut
 (``--selfplay 200 --max-plies 200``: 6,377 leaves, K 0.0015, held-out error 0.1525 -> 0.1486) the
 fitted weights scored 28.7% at depth 3 and 42.5% at depth 4 (seed 7, 40 and 20 games) against
-:data:`EDGE_WEIGHTS`, so tablut keeps its weights as well.
+:data:`EDGE_WEIGHTS`, so tablut keeps its weights as well. The Copenhagen fit searched for
+``master``'s attackers alone (a side's weights, as :data:`TABLUT_ATTACKING_WEIGHTS`) shut the
+corners and lost less early to ``master`` as of 1820ead, but won no game: against ``hard`` none
+of ten attacking games was finished in 200 plies, where these weights win most (see
+:mod:`bot.ai.levels`), so it stays out too.
 """
 
 
