@@ -68,8 +68,9 @@ def _late_reductions() -> bytes:
     ``0.5 + ln(depth) ln(index) / 2.25`` plies rounded down, at least one, and never so many
     that no ply is left before the horizon. A tafl node has 60 to 200 moves, most of them
     quiet moves far from the king that history ranks late; reading them ever shallower the
-    later they come (as chess engines do) bought half a ply in the same time, and more games
-    than one ply for all and two for the last (see :mod:`bot.ai.levels`)."""
+    later they come (as chess engines do) reads half a ply (Copenhagen) to nearly two (tablut)
+    deeper in the same time; against the earlier reductions it won about as many games (see
+    :mod:`bot.ai.levels`)."""
     table = bytearray(REDUCTION_DEPTHS * REDUCTION_MOVES)
     for depth in range(3, REDUCTION_DEPTHS):
         for index in range(1, REDUCTION_MOVES):
