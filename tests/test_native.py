@@ -377,6 +377,22 @@ def _cases() -> list[SearchCase]:
             _played("tablut", ["e2-c2", "c5-c3", "i4-g4", "e3-f3"]),
             6,
         ),
+        # master's pruning: shallow nodes cut short by the static evaluation, late quiet
+        # moves skipped, unguided nodes read a ply shallower.
+        SearchCase(
+            "shallow nodes pruned",
+            _played("tablut", ["e2-c2", "c5-c3", "i4-g4", "e3-f3"]),
+            6,
+            pruning=True,
+        ),
+        SearchCase(
+            "pruned, the defenders to move",
+            _played("tablut", ["e2-c2", "c5-c3", "i4-g4"]),
+            6,
+            pruning=True,
+        ),
+        SearchCase("copenhagen pruned", _recorded(171, 47), 4, pruning=True),
+        SearchCase("brandubh pruned", _played("brandubh", ["d6-f6"]), 7, pruning=True),
         # Late Copenhagen positions whose lines build exit forts (the quiescence reads the
         # defenders' threats to build one); a full-width search; a root move left out.
         SearchCase("copenhagen exit fort threats", _recorded(171, 47), 3),

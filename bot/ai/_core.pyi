@@ -29,6 +29,8 @@ class Search:
         repetition_winner: int,
         even_reductions: bool,
         late_reductions: bytes,
+        pruning: bool,
+        pruning_settings: tuple[int, int, int, int, int, int, int],
     ) -> None: ...
     def start(
         self,

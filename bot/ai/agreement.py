@@ -51,6 +51,7 @@ class SearchCase:
     reads_threats: bool = True
     reductions: bool = True
     even_reductions: bool = False
+    pruning: bool = False
     contempt: int = 0
     exclude: tuple[int, ...] = ()
     """Root moves left out."""
@@ -66,6 +67,7 @@ def run(case: SearchCase, fast: bool) -> list[Report]:
         reads_threats=case.reads_threats,
         reductions=case.reductions,
         even_reductions=case.even_reductions,
+        pruning=case.pruning,
         contempt=case.contempt,
         fast=fast,
     )

@@ -87,6 +87,8 @@ def new_search(
     even_reductions: bool,
     late_reductions: bytes,
     repetition_winner: int,
+    pruning: bool,
+    pruning_settings: tuple[int, int, int, int, int, int, int],
 ) -> _core.Search:
     """A C search for the evaluator's variant (see :class:`~bot.ai.search.Searcher`)."""
     if extension() is None:
@@ -104,4 +106,6 @@ def new_search(
         repetition_winner,
         even_reductions,
         late_reductions,
+        pruning,
+        pruning_settings,
     )

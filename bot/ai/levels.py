@@ -404,6 +404,10 @@ class Level:
     reductions: bool = True
     """Whether late quiet moves are searched shallower first (deeper in the same time); without
     them every move is read to the full depth, so no forced result within it is missed."""
+    pruning: bool = False
+    """Whether shallow nodes off the principal variation are cut short where the static
+    evaluation puts the window out of reach (:class:`bot.ai.search.Pruning`): deeper in the
+    same time, at the cost of a quiet move the margins misjudge."""
     contempt: int = 0
     """How much less than the evaluation's draw value a repetition is worth to this level, in
     hundredths of an attacker: above 0 it plays on from a balanced position instead."""
@@ -461,6 +465,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
             time_limit=4.0,
             max_depth=64,
             noise=0,
+            pruning=True,
             contempt=50,
             advantage_contempt=1.0,
             side_weights=True,

@@ -28,6 +28,7 @@ def _new_searcher(variant: Variant, level: Level, seed: int, weights: Weights | 
         quiescence=level.quiescence,
         reads_threats=level.reads_threats,
         reductions=level.reductions,
+        pruning=level.pruning,
         contempt=level.contempt,
         advantage_contempt=level.advantage_contempt,
     )

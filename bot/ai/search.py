@@ -95,6 +95,53 @@ def late_reduction(depth: int, index: int, even: bool) -> int:
     return LATE_REDUCTIONS[row * REDUCTION_MOVES + min(index, REDUCTION_MOVES - 1)]
 
 
+@dataclass(frozen=True)
+class Pruning:
+    """How ``master`` cuts short the shallow nodes off its principal variation (a null window)
+    where no king threat is to be answered: the side to move's static evaluation, less
+    ``static_margin`` a ply, already at beta ends the node (reverse futility); at ``futility_depth``
+    plies from the horizon or fewer, its evaluation plus ``futility_margin`` a ply still at or below
+    alpha skips the node's quiet moves after the first; within ``depth`` plies, a quiet move ranked
+    after ``late_moves + late_moves_step * depth ** 2`` is skipped. A quiet move neither takes
+    a piece, nor moves the king, nor is a killer, nor opens a route for the king or lets him be
+    taken. And a node of ``unguided_depth`` plies or more that has no move from the table is
+    read a ply shallower (it was not read before, so its move order is a guess). The fast core
+    is given these numbers (:attr:`core_settings`), so the two searches cannot differ."""
+
+    static_margin: int = 120
+    futility_margin: int = 150
+    late_moves: int = 8
+    late_moves_step: int = 4
+    depth: int = 3
+    """The deepest node (plies from the horizon) cut short so."""
+    futility_depth: int = 2
+    """The deepest node whose quiet moves the futility margin skips."""
+    unguided_depth: int = 4
+    """The shallowest node read a ply shallower when the table has no move for it."""
+
+    def late_move_limit(self, depth: int) -> int:
+        """How many moves of a node ``depth`` plies from the horizon are read before quiet
+        ones are skipped."""
+        return self.late_moves + self.late_moves_step * depth * depth
+
+    @property
+    def core_settings(self) -> tuple[int, int, int, int, int, int, int]:
+        """The numbers the fast core reads (``Search``'s ``pruning_settings``), in this order."""
+        return (
+            self.static_margin,
+            self.futility_margin,
+            self.late_moves,
+            self.late_moves_step,
+            self.depth,
+            self.futility_depth,
+            self.unguided_depth,
+        )
+
+
+PRUNING = Pruning()
+"""``master``'s pruning (:attr:`Searcher.pruning`)."""
+
+
 MOVER_LOSES = -2
 """:attr:`Searcher.repetition_winner` where the side that moves into a repetition loses
 (:attr:`bot.engine.variants.Variant.repetition_mover_loses`)."""
@@ -211,6 +258,7 @@ class Searcher:
         reads_threats: bool = True,
         reductions: bool = True,
         even_reductions: bool = False,
+        pruning: bool = False,
         contempt: int = 0,
         advantage_contempt: float = 0.0,
         tt_limit: int = 500_000,
@@ -262,6 +310,9 @@ class Searcher:
         the levels read them shallower the later they come (:data:`LATE_REDUCTIONS`)."""
         """Whether late quiet moves are searched shallower first. Without, the search is full
         width: it finds every forced result within its depth (slower; to prove a position)."""
+        self.pruning = PRUNING if pruning else None
+        """How shallow nodes off the principal variation are cut short (``master``'s; see
+        :class:`Pruning`), or ``None``: every node reads all its moves."""
         self.tt_limit = tt_limit
         self._table: dict[int, Entry] = {}
         area = variant.size * variant.size
@@ -289,6 +340,8 @@ class Searcher:
                 even_reductions=even_reductions,
                 late_reductions=LATE_REDUCTIONS,
                 repetition_winner=self.repetition_winner,
+                pruning=pruning,
+                pruning_settings=PRUNING.core_settings,
             )
 
     @property
@@ -580,6 +633,34 @@ class Searcher:
                 elif score <= alpha:
                     return score
 
+        pruning = self.pruning
+        shallow = (
+            pruning is not None
+            and beta - alpha == 1
+            and forced is None
+            and alpha > -MATE_BOUND
+            and beta < MATE_BOUND
+            and depth <= pruning.depth
+        )
+        stand = 0
+        has_stand = False
+        if shallow:
+            assert pruning is not None
+            # The defenders' evaluation does not see the king taken next move, nor an
+            # encirclement (the quiescence's stand pat is refused there too).
+            if turn == ATTACKERS or not (tactics.capturing_moves(board) or self._cornered()):
+                stand = self._evaluate()
+                has_stand = True
+                if stand - pruning.static_margin * depth >= beta:
+                    return stand
+        if (
+            pruning is not None
+            and depth >= pruning.unguided_depth
+            and not hash_move
+            and forced is None
+        ):
+            depth -= 1  # no move from the table: its order is a guess, read it a ply shallower
+
         if forced is not None:
             moves = tactics.blocking_moves(board, forced)
             if not moves:
@@ -605,6 +686,31 @@ class Searcher:
         try:
             for index, move in enumerate(ordered):
                 status = make(move)
+                if shallow and index >= 1 and not status and best > -MATE_BOUND:
+                    assert pruning is not None
+                    frame = board.stack[-1]
+                    if (
+                        not frame[2]
+                        and frame[1] != KING
+                        and move not in killers
+                        and (
+                            index >= pruning.late_move_limit(depth)
+                            or (
+                                has_stand
+                                and depth <= pruning.futility_depth
+                                and stand + pruning.futility_margin * depth <= alpha
+                            )
+                        )
+                        # A move that opens a route for the king, or lets him be taken, is no
+                        # quiet move.
+                        and not (
+                            tactics.has_route(board)
+                            if turn == DEFENDERS
+                            else tactics.capturing_moves(board)
+                        )
+                    ):
+                        unmake()
+                        continue
                 if status:
                     score = MATE - ply - 1
                 elif index == 0:

@@ -172,14 +172,18 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     unsigned long long noise_key;
     const char *late_reductions;
     Py_ssize_t late_reductions_size;
+    int pruning, settings[PRUNING_SETTINGS];
     static char *keywords[] = {"board_spec", "eval_spec", "noise", "noise_key", "quiescence",
                                "reads_threats", "reductions", "repetition_winner",
-                               "even_reductions", "late_reductions", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#", keywords, &PyDict_Type,
+                               "even_reductions", "late_reductions", "pruning",
+                               "pruning_settings", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#p(iiiiiii)", keywords, &PyDict_Type,
                                      &board_spec, &PyDict_Type, &eval_spec, &noise, &noise_key,
                                      &quiescence, &reads_threats, &reductions,
                                      &repetition_winner, &even_reductions, &late_reductions,
-                                     &late_reductions_size))
+                                     &late_reductions_size, &pruning, &settings[0], &settings[1],
+                                     &settings[2], &settings[3], &settings[4], &settings[5],
+                                     &settings[6]))
         return -1;
     if (late_reductions_size != REDUCTION_DEPTHS * REDUCTION_MOVES) {
         PyErr_SetString(PyExc_ValueError, "late_reductions: a table of the wrong size");
@@ -210,6 +214,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     s->reductions = reductions;
     s->even_reductions = even_reductions;
     memcpy(s->late_reductions, late_reductions, sizeof s->late_reductions);
+    s->pruning = pruning;
+    memcpy(s->pruning_settings, settings, sizeof settings);
     s->forts = s->spec.family == FAMILY_COPENHAGEN;
     search_prepare(s);
     s->repetition_winner = repetition_winner;

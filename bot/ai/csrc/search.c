@@ -1315,6 +1315,25 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
         }
     }
 
+    /* Searcher.pruning: shallow nodes off the principal variation, with no king threat to
+     * answer, are cut short where their static evaluation puts the window out of reach. */
+    const int *prune = s->pruning_settings;
+    int shallow = s->pruning && beta - alpha == 1 && forced_count < 0 && alpha > -MATE_BOUND &&
+                  beta < MATE_BOUND && depth <= prune[PRUNE_DEPTH];
+    int stand = 0, has_stand = 0;
+    if (shallow) {
+        int32_t captures[4 * 4 * MAX_N];
+        /* The defenders' evaluation does not see the king taken next move, nor an encirclement
+         * (the quiescence's stand pat is refused there too). */
+        if (turn == ATTACKERS || !(board_king_capturing_moves(b, captures) || cornered(s))) {
+            stand = evaluate(s);
+            has_stand = 1;
+            if (stand - prune[PRUNE_STATIC_MARGIN] * depth >= beta) return stand;
+        }
+    }
+    if (s->pruning && depth >= prune[PRUNE_UNGUIDED_DEPTH] && !hash_move && forced_count < 0)
+        depth--; /* no move from the table: its order is a guess, read it a ply shallower */
+
     int32_t moves[MAX_MOVES];
     Scored list[MAX_MOVES];
     int count = 0, child_depth;
@@ -1362,6 +1381,22 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
         }
         int status = board_make(b, move);
         int score;
+        if (shallow && index >= 1 && !status && !b->stack[b->sp - 1].ncap &&
+            b->stack[b->sp - 1].piece != KING && move != killers[0] && move != killers[1] &&
+            best > -MATE_BOUND) {
+            int skip = index >= prune[PRUNE_LATE_MOVES] + prune[PRUNE_LATE_MOVES_STEP] * depth * depth ||
+                       (has_stand && depth <= prune[PRUNE_FUTILITY_DEPTH] &&
+                        stand + prune[PRUNE_FUTILITY_MARGIN] * depth <= alpha);
+            if (skip) {
+                int32_t captures[4 * 4 * MAX_N];
+                /* A move that opens a route for the king, or lets him be taken, is no quiet move. */
+                skip = turn == DEFENDERS ? !has_route(s) : !board_king_capturing_moves(b, captures);
+            }
+            if (skip) {
+                board_unmake(b);
+                continue;
+            }
+        }
         if (status) {
             score = MATE - ply - 1;
         } else if (index == 0) {

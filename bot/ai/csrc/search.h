@@ -27,6 +27,18 @@
 #define MAX_GUARDS (4 * 25)
 #define MAX_SEGMENTS 8
 
+/* The indices of Search.pruning_settings (search.py's Pruning.core_settings). */
+enum {
+    PRUNE_STATIC_MARGIN,
+    PRUNE_FUTILITY_MARGIN,
+    PRUNE_LATE_MOVES,
+    PRUNE_LATE_MOVES_STEP,
+    PRUNE_DEPTH,
+    PRUNE_FUTILITY_DEPTH,
+    PRUNE_UNGUIDED_DEPTH,
+    PRUNING_SETTINGS
+};
+
 /* Evaluator and geometry tables (Evaluator.__init__, geometry_for). */
 typedef struct {
     int count[MAX_SQ];
@@ -117,6 +129,8 @@ typedef struct {
     int reductions; /* late-move reductions (0: full width, to prove a position) */
     int even_reductions; /* late moves read LATE_REDUCTION plies shallower (search.py's) */
     uint8_t late_reductions[REDUCTION_DEPTHS][REDUCTION_MOVES]; /* search.py's LATE_REDUCTIONS */
+    int pruning; /* shallow nodes off the principal variation cut short (search.py's Pruning) */
+    int pruning_settings[PRUNING_SETTINGS]; /* Pruning.core_settings, by the PRUNE_* indices */
     int forts; /* exit forts and encirclement (Copenhagen) */
     PyObject *check; /* called every 1,024 nodes: true ends the search */
     int aborted;     /* 1: the check said stop; 2: it raised */
