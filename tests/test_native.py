@@ -393,6 +393,7 @@ def _cases() -> list[SearchCase]:
         ),
         SearchCase("copenhagen pruned", _recorded(171, 47), 4, pruning=True),
         SearchCase("brandubh pruned", _played("brandubh", ["d6-f6"]), 7, pruning=True),
+        SearchCase("fidchell pruned three plies out", _played("fidchell", []), 7, pruning=True),
         # Late Copenhagen positions whose lines build exit forts (the quiescence reads the
         # defenders' threats to build one); a full-width search; a root move left out.
         SearchCase("copenhagen exit fort threats", _recorded(171, 47), 3),

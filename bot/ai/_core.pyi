@@ -30,7 +30,7 @@ class Search:
         even_reductions: bool,
         late_reductions: bytes,
         pruning: bool,
-        pruning_settings: tuple[int, int, int, int, int, int, int],
+        pruning_settings: tuple[int, int, int, int, int, int, int, int],
     ) -> None: ...
     def start(
         self,

@@ -88,7 +88,7 @@ def new_search(
     late_reductions: bytes,
     repetition_winner: int,
     pruning: bool,
-    pruning_settings: tuple[int, int, int, int, int, int, int],
+    pruning_settings: tuple[int, int, int, int, int, int, int, int],
 ) -> _core.Search:
     """A C search for the evaluator's variant (see :class:`~bot.ai.search.Searcher`)."""
     if extension() is None:

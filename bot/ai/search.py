@@ -103,12 +103,13 @@ class Pruning:
     plies from the horizon or fewer, its evaluation plus ``futility_margin`` a ply still at or below
     alpha skips the node's quiet moves after the first; within ``depth`` plies, a quiet move ranked
     after ``late_moves + late_moves_step * depth ** 2`` is skipped. A quiet move neither takes
-    a piece, nor moves the king, nor is a killer, nor opens a route for the king or lets him be
-    taken. And a node of ``unguided_depth`` plies or more that has no move from the table is
-    read a ply shallower (it was not read before, so its move order is a guess). The fast core
-    is given these numbers (:attr:`core_settings`), so the two searches cannot differ."""
+    a piece, nor moves the king, nor is a killer, nor starts or ends within ``king_zone`` of
+    him, nor opens a route for him or lets him be taken. And a node of ``unguided_depth`` plies
+    or more that has no move from the table is read a ply shallower (it was not read before, so
+    its move order is a guess). The fast core is given these numbers (:attr:`core_settings`),
+    so the two searches cannot differ."""
 
-    static_margin: int = 120
+    static_margin: int = 200
     futility_margin: int = 150
     late_moves: int = 8
     late_moves_step: int = 4
@@ -116,6 +117,9 @@ class Pruning:
     """The deepest node (plies from the horizon) cut short so."""
     futility_depth: int = 2
     """The deepest node whose quiet moves the futility margin skips."""
+    king_zone: int = 2
+    """How far (in rows and in files) from the king a move's origin or target makes it no
+    quiet move."""
     unguided_depth: int = 4
     """The shallowest node read a ply shallower when the table has no move for it."""
 
@@ -124,8 +128,19 @@ class Pruning:
         ones are skipped."""
         return self.late_moves + self.late_moves_step * depth * depth
 
+    def near_king(self, move: int, king: int, size: int) -> bool:
+        """Whether ``move`` starts or ends within :attr:`king_zone` of the king's square."""
+        if king < 0:
+            return False
+        row, col = divmod(king, size)
+        return any(
+            abs(square // size - row) <= self.king_zone
+            and abs(square % size - col) <= self.king_zone
+            for square in (move >> MOVE_SHIFT, move & TARGET_MASK)
+        )
+
     @property
-    def core_settings(self) -> tuple[int, int, int, int, int, int, int]:
+    def core_settings(self) -> tuple[int, int, int, int, int, int, int, int]:
         """The numbers the fast core reads (``Search``'s ``pruning_settings``), in this order."""
         return (
             self.static_margin,
@@ -135,6 +150,7 @@ class Pruning:
             self.depth,
             self.futility_depth,
             self.unguided_depth,
+            self.king_zone,
         )
 
 
@@ -634,6 +650,7 @@ class Searcher:
                     return score
 
         pruning = self.pruning
+        size = self.variant.size
         shallow = (
             pruning is not None
             and beta - alpha == 1
@@ -646,9 +663,14 @@ class Searcher:
         has_stand = False
         if shallow:
             assert pruning is not None
-            # The defenders' evaluation does not see the king taken next move, nor an
-            # encirclement (the quiescence's stand pat is refused there too).
-            if turn == ATTACKERS or not (tactics.capturing_moves(board) or self._cornered()):
+            # Nor is a threat the evaluation does not read: for the defenders, the king taken
+            # next move or an encirclement (the quiescence refuses to stand pat there); for the
+            # attackers, a fork the king makes next move or an exit fort the defenders build.
+            if turn == DEFENDERS:
+                threatened = bool(tactics.capturing_moves(board)) or self._cornered()
+            else:
+                threatened = self._fork_stoppers() is not None or self._fort_wins()
+            if not threatened:
                 stand = self._evaluate()
                 has_stand = True
                 if stand - pruning.static_margin * depth >= beta:
@@ -701,8 +723,10 @@ class Searcher:
                                 and stand + pruning.futility_margin * depth <= alpha
                             )
                         )
-                        # A move that opens a route for the king, or lets him be taken, is no
-                        # quiet move.
+                        # A move near the king (to or from his zone: forts, encirclements and
+                        # captures are built there), one that opens a route for him, or lets him
+                        # be taken, is no quiet move.
+                        and not pruning.near_king(move, board.king, size)
                         and not (
                             tactics.has_route(board)
                             if turn == DEFENDERS

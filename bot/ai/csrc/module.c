@@ -177,13 +177,13 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
                                "reads_threats", "reductions", "repetition_winner",
                                "even_reductions", "late_reductions", "pruning",
                                "pruning_settings", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#p(iiiiiii)", keywords, &PyDict_Type,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#p(iiiiiiii)", keywords, &PyDict_Type,
                                      &board_spec, &PyDict_Type, &eval_spec, &noise, &noise_key,
                                      &quiescence, &reads_threats, &reductions,
                                      &repetition_winner, &even_reductions, &late_reductions,
                                      &late_reductions_size, &pruning, &settings[0], &settings[1],
                                      &settings[2], &settings[3], &settings[4], &settings[5],
-                                     &settings[6]))
+                                     &settings[6], &settings[7]))
         return -1;
     if (late_reductions_size != REDUCTION_DEPTHS * REDUCTION_MOVES) {
         PyErr_SetString(PyExc_ValueError, "late_reductions: a table of the wrong size");

@@ -1323,9 +1323,14 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     int stand = 0, has_stand = 0;
     if (shallow) {
         int32_t captures[4 * 4 * MAX_N];
-        /* The defenders' evaluation does not see the king taken next move, nor an encirclement
-         * (the quiescence's stand pat is refused there too). */
-        if (turn == ATTACKERS || !(board_king_capturing_moves(b, captures) || cornered(s))) {
+        uint8_t stoppers[MAX_SQ];
+        /* Nor is a threat the evaluation does not read: for the defenders, the king taken next
+         * move or an encirclement (the quiescence refuses to stand pat there); for the
+         * attackers, a fork the king makes next move or an exit fort the defenders build. */
+        int threatened = turn == DEFENDERS
+                             ? board_king_capturing_moves(b, captures) || cornered(s)
+                             : fork_stoppers(s, stoppers) >= 0 || fort_wins(s, NULL);
+        if (!threatened) {
             stand = evaluate(s);
             has_stand = 1;
             if (stand - prune[PRUNE_STATIC_MARGIN] * depth >= beta) return stand;
@@ -1388,8 +1393,20 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
                        (has_stand && depth <= prune[PRUNE_FUTILITY_DEPTH] &&
                         stand + prune[PRUNE_FUTILITY_MARGIN] * depth <= alpha);
             if (skip) {
+                /* A move near the king (to or from his zone: forts, encirclements and captures
+                 * are built there), one that opens a route for him, or lets him be taken, is
+                 * no quiet move. */
+                int n = s->spec.n, zone = prune[PRUNE_KING_ZONE];
+                int king_row = b->king / n, king_col = b->king % n;
+                int from = move >> MOVE_SHIFT, to = move & TARGET_MASK;
+                if (b->king >= 0 && ((abs(from / n - king_row) <= zone &&
+                                      abs(from % n - king_col) <= zone) ||
+                                     (abs(to / n - king_row) <= zone &&
+                                      abs(to % n - king_col) <= zone)))
+                    skip = 0;
+            }
+            if (skip) {
                 int32_t captures[4 * 4 * MAX_N];
-                /* A move that opens a route for the king, or lets him be taken, is no quiet move. */
                 skip = turn == DEFENDERS ? !has_route(s) : !board_king_capturing_moves(b, captures);
             }
             if (skip) {
