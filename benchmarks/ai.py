@@ -3,12 +3,15 @@
 .venv/bin/python benchmarks/ai.py [--time 2.0]
 .venv/bin/python benchmarks/ai.py --depth 5   # time and nodes to reach a fixed depth instead
 .venv/bin/python benchmarks/ai.py --smoke     # a quick check that it works (0.1 s a position)
+.venv/bin/python benchmarks/ai.py --only fast --pruning   # as ``master`` searches, its pruning on
 
 Each position is searched by the pure Python search and by the fast core (``bot.native``),
 printed side by side; to a fixed depth both visit the same nodes (the benchmark says so), so
 their speeds compare exactly. Target: the fast core at 1.5 M nodes/s or more overall, ten
 times the old compiled (mypyc) build's 151 k. ``--only fast`` or ``--only python`` runs one
-build (the pure Python takes minutes beyond depth 5).
+build (the pure Python takes minutes beyond depth 5). ``--pruning`` searches with ``master``'s
+pruning (:class:`bot.ai.search.Pruning`): fewer nodes a second, since many are cut at once, and
+deeper.
 
 A timed search must also keep to its budget: the wall time of each search is printed next to
 the time the search reports, and a ``master`` search from the tablut start with a 0.3 s budget
@@ -64,7 +67,12 @@ def problem(board: Board, before: int, result: SearchResult) -> str | None:
 
 
 def _search(
-    variant: str, moves: list[str], time_limit: float, depth: int | None, fast: bool
+    variant: str,
+    moves: list[str],
+    time_limit: float,
+    depth: int | None,
+    fast: bool,
+    pruning: bool = False,
 ) -> tuple[SearchResult, float, str | None]:
     """One search on one build: the result, its wall time, and what went wrong if anything."""
     game = Game(variant)
@@ -73,7 +81,7 @@ def _search(
     board = Board(game.variant, list(game.board.cells), game.board.turn)
     before = board.hash
     started = time.perf_counter()
-    searcher = Searcher(game.variant, fast=fast)
+    searcher = Searcher(game.variant, fast=fast, pruning=pruning)
     if depth:
         result = searcher.search(board, max_depth=depth)
     else:
@@ -82,7 +90,9 @@ def _search(
     return result, wall, problem(board, before, result)
 
 
-def speed(time_limit: float, depth: int | None, builds: list[str]) -> tuple[list[str], bool]:
+def speed(
+    time_limit: float, depth: int | None, builds: list[str], pruning: bool = False
+) -> tuple[list[str], bool]:
     """Search every position for the same time (or to ``depth``) on each build and print the
     figures side by side; returns the problems found and whether the fast core met its
     speed target (to a fixed depth only)."""
@@ -96,7 +106,9 @@ def speed(time_limit: float, depth: int | None, builds: list[str]) -> tuple[list
         line = f"{variant:<15}{len(moves):>4}"
         counts = []
         for build in builds:
-            result, _, found = _search(variant, list(moves), time_limit, depth, BUILDS[build])
+            result, _, found = _search(
+                variant, list(moves), time_limit, depth, BUILDS[build], pruning
+            )
             rate = result.nodes / max(result.elapsed, 1e-9)
             totals[build][0] += result.nodes
             totals[build][1] += result.elapsed
@@ -157,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=2.0, help="seconds per position")
     parser.add_argument("--depth", type=int, help="search every position to this depth instead")
     parser.add_argument("--only", choices=tuple(BUILDS), help="run one build only")
+    parser.add_argument("--pruning", action="store_true", help="search with master's pruning")
     parser.add_argument(
         "--smoke", action="store_true", help=f"a quick check: {SMOKE_TIME:g} s a position"
     )
@@ -170,7 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         builds = ["python"]
     problems, fast_met = speed(
-        SMOKE_TIME if args.smoke else args.time, None if args.smoke else args.depth, builds
+        SMOKE_TIME if args.smoke else args.time,
+        None if args.smoke else args.depth,
+        builds,
+        args.pruning,
     )
     met, found = budget()
     problems += found

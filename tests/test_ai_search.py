@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import types
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from bot.ai.search import MATE_BOUND, SearchResult, late_reduction
 from bot.engine import Board, Game, format_position, get_variant
 from bot.engine.board import ATTACKERS, DEFENDERS
 from bot.engine.rules import rules_for
+from bot.engine.tables import MOVE_SHIFT
 from bot.engine.types import Side, parse_square
 
 
@@ -396,3 +398,50 @@ def test_the_levels_read_later_moves_shallower_and_never_past_the_horizon() -> N
     # ln(depth) ln(index) / 2.25 + 0.5: one ply for the early moves, more for the late ones.
     assert [late_reduction(6, i, even=False) for i in (4, 8, 14, 30, 60)] == [1, 2, 2, 3, 3]
     assert late_reduction(10, 120, even=False) == 5
+
+
+def test_the_pruning_settings_reach_the_core_in_its_order() -> None:
+    # The fast core reads Pruning.core_settings by the indices of its PRUNE_* enum: the tuple
+    # must list the fields in that order, or the C would read one margin as another.
+    header = (Path(bot.ai.search.__file__).parent / "csrc" / "search.h").read_text(encoding="utf-8")
+    enum = header.split("enum {", 1)[1].split("PRUNING_SETTINGS", 1)[0]
+    names = [name.strip().removeprefix("PRUNE_").lower() for name in enum.split(",")]
+    names = [name for name in names if name]
+    pruning = bot.ai.search.PRUNING
+    assert len(names) == len(pruning.core_settings)
+    assert pruning.core_settings == tuple(getattr(pruning, name) for name in names)
+
+
+def test_a_move_near_the_king_is_never_a_quiet_one() -> None:
+    variant = get_variant("tablut")
+    size = variant.size
+    king = parse_square("e5", size)
+    pruning = bot.ai.search.PRUNING
+
+    def move(text: str) -> int:
+        origin, target = (parse_square(square, size) for square in text.split("-"))
+        return origin << MOVE_SHIFT | target
+
+    assert pruning.king_zone == 2
+    assert pruning.near_king(move("a3-c3"), king, size)  # ends two rows and files away
+    assert pruning.near_king(move("g7-g9"), king, size)  # starts there
+    assert not pruning.near_king(move("a2-a1"), king, size)
+    assert not pruning.near_king(move("i3-i1"), king, size)
+    assert not pruning.near_king(move("a3-c3"), -1, size)  # no king on the board
+
+
+def test_only_master_prunes_and_it_reads_fewer_positions_to_a_depth() -> None:
+    assert [get_level(name).pruning for name in ("easy", "medium", "hard", "master")] == [
+        False,
+        False,
+        False,
+        True,
+    ]
+    board = Game("tablut").board
+    nodes = {}
+    for pruning in (False, True):
+        searcher = Searcher(board.variant, pruning=pruning)
+        nodes[pruning] = searcher.search(
+            Board(board.variant, list(board.cells), board.turn), max_depth=6
+        ).nodes
+    assert nodes[True] < nodes[False] * 0.8, nodes

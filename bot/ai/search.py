@@ -663,7 +663,7 @@ class Searcher:
         has_stand = False
         if shallow:
             assert pruning is not None
-            # Nor is a threat the evaluation does not read: for the defenders, the king taken
+            # Not on a threat the evaluation does not read: for the defenders, the king taken
             # next move or an encirclement (the quiescence refuses to stand pat there); for the
             # attackers, a fork the king makes next move or an exit fort the defenders build.
             if turn == DEFENDERS:

@@ -177,7 +177,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
                                "reads_threats", "reductions", "repetition_winner",
                                "even_reductions", "late_reductions", "pruning",
                                "pruning_settings", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#p(iiiiiiii)", keywords, &PyDict_Type,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iKpppipy#p(iiiiiiii)", keywords,
+                                     &PyDict_Type,
                                      &board_spec, &PyDict_Type, &eval_spec, &noise, &noise_key,
                                      &quiescence, &reads_threats, &reductions,
                                      &repetition_winner, &even_reductions, &late_reductions,

@@ -1324,7 +1324,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     if (shallow) {
         int32_t captures[4 * 4 * MAX_N];
         uint8_t stoppers[MAX_SQ];
-        /* Nor is a threat the evaluation does not read: for the defenders, the king taken next
+        /* Not on a threat the evaluation does not read: for the defenders, the king taken next
          * move or an encirclement (the quiescence refuses to stand pat there); for the
          * attackers, a fork the king makes next move or an exit fort the defenders build. */
         int threatened = turn == DEFENDERS
@@ -1389,9 +1389,9 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
         if (shallow && index >= 1 && !status && !b->stack[b->sp - 1].ncap &&
             b->stack[b->sp - 1].piece != KING && move != killers[0] && move != killers[1] &&
             best > -MATE_BOUND) {
-            int skip = index >= prune[PRUNE_LATE_MOVES] + prune[PRUNE_LATE_MOVES_STEP] * depth * depth ||
-                       (has_stand && depth <= prune[PRUNE_FUTILITY_DEPTH] &&
-                        stand + prune[PRUNE_FUTILITY_MARGIN] * depth <= alpha);
+            int late = prune[PRUNE_LATE_MOVES] + prune[PRUNE_LATE_MOVES_STEP] * depth * depth;
+            int skip = index >= late || (has_stand && depth <= prune[PRUNE_FUTILITY_DEPTH] &&
+                                         stand + prune[PRUNE_FUTILITY_MARGIN] * depth <= alpha);
             if (skip) {
                 /* A move near the king (to or from his zone: forts, encirclements and captures
                  * are built there), one that opens a route for him, or lets him be taken, is
