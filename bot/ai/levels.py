@@ -422,6 +422,12 @@ the board, where with the reductions alone (a) they had won none of four.
 
 Against OpenTafl's AI on tablut with the pruning (seed 12, 1 s a move, ten games, ``--jobs 2``):
 +10 =0 -0, every game won on the board (five king captures, five escapes), none drawn.
+
+The ladder with the pruning (the arena command above, seed 1, ``--time-scale 0.25``, ``--jobs
+2``): Copenhagen master-hard with ``--max-plies 500``, ten games, +10 =0 -0, the five attacking
+games won after 39 to 119 s, so the attack finishes without a ply limit to lean on; brandubh
+master-hard (``--max-plies 160``) 20 games, +10 =4 -6, 60.0% (attacking 20%, defending 100%), as
+before for the reason above.
 """
 
 from __future__ import annotations
