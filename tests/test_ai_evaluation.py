@@ -11,9 +11,10 @@ from bot.ai.evaluation import (
     side_weights,
     weights_for,
 )
+from bot.ai.geometry import geometry_for
 from bot.ai.lab.tune import play_pair
 from bot.ai.player import think
-from bot.engine import Board, get_variant, parse_square
+from bot.engine import VARIANTS, Board, Game, get_variant, parse_square
 from bot.engine.board import ATTACKERS, DEFENDERS
 
 
@@ -41,6 +42,37 @@ def test_the_start_position_is_balanced_by_construction() -> None:
         variant = get_variant(name)
         evaluator = Evaluator(variant)
         assert evaluator.evaluate(Board(variant, turn=DEFENDERS)) == evaluator.weights.tempo
+
+
+def test_the_king_on_his_throne_is_as_near_an_escape_as_his_first_move_makes_him() -> None:
+    # Where the king may not return to the throne (fidchell, tablut-ashton), the distance
+    # table was built walking towards him and never reached his own square: it said 99
+    # moves, so the king's first step off the throne looked like an army won.
+    for name in VARIANTS:
+        variant = get_variant(name)
+        throne = variant.size * variant.size // 2
+        distance = geometry_for(variant).distance_to_escape
+        assert distance[throne] <= 2, name
+    fidchell = get_variant("fidchell")
+    assert geometry_for(fidchell).distance_to_escape[parse_square("d4", 7)] == 1
+
+
+def test_the_king_stepping_off_his_throne_is_not_worth_an_army() -> None:
+    # The defenders make way and the king steps off the throne. Before, the defenders'
+    # score jumped by some 1,700 (more than eight defenders are worth); now it moves by less
+    # than one piece.
+    for name, opening, step in (
+        ("fidchell", ["g3-g2", "c5-c6", "g2-g3", "d5-c5", "g3-g2"], "d4-d5"),
+        ("tablut-ashton", ["e4-h4", "d1-d2"], "e5-e4"),
+    ):
+        game = Game(name)
+        for move in opening:
+            game.play(move)
+        evaluator = Evaluator(game.variant)
+        before = evaluator.evaluate(Board(game.variant, list(game.board.cells), DEFENDERS))
+        game.play(step)
+        after = -evaluator.evaluate(Board(game.variant, list(game.board.cells), ATTACKERS))
+        assert abs(after - before) < evaluator.weights.defender, (name, before, after)
 
 
 def test_king_route_in_three_moves_is_seen() -> None:

@@ -84,7 +84,26 @@ def _build(variant: Variant, tables: Tables) -> Geometry:
                         dist[s] = dist[sq] + 1
                         nxt.append(s)
         frontier = nxt
+    # A square the king may not enter can still be his own: the throne he starts on where he
+    # may not return to it (fidchell, tablut-ashton). The search above walks towards the
+    # king, so it never reaches such a square; from it he is one move from his best square.
+    for sq in range(area):
+        if barred[sq]:
+            reachable = [dist[s] for s in _king_reach(tables, sq)]
+            dist[sq] = min(min(reachable, default=inf) + 1, inf)
     return Geometry(n, tuple(all_rays), bytes(barred), bytes(zone), tuple(dist))
+
+
+def _king_reach(tables: Tables, start: int) -> list[int]:
+    """The squares the king reaches from ``start`` in one move on an empty board."""
+    barred = tables.king_barred
+    reach = []
+    for ray in tables.rays[start]:
+        for sq in ray:
+            if barred[sq]:
+                break
+            reach.append(sq)
+    return reach
 
 
 @cache
