@@ -87,6 +87,8 @@ def _build(variant: Variant, tables: Tables) -> Geometry:
     # A square the king may not enter can still be his own: the throne he starts on where he
     # may not return to it (fidchell, tablut-ashton). The search above walks towards the
     # king, so it never reaches such a square; from it he is one move from his best square.
+    # Every barred square is given a distance so, but only the throne matters: the king
+    # never stands on the others (the camps).
     for sq in range(area):
         if barred[sq]:
             reachable = [dist[s] for s in _king_reach(tables, sq)]

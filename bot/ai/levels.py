@@ -13,7 +13,8 @@ them all, oldest first, with every change tried and not kept.
 The ladder (:data:`LADDER`, from which the levels' ratings come), measured with ``python -m
 bot.ai.lab.arena --variant V --a A --b B --games N --seed S --max-plies P --jobs 2`` (games in
 pairs sharing a random two-ply opening with the sides swapped; ``master`` with
-``--time-scale 0.25``, 1 s a move, where the others play by depth). The score of A with its
+``--time-scale 0.25``, 1 s a move, where the others play by depth; the rows of 20 games were
+played with ``--jobs 1``, which changes nothing for the levels that play by depth). The score of A with its
 95% interval, then A's score when attacking and when defending:
 
 ==============  ============  ===================  =====================  ===========  =======
@@ -46,7 +47,7 @@ copenhagen      master-hard   20, +19 =1 -0 (a)    97.5% [92.7, 100.0]    95% / 
 measured: its rating takes the median of the other variants' (:func:`level_ratings`).
 
 On the two 7x7 boards the rules favour one side so much that a level's score comes from its
-games on the other side only, and the rungs stay below 70%:
+games on the other side only, and the upper rungs stay below 70% (on brandubh every rung):
 
 - ``brandubh`` (the king taken on four sides, group capture): the defenders win. ``master``
   scores 100% defending against ``hard`` and 8% attacking: its attackers lost 17 of 20 to the
@@ -57,9 +58,10 @@ games on the other side only, and the rungs stay below 70%:
   ``easy`` is 87.5% (40 games, +32 =6 -2: +338 rating points), less than three rungs of 70%
   would add up to (+441): no placing of ``medium`` and ``hard`` between them could give each
   rung 70%.
-- ``fidchell`` (the king taken by two off the throne, any edge square an escape): the attackers
-  win, 95 of 100 games of ``medium`` against itself. ``hard``'s score comes from its defending
-  games, 25% against ``medium``.
+- ``fidchell`` (two attackers take the king away from the throne and the squares beside it,
+  any edge square an escape): the attackers take 94% of the points of ``medium`` against itself
+  (``--a medium --b medium --games 100 --seed 11``; brandubh's defenders 89%).
+  ``hard``'s score comes from its defending games, 25% against ``medium``.
 
 Against other engines (``python -m bot.ai.lab.match``, refereed by our rules; see
 ``bot/ai/lab/README.md``), ``master`` at the seconds given:
@@ -67,8 +69,9 @@ Against other engines (``python -m bot.ai.lab.match``, refereed by our rules; se
 ================================  ==============  ======  ===================  ==================
 opponent                          variant         s/move  games, +W =D -L      score (att / def)
 ================================  ==============  ======  ===================  ==================
-GabibBot (Tablut Challenge        tablut-ashton   1       20, +18 =1 -1 (b)    92.5% (95% / 90%)
+GabibBot (Tablut Challenge        tablut-ashton   1       20, +20 =0 -0 (b)    100% (100% / 100%)
 2022-2023 winner)
+GabibBot, before the mend (c)     tablut-ashton   1       20, +18 =1 -1 (b)    92.5% (95% / 90%)
 Becchi (2021 winner)              tablut-ashton   1       2, +2 =0 -0          100%
 OpenTafl's AI (v0.4.8)            tablut          1       10, +10 =0 -0        100% (100% / 100%)
 OpenTafl's AI, the rules record   copenhagen      2       10, +9 =1 -0         95.0% (90% / 100%)
@@ -77,16 +80,22 @@ read alike
 ``master`` as of commit 1820ead   copenhagen      1       20, +15 =1 -4        77.5% (55% / 100%)
 ================================  ==============  ======  ===================  ==================
 
-(b) With the challenge's repetition rule (``--first-repetition``), before the throne's distance
-was mended (below). On Copenhagen against OpenTafl four of the five attacking games were won on
-the board (two encirclements, two by leaving the defenders no legal move), none by repetition.
+(b) With the challenge's repetition rule (``--first-repetition``), seed 21; GabibBot thinks its
+timeout (3 s) less two seconds and was reported at 1.0 to 1.2 s a move, ``master`` at 0.5 to
+0.9 s (it stops early on a forced result). With the mend: ten king captures and ten escapes in
+17 to 44 plies. (c) Before the king's distance from the throne was mended (below): in the draw
+``master`` attacked, found its search at -1,900 and a repetition at -50, a rescue; the loss was
+a defending game, its king captured after 62 plies.
+
+On Copenhagen against OpenTafl four of the five attacking games were won on the board (two
+encirclements, two by leaving the defenders no legal move), none by repetition.
 
 Where the king may not return to the throne (``fidchell``, ``tablut-ashton``), his distance to
 an escape read 99 moves while he stood on it, until 2026-11-29: every level took his first step
-off it for a gain of some 1,700. With that mended, each level against itself as it was (the
-arena's pairs): fidchell ``medium`` 81.0% and ``hard`` 69.5% (100 games each), ``master``
-55.0% (20; whoever attacks wins); tablut-ashton ``medium`` 79.0%, ``hard`` 65.5%, ``master``
-72.5% (20 games, +13 =3 -4).
+off it for a gain of some 1,700. With that mended, each level with the mended table against the
+same level with the old one (the arena's pairs): fidchell ``medium`` 81.0% and ``hard`` 69.5%
+(100 games each), ``master`` 55.0% (20; whoever attacks wins); tablut-ashton ``medium`` 79.0%,
+``hard`` 65.5%, ``master`` 72.5% (20 games, +13 =3 -4).
 """
 
 from __future__ import annotations
