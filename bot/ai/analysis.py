@@ -45,12 +45,14 @@ FORMAT_VERSION = 2
 """The version of :meth:`GameAnalysis.to_json`'s format (stored analyses say which they are):
 2 stores each moment's reason as data; 1 stored it as an English sentence (such a review is
 read by finding its moments again from its stored evaluations)."""
-METHOD = 4
+METHOD = 5
 """The version of how a review is made (its thresholds, the search again for where a forced
-result or a collapse began, the answers its sentences name, its searches' reductions): stored
-reviews name it with their budget, so that a review made the old way is made again rather than
-shown. 4: late moves read two plies shallower (:attr:`~bot.ai.search.Searcher.even_reductions`),
-except in the searches again that leave a move out."""
+result or a collapse began, the answers its sentences name, its searches' reductions, its
+evaluation): stored reviews name it with their budget, so that a review made the old way is made
+again rather than shown. 4: late moves read two plies shallower
+(:attr:`~bot.ai.search.Searcher.even_reductions`), except in the searches again that leave a
+move out. 5: the king's distance from a throne he may not return to mended (fidchell and
+tablut-ashton reviews had read his first step off it as a win for the defenders)."""
 
 # ---------------------------------------------------------------------------------- the budget
 
