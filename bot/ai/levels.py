@@ -14,8 +14,8 @@ The ladder (:data:`LADDER`, from which the levels' ratings come), measured with 
 bot.ai.lab.arena --variant V --a A --b B --games N --seed S --max-plies P --jobs 2`` (games in
 pairs sharing a random two-ply opening with the sides swapped; ``master`` with
 ``--time-scale 0.25``, 1 s a move, where the others play by depth; the rows of 20 games were
-played with ``--jobs 1``, which changes nothing for the levels that play by depth). The score of A with its
-95% interval, then A's score when attacking and when defending:
+played with ``--jobs 1``, which changes nothing for the levels that play by depth). The score
+of A with its 95% interval, then A's score when attacking and when defending:
 
 ==============  ============  ===================  =====================  ===========  =======
 variant         pairing       games, +W =D -L      score [95% CI]         att / def    seed, P
