@@ -586,6 +586,23 @@ def test_generate_skips_the_puzzles_of_the_files_it_is_told_to_exclude(tmp_path:
     assert [path.name for path in starter_files(tmp_path)] == ["fidchell.jsonl", "fidchell.2.jsonl"]
 
 
+def test_prove_says_in_how_few_moves_and_with_which_first_moves_a_side_wins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Brandubh: a4-a6 lets the king reach a4, from where he has a road to a1 and more.
+    line = ["prove", "brandubh", "--moves", "b4-b7 c4-c6 a4-a6"]
+    assert puzzles_main(line) == 0
+    said = capsys.readouterr().out
+    assert "the defenders to move force a win within 3 of their moves (5 plies)" in said
+    assert "for one starting with d4-a4 (" in said
+    assert puzzles_main([*line, "--reference"]) == 0  # the Python engine proves the same
+    assert "for one starting with d4-a4 (" in capsys.readouterr().out
+    assert puzzles_main([*line, "--max-length", "2"]) == 1
+    assert "have no forced win within 2 of their moves" in capsys.readouterr().out
+    assert puzzles_main(["prove", "brandubh", "--moves", "b4-b7 d4-d1"]) == 2
+    assert "move 2 of --moves: " in capsys.readouterr().err
+
+
 def test_the_starter_files_come_by_variant_then_batch(tmp_path: Path) -> None:
     for name in ("copenhagen.jsonl", "tablut.2.jsonl", "tablut-ashton.jsonl", "tablut.jsonl"):
         (tmp_path / name).write_text("", encoding="utf-8")

@@ -59,9 +59,11 @@ games on the other side only, and the upper rungs stay below 70% (on brandubh ev
   would add up to (+441): no placing of ``medium`` and ``hard`` between them could give each
   rung 70%.
 - ``fidchell`` (two attackers take the king away from the throne and the squares beside it,
-  any edge square an escape): the attackers take 94% of the points of ``medium`` against itself
-  (``--a medium --b medium --games 100 --seed 11``; brandubh's defenders 89%).
-  ``hard``'s score comes from its defending games, 25% against ``medium``.
+  any edge square an escape): the attackers force a win from the start within six of their
+  moves (``python -m bot.ai.puzzles prove fidchell --max-length 6``, an exhaustive proof over
+  27.0 million positions), and take 94% of the points of ``medium`` against itself (``--a
+  medium --b medium --games 100 --seed 11``; brandubh's defenders 89%). ``hard``'s score comes
+  from its defending games, 25% against ``medium``.
 
 Against other engines (``python -m bot.ai.lab.match``, refereed by our rules; see
 ``bot/ai/lab/README.md``), ``master`` at the seconds given:

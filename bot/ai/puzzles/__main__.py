@@ -5,6 +5,7 @@
         --source csv tests/data/copenhagen-games.csv --out copenhagen.jsonl
     python -m bot.ai.puzzles verify [FILE ...] [--reference] [--exhaustive]   # re-prove
     python -m bot.ai.puzzles show FILE [ID ...]                  # boards and main lines
+    python -m bot.ai.puzzles prove fidchell [--moves "g3-g2 c5-c6"] [--max-length 6]
 
 ``generate`` mines self-play games of the AI's weaker levels (or a CSV of recorded games),
 keeps the positions where a short search sees a forced win, proves each exactly and writes the
@@ -13,6 +14,8 @@ the bot are mined by ``python -m bot.tools puzzles DATABASE``, which reads its d
 ``verify`` proves every puzzle again from its position and fails unless the proof gives the
 same puzzle. Proofs run on the fast core's board when it is built; ``--reference`` runs them on
 the Python engine, the reference (``--exhaustive`` there plays every move for the wins at once).
+``prove`` asks the same exact search whether the side to move in a variant's start position (or
+after some moves) forces a win, in how few of its moves, and with which first move.
 """
 
 from __future__ import annotations
@@ -24,10 +27,13 @@ from dataclasses import fields
 from enum import Enum
 from pathlib import Path
 
+from bot.engine.board import Board
+from bot.engine.errors import TaflError
 from bot.engine.game import Game
 from bot.engine.types import Piece
-from bot.engine.variants import get_variant
+from bot.engine.variants import VARIANTS, get_variant
 
+from ..player import move_text
 from .hints import Hint
 from .mining import Tally, mine, recorded_games, self_play_games
 from .proof import Prover
@@ -128,6 +134,41 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _prove(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    game = Game(variant.name)
+    for number, text in enumerate(args.moves.split(), start=1):
+        try:
+            game.play(text)
+        except TaflError as error:
+            print(f"move {number} of --moves: {error}", file=sys.stderr)
+            return 2
+    if game.is_over:
+        print(f"the game is over after these moves: {game.outcome}", file=sys.stderr)
+        return 2
+    side = game.turn.value
+    prover = Prover(variant, exhaustive=args.exhaustive, reference=args.reference)
+    board = prover.board_for(Board(variant, list(game.board.cells), game.board.turn))
+    started = time.perf_counter()
+    length = prover.shortest_win(board, args.max_length)
+    if not length:
+        print(
+            f"{variant.name}: the {side} to move have no forced win within {args.max_length} "
+            f"of their moves ({prover.nodes:,} positions, {time.perf_counter() - started:.0f} s)"
+        )
+        return 1
+    move = prover.winning_move(board, length)
+    plies = 2 * length - 1
+    assert move is not None  # the proof above found one
+    print(
+        f"{variant.name}: the {side} to move force a win within {length} of their moves "
+        f"({plies} {'ply' if plies == 1 else 'plies'}), for one starting with "
+        f"{move_text(move, variant.size)} "
+        f"({prover.nodes:,} positions, {time.perf_counter() - started:.0f} s, {prover.engine})"
+    )
+    return 0
+
+
 _MARKS = {Piece.EMPTY: ".", Piece.ATTACKER: "a", Piece.DEFENDER: "d", Piece.KING: "K"}
 
 
@@ -208,6 +249,15 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--exhaustive", action="store_true",
                        help="with --reference: play every move to find wins at once")  # fmt: skip
     check.add_argument("--verbose", action="store_true")
+    prove = commands.add_parser("prove", help="whether the side to move forces a win")
+    prove.add_argument("variant", choices=VARIANTS)
+    prove.add_argument("--moves", default="", help="moves played first, e.g. 'g3-g2 c5-c6'")
+    prove.add_argument("--max-length", type=int, default=MAX_LENGTH,
+                       help="the most moves of the side to move to look for")  # fmt: skip
+    prove.add_argument("--reference", action="store_true",
+                       help="prove on the Python engine, not the fast core (slower)")  # fmt: skip
+    prove.add_argument("--exhaustive", action="store_true",
+                       help="with --reference: play every move to find wins at once")  # fmt: skip
     show = commands.add_parser("show", help="print puzzles with their boards and solutions")
     show.add_argument("file")
     show.add_argument("ids", nargs="*")
@@ -216,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         return _generate(args)
     if args.command == "verify":
         return _verify(args)
+    if args.command == "prove":
+        return _prove(args)
     return _show(args)
 
 

@@ -167,6 +167,22 @@ class Prover:
                 return length
         return 0
 
+    def winning_move(self, board: ProofBoard, length: int) -> int | None:
+        """A move with which the side to move wins within ``length`` of its moves: the first
+        the proof tries (after :meth:`shortest_win` its tables answer at once), or ``None``."""
+        wins = self.winning_moves_now(board)
+        if wins:
+            return wins[0][0]
+        if length > 1:
+            for move in self._solver_order(board):
+                board.make(move)
+                try:
+                    if self._replies_lose(board, length - 1):
+                        return move
+                finally:
+                    board.unmake()
+        return None
+
     def wins_after(self, board: ProofBoard, max_length: int) -> int:
         """After the solver's move (the opponent to move on ``board``): the fewest further
         solver moves (0 to ``max_length``) that win against every reply, or -1 if none does.
